@@ -1,0 +1,1146 @@
+//! The analytic companion: what queueing theory predicts the simulator should show.
+//!
+//! Plain functions, no state. Units:
+//!
+//! * times are in **milliseconds (ms)** unless the name says otherwise;
+//! * rates are in **requests per second (rps)**;
+//! * `rho` (ρ) is the utilisation of the servers, a fraction (0.9 = 90 % busy);
+//! * `p` is a probability (0.99 = the 99th percentile).
+//!
+//! ## The two limits
+//!
+//! * **CPU limit**: `cores` cores, each request needs `cpu_ms` of CPU, so at most
+//!   `cores × 1000 / cpu_ms` requests per second get done.
+//! * **Thread limit**: a thread is held for the whole time a request is inside
+//!   (CPU *and* waiting), so `threads` threads finish at most
+//!   `threads / seconds inside` requests per second. Little's law turned around
+//!   gives the threads needed: `rps × seconds inside`.
+//!
+//! ## Waiting in line
+//!
+//! * M/M/1 (one server, random arrivals, random service): mean response `S/(1−ρ)`.
+//! * M/M/c (c servers sharing one line): Erlang C, with exact percentiles.
+//! * M/D/1 and M/G/1 (Pollaczek–Khinchine): constant service waits half as long.
+//!
+//! ## Bad input
+//!
+//! No function here panics or returns NaN. Every **mean or percentile** function
+//! returns `f64::INFINITY` when the line never settles (ρ ≥ 1) or when an input
+//! makes no sense: ρ negative, NaN or infinite; a service time negative, NaN or
+//! infinite; no servers (`c == 0`); a negative or NaN `scv`.
+//! A probability `p` is clamped to [0, 1] instead: `p ≤ 0` gives 0 (nothing is
+//! faster than no time at all) and `p ≥ 1` gives `f64::INFINITY` (the slowest
+//! request has no bound); a NaN `p` gives `f64::INFINITY`.
+//! The limit functions treat negative or NaN arguments as 0.
+
+use crate::{Dist, Model, Scenario};
+use serde::Serialize;
+
+// ---------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------
+
+/// `x` if it is positive (or +∞), otherwise 0 (also for NaN).
+fn non_negative(x: f64) -> f64 {
+    if x > 0.0 {
+        x
+    } else {
+        0.0
+    }
+}
+
+/// True when a service time (ms) and a utilisation can be used by the formulas:
+/// the service time is finite and ≥ 0 and 0 ≤ ρ < 1.
+fn settles(service_ms: f64, rho: f64) -> bool {
+    service_ms.is_finite() && service_ms >= 0.0 && rho.is_finite() && (0.0..1.0).contains(&rho)
+}
+
+/// A mean wait (ms) plus the service time (ms); infinite when the wait is
+/// (so a NaN service time, already refused by the wait, cannot leak through).
+fn plus_service(wait_ms: f64, service_ms: f64) -> f64 {
+    if wait_ms.is_infinite() {
+        f64::INFINITY
+    } else {
+        wait_ms + service_ms
+    }
+}
+
+/// `servers` each busy `ms` milliseconds per request → requests per second.
+/// 0 ms per request gives an unbounded rate.
+fn per_second(servers: f64, ms: f64) -> f64 {
+    let (servers, ms) = (non_negative(servers), non_negative(ms));
+    if ms == 0.0 {
+        return f64::INFINITY;
+    }
+    if servers == 0.0 {
+        return 0.0;
+    }
+    let rate = servers * 1000.0 / ms;
+    if rate.is_nan() {
+        f64::INFINITY // ∞ servers over ∞ ms: no finite limit
+    } else {
+        rate
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The two limits and Little's law
+// ---------------------------------------------------------------------------
+
+/// The most requests per second the CPUs can finish.
+///
+/// * `cores` — CPU cores that can run requests (count).
+/// * `cpu_ms` — mean CPU time one request needs, ms.
+/// * returns — `cores × 1000 / cpu_ms`, rps; `f64::INFINITY` when `cpu_ms == 0`.
+///
+/// 4 cores and 10 ms per request: 400 rps.
+pub fn cpu_limit_rps(cores: f64, cpu_ms: f64) -> f64 {
+    per_second(cores, cpu_ms)
+}
+
+/// The most requests per second a fixed number of threads can finish, when each
+/// thread is held for the whole time its request is inside (CPU + waits).
+///
+/// * `threads` — threads available (count).
+/// * `time_inside_ms` — mean time one request holds its thread, ms.
+/// * returns — `threads / (time_inside_ms / 1000)`, rps; `f64::INFINITY` when
+///   `time_inside_ms == 0`.
+///
+/// 20 threads and 100 ms inside: 200 rps.
+pub fn thread_limit_rps(threads: f64, time_inside_ms: f64) -> f64 {
+    per_second(threads, time_inside_ms)
+}
+
+/// Little's law: the mean number of requests inside a system.
+///
+/// * `rps` — arrival (= completion) rate, rps.
+/// * `time_inside_ms` — mean time one request spends inside, ms.
+/// * returns — `rps × time_inside_ms / 1000`, requests (a mean count, not rounded).
+pub fn little_in_flight(rps: f64, time_inside_ms: f64) -> f64 {
+    let (rps, ms) = (non_negative(rps), non_negative(time_inside_ms));
+    if rps == 0.0 || ms == 0.0 {
+        return 0.0; // also avoids 0 × ∞
+    }
+    rps * ms / 1000.0
+}
+
+/// Threads needed to keep up with a load when each request holds a thread for
+/// its whole time inside (Little's law).
+///
+/// * `rps` — load, rps.
+/// * `time_inside_ms` — mean time one request holds its thread, ms.
+/// * returns — `rps × time_inside_ms / 1000`, threads (not rounded up).
+///
+/// 400 rps × 100 ms needs 40 threads.
+pub fn threads_needed(rps: f64, time_inside_ms: f64) -> f64 {
+    little_in_flight(rps, time_inside_ms)
+}
+
+/// Share of the CPUs kept busy by a load.
+///
+/// * `rps` — load, rps.
+/// * `cores` — CPU cores (count).
+/// * `cpu_ms` — mean CPU time per request, ms.
+/// * returns — ρ = `rps × cpu_ms / (1000 × cores)`, a fraction (1.0 = all cores
+///   busy; above 1 the line grows for ever). 0 when there is no work;
+///   `f64::INFINITY` when there is work but no cores.
+pub fn utilisation(rps: f64, cores: f64, cpu_ms: f64) -> f64 {
+    let work = little_in_flight(rps, cpu_ms); // busy cores needed
+    let cores = non_negative(cores);
+    if work == 0.0 {
+        return 0.0;
+    }
+    if cores == 0.0 {
+        return f64::INFINITY;
+    }
+    let rho = work / cores;
+    if rho.is_nan() {
+        f64::INFINITY
+    } else {
+        rho
+    }
+}
+
+/// Which limit is the lower one.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    /// The CPUs are the bottleneck.
+    Cpu,
+    /// The threads are the bottleneck: they sit waiting while the CPUs idle.
+    Threads,
+}
+
+/// The most a scenario's server can do, and what stops it.
+///
+/// Infinite limits (for example no CPU work) are serialized by `serde_json` as `null`.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+pub struct Capacity {
+    /// CPU limit, rps (see [`cpu_limit_rps`]).
+    pub cpu_limit_rps: f64,
+    /// Thread limit, rps (see [`thread_limit_rps`]); `None` when threads are not
+    /// held while waiting (event loops) or not capped (thread per request with 0).
+    pub thread_limit_rps: Option<f64>,
+    /// The lower of the two limits, rps.
+    pub capacity_rps: f64,
+    /// Which limit gives `capacity_rps` (the CPU on a tie).
+    pub binding: Limit,
+}
+
+/// The CPU limit, the thread limit and which one binds, for a scenario.
+///
+/// * `s` — the scenario. Uses `cores`, the mean CPU per request
+///   ([`Scenario::mean_cpu_ms`], ms) and the mean time inside
+///   ([`Scenario::mean_service_ms`], CPU + wait, ms).
+/// * returns — a [`Capacity`] in rps.
+///
+/// Per model:
+/// * thread pool — CPU limit on all cores; thread limit with `threads` threads;
+/// * thread per request — same, but a thread limit only when `threads > 0` (a cap);
+/// * event loop — a loop runs on one core, so the CPU limit uses
+///   min(cores, loops); no thread limit (a loop does not wait);
+/// * event loop + workers — loops and workers share the cores, so the CPU limit
+///   uses min(cores, loops + workers); no thread limit.
+pub fn capacity(s: &Scenario) -> Capacity {
+    let cores = f64::from(s.cores);
+    let cpu_ms = s.mean_cpu_ms();
+    let inside_ms = s.mean_service_ms();
+    let loops = f64::from(s.loop_count());
+    let (cpu_cores, threads) = match s.model {
+        Model::ThreadPool => (cores, Some(s.threads)),
+        Model::ThreadPerRequest => (cores, (s.threads > 0).then_some(s.threads)),
+        Model::EventLoop => (cores.min(loops), None),
+        Model::EventLoopWorkers => (cores.min(loops + f64::from(s.workers)), None),
+    };
+    let cpu_limit = cpu_limit_rps(cpu_cores, cpu_ms);
+    let thread_limit = threads.map(|t| thread_limit_rps(f64::from(t), inside_ms));
+    match thread_limit {
+        Some(t) if t < cpu_limit => Capacity {
+            cpu_limit_rps: cpu_limit,
+            thread_limit_rps: thread_limit,
+            capacity_rps: t,
+            binding: Limit::Threads,
+        },
+        _ => Capacity {
+            cpu_limit_rps: cpu_limit,
+            thread_limit_rps: thread_limit,
+            capacity_rps: cpu_limit,
+            binding: Limit::Cpu,
+        },
+    }
+}
+
+// ---------------------------------------------------------------------------
+// M/M/1: one server, Poisson arrivals, exponential service
+// ---------------------------------------------------------------------------
+
+/// Mean response time (line + service) of M/M/1.
+///
+/// * `service_ms` — mean service time S, ms.
+/// * `rho` — utilisation ρ, fraction.
+/// * returns — `S / (1 − ρ)`, ms; `f64::INFINITY` for ρ ≥ 1 or bad input.
+///
+/// S = 10 ms: 20 ms at ρ = 0.5, 100 ms at 0.9, 1000 ms at 0.99.
+pub fn mm1_response_ms(service_ms: f64, rho: f64) -> f64 {
+    if !settles(service_ms, rho) {
+        return f64::INFINITY;
+    }
+    service_ms / (1.0 - rho)
+}
+
+/// Mean time in line (before service starts) of M/M/1.
+///
+/// * `service_ms` — mean service time S, ms.
+/// * `rho` — utilisation ρ, fraction.
+/// * returns — `ρ S / (1 − ρ)`, ms; `f64::INFINITY` for ρ ≥ 1 or bad input.
+pub fn mm1_wait_ms(service_ms: f64, rho: f64) -> f64 {
+    if !settles(service_ms, rho) {
+        return f64::INFINITY;
+    }
+    rho * service_ms / (1.0 - rho)
+}
+
+/// The `p` percentile of M/M/1 (first come, first served) response time.
+///
+/// The response time is exponential with mean `S / (1 − ρ)`, so the
+/// p-quantile is `−ln(1 − p) × S / (1 − ρ)`: the p99 is ln 100 ≈ 4.6 × the mean.
+///
+/// * `service_ms` — mean service time S, ms.
+/// * `rho` — utilisation ρ, fraction.
+/// * `p` — probability, e.g. 0.99 (clamped to [0, 1]).
+/// * returns — response time, ms; `f64::INFINITY` for ρ ≥ 1, bad input, `p ≥ 1`
+///   or NaN `p`; 0 for `p ≤ 0`.
+pub fn mm1_response_percentile_ms(service_ms: f64, rho: f64, p: f64) -> f64 {
+    let mean = mm1_response_ms(service_ms, rho);
+    if mean.is_infinite() || p.is_nan() || p >= 1.0 {
+        return f64::INFINITY;
+    }
+    if p <= 0.0 {
+        return 0.0;
+    }
+    -(-p).ln_1p() * mean
+}
+
+// ---------------------------------------------------------------------------
+// M/M/c: c servers sharing one line (Erlang C)
+// ---------------------------------------------------------------------------
+
+/// Erlang C: the probability that an arriving request has to wait in line
+/// when `c` servers share one line.
+///
+/// Computed with the stable Erlang B recursion
+/// B(0) = 1, B(k) = a·B(k−1) / (k + a·B(k−1)), then C = B / (1 − ρ(1 − B)),
+/// so it works for thousands of servers without overflow.
+///
+/// * `c` — servers (count).
+/// * `a` — offered load λS, erlangs (busy servers needed); ρ = a / c.
+/// * returns — probability in [0, 1]. 0 when `a ≤ 0`; 1 (everyone waits) when
+///   ρ ≥ 1, `c == 0`, or `a` is NaN or infinite.
+///
+/// For one server it equals ρ.
+pub fn erlang_c(c: u32, a: f64) -> f64 {
+    if a.is_nan() || c == 0 || a >= f64::from(c) {
+        return 1.0;
+    }
+    if a <= 0.0 {
+        return 0.0;
+    }
+    let rho = a / f64::from(c);
+    let mut b = 1.0;
+    for k in 1..=c {
+        b = a * b / (f64::from(k) + a * b);
+    }
+    (b / (1.0 - rho * (1.0 - b))).clamp(0.0, 1.0)
+}
+
+/// Mean time in line of M/M/c.
+///
+/// * `c` — servers (count).
+/// * `service_ms` — mean service time S of one request on one server, ms.
+/// * `rho` — utilisation ρ of each server, fraction (offered load = cρ erlangs).
+/// * returns — `C × S / (c (1 − ρ))` with C = [`erlang_c`], ms;
+///   `f64::INFINITY` for ρ ≥ 1, `c == 0` or bad input.
+pub fn mmc_wait_ms(c: u32, service_ms: f64, rho: f64) -> f64 {
+    if c == 0 || !settles(service_ms, rho) {
+        return f64::INFINITY;
+    }
+    let cf = f64::from(c);
+    erlang_c(c, cf * rho) * service_ms / (cf * (1.0 - rho))
+}
+
+/// Mean response time (line + service) of M/M/c.
+///
+/// * `c` — servers (count).
+/// * `service_ms` — mean service time S, ms.
+/// * `rho` — utilisation ρ of each server, fraction.
+/// * returns — [`mmc_wait_ms`] + S, ms; `f64::INFINITY` for ρ ≥ 1 or bad input.
+///
+/// Four servers at ρ = 0.9 with S = 10 ms: about 29.7 ms (one server: 100 ms).
+pub fn mmc_response_ms(c: u32, service_ms: f64, rho: f64) -> f64 {
+    plus_service(mmc_wait_ms(c, service_ms, rho), service_ms)
+}
+
+/// P(X + Y > t) for independent exponentials X, Y with rates `a`, `b` (per ms)
+/// and `t` in ms.
+///
+/// Written as e^{−lo·t} (1 + lo·t·φ((hi − lo) t)), φ(x) = (1 − e^{−x}) / x,
+/// which equals (b e^{−at} − a e^{−bt}) / (b − a) and tends smoothly to
+/// (1 + at) e^{−at} when the rates are equal, with no cancellation in between.
+fn sum_of_two_exp_survival(a: f64, b: f64, t: f64) -> f64 {
+    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+    let x = (hi - lo) * t;
+    let phi = if x == 0.0 { 1.0 } else { -(-x).exp_m1() / x };
+    (-lo * t).exp() * (1.0 + lo * t * phi)
+}
+
+/// P(T > t) for the M/M/c FCFS response time T, `t` in ms.
+///
+/// The wait is 0 with probability 1 − C, else exponential with rate
+/// θ = c μ (1 − ρ); service is exponential with rate μ = 1/S. So
+/// P(T > t) = (1 − C) e^{−μt} + C P(W′ + B > t).
+/// Needs `service_ms > 0`, `c ≥ 1`, 0 ≤ ρ < 1; `erlang` is C.
+fn mmc_response_survival(c: u32, service_ms: f64, rho: f64, erlang: f64, t: f64) -> f64 {
+    let mu = 1.0 / service_ms;
+    let theta = f64::from(c) * mu * (1.0 - rho);
+    (1.0 - erlang) * (-mu * t).exp() + erlang * sum_of_two_exp_survival(theta, mu, t)
+}
+
+/// The `t` at which a decreasing `survival(t)` (1 at t = 0) falls to `q`,
+/// found by doubling from `start` and then bisecting to a relative precision of 1e-9.
+fn solve_survival(survival: impl Fn(f64) -> f64, q: f64, start: f64) -> f64 {
+    let mut hi = start;
+    let mut doublings = 0;
+    while survival(hi) > q && doublings < 2_000 {
+        hi *= 2.0;
+        doublings += 1;
+    }
+    let mut lo = 0.0;
+    // 0 < answer ≤ hi; each step halves the bracket, ~30 steps reach 1e-9.
+    for _ in 0..200 {
+        if hi - lo <= 1e-9 * hi {
+            break;
+        }
+        let mid = 0.5 * (lo + hi);
+        if survival(mid) > q {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The exact `p` percentile of M/M/c (first come, first served) response time
+/// (line + service).
+///
+/// Uses the exact distribution: the wait W is 0 with probability 1 − C, else
+/// exponential with rate θ = c μ (1 − ρ), where μ = 1/S; the service B is
+/// exponential with rate μ. So P(T > t) = (1 − C) e^{−μt} + C P(W′ + B > t),
+/// with P(W′ + B > t) = (θ e^{−μt} − μ e^{−θt}) / (θ − μ), or (1 + μt) e^{−μt}
+/// when θ = μ (computed in a form with no cancellation near θ = μ).
+/// Solves P(T > t) = 1 − p by bisection to a relative precision of 1e-9.
+/// For `c = 1` it equals [`mm1_response_percentile_ms`].
+///
+/// * `c` — servers (count).
+/// * `service_ms` — mean service time S, ms.
+/// * `rho` — utilisation ρ of each server, fraction.
+/// * `p` — probability, e.g. 0.99 (clamped to [0, 1]).
+/// * returns — response time, ms; `f64::INFINITY` for ρ ≥ 1, `c == 0`, bad
+///   input, `p ≥ 1` or NaN `p`; 0 for `p ≤ 0`.
+pub fn mmc_response_percentile_ms(c: u32, service_ms: f64, rho: f64, p: f64) -> f64 {
+    let mean = mmc_response_ms(c, service_ms, rho);
+    if mean.is_infinite() || p.is_nan() || p >= 1.0 {
+        return f64::INFINITY;
+    }
+    if p <= 0.0 || service_ms == 0.0 {
+        return 0.0;
+    }
+    let erlang = erlang_c(c, f64::from(c) * rho);
+    let survival = |t| mmc_response_survival(c, service_ms, rho, erlang, t);
+    solve_survival(survival, 1.0 - p, mean)
+}
+
+/// The exact `p` percentile of M/M/c (first come, first served) time in line.
+///
+/// P(W > t) = C e^{−θt} with θ = c (1 − ρ) / S, so the quantile is 0 when
+/// 1 − p ≥ C (most requests never wait) and ln(C / (1 − p)) / θ otherwise.
+///
+/// * `c` — servers (count).
+/// * `service_ms` — mean service time S, ms.
+/// * `rho` — utilisation ρ of each server, fraction.
+/// * `p` — probability, e.g. 0.99 (clamped to [0, 1]).
+/// * returns — time in line, ms; `f64::INFINITY` for ρ ≥ 1, `c == 0`, bad
+///   input, `p ≥ 1` or NaN `p`; 0 for `p ≤ 0`.
+pub fn mmc_wait_percentile_ms(c: u32, service_ms: f64, rho: f64, p: f64) -> f64 {
+    if c == 0 || !settles(service_ms, rho) || p.is_nan() || p >= 1.0 {
+        return f64::INFINITY;
+    }
+    let erlang = erlang_c(c, f64::from(c) * rho);
+    let q = 1.0 - p;
+    if p <= 0.0 || q >= erlang || service_ms == 0.0 {
+        return 0.0;
+    }
+    let theta = f64::from(c) * (1.0 - rho) / service_ms;
+    (erlang / q).ln() / theta
+}
+
+/// One point of a response-time curve.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+pub struct CurvePoint {
+    /// Utilisation ρ of each server, fraction.
+    pub rho: f64,
+    /// Mean response time, ms (`f64::INFINITY`, serialized as `null`, for ρ ≥ 1).
+    pub mean_ms: f64,
+    /// Exact 99th percentile of the response time, ms (`f64::INFINITY` for ρ ≥ 1).
+    pub p99_ms: f64,
+}
+
+/// Mean and exact p99 response time of M/M/c at each utilisation.
+///
+/// * `c` — servers sharing one line (count); 1 gives M/M/1.
+/// * `service_ms` — mean service time S, ms.
+/// * `rhos` — utilisations ρ to evaluate, fractions.
+/// * returns — one [`CurvePoint`] per `rhos` entry, in the same order (ms).
+pub fn mmc_curve(c: u32, service_ms: f64, rhos: &[f64]) -> Vec<CurvePoint> {
+    rhos.iter()
+        .map(|&rho| CurvePoint {
+            rho,
+            mean_ms: mmc_response_ms(c, service_ms, rho),
+            p99_ms: mmc_response_percentile_ms(c, service_ms, rho, 0.99),
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// M/G/1 and M/D/1 (Pollaczek–Khinchine)
+// ---------------------------------------------------------------------------
+
+/// The squared coefficient of variation (variance / mean²) of a distribution.
+///
+/// * `dist` — the shape.
+/// * returns — 0 for [`Dist::Const`], 1 for [`Dist::Exp`] (no unit).
+pub fn scv(dist: Dist) -> f64 {
+    match dist {
+        Dist::Const => 0.0,
+        Dist::Exp => 1.0,
+    }
+}
+
+/// Mean time in line of M/G/1 (Pollaczek–Khinchine).
+///
+/// * `service_ms` — mean service time S, ms.
+/// * `scv` — squared coefficient of variation of the service time
+///   (0 constant, 1 exponential; see [`scv`]).
+/// * `rho` — utilisation ρ, fraction.
+/// * returns — `ρ S (1 + scv) / (2 (1 − ρ))`, ms; `f64::INFINITY` for ρ ≥ 1 or
+///   bad input (including a negative, NaN or infinite `scv`).
+pub fn mg1_wait_ms(service_ms: f64, scv: f64, rho: f64) -> f64 {
+    if !settles(service_ms, rho) || !scv.is_finite() || scv < 0.0 {
+        return f64::INFINITY;
+    }
+    rho * service_ms * (1.0 + scv) / (2.0 * (1.0 - rho))
+}
+
+/// Mean response time (line + service) of M/G/1.
+///
+/// * `service_ms` — mean service time S, ms.
+/// * `scv` — squared coefficient of variation of the service time.
+/// * `rho` — utilisation ρ, fraction.
+/// * returns — [`mg1_wait_ms`] + S, ms; `f64::INFINITY` for ρ ≥ 1 or bad input.
+pub fn mg1_response_ms(service_ms: f64, scv: f64, rho: f64) -> f64 {
+    plus_service(mg1_wait_ms(service_ms, scv, rho), service_ms)
+}
+
+/// Mean time in line of M/D/1 (constant service): half the M/M/1 wait.
+///
+/// * `service_ms` — service time S (the same for every request), ms.
+/// * `rho` — utilisation ρ, fraction.
+/// * returns — `ρ S / (2 (1 − ρ))`, ms; `f64::INFINITY` for ρ ≥ 1 or bad input.
+pub fn md1_wait_ms(service_ms: f64, rho: f64) -> f64 {
+    mg1_wait_ms(service_ms, 0.0, rho)
+}
+
+/// Mean response time (line + service) of M/D/1.
+///
+/// * `service_ms` — service time S, ms.
+/// * `rho` — utilisation ρ, fraction.
+/// * returns — [`md1_wait_ms`] + S, ms; `f64::INFINITY` for ρ ≥ 1 or bad input.
+pub fn md1_response_ms(service_ms: f64, rho: f64) -> f64 {
+    plus_service(md1_wait_ms(service_ms, rho), service_ms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// |a − b| ≤ tol × max(1, |b|).
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol * b.abs().max(1.0)
+    }
+
+    macro_rules! assert_close {
+        ($a:expr, $b:expr, $tol:expr) => {{
+            let (a, b): (f64, f64) = ($a, $b);
+            assert!(
+                close(a, b, $tol),
+                "{} = {a}, expected {b} (tol {})",
+                stringify!($a),
+                $tol
+            );
+        }};
+    }
+
+    /// Erlang C from the textbook factorial sum (independent of the recursion).
+    fn erlang_c_direct(c: u32, a: f64) -> f64 {
+        let mut term = 1.0; // a^k / k!
+        let mut sum = 0.0;
+        for k in 0..c {
+            sum += term;
+            term *= a / (k + 1) as f64;
+        }
+        let rho = a / c as f64;
+        let top = term / (1.0 - rho); // a^c / c! / (1 − ρ)
+        top / (sum + top)
+    }
+
+    // --- limits and Little's law ---
+
+    #[test]
+    fn cpu_limit_four_cores_ten_ms_is_400() {
+        assert_close!(cpu_limit_rps(4.0, 10.0), 400.0, 1e-12);
+        assert_eq!(cpu_limit_rps(4.0, 0.0), f64::INFINITY);
+        assert_eq!(cpu_limit_rps(0.0, 10.0), 0.0);
+    }
+
+    #[test]
+    fn thread_limit_twenty_threads_hundred_ms_is_200() {
+        assert_close!(thread_limit_rps(20.0, 100.0), 200.0, 1e-12);
+        assert_eq!(thread_limit_rps(20.0, 0.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn threads_needed_follows_littles_law() {
+        assert_close!(threads_needed(400.0, 100.0), 40.0, 1e-12);
+        assert_close!(threads_needed(250.0, 80.0), 20.0, 1e-12);
+        assert_eq!(little_in_flight(400.0, 100.0), threads_needed(400.0, 100.0));
+        assert_eq!(little_in_flight(0.0, f64::INFINITY), 0.0);
+    }
+
+    #[test]
+    fn utilisation_is_busy_cores_over_cores() {
+        assert_close!(utilisation(200.0, 4.0, 10.0), 0.5, 1e-12);
+        assert_close!(utilisation(400.0, 4.0, 10.0), 1.0, 1e-12);
+        assert_eq!(utilisation(0.0, 0.0, 10.0), 0.0);
+        assert_eq!(utilisation(10.0, 0.0, 10.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn limits_never_give_nan() {
+        let odd = [f64::NAN, -1.0, 0.0, 1.0, f64::INFINITY];
+        for &x in &odd {
+            for &y in &odd {
+                assert!(!cpu_limit_rps(x, y).is_nan(), "cpu_limit_rps({x}, {y})");
+                assert!(
+                    !thread_limit_rps(x, y).is_nan(),
+                    "thread_limit_rps({x}, {y})"
+                );
+                assert!(!threads_needed(x, y).is_nan(), "threads_needed({x}, {y})");
+                for &z in &odd {
+                    assert!(!utilisation(x, y, z).is_nan(), "utilisation({x}, {y}, {z})");
+                }
+            }
+        }
+    }
+
+    // --- capacity of a scenario ---
+
+    #[test]
+    fn default_thread_pool_is_bound_by_threads() {
+        // 4 cores, 10 ms CPU, 90 ms wait, 20 threads.
+        let cap = capacity(&Scenario::default());
+        assert_close!(cap.cpu_limit_rps, 400.0, 1e-12);
+        assert_close!(cap.thread_limit_rps.unwrap(), 200.0, 1e-12);
+        assert_close!(cap.capacity_rps, 200.0, 1e-12);
+        assert_eq!(cap.binding, Limit::Threads);
+    }
+
+    #[test]
+    fn big_thread_pool_is_bound_by_cpu() {
+        let s = Scenario {
+            threads: 100,
+            ..Scenario::default()
+        };
+        let cap = capacity(&s);
+        assert_close!(cap.thread_limit_rps.unwrap(), 1000.0, 1e-12);
+        assert_close!(cap.capacity_rps, 400.0, 1e-12);
+        assert_eq!(cap.binding, Limit::Cpu);
+    }
+
+    #[test]
+    fn thread_per_request_has_a_thread_limit_only_with_a_cap() {
+        let s = Scenario {
+            model: Model::ThreadPerRequest,
+            threads: 0,
+            ..Scenario::default()
+        };
+        let cap = capacity(&s);
+        assert_eq!(cap.thread_limit_rps, None);
+        assert_eq!(cap.binding, Limit::Cpu);
+        assert_close!(cap.capacity_rps, 400.0, 1e-12);
+
+        let s = Scenario {
+            model: Model::ThreadPerRequest,
+            threads: 10,
+            ..Scenario::default()
+        };
+        let cap = capacity(&s);
+        assert_close!(cap.thread_limit_rps.unwrap(), 100.0, 1e-12);
+        assert_eq!(cap.binding, Limit::Threads);
+    }
+
+    #[test]
+    fn event_loop_uses_one_core_per_loop_and_has_no_thread_limit() {
+        let s = Scenario {
+            model: Model::EventLoop,
+            loops: 2,
+            ..Scenario::default()
+        };
+        let cap = capacity(&s);
+        assert_close!(cap.cpu_limit_rps, 200.0, 1e-12);
+        assert_eq!(cap.thread_limit_rps, None);
+        assert_eq!(cap.binding, Limit::Cpu);
+
+        // loops = 0 means one per core; more loops than cores cannot use more cores.
+        for loops in [0, 8] {
+            let s = Scenario {
+                model: Model::EventLoop,
+                loops,
+                ..Scenario::default()
+            };
+            assert_close!(capacity(&s).cpu_limit_rps, 400.0, 1e-12);
+        }
+    }
+
+    #[test]
+    fn event_loop_workers_share_the_cores() {
+        let s = Scenario {
+            model: Model::EventLoopWorkers,
+            loops: 1,
+            workers: 1,
+            ..Scenario::default()
+        };
+        assert_close!(capacity(&s).cpu_limit_rps, 200.0, 1e-12);
+        let s = Scenario {
+            model: Model::EventLoopWorkers,
+            loops: 1,
+            workers: 16,
+            ..Scenario::default()
+        };
+        let cap = capacity(&s);
+        assert_close!(cap.cpu_limit_rps, 400.0, 1e-12);
+        assert_eq!(cap.thread_limit_rps, None);
+    }
+
+    #[test]
+    fn capacity_uses_the_mean_over_both_classes() {
+        // Half the requests cost 10 ms, half 30 ms: mean 20 ms → 200 rps on 4 cores.
+        let s = Scenario {
+            threads: 1000,
+            heavy_share: 0.5,
+            heavy_cpu_ms: 30.0,
+            ..Scenario::default()
+        };
+        assert_close!(capacity(&s).cpu_limit_rps, 200.0, 1e-12);
+    }
+
+    #[test]
+    fn capacity_serializes_with_kebab_case_binding() {
+        let json = serde_json::to_string(&capacity(&Scenario::default())).unwrap();
+        assert!(json.contains(r#""binding":"threads""#), "{json}");
+        assert!(json.contains(r#""capacity_rps":200.0"#), "{json}");
+    }
+
+    // --- M/M/1 ---
+
+    #[test]
+    fn mm1_teaching_table() {
+        let table = [
+            (0.5, 20.0),
+            (0.7, 33.333_333_333),
+            (0.8, 50.0),
+            (0.9, 100.0),
+            (0.95, 200.0),
+            (0.99, 1000.0),
+        ];
+        for (rho, mean) in table {
+            assert_close!(mm1_response_ms(10.0, rho), mean, 1e-9);
+            assert_close!(mm1_wait_ms(10.0, rho), mean - 10.0, 1e-9);
+            // Same numbers as M/M/c with one server.
+            assert_close!(mmc_response_ms(1, 10.0, rho), mean, 1e-9);
+        }
+    }
+
+    #[test]
+    fn mm1_p99_is_ln_100_times_the_mean() {
+        for rho in [0.0, 0.5, 0.8, 0.95] {
+            let mean = mm1_response_ms(10.0, rho);
+            assert_close!(
+                mm1_response_percentile_ms(10.0, rho, 0.99),
+                100f64.ln() * mean,
+                1e-12
+            );
+        }
+        assert_close!(100f64.ln(), 4.605_170_186, 1e-9);
+        let p99 = mm1_response_percentile_ms(10.0, 0.8, 0.99);
+        assert_close!(p99, 230.258_509_3, 1e-9);
+        // Median is ln 2 × mean.
+        assert_close!(
+            mm1_response_percentile_ms(10.0, 0.5, 0.5),
+            2f64.ln() * 20.0,
+            1e-12
+        );
+    }
+
+    // --- Erlang C and M/M/c ---
+
+    #[test]
+    fn erlang_c_with_one_server_is_rho() {
+        for rho in [0.0, 0.1, 0.5, 0.9, 0.999] {
+            assert_close!(erlang_c(1, rho), rho, 1e-12);
+        }
+    }
+
+    #[test]
+    fn erlang_c_matches_the_factorial_sum() {
+        for c in 1..=30 {
+            for rho in [0.05, 0.3, 0.6, 0.9, 0.99] {
+                let a = c as f64 * rho;
+                assert_close!(erlang_c(c, a), erlang_c_direct(c, a), 1e-10);
+            }
+        }
+    }
+
+    #[test]
+    fn erlang_c_is_stable_for_many_servers() {
+        let c = erlang_c(1000, 900.0);
+        assert!(c.is_finite() && c > 0.0 && c < 1.0, "{c}");
+        let c = erlang_c(10_000, 9_950.0);
+        assert!(c.is_finite() && c > 0.0 && c < 1.0, "{c}");
+        // More servers at the same ρ: fewer requests wait.
+        assert!(erlang_c(1000, 900.0) < erlang_c(10, 9.0));
+    }
+
+    #[test]
+    fn erlang_c_edges() {
+        assert_eq!(erlang_c(4, 0.0), 0.0);
+        assert_eq!(erlang_c(4, -1.0), 0.0);
+        assert_eq!(erlang_c(4, 4.0), 1.0);
+        assert_eq!(erlang_c(4, 10.0), 1.0);
+        assert_eq!(erlang_c(0, 1.0), 1.0);
+        assert_eq!(erlang_c(4, f64::NAN), 1.0);
+        assert_eq!(erlang_c(4, f64::INFINITY), 1.0);
+    }
+
+    #[test]
+    fn mm4_at_90_percent_with_10_ms_is_about_30_ms() {
+        let c = 4;
+        let (s, rho) = (10.0, 0.9);
+        let erlang = erlang_c_direct(c, 3.6);
+        assert_close!(erlang, 0.787_753_264_295, 1e-9);
+        let expected = s + erlang * s / (4.0 * (1.0 - rho));
+        assert_close!(expected, 29.693_831_607, 1e-9);
+        assert_close!(mmc_response_ms(c, s, rho), expected, 1e-12);
+        assert_close!(mmc_wait_ms(c, s, rho), expected - s, 1e-12);
+        // One shared line of four is far better than one server at the same ρ.
+        assert!(mmc_response_ms(c, s, rho) < mm1_response_ms(s, rho) / 3.0);
+    }
+
+    #[test]
+    fn mmc_percentile_with_one_server_is_mm1() {
+        for rho in [0.0, 0.3, 0.5, 0.8, 0.9, 0.99] {
+            for p in [0.01, 0.5, 0.9, 0.99, 0.999, 0.999_999] {
+                let exact = mmc_response_percentile_ms(1, 10.0, rho, p);
+                assert_close!(exact, mm1_response_percentile_ms(10.0, rho, p), 1e-8);
+            }
+        }
+    }
+
+    #[test]
+    fn mmc_survival_with_one_server_is_exponential() {
+        for rho in [0.2, 0.5, 0.9] {
+            let rate = (1.0 - rho) / 10.0;
+            for t in [0.0, 1.0, 10.0, 100.0, 1000.0] {
+                let got = mmc_response_survival(1, 10.0, rho, erlang_c(1, rho), t);
+                assert_close!(got, (-rate * t).exp(), 1e-12);
+            }
+        }
+    }
+
+    #[test]
+    fn mmc_survival_integrates_to_the_mean() {
+        // E[T] = ∫ P(T > t) dt: an independent check of the distribution.
+        for (c, rho) in [(1, 0.5), (2, 0.5), (4, 0.9), (8, 0.7), (3, 0.2)] {
+            let s = 10.0;
+            let erlang = erlang_c(c, c as f64 * rho);
+            let mean = mmc_response_ms(c, s, rho);
+            let end = 60.0 * mean;
+            let n = 200_000;
+            let h = end / n as f64;
+            let f = |t: f64| mmc_response_survival(c, s, rho, erlang, t);
+            // Simpson's rule.
+            let mut sum = f(0.0) + f(end);
+            for i in 1..n {
+                sum += if i % 2 == 1 { 4.0 } else { 2.0 } * f(i as f64 * h);
+            }
+            assert_close!(sum * h / 3.0, mean, 1e-7);
+        }
+    }
+
+    #[test]
+    fn mmc_percentile_when_wait_rate_equals_service_rate() {
+        // c (1 − ρ) = 1 makes θ = μ: P(W′ + B > t) = (1 + μt) e^{−μt}.
+        let (c, s, rho) = (2, 10.0, 0.5);
+        let erlang = erlang_c(c, 1.0);
+        let mu = 1.0 / s;
+        for p in [0.5, 0.9, 0.99] {
+            let t = mmc_response_percentile_ms(c, s, rho, p);
+            let survival =
+                (1.0 - erlang) * (-mu * t).exp() + erlang * (1.0 + mu * t) * (-mu * t).exp();
+            assert_close!(survival, 1.0 - p, 1e-8);
+            // Continuous on either side of θ = μ.
+            for nudge in [1e-13, 1e-9, -1e-9] {
+                let near = mmc_response_percentile_ms(c, s, rho + nudge, p);
+                assert_close!(near, t, 1e-6);
+            }
+        }
+    }
+
+    #[test]
+    fn mmc_percentile_solves_the_closed_form() {
+        // θ ≠ μ: check against (θ e^{−μt} − μ e^{−θt}) / (θ − μ) written out.
+        for (c, rho) in [(4, 0.9), (4, 0.3), (16, 0.95), (2, 0.1)] {
+            let s = 10.0;
+            let erlang = erlang_c(c, c as f64 * rho);
+            let mu = 1.0 / s;
+            let theta = c as f64 * mu * (1.0 - rho);
+            let t = mmc_response_percentile_ms(c, s, rho, 0.99);
+            let both = (theta * (-mu * t).exp() - mu * (-theta * t).exp()) / (theta - mu);
+            let survival = (1.0 - erlang) * (-mu * t).exp() + erlang * both;
+            assert_close!(survival, 0.01, 1e-7);
+        }
+    }
+
+    #[test]
+    fn mmc_p99_of_four_servers_at_90_percent() {
+        let p99 = mmc_response_percentile_ms(4, 10.0, 0.9, 0.99);
+        // Between the service p99 (46 ms) and the M/M/1 p99 at the same ρ (460 ms).
+        assert!(p99 > 46.0 && p99 < 460.0, "{p99}");
+        assert!(p99 > mmc_response_ms(4, 10.0, 0.9));
+    }
+
+    #[test]
+    fn mmc_wait_percentile() {
+        // One server, ρ = 0.3: 70 % never wait, so the median wait is 0.
+        assert_eq!(mmc_wait_percentile_ms(1, 10.0, 0.3, 0.5), 0.0);
+        // P(W > t) = C e^{−θt}.
+        for (c, rho) in [(1, 0.8), (4, 0.9), (100, 0.97)] {
+            let s = 10.0;
+            let erlang = erlang_c(c, c as f64 * rho);
+            let theta = c as f64 * (1.0 - rho) / s;
+            let t = mmc_wait_percentile_ms(c, s, rho, 0.99);
+            assert!(t > 0.0);
+            assert_close!(erlang * (-theta * t).exp(), 0.01, 1e-9);
+        }
+        // Wait + service ≥ wait, percentile by percentile.
+        let w = mmc_wait_percentile_ms(4, 10.0, 0.9, 0.99);
+        assert!(mmc_response_percentile_ms(4, 10.0, 0.9, 0.99) > w);
+    }
+
+    #[test]
+    fn percentiles_grow_with_p() {
+        let ps = [0.0, 0.1, 0.5, 0.9, 0.95, 0.99, 0.999, 0.9999, 1.0];
+        for (c, rho) in [(1, 0.5), (4, 0.9), (64, 0.99), (1000, 0.9)] {
+            let r: Vec<f64> = ps
+                .iter()
+                .map(|&p| mmc_response_percentile_ms(c, 10.0, rho, p))
+                .collect();
+            let w: Vec<f64> = ps
+                .iter()
+                .map(|&p| mmc_wait_percentile_ms(c, 10.0, rho, p))
+                .collect();
+            assert!(r.windows(2).all(|x| x[0] < x[1]), "{r:?}");
+            assert!(w.windows(2).all(|x| x[0] <= x[1]), "{w:?}");
+            let m: Vec<f64> = ps
+                .iter()
+                .map(|&p| mm1_response_percentile_ms(10.0, rho, p))
+                .collect();
+            assert!(m.windows(2).all(|x| x[0] < x[1]), "{m:?}");
+        }
+    }
+
+    #[test]
+    fn curve_lists_mean_and_p99() {
+        let rhos = [0.5, 0.9, 1.0];
+        let curve = mmc_curve(1, 10.0, &rhos);
+        assert_eq!(curve.len(), 3);
+        assert_eq!(curve[0].rho, 0.5);
+        assert_close!(curve[0].mean_ms, 20.0, 1e-12);
+        assert_close!(curve[1].p99_ms, 100f64.ln() * 100.0, 1e-8);
+        assert_eq!(curve[2].mean_ms, f64::INFINITY);
+        assert_eq!(curve[2].p99_ms, f64::INFINITY);
+        let four = mmc_curve(4, 10.0, &[0.9]);
+        assert_close!(four[0].mean_ms, mmc_response_ms(4, 10.0, 0.9), 1e-12);
+        let json = serde_json::to_string(&curve[0]).unwrap();
+        assert!(json.contains(r#""mean_ms":20.0"#), "{json}");
+        assert!(mmc_curve(4, 10.0, &[]).is_empty());
+    }
+
+    // --- M/D/1 and M/G/1 ---
+
+    #[test]
+    fn md1_waits_half_as_long_as_mm1() {
+        for rho in [0.1, 0.5, 0.8, 0.9, 0.99] {
+            assert_close!(md1_wait_ms(10.0, rho), mm1_wait_ms(10.0, rho) / 2.0, 1e-12);
+            assert_close!(
+                md1_response_ms(10.0, rho),
+                md1_wait_ms(10.0, rho) + 10.0,
+                1e-12
+            );
+        }
+        assert_close!(md1_response_ms(10.0, 0.9), 55.0, 1e-12);
+    }
+
+    #[test]
+    fn mg1_with_exponential_service_is_mm1() {
+        for rho in [0.1, 0.5, 0.9] {
+            assert_close!(
+                mg1_wait_ms(10.0, scv(Dist::Exp), rho),
+                mm1_wait_ms(10.0, rho),
+                1e-12
+            );
+            assert_close!(
+                mg1_response_ms(10.0, 1.0, rho),
+                mm1_response_ms(10.0, rho),
+                1e-12
+            );
+            assert_close!(
+                mg1_wait_ms(10.0, scv(Dist::Const), rho),
+                md1_wait_ms(10.0, rho),
+                1e-12
+            );
+        }
+        assert_eq!(scv(Dist::Const), 0.0);
+        assert_eq!(scv(Dist::Exp), 1.0);
+    }
+
+    // --- bad input: infinity, never NaN, never a panic ---
+
+    #[test]
+    fn full_or_bad_input_gives_infinity() {
+        let inf = f64::INFINITY;
+        for rho in [1.0, 1.5, inf, -0.1, f64::NAN, f64::NEG_INFINITY] {
+            assert_eq!(mm1_response_ms(10.0, rho), inf, "rho {rho}");
+            assert_eq!(mm1_wait_ms(10.0, rho), inf, "rho {rho}");
+            assert_eq!(
+                mm1_response_percentile_ms(10.0, rho, 0.99),
+                inf,
+                "rho {rho}"
+            );
+            assert_eq!(mmc_wait_ms(4, 10.0, rho), inf, "rho {rho}");
+            assert_eq!(mmc_response_ms(4, 10.0, rho), inf, "rho {rho}");
+            assert_eq!(
+                mmc_response_percentile_ms(4, 10.0, rho, 0.99),
+                inf,
+                "rho {rho}"
+            );
+            assert_eq!(mmc_wait_percentile_ms(4, 10.0, rho, 0.99), inf, "rho {rho}");
+            assert_eq!(md1_wait_ms(10.0, rho), inf, "rho {rho}");
+            assert_eq!(md1_response_ms(10.0, rho), inf, "rho {rho}");
+            assert_eq!(mg1_wait_ms(10.0, 1.0, rho), inf, "rho {rho}");
+            assert_eq!(mg1_response_ms(10.0, 1.0, rho), inf, "rho {rho}");
+        }
+        for s in [-1.0, f64::NAN, inf] {
+            assert_eq!(mm1_response_ms(s, 0.5), inf, "service {s}");
+            assert_eq!(mmc_response_ms(2, s, 0.5), inf, "service {s}");
+            assert_eq!(
+                mmc_response_percentile_ms(2, s, 0.5, 0.5),
+                inf,
+                "service {s}"
+            );
+            assert_eq!(mmc_wait_percentile_ms(2, s, 0.5, 0.99), inf, "service {s}");
+            assert_eq!(md1_response_ms(s, 0.5), inf, "service {s}");
+        }
+        assert_eq!(mmc_response_ms(0, 10.0, 0.5), inf);
+        assert_eq!(mmc_response_percentile_ms(0, 10.0, 0.5, 0.5), inf);
+        assert_eq!(mmc_wait_percentile_ms(0, 10.0, 0.5, 0.5), inf);
+        assert_eq!(mg1_wait_ms(10.0, -1.0, 0.5), inf);
+        assert_eq!(mg1_wait_ms(10.0, f64::NAN, 0.5), inf);
+    }
+
+    #[test]
+    fn queueing_functions_never_give_nan() {
+        let odd = [
+            f64::NAN,
+            f64::NEG_INFINITY,
+            -1.0,
+            0.0,
+            1e-300,
+            0.5,
+            1.0,
+            2.0,
+            f64::INFINITY,
+        ];
+        for &x in &odd {
+            for &y in &odd {
+                let all = [
+                    mm1_response_ms(x, y),
+                    mm1_wait_ms(x, y),
+                    md1_wait_ms(x, y),
+                    md1_response_ms(x, y),
+                    erlang_c(3, x),
+                    mmc_wait_ms(3, x, y),
+                    mmc_response_ms(3, x, y),
+                ];
+                assert!(all.iter().all(|v| !v.is_nan()), "({x}, {y}): {all:?}");
+                for &z in &odd {
+                    let all = [
+                        mm1_response_percentile_ms(x, y, z),
+                        mmc_response_percentile_ms(3, x, y, z),
+                        mmc_wait_percentile_ms(3, x, y, z),
+                        mg1_wait_ms(x, z, y),
+                        mg1_response_ms(x, z, y),
+                    ];
+                    assert!(all.iter().all(|v| !v.is_nan()), "({x}, {y}, {z}): {all:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn p_is_clamped_to_zero_and_one() {
+        let inf = f64::INFINITY;
+        for p in [0.0, -0.5, f64::NEG_INFINITY] {
+            assert_eq!(mm1_response_percentile_ms(10.0, 0.5, p), 0.0, "p {p}");
+            assert_eq!(mmc_response_percentile_ms(4, 10.0, 0.5, p), 0.0, "p {p}");
+            assert_eq!(mmc_wait_percentile_ms(4, 10.0, 0.5, p), 0.0, "p {p}");
+        }
+        for p in [1.0, 1.5, inf, f64::NAN] {
+            assert_eq!(mm1_response_percentile_ms(10.0, 0.5, p), inf, "p {p}");
+            assert_eq!(mmc_response_percentile_ms(4, 10.0, 0.5, p), inf, "p {p}");
+            assert_eq!(mmc_wait_percentile_ms(4, 10.0, 0.5, p), inf, "p {p}");
+        }
+    }
+
+    #[test]
+    fn no_load_or_no_work() {
+        // ρ = 0: nobody waits, response is just the service time.
+        assert_eq!(mmc_wait_ms(4, 10.0, 0.0), 0.0);
+        assert_close!(
+            mmc_response_percentile_ms(4, 10.0, 0.0, 0.99),
+            100f64.ln() * 10.0,
+            1e-8
+        );
+        assert_eq!(mmc_wait_percentile_ms(4, 10.0, 0.0, 0.99), 0.0);
+        // S = 0: everything is instant.
+        assert_eq!(mm1_response_ms(0.0, 0.5), 0.0);
+        assert_eq!(mmc_response_ms(4, 0.0, 0.5), 0.0);
+        assert_eq!(mmc_response_percentile_ms(4, 0.0, 0.5, 0.99), 0.0);
+        assert_eq!(mmc_wait_percentile_ms(4, 0.0, 0.5, 0.99), 0.0);
+    }
+
+    #[test]
+    fn extreme_but_valid_inputs_stay_finite() {
+        let t = mmc_response_percentile_ms(10_000, 10.0, 0.999, 0.999_999);
+        assert!(t.is_finite() && t > 0.0, "{t}");
+        let t = mmc_response_percentile_ms(1, 10.0, 0.999_999, 0.99);
+        assert_close!(t, mm1_response_percentile_ms(10.0, 0.999_999, 0.99), 1e-8);
+        let t = mmc_response_percentile_ms(3, 1e-6, 0.5, 1e-12);
+        assert!(t.is_finite() && t >= 0.0, "{t}");
+    }
+
+    proptest! {
+        #[test]
+        fn p99_is_at_least_the_mean(c in 1u32..64, rho in 0.01f64..0.99, s in 0.1f64..1000.0) {
+            let mean = mmc_response_ms(c, s, rho);
+            let p99 = mmc_response_percentile_ms(c, s, rho, 0.99);
+            prop_assert!(mean.is_finite() && p99.is_finite());
+            prop_assert!(p99 >= mean, "c {} rho {} mean {} p99 {}", c, rho, mean, p99);
+        }
+
+        #[test]
+        fn percentiles_increase_with_p(c in 1u32..64, rho in 0.01f64..0.99, p in 0.001f64..0.99, dp in 0.0001f64..0.009) {
+            let s = 10.0;
+            let (lo, hi) = (mmc_response_percentile_ms(c, s, rho, p), mmc_response_percentile_ms(c, s, rho, p + dp));
+            prop_assert!(lo < hi, "c {} rho {} p {} dp {}: {} !< {}", c, rho, p, dp, lo, hi);
+            let (lo, hi) = (mmc_wait_percentile_ms(c, s, rho, p), mmc_wait_percentile_ms(c, s, rho, p + dp));
+            prop_assert!(lo <= hi, "wait: c {} rho {} p {} dp {}: {} !<= {}", c, rho, p, dp, lo, hi);
+        }
+
+        #[test]
+        fn erlang_c_is_a_probability(c in 1u32..2000, rho in 0.0f64..0.9999) {
+            let e = erlang_c(c, c as f64 * rho);
+            prop_assert!((0.0..=1.0).contains(&e), "{}", e);
+        }
+    }
+}
