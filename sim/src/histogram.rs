@@ -1,0 +1,135 @@
+//! A log-linear histogram of durations in nanoseconds: bounded memory
+//! whatever the number of samples, and quantiles within 0.4 % of the truth.
+
+/// Sub-buckets per power of two: 2^SUB_BITS. Bucket width ≤ value / 2^SUB_BITS.
+const SUB_BITS: u32 = 8;
+const SUB: u64 = 1 << SUB_BITS;
+const BUCKETS: usize = ((64 - SUB_BITS + 1) as usize) * SUB as usize;
+
+/// Counts of durations (ns) in log-linear buckets, plus the exact sum, min and max.
+#[derive(Clone, Debug)]
+pub struct Histogram {
+    counts: Vec<u32>,
+    n: u64,
+    sum: f64,
+    max: u64,
+}
+
+impl Default for Histogram {
+    fn default() -> Self {
+        Histogram::new()
+    }
+}
+
+fn index(v: u64) -> usize {
+    if v < SUB {
+        return v as usize;
+    }
+    let e = 63 - v.leading_zeros(); // ≥ SUB_BITS
+    let shift = e - SUB_BITS;
+    let block = (shift + 1) as usize;
+    block * SUB as usize + ((v >> shift) - SUB) as usize
+}
+
+/// The smallest and one-past-largest value that land in bucket `i`.
+fn bounds(i: usize) -> (u64, u64) {
+    let block = i / SUB as usize;
+    let off = (i % SUB as usize) as u64;
+    if block == 0 {
+        return (off, off + 1);
+    }
+    let shift = (block - 1) as u32;
+    let lo = (SUB + off) << shift;
+    (lo, lo + (1u64 << shift))
+}
+
+impl Histogram {
+    /// An empty histogram (about 57 KB).
+    pub fn new() -> Histogram {
+        Histogram { counts: vec![0; BUCKETS], n: 0, sum: 0.0, max: 0 }
+    }
+
+    /// Record one duration, ns.
+    #[inline]
+    pub fn record(&mut self, v: u64) {
+        self.counts[index(v)] += 1;
+        self.n += 1;
+        self.sum += v as f64;
+        if v > self.max {
+            self.max = v;
+        }
+    }
+
+    /// Number of samples.
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+
+    /// Exact mean, ns; 0 when empty.
+    pub fn mean(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.sum / self.n as f64
+        }
+    }
+
+    /// Exact maximum, ns.
+    pub fn max(&self) -> u64 {
+        self.max
+    }
+
+    /// The q-quantile (0 < q ≤ 1), ns: the middle of the bucket holding the
+    /// sample of rank ⌈q·n⌉, capped at the exact maximum. 0 when empty.
+    pub fn quantile(&self, q: f64) -> f64 {
+        if self.n == 0 {
+            return 0.0;
+        }
+        let rank = ((q * self.n as f64).ceil() as u64).clamp(1, self.n);
+        let mut seen = 0u64;
+        for (i, &c) in self.counts.iter().enumerate() {
+            seen += c as u64;
+            if seen >= rank {
+                let (lo, hi) = bounds(i);
+                let mid = lo as f64 + (hi - lo - 1) as f64 / 2.0;
+                return mid.min(self.max as f64);
+            }
+        }
+        self.max as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_cover_every_value_once() {
+        for v in [0u64, 1, 255, 256, 257, 511, 512, 1_000_000, 10_000_000_000, u64::MAX] {
+            let (lo, hi) = bounds(index(v));
+            assert!(lo <= v && (v < hi || hi == 0), "{v} not in [{lo}, {hi})");
+        }
+    }
+
+    #[test]
+    fn quantiles_are_within_half_a_percent() {
+        let mut h = Histogram::new();
+        for v in 1..=100_000u64 {
+            h.record(v * 1000);
+        }
+        for q in [0.5, 0.9, 0.99, 0.999] {
+            let truth = q * 100_000.0 * 1000.0;
+            let got = h.quantile(q);
+            assert!((got - truth).abs() / truth < 0.004, "q={q}: {got} vs {truth}");
+        }
+        assert_eq!(h.max(), 100_000_000);
+        assert!((h.mean() - 50_000_500.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn empty_histogram_reports_zero_not_nan() {
+        let h = Histogram::new();
+        assert_eq!(h.quantile(0.99), 0.0);
+        assert_eq!(h.mean(), 0.0);
+    }
+}

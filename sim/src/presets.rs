@@ -1,0 +1,235 @@
+//! Presets: scenarios that reproduce the source material, by name.
+
+use crate::scenario::{Accept, Arrivals, Dist, Model, Scenario};
+
+/// A named scenario with a one-line description.
+#[derive(Clone, Debug)]
+pub struct Preset {
+    /// Name used in URLs, lessons and `--preset`.
+    pub name: &'static str,
+    /// What it shows, one line.
+    pub about: &'static str,
+    /// The scenario.
+    pub scenario: Scenario,
+}
+
+fn sale_day() -> Scenario {
+    Scenario {
+        model: Model::ThreadPool,
+        cores: 4,
+        threads: 20,
+        cpu_ms: 10.0,
+        wait_ms: 90.0,
+        rps: 400.0,
+        duration_s: 20.0,
+        warmup: 0.1,
+        ..Scenario::default()
+    }
+}
+
+fn batch(threads: u32) -> Scenario {
+    Scenario {
+        model: Model::ThreadPool,
+        cores: 4,
+        threads,
+        cpu_ms: 0.0,
+        wait_ms: 100.0,
+        wait_dist: Dist::Const,
+        arrivals: Arrivals::Batch,
+        count: 1000,
+        warmup: 0.0,
+        ..Scenario::default()
+    }
+}
+
+/// The Node benchmark: 10 closed-loop connections against one event loop,
+/// with a CPU step of `cpu_ms` per request, run for 10 s with a 10 s timeout.
+fn node(cpu_ms: f64, pool: bool) -> Scenario {
+    Scenario {
+        model: if pool { Model::EventLoopWorkers } else { Model::EventLoop },
+        cores: 8,
+        loops: 1,
+        workers: 5,
+        offload_above_ms: 0.0,
+        handoff_ms: 7.5,
+        cpu_ms,
+        cpu_dist: Dist::Const,
+        wait_ms: 0.0,
+        arrivals: Arrivals::Closed,
+        clients: 10,
+        think_ms: 0.0,
+        timeout_ms: Some(10_000.0),
+        duration_s: 10.0,
+        warmup: 0.0,
+        ..Scenario::default()
+    }
+}
+
+/// The WAF case: four loops on four cores; 95 % of requests need about 1 ms
+/// of CPU, 5 % need about 40 ms; 20 ms waiting on the origin.
+fn waf(model: Model, accept: Accept) -> Scenario {
+    Scenario {
+        model,
+        cores: 4,
+        loops: 4,
+        accept,
+        workers: 4,
+        offload_above_ms: 10.0,
+        handoff_ms: 0.05,
+        cpu_ms: 1.0,
+        heavy_share: 0.05,
+        heavy_cpu_ms: 40.0,
+        cpu_dist: Dist::Exp,
+        wait_ms: 20.0,
+        rps: 800.0,
+        duration_s: 30.0,
+        ..Scenario::default()
+    }
+}
+
+/// Every preset, in the order menus show them.
+pub fn presets() -> Vec<Preset> {
+    let p = |name, about, scenario| Preset { name, about, scenario };
+    vec![
+        p("sale-day", "Sale day: 400 rps, 4 cores, 10 ms CPU + 90 ms wait, a pool of 20", sale_day()),
+        p(
+            "sale-day-timeout",
+            "Sale day with callers who give up after 3 s: work for nobody",
+            Scenario { timeout_ms: Some(3000.0), ..sale_day() },
+        ),
+        p("sale-day-pool-40", "Sale day with a pool of 40: the CPU is now the limit", Scenario { threads: 40, ..sale_day() }),
+        p(
+            "sale-day-event-loop",
+            "Sale day on four event loops: no thread limit, only the CPU",
+            Scenario { model: Model::EventLoop, loops: 4, ..sale_day() },
+        ),
+        p(
+            "sale-day-planned",
+            "Sale day planned at 70 %: 280 rps on a pool of 40",
+            Scenario { threads: 40, rps: 280.0, ..sale_day() },
+        ),
+        p("batch-pool-20", "1,000 requests that each wait 100 ms, on 20 threads", batch(20)),
+        p("batch-pool-100", "1,000 requests that each wait 100 ms, on 100 threads", batch(100)),
+        p("batch-pool-1000", "1,000 requests that each wait 100 ms, on 1,000 threads", batch(1000)),
+        p(
+            "batch-event-loop",
+            "1,000 requests that each wait 100 ms, on one event loop",
+            Scenario { model: Model::EventLoop, loops: 1, ..batch(20) },
+        ),
+        p("node-light-blocking", "Node, light CPU (1.35 ms) on the event loop", node(1.35, false)),
+        p("node-light-pool", "Node, light CPU handed to a worker pool", node(1.35, true)),
+        p("node-moderate-blocking", "Node, moderate CPU (49 ms) on the event loop", node(49.0, false)),
+        p("node-moderate-pool", "Node, moderate CPU handed to a worker pool", node(49.0, true)),
+        p("node-heavy-blocking", "Node, heavy CPU (105 ms) on the event loop", node(105.0, false)),
+        p("node-heavy-pool", "Node, heavy CPU handed to a worker pool", node(105.0, true)),
+        p("node-collapse-blocking", "Node, 8 s of CPU per request on the event loop", node(8300.0, false)),
+        p("node-collapse-pool", "Node, 8 s of CPU per request on a worker pool", node(8300.0, true)),
+        p("waf-inline", "WAF checks on the loops; idle loops accept more", waf(Model::EventLoop, Accept::Idlest)),
+        p(
+            "waf-offload-unbalanced",
+            "Slow WAF checks moved to workers; idle loops still accept more",
+            waf(Model::EventLoopWorkers, Accept::Idlest),
+        ),
+        p(
+            "waf-offload-round-robin",
+            "Slow WAF checks moved to workers; connections spread in turn",
+            waf(Model::EventLoopWorkers, Accept::RoundRobin),
+        ),
+        p(
+            "mm1",
+            "One worker, random arrivals, random 10 ms service (M/M/1) at 80 %",
+            Scenario {
+                cores: 1,
+                threads: 1,
+                wait_ms: 0.0,
+                cpu_ms: 10.0,
+                rps: 80.0,
+                switch_us: 0.0,
+                duration_s: 600.0,
+                ..Scenario::default()
+            },
+        ),
+        p(
+            "mm4",
+            "Four workers sharing one line (M/M/4) at 80 %",
+            Scenario {
+                cores: 4,
+                threads: 4,
+                wait_ms: 0.0,
+                cpu_ms: 10.0,
+                rps: 320.0,
+                switch_us: 0.0,
+                duration_s: 300.0,
+                ..Scenario::default()
+            },
+        ),
+        p(
+            "md1",
+            "One worker, fixed 10 ms service (M/D/1) at 80 %",
+            Scenario {
+                cores: 1,
+                threads: 1,
+                wait_ms: 0.0,
+                cpu_ms: 10.0,
+                cpu_dist: Dist::Const,
+                rps: 80.0,
+                switch_us: 0.0,
+                duration_s: 600.0,
+                ..Scenario::default()
+            },
+        ),
+        p(
+            "c10k-threads",
+            "10,000 open connections, a thread for each",
+            Scenario {
+                model: Model::ThreadPerRequest,
+                threads: 0,
+                cpu_ms: 0.1,
+                wait_ms: 10_000.0,
+                wait_dist: Dist::Const,
+                arrivals: Arrivals::Batch,
+                count: 10_000,
+                warmup: 0.0,
+                ..Scenario::default()
+            },
+        ),
+        p(
+            "c10k-event-loop",
+            "10,000 open connections on four event loops",
+            Scenario {
+                model: Model::EventLoop,
+                cpu_ms: 0.1,
+                wait_ms: 10_000.0,
+                wait_dist: Dist::Const,
+                arrivals: Arrivals::Batch,
+                count: 10_000,
+                warmup: 0.0,
+                ..Scenario::default()
+            },
+        ),
+    ]
+}
+
+/// The preset called `name`.
+pub fn preset(name: &str) -> Option<Scenario> {
+    presets().into_iter().find(|p| p.name == name).map(|p| p.scenario)
+}
+
+/// Names of all presets, for error messages.
+pub fn preset_names() -> Vec<&'static str> {
+    presets().iter().map(|p| p.name).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_valid_and_named_once() {
+        let all = presets();
+        for p in &all {
+            assert_eq!(p.scenario.validate(), vec![], "{}", p.name);
+            assert_eq!(all.iter().filter(|q| q.name == p.name).count(), 1, "{}", p.name);
+        }
+    }
+}

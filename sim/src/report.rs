@@ -1,0 +1,141 @@
+//! What a run reports. Every duration says its unit in the field name.
+
+use serde::Serialize;
+
+/// Latency summary, ms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Latency {
+    /// Mean, ms.
+    pub mean: f64,
+    /// Median, ms.
+    pub p50: f64,
+    /// 90th percentile, ms.
+    pub p90: f64,
+    /// 99th percentile, ms.
+    pub p99: f64,
+    /// 99.9th percentile, ms.
+    pub p999: f64,
+    /// Largest, ms.
+    pub max: f64,
+}
+
+/// Time in the line before first service, ms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct QueueWait {
+    /// Mean, ms.
+    pub mean: f64,
+    /// 99th percentile, ms.
+    pub p99: f64,
+}
+
+/// How long one CPU step held its event loop, ms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct LoopBlock {
+    /// 99th percentile, ms.
+    pub p99: f64,
+    /// Longest, ms.
+    pub max: f64,
+}
+
+/// Which bound ended the run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StoppedBy {
+    /// Simulated time reached `duration_s`.
+    #[default]
+    Duration,
+    /// Every request of a bounded workload finished (or was refused or dropped).
+    AllDone,
+    /// The event budget `max_events` ran out.
+    EventBudget,
+    /// More requests were inside than the engine keeps (a line growing without limit).
+    InFlightLimit,
+}
+
+/// One point of the time series: averages over `[t_s − interval, t_s)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct SeriesPoint {
+    /// End of the interval, s.
+    pub t_s: f64,
+    /// Mean requests in the line (accepted, not yet started).
+    pub line: f64,
+    /// Mean requests inside the server (line + in service).
+    pub in_flight: f64,
+    /// Mean CPU utilisation, 0–1.
+    pub cpu: f64,
+    /// Mean busy threads, loops and workers.
+    pub busy: f64,
+    /// Completions per second in the interval.
+    pub throughput_rps: f64,
+    /// 99th percentile latency of requests finished in the interval, ms
+    /// (coarse: within about 5 %; 0 when none finished).
+    pub p99_ms: f64,
+}
+
+/// The report of one run. Counters cover the whole run; rates, latencies and
+/// averages cover the measured window (after warm-up).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Report {
+    /// Requests that arrived.
+    pub arrived: u64,
+    /// Requests the server finished, including those whose caller had gone.
+    pub completed: u64,
+    /// Requests refused at the door (full line or too many connections).
+    pub refused: u64,
+    /// Requests dropped before starting because their caller had gone.
+    pub dropped: u64,
+    /// Callers that gave up: dropped, finished late, or still inside past the timeout at the end.
+    pub timed_out: u64,
+    /// Requests finished after their caller had gone: work for nobody.
+    pub finished_after_timeout: u64,
+    /// Requests still inside at the end.
+    pub in_flight_end: u64,
+    /// Requests in the line at the end.
+    pub queue_len_end: u64,
+    /// How fast the line grew over the measured window, requests per second.
+    pub queue_growth_per_s: f64,
+    /// Completions per second in the measured window.
+    pub throughput_rps: f64,
+    /// Completions within the caller's timeout per second.
+    pub goodput_rps: f64,
+    /// Arrivals per second in the measured window.
+    pub arrival_rps: f64,
+    /// Response time from arrival to finish, ms.
+    pub latency_ms: Latency,
+    /// Time from arrival to first service, ms.
+    pub queue_wait_ms: QueueWait,
+    /// Share of core time busy (work and switching), 0–1.
+    pub cpu_utilisation: f64,
+    /// Mean busy threads, loops and workers.
+    pub mean_busy: f64,
+    /// Time-averaged requests inside the server.
+    pub mean_in_flight: f64,
+    /// Little's law: arrival rate × mean response time.
+    pub littles_law_in_flight: f64,
+    /// Time the last request finished, s.
+    pub makespan_s: f64,
+    /// Time each CPU step held its loop, ms; `None` without loops.
+    pub loop_block_ms: Option<LoopBlock>,
+    /// Connections each event loop accepted; empty without loops.
+    pub loop_connections: Vec<u64>,
+    /// Most threads alive at once (pool threads, loops and workers count too).
+    pub peak_threads: u64,
+    /// Peak stack set aside, MB (1 MB = 1,000 KB, as the lessons count).
+    pub peak_memory_reserved_mb: f64,
+    /// Peak memory really used: stacks in use plus connection state, MB.
+    pub peak_memory_used_mb: f64,
+    /// Most open connections at once.
+    pub peak_connections: u64,
+    /// Which bound ended the run.
+    pub stopped_by: StoppedBy,
+    /// Events processed.
+    pub events: u64,
+    /// Simulated time at the end, s.
+    pub sim_time_s: f64,
+    /// Start of the measured window, s.
+    pub warmup_s: f64,
+    /// Wall-clock time of the run, s (filled by the caller that timed it; 0 otherwise).
+    pub wall_s: f64,
+    /// Time series for charts.
+    pub series: Vec<SeriesPoint>,
+}
