@@ -1,0 +1,162 @@
+//! `tellers` — the command line on the simulator engine. See `tellers help`.
+
+use std::process::ExitCode;
+use std::time::Instant;
+use tellers_sim::bench::{bench_scenario, engine_mmc, reference_mmc};
+use tellers_sim::cli::{parse, Command, USAGE};
+use tellers_sim::presets::presets;
+use tellers_sim::theory::theory;
+use tellers_sim::{simulate, Report, Scenario};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let read = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
+    match parse(&args, &read) {
+        Ok(cmd) => run(cmd),
+        Err(msg) => {
+            eprintln!("tellers: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cmd: Command) -> ExitCode {
+    match cmd {
+        Command::Help => print!("{USAGE}"),
+        Command::Presets => {
+            for p in presets() {
+                println!("{:<26} {}", p.name, p.about);
+            }
+        }
+        Command::Simulate { scenario, json, series } => {
+            let t = Instant::now();
+            let mut r = simulate(&scenario).expect("validated by the parser");
+            r.wall_s = t.elapsed().as_secs_f64();
+            if json {
+                let mut v = serde_json::to_value(&r).expect("a report serialises");
+                if !series {
+                    v.as_object_mut().expect("an object").remove("series");
+                }
+                println!("{v}");
+            } else {
+                print_table(&scenario, &r);
+            }
+        }
+        Command::Sweep { scenario, json, points } => sweep(&scenario, &points, json),
+        Command::Bench { requests, json } => bench(requests, json),
+    }
+    ExitCode::SUCCESS
+}
+
+fn opt(x: Option<f64>) -> String {
+    x.map_or("—".into(), |v| format!("{v:.1}"))
+}
+
+fn print_table(s: &Scenario, r: &Report) {
+    let th = theory(s);
+    let cap = &th.capacity;
+    println!("{:<28} {:>14} {:>14}", "", "simulated", "theory");
+    let row = |name: &str, sim: String, theory: String| println!("{name:<28} {sim:>14} {theory:>14}");
+    row("throughput, rps", format!("{:.1}", r.throughput_rps), format!("{:.1} cap", cap.capacity_rps));
+    row("  CPU limit, rps", String::new(), format!("{:.1}", cap.cpu_limit_rps));
+    row("  thread limit, rps", String::new(), opt(cap.thread_limit_rps));
+    row("  binding limit", String::new(), format!("{:?}", cap.binding).to_lowercase());
+    row("CPU utilisation, %", format!("{:.1}", r.cpu_utilisation * 100.0), opt(th.cpu_utilisation.map(|u| u * 100.0)));
+    row("latency mean, ms", format!("{:.1}", r.latency_ms.mean), opt(th.mean_ms));
+    row("latency p50, ms", format!("{:.1}", r.latency_ms.p50), String::new());
+    row("latency p99, ms", format!("{:.1}", r.latency_ms.p99), opt(th.p99_ms));
+    row("latency max, ms", format!("{:.1}", r.latency_ms.max), String::new());
+    row("line wait mean, ms", format!("{:.1}", r.queue_wait_ms.mean), String::new());
+    row("requests inside (mean)", format!("{:.2}", r.mean_in_flight), format!("{:.2} λ·W", r.littles_law_in_flight));
+    row("line growth, per s", format!("{:.1}", r.queue_growth_per_s), opt(th.growth_per_s));
+    row("busy tellers (mean)", format!("{:.2}", r.mean_busy), opt(th.threads_needed));
+    if let Some(b) = r.loop_block_ms {
+        row("loop blocked p99, ms", format!("{:.2}", b.p99), String::new());
+        row("loop blocked max, ms", format!("{:.2}", b.max), String::new());
+    }
+    println!();
+    println!(
+        "arrived {}  completed {}  refused {}  dropped {}  timed out {} ({} finished for nobody)  in flight at end {}",
+        r.arrived, r.completed, r.refused, r.dropped, r.timed_out, r.finished_after_timeout, r.in_flight_end
+    );
+    println!(
+        "peak threads {}  memory reserved {:.1} MB, used {:.1} MB  peak connections {}",
+        r.peak_threads, r.peak_memory_reserved_mb, r.peak_memory_used_mb, r.peak_connections
+    );
+    println!(
+        "queue model {} ({})  stopped by {:?} at {:.3} s simulated  last finish {:.3} s  {} events in {:.3} s",
+        th.queue_model,
+        if th.exact { "exact" } else { "approximate" },
+        r.stopped_by,
+        r.sim_time_s,
+        r.makespan_s,
+        r.events,
+        r.wall_s
+    );
+}
+
+fn sweep(s: &Scenario, points: &[f64], json: bool) {
+    let cap = tellers_sim::analytic::capacity(s).capacity_rps;
+    let mut rows = Vec::new();
+    for &rho in points {
+        let sc = Scenario { rps: rho * cap, ..s.clone() };
+        let th = theory(&sc);
+        let r = simulate(&sc).expect("a valid sweep point");
+        rows.push(serde_json::json!({
+            "rho": rho, "rps": sc.rps,
+            "theory_mean_ms": th.mean_ms, "theory_p99_ms": th.p99_ms,
+            "sim_mean_ms": r.latency_ms.mean, "sim_p99_ms": r.latency_ms.p99,
+            "sim_cpu": r.cpu_utilisation, "completed": r.completed,
+        }));
+    }
+    if json {
+        println!("{}", serde_json::Value::Array(rows));
+        return;
+    }
+    println!("{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}", "ρ", "rps", "theory mean", "sim mean", "theory p99", "sim p99");
+    for r in rows {
+        let f = |k: &str| r[k].as_f64().map_or("—".to_string(), |v| format!("{v:.1}"));
+        let rho = r["rho"].as_f64().map_or("—".to_string(), |v| format!("{v:.2}"));
+        println!(
+            "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
+            rho,
+            f("rps"),
+            f("theory_mean_ms"),
+            f("sim_mean_ms"),
+            f("theory_p99_ms"),
+            f("sim_p99_ms")
+        );
+    }
+}
+
+fn bench(n: u64, json: bool) {
+    let (c, rho, svc) = (4, 0.9, 10.0);
+    let _ = bench_scenario(c, rho, svc, n);
+    // Warm up both once on a small run, then time them side by side.
+    reference_mmc(c, rho, svc, n / 20, 1);
+    engine_mmc(c, rho, svc, n / 20, 1);
+    let t = Instant::now();
+    let ref_mean = reference_mmc(c, rho, svc, n, 1);
+    let ref_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let (eng_mean, events) = engine_mmc(c, rho, svc, n, 1);
+    let eng_s = t.elapsed().as_secs_f64();
+    let theory = tellers_sim::analytic::mmc_response_ms(c, svc, rho);
+    let (ref_rate, eng_rate) = (n as f64 / ref_s, n as f64 / eng_s);
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "scenario": "M/M/4, rho 0.9, 10 ms service", "requests": n,
+                "reference_rps": ref_rate, "engine_rps": eng_rate, "ratio": eng_rate / ref_rate,
+                "engine_events": events, "theory_mean_ms": theory,
+                "reference_mean_ms": ref_mean, "engine_mean_ms": eng_mean,
+            })
+        );
+        return;
+    }
+    println!("M/M/4 at ρ = 0.9, 10 ms mean service, {n} requests, one core");
+    println!("  minimal M/M/c loop  {:>7.2} M requests/s  mean {ref_mean:.2} ms", ref_rate / 1e6);
+    println!("  tellers engine      {:>7.2} M requests/s  mean {eng_mean:.2} ms  ({events} events)", eng_rate / 1e6);
+    println!("  ratio engine/loop   {:>7.3}   (theory mean {theory:.2} ms)", eng_rate / ref_rate);
+}
