@@ -1,0 +1,311 @@
+//! Exercises: their definition (from a lesson's `exercise` block), the
+//! per-student numbers drawn from a seed, the text with those numbers in
+//! it, the answer, and the scenario that checks it in the simulator.
+
+use crate::check::Unit;
+use crate::expr::{eval, Vars};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use tellers_sim::rng::Rng;
+use tellers_sim::Scenario;
+
+/// What kind of answer an exercise wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A number with a unit.
+    Numeric,
+    /// One of several options.
+    Choice,
+    /// One of several options that each describe a cause and a fix.
+    Diagnosis,
+}
+
+/// One exercise, as written in a lesson.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exercise {
+    /// Unique id, kebab-case; the deep link is `#/lessons/SLUG/ID`.
+    pub id: String,
+    /// Numeric, choice or diagnosis.
+    pub kind: Kind,
+    /// The question; `{name}` shows a parameter, `{= expr}` a computed value.
+    pub prompt: String,
+    /// Per-student parameters: name → [min, max, step].
+    #[serde(default)]
+    pub params: BTreeMap<String, [f64; 3]>,
+    /// The answer as an expression over the parameters (numeric).
+    #[serde(default)]
+    pub answer: Option<String>,
+    /// The unit of the answer (numeric).
+    #[serde(default)]
+    pub unit: Option<Unit>,
+    /// Relative tolerance, e.g. 0.02 for 2 % (numeric).
+    #[serde(default)]
+    pub tolerance: Option<f64>,
+    /// Options (choice, diagnosis).
+    #[serde(default)]
+    pub options: Vec<String>,
+    /// Index of the right option.
+    #[serde(default)]
+    pub correct: Option<usize>,
+    /// Why each option is right or wrong.
+    #[serde(default)]
+    pub explain: Vec<String>,
+    /// Hints, revealed one at a time.
+    #[serde(default)]
+    pub hints: Vec<String>,
+    /// The worked solution, one line of arithmetic per step.
+    #[serde(default)]
+    pub solution: Vec<String>,
+    /// Scenario fields for "check it in the simulator"; strings may hold `{param}`.
+    #[serde(default)]
+    pub check: Option<serde_json::Map<String, serde_json::Value>>,
+    /// The report field that confirms the answer.
+    #[serde(default)]
+    pub check_field: Option<String>,
+    /// Where theory and simulation part, and why.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// Report fields an exercise may check against, and how to read them.
+pub const CHECK_FIELDS: &[&str] = &[
+    "mean_in_flight",
+    "throughput_rps",
+    "cpu_utilisation",
+    "latency_mean_ms",
+    "latency_p99_ms",
+    "makespan_s",
+    "queue_len_end",
+    "peak_memory_used_mb",
+    "peak_memory_reserved_mb",
+    "mean_busy",
+    "queue_growth_per_s",
+];
+
+/// Read `field` (one of [`CHECK_FIELDS`]) from a report.
+pub fn report_value(r: &tellers_sim::Report, field: &str) -> Option<f64> {
+    Some(match field {
+        "mean_in_flight" => r.mean_in_flight,
+        "throughput_rps" => r.throughput_rps,
+        "cpu_utilisation" => r.cpu_utilisation,
+        "latency_mean_ms" => r.latency_ms.mean,
+        "latency_p99_ms" => r.latency_ms.p99,
+        "makespan_s" => r.makespan_s,
+        "queue_len_end" => r.queue_len_end as f64,
+        "peak_memory_used_mb" => r.peak_memory_used_mb,
+        "peak_memory_reserved_mb" => r.peak_memory_reserved_mb,
+        "mean_busy" => r.mean_busy,
+        "queue_growth_per_s" => r.queue_growth_per_s,
+        _ => return None,
+    })
+}
+
+/// FNV-1a: a stable hash of a text, the same on every platform.
+pub fn stable_hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Format a number as the lessons write it: thousands separated by commas,
+/// about three significant digits, no trailing zeros ("1,000", "33.3", "0.1").
+pub fn format_number(x: f64) -> String {
+    if !x.is_finite() {
+        return "—".into();
+    }
+    let a = x.abs();
+    let decimals = if a >= 100.0 || a == 0.0 {
+        0
+    } else if a >= 10.0 {
+        1
+    } else if a >= 1.0 {
+        2
+    } else {
+        (2 - a.log10().floor() as i32).clamp(0, 9) as usize
+    };
+    let text = format!("{:.*}", decimals, x);
+    let (int, frac) = match text.split_once('.') {
+        Some((i, f)) => (i.to_string(), f.trim_end_matches('0').to_string()),
+        None => (text, String::new()),
+    };
+    let (sign, digits) = if let Some(d) = int.strip_prefix('-') { ("-", d) } else { ("", int.as_str()) };
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    if frac.is_empty() {
+        format!("{sign}{grouped}")
+    } else {
+        format!("{sign}{grouped}.{frac}")
+    }
+}
+
+/// One student's version of an exercise.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Variant {
+    /// Parameter values.
+    pub vars: Vars,
+    /// The question with the numbers in it.
+    pub prompt: String,
+    /// The expected answer in the exercise's unit (numeric), else `None`.
+    pub answer: Option<f64>,
+    /// Hints with the numbers in them.
+    pub hints: Vec<String>,
+    /// Solution steps with the numbers in them.
+    pub solution: Vec<String>,
+}
+
+impl Exercise {
+    /// Parameter values for `seed` (a class code and student name, or "" for
+    /// everyone): each drawn from its grid min, min + step, …, max. The first
+    /// value of every grid is the default when the seed is empty.
+    pub fn vars(&self, seed: &str) -> Vars {
+        let mut rng = Rng::new(stable_hash(&format!("{seed}/{}", self.id)));
+        self.params
+            .iter()
+            .map(|(name, &[lo, hi, step])| {
+                let steps = ((hi - lo) / step).round().max(0.0) as u64;
+                let k = if seed.is_empty() { 0 } else { rng.below(steps + 1) };
+                // Round away binary noise such as 0.30000000000000004.
+                let v = ((lo + k as f64 * step) * 1e9).round() / 1e9;
+                (name.clone(), v)
+            })
+            .collect()
+    }
+
+    /// The student's version for `seed`.
+    pub fn variant(&self, seed: &str) -> Result<Variant, String> {
+        let vars = self.vars(seed);
+        let fill = |t: &String| fill_text(t, &vars);
+        Ok(Variant {
+            prompt: fill(&self.prompt)?,
+            answer: self.answer.as_ref().map(|a| eval(a, &vars)).transpose()?,
+            hints: self.hints.iter().map(fill).collect::<Result<_, _>>()?,
+            solution: self.solution.iter().map(fill).collect::<Result<_, _>>()?,
+            vars,
+        })
+    }
+
+    /// The scenario of "check it in the simulator" for these values, if any.
+    pub fn check_scenario(&self, vars: &Vars) -> Option<Result<Scenario, String>> {
+        let check = self.check.as_ref()?;
+        let mut obj = serde_json::Map::new();
+        for (k, v) in check {
+            let v = match v {
+                serde_json::Value::String(s) if s.contains('{') => {
+                    let text = match fill_text(s, vars) {
+                        Ok(t) => t,
+                        Err(e) => return Some(Err(e)),
+                    };
+                    let n: f64 = match text.replace(',', "").parse() {
+                        Ok(n) => n,
+                        Err(_) => return Some(Err(format!("check.{k}: '{text}' is not a number"))),
+                    };
+                    serde_json::json!(n)
+                }
+                other => other.clone(),
+            };
+            obj.insert(k.clone(), v);
+        }
+        Some(scenario_from_fields(obj))
+    }
+}
+
+/// A scenario from JSON fields laid over the defaults; integers given as
+/// floats (from `{param}` substitution) are accepted where whole.
+pub fn scenario_from_fields(mut obj: serde_json::Map<String, serde_json::Value>) -> Result<Scenario, String> {
+    let defaults = serde_json::to_value(Scenario::default()).expect("a scenario serialises");
+    for (k, v) in obj.iter_mut() {
+        if defaults.get(k).is_some_and(|d| d.is_u64()) {
+            if let Some(f) = v.as_f64() {
+                if f.fract() == 0.0 && f >= 0.0 {
+                    *v = serde_json::json!(f as u64);
+                }
+            }
+        }
+    }
+    let s: Scenario = serde_json::from_value(serde_json::Value::Object(obj)).map_err(|e| e.to_string())?;
+    match s.validate().first() {
+        Some(e) => Err(e.to_string()),
+        None => Ok(s),
+    }
+}
+
+/// Replace `{name}` with a parameter and `{= expr}` with its value, formatted.
+pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let close = rest[open..].find('}').ok_or_else(|| format!("unclosed '{{' in: {text}"))? + open;
+        let inner = rest[open + 1..close].trim();
+        let value = match inner.strip_prefix('=') {
+            Some(expr) => eval(expr, vars)?,
+            None => *vars.get(inner).ok_or_else(|| format!("unknown parameter '{inner}' in: {text}"))?,
+        };
+        out.push_str(&format_number(value));
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_as_in_the_lessons() {
+        assert_eq!(format_number(1000.0), "1,000");
+        assert_eq!(format_number(10_000_000.0), "10,000,000");
+        assert_eq!(format_number(33.3333), "33.3");
+        assert_eq!(format_number(7.142857), "7.14");
+        assert_eq!(format_number(0.1), "0.1");
+        assert_eq!(format_number(0.26), "0.26");
+        assert_eq!(format_number(40.0), "40");
+        assert_eq!(format_number(-1234.6), "-1,235");
+        assert_eq!(format_number(0.0), "0");
+        assert_eq!(format_number(f64::NAN), "—");
+    }
+
+    #[test]
+    fn text_takes_params_and_expressions() {
+        let vars: Vars = [("rps".to_string(), 400.0)].into_iter().collect();
+        assert_eq!(fill_text("{rps} × 0.1 s = {= rps * 0.1} threads", &vars).unwrap(), "400 × 0.1 s = 40 threads");
+        assert!(fill_text("{nope}", &vars).unwrap_err().contains("unknown parameter 'nope'"));
+    }
+
+    #[test]
+    fn seeds_give_stable_different_numbers_on_the_grid() {
+        let ex = Exercise {
+            id: "t".into(),
+            kind: Kind::Numeric,
+            prompt: "{rps}".into(),
+            params: [("rps".to_string(), [100.0, 1000.0, 50.0])].into_iter().collect(),
+            answer: Some("rps / 10".into()),
+            unit: Some(Unit::Rps),
+            tolerance: Some(0.01),
+            options: vec![],
+            correct: None,
+            explain: vec![],
+            hints: vec![],
+            solution: vec![],
+            check: None,
+            check_field: None,
+            note: None,
+        };
+        assert_eq!(ex.vars("")["rps"], 100.0);
+        let a = ex.vars("class-7/ana")["rps"];
+        assert_eq!(a, ex.vars("class-7/ana")["rps"]);
+        let distinct: std::collections::BTreeSet<u64> =
+            (0..20).map(|i| ex.vars(&format!("class-7/s{i}"))["rps"] as u64).collect();
+        assert!(distinct.len() > 5, "classmates get different numbers: {distinct:?}");
+        for v in distinct {
+            assert!((100..=1000).contains(&v) && v % 50 == 0);
+        }
+        assert_eq!(ex.variant("class-7/ana").unwrap().answer, Some(a / 10.0));
+    }
+}

@@ -1,0 +1,88 @@
+//! The course as the app holds it: lessons made of segments. The app gets
+//! it as JSON made at build time (see `parse`), so the browser needs no
+//! Markdown or TOML parser.
+
+use crate::exercise::Exercise;
+use serde::{Deserialize, Serialize};
+use tellers_sim::Scenario;
+
+/// What an embedded simulation shows.
+pub const VIEWS: &[&str] = &["tellers", "curve", "series", "stats"];
+
+/// An embedded, preconfigured simulation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimBlock {
+    /// The scenario it starts from.
+    pub scenario: Scenario,
+    /// The preset it was built on, if any.
+    pub preset: Option<String>,
+    /// One of [`VIEWS`].
+    pub view: String,
+    /// What to watch, one sentence.
+    pub caption: String,
+    /// Scenario fields the learner may change here.
+    pub sliders: Vec<String>,
+}
+
+/// One piece of a lesson, in reading order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Segment {
+    /// Lesson text, as trusted HTML compiled from our own Markdown.
+    Html { html: String },
+    /// "Predict, then run": a question to answer before the simulation moves.
+    Predict { html: String },
+    /// A live simulation.
+    Sim(SimBlock),
+    /// An exercise checked on the spot.
+    Exercise(Exercise),
+}
+
+/// One lesson.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Lesson {
+    /// From the file name: `04-littles-law.md` → `littles-law`.
+    pub slug: String,
+    /// Position in the course, from 1.
+    pub number: u32,
+    /// Title.
+    pub title: String,
+    /// One sentence for the table of contents.
+    pub summary: String,
+    /// The lesson, in order.
+    pub segments: Vec<Segment>,
+}
+
+impl Lesson {
+    /// The lesson's exercises, in order.
+    pub fn exercises(&self) -> impl Iterator<Item = &Exercise> {
+        self.segments.iter().filter_map(|s| match s {
+            Segment::Exercise(e) => Some(e),
+            _ => None,
+        })
+    }
+}
+
+/// The whole course, in order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Course {
+    /// Lessons, in order.
+    pub lessons: Vec<Lesson>,
+}
+
+impl Course {
+    /// The course compiled into JSON at build time.
+    pub fn from_json(text: &str) -> Result<Course, String> {
+        serde_json::from_str(text).map_err(|e| format!("the compiled course is not readable: {e}"))
+    }
+
+    /// The lesson with this slug.
+    pub fn lesson(&self, slug: &str) -> Option<&Lesson> {
+        self.lessons.iter().find(|l| l.slug == slug)
+    }
+
+    /// Every exercise with the slug of its lesson.
+    pub fn exercises(&self) -> impl Iterator<Item = (&str, &Exercise)> {
+        self.lessons.iter().flat_map(|l| l.exercises().map(move |e| (l.slug.as_str(), e)))
+    }
+}
