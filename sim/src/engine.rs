@@ -241,6 +241,8 @@ pub struct Simulation {
     series_dt: Time,
     series: Vec<SeriesPoint>,
     win_area: Area,
+    /// Start of the open series interval, ns.
+    win_start: Time,
     win_done: u64,
     win_hist: Vec<u32>,
 
@@ -341,6 +343,7 @@ impl Simulation {
             series_dt: 1,
             series: Vec::new(),
             win_area: Area::default(),
+            win_start: 0,
             win_done: 0,
             win_hist: vec![0; COARSE],
             timeout: s.timeout_ms.map(ms),
@@ -1165,11 +1168,11 @@ impl Simulation {
 
     fn close_window(&mut self) {
         let t_s = self.now as f64 / 1e9;
-        let start = self.series.last().map_or(0.0, |p| p.t_s);
-        let dt_ns = (t_s - start) * 1e9;
-        if dt_ns <= 0.0 {
+        if self.now <= self.win_start {
             return;
         }
+        let dt_ns = (self.now - self.win_start) as f64;
+        self.win_start = self.now;
         let a = std::mem::take(&mut self.win_area);
         let mut p99 = 0.0;
         if self.win_done > 0 {

@@ -1,0 +1,102 @@
+//! Invariants of every run, over random scenarios: requests are conserved,
+//! no more cores are busy than exist, time never goes back, utilisation
+//! stays within 0–1, nothing is NaN, and the same seed gives the same report.
+
+use proptest::prelude::*;
+use tellers_sim::{Accept, Arrivals, Dist, Model, Scenario, Simulation};
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    let model = prop_oneof![
+        Just(Model::ThreadPerRequest),
+        Just(Model::ThreadPool),
+        Just(Model::EventLoop),
+        Just(Model::EventLoopWorkers)
+    ];
+    let accept = prop_oneof![Just(Accept::Shared), Just(Accept::Random), Just(Accept::RoundRobin), Just(Accept::Idlest)];
+    let arrivals = prop_oneof![Just(Arrivals::Poisson), Just(Arrivals::Uniform), Just(Arrivals::Batch), Just(Arrivals::Closed)];
+    let dist = prop_oneof![Just(Dist::Const), Just(Dist::Exp)];
+    (
+        (model, accept, arrivals, dist.clone(), dist),
+        (1u32..8, 0u32..40, 0u32..6, 1u32..6, proptest::option::of(0u32..20)),
+        (0.0f64..20.0, 0.0f64..100.0, 0.0f64..5.0, 0.0f64..0.3, 1.0f64..2000.0),
+        (proptest::option::of(5.0f64..500.0), any::<bool>(), 0.2f64..3.0, any::<u64>(), 0.0f64..2.0),
+    )
+        .prop_map(|((model, accept, arrivals, cpu_dist, wait_dist), (cores, threads, loops, workers, queue_limit), (cpu, wait, write, heavy, rps), (timeout, drop, dur, seed, handoff))| {
+            Scenario {
+                model,
+                accept,
+                arrivals,
+                cpu_dist,
+                wait_dist,
+                cores,
+                threads: if model == Model::ThreadPool { threads.max(1) } else { threads },
+                loops,
+                workers,
+                queue_limit,
+                cpu_ms: cpu,
+                wait_ms: wait,
+                write_ms: write,
+                heavy_share: heavy,
+                heavy_cpu_ms: 30.0,
+                offload_above_ms: 5.0,
+                handoff_ms: handoff,
+                rps,
+                count: 300,
+                clients: 12,
+                timeout_ms: timeout,
+                drop_abandoned: drop,
+                duration_s: dur,
+                max_events: 300_000,
+                seed,
+                ..Scenario::default()
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_run_keeps_the_invariants(s in scenario()) {
+        let mut sim = Simulation::new(&s).unwrap();
+        let mut last = 0;
+        let mut steps = 0u64;
+        while sim.step() {
+            prop_assert!(sim.now() >= last, "time went back");
+            last = sim.now();
+            steps += 1;
+            if steps % 16 == 0 {
+                let snap = sim.snapshot();
+                prop_assert!(snap.busy_cores <= s.cores);
+                prop_assert!(snap.line <= snap.inside);
+            }
+        }
+        let r = sim.report();
+        prop_assert_eq!(r.arrived, r.completed + r.refused + r.dropped + r.in_flight_end, "conservation: {:?}", r);
+        prop_assert!(r.finished_after_timeout <= r.completed);
+        prop_assert!(r.timed_out <= r.arrived);
+        prop_assert!((0.0..=1.0).contains(&r.cpu_utilisation), "cpu {}", r.cpu_utilisation);
+        for p in &r.series {
+            prop_assert!(p.cpu <= 1.0 + 1e-9, "series cpu {}", p.cpu);
+        }
+        let json = serde_json::to_string(&r).unwrap();
+        prop_assert!(!json.contains("NaN") && !json.contains("null,\"littles"), "{}", json);
+        for v in [r.latency_ms.mean, r.latency_ms.p99, r.throughput_rps, r.mean_in_flight, r.littles_law_in_flight] {
+            prop_assert!(v.is_finite() && v >= 0.0);
+        }
+    }
+
+    #[test]
+    fn same_seed_same_report(s in scenario()) {
+        let a = tellers_sim::simulate(&s).unwrap();
+        let b = tellers_sim::simulate(&s).unwrap();
+        prop_assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn a_different_seed_gives_a_different_run() {
+    let a = tellers_sim::simulate(&Scenario { seed: 1, ..Scenario::default() }).unwrap();
+    let b = tellers_sim::simulate(&Scenario { seed: 2, ..Scenario::default() }).unwrap();
+    assert_ne!(a.latency_ms.mean, b.latency_ms.mean);
+}
