@@ -40,7 +40,7 @@ fn bounds(i: usize) -> (u64, u64) {
     }
     let shift = (block - 1) as u32;
     let lo = (SUB + off) << shift;
-    (lo, lo + (1u64 << shift))
+    (lo, lo.saturating_add(1u64 << shift))
 }
 
 impl Histogram {
@@ -91,7 +91,7 @@ impl Histogram {
             seen += c as u64;
             if seen >= rank {
                 let (lo, hi) = bounds(i);
-                let mid = lo as f64 + (hi - lo - 1) as f64 / 2.0;
+                let mid = lo as f64 + (hi - lo).saturating_sub(1) as f64 / 2.0;
                 return mid.min(self.max as f64);
             }
         }
@@ -107,7 +107,7 @@ mod tests {
     fn buckets_cover_every_value_once() {
         for v in [0u64, 1, 255, 256, 257, 511, 512, 1_000_000, 10_000_000_000, u64::MAX] {
             let (lo, hi) = bounds(index(v));
-            assert!(lo <= v && (v < hi || hi == 0), "{v} not in [{lo}, {hi})");
+            assert!(lo <= v && (v < hi || hi == u64::MAX), "{v} not in [{lo}, {hi})");
         }
     }
 
