@@ -126,8 +126,9 @@ struct Core {
     slice_pending: bool,
 }
 
-/// Running sums over time, for means over the measured window.
-#[derive(Clone, Debug, Default)]
+/// Running sums over time since t = 0 (ns × count); means over any window
+/// are differences of two of them.
+#[derive(Clone, Copy, Debug, Default)]
 struct Area {
     busy_cores: f64,
     inside: f64,
@@ -240,7 +241,10 @@ pub struct Simulation {
     last_t: Time,
     series_dt: Time,
     series: Vec<SeriesPoint>,
-    win_area: Area,
+    /// The sums when the measured window began.
+    area_at_warm: Area,
+    /// The sums when the open series interval began.
+    area_at_win: Area,
     /// Start of the open series interval, ns.
     win_start: Time,
     win_done: u64,
@@ -342,7 +346,8 @@ impl Simulation {
             last_t: 0,
             series_dt: 1,
             series: Vec::new(),
-            win_area: Area::default(),
+            area_at_warm: Area::default(),
+            area_at_win: Area::default(),
             win_start: 0,
             win_done: 0,
             win_hist: vec![0; COARSE],
@@ -432,6 +437,7 @@ impl Simulation {
         }
     }
 
+    #[inline]
     fn schedule(&mut self, at: Time, ev: Event) {
         self.seq += 1;
         self.queue.push(Reverse((at, self.seq, ev)));
@@ -522,21 +528,30 @@ impl Simulation {
     }
 
     /// Move the clock to `t`, adding the time-weighted sums on the way.
+    #[inline]
     fn advance(&mut self, t: Time) {
-        if self.last_t < self.t_warm && self.t_warm <= t {
-            self.line_at_warm = self.line_len;
-        }
         if t > self.last_t {
-            let from = self.last_t.max(self.t_warm);
-            if t > from {
-                let dt = (t - from) as f64;
-                add_area(&mut self.area, dt, self.busy_cores, self.inside, self.line_len, self.busy_tellers);
+            if self.last_t < self.t_warm && self.t_warm <= t {
+                // The warm-up ends inside this step: remember the sums there.
+                self.accumulate(self.t_warm);
+                self.area_at_warm = self.area;
+                self.line_at_warm = self.line_len;
             }
-            let dt = (t - self.last_t) as f64;
-            add_area(&mut self.win_area, dt, self.busy_cores, self.inside, self.line_len, self.busy_tellers);
-            self.last_t = t;
+            self.accumulate(t);
         }
         self.now = t;
+    }
+
+    /// Add the time-weighted sums from the last change up to `t`.
+    #[inline]
+    fn accumulate(&mut self, t: Time) {
+        let dt = (t - self.last_t) as f64;
+        let a = &mut self.area;
+        a.busy_cores += dt * self.busy_cores as f64;
+        a.inside += dt * self.inside as f64;
+        a.line += dt * self.line_len as f64;
+        a.busy += dt * self.busy_tellers as f64;
+        self.last_t = t;
     }
 
     // ---------------------------------------------------------------- arrivals
@@ -570,6 +585,7 @@ impl Simulation {
         }
         if self.t_warm == Time::MAX && self.arrived > self.warm_count {
             self.t_warm = self.now;
+            self.area_at_warm = self.area;
             self.line_at_warm = self.line_len;
         }
         let measured = self.now >= self.t_warm;
@@ -622,6 +638,7 @@ impl Simulation {
         }
     }
 
+    #[inline]
     fn draw(&mut self, mean_ms: f64, dist: Dist) -> Time {
         if mean_ms <= 0.0 {
             return 0;
@@ -632,6 +649,7 @@ impl Simulation {
         }
     }
 
+    #[inline]
     fn new_request(&mut self, client: u32, measured: bool) -> u32 {
         let heavy = self.s.heavy_share > 0.0 && self.rng.uniform() <= self.s.heavy_share;
         let cpu_mean = if heavy { self.s.heavy_cpu_ms } else { self.s.cpu_ms };
@@ -703,6 +721,7 @@ impl Simulation {
     }
 
     /// `r` leaves the line and starts its first step.
+    #[inline]
     fn first_start(&mut self, r: u32) {
         let q = &mut self.reqs[r as usize];
         q.first_start = self.now;
@@ -716,6 +735,7 @@ impl Simulation {
     // ---------------------------------------------------------------- cores
 
     /// Teller `t` wants `ns` of CPU.
+    #[inline]
     fn want_cpu(&mut self, t: u32, ns: Time) {
         self.tellers[t as usize].cpu_left = ns;
         if let Some(core) = self.free_cores.pop() {
@@ -743,6 +763,7 @@ impl Simulation {
         }
     }
 
+    #[inline]
     fn dispatch(&mut self, core: u32, t: u32) {
         let switch = if self.cores[core as usize].last != t { self.switch } else { 0 };
         let start = self.now + switch;
@@ -1108,6 +1129,7 @@ impl Simulation {
 
     // ---------------------------------------------------------------- the end of a request
 
+    #[inline]
     fn finish(&mut self, r: u32) {
         let q = &self.reqs[r as usize];
         let latency = self.now - q.arrival;
@@ -1173,7 +1195,8 @@ impl Simulation {
         }
         let dt_ns = (self.now - self.win_start) as f64;
         self.win_start = self.now;
-        let a = std::mem::take(&mut self.win_area);
+        let a = self.area - self.area_at_win;
+        self.area_at_win = self.area;
         let mut p99 = 0.0;
         if self.win_done > 0 {
             let rank = ((0.99 * self.win_done as f64).ceil() as u64).max(1);
@@ -1208,6 +1231,7 @@ impl Simulation {
         let window_ns = (now - t_warm).max(1) as f64;
         let window_s = window_ns / 1e9;
         let cores = self.s.cores as f64;
+        let area = if now >= self.t_warm { self.area - self.area_at_warm } else { Area::default() };
         let lat = |q: f64| self.latency.quantile(q) / NS_PER_MS;
         let latency_ms = Latency {
             mean: self.latency.mean() / NS_PER_MS,
@@ -1248,9 +1272,9 @@ impl Simulation {
                 mean: self.queue_wait.mean() / NS_PER_MS,
                 p99: self.queue_wait.quantile(0.99) / NS_PER_MS,
             },
-            cpu_utilisation: (self.area.busy_cores / window_ns / cores).min(1.0),
-            mean_busy: self.area.busy / window_ns,
-            mean_in_flight: self.area.inside / window_ns,
+            cpu_utilisation: (area.busy_cores / window_ns / cores).clamp(0.0, 1.0),
+            mean_busy: area.busy / window_ns,
+            mean_in_flight: area.inside / window_ns,
             littles_law_in_flight: arrival_rps * latency_ms.mean / 1e3,
             makespan_s: self.last_finish as f64 / 1e9,
             loop_block_ms: has_loops.then(|| LoopBlock {
@@ -1310,11 +1334,16 @@ impl Simulation {
     }
 }
 
-fn add_area(a: &mut Area, dt: f64, busy_cores: u32, inside: u64, line: u64, busy: u64) {
-    a.busy_cores += dt * busy_cores as f64;
-    a.inside += dt * inside as f64;
-    a.line += dt * line as f64;
-    a.busy += dt * busy as f64;
+impl std::ops::Sub for Area {
+    type Output = Area;
+    fn sub(self, o: Area) -> Area {
+        Area {
+            busy_cores: self.busy_cores - o.busy_cores,
+            inside: self.inside - o.inside,
+            line: self.line - o.line,
+            busy: self.busy - o.busy,
+        }
+    }
 }
 
 /// Run a scenario to the end: the report, or every bad field.
