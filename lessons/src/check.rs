@@ -50,7 +50,9 @@ enum Family {
 impl Unit {
     fn family(self) -> Family {
         match self {
-            Unit::Count | Unit::Threads | Unit::Cores | Unit::Servers | Unit::Requests => Family::Count,
+            Unit::Count | Unit::Threads | Unit::Cores | Unit::Servers | Unit::Requests => {
+                Family::Count
+            }
             Unit::Ms | Unit::S => Family::Time,
             Unit::Rps => Family::Rate,
             Unit::Kb | Unit::Mb | Unit::Gb => Family::Memory,
@@ -106,8 +108,15 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         "" => return None,
         "ms" | "msec" | "millisecond" | "milliseconds" => Unit::Ms,
         "s" | "sec" | "secs" | "second" | "seconds" => Unit::S,
-        "rps" | "req/s" | "requests/s" | "/s" | "per second" | "requests per second" | "requests/second"
-        | "request per second" | "qps" => Unit::Rps,
+        "rps"
+        | "req/s"
+        | "requests/s"
+        | "/s"
+        | "per second"
+        | "requests per second"
+        | "requests/second"
+        | "request per second"
+        | "qps" => Unit::Rps,
         "kb" => Unit::Kb,
         "mb" => Unit::Mb,
         "gb" => Unit::Gb,
@@ -152,7 +161,9 @@ fn split_number(input: &str) -> Option<(f64, String)> {
             || c == '_'
             || c == '\u{202f}'
             || ((c == '-' || c == '+') && i == 0)
-            || ((c == 'e' || c == 'E') && seen_digit && t[i + 1..].starts_with(|d: char| d.is_ascii_digit() || d == '-'))
+            || ((c == 'e' || c == 'E')
+                && seen_digit
+                && t[i + 1..].starts_with(|d: char| d.is_ascii_digit() || d == '-'))
             || ((c == '-') && t[..i].ends_with(['e', 'E']));
         if !ok {
             break;
@@ -163,15 +174,24 @@ fn split_number(input: &str) -> Option<(f64, String)> {
     if !seen_digit {
         return None;
     }
-    let num: String = t[..end].chars().filter(|c| !matches!(c, ',' | '_' | '\u{202f}')).collect();
+    let num: String = t[..end]
+        .chars()
+        .filter(|c| !matches!(c, ',' | '_' | '\u{202f}'))
+        .collect();
     let v: f64 = num.parse().ok()?;
     v.is_finite().then(|| (v, t[end..].trim().to_string()))
 }
 
 /// Check `input` against `expected` (in `unit`), with relative `tolerance`.
 pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict {
-    let Some((value, rest)) = split_number(input) else { return Verdict::Unreadable };
-    let typed_unit = if rest.is_empty() { None } else { unit_from_words(&rest) };
+    let Some((value, rest)) = split_number(input) else {
+        return Verdict::Unreadable;
+    };
+    let typed_unit = if rest.is_empty() {
+        None
+    } else {
+        unit_from_words(&rest)
+    };
     if !rest.is_empty() && typed_unit.is_none() {
         return Verdict::WrongUnit { typed: rest };
     }
@@ -185,7 +205,12 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
             }
         }
         Some(t) if t.family() != unit.family() => return Verdict::WrongUnit { typed: rest },
-        Some(t) if t.family() == Family::Count && t != unit && t != Unit::Count && unit != Unit::Count => {
+        Some(t)
+            if t.family() == Family::Count
+                && t != unit
+                && t != Unit::Count
+                && unit != Unit::Count =>
+        {
             return Verdict::WrongUnit { typed: rest };
         }
         Some(t) => value * t.scale() / unit.scale(),
@@ -194,7 +219,9 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
     if (value - expected).abs() <= allowed {
         Verdict::Correct
     } else {
-        Verdict::WrongValue { too_high: value > expected }
+        Verdict::WrongValue {
+            too_high: value > expected,
+        }
     }
 }
 
@@ -205,9 +232,15 @@ pub fn explain(v: &Verdict, unit: Unit) -> String {
         Verdict::WrongValue { too_high: true } => "Not quite: that is too high. Try a hint.".into(),
         Verdict::WrongValue { too_high: false } => "Not quite: that is too low. Try a hint.".into(),
         Verdict::WrongUnit { typed } => {
-            format!("The number may be fine, but '{typed}' is not a unit for this answer. Use {}.", unit.accepted())
+            format!(
+                "The number may be fine, but '{typed}' is not a unit for this answer. Use {}.",
+                unit.accepted()
+            )
         }
-        Verdict::Unreadable => format!("Type a number, such as 40 or 1,000. Use {}.", unit.accepted()),
+        Verdict::Unreadable => format!(
+            "Type a number, such as 40 or 1,000. Use {}.",
+            unit.accepted()
+        ),
     }
 }
 
@@ -222,13 +255,19 @@ mod tests {
         assert_eq!(check("0.1s", 100.0, Unit::Ms, 0.02), Verdict::Correct);
         assert_eq!(check("5 seconds", 5.0, Unit::S, 0.02), Verdict::Correct);
         assert_eq!(check("5000 ms", 5.0, Unit::S, 0.02), Verdict::Correct);
-        assert_eq!(check("1,000", 1000.0, Unit::Requests, 0.01), Verdict::Correct);
+        assert_eq!(
+            check("1,000", 1000.0, Unit::Requests, 0.01),
+            Verdict::Correct
+        );
         assert_eq!(check("1 GB", 1000.0, Unit::Mb, 0.01), Verdict::Correct);
         assert_eq!(check("10,000 MB", 10.0, Unit::Gb, 0.01), Verdict::Correct);
         assert_eq!(check("70 %", 70.0, Unit::Percent, 0.01), Verdict::Correct);
         assert_eq!(check("0.7", 70.0, Unit::Percent, 0.01), Verdict::Correct);
         assert_eq!(check("400 req/s", 400.0, Unit::Rps, 0.01), Verdict::Correct);
-        assert_eq!(check("40 threads", 40.0, Unit::Threads, 0.01), Verdict::Correct);
+        assert_eq!(
+            check("40 threads", 40.0, Unit::Threads, 0.01),
+            Verdict::Correct
+        );
         assert_eq!(check("  40 ", 40.0, Unit::Threads, 0.01), Verdict::Correct);
         assert_eq!(check("4e2", 400.0, Unit::Rps, 0.01), Verdict::Correct);
     }
@@ -236,25 +275,50 @@ mod tests {
     #[test]
     fn tolerance_is_relative_and_both_sides() {
         assert_eq!(check("7.14", 7.142857, Unit::Cores, 0.02), Verdict::Correct);
-        assert_eq!(check("7.3", 7.142857, Unit::Cores, 0.02), Verdict::WrongValue { too_high: true });
+        assert_eq!(
+            check("7.3", 7.142857, Unit::Cores, 0.02),
+            Verdict::WrongValue { too_high: true }
+        );
         assert_eq!(check("7", 7.142857, Unit::Cores, 0.02), Verdict::Correct);
-        assert_eq!(check("6.9", 7.142857, Unit::Cores, 0.02), Verdict::WrongValue { too_high: false });
+        assert_eq!(
+            check("6.9", 7.142857, Unit::Cores, 0.02),
+            Verdict::WrongValue { too_high: false }
+        );
     }
 
     #[test]
     fn wrong_unit_is_not_a_wrong_value() {
-        assert_eq!(check("40 ms", 40.0, Unit::Threads, 0.01), Verdict::WrongUnit { typed: "ms".into() });
-        assert_eq!(check("40 cores", 40.0, Unit::Threads, 0.01), Verdict::WrongUnit { typed: "cores".into() });
-        assert_eq!(check("100 bananas", 100.0, Unit::Ms, 0.01), Verdict::WrongUnit { typed: "bananas".into() });
+        assert_eq!(
+            check("40 ms", 40.0, Unit::Threads, 0.01),
+            Verdict::WrongUnit { typed: "ms".into() }
+        );
+        assert_eq!(
+            check("40 cores", 40.0, Unit::Threads, 0.01),
+            Verdict::WrongUnit {
+                typed: "cores".into()
+            }
+        );
+        assert_eq!(
+            check("100 bananas", 100.0, Unit::Ms, 0.01),
+            Verdict::WrongUnit {
+                typed: "bananas".into()
+            }
+        );
         let msg = explain(&check("3 MB", 3.0, Unit::S, 0.01), Unit::S);
         assert!(msg.contains("'MB'") && msg.contains("ms or s"), "{msg}");
     }
 
     #[test]
     fn unreadable_input_gets_a_clear_message() {
-        assert_eq!(check("forty", 40.0, Unit::Threads, 0.01), Verdict::Unreadable);
+        assert_eq!(
+            check("forty", 40.0, Unit::Threads, 0.01),
+            Verdict::Unreadable
+        );
         assert_eq!(check("", 40.0, Unit::Threads, 0.01), Verdict::Unreadable);
-        assert_eq!(check("1e999", 40.0, Unit::Threads, 0.01), Verdict::Unreadable);
+        assert_eq!(
+            check("1e999", 40.0, Unit::Threads, 0.01),
+            Verdict::Unreadable
+        );
         assert!(explain(&Verdict::Unreadable, Unit::Ms).contains("Type a number"));
     }
 }

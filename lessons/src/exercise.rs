@@ -104,7 +104,9 @@ pub fn report_value(r: &tellers_sim::Report, field: &str) -> Option<f64> {
 
 /// FNV-1a: a stable hash of a text, the same on every platform.
 pub fn stable_hash(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Format a number as the lessons write it: thousands separated by commas,
@@ -128,7 +130,11 @@ pub fn format_number(x: f64) -> String {
         Some((i, f)) => (i.to_string(), f.trim_end_matches('0').to_string()),
         None => (text, String::new()),
     };
-    let (sign, digits) = if let Some(d) = int.strip_prefix('-') { ("-", d) } else { ("", int.as_str()) };
+    let (sign, digits) = if let Some(d) = int.strip_prefix('-') {
+        ("-", d)
+    } else {
+        ("", int.as_str())
+    };
     let mut grouped = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
@@ -168,7 +174,11 @@ impl Exercise {
             .iter()
             .map(|(name, &[lo, hi, step])| {
                 let steps = ((hi - lo) / step).round().max(0.0) as u64;
-                let k = if seed.is_empty() { 0 } else { rng.below(steps + 1) };
+                let k = if seed.is_empty() {
+                    0
+                } else {
+                    rng.below(steps + 1)
+                };
                 // Round away binary noise such as 0.30000000000000004.
                 let v = ((lo + k as f64 * step) * 1e9).round() / 1e9;
                 (name.clone(), v)
@@ -216,7 +226,9 @@ impl Exercise {
 
 /// A scenario from JSON fields laid over the defaults; integers given as
 /// floats (from `{param}` substitution) are accepted where whole.
-pub fn scenario_from_fields(mut obj: serde_json::Map<String, serde_json::Value>) -> Result<Scenario, String> {
+pub fn scenario_from_fields(
+    mut obj: serde_json::Map<String, serde_json::Value>,
+) -> Result<Scenario, String> {
     let defaults = serde_json::to_value(Scenario::default()).expect("a scenario serialises");
     for (k, v) in obj.iter_mut() {
         if defaults.get(k).is_some_and(|d| d.is_u64()) {
@@ -227,7 +239,8 @@ pub fn scenario_from_fields(mut obj: serde_json::Map<String, serde_json::Value>)
             }
         }
     }
-    let s: Scenario = serde_json::from_value(serde_json::Value::Object(obj)).map_err(|e| e.to_string())?;
+    let s: Scenario =
+        serde_json::from_value(serde_json::Value::Object(obj)).map_err(|e| e.to_string())?;
     match s.validate().first() {
         Some(e) => Err(e.to_string()),
         None => Ok(s),
@@ -240,11 +253,16 @@ pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
     let mut rest = text;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
-        let close = rest[open..].find('}').ok_or_else(|| format!("unclosed '{{' in: {text}"))? + open;
+        let close = rest[open..]
+            .find('}')
+            .ok_or_else(|| format!("unclosed '{{' in: {text}"))?
+            + open;
         let inner = rest[open + 1..close].trim();
         let value = match inner.strip_prefix('=') {
             Some(expr) => eval(expr, vars)?,
-            None => *vars.get(inner).ok_or_else(|| format!("unknown parameter '{inner}' in: {text}"))?,
+            None => *vars
+                .get(inner)
+                .ok_or_else(|| format!("unknown parameter '{inner}' in: {text}"))?,
         };
         out.push_str(&format_number(value));
         rest = &rest[close + 1..];
@@ -274,8 +292,13 @@ mod tests {
     #[test]
     fn text_takes_params_and_expressions() {
         let vars: Vars = [("rps".to_string(), 400.0)].into_iter().collect();
-        assert_eq!(fill_text("{rps} × 0.1 s = {= rps * 0.1} threads", &vars).unwrap(), "400 × 0.1 s = 40 threads");
-        assert!(fill_text("{nope}", &vars).unwrap_err().contains("unknown parameter 'nope'"));
+        assert_eq!(
+            fill_text("{rps} × 0.1 s = {= rps * 0.1} threads", &vars).unwrap(),
+            "400 × 0.1 s = 40 threads"
+        );
+        assert!(fill_text("{nope}", &vars)
+            .unwrap_err()
+            .contains("unknown parameter 'nope'"));
     }
 
     #[test]
@@ -284,7 +307,9 @@ mod tests {
             id: "t".into(),
             kind: Kind::Numeric,
             prompt: "{rps}".into(),
-            params: [("rps".to_string(), [100.0, 1000.0, 50.0])].into_iter().collect(),
+            params: [("rps".to_string(), [100.0, 1000.0, 50.0])]
+                .into_iter()
+                .collect(),
             answer: Some("rps / 10".into()),
             unit: Some(Unit::Rps),
             tolerance: Some(0.01),
@@ -300,9 +325,13 @@ mod tests {
         assert_eq!(ex.vars("")["rps"], 100.0);
         let a = ex.vars("class-7/ana")["rps"];
         assert_eq!(a, ex.vars("class-7/ana")["rps"]);
-        let distinct: std::collections::BTreeSet<u64> =
-            (0..20).map(|i| ex.vars(&format!("class-7/s{i}"))["rps"] as u64).collect();
-        assert!(distinct.len() > 5, "classmates get different numbers: {distinct:?}");
+        let distinct: std::collections::BTreeSet<u64> = (0..20)
+            .map(|i| ex.vars(&format!("class-7/s{i}"))["rps"] as u64)
+            .collect();
+        assert!(
+            distinct.len() > 5,
+            "classmates get different numbers: {distinct:?}"
+        );
         for v in distinct {
             assert!((100..=1000).contains(&v) && v % 50 == 0);
         }

@@ -38,7 +38,10 @@ fn tokens(src: &str) -> Result<Vec<Tok>, String> {
                 }
             }
             let text: String = cs[start..i].iter().filter(|&&c| c != '_').collect();
-            out.push(Tok::Num(text.parse().map_err(|_| format!("'{text}' is not a number"))?));
+            out.push(Tok::Num(
+                text.parse()
+                    .map_err(|_| format!("'{text}' is not a number"))?,
+            ));
         } else if c.is_alphabetic() || c == '_' {
             let start = i;
             while i < cs.len() && (cs[i].is_alphanumeric() || cs[i] == '_') {
@@ -142,7 +145,10 @@ impl Parser<'_> {
                     self.expect(')')?;
                     call(&name, &args)
                 } else {
-                    self.vars.get(&name).copied().ok_or_else(|| format!("unknown name '{name}'"))
+                    self.vars
+                        .get(&name)
+                        .copied()
+                        .ok_or_else(|| format!("unknown name '{name}'"))
                 }
             }
             Some(t) => Err(format!("unexpected {t:?}")),
@@ -173,17 +179,26 @@ fn call(name: &str, a: &[f64]) -> Result<f64, String> {
         "mm1_p99" => want(2).map(|_| analytic::mm1_response_percentile_ms(a[0], a[1], 0.99))?,
         "md1_response" => want(2).map(|_| analytic::md1_response_ms(a[0], a[1]))?,
         "mmc_response" => want(3).map(|_| analytic::mmc_response_ms(a[0] as u32, a[1], a[2]))?,
-        "mmc_p99" => want(3).map(|_| analytic::mmc_response_percentile_ms(a[0] as u32, a[1], a[2], 0.99))?,
+        "mmc_p99" => {
+            want(3).map(|_| analytic::mmc_response_percentile_ms(a[0] as u32, a[1], a[2], 0.99))?
+        }
         _ => return Err(format!("unknown function '{name}'")),
     })
 }
 
 /// Evaluate `src` with `vars`. Errors name what is wrong.
 pub fn eval(src: &str, vars: &Vars) -> Result<f64, String> {
-    let mut p = Parser { toks: tokens(src)?, pos: 0, vars };
+    let mut p = Parser {
+        toks: tokens(src)?,
+        pos: 0,
+        vars,
+    };
     let v = p.expr()?;
     if p.pos != p.toks.len() {
-        return Err(format!("unexpected text after position {} in '{src}'", p.pos));
+        return Err(format!(
+            "unexpected text after position {} in '{src}'",
+            p.pos
+        ));
     }
     Ok(v)
 }
@@ -223,6 +238,8 @@ mod tests {
         assert!(eval("sqrt(1, 2)", &v).unwrap_err().contains("takes 1"));
         assert!(eval("(1 + 2", &v).unwrap_err().contains("expected ')'"));
         assert!(eval("1 $ 2", &v).unwrap_err().contains("unexpected '$'"));
-        assert!(eval("nope(1)", &v).unwrap_err().contains("unknown function"));
+        assert!(eval("nope(1)", &v)
+            .unwrap_err()
+            .contains("unknown function"));
     }
 }

@@ -83,6 +83,8 @@ impl Course {
 
     /// Every exercise with the slug of its lesson.
     pub fn exercises(&self) -> impl Iterator<Item = (&str, &Exercise)> {
-        self.lessons.iter().flat_map(|l| l.exercises().map(move |e| (l.slug.as_str(), e)))
+        self.lessons
+            .iter()
+            .flat_map(|l| l.exercises().map(move |e| (l.slug.as_str(), e)))
     }
 }

@@ -3,7 +3,9 @@
 //! (one token or a `{group}`), and `\frac{a}{b}`.
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 struct P {
@@ -97,7 +99,10 @@ impl P {
 
 /// One formula (without the dollars) as a MathML element.
 pub fn formula(src: &str) -> String {
-    let mut p = P { cs: src.chars().collect(), i: 0 };
+    let mut p = P {
+        cs: src.chars().collect(),
+        i: 0,
+    };
     let body = p.seq(None);
     format!("<math><mrow>{body}</mrow></math>")
 }
@@ -150,10 +155,21 @@ mod tests {
 
     #[test]
     fn formulas_become_mathml() {
-        assert_eq!(formula("L = λ × W"), "<math><mrow><mi>L</mi><mo>=</mo><mi>λ</mi><mo>×</mo><mi>W</mi></mrow></math>");
-        assert_eq!(formula("W_q"), "<math><mrow><msub><mi>W</mi><mi>q</mi></msub></mrow></math>");
+        assert_eq!(
+            formula("L = λ × W"),
+            "<math><mrow><mi>L</mi><mo>=</mo><mi>λ</mi><mo>×</mo><mi>W</mi></mrow></math>"
+        );
+        assert_eq!(
+            formula("W_q"),
+            "<math><mrow><msub><mi>W</mi><mi>q</mi></msub></mrow></math>"
+        );
         let f = formula(r"R = \frac{S}{1 - ρ}");
-        assert!(f.contains("<mfrac><mrow><mi>S</mi></mrow><mrow><mn>1</mn><mo>−</mo><mi>ρ</mi></mrow></mfrac>"), "{f}");
+        assert!(
+            f.contains(
+                "<mfrac><mrow><mi>S</mi></mrow><mrow><mn>1</mn><mo>−</mo><mi>ρ</mi></mrow></mfrac>"
+            ),
+            "{f}"
+        );
         assert!(formula("1,000 < 2").contains("<mn>1,000</mn><mo>&lt;</mo>"));
     }
 
@@ -161,7 +177,10 @@ mod tests {
     fn only_dollar_spans_change() {
         assert_eq!(math_to_mathml("no math here\n"), "no math here\n");
         let s = math_to_mathml("cost `$5` and $x$ end\n");
-        assert!(s.starts_with("cost `$5` and <math>") && s.ends_with("</math> end\n"), "{s}");
+        assert!(
+            s.starts_with("cost `$5` and <math>") && s.ends_with("</math> end\n"),
+            "{s}"
+        );
         assert_eq!(math_to_mathml("```\n$a$\n```\n"), "```\n$a$\n```\n");
     }
 }

@@ -21,9 +21,15 @@ fn markdown(md: &str) -> String {
 }
 
 fn sim_block(json: &str) -> Result<SimBlock, String> {
-    let v: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("sim block is not JSON: {e}"))?;
-    let mut obj = v.as_object().cloned().ok_or("sim block must be a JSON object")?;
-    let take_str = |obj: &mut serde_json::Map<String, serde_json::Value>, k: &str| -> Result<Option<String>, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| format!("sim block is not JSON: {e}"))?;
+    let mut obj = v
+        .as_object()
+        .cloned()
+        .ok_or("sim block must be a JSON object")?;
+    let take_str = |obj: &mut serde_json::Map<String, serde_json::Value>,
+                    k: &str|
+     -> Result<Option<String>, String> {
         match obj.remove(k) {
             None => Ok(None),
             Some(serde_json::Value::String(s)) => Ok(Some(s)),
@@ -35,16 +41,29 @@ fn sim_block(json: &str) -> Result<SimBlock, String> {
     let caption = take_str(&mut obj, "caption")?.unwrap_or_default();
     let sliders: Vec<String> = match obj.remove("sliders") {
         None => vec![],
-        Some(v) => serde_json::from_value(v).map_err(|_| "sim block: 'sliders' must be a list of field names")?,
+        Some(v) => serde_json::from_value(v)
+            .map_err(|_| "sim block: 'sliders' must be a list of field names")?,
     };
     if !VIEWS.contains(&view.as_str()) {
-        return Err(format!("sim block: unknown view '{view}'; allowed: {}", VIEWS.join(", ")));
+        return Err(format!(
+            "sim block: unknown view '{view}'; allowed: {}",
+            VIEWS.join(", ")
+        ));
     }
     let base = match &preset_name {
-        Some(p) => preset(p).ok_or_else(|| format!("sim block: no preset '{p}'; allowed: {}", preset_names().join(", ")))?,
+        Some(p) => preset(p).ok_or_else(|| {
+            format!(
+                "sim block: no preset '{p}'; allowed: {}",
+                preset_names().join(", ")
+            )
+        })?,
         None => Scenario::default(),
     };
-    let mut fields = serde_json::to_value(&base).expect("a scenario serialises").as_object().cloned().expect("an object");
+    let mut fields = serde_json::to_value(&base)
+        .expect("a scenario serialises")
+        .as_object()
+        .cloned()
+        .expect("an object");
     for f in &sliders {
         if !fields.contains_key(f) {
             return Err(format!("sim block: slider '{f}' is not a scenario field"));
@@ -52,7 +71,13 @@ fn sim_block(json: &str) -> Result<SimBlock, String> {
     }
     fields.extend(obj);
     let scenario = scenario_from_fields(fields).map_err(|e| format!("sim block: {e}"))?;
-    Ok(SimBlock { scenario, preset: preset_name, view, caption, sliders })
+    Ok(SimBlock {
+        scenario,
+        preset: preset_name,
+        view,
+        caption,
+        sliders,
+    })
 }
 
 fn exercise(toml_text: &str) -> Result<Exercise, String> {
@@ -64,37 +89,52 @@ fn exercise(toml_text: &str) -> Result<Exercise, String> {
     match ex.kind {
         Kind::Numeric => {
             if ex.answer.is_none() || ex.unit.is_none() || ex.tolerance.is_none() {
-                return Err(at("a numeric exercise needs answer, unit and tolerance".into()));
+                return Err(at(
+                    "a numeric exercise needs answer, unit and tolerance".into()
+                ));
             }
             if ex.solution.is_empty() {
                 return Err(at("a numeric exercise needs a worked solution".into()));
             }
             for (name, [lo, hi, step]) in &ex.params {
                 if !(lo <= hi && *step > 0.0) {
-                    return Err(at(format!("param '{name}' needs [min, max, step] with min ≤ max and step > 0")));
+                    return Err(at(format!(
+                        "param '{name}' needs [min, max, step] with min ≤ max and step > 0"
+                    )));
                 }
             }
         }
         Kind::Choice | Kind::Diagnosis => {
             let n = ex.options.len();
             if n < 2 || ex.correct.is_none_or(|c| c >= n) {
-                return Err(at("needs at least two options and a correct index among them".into()));
+                return Err(at(
+                    "needs at least two options and a correct index among them".into(),
+                ));
             }
             if !ex.explain.is_empty() && ex.explain.len() != n {
-                return Err(at(format!("has {n} options but {} explanations", ex.explain.len())));
+                return Err(at(format!(
+                    "has {n} options but {} explanations",
+                    ex.explain.len()
+                )));
             }
         }
     }
     if let Some(f) = &ex.check_field {
         if !CHECK_FIELDS.contains(&f.as_str()) {
-            return Err(at(format!("check_field '{f}' is not one of {}", CHECK_FIELDS.join(", "))));
+            return Err(at(format!(
+                "check_field '{f}' is not one of {}",
+                CHECK_FIELDS.join(", ")
+            )));
         }
     }
     for seed in TRY_SEEDS {
-        let v = ex.variant(seed).map_err(|e| at(e))?;
+        let v = ex.variant(seed).map_err(&at)?;
         if let Some(a) = v.answer {
             if !a.is_finite() {
-                return Err(at(format!("the answer is not a finite number for {:?}", v.vars)));
+                return Err(at(format!(
+                    "the answer is not a finite number for {:?}",
+                    v.vars
+                )));
             }
         }
         if let Some(Err(e)) = ex.check_scenario(&v.vars) {
@@ -107,11 +147,19 @@ fn exercise(toml_text: &str) -> Result<Exercise, String> {
 /// Parse one lesson file. `file_name` is like `04-littles-law.md`.
 pub fn parse_lesson(file_name: &str, text: &str) -> Result<Lesson, String> {
     let at = |msg: String| format!("lessons/{file_name}: {msg}");
-    let stem = file_name.strip_suffix(".md").ok_or_else(|| at("not a .md file".into()))?;
-    let (num, slug) = stem.split_once('-').ok_or_else(|| at("name it NN-slug.md".into()))?;
+    let stem = file_name
+        .strip_suffix(".md")
+        .ok_or_else(|| at("not a .md file".into()))?;
+    let (num, slug) = stem
+        .split_once('-')
+        .ok_or_else(|| at("name it NN-slug.md".into()))?;
     let number: u32 = num.parse().map_err(|_| at("name it NN-slug.md".into()))?;
-    let body = text.strip_prefix("---\n").ok_or_else(|| at("starts without front matter ('---')".into()))?;
-    let (front, body) = body.split_once("\n---\n").ok_or_else(|| at("front matter is not closed".into()))?;
+    let body = text
+        .strip_prefix("---\n")
+        .ok_or_else(|| at("starts without front matter ('---')".into()))?;
+    let (front, body) = body
+        .split_once("\n---\n")
+        .ok_or_else(|| at("front matter is not closed".into()))?;
     let mut title = None;
     let mut summary = None;
     for line in front.lines() {
@@ -132,34 +180,44 @@ pub fn parse_lesson(file_name: &str, text: &str) -> Result<Lesson, String> {
     };
     while let Some((n, line)) = lines.next() {
         let trimmed = line.trim_end();
-        let block_end = |end: &str, lines: &mut dyn Iterator<Item = (usize, &str)>| -> Result<String, String> {
-            let mut inner = String::new();
-            for (_, l) in lines {
-                if l.trim_end() == end {
-                    return Ok(inner);
+        let block_end =
+            |end: &str, lines: &mut dyn Iterator<Item = (usize, &str)>| -> Result<String, String> {
+                let mut inner = String::new();
+                for (_, l) in lines {
+                    if l.trim_end() == end {
+                        return Ok(inner);
+                    }
+                    inner.push_str(l);
+                    inner.push('\n');
                 }
-                inner.push_str(l);
-                inner.push('\n');
-            }
-            Err(format!("line {}: block is not closed with '{end}'", n + 1))
-        };
+                Err(format!("line {}: block is not closed with '{end}'", n + 1))
+            };
         match trimmed {
             "```sim" => {
                 flush(&mut md, &mut segments);
                 let inner = block_end("```", &mut lines).map_err(&at)?;
-                segments.push(Segment::Sim(sim_block(&inner).map_err(|e| at(format!("line {}: {e}", n + 1)))?));
+                segments.push(Segment::Sim(
+                    sim_block(&inner).map_err(|e| at(format!("line {}: {e}", n + 1)))?,
+                ));
             }
             "```exercise" => {
                 flush(&mut md, &mut segments);
                 let inner = block_end("```", &mut lines).map_err(&at)?;
-                segments.push(Segment::Exercise(exercise(&inner).map_err(|e| at(format!("line {}: {e}", n + 1)))?));
+                segments.push(Segment::Exercise(
+                    exercise(&inner).map_err(|e| at(format!("line {}: {e}", n + 1)))?,
+                ));
             }
             "::: predict" => {
                 flush(&mut md, &mut segments);
                 let inner = block_end(":::", &mut lines).map_err(&at)?;
-                segments.push(Segment::Predict { html: markdown(&inner) });
+                segments.push(Segment::Predict {
+                    html: markdown(&inner),
+                });
             }
-            t if t.starts_with("```sim") || t.starts_with("```exercise") || t.starts_with(":::") => {
+            t if t.starts_with("```sim")
+                || t.starts_with("```exercise")
+                || t.starts_with(":::") =>
+            {
                 return Err(at(format!("line {}: unknown block '{t}'", n + 1)));
             }
             _ => {
@@ -189,13 +247,19 @@ pub fn parse_course(dir: &std::path::Path) -> Result<Course, String> {
     names.sort();
     let mut lessons = Vec::new();
     for name in &names {
-        let text = std::fs::read_to_string(dir.join(name)).map_err(|e| format!("lessons/{name}: {e}"))?;
+        let text =
+            std::fs::read_to_string(dir.join(name)).map_err(|e| format!("lessons/{name}: {e}"))?;
         lessons.push(parse_lesson(name, &text)?);
     }
     let mut ids = BTreeSet::new();
     for (i, l) in lessons.iter().enumerate() {
         if l.number != i as u32 + 1 {
-            return Err(format!("lesson '{}' is number {}, expected {}", l.slug, l.number, i + 1));
+            return Err(format!(
+                "lesson '{}' is number {}, expected {}",
+                l.slug,
+                l.number,
+                i + 1
+            ));
         }
         for e in l.exercises() {
             if !ids.insert(e.id.clone()) {
@@ -215,29 +279,52 @@ mod tests {
     #[test]
     fn a_good_lesson_parses_into_its_segments() {
         let l = parse_lesson("04-little.md", GOOD).unwrap();
-        assert_eq!((l.number, l.slug.as_str(), l.title.as_str()), (4, "little", "T"));
+        assert_eq!(
+            (l.number, l.slug.as_str(), l.title.as_str()),
+            (4, "little", "T")
+        );
         assert_eq!(l.segments.len(), 4);
-        let Segment::Html { html } = &l.segments[0] else { panic!() };
+        let Segment::Html { html } = &l.segments[0] else {
+            panic!()
+        };
         assert!(html.contains("<math"), "{html}");
-        let Segment::Sim(b) = &l.segments[2] else { panic!() };
+        let Segment::Sim(b) = &l.segments[2] else {
+            panic!()
+        };
         assert_eq!((b.scenario.threads, b.scenario.rps), (40, 400.0));
     }
 
     #[test]
     fn broken_lessons_fail_with_the_file_and_the_reason() {
         let bad_preset = GOOD.replace("sale-day", "sail-day");
-        assert!(parse_lesson("01-a.md", &bad_preset).unwrap_err().contains("no preset 'sail-day'"));
+        assert!(parse_lesson("01-a.md", &bad_preset)
+            .unwrap_err()
+            .contains("no preset 'sail-day'"));
         let bad_field = GOOD.replace("\"threads\": 40", "\"thread\": 40");
-        assert!(parse_lesson("01-a.md", &bad_field).unwrap_err().contains("thread"));
+        assert!(parse_lesson("01-a.md", &bad_field)
+            .unwrap_err()
+            .contains("thread"));
         let bad_view = GOOD.replace("stats", "movie");
-        assert!(parse_lesson("01-a.md", &bad_view).unwrap_err().contains("unknown view 'movie'"));
+        assert!(parse_lesson("01-a.md", &bad_view)
+            .unwrap_err()
+            .contains("unknown view 'movie'"));
         let bad_answer = GOOD.replace("rps * 0.1\"", "rsp * 0.1\"");
-        assert!(parse_lesson("01-a.md", &bad_answer).unwrap_err().contains("unknown name 'rsp'"));
+        assert!(parse_lesson("01-a.md", &bad_answer)
+            .unwrap_err()
+            .contains("unknown name 'rsp'"));
         let unclosed = GOOD.replace("Guess.\n:::", "Guess.");
-        assert!(parse_lesson("01-a.md", &unclosed).unwrap_err().contains("not closed"));
+        assert!(parse_lesson("01-a.md", &unclosed)
+            .unwrap_err()
+            .contains("not closed"));
         let unknown_widget = GOOD.replace("```sim\n", "```simulation\n");
-        assert!(parse_lesson("01-a.md", &unknown_widget).unwrap_err().contains("unknown block"));
-        let e = parse_lesson("01-a.md", &GOOD.replace("hints = [\"h\"]", "hints = []")).unwrap_err();
-        assert!(e.starts_with("lessons/01-a.md: line") && e.contains("hint"), "{e}");
+        assert!(parse_lesson("01-a.md", &unknown_widget)
+            .unwrap_err()
+            .contains("unknown block"));
+        let e =
+            parse_lesson("01-a.md", &GOOD.replace("hints = [\"h\"]", "hints = []")).unwrap_err();
+        assert!(
+            e.starts_with("lessons/01-a.md: line") && e.contains("hint"),
+            "{e}"
+        );
     }
 }

@@ -16,7 +16,11 @@ fn every_lesson_parses_in_order() {
     let c = course();
     assert_eq!(c.lessons.len(), 13);
     for l in &c.lessons {
-        assert!(l.exercises().count() >= 3, "lesson {} has fewer than three exercises", l.slug);
+        assert!(
+            l.exercises().count() >= 3,
+            "lesson {} has fewer than three exercises",
+            l.slug
+        );
     }
 }
 
@@ -33,7 +37,12 @@ fn each_variant_accepts_its_own_answer_in_the_shown_form() {
             let a = v.answer.unwrap();
             let shown = tellers_course::format_number(a);
             let unit = ex.unit.unwrap();
-            assert_eq!(check(&shown, a, unit, ex.tolerance.unwrap()), Verdict::Correct, "{}: {shown}", ex.id);
+            assert_eq!(
+                check(&shown, a, unit, ex.tolerance.unwrap()),
+                Verdict::Correct,
+                "{}: {shown}",
+                ex.id
+            );
         }
     }
 }
@@ -41,7 +50,9 @@ fn each_variant_accepts_its_own_answer_in_the_shown_form() {
 #[test]
 fn simulator_checks_agree_with_the_answers() {
     for (_, ex) in course().exercises() {
-        let Some(field) = &ex.check_field else { continue };
+        let Some(field) = &ex.check_field else {
+            continue;
+        };
         for seed in ["", "class-1/ana"] {
             let v = ex.variant(seed).unwrap();
             let s = ex.check_scenario(&v.vars).unwrap().unwrap();
@@ -49,10 +60,18 @@ fn simulator_checks_agree_with_the_answers() {
             let got = report_value(&r, field).unwrap();
             let want = v.answer.unwrap();
             // Fields compared in the exercise's unit: percentages against utilisation.
-            let got = if field == "cpu_utilisation" && want > 1.0 { got * 100.0 } else { got };
+            let got = if field == "cpu_utilisation" && want > 1.0 {
+                got * 100.0
+            } else {
+                got
+            };
             // A simulated run is a sample: allow 10 % or the exercise's note explains the gap.
             let rel = (got - want).abs() / want.abs().max(1e-9);
-            assert!(rel < 0.10 || ex.note.is_some(), "{} seed {seed:?}: simulated {got}, answer {want}", ex.id);
+            assert!(
+                rel < 0.10 || ex.note.is_some(),
+                "{} seed {seed:?}: simulated {got}, answer {want}",
+                ex.id
+            );
         }
     }
 }

@@ -52,7 +52,10 @@ pub fn reference_mmc(c: u32, rho: f64, service_ms: f64, n: u64, seed: u64) -> f6
 
 /// The engine on the same scenario. Returns the mean response time, ms, and the events processed.
 pub fn engine_mmc(c: u32, rho: f64, service_ms: f64, n: u64, seed: u64) -> (f64, u64) {
-    let s = Scenario { seed, ..bench_scenario(c, rho, service_ms, n) };
+    let s = Scenario {
+        seed,
+        ..bench_scenario(c, rho, service_ms, n)
+    };
     let r = simulate(&s).expect("the bench scenario is valid");
     (r.latency_ms.mean, r.events)
 }
@@ -69,8 +72,17 @@ mod tests {
         let theory = mmc_response_ms(4, 10.0, 0.8);
         let reference = reference_mmc(4, 0.8, 10.0, 400_000, 3);
         let (engine, events) = engine_mmc(4, 0.8, 10.0, 400_000, 3);
-        assert!((reference - theory).abs() / theory < 0.04, "{reference} vs {theory}");
-        assert!((engine - theory).abs() / theory < 0.04, "{engine} vs {theory}");
-        assert!(events >= 800_000, "two events per request at least: {events}");
+        assert!(
+            (reference - theory).abs() / theory < 0.04,
+            "{reference} vs {theory}"
+        );
+        assert!(
+            (engine - theory).abs() / theory < 0.04,
+            "{engine} vs {theory}"
+        );
+        assert!(
+            events >= 800_000,
+            "two events per request at least: {events}"
+        );
     }
 }

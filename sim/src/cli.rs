@@ -8,11 +8,19 @@ use crate::scenario::{Accept, Arrivals, Dist, Model, Scenario};
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     /// Run one scenario.
-    Simulate { scenario: Scenario, json: bool, series: bool },
+    Simulate {
+        scenario: Scenario,
+        json: bool,
+        series: bool,
+    },
     /// Utilisation → analytic and simulated mean and p99.
-    Sweep { scenario: Scenario, json: bool, points: Vec<f64> },
-    /// List presets.
-    Presets,
+    Sweep {
+        scenario: Scenario,
+        json: bool,
+        points: Vec<f64>,
+    },
+    /// List presets (as JSON: every scenario in full).
+    Presets { json: bool },
     /// Measure engine speed against a minimal M/M/c loop.
     Bench { requests: u64, json: bool },
     /// Print usage.
@@ -26,7 +34,7 @@ tellers — simulate one server handling many requests
 USAGE:
   tellers simulate [--preset NAME] [--scenario FILE] [FLAGS] [--json] [--series]
   tellers sweep    [--preset NAME] [--scenario FILE] [FLAGS] [--rhos 0.5,0.7,0.9] [--json]
-  tellers presets
+  tellers presets  [--json]
   tellers bench    [--requests N] [--json]
 
 FLAGS (override the preset or file):
@@ -41,14 +49,19 @@ FLAGS (override the preset or file):
 ";
 
 fn num<T: std::str::FromStr>(flag: &str, v: &str, what: &str) -> Result<T, String> {
-    v.parse::<T>().map_err(|_| format!("{flag}: '{v}' is not {what}"))
+    v.parse::<T>()
+        .map_err(|_| format!("{flag}: '{v}' is not {what}"))
 }
 
 fn pick<T: Copy>(flag: &str, v: &str, options: &[(&str, T)]) -> Result<T, String> {
-    options.iter().find(|(n, _)| *n == v).map(|(_, t)| *t).ok_or_else(|| {
-        let names: Vec<_> = options.iter().map(|(n, _)| *n).collect();
-        format!("{flag}: '{v}' is not one of {}", names.join(", "))
-    })
+    options
+        .iter()
+        .find(|(n, _)| *n == v)
+        .map(|(_, t)| *t)
+        .ok_or_else(|| {
+            let names: Vec<_> = options.iter().map(|(n, _)| *n).collect();
+            format!("{flag}: '{v}' is not one of {}", names.join(", "))
+        })
 }
 
 /// Apply one `--flag value` to a scenario. Returns false if the flag is not a scenario flag.
@@ -127,12 +140,23 @@ fn apply(s: &mut Scenario, flag: &str, v: &str) -> Result<bool, String> {
 }
 
 /// Parse the arguments after the program name. `read_file` loads `--scenario FILE`.
-pub fn parse(args: &[String], read_file: &dyn Fn(&str) -> Result<String, String>) -> Result<Command, String> {
-    let Some(cmd) = args.first() else { return Ok(Command::Help) };
+pub fn parse(
+    args: &[String],
+    read_file: &dyn Fn(&str) -> Result<String, String>,
+) -> Result<Command, String> {
+    let Some(cmd) = args.first() else {
+        return Ok(Command::Help);
+    };
     let rest = &args[1..];
     match cmd.as_str() {
         "help" | "--help" | "-h" => return Ok(Command::Help),
-        "presets" => return Ok(Command::Presets),
+        "presets" => {
+            return match rest.first().map(String::as_str) {
+                None => Ok(Command::Presets { json: false }),
+                Some("--json") if rest.len() == 1 => Ok(Command::Presets { json: true }),
+                Some(other) => Err(format!("presets: unknown flag '{other}' (allowed: --json)")),
+            };
+        }
         "bench" => {
             let mut requests = 2_000_000;
             let mut json = false;
@@ -144,18 +168,28 @@ pub fn parse(args: &[String], read_file: &dyn Fn(&str) -> Result<String, String>
                         let v = rest.get(i + 1).ok_or("--requests needs a value")?;
                         requests = num("--requests", v, "a whole number")?;
                         if !(1_000..=100_000_000).contains(&requests) {
-                            return Err(format!("--requests: {requests} is out of range: allowed 1000–100000000"));
+                            return Err(format!(
+                                "--requests: {requests} is out of range: allowed 1000–100000000"
+                            ));
                         }
                         i += 1;
                     }
-                    other => return Err(format!("bench: unknown flag '{other}' (allowed: --requests N, --json)")),
+                    other => {
+                        return Err(format!(
+                            "bench: unknown flag '{other}' (allowed: --requests N, --json)"
+                        ))
+                    }
                 }
                 i += 1;
             }
             return Ok(Command::Bench { requests, json });
         }
         "simulate" | "sweep" => {}
-        other => return Err(format!("unknown command '{other}': use simulate, sweep, presets or bench")),
+        other => {
+            return Err(format!(
+                "unknown command '{other}': use simulate, sweep, presets or bench"
+            ))
+        }
     }
 
     // The base scenario: a preset or a file, then flags on top, in any order.
@@ -166,12 +200,16 @@ pub fn parse(args: &[String], read_file: &dyn Fn(&str) -> Result<String, String>
             "--preset" => {
                 let name = rest.get(i + 1).ok_or("--preset needs a name")?;
                 base = preset(name).ok_or_else(|| {
-                    format!("--preset: no preset '{name}'; allowed: {}", preset_names().join(", "))
+                    format!(
+                        "--preset: no preset '{name}'; allowed: {}",
+                        preset_names().join(", ")
+                    )
                 })?;
             }
             "--scenario" => {
                 let path = rest.get(i + 1).ok_or("--scenario needs a file")?;
-                let text = read_file(path).map_err(|e| format!("--scenario: cannot read '{path}': {e}"))?;
+                let text = read_file(path)
+                    .map_err(|e| format!("--scenario: cannot read '{path}': {e}"))?;
                 base = Scenario::from_json(&text).map_err(|errs| {
                     let all: Vec<_> = errs.iter().map(|e| e.to_string()).collect();
                     format!("--scenario {path}: {}", all.join("; "))
@@ -182,7 +220,8 @@ pub fn parse(args: &[String], read_file: &dyn Fn(&str) -> Result<String, String>
         i += 1;
     }
     let mut s = base;
-    let (mut json, mut series, mut points) = (false, false, vec![0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95]);
+    let (mut json, mut series, mut points) =
+        (false, false, vec![0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95]);
     let mut duration_given = false;
     let mut i = 0;
     while i < rest.len() {
@@ -193,7 +232,9 @@ pub fn parse(args: &[String], read_file: &dyn Fn(&str) -> Result<String, String>
             "--drop-abandoned" => s.drop_abandoned = true,
             "--preset" | "--scenario" => i += 1,
             _ => {
-                let v = rest.get(i + 1).ok_or_else(|| format!("{flag} needs a value"))?;
+                let v = rest
+                    .get(i + 1)
+                    .ok_or_else(|| format!("{flag} needs a value"))?;
                 if flag == "--rhos" {
                     points = v
                         .split(',')
@@ -219,9 +260,17 @@ pub fn parse(args: &[String], read_file: &dyn Fn(&str) -> Result<String, String>
         return Err(format!("--{}: {}", e.field.replace('_', "-"), e.message));
     }
     Ok(if cmd == "simulate" {
-        Command::Simulate { scenario: s, json, series }
+        Command::Simulate {
+            scenario: s,
+            json,
+            series,
+        }
     } else {
-        Command::Sweep { scenario: s, json, points }
+        Command::Sweep {
+            scenario: s,
+            json,
+            points,
+        }
     })
 }
 
@@ -236,7 +285,8 @@ mod tests {
 
     #[test]
     fn flags_override_a_preset_in_any_order() {
-        let Command::Simulate { scenario, json, .. } = run("simulate --threads 40 --preset sale-day --json").unwrap()
+        let Command::Simulate { scenario, json, .. } =
+            run("simulate --threads 40 --preset sale-day --json").unwrap()
         else {
             panic!()
         };
@@ -248,22 +298,31 @@ mod tests {
     #[test]
     fn bad_values_name_the_flag_and_what_is_allowed() {
         let e = run("simulate --cores 0").unwrap_err();
-        assert!(e.starts_with("--cores:") && e.contains("allowed 1–1024"), "{e}");
+        assert!(
+            e.starts_with("--cores:") && e.contains("allowed 1–1024"),
+            "{e}"
+        );
         let e = run("simulate --model fibers").unwrap_err();
         assert!(e.contains("--model") && e.contains("event-loop"), "{e}");
         let e = run("simulate --rps fast").unwrap_err();
         assert_eq!(e, "--rps: 'fast' is not a number");
         let e = run("simulate --preset nope").unwrap_err();
         assert!(e.contains("sale-day"), "{e}");
-        assert!(run("simulate --bogus 1").unwrap_err().contains("unknown flag '--bogus'"));
+        assert!(run("simulate --bogus 1")
+            .unwrap_err()
+            .contains("unknown flag '--bogus'"));
         assert!(run("simulate --rps").unwrap_err().contains("needs a value"));
     }
 
     #[test]
     fn requests_lift_the_duration_bound_unless_given() {
-        let Command::Simulate { scenario, .. } = run("simulate --requests 100").unwrap() else { panic!() };
+        let Command::Simulate { scenario, .. } = run("simulate --requests 100").unwrap() else {
+            panic!()
+        };
         assert_eq!(scenario.duration_s, 86_400.0);
-        let Command::Simulate { scenario, .. } = run("simulate --requests 100 --duration-s 5").unwrap() else {
+        let Command::Simulate { scenario, .. } =
+            run("simulate --requests 100 --duration-s 5").unwrap()
+        else {
             panic!()
         };
         assert_eq!(scenario.duration_s, 5.0);

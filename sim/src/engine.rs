@@ -324,7 +324,14 @@ impl Simulation {
             peak_inside: 0,
             busy_tellers: 0,
             cores: (0..cores)
-                .map(|_| Core { teller: NONE, last: NONE, start: 0, end: 0, gen: 0, slice_pending: false })
+                .map(|_| Core {
+                    teller: NONE,
+                    last: NONE,
+                    start: 0,
+                    end: 0,
+                    gen: 0,
+                    slice_pending: false,
+                })
                 .collect(),
             free_cores: (0..cores as u32).rev().collect(),
             ready: VecDeque::new(),
@@ -425,7 +432,14 @@ impl Simulation {
     }
 
     fn new_teller(&mut self, kind: TellerKind) -> u32 {
-        let t = Teller { kind, alive: true, cpu_left: 0, req: NONE, state: TellerState::Idle, step_start: 0 };
+        let t = Teller {
+            kind,
+            alive: true,
+            cpu_left: 0,
+            req: NONE,
+            state: TellerState::Idle,
+            step_start: 0,
+        };
         self.threads_alive += 1;
         self.peak_threads = self.peak_threads.max(self.threads_alive);
         if let Some(i) = self.free_tellers.pop() {
@@ -570,7 +584,10 @@ impl Simulation {
         match s.arrivals {
             Arrivals::Poisson => {
                 let gap = self.rng.exp(1e9 / s.rps);
-                self.schedule(self.now + (gap + 0.5) as Time, Event::Arrival { client: NONE });
+                self.schedule(
+                    self.now + (gap + 0.5) as Time,
+                    Event::Arrival { client: NONE },
+                );
             }
             Arrivals::Uniform => {
                 let next = ((self.arrived + 1) as f64 * 1e9 / s.rps).round() as Time;
@@ -594,7 +611,10 @@ impl Simulation {
         }
 
         // The door: too many connections, or a full line.
-        let at_conn_limit = self.s.max_connections.is_some_and(|m| self.inside >= m as u64);
+        let at_conn_limit = self
+            .s
+            .max_connections
+            .is_some_and(|m| self.inside >= m as u64);
         if at_conn_limit || self.line_is_full() {
             self.refused += 1;
             if client != NONE {
@@ -622,9 +642,13 @@ impl Simulation {
     }
 
     fn line_is_full(&self) -> bool {
-        let Some(limit) = self.s.queue_limit else { return false };
+        let Some(limit) = self.s.queue_limit else {
+            return false;
+        };
         match self.s.model {
-            Model::ThreadPool => self.line.len() as u64 >= limit as u64 && self.free_threads.is_empty(),
+            Model::ThreadPool => {
+                self.line.len() as u64 >= limit as u64 && self.free_threads.is_empty()
+            }
             Model::ThreadPerRequest => {
                 self.s.threads > 0
                     && self.threads_alive >= self.s.threads as u64
@@ -652,7 +676,11 @@ impl Simulation {
     #[inline]
     fn new_request(&mut self, client: u32, measured: bool) -> u32 {
         let heavy = self.s.heavy_share > 0.0 && self.rng.uniform() <= self.s.heavy_share;
-        let cpu_mean = if heavy { self.s.heavy_cpu_ms } else { self.s.cpu_ms };
+        let cpu_mean = if heavy {
+            self.s.heavy_cpu_ms
+        } else {
+            self.s.cpu_ms
+        };
         let read = self.draw(cpu_mean, self.s.cpu_dist);
         let wait = self.draw(self.s.wait_ms, self.s.wait_dist);
         let write = self.draw(self.s.write_ms, self.s.cpu_dist);
@@ -756,7 +784,13 @@ impl Simulation {
                     if boundary < c.end {
                         let gen = c.gen;
                         self.cores[core].slice_pending = true;
-                        self.schedule(boundary, Event::SliceEnd { core: core as u32, gen });
+                        self.schedule(
+                            boundary,
+                            Event::SliceEnd {
+                                core: core as u32,
+                                gen,
+                            },
+                        );
                     }
                 }
             }
@@ -765,7 +799,11 @@ impl Simulation {
 
     #[inline]
     fn dispatch(&mut self, core: u32, t: u32) {
-        let switch = if self.cores[core as usize].last != t { self.switch } else { 0 };
+        let switch = if self.cores[core as usize].last != t {
+            self.switch
+        } else {
+            0
+        };
         let start = self.now + switch;
         let end = start + self.tellers[t as usize].cpu_left;
         let c = &mut self.cores[core as usize];
@@ -791,7 +829,9 @@ impl Simulation {
             return;
         }
         c.slice_pending = false;
-        let Some(next) = self.ready.pop_front() else { return };
+        let Some(next) = self.ready.pop_front() else {
+            return;
+        };
         let t = c.teller;
         let progress = self.now.saturating_sub(c.start);
         self.busy_cores -= 1;
@@ -1002,7 +1042,9 @@ impl Simulation {
     fn pump_loop(&mut self, t: u32) {
         let l = self.loop_index(t);
         loop {
-            if self.tellers[t as usize].state != TellerState::Idle || self.tellers[t as usize].req != NONE {
+            if self.tellers[t as usize].state != TellerState::Idle
+                || self.tellers[t as usize].req != NONE
+            {
                 return;
             }
             let next = match self.loop_q[l as usize].pop_front() {
@@ -1098,7 +1140,9 @@ impl Simulation {
 
     fn pump_workers(&mut self) {
         while !self.worker_q.is_empty() {
-            let Some(w) = self.workers_free.pop() else { return };
+            let Some(w) = self.workers_free.pop() else {
+                return;
+            };
             let r = self.worker_q.pop_front().expect("not empty");
             let read = self.reqs[r as usize].read;
             self.tellers[w as usize].req = r;
@@ -1231,7 +1275,11 @@ impl Simulation {
         let window_ns = (now - t_warm).max(1) as f64;
         let window_s = window_ns / 1e9;
         let cores = self.s.cores as f64;
-        let area = if now >= self.t_warm { self.area - self.area_at_warm } else { Area::default() };
+        let area = if now >= self.t_warm {
+            self.area - self.area_at_warm
+        } else {
+            Area::default()
+        };
         let lat = |q: f64| self.latency.quantile(q) / NS_PER_MS;
         let latency_ms = Latency {
             mean: self.latency.mean() / NS_PER_MS,
@@ -1249,7 +1297,12 @@ impl Simulation {
             for &f in &self.free_reqs {
                 live[f as usize] = false;
             }
-            gone_inside = self.reqs.iter().zip(&live).filter(|(q, &l)| l && now >= q.arrival + to).count() as u64;
+            gone_inside = self
+                .reqs
+                .iter()
+                .zip(&live)
+                .filter(|(q, &l)| l && now >= q.arrival + to)
+                .count() as u64;
         }
         let has_loops = !self.loops.is_empty();
         let kb_to_mb = 1.0 / 1000.0;
@@ -1316,7 +1369,11 @@ impl Simulation {
                 }
                 _ => u32::from(t.req != NONE),
             };
-            tellers.push(TellerView { kind: t.kind, state: t.state, load });
+            tellers.push(TellerView {
+                kind: t.kind,
+                state: t.state,
+                load,
+            });
         }
         Snapshot {
             t_s: self.now as f64 / 1e9,

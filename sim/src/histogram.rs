@@ -46,7 +46,12 @@ fn bounds(i: usize) -> (u64, u64) {
 impl Histogram {
     /// An empty histogram (about 57 KB).
     pub fn new() -> Histogram {
-        Histogram { counts: vec![0; BUCKETS], n: 0, sum: 0.0, max: 0 }
+        Histogram {
+            counts: vec![0; BUCKETS],
+            n: 0,
+            sum: 0.0,
+            max: 0,
+        }
     }
 
     /// Record one duration, ns.
@@ -105,9 +110,23 @@ mod tests {
 
     #[test]
     fn buckets_cover_every_value_once() {
-        for v in [0u64, 1, 255, 256, 257, 511, 512, 1_000_000, 10_000_000_000, u64::MAX] {
+        for v in [
+            0u64,
+            1,
+            255,
+            256,
+            257,
+            511,
+            512,
+            1_000_000,
+            10_000_000_000,
+            u64::MAX,
+        ] {
             let (lo, hi) = bounds(index(v));
-            assert!(lo <= v && (v < hi || hi == u64::MAX), "{v} not in [{lo}, {hi})");
+            assert!(
+                lo <= v && (v < hi || hi == u64::MAX),
+                "{v} not in [{lo}, {hi})"
+            );
         }
     }
 
@@ -120,7 +139,10 @@ mod tests {
         for q in [0.5, 0.9, 0.99, 0.999] {
             let truth = q * 100_000.0 * 1000.0;
             let got = h.quantile(q);
-            assert!((got - truth).abs() / truth < 0.004, "q={q}: {got} vs {truth}");
+            assert!(
+                (got - truth).abs() / truth < 0.004,
+                "q={q}: {got} vs {truth}"
+            );
         }
         assert_eq!(h.max(), 100_000_000);
         assert!((h.mean() - 50_000_500.0).abs() < 1e-6);

@@ -46,7 +46,11 @@ fn batch(threads: u32) -> Scenario {
 /// with a CPU step of `cpu_ms` per request, run for 10 s with a 10 s timeout.
 fn node(cpu_ms: f64, pool: bool) -> Scenario {
     Scenario {
-        model: if pool { Model::EventLoopWorkers } else { Model::EventLoop },
+        model: if pool {
+            Model::EventLoopWorkers
+        } else {
+            Model::EventLoop
+        },
         cores: 8,
         loops: 1,
         workers: 5,
@@ -89,42 +93,120 @@ fn waf(model: Model, accept: Accept) -> Scenario {
 
 /// Every preset, in the order menus show them.
 pub fn presets() -> Vec<Preset> {
-    let p = |name, about, scenario| Preset { name, about, scenario };
+    let p = |name, about, scenario| Preset {
+        name,
+        about,
+        scenario,
+    };
     vec![
-        p("sale-day", "Sale day: 400 rps, 4 cores, 10 ms CPU + 90 ms wait, a pool of 20", sale_day()),
+        p(
+            "sale-day",
+            "Sale day: 400 rps, 4 cores, 10 ms CPU + 90 ms wait, a pool of 20",
+            sale_day(),
+        ),
         p(
             "sale-day-timeout",
             "Sale day with callers who give up after 3 s: work for nobody",
-            Scenario { timeout_ms: Some(3000.0), ..sale_day() },
+            Scenario {
+                timeout_ms: Some(3000.0),
+                ..sale_day()
+            },
         ),
-        p("sale-day-pool-40", "Sale day with a pool of 40: the CPU is now the limit", Scenario { threads: 40, ..sale_day() }),
+        p(
+            "sale-day-pool-40",
+            "Sale day with a pool of 40: the CPU is now the limit",
+            Scenario {
+                threads: 40,
+                ..sale_day()
+            },
+        ),
         p(
             "sale-day-event-loop",
             "Sale day on four event loops: no thread limit, only the CPU",
-            Scenario { model: Model::EventLoop, loops: 4, ..sale_day() },
+            Scenario {
+                model: Model::EventLoop,
+                loops: 4,
+                ..sale_day()
+            },
         ),
         p(
             "sale-day-planned",
             "Sale day planned at 70 %: 280 rps on a pool of 40",
-            Scenario { threads: 40, rps: 280.0, ..sale_day() },
+            Scenario {
+                threads: 40,
+                rps: 280.0,
+                ..sale_day()
+            },
         ),
-        p("batch-pool-20", "1,000 requests that each wait 100 ms, on 20 threads", batch(20)),
-        p("batch-pool-100", "1,000 requests that each wait 100 ms, on 100 threads", batch(100)),
-        p("batch-pool-1000", "1,000 requests that each wait 100 ms, on 1,000 threads", batch(1000)),
+        p(
+            "batch-pool-20",
+            "1,000 requests that each wait 100 ms, on 20 threads",
+            batch(20),
+        ),
+        p(
+            "batch-pool-100",
+            "1,000 requests that each wait 100 ms, on 100 threads",
+            batch(100),
+        ),
+        p(
+            "batch-pool-1000",
+            "1,000 requests that each wait 100 ms, on 1,000 threads",
+            batch(1000),
+        ),
         p(
             "batch-event-loop",
             "1,000 requests that each wait 100 ms, on one event loop",
-            Scenario { model: Model::EventLoop, loops: 1, ..batch(20) },
+            Scenario {
+                model: Model::EventLoop,
+                loops: 1,
+                ..batch(20)
+            },
         ),
-        p("node-light-blocking", "Node, light CPU (1.35 ms) on the event loop", node(1.35, false)),
-        p("node-light-pool", "Node, light CPU handed to a worker pool", node(1.35, true)),
-        p("node-moderate-blocking", "Node, moderate CPU (49 ms) on the event loop", node(49.0, false)),
-        p("node-moderate-pool", "Node, moderate CPU handed to a worker pool", node(49.0, true)),
-        p("node-heavy-blocking", "Node, heavy CPU (105 ms) on the event loop", node(105.0, false)),
-        p("node-heavy-pool", "Node, heavy CPU handed to a worker pool", node(105.0, true)),
-        p("node-collapse-blocking", "Node, 8 s of CPU per request on the event loop", node(8300.0, false)),
-        p("node-collapse-pool", "Node, 8 s of CPU per request on a worker pool", node(8300.0, true)),
-        p("waf-inline", "WAF checks on the loops; idle loops accept more", waf(Model::EventLoop, Accept::Idlest)),
+        p(
+            "node-light-blocking",
+            "Node, light CPU (1.35 ms) on the event loop",
+            node(1.35, false),
+        ),
+        p(
+            "node-light-pool",
+            "Node, light CPU handed to a worker pool",
+            node(1.35, true),
+        ),
+        p(
+            "node-moderate-blocking",
+            "Node, moderate CPU (49 ms) on the event loop",
+            node(49.0, false),
+        ),
+        p(
+            "node-moderate-pool",
+            "Node, moderate CPU handed to a worker pool",
+            node(49.0, true),
+        ),
+        p(
+            "node-heavy-blocking",
+            "Node, heavy CPU (105 ms) on the event loop",
+            node(105.0, false),
+        ),
+        p(
+            "node-heavy-pool",
+            "Node, heavy CPU handed to a worker pool",
+            node(105.0, true),
+        ),
+        p(
+            "node-collapse-blocking",
+            "Node, 8 s of CPU per request on the event loop",
+            node(8300.0, false),
+        ),
+        p(
+            "node-collapse-pool",
+            "Node, 8 s of CPU per request on a worker pool",
+            node(8300.0, true),
+        ),
+        p(
+            "waf-inline",
+            "WAF checks on the loops; idle loops accept more",
+            waf(Model::EventLoop, Accept::Idlest),
+        ),
         p(
             "waf-offload-unbalanced",
             "Slow WAF checks moved to workers; idle loops still accept more",
@@ -212,7 +294,10 @@ pub fn presets() -> Vec<Preset> {
 
 /// The preset called `name`.
 pub fn preset(name: &str) -> Option<Scenario> {
-    presets().into_iter().find(|p| p.name == name).map(|p| p.scenario)
+    presets()
+        .into_iter()
+        .find(|p| p.name == name)
+        .map(|p| p.scenario)
 }
 
 /// Names of all presets, for error messages.
@@ -229,7 +314,12 @@ mod tests {
         let all = presets();
         for p in &all {
             assert_eq!(p.scenario.validate(), vec![], "{}", p.name);
-            assert_eq!(all.iter().filter(|q| q.name == p.name).count(), 1, "{}", p.name);
+            assert_eq!(
+                all.iter().filter(|q| q.name == p.name).count(),
+                1,
+                "{}",
+                p.name
+            );
         }
     }
 }

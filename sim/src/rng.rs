@@ -18,7 +18,9 @@ impl Rng {
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             z ^ (z >> 31)
         };
-        Rng { s: [next(), next(), next(), next()] }
+        Rng {
+            s: [next(), next(), next(), next()],
+        }
     }
 
     /// The next 64 random bits.
@@ -66,7 +68,10 @@ mod tests {
         let got: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
         let mut again = Rng::new(1);
         assert_eq!(got, (0..3).map(|_| again.next_u64()).collect::<Vec<_>>());
-        assert_ne!(got, (0..3).map(|_| Rng::new(2).next_u64()).collect::<Vec<_>>());
+        assert_ne!(
+            got,
+            (0..3).map(|_| Rng::new(2).next_u64()).collect::<Vec<_>>()
+        );
     }
 
     #[test]

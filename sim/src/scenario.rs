@@ -207,7 +207,11 @@ pub const MAX_EVENTS: u64 = 2_000_000_000;
 
 fn check(errs: &mut Vec<FieldError>, field: &str, value: f64, lo: f64, hi: f64, unit: &str) {
     if !value.is_finite() || value < lo || value > hi {
-        let shown = if value.is_finite() { format!("{value}") } else { "not a number".to_string() };
+        let shown = if value.is_finite() {
+            format!("{value}")
+        } else {
+            "not a number".to_string()
+        };
         errs.push(FieldError {
             field: field.to_string(),
             message: format!("{shown} is out of range: allowed {lo}–{hi}{unit}"),
@@ -221,28 +225,77 @@ impl Scenario {
         let mut e = Vec::new();
         let s = self;
         check(&mut e, "cores", s.cores as f64, 1.0, 1024.0, "");
-        let min_threads = if s.model == Model::ThreadPerRequest { 0.0 } else { 1.0 };
+        let min_threads = if s.model == Model::ThreadPerRequest {
+            0.0
+        } else {
+            1.0
+        };
         if matches!(s.model, Model::ThreadPool | Model::ThreadPerRequest) {
-            check(&mut e, "threads", s.threads as f64, min_threads, 100_000.0, "");
+            check(
+                &mut e,
+                "threads",
+                s.threads as f64,
+                min_threads,
+                100_000.0,
+                "",
+            );
         }
         if let Some(q) = s.queue_limit {
             check(&mut e, "queue_limit", q as f64, 0.0, 10_000_000.0, "");
         }
-        check(&mut e, "loops", s.loops as f64, 0.0, 1024.0, " (0 = one per core)");
+        check(
+            &mut e,
+            "loops",
+            s.loops as f64,
+            0.0,
+            1024.0,
+            " (0 = one per core)",
+        );
         if s.model == Model::EventLoopWorkers {
             check(&mut e, "workers", s.workers as f64, 1.0, 10_000.0, "");
         }
-        check(&mut e, "offload_above_ms", s.offload_above_ms, 0.0, 600_000.0, " ms");
+        check(
+            &mut e,
+            "offload_above_ms",
+            s.offload_above_ms,
+            0.0,
+            600_000.0,
+            " ms",
+        );
         check(&mut e, "handoff_ms", s.handoff_ms, 0.0, 1_000.0, " ms");
         check(&mut e, "spawn_ms", s.spawn_ms, 0.0, 1_000.0, " ms");
-        check(&mut e, "time_slice_ms", s.time_slice_ms, 0.1, 1_000.0, " ms");
+        check(
+            &mut e,
+            "time_slice_ms",
+            s.time_slice_ms,
+            0.1,
+            1_000.0,
+            " ms",
+        );
         check(&mut e, "switch_us", s.switch_us, 0.0, 10_000.0, " µs");
         if let Some(c) = s.max_connections {
             check(&mut e, "max_connections", c as f64, 1.0, 10_000_000.0, "");
         }
-        check(&mut e, "stack_reserved_kb", s.stack_reserved_kb, 0.0, 1_048_576.0, " KB");
-        check(&mut e, "stack_used_kb", s.stack_used_kb, 0.0, 1_048_576.0, " KB");
-        if s.stack_used_kb.is_finite() && s.stack_reserved_kb.is_finite() && s.stack_used_kb > s.stack_reserved_kb {
+        check(
+            &mut e,
+            "stack_reserved_kb",
+            s.stack_reserved_kb,
+            0.0,
+            1_048_576.0,
+            " KB",
+        );
+        check(
+            &mut e,
+            "stack_used_kb",
+            s.stack_used_kb,
+            0.0,
+            1_048_576.0,
+            " KB",
+        );
+        if s.stack_used_kb.is_finite()
+            && s.stack_reserved_kb.is_finite()
+            && s.stack_used_kb > s.stack_reserved_kb
+        {
             e.push(FieldError {
                 field: "stack_used_kb".into(),
                 message: format!(
@@ -251,29 +304,83 @@ impl Scenario {
                 ),
             });
         }
-        check(&mut e, "conn_state_kb", s.conn_state_kb, 0.0, 1_048_576.0, " KB");
+        check(
+            &mut e,
+            "conn_state_kb",
+            s.conn_state_kb,
+            0.0,
+            1_048_576.0,
+            " KB",
+        );
         check(&mut e, "cpu_ms", s.cpu_ms, 0.0, 600_000.0, " ms");
         check(&mut e, "wait_ms", s.wait_ms, 0.0, 3_600_000.0, " ms");
         check(&mut e, "write_ms", s.write_ms, 0.0, 600_000.0, " ms");
         check(&mut e, "heavy_share", s.heavy_share, 0.0, 1.0, "");
-        check(&mut e, "heavy_cpu_ms", s.heavy_cpu_ms, 0.0, 600_000.0, " ms");
+        check(
+            &mut e,
+            "heavy_cpu_ms",
+            s.heavy_cpu_ms,
+            0.0,
+            600_000.0,
+            " ms",
+        );
         match s.arrivals {
-            Arrivals::Poisson | Arrivals::Uniform => {
-                check(&mut e, "rps", s.rps, 0.001, 1_000_000.0, " requests per second")
-            }
-            Arrivals::Batch => check(&mut e, "count", s.count as f64, 1.0, 10_000_000.0, " requests"),
-            Arrivals::Closed => check(&mut e, "clients", s.clients as f64, 1.0, 100_000.0, " clients"),
+            Arrivals::Poisson | Arrivals::Uniform => check(
+                &mut e,
+                "rps",
+                s.rps,
+                0.001,
+                1_000_000.0,
+                " requests per second",
+            ),
+            Arrivals::Batch => check(
+                &mut e,
+                "count",
+                s.count as f64,
+                1.0,
+                10_000_000.0,
+                " requests",
+            ),
+            Arrivals::Closed => check(
+                &mut e,
+                "clients",
+                s.clients as f64,
+                1.0,
+                100_000.0,
+                " clients",
+            ),
         }
         check(&mut e, "think_ms", s.think_ms, 0.0, 3_600_000.0, " ms");
         if let Some(t) = s.timeout_ms {
             check(&mut e, "timeout_ms", t, 0.001, 3_600_000.0, " ms");
         }
         if let Some(n) = s.requests {
-            check(&mut e, "requests", n as f64, 1.0, 100_000_000.0, " requests");
+            check(
+                &mut e,
+                "requests",
+                n as f64,
+                1.0,
+                100_000_000.0,
+                " requests",
+            );
         }
         check(&mut e, "duration_s", s.duration_s, 0.001, 86_400.0, " s");
-        check(&mut e, "warmup", s.warmup, 0.0, 0.9, " (a fraction of the run)");
-        check(&mut e, "max_events", s.max_events as f64, 1.0, MAX_EVENTS as f64, " events");
+        check(
+            &mut e,
+            "warmup",
+            s.warmup,
+            0.0,
+            0.9,
+            " (a fraction of the run)",
+        );
+        check(
+            &mut e,
+            "max_events",
+            s.max_events as f64,
+            1.0,
+            MAX_EVENTS as f64,
+            " events",
+        );
         e
     }
 
@@ -288,7 +395,9 @@ impl Scenario {
 
     /// Mean CPU time of one request over both classes, ms.
     pub fn mean_cpu_ms(&self) -> f64 {
-        (1.0 - self.heavy_share) * self.cpu_ms + self.heavy_share * self.heavy_cpu_ms + self.write_ms
+        (1.0 - self.heavy_share) * self.cpu_ms
+            + self.heavy_share * self.heavy_cpu_ms
+            + self.write_ms
     }
 
     /// Mean time a request spends being served (CPU + wait), ms, with no line.
@@ -299,7 +408,10 @@ impl Scenario {
     /// Parse a scenario from JSON, turning serde's message into a field error.
     pub fn from_json(text: &str) -> Result<Scenario, Vec<FieldError>> {
         let s: Scenario = serde_json::from_str(text).map_err(|err| {
-            vec![FieldError { field: "scenario".into(), message: format!("not a valid scenario: {err}") }]
+            vec![FieldError {
+                field: "scenario".into(),
+                message: format!("not a valid scenario: {err}"),
+            }]
         })?;
         let errs = s.validate();
         if errs.is_empty() {
@@ -321,7 +433,12 @@ mod tests {
 
     #[test]
     fn each_bad_field_is_named_with_its_range() {
-        let s = Scenario { cores: 0, cpu_ms: f64::NAN, warmup: 2.0, ..Scenario::default() };
+        let s = Scenario {
+            cores: 0,
+            cpu_ms: f64::NAN,
+            warmup: 2.0,
+            ..Scenario::default()
+        };
         let errs = s.validate();
         let fields: Vec<_> = errs.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(fields, ["cores", "cpu_ms", "warmup"]);
@@ -337,7 +454,11 @@ mod tests {
 
     #[test]
     fn json_round_trip_keeps_every_field() {
-        let s = Scenario { model: Model::EventLoopWorkers, timeout_ms: Some(3000.0), ..Scenario::default() };
+        let s = Scenario {
+            model: Model::EventLoopWorkers,
+            timeout_ms: Some(3000.0),
+            ..Scenario::default()
+        };
         let text = serde_json::to_string(&s).unwrap();
         assert_eq!(Scenario::from_json(&text).unwrap(), s);
     }

@@ -66,7 +66,12 @@ pub fn theory(s: &Scenario) -> Theory {
     let wait_var = var(s.wait_ms, s.wait_dist);
     let pinned_loops = matches!(s.model, Model::EventLoop) && s.accept != Accept::Shared;
     let (servers, service_ms, svc_var, delay_ms) = match capacity.binding {
-        Limit::Threads => (s.threads.max(1), cpu_mean + s.wait_ms, cpu_var + wait_var, 0.0),
+        Limit::Threads => (
+            s.threads.max(1),
+            cpu_mean + s.wait_ms,
+            cpu_var + wait_var,
+            0.0,
+        ),
         Limit::Cpu => {
             let c = match s.model {
                 Model::EventLoop if pinned_loops => 1,
@@ -76,7 +81,11 @@ pub fn theory(s: &Scenario) -> Theory {
             (c, cpu_mean, cpu_var, s.wait_ms)
         }
     };
-    let scv = if service_ms > 0.0 { svc_var / (service_ms * service_ms) } else { 0.0 };
+    let scv = if service_ms > 0.0 {
+        svc_var / (service_ms * service_ms)
+    } else {
+        0.0
+    };
     // Pinned loops: each loop is its own one-worker queue with 1/L of the traffic.
     let per_server_rps = match (offered, pinned_loops && capacity.binding == Limit::Cpu) {
         (Some(r), true) => Some(r / s.loop_count() as f64),

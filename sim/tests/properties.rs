@@ -12,45 +12,84 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         Just(Model::EventLoop),
         Just(Model::EventLoopWorkers)
     ];
-    let accept = prop_oneof![Just(Accept::Shared), Just(Accept::Random), Just(Accept::RoundRobin), Just(Accept::Idlest)];
-    let arrivals = prop_oneof![Just(Arrivals::Poisson), Just(Arrivals::Uniform), Just(Arrivals::Batch), Just(Arrivals::Closed)];
+    let accept = prop_oneof![
+        Just(Accept::Shared),
+        Just(Accept::Random),
+        Just(Accept::RoundRobin),
+        Just(Accept::Idlest)
+    ];
+    let arrivals = prop_oneof![
+        Just(Arrivals::Poisson),
+        Just(Arrivals::Uniform),
+        Just(Arrivals::Batch),
+        Just(Arrivals::Closed)
+    ];
     let dist = prop_oneof![Just(Dist::Const), Just(Dist::Exp)];
     (
         (model, accept, arrivals, dist.clone(), dist),
-        (1u32..8, 0u32..40, 0u32..6, 1u32..6, proptest::option::of(0u32..20)),
-        (0.0f64..20.0, 0.0f64..100.0, 0.0f64..5.0, 0.0f64..0.3, 1.0f64..2000.0),
-        (proptest::option::of(5.0f64..500.0), any::<bool>(), 0.2f64..3.0, any::<u64>(), 0.0f64..2.0),
+        (
+            1u32..8,
+            0u32..40,
+            0u32..6,
+            1u32..6,
+            proptest::option::of(0u32..20),
+        ),
+        (
+            0.0f64..20.0,
+            0.0f64..100.0,
+            0.0f64..5.0,
+            0.0f64..0.3,
+            1.0f64..2000.0,
+        ),
+        (
+            proptest::option::of(5.0f64..500.0),
+            any::<bool>(),
+            0.2f64..3.0,
+            any::<u64>(),
+            0.0f64..2.0,
+        ),
     )
-        .prop_map(|((model, accept, arrivals, cpu_dist, wait_dist), (cores, threads, loops, workers, queue_limit), (cpu, wait, write, heavy, rps), (timeout, drop, dur, seed, handoff))| {
-            Scenario {
-                model,
-                accept,
-                arrivals,
-                cpu_dist,
-                wait_dist,
-                cores,
-                threads: if model == Model::ThreadPool { threads.max(1) } else { threads },
-                loops,
-                workers,
-                queue_limit,
-                cpu_ms: cpu,
-                wait_ms: wait,
-                write_ms: write,
-                heavy_share: heavy,
-                heavy_cpu_ms: 30.0,
-                offload_above_ms: 5.0,
-                handoff_ms: handoff,
-                rps,
-                count: 300,
-                clients: 12,
-                timeout_ms: timeout,
-                drop_abandoned: drop,
-                duration_s: dur,
-                max_events: 300_000,
-                seed,
-                ..Scenario::default()
-            }
-        })
+        .prop_map(
+            |(
+                (model, accept, arrivals, cpu_dist, wait_dist),
+                (cores, threads, loops, workers, queue_limit),
+                (cpu, wait, write, heavy, rps),
+                (timeout, drop, dur, seed, handoff),
+            )| {
+                Scenario {
+                    model,
+                    accept,
+                    arrivals,
+                    cpu_dist,
+                    wait_dist,
+                    cores,
+                    threads: if model == Model::ThreadPool {
+                        threads.max(1)
+                    } else {
+                        threads
+                    },
+                    loops,
+                    workers,
+                    queue_limit,
+                    cpu_ms: cpu,
+                    wait_ms: wait,
+                    write_ms: write,
+                    heavy_share: heavy,
+                    heavy_cpu_ms: 30.0,
+                    offload_above_ms: 5.0,
+                    handoff_ms: handoff,
+                    rps,
+                    count: 300,
+                    clients: 12,
+                    timeout_ms: timeout,
+                    drop_abandoned: drop,
+                    duration_s: dur,
+                    max_events: 300_000,
+                    seed,
+                    ..Scenario::default()
+                }
+            },
+        )
 }
 
 proptest! {
@@ -65,7 +104,7 @@ proptest! {
             prop_assert!(sim.now() >= last, "time went back");
             last = sim.now();
             steps += 1;
-            if steps % 16 == 0 {
+            if steps.is_multiple_of(16) {
                 let snap = sim.snapshot();
                 prop_assert!(snap.busy_cores <= s.cores);
                 prop_assert!(snap.line <= snap.inside);
@@ -96,7 +135,15 @@ proptest! {
 
 #[test]
 fn a_different_seed_gives_a_different_run() {
-    let a = tellers_sim::simulate(&Scenario { seed: 1, ..Scenario::default() }).unwrap();
-    let b = tellers_sim::simulate(&Scenario { seed: 2, ..Scenario::default() }).unwrap();
+    let a = tellers_sim::simulate(&Scenario {
+        seed: 1,
+        ..Scenario::default()
+    })
+    .unwrap();
+    let b = tellers_sim::simulate(&Scenario {
+        seed: 2,
+        ..Scenario::default()
+    })
+    .unwrap();
     assert_ne!(a.latency_ms.mean, b.latency_ms.mean);
 }

@@ -7,7 +7,9 @@
 //! so a 3 % tolerance is over three standard errors. p99 estimates are noisier
 //! (a tail quantile sees 1 % of the samples), so they get 6 %.
 
-use tellers_sim::analytic::{md1_response_ms, mm1_response_ms, mmc_response_ms, mmc_response_percentile_ms};
+use tellers_sim::analytic::{
+    md1_response_ms, mm1_response_ms, mmc_response_ms, mmc_response_percentile_ms,
+};
 use tellers_sim::presets::preset;
 use tellers_sim::{simulate, Arrivals, Dist, Model, Scenario, StoppedBy};
 
@@ -30,15 +32,29 @@ fn queue(c: u32, rho: f64, dist: Dist, n: u64, seed: u64) -> Scenario {
 }
 
 fn close(got: f64, want: f64, rel: f64, what: &str) {
-    assert!((got - want).abs() / want <= rel, "{what}: simulated {got:.3}, theory {want:.3} (allowed ±{:.0} %)", rel * 100.0);
+    assert!(
+        (got - want).abs() / want <= rel,
+        "{what}: simulated {got:.3}, theory {want:.3} (allowed ±{:.0} %)",
+        rel * 100.0
+    );
 }
 
 #[test]
 fn mm1_mean_and_p99() {
     for (rho, n) in [(0.5, 400_000), (0.8, 1_000_000)] {
         let r = simulate(&queue(1, rho, Dist::Exp, n, 11)).unwrap();
-        close(r.latency_ms.mean, mm1_response_ms(10.0, rho), 0.03, &format!("M/M/1 mean at {rho}"));
-        close(r.latency_ms.p99, mmc_response_percentile_ms(1, 10.0, rho, 0.99), 0.06, &format!("M/M/1 p99 at {rho}"));
+        close(
+            r.latency_ms.mean,
+            mm1_response_ms(10.0, rho),
+            0.03,
+            &format!("M/M/1 mean at {rho}"),
+        );
+        close(
+            r.latency_ms.p99,
+            mmc_response_percentile_ms(1, 10.0, rho, 0.99),
+            0.06,
+            &format!("M/M/1 p99 at {rho}"),
+        );
         close(r.cpu_utilisation, rho, 0.02, "utilisation");
     }
 }
@@ -47,30 +63,72 @@ fn mm1_mean_and_p99() {
 fn mmc_erlang_c_for_several_c() {
     for (c, rho) in [(2, 0.7), (4, 0.9), (16, 0.85)] {
         let r = simulate(&queue(c, rho, Dist::Exp, 1_000_000, 5)).unwrap();
-        close(r.latency_ms.mean, mmc_response_ms(c, 10.0, rho), 0.03, &format!("M/M/{c} mean at {rho}"));
-        close(r.latency_ms.p99, mmc_response_percentile_ms(c, 10.0, rho, 0.99), 0.06, &format!("M/M/{c} p99"));
+        close(
+            r.latency_ms.mean,
+            mmc_response_ms(c, 10.0, rho),
+            0.03,
+            &format!("M/M/{c} mean at {rho}"),
+        );
+        close(
+            r.latency_ms.p99,
+            mmc_response_percentile_ms(c, 10.0, rho, 0.99),
+            0.06,
+            &format!("M/M/{c} p99"),
+        );
     }
 }
 
 #[test]
 fn md1_waits_half_as_long_as_mm1() {
     let r = simulate(&queue(1, 0.8, Dist::Const, 400_000, 9)).unwrap();
-    close(r.latency_ms.mean, md1_response_ms(10.0, 0.8), 0.03, "M/D/1 mean at 0.8");
+    close(
+        r.latency_ms.mean,
+        md1_response_ms(10.0, 0.8),
+        0.03,
+        "M/D/1 mean at 0.8",
+    );
 }
 
 #[test]
 fn event_loops_on_a_shared_line_are_mmc_too() {
-    let s = Scenario { model: Model::EventLoop, loops: 4, accept: tellers_sim::Accept::Shared, ..queue(4, 0.8, Dist::Exp, 600_000, 3) };
+    let s = Scenario {
+        model: Model::EventLoop,
+        loops: 4,
+        accept: tellers_sim::Accept::Shared,
+        ..queue(4, 0.8, Dist::Exp, 600_000, 3)
+    };
     let r = simulate(&s).unwrap();
-    close(r.latency_ms.mean, mmc_response_ms(4, 10.0, 0.8), 0.03, "4 shared loops");
+    close(
+        r.latency_ms.mean,
+        mmc_response_ms(4, 10.0, 0.8),
+        0.03,
+        "4 shared loops",
+    );
 }
 
 #[test]
 fn littles_law_holds_in_every_model() {
-    for model in [Model::ThreadPool, Model::ThreadPerRequest, Model::EventLoop, Model::EventLoopWorkers] {
-        let s = Scenario { model, threads: 40, rps: 250.0, duration_s: 400.0, seed: 2, ..Scenario::default() };
+    for model in [
+        Model::ThreadPool,
+        Model::ThreadPerRequest,
+        Model::EventLoop,
+        Model::EventLoopWorkers,
+    ] {
+        let s = Scenario {
+            model,
+            threads: 40,
+            rps: 250.0,
+            duration_s: 400.0,
+            seed: 2,
+            ..Scenario::default()
+        };
         let r = simulate(&s).unwrap();
-        close(r.mean_in_flight, r.littles_law_in_flight, 0.03, &format!("Little's law, {model:?}"));
+        close(
+            r.mean_in_flight,
+            r.littles_law_in_flight,
+            0.03,
+            &format!("Little's law, {model:?}"),
+        );
     }
 }
 
@@ -92,9 +150,22 @@ fn sale_day_fixes_and_plan() {
     // gives a little over 28 busy threads.
     let r = simulate(&preset("sale-day-planned").unwrap()).unwrap();
     close(r.cpu_utilisation, 0.7, 0.04, "planned CPU");
-    assert!(r.latency_ms.mean > 100.0 && r.latency_ms.mean < 115.0, "{}", r.latency_ms.mean);
-    close(r.mean_busy, 280.0 * r.latency_ms.mean / 1000.0, 0.04, "threads busy = λ·W");
-    assert!(r.queue_len_end < 50, "the line stays short: {}", r.queue_len_end);
+    assert!(
+        r.latency_ms.mean > 100.0 && r.latency_ms.mean < 115.0,
+        "{}",
+        r.latency_ms.mean
+    );
+    close(
+        r.mean_busy,
+        280.0 * r.latency_ms.mean / 1000.0,
+        0.04,
+        "threads busy = λ·W",
+    );
+    assert!(
+        r.queue_len_end < 50,
+        "the line stays short: {}",
+        r.queue_len_end
+    );
 }
 
 #[test]
@@ -106,7 +177,12 @@ fn callers_who_give_up_leave_work_for_nobody() {
 
 #[test]
 fn the_thousand_request_experiment() {
-    for (name, secs) in [("batch-pool-20", 5.0), ("batch-pool-100", 1.0), ("batch-pool-1000", 0.1), ("batch-event-loop", 0.1)] {
+    for (name, secs) in [
+        ("batch-pool-20", 5.0),
+        ("batch-pool-100", 1.0),
+        ("batch-pool-1000", 0.1),
+        ("batch-event-loop", 0.1),
+    ] {
         let r = simulate(&preset(name).unwrap()).unwrap();
         assert_eq!(r.stopped_by, StoppedBy::AllDone, "{name}");
         assert_eq!(r.completed, 1000, "{name}");
@@ -124,7 +200,11 @@ fn c10k_memory_figures() {
     close(t.peak_memory_used_mb, 1_000.0, 0.001, "used");
     let l = simulate(&preset("c10k-event-loop").unwrap()).unwrap();
     assert_eq!(l.peak_connections, 10_000);
-    assert!((l.peak_memory_used_mb - 100.0 - 4.0 * 0.1).abs() < 1e-6, "{}", l.peak_memory_used_mb);
+    assert!(
+        (l.peak_memory_used_mb - 100.0 - 4.0 * 0.1).abs() < 1e-6,
+        "{}",
+        l.peak_memory_used_mb
+    );
 }
 
 #[test]
@@ -135,23 +215,45 @@ fn node_crossover_blocking_wins_light_pool_wins_heavy() {
     assert!(rps("node-heavy-pool") > 3.0 * rps("node-heavy-blocking"));
     // Closed loop, Little's law: 10 clients ÷ throughput = mean latency.
     let r = simulate(&preset("node-light-blocking").unwrap()).unwrap();
-    close(r.latency_ms.mean, 10.0 / r.throughput_rps * 1000.0, 0.02, "closed-loop Little");
+    close(
+        r.latency_ms.mean,
+        10.0 / r.throughput_rps * 1000.0,
+        0.02,
+        "closed-loop Little",
+    );
 }
 
 #[test]
 fn waf_offload_cuts_loop_blocking_p99() {
-    let block = |n: &str| simulate(&preset(n).unwrap()).unwrap().loop_block_ms.unwrap();
+    let block = |n: &str| {
+        simulate(&preset(n).unwrap())
+            .unwrap()
+            .loop_block_ms
+            .unwrap()
+    };
     let inline = block("waf-inline");
     let offload = block("waf-offload-round-robin");
-    assert!(offload.p99 < 0.7 * inline.p99, "inline {inline:?} offload {offload:?}");
+    assert!(
+        offload.p99 < 0.7 * inline.p99,
+        "inline {inline:?} offload {offload:?}"
+    );
 }
 
 #[test]
 fn overload_ends_quickly_and_says_why() {
-    let s = Scenario { rps: 5_000.0, threads: 4, duration_s: 86_400.0, ..Scenario::default() };
+    let s = Scenario {
+        rps: 5_000.0,
+        threads: 4,
+        duration_s: 86_400.0,
+        ..Scenario::default()
+    };
     let r = simulate(&s).unwrap();
     assert_eq!(r.stopped_by, StoppedBy::InFlightLimit);
     assert!(r.queue_growth_per_s > 4_000.0);
-    let s = Scenario { arrivals: Arrivals::Closed, max_events: 10_000, ..Scenario::default() };
+    let s = Scenario {
+        arrivals: Arrivals::Closed,
+        max_events: 10_000,
+        ..Scenario::default()
+    };
     assert_eq!(simulate(&s).unwrap().stopped_by, StoppedBy::EventBudget);
 }

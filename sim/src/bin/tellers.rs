@@ -23,12 +23,28 @@ fn main() -> ExitCode {
 fn run(cmd: Command) -> ExitCode {
     match cmd {
         Command::Help => print!("{USAGE}"),
-        Command::Presets => {
+        Command::Presets { json: false } => {
             for p in presets() {
                 println!("{:<26} {}", p.name, p.about);
             }
         }
-        Command::Simulate { scenario, json, series } => {
+        Command::Presets { json: true } => {
+            let all: serde_json::Map<String, serde_json::Value> = presets()
+                .into_iter()
+                .map(|p| {
+                    (
+                        p.name.to_string(),
+                        serde_json::to_value(&p.scenario).expect("a scenario serialises"),
+                    )
+                })
+                .collect();
+            println!("{}", serde_json::Value::Object(all));
+        }
+        Command::Simulate {
+            scenario,
+            json,
+            series,
+        } => {
             let t = Instant::now();
             let mut r = simulate(&scenario).expect("validated by the parser");
             r.wall_s = t.elapsed().as_secs_f64();
@@ -42,7 +58,11 @@ fn run(cmd: Command) -> ExitCode {
                 print_table(&scenario, &r);
             }
         }
-        Command::Sweep { scenario, json, points } => sweep(&scenario, &points, json),
+        Command::Sweep {
+            scenario,
+            json,
+            points,
+        } => sweep(&scenario, &points, json),
         Command::Bench { requests, json } => bench(requests, json),
     }
     ExitCode::SUCCESS
@@ -56,23 +76,84 @@ fn print_table(s: &Scenario, r: &Report) {
     let th = theory(s);
     let cap = &th.capacity;
     println!("{:<28} {:>14} {:>14}", "", "simulated", "theory");
-    let row = |name: &str, sim: String, theory: String| println!("{name:<28} {sim:>14} {theory:>14}");
-    row("throughput, rps", format!("{:.1}", r.throughput_rps), format!("{:.1} cap", cap.capacity_rps));
-    row("  CPU limit, rps", String::new(), format!("{:.1}", cap.cpu_limit_rps));
-    row("  thread limit, rps", String::new(), opt(cap.thread_limit_rps));
-    row("  binding limit", String::new(), format!("{:?}", cap.binding).to_lowercase());
-    row("CPU utilisation, %", format!("{:.1}", r.cpu_utilisation * 100.0), opt(th.cpu_utilisation.map(|u| u * 100.0)));
-    row("latency mean, ms", format!("{:.1}", r.latency_ms.mean), opt(th.mean_ms));
-    row("latency p50, ms", format!("{:.1}", r.latency_ms.p50), String::new());
-    row("latency p99, ms", format!("{:.1}", r.latency_ms.p99), opt(th.p99_ms));
-    row("latency max, ms", format!("{:.1}", r.latency_ms.max), String::new());
-    row("line wait mean, ms", format!("{:.1}", r.queue_wait_ms.mean), String::new());
-    row("requests inside (mean)", format!("{:.2}", r.mean_in_flight), format!("{:.2} λ·W", r.littles_law_in_flight));
-    row("line growth, per s", format!("{:.1}", r.queue_growth_per_s), opt(th.growth_per_s));
-    row("busy tellers (mean)", format!("{:.2}", r.mean_busy), opt(th.threads_needed));
+    let row =
+        |name: &str, sim: String, theory: String| println!("{name:<28} {sim:>14} {theory:>14}");
+    row(
+        "throughput, rps",
+        format!("{:.1}", r.throughput_rps),
+        format!("{:.1} cap", cap.capacity_rps),
+    );
+    row(
+        "  CPU limit, rps",
+        String::new(),
+        format!("{:.1}", cap.cpu_limit_rps),
+    );
+    row(
+        "  thread limit, rps",
+        String::new(),
+        opt(cap.thread_limit_rps),
+    );
+    row(
+        "  binding limit",
+        String::new(),
+        format!("{:?}", cap.binding).to_lowercase(),
+    );
+    row(
+        "CPU utilisation, %",
+        format!("{:.1}", r.cpu_utilisation * 100.0),
+        opt(th.cpu_utilisation.map(|u| u * 100.0)),
+    );
+    row(
+        "latency mean, ms",
+        format!("{:.1}", r.latency_ms.mean),
+        opt(th.mean_ms),
+    );
+    row(
+        "latency p50, ms",
+        format!("{:.1}", r.latency_ms.p50),
+        String::new(),
+    );
+    row(
+        "latency p99, ms",
+        format!("{:.1}", r.latency_ms.p99),
+        opt(th.p99_ms),
+    );
+    row(
+        "latency max, ms",
+        format!("{:.1}", r.latency_ms.max),
+        String::new(),
+    );
+    row(
+        "line wait mean, ms",
+        format!("{:.1}", r.queue_wait_ms.mean),
+        String::new(),
+    );
+    row(
+        "requests inside (mean)",
+        format!("{:.2}", r.mean_in_flight),
+        format!("{:.2} λ·W", r.littles_law_in_flight),
+    );
+    row(
+        "line growth, per s",
+        format!("{:.1}", r.queue_growth_per_s),
+        opt(th.growth_per_s),
+    );
+    row(
+        "busy tellers (mean)",
+        format!("{:.2}", r.mean_busy),
+        opt(th.threads_needed),
+    );
     if let Some(b) = r.loop_block_ms {
-        row("loop blocked p99, ms", format!("{:.2}", b.p99), String::new());
-        row("loop blocked max, ms", format!("{:.2}", b.max), String::new());
+        row(
+            "loop blocked p99, ms",
+            format!("{:.2}", b.p99),
+            String::new(),
+        );
+        row(
+            "loop blocked max, ms",
+            format!("{:.2}", b.max),
+            String::new(),
+        );
     }
     println!();
     println!(
@@ -99,7 +180,10 @@ fn sweep(s: &Scenario, points: &[f64], json: bool) {
     let cap = tellers_sim::analytic::capacity(s).capacity_rps;
     let mut rows = Vec::new();
     for &rho in points {
-        let sc = Scenario { rps: rho * cap, ..s.clone() };
+        let sc = Scenario {
+            rps: rho * cap,
+            ..s.clone()
+        };
         let th = theory(&sc);
         let r = simulate(&sc).expect("a valid sweep point");
         rows.push(serde_json::json!({
@@ -113,10 +197,15 @@ fn sweep(s: &Scenario, points: &[f64], json: bool) {
         println!("{}", serde_json::Value::Array(rows));
         return;
     }
-    println!("{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}", "ρ", "rps", "theory mean", "sim mean", "theory p99", "sim p99");
+    println!(
+        "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
+        "ρ", "rps", "theory mean", "sim mean", "theory p99", "sim p99"
+    );
     for r in rows {
         let f = |k: &str| r[k].as_f64().map_or("—".to_string(), |v| format!("{v:.1}"));
-        let rho = r["rho"].as_f64().map_or("—".to_string(), |v| format!("{v:.2}"));
+        let rho = r["rho"]
+            .as_f64()
+            .map_or("—".to_string(), |v| format!("{v:.2}"));
         println!(
             "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
             rho,
@@ -156,7 +245,16 @@ fn bench(n: u64, json: bool) {
         return;
     }
     println!("M/M/4 at ρ = 0.9, 10 ms mean service, {n} requests, one core");
-    println!("  minimal M/M/c loop  {:>7.2} M requests/s  mean {ref_mean:.2} ms", ref_rate / 1e6);
-    println!("  tellers engine      {:>7.2} M requests/s  mean {eng_mean:.2} ms  ({events} events)", eng_rate / 1e6);
-    println!("  ratio engine/loop   {:>7.3}   (theory mean {theory:.2} ms)", eng_rate / ref_rate);
+    println!(
+        "  minimal M/M/c loop  {:>7.2} M requests/s  mean {ref_mean:.2} ms",
+        ref_rate / 1e6
+    );
+    println!(
+        "  tellers engine      {:>7.2} M requests/s  mean {eng_mean:.2} ms  ({events} events)",
+        eng_rate / 1e6
+    );
+    println!(
+        "  ratio engine/loop   {:>7.3}   (theory mean {theory:.2} ms)",
+        eng_rate / ref_rate
+    );
 }
