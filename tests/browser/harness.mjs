@@ -1,0 +1,126 @@
+// Helpers for the browser tests: a static server for dist/, Chromium,
+// screenshots, visibility checks and an axe-core accessibility check.
+// The runner (run.mjs) uses them; test files import what they need.
+
+import http from 'node:http';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The repository root. */
+export const ROOT = path.resolve(here, '..', '..');
+/** What `trunk build` writes and the tests load. */
+export const DIST = path.join(ROOT, 'dist');
+/** Where screenshots go (git-ignored). */
+export const SCREENSHOTS = path.join(ROOT, 'artifacts', 'screenshots');
+
+const AXE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * Serves `dir` on 127.0.0.1 at a free port. Resolves to
+ * `{ url, close }`, where `url` ends without a slash.
+ */
+export async function serveStatic(dir = DIST) {
+  const server = http.createServer(async (req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = path.join(dir, pathname.endsWith('/') ? `${pathname}index.html` : pathname);
+    if (!file.startsWith(dir + path.sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await fs.readFile(file);
+      const type = MIME[path.extname(file)] || 'application/octet-stream';
+      res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${pathname}`);
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/** Starts headless Chromium (Debian's, or `$CHROMIUM_PATH`). */
+export function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Saves a full-page screenshot as artifacts/screenshots/`name`. */
+export async function screenshot(page, name) {
+  await fs.mkdir(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, name);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/**
+ * Waits until `locator` is visible, or throws saying what was missing.
+ * `what` names it in the error, e.g. 'the heading "Tellers"'.
+ */
+export async function expectVisible(locator, what, timeout = 10_000) {
+  try {
+    await locator.first().waitFor({ state: 'visible', timeout });
+  } catch {
+    throw new Error(`expected ${what} to be visible within ${timeout} ms`);
+  }
+}
+
+/** Runs axe-core on the page and returns its violations. */
+export async function runAxe(page, options = {}) {
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    await page.addScriptTag({ path: AXE });
+  }
+  return page.evaluate(
+    (opts) => window.axe.run(document, { resultTypes: ['violations'], ...opts }).then((r) => r.violations),
+    options,
+  );
+}
+
+/**
+ * Throws if axe-core finds violations of the given impacts (by default
+ * serious and critical), listing each rule and where it failed.
+ */
+export async function expectAccessible(page, { impacts = ['serious', 'critical'], ...options } = {}) {
+  const violations = (await runAxe(page, options)).filter((v) => impacts.includes(v.impact));
+  if (violations.length > 0) {
+    const lines = violations.map((v) => {
+      const where = v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ');
+      return `  ${v.impact} ${v.id}: ${v.help} (${v.nodes.length} element(s), e.g. ${where})`;
+    });
+    throw new Error(`accessibility violations:\n${lines.join('\n')}`);
+  }
+}
