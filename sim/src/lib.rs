@@ -22,9 +22,11 @@ pub mod cli;
 pub mod engine;
 pub mod histogram;
 pub mod presets;
+pub mod query;
 pub mod report;
 pub mod rng;
 pub mod scenario;
+pub mod signs;
 pub mod theory;
 
 pub use engine::{simulate, Simulation, Snapshot, TellerKind, TellerState, TellerView};

@@ -1,0 +1,298 @@
+//! Scenarios in URLs: `cores=8&model=event-loop&seed=7`.
+//!
+//! [`to_query`] writes only the fields that differ from
+//! [`Scenario::default`], so links stay short and old links keep working
+//! when a default changes. [`from_query`] never fails and never panics: a bad
+//! or unknown field gets one notice and falls back to its default, so a
+//! tampered link still opens a working scenario and says what was wrong.
+//!
+//! Values: numbers as JSON writes them (shortest form that reads back to the
+//! same bits), enums in kebab-case, `true`/`false`, and `none` for an
+//! optional field that is off.
+
+use crate::scenario::Scenario;
+use serde_json::{Map, Value};
+
+/// Longest value echoed back in a notice, characters.
+const SHOWN_CHARS: usize = 24;
+
+fn as_map(s: &Scenario) -> Map<String, Value> {
+    match serde_json::to_value(s) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    }
+}
+
+/// A scenario from a JSON object. Through text rather than `from_value`, so
+/// the web app carries one JSON reader for scenarios, not two.
+pub fn scenario_from_map(map: &Map<String, Value>) -> Option<Scenario> {
+    serde_json::from_str(&Value::Object(map.clone()).to_string()).ok()
+}
+
+fn encode(v: &Value) -> String {
+    match v {
+        Value::Null => "none".to_string(),
+        Value::String(s) => percent_encode(s),
+        other => other.to_string(),
+    }
+}
+
+/// The query string (without `?`) for `s`: `name=value` pairs joined by `&`,
+/// in alphabetical order, only where `s` differs from the default.
+pub fn to_query(s: &Scenario) -> String {
+    let base = as_map(&Scenario::default());
+    as_map(s)
+        .into_iter()
+        .filter(|(k, v)| base.get(k) != Some(v))
+        .map(|(k, v)| format!("{k}={}", encode(&v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+fn percent_encode(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Decodes `%xx` escapes and `+` (a space); bad escapes are kept as written.
+pub fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+            if let Some(v) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(if b == b'+' { b' ' } else { b });
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A value as a notice shows it: at most a few characters, no markup
+/// characters, so a notice can never carry injected text of any length.
+fn shown(raw: &str) -> String {
+    let clean: String = raw
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.+ ".contains(c) {
+                c
+            } else {
+                '?'
+            }
+        })
+        .take(SHOWN_CHARS)
+        .collect();
+    if raw.chars().count() > SHOWN_CHARS {
+        format!("{clean}…")
+    } else {
+        clean
+    }
+}
+
+fn decode(raw: &str) -> Value {
+    match raw {
+        "none" | "off" | "null" => Value::Null,
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        _ => {
+            let looks_numeric =
+                raw.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '.');
+            match serde_json::from_str::<Value>(raw) {
+                Ok(v @ Value::Number(_)) if looks_numeric => v,
+                _ => Value::String(raw.to_string()),
+            }
+        }
+    }
+}
+
+/// Reads a query string (with or without a leading `?`) into a scenario.
+///
+/// Returns the scenario and one notice per field that was unknown, repeated,
+/// unreadable or out of range; each such field keeps its default. Fields
+/// that are fine are kept, so a link with one typo still opens nearly what
+/// was shared.
+pub fn from_query(q: &str) -> (Scenario, Vec<String>) {
+    let q = q.strip_prefix('?').unwrap_or(q);
+    let base = as_map(&Scenario::default());
+    let mut map = base.clone();
+    let mut notices = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for pair in q.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = percent_decode(k);
+        let raw = percent_decode(v);
+        if !base.contains_key(&key) {
+            notices.push(format!("unknown field '{}' was ignored", shown(&key)));
+            continue;
+        }
+        if seen.contains(&key) {
+            notices.push(format!("{key}: given twice; the first value was kept"));
+            continue;
+        }
+        seen.push(key.clone());
+        let value = decode(&raw);
+        // Try the field alone on the defaults: the type and enum names must fit.
+        let mut trial = base.clone();
+        trial.insert(key.clone(), value.clone());
+        if scenario_from_map(&trial).is_none() {
+            notices.push(format!(
+                "{key}: '{}' is not a valid value; the default was used",
+                shown(&raw)
+            ));
+            continue;
+        }
+        map.insert(key, value);
+    }
+    let mut s: Scenario = scenario_from_map(&map).unwrap_or_default();
+    // Ranges: put every field that fails validation back to its default.
+    for _ in 0..4 {
+        let errs = s.validate();
+        if errs.is_empty() {
+            break;
+        }
+        for e in errs {
+            if let Some(d) = base.get(&e.field) {
+                map.insert(e.field.clone(), d.clone());
+            }
+            notices.push(format!("{}; the default was used", e));
+        }
+        s = scenario_from_map(&map).unwrap_or_default();
+    }
+    if !s.validate().is_empty() {
+        notices.push("the scenario could not be repaired; the defaults were used".to_string());
+        s = Scenario::default();
+    }
+    (s, notices)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::presets;
+    use crate::scenario::{Arrivals, Model};
+
+    #[test]
+    fn the_default_scenario_is_an_empty_query() {
+        assert_eq!(to_query(&Scenario::default()), "");
+        assert_eq!(from_query(""), (Scenario::default(), vec![]));
+    }
+
+    #[test]
+    fn only_changed_fields_are_written() {
+        let s = Scenario {
+            cores: 8,
+            model: Model::EventLoop,
+            timeout_ms: Some(3000.0),
+            ..Scenario::default()
+        };
+        assert_eq!(to_query(&s), "cores=8&model=event-loop&timeout_ms=3000.0");
+    }
+
+    #[test]
+    fn every_preset_round_trips_exactly() {
+        for p in presets() {
+            let q = to_query(&p.scenario);
+            let (back, notices) = from_query(&q);
+            assert_eq!(notices, Vec::<String>::new(), "{}: {q}", p.name);
+            assert_eq!(back, p.scenario, "{}: {q}", p.name);
+        }
+    }
+
+    #[test]
+    fn awkward_floats_and_big_seeds_round_trip_bit_for_bit() {
+        let s = Scenario {
+            cpu_ms: 0.1 + 0.2,
+            rps: 1.0 / 3.0,
+            seed: u64::MAX,
+            ..Scenario::default()
+        };
+        let (back, notices) = from_query(&format!("?{}", to_query(&s)));
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(back.cpu_ms.to_bits(), s.cpu_ms.to_bits());
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn an_optional_field_can_be_switched_off() {
+        let (s, n) = from_query("timeout_ms=none&queue_limit=50");
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(s.timeout_ms, None);
+        assert_eq!(s.queue_limit, Some(50));
+    }
+
+    #[test]
+    fn tampered_fields_fall_back_one_by_one_with_a_notice_each() {
+        let (s, n) = from_query(
+            "cores=8&cpu_ms=NaN&threads=99999999999&corez=4&model=fibers&rps=1e400&seed=%3Cscript%3Ealert(1)%3C/script%3E",
+        );
+        assert_eq!(s.cores, 8, "good fields are kept");
+        let d = Scenario::default();
+        assert_eq!(
+            (s.cpu_ms, s.threads, s.model, s.rps, s.seed),
+            (d.cpu_ms, d.threads, d.model, d.rps, d.seed)
+        );
+        assert_eq!(n.len(), 6, "{n:?}");
+        for f in ["cpu_ms", "threads", "corez", "model", "rps", "seed"] {
+            assert!(n.iter().any(|m| m.contains(f)), "no notice for {f}: {n:?}");
+        }
+        assert!(
+            n.iter().all(|m| !m.contains('<') && !m.contains('>')),
+            "markup echoed: {n:?}"
+        );
+    }
+
+    #[test]
+    fn out_of_range_values_name_their_range_and_use_the_default() {
+        let (s, n) = from_query("cores=0&warmup=5&cpu_ms=-3");
+        assert_eq!(s, Scenario::default());
+        assert_eq!(n.len(), 3, "{n:?}");
+        assert!(
+            n[0].contains("cores") && n[0].contains("allowed 1–1024"),
+            "{n:?}"
+        );
+    }
+
+    #[test]
+    fn junk_never_panics() {
+        for q in [
+            "&&&",
+            "=",
+            "==",
+            "%",
+            "%zz=1",
+            "cores",
+            "cores=",
+            "arrivals=closed&clients=0",
+            "%E2%82",
+            "a=b=c",
+        ] {
+            let (s, _) = from_query(q);
+            assert!(s.validate().is_empty(), "{q}");
+        }
+        let (s, n) = from_query("arrivals=closed&clients=0");
+        assert_eq!(s.arrivals, Arrivals::Closed);
+        assert_eq!(s.clients, Scenario::default().clients);
+        assert_eq!(n.len(), 1, "{n:?}");
+    }
+
+    #[test]
+    fn repeated_fields_keep_the_first() {
+        let (s, n) = from_query("cores=2&cores=3");
+        assert_eq!(s.cores, 2);
+        assert_eq!(n.len(), 1);
+    }
+}

@@ -1,0 +1,265 @@
+//! Reading the signs: what a run's figures say about the server, in the
+//! words a learner would use at a whiteboard.
+//!
+//! [`read_signs`] looks at a report beside its theory and names what limits
+//! the server: a full pool with the CPU half idle, a CPU near its limit, a
+//! line that keeps growing, one slow step that freezes its event loop,
+//! callers who give up. When none of these shows, the run is healthy.
+
+use crate::analytic::Limit;
+use crate::report::Report;
+use crate::scenario::{Model, Scenario};
+use crate::theory::Theory;
+use serde::Serialize;
+
+/// What a sign is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SignKind {
+    /// Every thread is taken while the CPU has time to spare.
+    PoolLimit,
+    /// The cores the model can use are nearly always busy.
+    CpuNear,
+    /// More requests arrive than the server finishes: the line grows.
+    LineGrowing,
+    /// One long CPU step holds an event loop, so its other connections wait.
+    LoopBlocked,
+    /// Callers give up; the server may still finish their work for nobody.
+    Timeouts,
+    /// Nothing above: the server keeps up with room to spare.
+    Healthy,
+}
+
+/// One sign: what it is, a headline, and the figures that show it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Sign {
+    /// Which sign.
+    pub kind: SignKind,
+    /// The verdict in a few words.
+    pub title: String,
+    /// The figures behind it, in a sentence.
+    pub detail: String,
+}
+
+/// CPU utilisation at or above this share of the usable cores counts as near the limit.
+pub const CPU_NEAR: f64 = 0.85;
+/// A pool this full (busy threads ÷ threads) counts as full.
+pub const POOL_FULL: f64 = 0.9;
+/// A loop step p99 at least this long (ms) can freeze a loop...
+pub const LOOP_BLOCK_MS: f64 = 20.0;
+/// ...when it is also this many times the mean CPU step.
+pub const LOOP_BLOCK_RATIO: f64 = 6.0;
+
+/// Cores the model can keep busy: all of them, or only as many as its loops
+/// (and workers) when those are fewer.
+pub fn usable_cores(s: &Scenario) -> f64 {
+    let cores = f64::from(s.cores);
+    match s.model {
+        Model::ThreadPool | Model::ThreadPerRequest => cores,
+        Model::EventLoop => cores.min(f64::from(s.loop_count())),
+        Model::EventLoopWorkers => cores.min(f64::from(s.loop_count()) + f64::from(s.workers)),
+    }
+}
+
+fn pool_size(s: &Scenario) -> Option<u32> {
+    match s.model {
+        Model::ThreadPool => Some(s.threads.max(1)),
+        Model::ThreadPerRequest if s.threads > 0 => Some(s.threads),
+        _ => None,
+    }
+}
+
+/// The signs a report shows, most important first; `[Healthy]` when none.
+///
+/// * `s` — the scenario that ran.
+/// * `r` — its report (a finished run, or one in progress).
+/// * `th` — its theory ([`crate::theory::theory`]).
+pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
+    let mut signs = Vec::new();
+    let usable = usable_cores(s);
+    let cpu_of_usable = if usable > 0.0 {
+        (r.cpu_utilisation * f64::from(s.cores) / usable).min(1.0)
+    } else {
+        0.0
+    };
+    let service_ms = s.mean_service_ms();
+    // The line grows when it gains more than 5 % of the arrivals (and more
+    // than one request) each second: less is the noise of a short window.
+    let growing = r.queue_growth_per_s > (0.05 * r.arrival_rps).max(1.0);
+    let slow = r.latency_ms.mean > 1.5 * service_ms.max(0.001) || growing;
+
+    if let Some(p) = pool_size(s) {
+        if r.mean_busy >= POOL_FULL * f64::from(p) && cpu_of_usable < CPU_NEAR && slow {
+            signs.push(Sign {
+                kind: SignKind::PoolLimit,
+                title: "The pool is the limit".into(),
+                detail: format!(
+                    "{:.0} of {} threads are busy while the CPU is only {:.0} % used: threads sit waiting, \
+                     requests wait in line (mean {:.0} ms against {:.0} ms of work). More threads, or less waiting, helps.",
+                    r.mean_busy,
+                    p,
+                    r.cpu_utilisation * 100.0,
+                    r.latency_ms.mean,
+                    service_ms
+                ),
+            });
+        }
+    }
+    if cpu_of_usable >= CPU_NEAR {
+        let on = if usable < f64::from(s.cores) {
+            format!("the {usable:.0} core(s) its loops can use")
+        } else {
+            "the cores".to_string()
+        };
+        signs.push(Sign {
+            kind: SignKind::CpuNear,
+            title: "The CPU limit is near".into(),
+            detail: format!(
+                "{on} are busy {:.0} % of the time; the CPU limit is {:.0} rps. Above about 80 %, the line and \
+                 the response time rise steeply. Less CPU per request or more cores helps; more threads do not.",
+                cpu_of_usable * 100.0,
+                th.capacity.cpu_limit_rps
+            ),
+        });
+    }
+    if growing {
+        let cap = match th.capacity.binding {
+            Limit::Cpu => "the CPU limit",
+            Limit::Threads => "the thread limit",
+        };
+        signs.push(Sign {
+            kind: SignKind::LineGrowing,
+            title: "Arrivals are above capacity".into(),
+            detail: format!(
+                "The line grows by {:.0} requests every second: {:.0} rps arrive, {:.0} rps finish ({cap} is {:.0} rps). \
+                 Waiting times grow without end until arrivals drop or capacity rises.",
+                r.queue_growth_per_s, r.arrival_rps, r.throughput_rps, th.capacity.capacity_rps
+            ),
+        });
+    }
+    if let Some(b) = r.loop_block_ms {
+        let mean_step = s.mean_cpu_ms().max(0.001);
+        if b.p99 >= LOOP_BLOCK_MS && b.p99 >= LOOP_BLOCK_RATIO * mean_step {
+            signs.push(Sign {
+                kind: SignKind::LoopBlocked,
+                title: "One slow step freezes its loop".into(),
+                detail: format!(
+                    "1 step in 100 holds its event loop for {:.0} ms or more (longest {:.0} ms), while the mean \
+                     step needs {:.1} ms: every other connection on that loop waits. Hand slow steps to worker threads.",
+                    b.p99, b.max, mean_step
+                ),
+            });
+        }
+    }
+    if r.timed_out > 0 {
+        signs.push(Sign {
+            kind: SignKind::Timeouts,
+            title: "Callers give up".into(),
+            detail: format!(
+                "{} callers stopped waiting; the server still finished {} of their requests: work for nobody.",
+                r.timed_out, r.finished_after_timeout
+            ),
+        });
+    }
+    if signs.is_empty() {
+        signs.push(Sign {
+            kind: SignKind::Healthy,
+            title: "Healthy".into(),
+            detail: format!(
+                "The server keeps up: {:.0} rps finish, the CPU is {:.0} % busy and the line does not grow.",
+                r.throughput_rps,
+                r.cpu_utilisation * 100.0
+            ),
+        });
+    }
+    signs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::preset;
+    use crate::theory::theory;
+
+    fn kinds(name: &str) -> Vec<SignKind> {
+        let s = preset(name).unwrap();
+        let r = crate::simulate(&s).unwrap();
+        read_signs(&s, &r, &theory(&s))
+            .into_iter()
+            .map(|g| g.kind)
+            .collect()
+    }
+
+    #[test]
+    fn sale_day_is_pool_bound_and_its_line_grows() {
+        let k = kinds("sale-day");
+        assert_eq!(k[0], SignKind::PoolLimit, "{k:?}");
+        assert!(k.contains(&SignKind::LineGrowing), "{k:?}");
+        assert!(!k.contains(&SignKind::CpuNear), "{k:?}");
+    }
+
+    #[test]
+    fn a_bigger_pool_or_event_loops_move_the_limit_to_the_cpu() {
+        for name in ["sale-day-pool-40", "sale-day-event-loop"] {
+            let k = kinds(name);
+            assert!(k.contains(&SignKind::CpuNear), "{name}: {k:?}");
+            assert!(!k.contains(&SignKind::PoolLimit), "{name}: {k:?}");
+            assert!(!k.contains(&SignKind::LoopBlocked), "{name}: {k:?}");
+        }
+    }
+
+    #[test]
+    fn one_blocking_loop_step_is_named() {
+        let k = kinds("waf-inline");
+        assert!(k.contains(&SignKind::LoopBlocked), "{k:?}");
+        assert!(!kinds("waf-offload-round-robin").contains(&SignKind::LoopBlocked));
+    }
+
+    #[test]
+    fn the_planned_sale_day_is_healthy() {
+        assert_eq!(kinds("sale-day-planned"), vec![SignKind::Healthy]);
+    }
+
+    #[test]
+    fn callers_who_give_up_are_named() {
+        assert!(kinds("sale-day-timeout").contains(&SignKind::Timeouts));
+    }
+
+    #[test]
+    fn one_event_loop_on_many_cores_is_cpu_bound_on_its_one_core() {
+        let k = kinds("node-moderate-blocking");
+        assert!(k.contains(&SignKind::CpuNear), "{k:?}");
+    }
+
+    #[test]
+    fn a_busy_pool_that_keeps_up_is_not_called_the_limit() {
+        let s = Scenario {
+            rps: 180.0,
+            ..preset("sale-day").unwrap()
+        };
+        let r = Report {
+            mean_busy: 19.0,
+            cpu_utilisation: 0.44,
+            latency_ms: crate::report::Latency {
+                mean: 101.0,
+                ..Default::default()
+            },
+            arrival_rps: 183.0,
+            throughput_rps: 182.0,
+            queue_growth_per_s: 2.0,
+            ..Report::default()
+        };
+        let k: Vec<_> = read_signs(&s, &r, &theory(&s))
+            .into_iter()
+            .map(|g| g.kind)
+            .collect();
+        assert_eq!(k, vec![SignKind::Healthy]);
+    }
+
+    #[test]
+    fn an_empty_report_is_healthy_not_a_panic() {
+        let s = Scenario::default();
+        let k = read_signs(&s, &Report::default(), &theory(&s));
+        assert_eq!(k[0].kind, SignKind::Healthy);
+    }
+}

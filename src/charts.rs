@@ -1,0 +1,526 @@
+//! What the charts show, as plain data: the utilisation → response-time
+//! curve (theory for one and for c workers, simulated points, the operating
+//! point) and the time series of a run. [`crate::draw`] paints them.
+
+use tellers_sim::analytic::{erlang_c, mmc_response_percentile_ms, mmc_wait_ms, Limit};
+use tellers_sim::report::{Report, SeriesPoint};
+use tellers_sim::theory::Theory;
+use tellers_sim::{Dist, Scenario};
+
+use crate::playground::curve_delay_ms;
+
+/// Okabe–Ito colours: distinct for the common kinds of colour blindness.
+pub mod palette {
+    /// Orange: a teller on a core; requests inside.
+    pub const ORANGE: &str = "#E69F00";
+    /// Sky blue: waiting off the CPU.
+    pub const SKY: &str = "#56B4E9";
+    /// Bluish green: completed; CPU.
+    pub const GREEN: &str = "#009E73";
+    /// Yellow: wants a core.
+    pub const YELLOW: &str = "#F0E442";
+    /// Blue: in the line; mean latency.
+    pub const BLUE: &str = "#0072B2";
+    /// Vermillion: refused; p99 latency.
+    pub const VERMILLION: &str = "#D55E00";
+    /// Reddish purple: timed out; the operating point.
+    pub const PURPLE: &str = "#CC79A7";
+}
+
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Mark {
+    /// A solid line.
+    Line,
+    /// A dashed line.
+    Dashed,
+    /// Filled dots.
+    Dots,
+    /// Filled squares.
+    Squares,
+    /// A large ring (the operating point).
+    Ring,
+}
+
+/// One series of a chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// Legend text.
+    pub label: String,
+    /// Colour.
+    pub color: &'static str,
+    /// How it is drawn.
+    pub mark: Mark,
+    /// Points (x, y) in data units; non-finite ones are skipped.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A chart: axes with labels and units, and its series.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    /// x-axis label with unit.
+    pub x_label: String,
+    /// y-axis label with unit.
+    pub y_label: String,
+    /// x range.
+    pub x: (f64, f64),
+    /// y range.
+    pub y: (f64, f64),
+    /// Log scale on y.
+    pub y_log: bool,
+    /// x ticks shown as percentages (x in 0–1).
+    pub x_percent: bool,
+    /// The series.
+    pub series: Vec<Series>,
+}
+
+/// One simulated point of the curve: utilisation, mean and p99 response time, ms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepPoint {
+    /// Utilisation of the binding resource, 0–1.
+    pub rho: f64,
+    /// Mean response time, ms.
+    pub mean_ms: f64,
+    /// 99th percentile response time, ms.
+    pub p99_ms: f64,
+}
+
+/// A log axis range, in whole decades, covering every positive finite value.
+pub fn log_range(values: impl IntoIterator<Item = f64>) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
+    for v in values.into_iter().filter(|v| v.is_finite() && *v > 0.0) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return (1.0, 1000.0);
+    }
+    let lo = 10f64.powf((lo * 0.8).log10().floor());
+    let hi = 10f64.powf(hi.log10().ceil()).max(lo * 10.0);
+    (lo, hi)
+}
+
+/// A linear axis maximum: a little above the largest value, at least `floor`.
+pub fn linear_max(values: impl IntoIterator<Item = f64>, floor: f64) -> f64 {
+    let m = values
+        .into_iter()
+        .filter(|v| v.is_finite())
+        .fold(floor, f64::max);
+    m * 1.1
+}
+
+fn var(mean: f64, dist: Dist) -> f64 {
+    match dist {
+        Dist::Const => 0.0,
+        Dist::Exp => mean * mean,
+    }
+}
+
+/// Squared coefficient of variation (variance ÷ mean²) of the service time
+/// at the limiting resource: CPU (both classes and the write) when the
+/// cores limit, CPU + wait when the threads do. 1 for exponential times,
+/// 0 for fixed ones, above 1 for a light/heavy mix.
+pub fn service_scv(s: &Scenario, th: &Theory) -> f64 {
+    let (h, l) = (s.heavy_share, 1.0 - s.heavy_share);
+    let second = |m: f64| var(m, s.cpu_dist) + m * m;
+    let cpu_mean = l * s.cpu_ms + h * s.heavy_cpu_ms;
+    let cpu_var = l * second(s.cpu_ms) + h * second(s.heavy_cpu_ms) - cpu_mean * cpu_mean
+        + var(s.write_ms, s.cpu_dist);
+    let (mean, v) = match th.capacity.binding {
+        Limit::Cpu => (cpu_mean + s.write_ms, cpu_var),
+        Limit::Threads => (
+            cpu_mean + s.write_ms + s.wait_ms,
+            cpu_var + var(s.wait_ms, s.wait_dist),
+        ),
+    };
+    if mean > 0.0 {
+        (v / (mean * mean)).max(0.0)
+    } else {
+        0.0
+    }
+}
+
+/// P(a sum of independent exponential times with these `rates` > `t`).
+/// Rates that (nearly) coincide are nudged apart, which changes the answer
+/// by far less than a pixel.
+fn hypoexp_tail(rates: &[f64], t: f64) -> f64 {
+    let mut r: Vec<f64> = rates.to_vec();
+    for i in 1..r.len() {
+        while r[..i].iter().any(|&q| ((q - r[i]) / q).abs() < 1e-3) {
+            r[i] *= 1.003;
+        }
+    }
+    let mut p = 0.0;
+    for (i, &ri) in r.iter().enumerate() {
+        let coef: f64 = r
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, &rj)| rj / (rj - ri))
+            .product();
+        p += coef * (-ri * t).exp();
+    }
+    p.clamp(0.0, 1.0)
+}
+
+/// The p99 response time, ms, of `c` cores shared in one line (M/M/c with
+/// mean CPU `svc` ms at utilisation `rho`) followed by a random wait off
+/// the CPU with mean `wait_ms` (exponential): the time in line, the CPU
+/// and the wait are added as the independent random times they are,
+/// rather than taking the wait as fixed. Exact for exponential CPU times.
+pub fn p99_cpu_then_wait_ms(c: u32, svc: f64, rho: f64, wait_ms: f64) -> f64 {
+    if !(rho > 0.0 && rho < 1.0 && svc > 0.0 && wait_ms > 0.0) {
+        return mmc_response_percentile_ms(c, svc, rho, 0.99) + wait_ms;
+    }
+    let mu = 1.0 / svc;
+    let theta = f64::from(c) * mu * (1.0 - rho);
+    let nu = 1.0 / wait_ms;
+    let waits = erlang_c(c, f64::from(c) * rho);
+    let tail = |t: f64| {
+        (1.0 - waits) * hypoexp_tail(&[mu, nu], t) + waits * hypoexp_tail(&[mu, theta, nu], t)
+    };
+    let (mut lo, mut hi) = (0.0, svc + wait_ms);
+    while tail(hi) > 0.01 {
+        hi *= 2.0;
+    }
+    for _ in 0..60 {
+        let mid = (lo + hi) / 2.0;
+        if tail(mid) > 0.01 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// True when the p99 of `s` is better found by [`p99_cpu_then_wait_ms`]:
+/// the cores are the line and a random wait follows.
+pub fn random_wait_after_cpu(s: &Scenario, th: &Theory) -> bool {
+    th.capacity.binding == Limit::Cpu && s.wait_ms > 0.0 && s.wait_dist == Dist::Exp
+}
+
+/// Utilisations of the theory lines.
+fn theory_rhos() -> Vec<f64> {
+    (1..=49).map(|i| f64::from(i) * 0.02).collect()
+}
+
+/// The utilisation → response-time chart: theory for one worker and for
+/// `th.servers` workers (mean and p99), the simulated points, and where the
+/// scenario runs now (from `live`, when it has open arrivals below capacity).
+pub fn curve_chart(
+    s: &Scenario,
+    th: &Theory,
+    points: &[SweepPoint],
+    live: Option<&Report>,
+) -> Chart {
+    let c = th.servers.max(1);
+    let delay = curve_delay_ms(s, th);
+    let rhos = theory_rhos();
+    // The wait in line scales by (1 + SCV) / 2 (Allen–Cunneen; exact for one
+    // worker): fixed times wait half as long as random ones, a heavy mix longer.
+    let factor = (1.0 + service_scv(s, th)) / 2.0;
+    let svc = th.service_ms;
+    let random_wait = random_wait_after_cpu(s, th);
+    let line = |n: u32, p99: bool| -> Vec<(f64, f64)> {
+        rhos.iter()
+            .map(|&r| {
+                if p99 && random_wait {
+                    (r, p99_cpu_then_wait_ms(n, svc, r, s.wait_ms))
+                } else if p99 {
+                    (r, mmc_response_percentile_ms(n, svc, r, 0.99) + delay)
+                } else {
+                    (r, svc + mmc_wait_ms(n, svc, r) * factor + delay)
+                }
+            })
+            .collect()
+    };
+    // The p99 formula is M/M/c's, with the wait as a fixed delay when the
+    // cores limit: say so when the scenario is not that.
+    let p99_note = if (factor - 1.0).abs() > 1e-9 {
+        " (approx.)"
+    } else {
+        ""
+    };
+    let workers = |n: u32| {
+        if n == 1 {
+            "1 worker".to_owned()
+        } else {
+            format!("{n} workers")
+        }
+    };
+    let mut series = vec![
+        Series {
+            label: format!("mean, theory, {}", workers(c)),
+            color: palette::BLUE,
+            mark: Mark::Line,
+            points: line(c, false),
+        },
+        Series {
+            label: format!("p99, theory, {}{p99_note}", workers(c)),
+            color: palette::VERMILLION,
+            mark: Mark::Line,
+            points: line(c, true),
+        },
+    ];
+    if c > 1 {
+        series.push(Series {
+            label: "mean, 1 worker".into(),
+            color: palette::BLUE,
+            mark: Mark::Dashed,
+            points: line(1, false),
+        });
+        series.push(Series {
+            label: "p99, 1 worker".into(),
+            color: palette::VERMILLION,
+            mark: Mark::Dashed,
+            points: line(1, true),
+        });
+    }
+    series.push(Series {
+        label: "mean, simulated".into(),
+        color: palette::BLUE,
+        mark: Mark::Dots,
+        points: points.iter().map(|p| (p.rho, p.mean_ms)).collect(),
+    });
+    series.push(Series {
+        label: "p99, simulated".into(),
+        color: palette::VERMILLION,
+        mark: Mark::Squares,
+        points: points.iter().map(|p| (p.rho, p.p99_ms)).collect(),
+    });
+    // Where the scenario runs now: measured when the run has gone far
+    // enough, else what theory says.
+    let measured = live.filter(|r| r.completed > 0 && !crate::playground::warming_up(r));
+    let now = match (th.utilisation, measured, th.mean_ms) {
+        (Some(u), Some(r), _) if u < 1.0 => Some(("now (mean, simulated)", u, r.latency_ms.mean)),
+        (Some(u), None, Some(m)) if u < 1.0 => Some(("now (mean, theory)", u, m)),
+        _ => None,
+    };
+    if let Some((label, u, y)) = now {
+        series.push(Series {
+            label: label.into(),
+            color: palette::PURPLE,
+            mark: Mark::Ring,
+            points: vec![(u, y)],
+        });
+    }
+    // The y range: the curves up to ρ = 0.9 and every simulated point.
+    let ys = series
+        .iter()
+        .flat_map(|s| {
+            s.points
+                .iter()
+                .filter(|(x, _)| *x <= 0.9 || s.mark != Mark::Line)
+                .map(|p| p.1)
+        })
+        .collect::<Vec<_>>();
+    Chart {
+        x_label: "Utilisation of the limiting resource, %".into(),
+        y_label: "Response time, ms (log scale)".into(),
+        x: (0.0, 1.0),
+        y: log_range(ys),
+        y_log: true,
+        x_percent: true,
+        series,
+    }
+}
+
+/// The time-series charts of a run: requests in line and inside; CPU busy;
+/// p99 response time per interval.
+pub fn series_charts(series: &[SeriesPoint]) -> [Chart; 3] {
+    let t_max = series.last().map_or(1.0, |p| p.t_s).max(1.0);
+    let pts = |f: fn(&SeriesPoint) -> f64| series.iter().map(|p| (p.t_s, f(p))).collect::<Vec<_>>();
+    let line = pts(|p| p.line);
+    let inside = pts(|p| p.in_flight);
+    let count_max = linear_max(line.iter().chain(&inside).map(|p| p.1), 1.0);
+    let p99 = pts(|p| p.p99_ms)
+        .into_iter()
+        .filter(|p| p.1 > 0.0)
+        .collect::<Vec<_>>();
+    let p99_max = linear_max(p99.iter().map(|p| p.1), 1.0);
+    [
+        Chart {
+            x_label: "Simulated time, s".into(),
+            y_label: "Requests".into(),
+            x: (0.0, t_max),
+            y: (0.0, count_max),
+            y_log: false,
+            x_percent: false,
+            series: vec![
+                Series {
+                    label: "in line".into(),
+                    color: palette::BLUE,
+                    mark: Mark::Line,
+                    points: line,
+                },
+                Series {
+                    label: "inside (line + served)".into(),
+                    color: palette::ORANGE,
+                    mark: Mark::Dashed,
+                    points: inside,
+                },
+            ],
+        },
+        Chart {
+            x_label: "Simulated time, s".into(),
+            y_label: "CPU busy, %".into(),
+            x: (0.0, t_max),
+            y: (0.0, 100.0),
+            y_log: false,
+            x_percent: false,
+            series: vec![Series {
+                label: "CPU busy".into(),
+                color: palette::GREEN,
+                mark: Mark::Line,
+                points: series.iter().map(|p| (p.t_s, p.cpu * 100.0)).collect(),
+            }],
+        },
+        Chart {
+            x_label: "Simulated time, s".into(),
+            y_label: "p99 response time, ms".into(),
+            x: (0.0, t_max),
+            y: (0.0, p99_max),
+            y_log: false,
+            x_percent: false,
+            series: vec![Series {
+                label: "p99 per interval".into(),
+                color: palette::VERMILLION,
+                mark: Mark::Line,
+                points: p99,
+            }],
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tellers_sim::presets::preset;
+    use tellers_sim::theory::theory;
+
+    #[test]
+    fn log_ranges_are_whole_decades() {
+        assert_eq!(log_range([12.0, 340.0]), (1.0, 1000.0));
+        assert_eq!(log_range([15.0, 340.0]), (10.0, 1000.0));
+        assert_eq!(log_range([f64::INFINITY, 0.0, f64::NAN]), (1.0, 1000.0));
+        assert_eq!(log_range([20.0]), (10.0, 100.0));
+    }
+
+    #[test]
+    fn the_curve_has_theory_for_one_and_c_workers_and_the_operating_point() {
+        let s = preset("sale-day-planned").unwrap();
+        let th = theory(&s);
+        let r = tellers_sim::simulate(&s).unwrap();
+        let pts = [SweepPoint {
+            rho: 0.5,
+            mean_ms: 100.0,
+            p99_ms: 400.0,
+        }];
+        let ch = curve_chart(&s, &th, &pts, Some(&r));
+        let labels: Vec<_> = ch.series.iter().map(|s| s.label.as_str()).collect();
+        assert!(
+            labels.contains(&"mean, 1 worker") && labels.contains(&"now (mean, simulated)"),
+            "{labels:?}"
+        );
+        assert!(labels
+            .iter()
+            .any(|l| l.contains(&format!("{} workers", th.servers))));
+        assert!(ch.y.0 <= 100.0 && ch.y.1 >= 400.0);
+        // Mean rises with utilisation.
+        let mean = &ch.series[0].points;
+        assert!(mean.windows(2).all(|w| w[1].1 >= w[0].1));
+    }
+
+    #[test]
+    fn the_mean_line_follows_the_shape_of_the_service_times() {
+        let mm1 = preset("mm1").unwrap();
+        let md1 = preset("md1").unwrap();
+        assert!((service_scv(&mm1, &theory(&mm1)) - 1.0).abs() < 1e-12);
+        assert_eq!(service_scv(&md1, &theory(&md1)), 0.0);
+        // M/D/1 at 80 %: 10 ms + 20 ms in line, the theory's own figure.
+        let ch = curve_chart(&md1, &theory(&md1), &[], None);
+        let at80 = ch.series[0]
+            .points
+            .iter()
+            .find(|p| (p.0 - 0.8).abs() < 1e-9)
+            .unwrap()
+            .1;
+        assert!(
+            (at80 - theory(&md1).mean_ms.unwrap()).abs() < 1e-9,
+            "{at80}"
+        );
+        let waf = preset("waf-inline").unwrap();
+        assert!(service_scv(&waf, &theory(&waf)) > 1.0);
+    }
+
+    #[test]
+    fn p99_adds_a_random_wait_as_a_random_time() {
+        // No line (ρ → 0): 10 ms CPU + 90 ms wait, both exponential.
+        // P(X + Y > t) = (90 e^(−t/90) − 10 e^(−t/10)) / 80 = 0.01 at t ≈ 424 ms.
+        let p = p99_cpu_then_wait_ms(4, 10.0, 1e-9, 90.0);
+        assert!((p - 424.0).abs() < 2.0, "{p}");
+        // Far above the wait taken as a fixed 90 ms.
+        assert!(p > mmc_response_percentile_ms(4, 10.0, 1e-9, 0.99) + 90.0 + 200.0);
+        // Rises with the load.
+        assert!(p99_cpu_then_wait_ms(4, 10.0, 0.9, 90.0) > p);
+        // Equal rates are fine.
+        let q = p99_cpu_then_wait_ms(1, 10.0, 0.5, 10.0);
+        assert!(q.is_finite() && q > 20.0, "{q}");
+    }
+
+    #[test]
+    fn without_a_run_the_operating_point_is_theory() {
+        let s = preset("mm1").unwrap();
+        let ch = curve_chart(&s, &theory(&s), &[], None);
+        let ring = ch.series.iter().find(|s| s.mark == Mark::Ring).unwrap();
+        assert_eq!(ring.label, "now (mean, theory)");
+        assert!((ring.points[0].1 - 50.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn an_overloaded_scenario_has_no_operating_point() {
+        let s = preset("sale-day").unwrap();
+        let ch = curve_chart(
+            &s,
+            &theory(&s),
+            &[],
+            Some(&Report {
+                completed: 5,
+                ..Report::default()
+            }),
+        );
+        assert!(ch.series.iter().all(|s| s.mark != Mark::Ring));
+    }
+
+    #[test]
+    fn series_charts_have_units_and_cover_the_run() {
+        let pts = [
+            SeriesPoint {
+                t_s: 1.0,
+                line: 5.0,
+                in_flight: 8.0,
+                cpu: 0.5,
+                p99_ms: 20.0,
+                ..Default::default()
+            },
+            SeriesPoint {
+                t_s: 2.0,
+                line: 9.0,
+                in_flight: 12.0,
+                cpu: 0.6,
+                p99_ms: 0.0,
+                ..Default::default()
+            },
+        ];
+        let [a, b, c] = series_charts(&pts);
+        assert_eq!(a.x, (0.0, 2.0));
+        assert!(a.y.1 >= 12.0);
+        assert!(b.y_label.contains('%') && c.y_label.contains("ms"));
+        assert_eq!(
+            c.series[0].points.len(),
+            1,
+            "intervals with nothing finished are skipped"
+        );
+    }
+}

@@ -1,0 +1,213 @@
+use leptos::ev;
+use leptos::prelude::*;
+use tellers_sim::presets::presets;
+use tellers_sim::Scenario;
+use wasm_bindgen::JsCast;
+
+use super::{CurvePanel, FiguresPanel, RunControls, ScenarioControls, SeriesPanel, TellersPanel};
+use crate::lab::Lab;
+use crate::playground::{hash_query, playground_hash, read_query, visible_controls, ViewState};
+
+/// The playground page, at `#/playground?…`: every control, the tellers,
+/// the figures beside their theory, the curve and the run over time. The
+/// URL keeps the whole scenario, its seed and the view, so a copied link
+/// opens exactly this.
+#[component]
+pub fn PlaygroundPage() -> impl IntoView {
+    let hash = window().location().hash().unwrap_or_default();
+    let (initial, initial_view, notices) = read_query(hash_query(&hash));
+    let scenario = RwSignal::new(initial);
+    let presenter = RwSignal::new(initial_view.presenter);
+    let lab = Lab::new(scenario, true, true);
+    lab.speed.set(initial_view.speed);
+
+    let view_state = move || ViewState {
+        presenter: presenter.get(),
+        speed: lab.speed.get(),
+    };
+    let hash_now = Memo::new(move |_| playground_hash(&scenario.get(), &view_state()));
+    // Keep the URL in step without a `hashchange` (which would reload the page).
+    Effect::new(move |_| {
+        let hash = hash_now.get();
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash));
+        }
+    });
+    let link = move || {
+        let loc = window().location();
+        format!(
+            "{}{}{}",
+            loc.origin().unwrap_or_default(),
+            loc.pathname().unwrap_or_default(),
+            hash_now.get()
+        )
+    };
+
+    let copied = RwSignal::new(String::new());
+    let copy_link = move |_| {
+        let text = link();
+        let promise = window().navigator().clipboard().write_text(&text);
+        leptos::task::spawn_local(async move {
+            let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+            copied.set(if ok {
+                "Link copied.".into()
+            } else {
+                "Select the link and copy it.".into()
+            });
+        });
+    };
+
+    let preset_list = presets();
+    let current_preset = Memo::new(move |_| {
+        let s = scenario.get();
+        presets()
+            .into_iter()
+            .find(|p| p.scenario == s)
+            .map_or(String::new(), |p| p.name.to_owned())
+    });
+    let choose_preset = move |ev: ev::Event| {
+        let name = event_target_value(&ev);
+        if let Some(p) = presets().into_iter().find(|p| p.name == name) {
+            scenario.set(p.scenario);
+        }
+    };
+
+    let fields = Signal::derive(move || visible_controls(&scenario.get()));
+    let fields = Memo::new(move |_| fields.get());
+
+    // Keys: space plays or pauses, → steps, f goes full screen, p presents.
+    let keys = window_event_listener(ev::keydown, move |e: ev::KeyboardEvent| {
+        if e.ctrl_key() || e.meta_key() || e.alt_key() {
+            return;
+        }
+        let typing = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| {
+                matches!(
+                    el.tag_name().as_str(),
+                    "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON" | "SUMMARY"
+                )
+            });
+        if typing {
+            return;
+        }
+        match e.key().as_str() {
+            " " => {
+                e.prevent_default();
+                lab.toggle_play();
+            }
+            "ArrowRight" => {
+                e.prevent_default();
+                lab.step();
+            }
+            "f" => toggle_full_screen(),
+            "p" => presenter.update(|p| *p = !*p),
+            _ => {}
+        }
+    });
+    on_cleanup(move || keys.remove());
+
+    let has_notices = !notices.is_empty();
+    view! {
+        <section
+            class="playground"
+            class:playground--presenter=move || presenter.get()
+            aria-labelledby="playground-title"
+        >
+            <header class="playground__head">
+                <div>
+                    <h1 id="playground-title">"Playground"</h1>
+                    <p class="lead playground__lead">
+                        "One server, many requests. Move a slider, press Play, and watch the line, "
+                        "the tellers and the figures beside what theory predicts."
+                    </p>
+                </div>
+                <div class="playground__tools">
+                    <label class="playground__preset">
+                        <span>"Preset"</span>
+                        <select data-testid="presets" prop:value=move || current_preset.get() on:change=choose_preset>
+                            <option value="">"Your own scenario"</option>
+                            {preset_list
+                                .iter()
+                                .map(|p| {
+                                    let name = p.name;
+                                    view! {
+                                        <option value=name selected=move || current_preset.get() == name>
+                                            {format!("{} — {}", p.name, p.about)}
+                                        </option>
+                                    }
+                                })
+                                .collect_view()}
+                        </select>
+                    </label>
+                    <button type="button" class="button" data-testid="copy-link" on:click=copy_link>
+                        "Copy link"
+                    </button>
+                    <button
+                        type="button"
+                        class="button"
+                        data-testid="presenter"
+                        aria-pressed=move || presenter.get().to_string()
+                        on:click=move |_| presenter.update(|p| *p = !*p)
+                    >
+                        {move || if presenter.get() { "Leave presenter mode" } else { "Presenter mode" }}
+                    </button>
+                    <button type="button" class="button" on:click=move |_| toggle_full_screen()>
+                        "Full screen"
+                    </button>
+                    <p class="playground__copied" role="status">
+                        {move || copied.get()}
+                    </p>
+                </div>
+                <label class="playground__link">
+                    <span>"Link to this scenario"</span>
+                    <input type="text" readonly data-testid="share-link" prop:value=link />
+                </label>
+                {has_notices
+                    .then(|| {
+                        view! {
+                            <div class="notice" role="alert" data-testid="link-notice">
+                                <p>
+                                    <strong>"Some settings in this link could not be used."</strong>
+                                    " Their defaults are shown instead:"
+                                </p>
+                                <ul>{notices.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                            </div>
+                        }
+                    })}
+                <p class="playground__keys">
+                    "Keys: " <kbd>"Space"</kbd> " play or pause, " <kbd>"→"</kbd> " one event, "
+                    <kbd>"f"</kbd> " full screen, " <kbd>"p"</kbd> " presenter mode."
+                </p>
+            </header>
+            <div class="playground__layout">
+                <aside class="playground__controls" aria-label="Scenario">
+                    <h2>"Scenario"</h2>
+                    <ScenarioControls scenario fields=fields />
+                    <button type="button" class="button" on:click=move |_| scenario.set(Scenario::default())>
+                        "Reset to defaults"
+                    </button>
+                </aside>
+                <div class="playground__main">
+                    <RunControls lab run_to_end=true />
+                    <TellersPanel lab />
+                    <FiguresPanel lab />
+                    <h2>"Utilisation and response time"</h2>
+                    <CurvePanel lab />
+                    <h2>"The run over time"</h2>
+                    <SeriesPanel lab />
+                </div>
+            </div>
+        </section>
+    }
+}
+
+fn toggle_full_screen() {
+    let doc = document();
+    if doc.fullscreen_element().is_some() {
+        doc.exit_fullscreen();
+    } else if let Some(el) = doc.document_element() {
+        let _ = el.request_fullscreen();
+    }
+}

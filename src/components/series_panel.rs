@@ -1,0 +1,61 @@
+use leptos::html;
+use leptos::prelude::*;
+
+use crate::charts::series_charts;
+use crate::draw::{draw_chart, Theme};
+use crate::lab::Lab;
+
+/// Size of each time-series chart, CSS pixels.
+const SIZE: (f64, f64) = (480.0, 280.0);
+
+/// The run over time: requests in line and inside, CPU busy, p99.
+#[component]
+pub fn SeriesPanel(
+    /// The widget's lab.
+    lab: Lab,
+) -> impl IntoView {
+    let refs = [
+        NodeRef::<html::Canvas>::new(),
+        NodeRef::<html::Canvas>::new(),
+        NodeRef::<html::Canvas>::new(),
+    ];
+    Effect::new(move |_| {
+        let report = lab.report.get();
+        let dark = lab.dark.get();
+        let series = report.map(|r| r.series).unwrap_or_default();
+        let charts = series_charts(&series);
+        for (chart, r) in charts.iter().zip(refs) {
+            if let Some(c) = r.get() {
+                draw_chart(&c, chart, &Theme::new(dark), SIZE.0, SIZE.1);
+            }
+        }
+    });
+    let labels = [
+        "Requests in line and inside over simulated time",
+        "CPU busy, percent, over simulated time",
+        "p99 response time per interval, ms, over simulated time",
+    ];
+    view! {
+        <figure class="panel panel--series">
+            <div class="series-grid">
+                {refs
+                    .into_iter()
+                    .zip(labels)
+                    .map(|(r, label)| {
+                        view! {
+                            <canvas
+                                class="chart"
+                                node_ref=r
+                                width=SIZE.0
+                                height=SIZE.1
+                                role="img"
+                                aria-label=label
+                            ></canvas>
+                        }
+                    })
+                    .collect_view()}
+            </div>
+            <figcaption>"The run over time, averaged over short intervals."</figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,52 @@
+use leptos::prelude::*;
+
+use crate::draw::SCENE;
+use crate::lab::Lab;
+use crate::playground::fmt_count;
+
+/// The tellers scene: requests in line, the tellers and the cores they
+/// hold, the back office, and what became of finished requests.
+#[component]
+pub fn TellersPanel(
+    /// The widget's lab.
+    lab: Lab,
+) -> impl IntoView {
+    // A text twin of the picture for screen readers (and tests).
+    let summary = move || {
+        let s = lab.snapshot.get();
+        format!(
+            "{} requests in line, {} waiting off the CPU, {} of {} cores busy, {} tellers, {} done, {} refused, {} gave up.",
+            fmt_count(s.line as f64),
+            fmt_count(s.waiting as f64),
+            s.busy_cores,
+            s.cores,
+            fmt_count(s.tellers_alive as f64),
+            fmt_count(s.completed as f64),
+            fmt_count(s.refused as f64),
+            fmt_count(s.timed_out as f64),
+        )
+    };
+    // Draw once the canvas is on the page (and whenever the colours change).
+    Effect::new(move |_| {
+        lab.dark.track();
+        if lab.scene.get().is_some() {
+            lab.draw();
+        }
+    });
+    view! {
+        <figure class="panel panel--tellers">
+            <canvas
+                class="scene"
+                node_ref=lab.scene
+                width=SCENE.0
+                height=SCENE.1
+                role="img"
+                aria-label=summary
+                data-testid="tellers-canvas"
+            ></canvas>
+            <figcaption class="visually-hidden" data-testid="tellers-summary">
+                {summary}
+            </figcaption>
+        </figure>
+    }
+}

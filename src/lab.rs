@@ -1,0 +1,395 @@
+//! The running side of a simulation widget: the animated run, the run to
+//! the end and the sweep behind the curve, all in small slices so the page
+//! never freezes.
+//!
+//! Every slice stops after [`SLICE_MS`] of wall time and hands the main
+//! thread back (the next animation frame, or a zero timeout), so no task
+//! comes near the 50 ms a browser calls a long task. A generation number
+//! cancels the slices of a run that a new scenario has replaced.
+
+use std::time::Duration;
+
+use leptos::html;
+use leptos::prelude::*;
+use tellers_sim::report::Report;
+use tellers_sim::theory::{theory, Theory};
+use tellers_sim::{Scenario, Simulation, Snapshot};
+
+use crate::charts::SweepPoint;
+use crate::draw::{draw_tellers, Theme};
+use crate::playground::{sweep_scenario, SWEEP_RHOS};
+
+/// Wall time one slice may use, ms.
+pub const SLICE_MS: f64 = 5.0;
+/// Events between two looks at the clock.
+const CHUNK: u64 = 2_000;
+/// How often the figures follow the animation, ms.
+const REPORT_EVERY_MS: f64 = 250.0;
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// True when the learner asked the system for less motion.
+pub fn prefers_reduced_motion() -> bool {
+    media_matches("(prefers-reduced-motion: reduce)")
+}
+
+/// True when the page is in the dark colour scheme.
+pub fn prefers_dark() -> bool {
+    media_matches("(prefers-color-scheme: dark)")
+}
+
+fn media_matches(q: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media(q).ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+/// Runs `sim` up to simulated time `t_ns`, for at most `budget_ms` of wall
+/// time. Returns false once the run has ended.
+fn advance(sim: &mut Simulation, t_ns: u64, budget_ms: f64) -> bool {
+    let start = now_ms();
+    loop {
+        if !sim.run_until(t_ns, CHUNK) {
+            return false;
+        }
+        if sim.now() >= t_ns || now_ms() - start > budget_ms {
+            return true;
+        }
+    }
+}
+
+/// Steps `sim` for at most `budget_ms` of wall time (the order of events is
+/// exactly that of an uninterrupted run). Returns false once it has ended.
+fn run_slice(sim: &mut Simulation, budget_ms: f64) -> bool {
+    advance(sim, u64::MAX, budget_ms)
+}
+
+/// Where the widget's run stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunState {
+    /// Paused (or not started).
+    Paused,
+    /// Animating in real time × speed.
+    Playing,
+    /// Running to the end in slices.
+    RunningToEnd,
+    /// The run has ended; the figures are final.
+    Ended,
+}
+
+/// The live state of one simulation widget. Cheap to copy: every field is
+/// a handle into the reactive arena, dropped with the widget.
+#[derive(Clone, Copy)]
+pub struct Lab {
+    /// The scenario shown.
+    pub scenario: RwSignal<Scenario>,
+    /// Theory for the scenario.
+    pub theory: Memo<Theory>,
+    /// Play, pause, run to the end, ended.
+    pub state: RwSignal<RunState>,
+    /// Simulated seconds per real second.
+    pub speed: RwSignal<f64>,
+    /// The report of the run so far (or of the finished run).
+    pub report: RwSignal<Option<Report>>,
+    /// What the animation shows now (refreshed with the report).
+    pub snapshot: RwSignal<Snapshot>,
+    /// Simulated points of the curve so far.
+    pub sweep: RwSignal<Vec<SweepPoint>>,
+    /// True while the sweep still runs.
+    pub sweeping: RwSignal<bool>,
+    /// Whether to draw in dark colours.
+    pub dark: RwSignal<bool>,
+    /// The canvas of the tellers scene, when shown.
+    pub scene: NodeRef<html::Canvas>,
+    /// The widget's box, when the run should rest while it is scrolled out
+    /// of sight (lesson widgets; the playground always runs).
+    pub root: NodeRef<html::Section>,
+    sim: StoredValue<Option<Simulation>>,
+    generation: StoredValue<u64>,
+    sweep_generation: StoredValue<u64>,
+    dirty: StoredValue<bool>,
+    /// Whether this widget runs the sweep (only when it shows the curve).
+    with_sweep: bool,
+}
+
+impl Lab {
+    /// A lab for `scenario`: starts its animation loop, restarts the run
+    /// whenever the scenario changes and, when `with_sweep`, re-runs the
+    /// curve's points. Plays at once when `autoplay` and motion is welcome.
+    pub fn new(scenario: RwSignal<Scenario>, autoplay: bool, with_sweep: bool) -> Lab {
+        let lab = Lab {
+            scenario,
+            theory: Memo::new(move |_| theory(&scenario.get())),
+            state: RwSignal::new(if autoplay && !prefers_reduced_motion() {
+                RunState::Playing
+            } else {
+                RunState::Paused
+            }),
+            speed: RwSignal::new(1.0),
+            report: RwSignal::new(None),
+            snapshot: RwSignal::new(Snapshot::default()),
+            sweep: RwSignal::new(vec![]),
+            sweeping: RwSignal::new(false),
+            dark: RwSignal::new(prefers_dark()),
+            scene: NodeRef::new(),
+            root: NodeRef::new(),
+            sim: StoredValue::new(None),
+            generation: StoredValue::new(0),
+            sweep_generation: StoredValue::new(0),
+            dirty: StoredValue::new(true),
+            with_sweep,
+        };
+        Effect::new(move |_| {
+            let s = scenario.get();
+            lab.restart_with(&s);
+            if lab.with_sweep {
+                lab.start_sweep(s);
+            }
+        });
+        lab.frame_loop(now_ms(), 0.0);
+        lab
+    }
+
+    fn restart_with(&self, s: &Scenario) {
+        self.generation.update_value(|g| *g += 1);
+        let sim = Simulation::new(s).ok();
+        let snap = sim.as_ref().map(Simulation::snapshot).unwrap_or_default();
+        self.sim.set_value(sim);
+        self.snapshot.set(snap);
+        self.report.set(None);
+        self.dirty.set_value(true);
+        let state = self.state.get_untracked();
+        if matches!(state, RunState::Ended | RunState::RunningToEnd) {
+            self.state.set(RunState::Paused);
+        }
+    }
+
+    /// Starts the run again from the beginning, with the same seed.
+    pub fn restart(&self) {
+        let s = self.scenario.get_untracked();
+        self.restart_with(&s);
+    }
+
+    /// Play or pause.
+    pub fn toggle_play(&self) {
+        match self.state.get_untracked() {
+            RunState::Playing => self.pause(),
+            RunState::Paused => self.state.set(RunState::Playing),
+            RunState::Ended => {
+                self.restart();
+                self.state.set(RunState::Playing);
+            }
+            RunState::RunningToEnd => {}
+        }
+    }
+
+    /// Pause and bring the figures up to date.
+    pub fn pause(&self) {
+        if self.state.get_untracked() == RunState::Playing {
+            self.state.set(RunState::Paused);
+        }
+        self.refresh();
+    }
+
+    /// One event, then pause.
+    pub fn step(&self) {
+        if self.state.get_untracked() == RunState::RunningToEnd {
+            return;
+        }
+        let mut ended = false;
+        self.sim.update_value(|sim| {
+            if let Some(sim) = sim {
+                ended = !sim.step();
+            }
+        });
+        self.state.set(if ended {
+            RunState::Ended
+        } else {
+            RunState::Paused
+        });
+        self.refresh();
+    }
+
+    /// Runs a fresh copy of the scenario to its end in slices, then shows
+    /// its final report. The events happen in exactly the order of the
+    /// command line's run, so the report is the same to the last bit.
+    pub fn run_to_end(&self) {
+        let Ok(sim) = Simulation::new(&self.scenario.get_untracked()) else {
+            return;
+        };
+        self.generation.update_value(|g| *g += 1);
+        let generation = self.generation.get_value();
+        self.sim.set_value(Some(sim));
+        self.state.set(RunState::RunningToEnd);
+        self.run_to_end_slice(generation);
+    }
+
+    fn run_to_end_slice(self, generation: u64) {
+        if self.generation.try_get_value() != Some(generation) {
+            return;
+        }
+        let mut more = false;
+        self.sim.update_value(|sim| {
+            if let Some(sim) = sim {
+                more = run_slice(sim, SLICE_MS);
+            }
+        });
+        if more {
+            self.snapshot_only();
+            set_timeout(move || self.run_to_end_slice(generation), Duration::ZERO);
+        } else {
+            self.state.set(RunState::Ended);
+            self.refresh();
+        }
+    }
+
+    fn snapshot_only(&self) {
+        if let Some(snap) = self
+            .sim
+            .with_value(|s| s.as_ref().map(Simulation::snapshot))
+        {
+            self.snapshot.set(snap);
+        }
+        self.dirty.set_value(true);
+    }
+
+    /// Reads the report and the snapshot from the run now.
+    pub fn refresh(&self) {
+        let (report, snap) = self.sim.with_value(|s| match s {
+            Some(sim) => (Some(sim.report()), sim.snapshot()),
+            None => (None, Snapshot::default()),
+        });
+        self.report.set(report);
+        self.snapshot.set(snap);
+        self.dirty.set_value(true);
+    }
+
+    /// One animation frame: advance by the frame's time × speed (within the
+    /// slice budget), draw, and ask for the next frame.
+    fn frame_loop(self, last: f64, last_report: f64) {
+        request_animation_frame(move || {
+            let t = now_ms();
+            let Some(state) = self.state.try_get_untracked() else {
+                return;
+            };
+            let mut next_report = last_report;
+            if state == RunState::Playing && self.in_sight() {
+                let dt_s = ((t - last) / 1000.0).clamp(0.0, 0.1);
+                let speed = self.speed.get_untracked();
+                let mut ended = false;
+                self.sim.update_value(|sim| {
+                    if let Some(sim) = sim {
+                        let target = sim.now() + (dt_s * speed * 1e9) as u64;
+                        ended = !advance(sim, target, SLICE_MS);
+                    }
+                });
+                self.dirty.set_value(true);
+                if ended {
+                    self.state.set(RunState::Ended);
+                    self.refresh();
+                } else if t - last_report > REPORT_EVERY_MS {
+                    self.refresh();
+                    next_report = t;
+                }
+            } else if t - last_report > 4.0 * REPORT_EVERY_MS {
+                next_report = t;
+            }
+            // Follow the system's colour scheme when it changes.
+            if next_report == t {
+                let dark = prefers_dark();
+                if dark != self.dark.get_untracked() {
+                    self.dark.set(dark);
+                    self.dirty.set_value(true);
+                }
+            }
+            if self.dirty.get_value() {
+                self.draw();
+            }
+            self.frame_loop(t, next_report);
+        });
+    }
+
+    /// False when the widget's box is set and lies wholly outside the window.
+    fn in_sight(&self) -> bool {
+        let Some(el) = self.root.get_untracked() else {
+            return true;
+        };
+        let r = el.get_bounding_client_rect();
+        let h = window()
+            .inner_height()
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(f64::MAX);
+        r.bottom() >= 0.0 && r.top() <= h
+    }
+
+    /// Draws the tellers scene, if it is on the page.
+    pub fn draw(&self) {
+        let Some(canvas) = self.scene.get_untracked() else {
+            return;
+        };
+        let snap = self
+            .sim
+            .with_value(|s| s.as_ref().map(Simulation::snapshot));
+        if let Some(snap) = snap {
+            draw_tellers(&canvas, &snap, &Theme::new(self.dark.get_untracked()));
+        }
+        self.dirty.set_value(false);
+    }
+
+    fn start_sweep(&self, s: Scenario) {
+        self.sweep_generation.update_value(|g| *g += 1);
+        let generation = self.sweep_generation.get_value();
+        self.sweep.set(vec![]);
+        self.sweeping.set(true);
+        let lab = *self;
+        // Wait a moment: a dragged slider sends many changes.
+        set_timeout(
+            move || lab.sweep_point(generation, s, 0, None),
+            Duration::from_millis(120),
+        );
+    }
+
+    fn sweep_point(self, generation: u64, s: Scenario, i: usize, mut sim: Option<Simulation>) {
+        if self.sweep_generation.try_get_value() != Some(generation) {
+            return;
+        }
+        let th = self.theory.get_untracked();
+        if i >= SWEEP_RHOS.len() {
+            self.sweeping.set(false);
+            return;
+        }
+        if sim.is_none() {
+            sim = sweep_scenario(&s, &th, SWEEP_RHOS[i]).and_then(|p| Simulation::new(&p).ok());
+            if sim.is_none() {
+                self.sweeping.set(false);
+                return;
+            }
+        }
+        let Some(mut running) = sim else { return };
+        let (next_i, next_sim) = if run_slice(&mut running, SLICE_MS) {
+            (i, Some(running))
+        } else {
+            let r = running.report();
+            if r.completed > 0 {
+                let rho = SWEEP_RHOS[i];
+                self.sweep.update(|v| {
+                    v.push(SweepPoint {
+                        rho,
+                        mean_ms: r.latency_ms.mean,
+                        p99_ms: r.latency_ms.p99,
+                    })
+                });
+            }
+            (i + 1, None)
+        };
+        set_timeout(
+            move || self.sweep_point(generation, s, next_i, next_sim),
+            Duration::ZERO,
+        );
+    }
+}

@@ -1,0 +1,276 @@
+// The playground: controls, the tellers, figures beside theory, the curve,
+// shareable links, presenter mode, and the same report as the CLI.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT, expectAccessible, expectVisible } from './harness.mjs';
+
+const run = promisify(execFile);
+const byTestId = (page, id) => page.locator(`[data-testid="${id}"]`);
+const cell = (page, row) => byTestId(page, row).locator('td');
+
+/** Opens the playground (paused: reduced motion asks for no auto-play). */
+async function openPaused(page, open, query = '') {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await open(`#/playground${query}`);
+  await expectVisible(page.getByRole('heading', { level: 1, name: 'Playground' }), 'the Playground heading');
+  await expectVisible(byTestId(page, 'tellers-canvas'), 'the tellers canvas');
+}
+
+/** Waits until the curve's simulated points are all in. */
+async function waitForSweep(page, timeout = 15_000) {
+  await page.waitForFunction(
+    () => {
+      const c = document.querySelector('[data-testid="curve-canvas"]');
+      return c && c.dataset.sweeping === 'false' && Number(c.dataset.points) > 0;
+    },
+    null,
+    { timeout },
+  );
+}
+
+const control = (page, field) => page.locator(`.playground__controls [data-field="${field}"]`);
+
+export async function playgroundShowsControlsTellersFiguresAndCurves({ page, open, screenshot }) {
+  await open('#/playground?rps=180&duration_s=30&speed=5');
+  await expectVisible(page.getByRole('heading', { level: 1, name: 'Playground' }), 'the Playground heading');
+  await expectVisible(page.getByLabel('Cores', { exact: true }), 'the cores slider');
+  await expectVisible(page.getByLabel('Concurrency model'), 'the model picker');
+  await expectVisible(byTestId(page, 'figures'), 'the figures table');
+  await expectVisible(byTestId(page, 'curve-canvas'), 'the curve');
+  assert.equal(await page.title(), 'Playground · Tellers');
+  // Plays by itself: simulated time moves.
+  await page.waitForFunction(() => /Playing: [1-9]/.test(document.querySelector('[data-testid="run-status"]').textContent));
+  await waitForSweep(page);
+  // Let the warm-up (3 s simulated) pass so the figures show numbers.
+  await page.waitForFunction(() => !document.querySelector('[data-testid="fig-mean"]').textContent.includes('warming'));
+  await screenshot('playground.png');
+  await expectAccessible(page);
+}
+
+export async function modelPickerShowsOnlyTheControlsThatMatter({ page, open }) {
+  await openPaused(page, open);
+  await expectVisible(control(page, 'threads'), 'the pool size for a thread pool');
+  assert.equal(await control(page, 'workers').count(), 0, 'no worker slider for a thread pool');
+  await page.getByLabel('Concurrency model').selectOption('event-loop-workers');
+  await expectVisible(control(page, 'workers'), 'the worker slider');
+  await expectVisible(control(page, 'offload_above_ms'), 'the hand-off threshold');
+  assert.equal(await control(page, 'threads').count(), 0, 'no pool size for event loops');
+  await page.getByLabel('How requests arrive').selectOption('closed');
+  await expectVisible(control(page, 'clients'), 'the clients slider');
+  assert.equal(await control(page, 'rps').count(), 0, 'no arrival rate for a closed loop');
+}
+
+export async function movingASliderChangesFiguresAndTheCurve({ page, open }) {
+  await openPaused(page, open);
+  await waitForSweep(page);
+  assert.match(await cell(page, 'fig-cpu-limit').nth(1).textContent(), /^400 rps/);
+  const before = await byTestId(page, 'curve-canvas').evaluate((c) => c.toDataURL());
+  // Keyboard: focus the cores slider and press → once.
+  const slider = page.getByLabel('Cores', { exact: true });
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await control(page, 'cores').locator('input[type=number]').inputValue(), '5');
+  assert.match(await cell(page, 'fig-cpu-limit').nth(1).textContent(), /^500 rps/);
+  assert.match(page.url(), /cores=5/);
+  // The pool size: typing in the number box moves the thread limit.
+  const pool = control(page, 'threads').locator('input[type=number]');
+  await pool.fill('10');
+  await pool.press('Enter');
+  await expectVisible(cell(page, 'fig-thread-limit').nth(1).filter({ hasText: '100 rps' }), 'a thread limit of 100 rps');
+  await waitForSweep(page);
+  const after = await byTestId(page, 'curve-canvas').evaluate((c) => c.toDataURL());
+  assert.notEqual(after, before, 'the curve was redrawn');
+}
+
+export async function everyPresetLoadsFromTheMenu({ page, open }) {
+  await openPaused(page, open);
+  const menu = byTestId(page, 'presets');
+  const names = (await menu.locator('option').evaluateAll((os) => os.map((o) => o.value))).filter(Boolean);
+  assert.ok(names.length >= 20, `only ${names.length} presets`);
+  for (const name of names) {
+    await menu.selectOption(name);
+    assert.equal(await menu.inputValue(), name, `the menu shows ${name}`);
+    await page.waitForFunction(() => !location.hash.endsWith('#/playground'));
+    await byTestId(page, 'step').click();
+    await expectVisible(byTestId(page, 'fig-throughput'), `the figures of ${name}`);
+  }
+}
+
+export async function playPauseAndStep({ page, open }) {
+  await openPaused(page, open);
+  const status = byTestId(page, 'run-status');
+  assert.match(await status.textContent(), /^Paused: 0\.0 s/, 'reduced motion: no auto-play');
+  const summary = byTestId(page, 'tellers-summary');
+  const first = await summary.textContent();
+  for (let i = 0; i < 5; i += 1) await byTestId(page, 'step').click();
+  await page.keyboard.press('ArrowRight');
+  assert.notEqual(await summary.textContent(), first, 'stepping moved the run');
+  await byTestId(page, 'play').click();
+  await page.waitForFunction(() => /^Playing: [0-9.]+ s/.test(document.querySelector('[data-testid="run-status"]').textContent));
+  await page.waitForTimeout(600);
+  await byTestId(page, 'play').click();
+  const paused = await status.textContent();
+  assert.match(paused, /^Paused: /);
+  await page.waitForTimeout(400);
+  assert.equal(await status.textContent(), paused, 'paused: time stands still');
+  // Space plays and pauses from the keyboard.
+  await page.locator('body').click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => /^Playing/.test(document.querySelector('[data-testid="run-status"]').textContent));
+  await byTestId(page, 'restart').click();
+  await page.locator('body').click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => /^Paused/.test(document.querySelector('[data-testid="run-status"]').textContent));
+}
+
+export async function aSharedLinkOpensTheSameScenario({ page, open }) {
+  await openPaused(page, open, '?cores=8&model=event-loop&rps=300&seed=7&cpu_dist=const&speed=2.5');
+  assert.equal(await page.getByLabel('Concurrency model').inputValue(), 'event-loop');
+  assert.equal(await control(page, 'cores').locator('input[type=number]').inputValue(), '8');
+  assert.equal(await control(page, 'rps').locator('input[type=number]').inputValue(), '300');
+  assert.equal(await page.getByLabel('CPU times are').inputValue(), 'const');
+  assert.equal(await control(page, 'seed').locator('input').inputValue(), '7');
+  assert.equal(await byTestId(page, 'speed').textContent(), '2.5×');
+  assert.equal(await byTestId(page, 'link-notice').count(), 0, 'a good link has no notice');
+  const link = await byTestId(page, 'share-link').inputValue();
+  await byTestId(page, 'copy-link').click();
+  await expectVisible(page.getByRole('status').filter({ hasText: /copied|copy it/ }), 'word that the link was copied');
+  // The link written back opens the very same scenario in a new page.
+  const again = await page.context().newPage();
+  await again.emulateMedia({ reducedMotion: 'reduce' });
+  await again.goto(link);
+  await expectVisible(again.getByLabel('Concurrency model'), 'the model picker in the new page');
+  assert.equal(await again.locator('[data-testid="share-link"]').inputValue(), link);
+  assert.equal(await again.getByLabel('Concurrency model').inputValue(), 'event-loop');
+  await again.close();
+}
+
+export async function aTamperedLinkSaysWhatWasWrongAndStillWorks({ page, open }) {
+  await openPaused(page, open, '?cores=abc&rps=NaN&model=%3Cscript%3Ewindow.pwned%3D1%3C%2Fscript%3E&bogus=1&threads=99999999999&wait_ms=50');
+  const notice = byTestId(page, 'link-notice');
+  await expectVisible(notice, 'the notice about the bad link');
+  const text = await notice.textContent();
+  for (const field of ['cores', 'rps', 'model', 'bogus', 'threads']) {
+    assert.ok(text.includes(field), `the notice names ${field}: ${text}`);
+  }
+  assert.ok(!text.includes('wait_ms'), 'good fields are not in the notice');
+  assert.equal(await notice.locator('script').count(), 0, 'no markup from the link');
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.equal(await control(page, 'cores').locator('input[type=number]').inputValue(), '4', 'the default is used');
+  assert.equal(await control(page, 'wait_ms').locator('input[type=number]').inputValue(), '50', 'good fields are kept');
+  await byTestId(page, 'step').click();
+  await expectVisible(byTestId(page, 'fig-throughput'), 'the figures');
+}
+
+export async function noLongTaskWhileTheCurveIsSimulated({ page, open }) {
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await open('#/playground?rps=150&speed=100');
+  await waitForSweep(page);
+  await page.waitForTimeout(200);
+  // Start-up (compiling the wasm) is not the playground's work: count from here.
+  await page.evaluate(() => {
+    window.__longTasks = [];
+  });
+  for (const value of ['120', '60', '170']) {
+    const rps = control(page, 'rps').locator('input[type=number]');
+    await rps.fill(value);
+    await rps.press('Enter');
+    await waitForSweep(page);
+  }
+  await byTestId(page, 'run-to-end').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]').dataset.state === 'ended', null, {
+    timeout: 20_000,
+  });
+  const long = await page.evaluate(() => window.__longTasks);
+  assert.deepEqual(long.filter((d) => d > 50), [], `long tasks: ${long.join(', ')} ms`);
+}
+
+export async function presenterModeIsLargeAndFoldsTheControls({ page, open, screenshot }) {
+  await open('#/playground?presenter=1&model=event-loop&loops=1&cores=4&rps=60&cpu_ms=10&heavy_share=0.05&heavy_cpu_ms=60&duration_s=30&speed=4');
+  await expectVisible(byTestId(page, 'tellers-canvas'), 'the tellers');
+  assert.equal(await page.locator('.playground__controls').isVisible(), false, 'controls folded away');
+  await waitForSweep(page);
+  await page.waitForTimeout(2500);
+  await screenshot('playground-presenter.png');
+  await page.keyboard.press('p');
+  await expectVisible(page.locator('.playground__controls'), 'the controls after leaving presenter mode');
+  assert.ok(!page.url().includes('presenter=1'));
+}
+
+export async function playgroundIsReadableInDarkMode({ page, open, screenshot }) {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await open('#/playground?threads=40&rps=280&duration_s=20&speed=4');
+  await expectVisible(byTestId(page, 'tellers-canvas'), 'the tellers');
+  await waitForSweep(page);
+  await page.waitForTimeout(2500);
+  await screenshot('playground-dark.png');
+  await expectAccessible(page);
+}
+
+/** Relative difference of two numbers (0 when both are 0). */
+function relDiff(a, b) {
+  if (a === b) return 0;
+  return Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b));
+}
+
+/** Every leaf of `want` must match `got`: numbers to 1e-9 relative, the rest exactly. */
+function compareReports(got, want, where = 'report') {
+  if (want === null || typeof want !== 'object') {
+    if (typeof want === 'number' && typeof got === 'number') {
+      assert.ok(relDiff(got, want) <= 1e-9, `${where}: ${got} in the browser, ${want} from the CLI`);
+    } else {
+      assert.deepEqual(got, want, where);
+    }
+    return;
+  }
+  for (const key of Object.keys(want)) {
+    if (key === 'wall_s') continue;
+    compareReports(got?.[key], want[key], `${where}.${key}`);
+  }
+}
+
+const COUNTS = ['arrived', 'completed', 'refused', 'dropped', 'timed_out', 'finished_after_timeout', 'in_flight_end', 'queue_len_end', 'peak_threads', 'peak_connections', 'events'];
+
+async function cliReport(preset) {
+  const bin = path.join(ROOT, 'target', 'release', 'tellers');
+  try {
+    await fs.access(bin);
+  } catch {
+    await run('cargo', ['build', '--release', '--bin', 'tellers'], { cwd: ROOT, maxBuffer: 1 << 26 });
+  }
+  const { stdout } = await run(bin, ['simulate', '--preset', preset, '--json'], { maxBuffer: 1 << 26 });
+  return JSON.parse(stdout);
+}
+
+export async function runToTheEndGivesTheCliReport({ page, open }) {
+  const want = cliReport('sale-day');
+  await openPaused(page, open);
+  await byTestId(page, 'presets').selectOption('sale-day');
+  await byTestId(page, 'run-to-end').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]').dataset.state === 'ended', null, {
+    timeout: 20_000,
+  });
+  assert.equal(await byTestId(page, 'report-json').getAttribute('data-final'), 'true');
+  const got = JSON.parse(await byTestId(page, 'report-json').textContent());
+  const cli = await want;
+  for (const key of COUNTS) assert.equal(got[key], cli[key], `${key}: the browser and the CLI differ`);
+  compareReports(got, cli);
+  await expectVisible(page.locator('[data-sign="PoolLimit"]'), 'the verdict "the pool is the limit"');
+}
+
+export async function playgroundFitsAPhoneScreen({ page, open }) {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await openPaused(page, open);
+  await byTestId(page, 'step').click();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.equal(overflow, 0, `the playground scrolls sideways by ${overflow} px on a 375 px screen`);
+}

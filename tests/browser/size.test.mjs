@@ -1,0 +1,24 @@
+// What a learner downloads: the app's wasm, JavaScript and CSS, gzipped.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { DIST } from './harness.mjs';
+
+/** Most the app may weigh, gzipped: it must open quickly on a classroom network. */
+const BUDGET_BYTES = 400 * 1024;
+
+export async function theAppStaysUnder400KbGzipped() {
+  const files = (await fs.readdir(DIST)).filter((f) => /\.(wasm|js|css)$/.test(f));
+  assert.ok(files.some((f) => f.endsWith('.wasm')), 'no .wasm in dist/');
+  let total = 0;
+  const sizes = [];
+  for (const f of files) {
+    const gz = zlib.gzipSync(await fs.readFile(path.join(DIST, f)), { level: 9 }).length;
+    total += gz;
+    sizes.push(`${f}: ${(gz / 1024).toFixed(1)} KB`);
+  }
+  console.log(`     gzipped: ${sizes.join(', ')}; total ${(total / 1024).toFixed(1)} KB`);
+  assert.ok(total < BUDGET_BYTES, `the app is ${(total / 1024).toFixed(1)} KB gzipped (budget 400 KB): ${sizes.join(', ')}`);
+}
