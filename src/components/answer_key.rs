@@ -1,0 +1,116 @@
+use leptos::prelude::*;
+
+use crate::course_data::course;
+use crate::progress::student_seed;
+use tellers_course::{format_number, Kind};
+
+/// The teacher's answer key for a class code: for each student name, every
+/// exercise with that student's numbers and the answer. Printable.
+#[component]
+pub fn AnswerKey(
+    /// The class code from the link.
+    class: String,
+) -> impl IntoView {
+    let class = RwSignal::new(class);
+    let names = RwSignal::new(String::new());
+    let key = move || {
+        let class = class.get();
+        let mut students: Vec<String> = names
+            .get()
+            .lines()
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty())
+            .take(200)
+            .collect();
+        if students.is_empty() {
+            students.push(String::new());
+        }
+        students
+            .into_iter()
+            .map(|name| {
+                let seed = student_seed(&class, &name);
+                let rows = course()
+                    .exercises()
+                    .map(|(slug, e)| {
+                        let answer = match e.kind {
+                            Kind::Numeric => match e.variant(&seed) {
+                                Ok(v) => format!(
+                                    "{} {}",
+                                    format_number(v.answer.unwrap_or(f64::NAN)),
+                                    e.unit.map(|u| u.label()).unwrap_or_default()
+                                ),
+                                Err(err) => format!("(cannot set up: {err})"),
+                            },
+                            _ => e
+                                .correct
+                                .and_then(|i| {
+                                    e.options
+                                        .get(i)
+                                        .map(|o| format!("{}. {o}", (b'A' + i as u8) as char))
+                                })
+                                .unwrap_or_default(),
+                        };
+                        let prompt = e
+                            .variant(&seed)
+                            .map(|v| v.prompt)
+                            .unwrap_or_else(|_| e.prompt.clone());
+                        view! {
+                            <tr>
+                                <td>{slug.to_string()}</td>
+                                <td>{e.id.clone()}</td>
+                                <td>{prompt}</td>
+                                <td class="key__answer">{answer}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view();
+                let who = if name.is_empty() {
+                    "Students without a name".to_string()
+                } else {
+                    name.clone()
+                };
+                view! {
+                    <section class="key__student">
+                        <h2>{who}</h2>
+                        <table class="key__table">
+                            <thead>
+                                <tr>
+                                    <th scope="col">"Lesson"</th>
+                                    <th scope="col">"Exercise"</th>
+                                    <th scope="col">"Question (their numbers)"</th>
+                                    <th scope="col">"Answer"</th>
+                                </tr>
+                            </thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </section>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <section class="key" data-testid="answer-key">
+            <p class="eyebrow">
+                <a href="#/lessons">"Lessons"</a>
+                " · For teachers"
+            </p>
+            <h1>"Answer key"</h1>
+            <p class="lead">
+                "Each student who types the class code and their name gets their own numbers. "
+                "List the names, one per line, to see every student's numbers and answers."
+            </p>
+            <div class="key__form print-hide">
+                <label>
+                    "Class code"
+                    <input type="text" prop:value=class on:input=move |ev| class.set(event_target_value(&ev)) data-testid="key-class" />
+                </label>
+                <label>
+                    "Student names, one per line"
+                    <textarea rows="4" prop:value=names on:input=move |ev| names.set(event_target_value(&ev)) data-testid="key-names"></textarea>
+                </label>
+                <button class="button" on:click=move |_| { let _ = window().print(); }>"Print the key"</button>
+            </div>
+            {key}
+        </section>
+    }
+}

@@ -1,0 +1,50 @@
+use leptos::prelude::*;
+
+use super::{lessons_page::ProgressContext, StudentPanel};
+use crate::course_data::course;
+use crate::lesson_route::lesson_href;
+
+/// The table of contents: every lesson in order, with how many of its
+/// exercises the learner has solved, and who is working.
+#[component]
+pub fn LessonContents() -> impl IntoView {
+    let ctx = expect_context::<ProgressContext>();
+    let items = course()
+        .lessons
+        .iter()
+        .map(|l| {
+            let ids: Vec<String> = l.exercises().map(|e| e.id.clone()).collect();
+            let total = ids.len();
+            let done = move || {
+                ctx.progress
+                    .with(|p| p.solved_count(ids.iter().map(String::as_str)))
+            };
+            view! {
+                <li class="toc__item">
+                    <a class="toc__link" href=lesson_href(&l.slug, None)>
+                        <span class="toc__number">{l.number}</span>
+                        <span class="toc__text">
+                            <span class="toc__title">{l.title.clone()}</span>
+                            <span class="toc__summary">{l.summary.clone()}</span>
+                        </span>
+                        <span class="toc__done" aria-label="exercises solved">
+                            {move || format!("{} / {}", done(), total)}
+                        </span>
+                    </a>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="lessons" aria-labelledby="lessons-title">
+            <p class="eyebrow">"Course"</p>
+            <h1 id="lessons-title">"Lessons"</h1>
+            <p class="lead">
+                "Thirteen short lessons, from the two halves of a request to a full sale-day plan. "
+                "Each has a live simulation and exercises checked as you type."
+            </p>
+            <StudentPanel />
+            <ol class="toc">{items}</ol>
+        </section>
+    }
+}

@@ -1,0 +1,77 @@
+use leptos::prelude::*;
+
+use super::{ExerciseCard, LessonSim, PredictBox};
+use crate::course_data::course;
+use crate::lesson_route::lesson_href;
+use tellers_course::Segment;
+
+/// One lesson: its text, predict boxes, live simulations and exercises in
+/// reading order, with previous / next links and a print button. With an
+/// exercise id, the page scrolls to that exercise.
+#[component]
+pub fn LessonView(
+    /// The lesson's slug (known to exist).
+    slug: String,
+    /// An exercise to scroll to.
+    exercise: Option<String>,
+) -> impl IntoView {
+    let lessons = &course().lessons;
+    let Some(i) = lessons.iter().position(|l| l.slug == slug) else {
+        return view! { <p>"No such lesson."</p> }.into_any();
+    };
+    let lesson = &lessons[i];
+    let prev = i.checked_sub(1).map(|j| &lessons[j]);
+    let next = lessons.get(i + 1);
+    let segments = lesson
+        .segments
+        .iter()
+        .map(|seg| match seg {
+            Segment::Html { html } => {
+                view! { <div class="prose" inner_html=html.clone()></div> }.into_any()
+            }
+            Segment::Predict { html } => view! { <PredictBox html=html.clone() /> }.into_any(),
+            Segment::Sim(block) => view! { <LessonSim block=block.clone() /> }.into_any(),
+            Segment::Exercise(ex) => {
+                view! { <ExerciseCard exercise=ex.clone() lesson=lesson.slug.clone() /> }.into_any()
+            }
+        })
+        .collect_view();
+    if let Some(id) = exercise {
+        // After the page is drawn, bring the linked exercise into view.
+        request_animation_frame(move || {
+            if let Some(el) = document().get_element_by_id(&format!("ex-{id}")) {
+                el.scroll_into_view();
+            }
+        });
+    }
+    let pager =
+        move |l: Option<&tellers_course::Lesson>, rel: &'static str, label: &'static str| {
+            l.map(|l| {
+                view! {
+                    <a class="pager__link" rel=rel href=lesson_href(&l.slug, None)>
+                        <span class="pager__label">{label}</span>
+                        <span>{format!("{}. {}", l.number, l.title)}</span>
+                    </a>
+                }
+            })
+        };
+    view! {
+        <article class="lesson" data-testid="lesson">
+            <p class="eyebrow">
+                <a href="#/lessons">"Lessons"</a>
+                {format!(" · Lesson {} of {}", lesson.number, lessons.len())}
+            </p>
+            <h1>{lesson.title.clone()}</h1>
+            <p class="lead">{lesson.summary.clone()}</p>
+            <button class="button print-hide" on:click=move |_| { let _ = window().print(); }>
+                "Print this lesson"
+            </button>
+            {segments}
+            <nav class="pager print-hide" aria-label="Previous and next lesson">
+                {pager(prev, "prev", "Previous")}
+                {pager(next, "next", "Next")}
+            </nav>
+        </article>
+    }
+    .into_any()
+}

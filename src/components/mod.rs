@@ -1,0 +1,50 @@
+//! The components of the app, one per thing the learner sees.
+
+mod app;
+mod coming_soon;
+mod curve_panel;
+mod figures_panel;
+mod lessons_page;
+mod nav_bar;
+mod not_found;
+mod playground_page;
+mod queue_sketch;
+mod run_controls;
+mod scenario_controls;
+mod series_panel;
+mod sim_widget;
+mod site_footer;
+mod tellers_panel;
+mod welcome;
+
+pub use app::App;
+pub use coming_soon::ComingSoon;
+pub use curve_panel::CurvePanel;
+pub use figures_panel::FiguresPanel;
+pub use lessons_page::LessonsPage;
+pub use nav_bar::NavBar;
+pub use not_found::NotFound;
+pub use playground_page::PlaygroundPage;
+pub use queue_sketch::QueueSketch;
+pub use run_controls::RunControls;
+pub use scenario_controls::ScenarioControls;
+pub use series_panel::SeriesPanel;
+pub use sim_widget::{LabView, SimWidget};
+pub use site_footer::SiteFooter;
+pub use tellers_panel::TellersPanel;
+pub use welcome::Welcome;
+
+mod answer_key;
+mod exercise_card;
+mod lesson_contents;
+mod lesson_sim;
+mod lesson_view;
+mod predict_box;
+mod student_panel;
+pub use answer_key::AnswerKey;
+pub use exercise_card::ExerciseCard;
+pub use lesson_contents::LessonContents;
+pub use lesson_sim::LessonSim;
+pub use lesson_view::LessonView;
+pub use predict_box::PredictBox;
+pub use student_panel::StudentPanel;

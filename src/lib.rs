@@ -1,0 +1,22 @@
+//! Tellers, the web app: a live lab, in the browser, for how one server
+//! handles many requests.
+//!
+//! `main.rs` only mounts [`App`]. Each thing the learner sees is one
+//! component in [`components`]; anything that branches on domain values
+//! (such as which page a URL opens, in [`route`]) is a plain function with
+//! a native test, so `cargo test` checks it without a browser.
+
+pub mod charts;
+pub mod components;
+pub mod course_data;
+pub mod draw;
+pub mod lab;
+pub mod lesson_route;
+pub mod playground;
+pub mod progress;
+pub mod route;
+pub mod sliced;
+pub mod wasm_bench;
+
+pub use components::{App, SimWidget};
+pub use route::{route_from_hash, Route};

@@ -1,0 +1,172 @@
+//! A learner's progress, kept in local storage and exportable for the
+//! teacher. Reading it never fails: storage that is missing, corrupt or from
+//! another version is replaced by a fresh start, with a notice saying so.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The local-storage key; the version is in the name and in the value.
+pub const STORAGE_KEY: &str = "tellers.progress";
+const VERSION: u32 = 1;
+
+/// How one exercise went.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExerciseProgress {
+    /// Answered right at least once.
+    pub solved: bool,
+    /// Answers checked.
+    pub attempts: u32,
+    /// Hints opened (the most at once).
+    pub hints: u32,
+}
+
+/// Who is working, for per-student numbers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Student {
+    /// The class code the teacher gave.
+    pub class: String,
+    /// The learner's name or nickname.
+    pub name: String,
+}
+
+impl Student {
+    /// The seed for per-student numbers; empty when no class code is set,
+    /// so everyone without one shares the default numbers.
+    pub fn seed(&self) -> String {
+        student_seed(&self.class, &self.name)
+    }
+}
+
+/// The seed for a class code and a name: trimmed, lower case, `class/name`.
+pub fn student_seed(class: &str, name: &str) -> String {
+    let class = class.trim().to_lowercase();
+    if class.is_empty() {
+        return String::new();
+    }
+    format!("{class}/{}", name.trim().to_lowercase())
+}
+
+/// Everything kept for one learner.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Format version.
+    pub version: u32,
+    /// Who is working.
+    pub student: Student,
+    /// By exercise id.
+    pub exercises: BTreeMap<String, ExerciseProgress>,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress {
+            version: VERSION,
+            student: Student::default(),
+            exercises: BTreeMap::new(),
+        }
+    }
+}
+
+impl Progress {
+    /// Read stored text: the progress and, if the text could not be used, a
+    /// notice for the learner.
+    pub fn load(stored: Option<&str>) -> (Progress, Option<String>) {
+        let Some(text) = stored else {
+            return (Progress::default(), None);
+        };
+        match serde_json::from_str::<Progress>(text) {
+            Ok(p) if p.version == VERSION => (p, None),
+            Ok(p) => (
+                Progress::default(),
+                Some(format!(
+                    "Saved progress was from another version ({}); starting fresh.",
+                    p.version
+                )),
+            ),
+            Err(_) => (
+                Progress::default(),
+                Some(
+                    "Saved progress could not be read (it may be damaged), so it was reset.".into(),
+                ),
+            ),
+        }
+    }
+
+    /// The text to store.
+    pub fn save(&self) -> String {
+        serde_json::to_string(self).expect("progress serialises")
+    }
+
+    /// Record a checked answer.
+    pub fn record_attempt(&mut self, id: &str, correct: bool) {
+        let e = self.exercises.entry(id.to_string()).or_default();
+        e.attempts += 1;
+        e.solved |= correct;
+    }
+
+    /// Record that `shown` hints are open.
+    pub fn record_hints(&mut self, id: &str, shown: u32) {
+        let e = self.exercises.entry(id.to_string()).or_default();
+        e.hints = e.hints.max(shown);
+    }
+
+    /// Is this exercise solved?
+    pub fn solved(&self, id: &str) -> bool {
+        self.exercises.get(id).is_some_and(|e| e.solved)
+    }
+
+    /// How many of these ids are solved.
+    pub fn solved_count<'a>(&self, ids: impl IntoIterator<Item = &'a str>) -> usize {
+        ids.into_iter().filter(|id| self.solved(id)).count()
+    }
+
+    /// A file for the teacher: who, and how each exercise went.
+    pub fn export(&self) -> String {
+        serde_json::to_string_pretty(self).expect("progress serialises")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_keeps_everything() {
+        let mut p = Progress {
+            student: Student {
+                class: "R12".into(),
+                name: "Ana".into(),
+            },
+            ..Progress::default()
+        };
+        p.record_attempt("threads-busy", false);
+        p.record_attempt("threads-busy", true);
+        p.record_hints("threads-busy", 2);
+        let (back, notice) = Progress::load(Some(&p.save()));
+        assert_eq!((back, notice), (p.clone(), None));
+        assert!(p.solved("threads-busy"));
+        assert_eq!(p.exercises["threads-busy"].attempts, 2);
+        assert_eq!(p.solved_count(["threads-busy", "other"]), 1);
+    }
+
+    #[test]
+    fn corrupt_or_foreign_storage_resets_with_a_notice() {
+        for bad in ["{", "null", "[]", "{\"version\":1}", "\u{0}garbage"] {
+            let (p, notice) = Progress::load(Some(bad));
+            assert_eq!(p, Progress::default());
+            assert!(notice.unwrap().contains("reset"), "{bad}");
+        }
+        let (_, notice) = Progress::load(Some(
+            r#"{"version":9,"student":{"class":"","name":""},"exercises":{}}"#,
+        ));
+        assert!(notice.unwrap().contains("another version"));
+        assert_eq!(Progress::load(None), (Progress::default(), None));
+    }
+
+    #[test]
+    fn seeds_ignore_case_and_spaces_and_need_a_class() {
+        assert_eq!(student_seed(" R12 ", "Ana "), "r12/ana");
+        assert_eq!(student_seed("", "Ana"), "");
+        assert_ne!(student_seed("r12", "ana"), student_seed("r12", "ben"));
+    }
+}

@@ -1,0 +1,79 @@
+// The engine compiled to WebAssembly: the same scenario and seed give the
+// same report as the native CLI, bit for bit; and a side-by-side speed
+// benchmark (reported, with the machine, in artifacts/bench-wasm.json).
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from './harness.mjs';
+
+function tellers(...args) {
+  const out = execFileSync('cargo', ['run', '-q', '--release', '-p', 'tellers-sim', '--bin', 'tellers', '--', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  return JSON.parse(out);
+}
+
+async function bindings(page, open) {
+  await open('');
+  await page.waitForFunction(() => window.wasmBindings && window.wasmBindings.report_json, null, { timeout: 15_000 });
+}
+
+export async function wasmReportsEqualNativeReports({ page, open }) {
+  await bindings(page, open);
+  const presets = tellers('presets', '--json');
+  const names = ['sale-day', 'sale-day-timeout', 'batch-pool-20', 'node-moderate-pool', 'waf-offload-unbalanced', 'md1'];
+  for (const name of names) {
+    const scenario = { ...presets[name], duration_s: Math.min(presets[name].duration_s, 20) };
+    const file = path.join(os.tmpdir(), `tellers-${name}.json`);
+    await fs.writeFile(file, JSON.stringify(scenario));
+    const native = tellers('simulate', '--scenario', file, '--json');
+    const wasm = JSON.parse(await page.evaluate((s) => window.wasmBindings.report_json(s), JSON.stringify(scenario)));
+    delete native.wall_s;
+    delete wasm.wall_s;
+    assert.deepEqual(wasm, native, `${name}: the browser and the CLI disagree`);
+  }
+}
+
+export async function benchmarkInWasmBesideNative({ page, open }) {
+  await bindings(page, open);
+  const n = 400_000;
+  const timed = await page.evaluate((n) => {
+    const b = window.wasmBindings;
+    b.bench_reference(20_000);
+    b.bench_engine(20_000);
+    let t = performance.now();
+    const refMean = b.bench_reference(n);
+    const refMs = performance.now() - t;
+    t = performance.now();
+    const engMean = b.bench_engine(n);
+    const engMs = performance.now() - t;
+    return { refMean, refMs, engMean, engMs };
+  }, n);
+  const native = tellers('bench', '--requests', String(n), '--json');
+  const wasmEngineRps = n / (timed.engMs / 1000);
+  const result = {
+    machine: `${os.cpus()[0].model}, ${os.cpus().length} cores, ${os.platform()} ${os.release()}`,
+    method: `M/M/4 at rho 0.9, 10 ms service, ${n} requests, one run each after a 20,000-request warm-up; wasm timed with performance.now() in headless Chromium, native with std::time::Instant`,
+    wasm_reference_rps: n / (timed.refMs / 1000),
+    wasm_engine_rps: wasmEngineRps,
+    wasm_ratio_engine_to_reference: timed.refMs / timed.engMs,
+    native_reference_rps: native.reference_rps,
+    native_engine_rps: native.engine_rps,
+    native_ratio_engine_to_reference: native.ratio,
+    wasm_engine_over_native_engine: wasmEngineRps / native.engine_rps,
+  };
+  await fs.mkdir(path.join(ROOT, 'artifacts'), { recursive: true });
+  await fs.writeFile(path.join(ROOT, 'artifacts', 'bench-wasm.json'), JSON.stringify(result, null, 2));
+  console.log(
+    `    bench: wasm engine ${(wasmEngineRps / 1e6).toFixed(2)} M req/s = ${result.wasm_engine_over_native_engine.toFixed(2)} of native; ` +
+      `engine/reference ${result.wasm_ratio_engine_to_reference.toFixed(2)} in wasm, ${native.ratio.toFixed(2)} native`,
+  );
+  // Correctness, not speed: both contestants simulated the same queue.
+  assert.ok(Math.abs(timed.engMean - native.engine_mean_ms) < 1e-9, 'wasm and native engines agree on the mean');
+  assert.ok(Math.abs(timed.refMean - timed.engMean) / timed.engMean < 0.05, 'the engine and the minimal loop agree');
+}

@@ -1,0 +1,135 @@
+// The course: contents, a lesson, exercises checked on the spot, progress
+// kept across reloads, per-student numbers and the teacher's answer key.
+
+import assert from 'node:assert/strict';
+import { expectAccessible, expectVisible } from './harness.mjs';
+
+/** The numbers in the "threads busy" exercise's prompt, and its answer. */
+async function threadsBusy(page) {
+  const card = page.locator('#ex-threads-busy');
+  const prompt = await card.locator('.exercise__prompt').innerText();
+  const m = prompt.match(/gets ([\d,]+) requests per second\. Each request uses (\d+) ms of CPU and waits (\d+) ms/);
+  assert.ok(m, `prompt not as expected: ${prompt}`);
+  const [rps, cpu, wait] = m.slice(1).map((x) => Number(x.replace(/,/g, '')));
+  return { card, prompt, answer: (rps * (cpu + wait)) / 1000 };
+}
+
+export async function contentsListsEveryLessonInOrder({ page, open, screenshot }) {
+  await open('#/lessons');
+  await expectVisible(page.getByRole('heading', { level: 1, name: 'Lessons' }), 'the Lessons heading');
+  const items = page.locator('.toc__item');
+  assert.equal(await items.count(), 13);
+  assert.match(await items.first().innerText(), /Work and wait/);
+  await screenshot('lessons-contents.png');
+  await expectAccessible(page);
+}
+
+export async function answerWrongThenRightAndProgressSurvivesReload({ page, open, screenshot }) {
+  await open('#/lessons/littles-law/threads-busy');
+  await expectVisible(page.getByRole('heading', { level: 1, name: "Little's law" }), 'the lesson heading');
+  const { card, answer } = await threadsBusy(page);
+  const box = card.getByTestId('answer');
+  const check = card.getByTestId('check');
+  const feedback = card.getByTestId('feedback');
+
+  await box.fill(String(answer * 2));
+  await check.click();
+  await expectVisible(feedback.filter({ hasText: 'too high' }), 'a "too high" message');
+
+  await box.fill(`${answer} ms`);
+  await check.click();
+  await expectVisible(feedback.filter({ hasText: "'ms' is not a unit" }), 'a wrong-unit message');
+
+  await card.getByRole('button', { name: /Hint/ }).click();
+  await expectVisible(card.locator('.exercise__hints li').first(), 'the first hint');
+  await card.getByRole('button', { name: 'Show the worked solution' }).click();
+  await expectVisible(card.locator('.exercise__solution li').first(), 'the worked solution');
+
+  await box.fill(`${answer} threads`);
+  await check.click();
+  await expectVisible(feedback.filter({ hasText: 'Correct.' }), 'the "Correct." message');
+  await expectVisible(card.getByText('✓ solved'), 'the solved mark');
+  await screenshot('lesson-exercise.png');
+
+  await page.reload();
+  await expectVisible(page.locator('#ex-threads-busy').getByText('✓ solved'), 'the solved mark after a reload');
+  await open('#/lessons');
+  assert.match(await page.locator('.toc__item').nth(3).innerText(), /1 \/ \d+/);
+}
+
+export async function theSimulatorConfirmsAnAnswer({ page, open }) {
+  await open('#/lessons/littles-law/threads-busy');
+  const { card } = await threadsBusy(page);
+  await card.getByTestId('sim-check').click();
+  const result = card.getByTestId('sim-check-result');
+  await expectVisible(result, 'the simulator result');
+  assert.match(await result.innerText(), /The simulator measured mean in flight = [\d.,]+; the formula gives [\d.,]+/);
+}
+
+export async function aLessonReadsWellAndIsAccessible({ page, open, screenshot }) {
+  await open('#/lessons/utilisation-and-response-time');
+  await expectVisible(page.getByTestId('lesson'), 'the lesson');
+  assert.ok((await page.locator('.prose math').count()) > 0, 'formulas render as MathML');
+  await expectVisible(page.locator('.predict').first(), 'a predict box');
+  await expectVisible(page.getByTestId('lesson-sim').first(), 'an embedded simulation');
+  await screenshot('lesson.png');
+  await expectAccessible(page);
+  await page.getByRole('link', { name: /Next/ }).click();
+  await expectVisible(page.getByRole('heading', { level: 1, name: 'The line that grows without limit' }), 'the next lesson');
+}
+
+export async function classmatesGetTheirOwnNumbers({ page, open }) {
+  await open('#/lessons');
+  await page.getByTestId('class-code').fill('R12');
+  await page.getByTestId('student-name').fill('Ana');
+  await page.getByRole('button', { name: 'Use my numbers' }).click();
+  await open('#/lessons/littles-law/threads-busy');
+  const ana = (await threadsBusy(page)).prompt;
+  await open('#/lessons');
+  await page.getByTestId('student-name').fill('Ben');
+  await page.getByRole('button', { name: 'Use my numbers' }).click();
+  const prompts = new Set([ana]);
+  for (const name of ['Ben', 'Chloe', 'Dev', 'Eve']) {
+    await open('#/lessons');
+    await page.getByTestId('student-name').fill(name);
+    await page.getByRole('button', { name: 'Use my numbers' }).click();
+    await open('#/lessons/littles-law/threads-busy');
+    prompts.add((await threadsBusy(page)).prompt);
+  }
+  assert.ok(prompts.size >= 3, `five students should not share one set of numbers: ${[...prompts].join(' | ')}`);
+}
+
+export async function theAnswerKeyMatchesAStudentsNumbers({ page, open, screenshot }) {
+  await open('#/lessons');
+  await page.getByTestId('class-code').fill('R12');
+  await page.getByTestId('student-name').fill('Ana');
+  await page.getByRole('button', { name: 'Use my numbers' }).click();
+  await open('#/lessons/littles-law/threads-busy');
+  const { answer } = await threadsBusy(page);
+
+  await open('#/lessons/answer-key?class=R12');
+  await expectVisible(page.getByRole('heading', { level: 1, name: 'Answer key' }), 'the answer key');
+  await page.getByTestId('key-names').fill('Ana\nBen');
+  await expectVisible(page.getByRole('heading', { level: 2, name: 'Ana' }), "Ana's section");
+  const row = page
+    .locator('.key__student')
+    .first()
+    .locator('tr')
+    .filter({ has: page.locator('td:nth-child(2)', { hasText: /^threads-busy$/ }) });
+  const shown = Number((await row.locator('.key__answer').innerText()).replace(/[^\d.]/g, ''));
+  assert.ok(Math.abs(shown - answer) / answer < 0.01, `key says ${shown}, the student's answer is ${answer}`);
+  await screenshot('answer-key.png');
+}
+
+export async function damagedProgressIsResetWithANotice({ page, open }) {
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem('seeded')) {
+      localStorage.setItem('tellers.progress', '{not json');
+      sessionStorage.setItem('seeded', '1');
+    }
+  });
+  await open('#/lessons');
+  await expectVisible(page.getByTestId('progress-notice'), 'the reset notice');
+  assert.match(await page.getByTestId('progress-notice').innerText(), /could not be read/);
+  await expectVisible(page.locator('.toc__item').first(), 'the contents, still usable');
+}
