@@ -2,7 +2,7 @@
 //! curve (theory for one and for c workers, simulated points, the operating
 //! point) and the time series of a run. [`crate::draw`] paints them.
 
-use tellers_sim::analytic::{erlang_c, mmc_response_percentile_ms, mmc_wait_ms, Limit};
+use tellers_sim::analytic::{mmc_response_percentile_ms, mmc_then_wait_p99_ms, mmc_wait_ms, Limit};
 use tellers_sim::report::{Report, SeriesPoint};
 use tellers_sim::theory::Theory;
 use tellers_sim::{Dist, Scenario};
@@ -140,61 +140,7 @@ pub fn service_scv(s: &Scenario, th: &Theory) -> f64 {
     }
 }
 
-/// P(a sum of independent exponential times with these `rates` > `t`).
-/// Rates that (nearly) coincide are nudged apart, which changes the answer
-/// by far less than a pixel.
-fn hypoexp_tail(rates: &[f64], t: f64) -> f64 {
-    let mut r: Vec<f64> = rates.to_vec();
-    for i in 1..r.len() {
-        while r[..i].iter().any(|&q| ((q - r[i]) / q).abs() < 1e-3) {
-            r[i] *= 1.003;
-        }
-    }
-    let mut p = 0.0;
-    for (i, &ri) in r.iter().enumerate() {
-        let coef: f64 = r
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| *j != i)
-            .map(|(_, &rj)| rj / (rj - ri))
-            .product();
-        p += coef * (-ri * t).exp();
-    }
-    p.clamp(0.0, 1.0)
-}
-
-/// The p99 response time, ms, of `c` cores shared in one line (M/M/c with
-/// mean CPU `svc` ms at utilisation `rho`) followed by a random wait off
-/// the CPU with mean `wait_ms` (exponential): the time in line, the CPU
-/// and the wait are added as the independent random times they are,
-/// rather than taking the wait as fixed. Exact for exponential CPU times.
-pub fn p99_cpu_then_wait_ms(c: u32, svc: f64, rho: f64, wait_ms: f64) -> f64 {
-    if !(rho > 0.0 && rho < 1.0 && svc > 0.0 && wait_ms > 0.0) {
-        return mmc_response_percentile_ms(c, svc, rho, 0.99) + wait_ms;
-    }
-    let mu = 1.0 / svc;
-    let theta = f64::from(c) * mu * (1.0 - rho);
-    let nu = 1.0 / wait_ms;
-    let waits = erlang_c(c, f64::from(c) * rho);
-    let tail = |t: f64| {
-        (1.0 - waits) * hypoexp_tail(&[mu, nu], t) + waits * hypoexp_tail(&[mu, theta, nu], t)
-    };
-    let (mut lo, mut hi) = (0.0, svc + wait_ms);
-    while tail(hi) > 0.01 {
-        hi *= 2.0;
-    }
-    for _ in 0..60 {
-        let mid = (lo + hi) / 2.0;
-        if tail(mid) > 0.01 {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    (lo + hi) / 2.0
-}
-
-/// True when the p99 of `s` is better found by [`p99_cpu_then_wait_ms`]:
+/// True when the p99 of `s` is better found by [`mmc_then_wait_p99_ms`]:
 /// the cores are the line and a random wait follows.
 pub fn random_wait_after_cpu(s: &Scenario, th: &Theory) -> bool {
     th.capacity.binding == Limit::Cpu && s.wait_ms > 0.0 && s.wait_dist == Dist::Exp
@@ -226,7 +172,7 @@ pub fn curve_chart(
         rhos.iter()
             .map(|&r| {
                 if p99 && random_wait {
-                    (r, p99_cpu_then_wait_ms(n, svc, r, s.wait_ms))
+                    (r, mmc_then_wait_p99_ms(n, svc, r, s.wait_ms))
                 } else if p99 {
                     (r, mmc_response_percentile_ms(n, svc, r, 0.99) + delay)
                 } else {
@@ -452,21 +398,6 @@ mod tests {
         );
         let waf = preset("waf-inline").unwrap();
         assert!(service_scv(&waf, &theory(&waf)) > 1.0);
-    }
-
-    #[test]
-    fn p99_adds_a_random_wait_as_a_random_time() {
-        // No line (ρ → 0): 10 ms CPU + 90 ms wait, both exponential.
-        // P(X + Y > t) = (90 e^(−t/90) − 10 e^(−t/10)) / 80 = 0.01 at t ≈ 424 ms.
-        let p = p99_cpu_then_wait_ms(4, 10.0, 1e-9, 90.0);
-        assert!((p - 424.0).abs() < 2.0, "{p}");
-        // Far above the wait taken as a fixed 90 ms.
-        assert!(p > mmc_response_percentile_ms(4, 10.0, 1e-9, 0.99) + 90.0 + 200.0);
-        // Rises with the load.
-        assert!(p99_cpu_then_wait_ms(4, 10.0, 0.9, 90.0) > p);
-        // Equal rates are fine.
-        let q = p99_cpu_then_wait_ms(1, 10.0, 0.5, 10.0);
-        assert!(q.is_finite() && q > 20.0, "{q}");
     }
 
     #[test]

@@ -724,21 +724,10 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             .map_or("—".into(), |g| format!("{} per s", fmt_count(g.round()))),
     );
     let unbounded = th.growth_per_s.is_some_and(|g| g > 0.0);
-    // The p99 formula is M/M/c's (the wait as a fixed delay when the cores
-    // limit): exact only for random service times and no random wait beside.
-    // With a random wait after the CPU, the p99 adds it as a random time
-    // (see `charts::p99_cpu_then_wait_ms`), not as a fixed delay.
+    // The p99 is M/M/c's: exact only for random service times with nothing
+    // else random beside them (theory adds a random wait as a random time).
     let scv = crate::charts::service_scv(s, th);
-    let random_wait = crate::charts::random_wait_after_cpu(s, th);
-    let p99 = match (th.p99_ms, th.utilisation) {
-        (Some(_), Some(u)) if random_wait => Some(crate::charts::p99_cpu_then_wait_ms(
-            th.servers,
-            th.service_ms,
-            u,
-            s.wait_ms,
-        )),
-        (p, _) => p,
-    };
+    let p99 = th.p99_ms;
     let p99_exact = th.exact && (scv - 1.0).abs() < 1e-9;
     let lat_theory = |x: Option<f64>, exact: bool| match x {
         Some(v) => format!("{}{}", fmt_ms(v), if exact { "" } else { " (approx.)" }),

@@ -172,7 +172,7 @@ impl Default for Scenario {
             heavy_share: 0.0,
             heavy_cpu_ms: 100.0,
             arrivals: Arrivals::Poisson,
-            rps: 200.0,
+            rps: 150.0,
             count: 1000,
             clients: 10,
             think_ms: 0.0,

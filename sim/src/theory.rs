@@ -104,7 +104,13 @@ pub fn theory(s: &Scenario) -> Theory {
     let (mean_ms, p99_ms) = if stable {
         let r = rho.unwrap_or(0.0);
         let wq = analytic::mmc_wait_ms(servers, service_ms, r) * (1.0 + scv) / 2.0;
-        let p99 = analytic::mmc_response_percentile_ms(servers, service_ms, r, 0.99) + delay_ms;
+        // When the cores are the line and a random wait follows, the wait is
+        // added as the random time it is, not as a fixed delay.
+        let p99 = if delay_ms > 0.0 && s.wait_dist == Dist::Exp {
+            analytic::mmc_then_wait_p99_ms(servers, service_ms, r, delay_ms)
+        } else {
+            analytic::mmc_response_percentile_ms(servers, service_ms, r, 0.99) + delay_ms
+        };
         (Some(wq + service_ms + delay_ms), Some(p99))
     } else {
         (None, None)
