@@ -182,6 +182,10 @@ pub struct Simulation {
     now: Time,
     seq: u64,
     queue: BinaryHeap<Reverse<(Time, u64, Event)>>,
+    /// The next open or batch arrival, (time, sequence), outside the heap.
+    next_arrival: Option<(Time, u64)>,
+    /// The next series sample, (time, sequence), outside the heap.
+    next_sample: Option<(Time, u64)>,
     events: u64,
     stopped: Option<StoppedBy>,
     end_ns: Time,
@@ -295,6 +299,8 @@ impl Simulation {
             now: 0,
             seq: 0,
             queue: BinaryHeap::new(),
+            next_arrival: None,
+            next_sample: None,
             events: 0,
             stopped: None,
             end_ns,
@@ -451,10 +457,51 @@ impl Simulation {
         }
     }
 
+    /// Schedule `ev` at `at`. The open arrival stream and the sampler have
+    /// one pending event each, kept beside the heap; [`Self::next_event`]
+    /// merges all three by (time, sequence), so the order is as if one heap.
     #[inline]
     fn schedule(&mut self, at: Time, ev: Event) {
         self.seq += 1;
-        self.queue.push(Reverse((at, self.seq, ev)));
+        match ev {
+            Event::Arrival { client: NONE } => self.next_arrival = Some((at, self.seq)),
+            Event::Sample => self.next_sample = Some((at, self.seq)),
+            _ => self.queue.push(Reverse((at, self.seq, ev))),
+        }
+    }
+
+    /// The earliest pending event: 0 = heap, 1 = arrival slot, 2 = sample slot.
+    #[inline]
+    fn earliest(&self) -> Option<(Time, u8)> {
+        let mut best = self.queue.peek().map(|Reverse((t, q, _))| ((*t, *q), 0u8));
+        for (slot, which) in [(self.next_arrival, 1u8), (self.next_sample, 2u8)] {
+            if let Some(key) = slot {
+                if best.is_none_or(|(b, _)| key < b) {
+                    best = Some((key, which));
+                }
+            }
+        }
+        best.map(|((t, _), which)| (t, which))
+    }
+
+    /// Take the earliest pending event.
+    #[inline]
+    fn next_event(&mut self) -> Option<(Time, Event)> {
+        let (t, which) = self.earliest()?;
+        Some(match which {
+            0 => {
+                let Reverse((t, _, ev)) = self.queue.pop().expect("peeked");
+                (t, ev)
+            }
+            1 => {
+                self.next_arrival = None;
+                (t, Event::Arrival { client: NONE })
+            }
+            _ => {
+                self.next_sample = None;
+                (t, Event::Sample)
+            }
+        })
     }
 
     /// Simulated time now, ns.
@@ -483,7 +530,7 @@ impl Simulation {
         if self.inside > MAX_IN_FLIGHT {
             return self.stop(StoppedBy::InFlightLimit, self.now);
         }
-        let Some(Reverse((t, _, ev))) = self.queue.pop() else {
+        let Some((t, ev)) = self.next_event() else {
             return self.stop(StoppedBy::AllDone, self.now);
         };
         if t > self.end_ns {
@@ -511,8 +558,8 @@ impl Simulation {
     pub fn run_until(&mut self, t: Time, max_events: u64) -> bool {
         let mut n = 0;
         while n < max_events {
-            match self.queue.peek() {
-                Some(Reverse((next, _, _))) if *next > t && self.stopped.is_none() => {
+            match self.earliest() {
+                Some((next, _)) if next > t && self.stopped.is_none() => {
                     if t <= self.end_ns {
                         self.advance(t);
                     }

@@ -272,6 +272,11 @@ fn cpu_bound_p99_counts_the_random_wait_as_random() {
     };
     let th = tellers_sim::theory::theory(&s);
     let r = simulate(&s).unwrap();
-    close(r.latency_ms.p99, th.p99_ms.unwrap(), 0.06, "p99 with a random wait after the CPU");
+    close(
+        r.latency_ms.p99,
+        th.p99_ms.unwrap(),
+        0.06,
+        "p99 with a random wait after the CPU",
+    );
     assert!(th.p99_ms.unwrap() > 300.0);
 }
