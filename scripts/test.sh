@@ -37,6 +37,7 @@ stage() {
 stage fmt cargo fmt --all --check
 stage clippy cargo clippy --workspace --all-targets -- -D warnings
 stage native-tests cargo test --workspace
+stage cli cargo build --release -p tellers-sim --bin tellers
 stage wasm-build "$ROOT/scripts/build.sh"
 stage browser-tests node "$ROOT/tests/browser/run.mjs"
 summary 0

@@ -4,6 +4,20 @@ use crate::course_data::course;
 use crate::progress::student_seed;
 use tellers_course::{format_number, Kind};
 
+/// Raise `shown` toward `total`, one each animation frame.
+fn grow_each_frame(shown: RwSignal<usize>, total: usize) {
+    request_animation_frame(move || {
+        let more = shown.try_update(|n| {
+            let grow = *n < total;
+            *n = (*n + 1).min(total);
+            grow
+        });
+        if more == Some(true) {
+            grow_each_frame(shown, total);
+        }
+    });
+}
+
 /// The teacher's answer key for a class code: for each student name, every
 /// exercise with that student's numbers and the answer. Printable.
 #[component]
@@ -13,80 +27,96 @@ pub fn AnswerKey(
 ) -> impl IntoView {
     let class = RwSignal::new(class);
     let names = RwSignal::new(String::new());
-    let key = move || {
-        let class = class.get();
-        let mut students: Vec<String> = names
+    let students = Memo::new(move |_| {
+        let mut names: Vec<String> = names
             .get()
             .lines()
             .map(|n| n.trim().to_string())
             .filter(|n| !n.is_empty())
             .take(200)
             .collect();
-        if students.is_empty() {
-            students.push(String::new());
+        if names.is_empty() {
+            names.push(String::new());
         }
+        names
+    });
+    // One student's table per animation frame, so a long class list never
+    // blocks the page.
+    let shown = RwSignal::new(0usize);
+    Effect::new(move |_| {
+        let total = students.with(Vec::len);
+        shown.set(0);
+        grow_each_frame(shown, total);
+    });
+    let key = move || {
+        let class = class.get();
+        let n = shown.get();
         students
+            .get()
             .into_iter()
-            .map(|name| {
-                let seed = student_seed(&class, &name);
-                let rows = course()
-                    .exercises()
-                    .map(|(slug, e)| {
-                        let answer = match e.kind {
-                            Kind::Numeric => match e.variant(&seed) {
-                                Ok(v) => format!(
-                                    "{} {}",
-                                    format_number(v.answer.unwrap_or(f64::NAN)),
-                                    e.unit.map(|u| u.label()).unwrap_or_default()
-                                ),
-                                Err(err) => format!("(cannot set up: {err})"),
-                            },
-                            _ => e
-                                .correct
-                                .and_then(|i| {
-                                    e.options
-                                        .get(i)
-                                        .map(|o| format!("{}. {o}", (b'A' + i as u8) as char))
-                                })
-                                .unwrap_or_default(),
-                        };
-                        let prompt = e
-                            .variant(&seed)
-                            .map(|v| v.prompt)
-                            .unwrap_or_else(|_| e.prompt.clone());
-                        view! {
-                            <tr>
-                                <td>{slug.to_string()}</td>
-                                <td>{e.id.clone()}</td>
-                                <td>{prompt}</td>
-                                <td class="key__answer">{answer}</td>
-                            </tr>
-                        }
-                    })
-                    .collect_view();
-                let who = if name.is_empty() {
-                    "Students without a name".to_string()
-                } else {
-                    name.clone()
+            .take(n)
+            .enumerate()
+            .map(|(i, name)| (format!("{i}/{class}/{name}"), class.clone(), name))
+            .collect::<Vec<_>>()
+    };
+    let student_view = |class: String, name: String| {
+        let seed = student_seed(&class, &name);
+        let rows = course()
+            .exercises()
+            .map(|(slug, e)| {
+                let answer = match e.kind {
+                    Kind::Numeric => match e.variant(&seed) {
+                        Ok(v) => format!(
+                            "{} {}",
+                            format_number(v.answer.unwrap_or(f64::NAN)),
+                            e.unit.map(|u| u.label()).unwrap_or_default()
+                        ),
+                        Err(err) => format!("(cannot set up: {err})"),
+                    },
+                    _ => e
+                        .correct
+                        .and_then(|i| {
+                            e.options
+                                .get(i)
+                                .map(|o| format!("{}. {o}", (b'A' + i as u8) as char))
+                        })
+                        .unwrap_or_default(),
                 };
+                let prompt = e
+                    .variant(&seed)
+                    .map(|v| v.prompt)
+                    .unwrap_or_else(|_| e.prompt.clone());
                 view! {
-                    <section class="key__student">
-                        <h2>{who}</h2>
-                        <table class="key__table">
-                            <thead>
-                                <tr>
-                                    <th scope="col">"Lesson"</th>
-                                    <th scope="col">"Exercise"</th>
-                                    <th scope="col">"Question (their numbers)"</th>
-                                    <th scope="col">"Answer"</th>
-                                </tr>
-                            </thead>
-                            <tbody>{rows}</tbody>
-                        </table>
-                    </section>
+                    <tr>
+                        <td>{slug.to_string()}</td>
+                        <td>{e.id.clone()}</td>
+                        <td>{prompt}</td>
+                        <td class="key__answer">{answer}</td>
+                    </tr>
                 }
             })
-            .collect_view()
+            .collect_view();
+        let who = if name.is_empty() {
+            "Students without a name".to_string()
+        } else {
+            name.clone()
+        };
+        view! {
+            <section class="key__student">
+                <h2>{who}</h2>
+                <table class="key__table">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Lesson"</th>
+                            <th scope="col">"Exercise"</th>
+                            <th scope="col">"Question (their numbers)"</th>
+                            <th scope="col">"Answer"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </section>
+        }
     };
     view! {
         <section class="key" data-testid="answer-key">
@@ -110,7 +140,9 @@ pub fn AnswerKey(
                 </label>
                 <button class="button" on:click=move |_| { let _ = window().print(); }>"Print the key"</button>
             </div>
-            {key}
+            <For each=key key=|(k, _, _)| k.clone() let:student>
+                {student_view(student.1, student.2)}
+            </For>
         </section>
     }
 }

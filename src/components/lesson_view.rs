@@ -5,6 +5,41 @@ use crate::course_data::course;
 use crate::lesson_route::lesson_href;
 use tellers_course::Segment;
 
+/// Segments drawn at once; the rest follow a few per frame.
+const FIRST_SEGMENTS: usize = 2;
+/// Segments added per animation frame.
+const SEGMENTS_PER_FRAME: usize = 2;
+
+/// Raise `shown` toward `total`, a few each animation frame.
+fn grow_each_frame(shown: RwSignal<usize>, total: usize) {
+    if shown.get_untracked() >= total {
+        return;
+    }
+    request_animation_frame(move || {
+        // `None` once the learner has left this lesson: stop.
+        if shown
+            .try_update(|n| *n = (*n + SEGMENTS_PER_FRAME).min(total))
+            .is_some()
+        {
+            grow_each_frame(shown, total);
+        }
+    });
+}
+
+/// The view of one segment.
+fn segment_view(seg: &Segment, slug: &str) -> AnyView {
+    match seg {
+        Segment::Html { html } => {
+            view! { <div class="prose" inner_html=html.clone()></div> }.into_any()
+        }
+        Segment::Predict { html } => view! { <PredictBox html=html.clone() /> }.into_any(),
+        Segment::Sim(block) => view! { <LessonSim block=block.clone() /> }.into_any(),
+        Segment::Exercise(ex) => {
+            view! { <ExerciseCard exercise=ex.clone() lesson=slug.to_string() /> }.into_any()
+        }
+    }
+}
+
 /// One lesson: its text, predict boxes, live simulations and exercises in
 /// reading order, with previous / next links and a print button. With an
 /// exercise id, the page scrolls to that exercise.
@@ -19,29 +54,36 @@ pub fn LessonView(
     let Some(i) = lessons.iter().position(|l| l.slug == slug) else {
         return view! { <p>"No such lesson."</p> }.into_any();
     };
+    let lesson_index = i;
     let lesson = &lessons[i];
     let prev = i.checked_sub(1).map(|j| &lessons[j]);
     let next = lessons.get(i + 1);
-    let segments = lesson
-        .segments
-        .iter()
-        .map(|seg| match seg {
-            Segment::Html { html } => {
-                view! { <div class="prose" inner_html=html.clone()></div> }.into_any()
-            }
-            Segment::Predict { html } => view! { <PredictBox html=html.clone() /> }.into_any(),
-            Segment::Sim(block) => view! { <LessonSim block=block.clone() /> }.into_any(),
-            Segment::Exercise(ex) => {
-                view! { <ExerciseCard exercise=ex.clone() lesson=lesson.slug.clone() /> }.into_any()
-            }
-        })
-        .collect_view();
+    // A lesson is long: draw the first segments now and the rest a few per
+    // frame, so no single task blocks the page (and a deep link still lands).
+    let total = lesson.segments.len();
+    let shown = RwSignal::new(FIRST_SEGMENTS.min(total));
+    grow_each_frame(shown, total);
+    let slug_for_segments = lesson.slug.clone();
+    let segments = view! {
+        <For each=move || 0..shown.get() key=|i| *i let:i>
+            {segment_view(&course().lessons[lesson_index].segments[i], &slug_for_segments)}
+        </For>
+    };
     if let Some(id) = exercise {
-        // After the page is drawn, bring the linked exercise into view.
-        request_animation_frame(move || {
-            if let Some(el) = document().get_element_by_id(&format!("ex-{id}")) {
-                el.scroll_into_view();
+        // Once every segment is drawn, bring the linked exercise into view.
+        Effect::new(move |done: Option<bool>| {
+            if done == Some(true) || shown.get() < total {
+                return done.unwrap_or(false);
             }
+            request_animation_frame({
+                let id = id.clone();
+                move || {
+                    if let Some(el) = document().get_element_by_id(&format!("ex-{id}")) {
+                        el.scroll_into_view();
+                    }
+                }
+            });
+            true
         });
     }
     let pager =

@@ -3,19 +3,13 @@
 // benchmark (reported, with the machine, in artifacts/bench-wasm.json).
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from './harness.mjs';
+import { ROOT, tellersCli } from './harness.mjs';
 
 function tellers(...args) {
-  const out = execFileSync('cargo', ['run', '-q', '--release', '-p', 'tellers-sim', '--bin', 'tellers', '--', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-  });
-  return JSON.parse(out);
+  return JSON.parse(tellersCli(...args));
 }
 
 async function bindings(page, open) {

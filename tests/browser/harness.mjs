@@ -3,6 +3,8 @@
 // The runner (run.mjs) uses them; test files import what they need.
 
 import http from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,12 +81,28 @@ export function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
-/** Saves a full-page screenshot as artifacts/screenshots/`name`. */
-export async function screenshot(page, name) {
+/**
+ * Saves a screenshot as artifacts/screenshots/`name`: the full page, or only
+ * the window with `{ fullPage: false }` (for pages many screens long).
+ */
+export async function screenshot(page, name, { fullPage = true } = {}) {
   await fs.mkdir(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, name);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   return file;
+}
+
+/**
+ * Runs the native `tellers` CLI with `args` and returns what it printed.
+ * `make test` builds it (stage cli) before the browser tests, so tests
+ * compare the browser with the current engine, never a stale binary.
+ */
+export function tellersCli(...args) {
+  const bin = path.join(ROOT, 'target', 'release', 'tellers');
+  if (!existsSync(bin)) {
+    throw new Error('target/release/tellers is missing: run `cargo build --release -p tellers-sim --bin tellers` (make test does)');
+  }
+  return execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
 }
 
 /**

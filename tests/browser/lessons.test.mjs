@@ -7,7 +7,7 @@ import { expectAccessible, expectVisible } from './harness.mjs';
 /** The numbers in the "threads busy" exercise's prompt, and its answer. */
 async function threadsBusy(page) {
   const card = page.locator('#ex-threads-busy');
-  const prompt = await card.locator('.exercise__prompt').innerText();
+  const prompt = await card.locator('.exercise__prompt').textContent();
   const m = prompt.match(/gets ([\d,]+) requests per second\. Each request uses (\d+) ms of CPU and waits (\d+) ms/);
   assert.ok(m, `prompt not as expected: ${prompt}`);
   const [rps, cpu, wait] = m.slice(1).map((x) => Number(x.replace(/,/g, '')));
@@ -63,7 +63,7 @@ export async function theSimulatorConfirmsAnAnswer({ page, open }) {
   await card.getByTestId('sim-check').click();
   const result = card.getByTestId('sim-check-result');
   await expectVisible(result, 'the simulator result');
-  assert.match(await result.innerText(), /The simulator measured mean in flight = [\d.,]+; the formula gives [\d.,]+/);
+  assert.match(await result.textContent(), /The simulator measured mean in flight = [\d.,]+; the formula gives [\d.,]+/);
 }
 
 export async function aLessonReadsWellAndIsAccessible({ page, open, screenshot }) {
@@ -116,9 +116,9 @@ export async function theAnswerKeyMatchesAStudentsNumbers({ page, open, screensh
     .first()
     .locator('tr')
     .filter({ has: page.locator('td:nth-child(2)', { hasText: /^threads-busy$/ }) });
-  const shown = Number((await row.locator('.key__answer').innerText()).replace(/[^\d.]/g, ''));
+  const shown = Number((await row.locator('.key__answer').textContent()).replace(/[^\d.]/g, ''));
   assert.ok(Math.abs(shown - answer) / answer < 0.01, `key says ${shown}, the student's answer is ${answer}`);
-  await screenshot('answer-key.png');
+  await screenshot('answer-key.png', { fullPage: false });
 }
 
 export async function damagedProgressIsResetWithANotice({ page, open }) {

@@ -2,13 +2,8 @@
 // shareable links, presenter mode, and the same report as the CLI.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { ROOT, expectAccessible, expectVisible } from './harness.mjs';
+import { expectAccessible, expectVisible, tellersCli } from './harness.mjs';
 
-const run = promisify(execFile);
 const byTestId = (page, id) => page.locator(`[data-testid="${id}"]`);
 const cell = (page, row) => byTestId(page, row).locator('td');
 
@@ -240,15 +235,8 @@ function compareReports(got, want, where = 'report') {
 
 const COUNTS = ['arrived', 'completed', 'refused', 'dropped', 'timed_out', 'finished_after_timeout', 'in_flight_end', 'queue_len_end', 'peak_threads', 'peak_connections', 'events'];
 
-async function cliReport(preset) {
-  const bin = path.join(ROOT, 'target', 'release', 'tellers');
-  try {
-    await fs.access(bin);
-  } catch {
-    await run('cargo', ['build', '--release', '--bin', 'tellers'], { cwd: ROOT, maxBuffer: 1 << 26 });
-  }
-  const { stdout } = await run(bin, ['simulate', '--preset', preset, '--json'], { maxBuffer: 1 << 26 });
-  return JSON.parse(stdout);
+function cliReport(preset) {
+  return JSON.parse(tellersCli('simulate', '--preset', preset, '--json'));
 }
 
 export async function runToTheEndGivesTheCliReport({ page, open }) {

@@ -93,7 +93,7 @@ async function runOne(browser, baseUrl, test, name) {
   const t = {
     page,
     open: (hash = '') => page.goto(`${baseUrl}/${hash}`, { waitUntil: 'load' }),
-    screenshot: (file) => screenshot(page, file),
+    screenshot: (file, options) => screenshot(page, file, options),
   };
   let timer;
   try {
