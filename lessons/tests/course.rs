@@ -65,12 +65,15 @@ fn simulator_checks_agree_with_the_answers() {
             } else {
                 got
             };
-            // A simulated run is a sample: allow 10 % or the exercise's note explains the gap.
+            // A simulated run is a sample: 10 %; where the exercise's note
+            // explains why theory and simulation part, 25 %.
+            let allowed = if ex.note.is_some() { 0.25 } else { 0.10 };
             let rel = (got - want).abs() / want.abs().max(1e-9);
             assert!(
-                rel < 0.10 || ex.note.is_some(),
-                "{} seed {seed:?}: simulated {got}, answer {want}",
-                ex.id
+                rel < allowed,
+                "{} seed {seed:?}: simulated {got}, answer {want} (off by {:.0} %)",
+                ex.id,
+                rel * 100.0
             );
         }
     }
