@@ -336,34 +336,8 @@ pub fn with_choice(s: &Scenario, field: &str, value: &str) -> Scenario {
 
 // ---------------------------------------------------------------- numbers
 
-/// `x` rounded to `decimals`, with a comma every three digits: `1,234.5`.
-pub fn fmt_num(x: f64, decimals: usize) -> String {
-    if !x.is_finite() {
-        return if x.is_nan() {
-            "—".into()
-        } else {
-            "∞".into()
-        };
-    }
-    let s = format!("{:.*}", decimals, x.abs());
-    let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(a, b)| (a, b));
-    let mut out = String::new();
-    for (i, ch) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(frac);
-    }
-    let zero = s.chars().all(|c| c == '0' || c == '.');
-    if x < 0.0 && !zero {
-        out.insert(0, '−');
-    }
-    out
-}
+/// A number with `decimals` decimals and thousands separated by commas.
+pub use tellers_course::exercise::fmt_fixed as fmt_num;
 
 /// Decimals that keep about three significant figures for numbers a learner reads.
 fn decimals_for(x: f64) -> usize {

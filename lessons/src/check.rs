@@ -151,7 +151,9 @@ pub enum Verdict {
 
 /// Read "1,000", "0.1", "1.5e3", "50 %" into a number and the text after it.
 fn split_number(input: &str) -> Option<(f64, String)> {
-    let t = input.trim();
+    // The lessons print a typographic minus; learners type a hyphen. Both read.
+    let t = input.trim().replace('\u{2212}', "-");
+    let t = t.as_str();
     let mut end = 0;
     let mut seen_digit = false;
     for (i, c) in t.char_indices() {
@@ -270,6 +272,7 @@ mod tests {
         );
         assert_eq!(check("  40 ", 40.0, Unit::Threads, 0.01), Verdict::Correct);
         assert_eq!(check("4e2", 400.0, Unit::Rps, 0.01), Verdict::Correct);
+        assert_eq!(check("−5", -5.0, Unit::Count, 0.01), Verdict::Correct);
     }
 
     #[test]

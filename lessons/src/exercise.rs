@@ -109,12 +109,38 @@ pub fn stable_hash(text: &str) -> u64 {
     })
 }
 
+/// `x` rounded to `decimals`, with a comma every three digits: `1,234.5`.
+pub fn fmt_fixed(x: f64, decimals: usize) -> String {
+    if !x.is_finite() {
+        return if x.is_nan() {
+            "—".into()
+        } else {
+            "∞".into()
+        };
+    }
+    let s = format!("{:.*}", decimals, x.abs());
+    let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(a, b)| (a, b));
+    let mut out = String::new();
+    for (i, ch) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    let zero = s.chars().all(|c| c == '0' || c == '.');
+    if x < 0.0 && !zero {
+        out.insert(0, '−');
+    }
+    out
+}
+
 /// Format a number as the lessons write it: thousands separated by commas,
 /// about three significant digits, no trailing zeros ("1,000", "33.3", "0.1").
 pub fn format_number(x: f64) -> String {
-    if !x.is_finite() {
-        return "—".into();
-    }
     let a = x.abs();
     let decimals = if a >= 100.0 || a == 0.0 {
         0
@@ -125,27 +151,11 @@ pub fn format_number(x: f64) -> String {
     } else {
         (2 - a.log10().floor() as i32).clamp(0, 9) as usize
     };
-    let text = format!("{:.*}", decimals, x);
-    let (int, frac) = match text.split_once('.') {
-        Some((i, f)) => (i.to_string(), f.trim_end_matches('0').to_string()),
-        None => (text, String::new()),
-    };
-    let (sign, digits) = if let Some(d) = int.strip_prefix('-') {
-        ("-", d)
+    let s = fmt_fixed(x, decimals);
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
-        ("", int.as_str())
-    };
-    let mut grouped = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    if frac.is_empty() {
-        format!("{sign}{grouped}")
-    } else {
-        format!("{sign}{grouped}.{frac}")
+        s
     }
 }
 
@@ -284,7 +294,7 @@ mod tests {
         assert_eq!(format_number(0.1), "0.1");
         assert_eq!(format_number(0.26), "0.26");
         assert_eq!(format_number(40.0), "40");
-        assert_eq!(format_number(-1234.6), "-1,235");
+        assert_eq!(format_number(-1234.6), "−1,235");
         assert_eq!(format_number(0.0), "0");
         assert_eq!(format_number(f64::NAN), "—");
     }

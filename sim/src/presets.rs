@@ -91,6 +91,22 @@ fn waf(model: Model, accept: Accept) -> Scenario {
     }
 }
 
+/// A textbook queue: `c` threads on `c` cores, 10 ms of CPU and no wait,
+/// Poisson arrivals at `rps`, run for `duration_s`.
+fn queue(c: u32, rps: f64, cpu_dist: Dist, duration_s: f64) -> Scenario {
+    Scenario {
+        cores: c,
+        threads: c,
+        wait_ms: 0.0,
+        cpu_ms: 10.0,
+        cpu_dist,
+        rps,
+        switch_us: 0.0,
+        duration_s,
+        ..Scenario::default()
+    }
+}
+
 /// Every preset, in the order menus show them.
 pub fn presets() -> Vec<Preset> {
     let p = |name, about, scenario| Preset {
@@ -220,45 +236,17 @@ pub fn presets() -> Vec<Preset> {
         p(
             "mm1",
             "One worker, random arrivals, random 10 ms service (M/M/1) at 80 %",
-            Scenario {
-                cores: 1,
-                threads: 1,
-                wait_ms: 0.0,
-                cpu_ms: 10.0,
-                rps: 80.0,
-                switch_us: 0.0,
-                duration_s: 600.0,
-                ..Scenario::default()
-            },
+            queue(1, 80.0, Dist::Exp, 600.0),
         ),
         p(
             "mm4",
             "Four workers sharing one line (M/M/4) at 80 %",
-            Scenario {
-                cores: 4,
-                threads: 4,
-                wait_ms: 0.0,
-                cpu_ms: 10.0,
-                rps: 320.0,
-                switch_us: 0.0,
-                duration_s: 300.0,
-                ..Scenario::default()
-            },
+            queue(4, 320.0, Dist::Exp, 300.0),
         ),
         p(
             "md1",
             "One worker, fixed 10 ms service (M/D/1) at 80 %",
-            Scenario {
-                cores: 1,
-                threads: 1,
-                wait_ms: 0.0,
-                cpu_ms: 10.0,
-                cpu_dist: Dist::Const,
-                rps: 80.0,
-                switch_us: 0.0,
-                duration_s: 600.0,
-                ..Scenario::default()
-            },
+            queue(1, 80.0, Dist::Const, 600.0),
         ),
         p(
             "c10k-threads",
