@@ -68,6 +68,17 @@ fn run_slice(sim: &mut Simulation, budget_ms: f64) -> bool {
     advance(sim, u64::MAX, budget_ms)
 }
 
+/// Run `sim` to the end a slice at a time, yielding to the browser between
+/// slices, then hand the report to `done` (used by an exercise's simulator
+/// check, which shows no animation).
+pub fn run_in_slices(mut sim: Simulation, done: impl FnOnce(Report) + 'static) {
+    if run_slice(&mut sim, SLICE_MS) {
+        set_timeout(move || run_in_slices(sim, done), Duration::ZERO);
+    } else {
+        done(sim.report());
+    }
+}
+
 /// Where the widget's run stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunState {

@@ -15,7 +15,6 @@ pub mod lesson_route;
 pub mod playground;
 pub mod progress;
 pub mod route;
-pub mod sliced;
 pub mod wasm_bench;
 
 pub use components::{App, SimWidget};

@@ -1,8 +1,8 @@
 use leptos::prelude::*;
 
 use super::lessons_page::ProgressContext;
+use crate::lab::run_in_slices;
 use crate::lesson_route::lesson_href;
-use crate::sliced::run_in_slices;
 use tellers_course::exercise::report_value;
 use tellers_course::{check, explain, format_number, Exercise, Kind, Verdict};
 use tellers_sim::Simulation;
