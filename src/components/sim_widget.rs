@@ -66,7 +66,7 @@ pub fn SimWidget(
         <section class="sim-widget" data-view=view_name node_ref=lab.root>
             {(!caption.is_empty()).then(|| view! { <p class="sim-widget__caption">{caption}</p> })}
             {has_controls.then(|| view! { <ScenarioControls scenario fields /> })}
-            {animated.then(|| view! { <RunControls lab /> })}
+            {animated.then(|| view! { <RunControls lab run_to_end=true /> })}
             <LabView lab view />
         </section>
     }

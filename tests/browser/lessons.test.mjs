@@ -133,3 +133,22 @@ export async function damagedProgressIsResetWithANotice({ page, open }) {
   assert.match(await page.getByTestId('progress-notice').innerText(), /could not be read/);
   await expectVisible(page.locator('.toc__item').first(), 'the contents, still usable');
 }
+
+export async function aLessonWidgetRunsToTheEndBesideItsTheory({ page, open }) {
+  // Little's law lesson: its widget is a figures table (simulated | theory).
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await open('#/lessons/littles-law');
+  const widget = page.getByTestId('lesson-sim').first();
+  await expectVisible(widget, 'the lesson widget');
+  const runToEnd = widget.locator('[data-testid="run-to-end"]');
+  await runToEnd.click();
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="lesson-sim"] [data-testid="run-status"]')?.dataset.state === 'ended',
+    null,
+    { timeout: 20_000 },
+  );
+  const row = widget.locator('[data-testid="fig-inside"] td');
+  const simulated = Number((await row.nth(0).textContent()).replace(/[^\d.]/g, ''));
+  // 400 requests per second × 0.1 s inside = 40 requests inside, by Little's law.
+  assert.ok(Math.abs(simulated - 40) / 40 < 0.1, `requests inside after the run: ${simulated}, expected about 40`);
+}
