@@ -40,7 +40,7 @@ USAGE:
 FLAGS (override the preset or file):
   --model thread-per-request|thread-pool|event-loop|event-loop-workers
   --cores N  --threads N  --queue-limit N  --loops N  --accept shared|random|round-robin|idlest
-  --workers N  --offload-above-ms X  --handoff-ms X  --spawn-ms X
+  --workers N  --offload-above-ms X  --offload-heavy  --handoff-ms X  --spawn-ms X
   --cpu-ms X  --cpu-dist const|exp  --wait-ms X  --wait-dist const|exp  --write-ms X
   --heavy-share F  --heavy-cpu-ms X
   --arrivals poisson|uniform|batch|closed  --rps X  --count N  --clients N  --think-ms X
@@ -230,6 +230,7 @@ pub fn parse(
             "--json" => json = true,
             "--series" => series = true,
             "--drop-abandoned" => s.drop_abandoned = true,
+            "--offload-heavy" => s.offload_heavy = true,
             "--preset" | "--scenario" => i += 1,
             _ => {
                 let v = rest

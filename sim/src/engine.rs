@@ -77,6 +77,8 @@ struct Req {
     client: u32,
     abandoned: bool,
     measured: bool,
+    /// In the heavy class.
+    heavy: bool,
 }
 
 /// A teller: something that runs CPU steps on a core.
@@ -743,6 +745,7 @@ impl Simulation {
             client,
             abandoned: false,
             measured,
+            heavy,
         };
         if let Some(i) = self.free_reqs.pop() {
             self.reqs[i as usize] = req;
@@ -1122,7 +1125,7 @@ impl Simulation {
                         self.first_start(r);
                     }
                     let q = &self.reqs[r as usize];
-                    if self.offloads(q.read) {
+                    if self.offloads(r) {
                         self.handoff_half
                     } else {
                         q.read
@@ -1144,8 +1147,16 @@ impl Simulation {
         }
     }
 
-    fn offloads(&self, read: Time) -> bool {
-        self.s.model == Model::EventLoopWorkers && read >= self.offload_at
+    /// Does the read step of `r` go to the workers? By class when
+    /// `offload_heavy`, else by its cost against `offload_above_ms`.
+    fn offloads(&self, r: u32) -> bool {
+        let q = &self.reqs[r as usize];
+        self.s.model == Model::EventLoopWorkers
+            && if self.s.offload_heavy {
+                q.heavy
+            } else {
+                q.read >= self.offload_at
+            }
     }
 
     fn loop_step_done(&mut self, t: u32) {
@@ -1156,9 +1167,8 @@ impl Simulation {
         self.busy_tellers -= 1;
         let held = self.now - tl.step_start;
         self.loop_block.record(held);
-        let (phase, read) = (self.reqs[r as usize].phase, self.reqs[r as usize].read);
-        match phase {
-            Phase::Read if self.offloads(read) => {
+        match self.reqs[r as usize].phase {
+            Phase::Read if self.offloads(r) => {
                 self.reqs[r as usize].phase = Phase::Worker;
                 self.worker_q.push_back(r);
                 self.pump_workers();

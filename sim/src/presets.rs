@@ -79,6 +79,8 @@ fn waf(model: Model, accept: Accept) -> Scenario {
         accept,
         workers: 4,
         offload_above_ms: 10.0,
+        // Requests that need the slow WAF rules go to the pool, whatever they cost.
+        offload_heavy: true,
         handoff_ms: 0.05,
         cpu_ms: 1.0,
         heavy_share: 0.05,

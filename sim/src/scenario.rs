@@ -85,6 +85,10 @@ pub struct Scenario {
     pub workers: u32,
     /// CPU steps costing at least this many ms go to the workers (0 = all).
     pub offload_above_ms: f64,
+    /// Offload by class instead: every read step of the heavy class goes to
+    /// the workers, whatever it costs (the server knows which requests need
+    /// the slow work, not how long it will take).
+    pub offload_heavy: bool,
     /// Loop CPU time, ms, to hand a step over and take its result back.
     pub handoff_ms: f64,
     /// CPU time, ms, to create a thread (thread per request).
@@ -156,6 +160,7 @@ impl Default for Scenario {
             accept: Accept::RoundRobin,
             workers: 4,
             offload_above_ms: 5.0,
+            offload_heavy: false,
             handoff_ms: 0.05,
             spawn_ms: 0.05,
             time_slice_ms: 4.0,

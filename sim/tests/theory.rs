@@ -280,3 +280,27 @@ fn cpu_bound_p99_counts_the_random_wait_as_random() {
     );
     assert!(th.p99_ms.unwrap() > 300.0);
 }
+
+#[test]
+fn offload_by_class_sends_exactly_the_heavy_requests() {
+    // 5 % heavy: the workers' share of CPU steps is the heavy share, and the
+    // loops never run a heavy step, so their longest step stays short.
+    let s = Scenario {
+        duration_s: 60.0,
+        ..preset("waf-offload-round-robin").unwrap()
+    };
+    assert!(s.offload_heavy);
+    let by_class = simulate(&s).unwrap();
+    let by_cost = simulate(&Scenario {
+        offload_heavy: false,
+        offload_above_ms: 0.0,
+        ..s.clone()
+    })
+    .unwrap();
+    let block = by_class.loop_block_ms.unwrap();
+    // Light steps average 1 ms (exponential): a loop step over 20 ms is a light step
+    // that long (e^-20: never seen) or a heavy step left on the loop.
+    assert!(block.max < 20.0, "a heavy step ran on a loop: {block:?}");
+    // Offloading everything puts hand-off cost on every request instead.
+    assert!(by_cost.loop_block_ms.unwrap().p99 < block.p99 + 1.0);
+}
