@@ -237,6 +237,10 @@ pub fn ExerciseCard(
                         }
                     })
             }}
+            {move || {
+                (hints_shown.get() > 0)
+                    .then(|| view! { <p class="exercise__label">"Hints"</p> })
+            }}
             <ol class="exercise__hints">
                 {move || {
                     hints.iter().take(hints_shown.get()).map(|h| view! { <li>{h.clone()}</li> }).collect_view()
@@ -247,6 +251,7 @@ pub fn ExerciseCard(
                     .get()
                     .then(|| {
                         view! {
+                            <p class="exercise__label">"Worked solution"</p>
                             <ol class="exercise__solution" aria-label="Worked solution">
                                 {steps.iter().map(|s| view! { <li>{s.clone()}</li> }).collect_view()}
                             </ol>
