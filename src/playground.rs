@@ -800,14 +800,11 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
 
 /// The report as the CLI's `--json` prints it: no series, no wall time.
 pub fn report_json(r: &Report) -> String {
-    let text = serde_json::to_string(&Report {
-        series: vec![],
+    Report {
         wall_s: 0.0,
         ..r.clone()
-    })
-    .unwrap_or_default();
-    // `series` is the last field: drop it as the CLI does.
-    text.replace(",\"series\":[]}", "}")
+    }
+    .to_json(false)
 }
 
 #[cfg(test)]

@@ -30,11 +30,7 @@ pub fn report_json(scenario: &str) -> String {
         }
         Ok(s) => match tellers_sim::simulate(&s) {
             Err(_) => "{\"error\": \"invalid\"}".into(),
-            Ok(r) => {
-                let mut v = serde_json::to_value(&r).expect("a report serialises");
-                v.as_object_mut().expect("an object").remove("series");
-                v.to_string()
-            }
+            Ok(r) => r.to_json(false),
         },
     }
 }

@@ -139,3 +139,35 @@ pub struct Report {
     /// Time series for charts.
     pub series: Vec<SeriesPoint>,
 }
+
+impl Report {
+    /// The report as one JSON object (keys in alphabetical order), with the
+    /// time series only when `with_series`: what `tellers simulate --json`
+    /// prints, and what the browser shows for comparing with it.
+    pub fn to_json(&self, with_series: bool) -> String {
+        let mut v = serde_json::to_value(self).expect("a report serialises");
+        if !with_series {
+            v.as_object_mut()
+                .expect("a report is an object")
+                .remove("series");
+        }
+        v.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_has_the_series_only_when_asked() {
+        let r = Report {
+            series: vec![SeriesPoint::default()],
+            ..Report::default()
+        };
+        let without: serde_json::Value = serde_json::from_str(&r.to_json(false)).unwrap();
+        let with: serde_json::Value = serde_json::from_str(&r.to_json(true)).unwrap();
+        assert!(without.get("series").is_none() && without.get("arrived").is_some());
+        assert_eq!(with["series"].as_array().map(Vec::len), Some(1));
+    }
+}

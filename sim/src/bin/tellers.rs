@@ -49,11 +49,7 @@ fn run(cmd: Command) -> ExitCode {
             let mut r = simulate(&scenario).expect("validated by the parser");
             r.wall_s = t.elapsed().as_secs_f64();
             if json {
-                let mut v = serde_json::to_value(&r).expect("a report serialises");
-                if !series {
-                    v.as_object_mut().expect("an object").remove("series");
-                }
-                println!("{v}");
+                println!("{}", r.to_json(series));
             } else {
                 print_table(&scenario, &r);
             }
