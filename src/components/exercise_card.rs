@@ -54,7 +54,8 @@ pub fn ExerciseCard(
             let Ok(v) = variant.get_untracked() else {
                 return;
             };
-            let (ok, msg) = ex.with_value(|e| match e.kind {
+            // (right, message, counts as an attempt: a number or an option was given)
+            let (ok, msg, attempted) = ex.with_value(|e| match e.kind {
                 Kind::Numeric => {
                     let unit = e.unit.expect("validated at build time");
                     let expected = v.answer.unwrap_or(f64::NAN);
@@ -64,21 +65,26 @@ pub fn ExerciseCard(
                         unit,
                         e.tolerance.unwrap_or(0.01),
                     );
-                    (verdict == Verdict::Correct, explain(&verdict, unit))
+                    let attempted = verdict != Verdict::Unreadable;
+                    (
+                        verdict == Verdict::Correct,
+                        explain(&verdict, unit),
+                        attempted,
+                    )
                 }
                 Kind::Choice | Kind::Diagnosis => match choice.get_untracked() {
-                    None => (false, "Pick one of the options first.".to_string()),
+                    None => (false, "Pick one of the options first.".to_string(), false),
                     Some(i) => {
                         let right = Some(i) == e.correct;
                         let why = e.explain.get(i).cloned().unwrap_or_default();
                         (
                             right,
                             format!("{} {why}", if right { "Correct." } else { "Not this one." }),
+                            true,
                         )
                     }
                 },
             });
-            let attempted = !(msg.starts_with("Pick") || msg.starts_with("Type a number"));
             if attempted {
                 ctx.progress.update(|p| p.record_attempt(&id, ok));
             }
