@@ -42,6 +42,22 @@ fn batch(threads: u32) -> Scenario {
     }
 }
 
+/// 10,000 connections opened at once, each idle for 10 s after 0.1 ms of
+/// CPU: what holding them costs in `model` (no thread cap).
+fn c10k(model: Model) -> Scenario {
+    Scenario {
+        model,
+        threads: 0,
+        cpu_ms: 0.1,
+        wait_ms: 10_000.0,
+        wait_dist: Dist::Const,
+        arrivals: Arrivals::Batch,
+        count: 10_000,
+        warmup: 0.0,
+        ..Scenario::default()
+    }
+}
+
 /// The Node benchmark: 10 closed-loop connections against one event loop,
 /// with a CPU step of `cpu_ms` per request, run for 10 s with a 10 s timeout.
 fn node(cpu_ms: f64, pool: bool) -> Scenario {
@@ -253,31 +269,12 @@ pub fn presets() -> Vec<Preset> {
         p(
             "c10k-threads",
             "10,000 open connections, a thread for each",
-            Scenario {
-                model: Model::ThreadPerRequest,
-                threads: 0,
-                cpu_ms: 0.1,
-                wait_ms: 10_000.0,
-                wait_dist: Dist::Const,
-                arrivals: Arrivals::Batch,
-                count: 10_000,
-                warmup: 0.0,
-                ..Scenario::default()
-            },
+            c10k(Model::ThreadPerRequest),
         ),
         p(
             "c10k-event-loop",
             "10,000 open connections on four event loops",
-            Scenario {
-                model: Model::EventLoop,
-                cpu_ms: 0.1,
-                wait_ms: 10_000.0,
-                wait_dist: Dist::Const,
-                arrivals: Arrivals::Batch,
-                count: 10_000,
-                warmup: 0.0,
-                ..Scenario::default()
-            },
+            c10k(Model::EventLoop),
         ),
     ]
 }
