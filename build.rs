@@ -1,6 +1,11 @@
-//! Compiles the course (`lessons/*.md`) into JSON for the app. A broken
-//! lesson — a bad scenario block, an unknown widget, an exercise whose
-//! answer does not evaluate — fails the build here, not in a learner's browser.
+//! Compiles the course (`lessons/*.md`) into JSON. A broken lesson — a bad
+//! scenario block, an unknown widget, an exercise whose answer does not
+//! evaluate — fails the build here, not in a learner's browser.
+//!
+//! The app fetches the course at run time from `course-<hash>.json` (written
+//! into dist/ by the `course-json` hook in Trunk.toml, from the same lessons
+//! by the same code); the name reaches the app as `TELLERS_COURSE_FILE`.
+//! Native builds (the tests) read the JSON from OUT_DIR instead.
 
 use std::path::Path;
 
@@ -8,7 +13,7 @@ fn main() {
     let root = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let dir = Path::new(&root).join("lessons");
     println!("cargo:rerun-if-changed=lessons");
-    let course = match tellers_course::parse::parse_course(&dir) {
+    let (json, name) = match tellers_course::parse::compile_course(&dir) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: broken lesson: {e}");
@@ -16,6 +21,6 @@ fn main() {
         }
     };
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("course.json");
-    let json = serde_json::to_string(&course).expect("the course serialises");
     std::fs::write(&out, json).expect("OUT_DIR is writable");
+    println!("cargo:rustc-env=TELLERS_COURSE_FILE={name}");
 }

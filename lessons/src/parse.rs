@@ -270,6 +270,27 @@ pub fn parse_course(dir: &std::path::Path) -> Result<Course, String> {
     Ok(Course { lessons })
 }
 
+/// The course in `dir` as the JSON the app fetches, and the file name it
+/// is served under: `course-<hash>.json`, so a browser never keeps an old
+/// course beside a new app.
+pub fn compile_course(dir: &std::path::Path) -> Result<(String, String), String> {
+    let course = parse_course(dir)?;
+    let json = serde_json::to_string(&course)
+        .map_err(|e| format!("the course does not serialise: {e}"))?;
+    let name = course_file_name(&json);
+    Ok((json, name))
+}
+
+/// `course-<16 hex digits>.json`, from an FNV-1a hash of the JSON.
+pub fn course_file_name(json: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in json.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("course-{h:016x}.json")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,6 +346,17 @@ mod tests {
         assert!(
             e.starts_with("lessons/01-a.md: line") && e.contains("hint"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn the_course_file_name_follows_its_content() {
+        let a = course_file_name("{\"lessons\":[]}");
+        assert_eq!(a, course_file_name("{\"lessons\":[]}"));
+        assert_ne!(a, course_file_name("{\"lessons\":[1]}"));
+        assert!(
+            a.starts_with("course-") && a.ends_with(".json") && a.len() == 28,
+            "{a}"
         );
     }
 }

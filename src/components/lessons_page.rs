@@ -2,6 +2,7 @@ use leptos::ev;
 use leptos::prelude::*;
 
 use super::{AnswerKey, LessonContents, LessonView};
+use crate::course_data::{course_loaded, load_course};
 use crate::lesson_route::{lesson_path, LessonPath};
 use crate::progress::{Progress, STORAGE_KEY};
 
@@ -42,6 +43,22 @@ pub fn LessonsPage() -> impl IntoView {
         }
     });
 
+    // The course is fetched the first time the lessons are opened.
+    let ready = RwSignal::new(course_loaded());
+    let failed = RwSignal::new(None::<String>);
+    if !ready.get_untracked() {
+        leptos::task::spawn_local(async move {
+            match load_course().await {
+                Ok(()) => {
+                    let _ = ready.try_set(true);
+                }
+                Err(e) => {
+                    let _ = failed.try_set(Some(e));
+                }
+            }
+        });
+    }
+
     view! {
         {move || {
             ctx.notice
@@ -54,24 +71,49 @@ pub fn LessonsPage() -> impl IntoView {
                     }
                 })
         }}
-        {move || match lesson_path(&hash.get()) {
-            LessonPath::Contents => view! { <LessonContents /> }.into_any(),
-            LessonPath::Lesson { slug, exercise } => {
-                view! { <LessonView slug=slug exercise=exercise /> }.into_any()
-            }
-            LessonPath::AnswerKey { class } => view! { <AnswerKey class=class /> }.into_any(),
-            LessonPath::Unknown { slug } => {
-                view! {
-                    <section class="placeholder">
-                        <h1>"No such lesson"</h1>
-                        <p>"There is no lesson called “" {slug} "”."</p>
+        {move || {
+            if let Some(e) = failed.get() {
+                return view! {
+                    <section class="notice" role="alert" data-testid="course-error">
                         <p>
-                            <a href="#/lessons">"See all lessons"</a>
+                            <strong>"The lessons could not be loaded"</strong>
+                            {format!(" ({e}).")}
                         </p>
+                        <p>"Reload the page to try again. The playground works without them."</p>
                     </section>
                 }
-                    .into_any()
+                    .into_any();
             }
+            if !ready.get() {
+                return view! {
+                    <p class="loading" role="status">
+                        "Loading the lessons…"
+                    </p>
+                }
+                    .into_any();
+            }
+            lesson_page(&hash.get())
         }}
+    }
+}
+
+/// The part of the lessons a hash opens (once the course is loaded).
+fn lesson_page(hash: &str) -> AnyView {
+    match lesson_path(hash) {
+        LessonPath::Contents => view! { <LessonContents /> }.into_any(),
+        LessonPath::Lesson { slug, exercise } => {
+            view! { <LessonView slug=slug exercise=exercise /> }.into_any()
+        }
+        LessonPath::AnswerKey { class } => view! { <AnswerKey class=class /> }.into_any(),
+        LessonPath::Unknown { slug } => view! {
+            <section class="placeholder">
+                <h1>"No such lesson"</h1>
+                <p>"There is no lesson called “" {slug} "”."</p>
+                <p>
+                    <a href="#/lessons">"See all lessons"</a>
+                </p>
+            </section>
+        }
+        .into_any(),
     }
 }

@@ -134,6 +134,18 @@ export async function damagedProgressIsResetWithANotice({ page, open }) {
   await expectVisible(page.locator('.toc__item').first(), 'the contents, still usable');
 }
 
+export async function lessonsThatCannotBeLoadedSaySoAndThePlaygroundStillWorks({ page, open, expectConsoleError }) {
+  // A server that lost the course file (or a network that dropped it).
+  await page.route(/course-[0-9a-f]{16}\.json$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  expectConsoleError(/status of 404/); // the browser logs the failed fetch, as it should
+  await open('#/lessons/littles-law');
+  const error = page.getByTestId('course-error');
+  await expectVisible(error, 'the notice that the lessons could not be loaded');
+  assert.match(await error.textContent(), /could not be loaded.*HTTP 404.*Reload the page/s);
+  await page.getByRole('link', { name: 'Playground' }).first().click();
+  await expectVisible(page.locator('[data-testid="tellers-canvas"]'), 'the playground');
+}
+
 export async function aLessonWidgetRunsToTheEndBesideItsTheory({ page, open }) {
   // Little's law lesson: its widget is a figures table (simulated | theory).
   await page.emulateMedia({ reducedMotion: 'reduce' });

@@ -11,6 +11,7 @@
 // artifacts/screenshots/FAILED-<file>-<test>.png.
 //   open(hash)        loads the app, e.g. open('#/lessons'); '' for the home page
 //   screenshot(name)  saves artifacts/screenshots/<name>
+//   expectConsoleError(re)  a console error matching re is part of the test
 // Helpers such as expectVisible and expectAccessible are in harness.mjs.
 
 import fs from 'node:fs/promises';
@@ -83,8 +84,10 @@ async function runOne(browser, baseUrl, test, name) {
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   const problems = [];
+  const expectedErrors = [];
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
+    if (expectedErrors.some((re) => re.test(msg.text()))) return;
     const where = msg.location()?.url;
     problems.push(`console error: ${msg.text()}${where ? ` (${where})` : ''}`);
   });
@@ -94,6 +97,7 @@ async function runOne(browser, baseUrl, test, name) {
     page,
     open: (hash = '') => page.goto(`${baseUrl}/${hash}`, { waitUntil: 'load' }),
     screenshot: (file, options) => screenshot(page, file, options),
+    expectConsoleError: (re) => expectedErrors.push(re),
   };
   let timer;
   try {
