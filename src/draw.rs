@@ -75,20 +75,89 @@ pub fn context(canvas: &HtmlCanvasElement, w: f64, h: f64) -> Option<CanvasRende
     Some(ctx)
 }
 
+/// A 2D context that draws its text last, grouped by font and colour:
+/// setting a canvas font makes the browser parse it as CSS (and the first
+/// time, look the font up), which costs more than drawing the text, so
+/// each font is set once per drawing. Text always lies on top of shapes.
+struct Pen {
+    ctx: CanvasRenderingContext2d,
+    texts: std::cell::RefCell<Vec<Label>>,
+}
+
+/// One piece of text, waiting to be drawn.
+struct Label {
+    text: String,
+    x: f64,
+    y: f64,
+    font: &'static str,
+    color: &'static str,
+    align: &'static str,
+}
+
+impl Pen {
+    fn new(ctx: CanvasRenderingContext2d) -> Pen {
+        ctx.set_text_baseline("middle");
+        Pen {
+            ctx,
+            texts: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Width of `s` in `font`, CSS pixels.
+    fn width(&self, s: &str, font: &str) -> Option<f64> {
+        self.ctx.set_font(font);
+        self.ctx.measure_text(s).ok().map(|m| m.width())
+    }
+}
+
+impl Drop for Pen {
+    fn drop(&mut self) {
+        let mut texts = std::mem::take(self.texts.get_mut());
+        texts.sort_by_key(|t| (t.font, t.color, t.align));
+        let (mut font, mut color, mut align) = ("", "", "");
+        for t in &texts {
+            if t.font != font {
+                self.ctx.set_font(t.font);
+                font = t.font;
+            }
+            if t.color != color {
+                self.ctx.set_fill_style_str(t.color);
+                color = t.color;
+            }
+            if t.align != align {
+                self.ctx.set_text_align(t.align);
+                align = t.align;
+            }
+            let _ = self.ctx.fill_text(&t.text, t.x, t.y);
+        }
+    }
+}
+
+impl std::ops::Deref for Pen {
+    type Target = CanvasRenderingContext2d;
+    fn deref(&self) -> &CanvasRenderingContext2d {
+        &self.ctx
+    }
+}
+
+/// Text at (`x`, `y`), vertically centred; drawn when the pen is dropped.
 fn text(
-    ctx: &CanvasRenderingContext2d,
+    ctx: &Pen,
     s: &str,
     x: f64,
     y: f64,
-    font: &str,
-    color: &str,
-    align: &str,
+    font: &'static str,
+    color: &'static str,
+    align: &'static str,
 ) {
-    ctx.set_font(font);
-    ctx.set_fill_style_str(color);
-    ctx.set_text_align(align);
-    ctx.set_text_baseline("middle");
-    let _ = ctx.fill_text(s, x, y);
+    ctx.texts.borrow_mut().push(Label {
+        text: s.to_owned(),
+        x,
+        y,
+        font,
+        color,
+        align,
+    });
 }
 
 fn dot(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64, color: &str) {
@@ -115,7 +184,7 @@ fn dash(ctx: &CanvasRenderingContext2d, on: bool) {
 /// Draws up to `cols × rows` dots in a grid at (`x`, `y`), then "+N more".
 #[allow(clippy::too_many_arguments)]
 fn dot_grid(
-    ctx: &CanvasRenderingContext2d,
+    ctx: &Pen,
     th: &Theme,
     n: u64,
     x: f64,
@@ -126,16 +195,17 @@ fn dot_grid(
     color: &str,
 ) {
     let shown = n.min(cols * rows);
+    // One path for all the dots: a fill per dot would cost a call each.
+    let r = step * 0.36;
+    ctx.begin_path();
     for i in 0..shown {
         let (cx, cy) = ((i % cols) as f64, (i / cols) as f64);
-        dot(
-            ctx,
-            x + cx * step + step / 2.0,
-            y + cy * step + step / 2.0,
-            step * 0.36,
-            color,
-        );
+        let (px, py) = (x + cx * step + step / 2.0, y + cy * step + step / 2.0);
+        ctx.move_to(px + r, py);
+        let _ = ctx.arc(px, py, r, 0.0, std::f64::consts::TAU);
     }
+    ctx.set_fill_style_str(color);
+    ctx.fill();
     if n > shown {
         let y_more = y + rows as f64 * step + 14.0;
         text(
@@ -181,7 +251,7 @@ pub const SCENE: (f64, f64) = (960.0, 400.0);
 /// back office, what became of finished requests, and a legend.
 pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     let (w, h) = SCENE;
-    let Some(ctx) = context(canvas, w, h) else {
+    let Some(ctx) = context(canvas, w, h).map(Pen::new) else {
         return;
     };
     let head = "bold 17px system-ui, sans-serif";
@@ -380,8 +450,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     for (color, label) in items {
         square(&ctx, x, ly - 8.0, 16.0, color);
         text(&ctx, label, x + 22.0, ly, body, th.ink, "left");
-        ctx.set_font(body);
-        let width = ctx.measure_text(label).map_or(100.0, |m| m.width());
+        let width = ctx.width(label, body).unwrap_or(100.0);
         x += 22.0 + width + 22.0;
     }
 }
@@ -397,7 +466,7 @@ fn col(c: &'static str, th: &Theme) -> &'static str {
 
 /// Draws `chart` on `canvas`, `w` × `h` CSS pixels.
 pub fn draw_chart(canvas: &HtmlCanvasElement, chart: &Chart, th: &Theme, w: f64, h: f64) {
-    let Some(ctx) = context(canvas, w, h) else {
+    let Some(ctx) = context(canvas, w, h).map(Pen::new) else {
         return;
     };
     let small = "14px system-ui, sans-serif";
@@ -405,8 +474,7 @@ pub fn draw_chart(canvas: &HtmlCanvasElement, chart: &Chart, th: &Theme, w: f64,
     let mut lx = 8.0;
     let mut ly = 14.0;
     for s in &chart.series {
-        ctx.set_font(small);
-        let width = ctx.measure_text(&s.label).map_or(80.0, |m| m.width());
+        let width = ctx.width(&s.label, small).unwrap_or(80.0);
         if lx + 34.0 + width > w {
             lx = 8.0;
             ly += 20.0;
