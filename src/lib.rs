@@ -14,6 +14,7 @@ pub mod lab;
 pub mod lesson_route;
 pub mod playground;
 pub mod progress;
+pub mod reveal;
 pub mod route;
 pub mod wasm_bench;
 

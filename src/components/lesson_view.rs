@@ -3,28 +3,13 @@ use leptos::prelude::*;
 use super::{ExerciseCard, LessonSim, PredictBox};
 use crate::course_data::course;
 use crate::lesson_route::lesson_href;
+use crate::reveal::reveal_in_frames;
 use tellers_course::Segment;
 
 /// Segments drawn at once; the rest follow a few per frame.
 const FIRST_SEGMENTS: usize = 2;
 /// Segments added per animation frame.
 const SEGMENTS_PER_FRAME: usize = 2;
-
-/// Raise `shown` toward `total`, a few each animation frame.
-fn grow_each_frame(shown: RwSignal<usize>, total: usize) {
-    if shown.get_untracked() >= total {
-        return;
-    }
-    request_animation_frame(move || {
-        // `None` once the learner has left this lesson: stop.
-        if shown
-            .try_update(|n| *n = (*n + SEGMENTS_PER_FRAME).min(total))
-            .is_some()
-        {
-            grow_each_frame(shown, total);
-        }
-    });
-}
 
 /// The view of one segment.
 fn segment_view(seg: &Segment, slug: &str) -> AnyView {
@@ -61,8 +46,7 @@ pub fn LessonView(
     // A lesson is long: draw the first segments now and the rest a few per
     // frame, so no single task blocks the page (and a deep link still lands).
     let total = lesson.segments.len();
-    let shown = RwSignal::new(FIRST_SEGMENTS.min(total));
-    grow_each_frame(shown, total);
+    let shown = reveal_in_frames(FIRST_SEGMENTS, total, SEGMENTS_PER_FRAME);
     let slug_for_segments = lesson.slug.clone();
     let segments = view! {
         <For each=move || 0..shown.get() key=|i| *i let:i>

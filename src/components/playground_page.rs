@@ -7,6 +7,7 @@ use wasm_bindgen::JsCast;
 use super::{CurvePanel, FiguresPanel, RunControls, ScenarioControls, SeriesPanel, TellersPanel};
 use crate::lab::Lab;
 use crate::playground::{hash_query, playground_hash, read_query, visible_controls, ViewState};
+use crate::reveal::reveal_in_frames;
 
 /// The playground page, at `#/playground?…`: every control, the tellers,
 /// the figures beside their theory, the curve and the run over time. The
@@ -109,6 +110,9 @@ pub fn PlaygroundPage() -> impl IntoView {
     on_cleanup(move || keys.remove());
 
     let has_notices = !notices.is_empty();
+    // The controls come first; the tellers, figures, curve and series
+    // follow one per frame, so no single task lays out the whole page.
+    let parts = reveal_in_frames(0, 4, 1);
     view! {
         <section
             class="playground"
@@ -191,12 +195,20 @@ pub fn PlaygroundPage() -> impl IntoView {
                 </aside>
                 <div class="playground__main">
                     <RunControls lab run_to_end=true />
-                    <TellersPanel lab />
-                    <FiguresPanel lab />
-                    <h2>"Utilisation and response time"</h2>
-                    <CurvePanel lab />
-                    <h2>"The run over time"</h2>
-                    <SeriesPanel lab />
+                    <Show when=move || { parts.get() >= 1 }>
+                        <TellersPanel lab />
+                    </Show>
+                    <Show when=move || { parts.get() >= 2 }>
+                        <FiguresPanel lab />
+                    </Show>
+                    <Show when=move || { parts.get() >= 3 }>
+                        <h2>"Utilisation and response time"</h2>
+                        <CurvePanel lab />
+                    </Show>
+                    <Show when=move || { parts.get() >= 4 }>
+                        <h2>"The run over time"</h2>
+                        <SeriesPanel lab />
+                    </Show>
                 </div>
             </div>
         </section>
