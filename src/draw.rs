@@ -291,11 +291,6 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         _ if snap.tellers_alive == 1 => "thread",
         _ => "threads",
     };
-    let busy = snap
-        .tellers
-        .iter()
-        .filter(|t| t.state != TellerState::Idle)
-        .count();
     text(
         &ctx,
         &format!("Tellers: {} {noun}", fmt_count(snap.tellers_alive as f64)),
@@ -307,7 +302,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     );
     text(
         &ctx,
-        &format!("{busy} taken"),
+        &format!("{} taken", fmt_count(snap.tellers_busy as f64)),
         x0,
         44.0,
         body,
@@ -316,7 +311,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     );
     let n = snap.tellers.len().max(1) as f64;
     let gap = 4.0;
-    let area_h = 220.0;
+    let area_h = 208.0;
     let (size, cols, fit) = teller_grid(n as usize, area_w, area_h, gap);
     for (i, t) in snap.tellers.iter().take(fit).enumerate() {
         let x = x0 + (i % cols) as f64 * (size + gap);

@@ -168,6 +168,8 @@ pub struct Snapshot {
     pub tellers: Vec<TellerView>,
     /// Tellers alive in all.
     pub tellers_alive: u64,
+    /// Tellers alive and not idle, in all (not only the ones in `tellers`).
+    pub tellers_busy: u64,
     /// Finished so far.
     pub completed: u64,
     /// Refused so far.
@@ -1411,11 +1413,13 @@ impl Simulation {
     pub fn snapshot(&self) -> Snapshot {
         let mut tellers = Vec::new();
         let mut alive = 0;
+        let mut busy = 0;
         for (i, t) in self.tellers.iter().enumerate() {
             if !t.alive {
                 continue;
             }
             alive += 1;
+            busy += u64::from(t.state != TellerState::Idle);
             if tellers.len() >= 256 {
                 continue;
             }
@@ -1441,6 +1445,7 @@ impl Simulation {
             cores: self.s.cores,
             tellers,
             tellers_alive: alive,
+            tellers_busy: busy,
             completed: self.completed,
             refused: self.refused,
             timed_out: self.timed_out,

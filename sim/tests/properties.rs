@@ -3,7 +3,7 @@
 //! stays within 0–1, nothing is NaN, and the same seed gives the same report.
 
 use proptest::prelude::*;
-use tellers_sim::{Accept, Arrivals, Dist, Model, Scenario, Simulation};
+use tellers_sim::{Accept, Arrivals, Dist, Model, Scenario, Simulation, TellerState};
 
 fn scenario() -> impl Strategy<Value = Scenario> {
     let model = prop_oneof![
@@ -108,6 +108,9 @@ proptest! {
                 let snap = sim.snapshot();
                 prop_assert!(snap.busy_cores <= s.cores);
                 prop_assert!(snap.line <= snap.inside);
+                prop_assert!(snap.tellers_busy <= snap.tellers_alive);
+                let shown_busy = snap.tellers.iter().filter(|t| t.state != TellerState::Idle).count() as u64;
+                prop_assert!(shown_busy <= snap.tellers_busy, "the count covers every teller, not only those shown");
             }
         }
         let r = sim.report();
