@@ -197,6 +197,16 @@ pub fn threads_label(model: Model) -> &'static str {
     }
 }
 
+/// The lowest value `c`'s slider reaches under `model`: a thread-per-request
+/// server may have no cap on threads (0), a pool needs at least one.
+pub fn slider_min(c: &Control, model: Model) -> f64 {
+    if c.field == "threads" && model == Model::ThreadPerRequest {
+        0.0
+    } else {
+        c.min
+    }
+}
+
 /// The choices of a select, as (URL value, label), if `field` is one.
 pub fn choices(field: &str) -> Option<&'static [(&'static str, &'static str)]> {
     Some(match field {
@@ -1054,5 +1064,23 @@ mod tests {
         assert!(!j.contains("series") && j.contains("\"wall_s\":0.0"), "{j}");
         let v: serde_json::Value = serde_json::from_str(&j).unwrap();
         assert!(v.is_object());
+    }
+
+    #[test]
+    fn the_thread_cap_slider_reaches_no_cap_but_a_pool_needs_a_thread() {
+        let threads = control("threads").unwrap();
+        assert_eq!(slider_min(&threads, Model::ThreadPerRequest), 0.0);
+        assert_eq!(slider_min(&threads, Model::ThreadPool), 1.0);
+        let per_request = Scenario {
+            model: Model::ThreadPerRequest,
+            ..Scenario::default()
+        };
+        assert_eq!(with_field(&per_request, "threads", 0.0).threads, 0);
+        let pool = Scenario::default();
+        assert_eq!(
+            with_field(&pool, "threads", 0.0),
+            pool,
+            "a pool of no threads is refused"
+        );
     }
 }

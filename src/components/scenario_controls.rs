@@ -4,8 +4,8 @@ use leptos::prelude::*;
 use tellers_sim::Scenario;
 
 use crate::playground::{
-    choice_label, choice_value, choices, control, field_value, fmt_value, threads_label,
-    with_choice, with_field,
+    choice_label, choice_value, choices, control, field_value, fmt_value, slider_min,
+    threads_label, with_choice, with_field,
 };
 
 static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
@@ -72,6 +72,7 @@ fn SliderControl(
         }
     };
     let set2 = set;
+    let min = Memo::new(move |_| slider_min(&c, scenario.get().model));
     let box_id = format!("{id}-box");
     let unit = if c.unit == "0–1" { "" } else { c.unit };
     view! {
@@ -83,7 +84,7 @@ fn SliderControl(
                 <input
                     type="range"
                     id=id
-                    min=c.min
+                    min=move || min.get()
                     max=c.max
                     step=c.step
                     prop:value=move || value.get().to_string()
@@ -104,7 +105,13 @@ fn SliderControl(
                 <span class="control__unit">{unit}</span>
             </div>
             <div class="control__range" aria-hidden="true">
-                {format!("{}–{}", crate::playground::fmt_tick(c.min), crate::playground::fmt_tick(c.max))}
+                {move || {
+                    format!(
+                        "{}–{}",
+                        crate::playground::fmt_tick(min.get()),
+                        crate::playground::fmt_tick(c.max),
+                    )
+                }}
             </div>
         </div>
     }
