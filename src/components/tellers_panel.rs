@@ -43,6 +43,7 @@ pub fn TellersPanel(
                 role="img"
                 aria-label=summary
                 data-testid="tellers-canvas"
+                data-inside=move || lab.snapshot.get().inside
             ></canvas>
             <figcaption class="visually-hidden" data-testid="tellers-summary">
                 {summary}

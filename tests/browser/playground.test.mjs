@@ -189,6 +189,40 @@ export async function noLongTaskWhileTheCurveIsSimulated({ page, open }) {
   assert.deepEqual(long.filter((d) => d > 50), [], `long tasks: ${long.join(', ')} ms`);
 }
 
+export async function noLongTaskWhileExploringPresetsModelsAndPages({ page, open }) {
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration));
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await open('#/playground');
+  await waitForSweep(page);
+  // Start-up is measured by startup.test.mjs: count from here.
+  await page.evaluate(() => {
+    window.__longTasks = [];
+  });
+  const presets = byTestId(page, 'presets');
+  const names = await presets.locator('option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+  assert.ok(names.length >= 20, `presets: ${names.length}`);
+  for (const name of names) {
+    await presets.selectOption(name);
+    await page.waitForTimeout(150);
+  }
+  await page.getByLabel('Concurrency model').selectOption('event-loop-workers');
+  await byTestId(page, 'presenter').click();
+  await byTestId(page, 'presenter').click();
+  await page.getByRole('link', { name: 'Lessons' }).first().click();
+  await expectVisible(page.locator('.toc__item').first(), 'the contents');
+  await page.locator('.toc__link').first().click();
+  await page.waitForTimeout(800);
+  await page.mouse.wheel(0, 4000);
+  await page.getByRole('link', { name: 'Playground' }).first().click();
+  await waitForSweep(page);
+  const long = await page.evaluate(() => window.__longTasks);
+  assert.deepEqual(long.filter((d) => d > 50), [], `long tasks: ${long.join(', ')} ms`);
+}
+
 export async function presenterModeIsLargeAndFoldsTheControls({ page, open, screenshot }) {
   await open('#/playground?presenter=1&model=event-loop&loops=1&cores=4&rps=60&cpu_ms=10&heavy_share=0.05&heavy_cpu_ms=60&duration_s=30&speed=4');
   await expectVisible(byTestId(page, 'tellers-canvas'), 'the tellers');
