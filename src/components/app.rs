@@ -3,7 +3,11 @@ use leptos::html;
 use leptos::prelude::*;
 
 use super::{LessonsPage, NavBar, NotFound, PlaygroundPage, SiteFooter, Welcome};
+use crate::course_data::load_course;
 use crate::route::{route_from_hash, Route};
+
+/// How long after start-up the course is fetched in the background.
+const COURSE_PREFETCH_AFTER: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The whole app: the navigation bar, the page the URL's hash asks for,
 /// and the footer. It follows `hashchange`, so links, the back button and
@@ -20,6 +24,13 @@ pub fn App() -> impl IntoView {
     on_cleanup(move || listener.remove());
 
     Effect::new(move |_| document().set_title(&route.get().document_title()));
+
+    // Fetch the course once the first page has settled, so the lessons open
+    // at once later and still open if the network has gone by then.
+    set_timeout(
+        || leptos::task::spawn_local(async { _ = load_course().await }),
+        COURSE_PREFETCH_AFTER,
+    );
 
     // A plain `href="#main"` would change the hash, and so the page; the
     // skip link moves focus to the content instead.

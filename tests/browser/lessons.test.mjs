@@ -146,6 +146,19 @@ export async function lessonsThatCannotBeLoadedSaySoAndThePlaygroundStillWorks({
   await expectVisible(page.locator('[data-testid="tellers-canvas"]'), 'the playground');
 }
 
+export async function lessonsOpenOfflineOnceTheAppHasLoaded({ page, open }) {
+  // The course is fetched in the background after start-up.
+  const fetched = page.waitForResponse(/course-[0-9a-f]{16}\.json$/, { timeout: 10_000 });
+  await open('#/playground');
+  assert.equal((await fetched).status(), 200);
+  await page.waitForTimeout(300);
+  await page.context().setOffline(true);
+  await page.getByRole('link', { name: 'Lessons' }).first().click();
+  await expectVisible(page.locator('.toc__item').first(), 'the contents, offline');
+  await page.locator('.toc__link').first().click();
+  await expectVisible(page.locator('.exercise').first(), 'a lesson with its exercises, offline');
+}
+
 export async function aLessonWidgetRunsToTheEndBesideItsTheory({ page, open }) {
   // Little's law lesson: its widget is a figures table (simulated | theory).
   await page.emulateMedia({ reducedMotion: 'reduce' });
