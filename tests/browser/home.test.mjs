@@ -62,3 +62,19 @@ export async function homeFitsAPhoneScreen({ page, open, screenshot }) {
   assert.equal(overflow, 0, `the page scrolls sideways by ${overflow} px on a 375 px screen`);
   await screenshot('home-phone.png');
 }
+
+export async function theLoadingNoteGoesWhenTheAppStarts({ page, open }) {
+  await open('');
+  await expectVisible(page.getByRole('navigation').first(), 'the navigation');
+  assert.equal(await page.locator('#boot').count(), 0, 'the loading note is gone');
+}
+
+export async function anAppThatCannotStartSaysSoInsteadOfABlankPage({ page, open, expectConsoleError }) {
+  // A proxy that drops the wasm, or a broken deploy.
+  await page.route(/\.wasm$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  expectConsoleError(/status of 404|WebAssembly|wasm/i);
+  await open('');
+  const boot = page.locator('#boot[role="alert"]');
+  await expectVisible(boot, 'the start-up failure notice');
+  assert.match(await boot.textContent(), /could not start.*Reload the page/s);
+}

@@ -11,7 +11,7 @@
 // artifacts/screenshots/FAILED-<file>-<test>.png.
 //   open(hash)        loads the app, e.g. open('#/lessons'); '' for the home page
 //   screenshot(name)  saves artifacts/screenshots/<name>
-//   expectConsoleError(re)  a console error matching re is part of the test
+//   expectConsoleError(re)  a console or page error matching re is part of the test
 // Helpers such as expectVisible and expectAccessible are in harness.mjs.
 
 import fs from 'node:fs/promises';
@@ -91,7 +91,10 @@ async function runOne(browser, baseUrl, test, name) {
     const where = msg.location()?.url;
     problems.push(`console error: ${msg.text()}${where ? ` (${where})` : ''}`);
   });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('pageerror', (err) => {
+    if (expectedErrors.some((re) => re.test(err.message))) return;
+    problems.push(`page error: ${err.message}`);
+  });
 
   const t = {
     page,
