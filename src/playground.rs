@@ -469,12 +469,16 @@ pub fn sweep_scenario(s: &Scenario, th: &Theory, rho: f64) -> Option<Scenario> {
     }
     let rps = (rho * cap).clamp(0.001, 1_000_000.0);
     let requests = SWEEP_REQUESTS;
+    // Room for the arrivals, then for the last of them to finish: a request
+    // takes at least its own work, and long waits (C10K's 10 s) outlast the
+    // arrivals themselves.
+    let own_work_s = (s.cpu_ms + s.wait_ms + s.write_ms + s.heavy_share * s.heavy_cpu_ms) / 1000.0;
     Some(Scenario {
         arrivals: Arrivals::Poisson,
         rps,
         requests: Some(requests),
         timeout_ms: None,
-        duration_s: (requests as f64 / rps * 3.0).clamp(1.0, 86_400.0),
+        duration_s: (requests as f64 / rps * 3.0 + 20.0 * own_work_s).clamp(1.0, 86_400.0),
         warmup: 0.1,
         max_events: 5_000_000,
         ..s.clone()
@@ -952,6 +956,29 @@ mod tests {
         assert_eq!(p.requests, Some(SWEEP_REQUESTS));
         assert!(p.validate().is_empty());
         assert_eq!(curve_delay_ms(&s, &th), 0.0);
+    }
+
+    #[test]
+    fn every_sweep_point_finishes_requests_even_with_long_waits() {
+        // C10K: 10 s of waiting per request, far longer than the arrivals take.
+        for name in [
+            "c10k-threads",
+            "c10k-event-loop",
+            "sale-day",
+            "node-heavy-pool",
+        ] {
+            let s = preset(name).unwrap();
+            let th = theory(&s);
+            for rho in SWEEP_RHOS {
+                let p = sweep_scenario(&s, &th, rho).unwrap();
+                let r = tellers_sim::simulate(&p).unwrap();
+                assert_eq!(
+                    r.completed, SWEEP_REQUESTS,
+                    "{name} at {rho}: {:?}",
+                    r.stopped_by
+                );
+            }
+        }
     }
 
     #[test]

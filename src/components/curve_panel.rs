@@ -58,7 +58,10 @@ pub fn CurvePanel(
         if lab.sweeping.get() {
             format!("Simulating points: {done} of {}", SWEEP_RHOS.len())
         } else {
-            format!("{done} simulated points")
+            format!(
+                "{done} simulated {}",
+                if done == 1 { "point" } else { "points" }
+            )
         }
     };
     view! {
