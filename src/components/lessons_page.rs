@@ -49,9 +49,10 @@ pub fn LessonsPage() -> impl IntoView {
     if !ready.get_untracked() {
         leptos::task::spawn_local(async move {
             match load_course().await {
-                Ok(()) => {
+                // Draw in the next frame: reading the course is a task of its own.
+                Ok(()) => request_animation_frame(move || {
                     let _ = ready.try_set(true);
-                }
+                }),
                 Err(e) => {
                     let _ = failed.try_set(Some(e));
                 }
