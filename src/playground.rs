@@ -454,36 +454,9 @@ pub fn fmt_tick(x: f64) -> String {
 
 // ---------------------------------------------------------------- sweep
 
-/// Utilisations the curve is simulated at.
-pub const SWEEP_RHOS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
-/// Requests per simulated point of the curve: enough for a mean, quick to run.
-pub const SWEEP_REQUESTS: u64 = 20_000;
-
-/// `s` run at utilisation `rho` of its capacity, for one point of the curve:
-/// Poisson arrivals at ρ × capacity, at most [`SWEEP_REQUESTS`] requests and
-/// no timeout. `None` when the curve does not apply (no finite capacity).
-pub fn sweep_scenario(s: &Scenario, th: &Theory, rho: f64) -> Option<Scenario> {
-    let cap = th.capacity.capacity_rps;
-    if !(cap.is_finite() && cap > 0.0) {
-        return None;
-    }
-    let rps = (rho * cap).clamp(0.001, 1_000_000.0);
-    let requests = SWEEP_REQUESTS;
-    // Room for the arrivals, then for the last of them to finish: a request
-    // takes at least its own work, and long waits (C10K's 10 s) outlast the
-    // arrivals themselves.
-    let own_work_s = (s.cpu_ms + s.wait_ms + s.write_ms + s.heavy_share * s.heavy_cpu_ms) / 1000.0;
-    Some(Scenario {
-        arrivals: Arrivals::Poisson,
-        rps,
-        requests: Some(requests),
-        timeout_ms: None,
-        duration_s: (requests as f64 / rps * 3.0 + 20.0 * own_work_s).clamp(1.0, 86_400.0),
-        warmup: 0.1,
-        max_events: 5_000_000,
-        ..s.clone()
-    })
-}
+/// The points of the curve are defined in the simulator, so the CLI's
+/// `tellers sweep` runs exactly the app's points.
+pub use tellers_sim::sweep::{sweep_scenario, SWEEP_REQUESTS, SWEEP_RHOS};
 
 /// The fixed delay the curve adds to its queueing formula: the wait off the
 /// CPU when the cores are the queue (the wait does not queue for a core).
@@ -945,40 +918,9 @@ mod tests {
     }
 
     #[test]
-    fn sweep_points_run_at_the_asked_utilisation() {
+    fn the_curve_adds_no_delay_when_threads_are_the_queue() {
         let s = preset("sale-day").unwrap();
-        let th = theory(&s);
-        let p = sweep_scenario(&s, &th, 0.5).unwrap();
-        assert!(
-            (p.rps - 100.0).abs() < 1e-9,
-            "half of the 200 rps thread limit"
-        );
-        assert_eq!(p.requests, Some(SWEEP_REQUESTS));
-        assert!(p.validate().is_empty());
-        assert_eq!(curve_delay_ms(&s, &th), 0.0);
-    }
-
-    #[test]
-    fn every_sweep_point_finishes_requests_even_with_long_waits() {
-        // C10K: 10 s of waiting per request, far longer than the arrivals take.
-        for name in [
-            "c10k-threads",
-            "c10k-event-loop",
-            "sale-day",
-            "node-heavy-pool",
-        ] {
-            let s = preset(name).unwrap();
-            let th = theory(&s);
-            for rho in SWEEP_RHOS {
-                let p = sweep_scenario(&s, &th, rho).unwrap();
-                let r = tellers_sim::simulate(&p).unwrap();
-                assert_eq!(
-                    r.completed, SWEEP_REQUESTS,
-                    "{name} at {rho}: {:?}",
-                    r.stopped_by
-                );
-            }
-        }
+        assert_eq!(curve_delay_ms(&s, &theory(&s)), 0.0);
     }
 
     #[test]

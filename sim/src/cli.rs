@@ -46,6 +46,10 @@ FLAGS (override the preset or file):
   --arrivals poisson|uniform|batch|closed  --rps X  --count N  --clients N  --think-ms X
   --requests N  --duration-s T  --timeout-ms X  --drop-abandoned  --max-connections N
   --time-slice-ms X  --switch-us X  --seed N  --warmup F  --max-events N
+
+SWEEP: each point runs the scenario at ρ × its capacity with Poisson
+arrivals and 20,000 requests, the same points as the app's curve
+(default ρ: 0.1, 0.2, … 0.9, 0.95).
 ";
 
 fn num<T: std::str::FromStr>(flag: &str, v: &str, what: &str) -> Result<T, String> {
@@ -220,8 +224,7 @@ pub fn parse(
         i += 1;
     }
     let mut s = base;
-    let (mut json, mut series, mut points) =
-        (false, false, vec![0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95]);
+    let (mut json, mut series, mut points) = (false, false, crate::sweep::SWEEP_RHOS.to_vec());
     let mut duration_given = false;
     let mut i = 0;
     while i < rest.len() {

@@ -27,6 +27,7 @@ pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod signs;
+pub mod sweep;
 pub mod theory;
 
 pub use engine::{simulate, Simulation, Snapshot, TellerKind, TellerState, TellerView};

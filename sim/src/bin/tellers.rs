@@ -8,6 +8,17 @@ use tellers_sim::presets::presets;
 use tellers_sim::theory::theory;
 use tellers_sim::{simulate, Report, Scenario};
 
+/// `println!` that ends the program quietly once the reader has gone, as in
+/// `tellers sweep --json | head` (println! would panic on the closed pipe).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let read = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
@@ -22,10 +33,10 @@ fn main() -> ExitCode {
 
 fn run(cmd: Command) -> ExitCode {
     match cmd {
-        Command::Help => print!("{USAGE}"),
+        Command::Help => out!("{}", USAGE.trim_end()),
         Command::Presets { json: false } => {
             for p in presets() {
-                println!("{:<26} {}", p.name, p.about);
+                out!("{:<26} {}", p.name, p.about);
             }
         }
         Command::Presets { json: true } => {
@@ -38,7 +49,7 @@ fn run(cmd: Command) -> ExitCode {
                     )
                 })
                 .collect();
-            println!("{}", serde_json::Value::Object(all));
+            out!("{}", serde_json::Value::Object(all));
         }
         Command::Simulate {
             scenario,
@@ -49,7 +60,7 @@ fn run(cmd: Command) -> ExitCode {
             let mut r = simulate(&scenario).expect("validated by the parser");
             r.wall_s = t.elapsed().as_secs_f64();
             if json {
-                println!("{}", r.to_json(series));
+                out!("{}", r.to_json(series));
             } else {
                 print_table(&scenario, &r);
             }
@@ -58,7 +69,12 @@ fn run(cmd: Command) -> ExitCode {
             scenario,
             json,
             points,
-        } => sweep(&scenario, &points, json),
+        } => {
+            if let Err(msg) = sweep(&scenario, &points, json) {
+                eprintln!("tellers: {msg}");
+                return ExitCode::from(2);
+            }
+        }
         Command::Bench { requests, json } => bench(requests, json),
     }
     ExitCode::SUCCESS
@@ -71,9 +87,8 @@ fn opt(x: Option<f64>) -> String {
 fn print_table(s: &Scenario, r: &Report) {
     let th = theory(s);
     let cap = &th.capacity;
-    println!("{:<28} {:>14} {:>14}", "", "simulated", "theory");
-    let row =
-        |name: &str, sim: String, theory: String| println!("{name:<28} {sim:>14} {theory:>14}");
+    out!("{:<28} {:>14} {:>14}", "", "simulated", "theory");
+    let row = |name: &str, sim: String, theory: String| out!("{name:<28} {sim:>14} {theory:>14}");
     row(
         "throughput, rps",
         format!("{:.1}", r.throughput_rps),
@@ -151,16 +166,19 @@ fn print_table(s: &Scenario, r: &Report) {
             String::new(),
         );
     }
-    println!();
-    println!(
+    out!();
+    out!(
         "arrived {}  completed {}  refused {}  dropped {}  timed out {} ({} finished for nobody)  in flight at end {}",
         r.arrived, r.completed, r.refused, r.dropped, r.timed_out, r.finished_after_timeout, r.in_flight_end
     );
-    println!(
+    out!(
         "peak threads {}  memory reserved {:.1} MB, used {:.1} MB  peak connections {}",
-        r.peak_threads, r.peak_memory_reserved_mb, r.peak_memory_used_mb, r.peak_connections
+        r.peak_threads,
+        r.peak_memory_reserved_mb,
+        r.peak_memory_used_mb,
+        r.peak_connections
     );
-    println!(
+    out!(
         "queue model {} ({})  stopped by {:?} at {:.3} s simulated  last finish {:.3} s  {} events in {:.3} s",
         th.queue_model,
         if th.exact { "exact" } else { "approximate" },
@@ -172,37 +190,42 @@ fn print_table(s: &Scenario, r: &Report) {
     );
 }
 
-fn sweep(s: &Scenario, points: &[f64], json: bool) {
-    let cap = tellers_sim::analytic::capacity(s).capacity_rps;
+fn sweep(s: &Scenario, points: &[f64], json: bool) -> Result<(), String> {
+    let th = theory(s);
     let mut rows = Vec::new();
     for &rho in points {
-        let sc = Scenario {
-            rps: rho * cap,
-            ..s.clone()
-        };
-        let th = theory(&sc);
-        let r = simulate(&sc).expect("a valid sweep point");
+        // The app's curve runs exactly these points.
+        let sc = tellers_sim::sweep::sweep_scenario(s, &th, rho).ok_or(
+            "sweep: this scenario has no finite capacity, so there is no utilisation to sweep",
+        )?;
+        let point_theory = theory(&sc);
+        let r = simulate(&sc).map_err(|e| format!("sweep: point ρ = {rho} is not valid: {e:?}"))?;
         rows.push(serde_json::json!({
             "rho": rho, "rps": sc.rps,
-            "theory_mean_ms": th.mean_ms, "theory_p99_ms": th.p99_ms,
+            "theory_mean_ms": point_theory.mean_ms, "theory_p99_ms": point_theory.p99_ms,
             "sim_mean_ms": r.latency_ms.mean, "sim_p99_ms": r.latency_ms.p99,
             "sim_cpu": r.cpu_utilisation, "completed": r.completed,
         }));
     }
     if json {
-        println!("{}", serde_json::Value::Array(rows));
-        return;
+        out!("{}", serde_json::Value::Array(rows));
+        return Ok(());
     }
-    println!(
+    out!(
         "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
-        "ρ", "rps", "theory mean", "sim mean", "theory p99", "sim p99"
+        "ρ",
+        "rps",
+        "theory mean",
+        "sim mean",
+        "theory p99",
+        "sim p99"
     );
     for r in rows {
         let f = |k: &str| r[k].as_f64().map_or("—".to_string(), |v| format!("{v:.1}"));
         let rho = r["rho"]
             .as_f64()
             .map_or("—".to_string(), |v| format!("{v:.2}"));
-        println!(
+        out!(
             "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
             rho,
             f("rps"),
@@ -212,6 +235,7 @@ fn sweep(s: &Scenario, points: &[f64], json: bool) {
             f("sim_p99_ms")
         );
     }
+    Ok(())
 }
 
 fn bench(n: u64, json: bool) {
@@ -229,7 +253,7 @@ fn bench(n: u64, json: bool) {
     let theory = tellers_sim::analytic::mmc_response_ms(c, svc, rho);
     let (ref_rate, eng_rate) = (n as f64 / ref_s, n as f64 / eng_s);
     if json {
-        println!(
+        out!(
             "{}",
             serde_json::json!({
                 "scenario": "M/M/4, rho 0.9, 10 ms service", "requests": n,
@@ -240,16 +264,16 @@ fn bench(n: u64, json: bool) {
         );
         return;
     }
-    println!("M/M/4 at ρ = 0.9, 10 ms mean service, {n} requests, one core");
-    println!(
+    out!("M/M/4 at ρ = 0.9, 10 ms mean service, {n} requests, one core");
+    out!(
         "  minimal M/M/c loop  {:>7.2} M requests/s  mean {ref_mean:.2} ms",
         ref_rate / 1e6
     );
-    println!(
+    out!(
         "  tellers engine      {:>7.2} M requests/s  mean {eng_mean:.2} ms  ({events} events)",
         eng_rate / 1e6
     );
-    println!(
+    out!(
         "  ratio engine/loop   {:>7.3}   (theory mean {theory:.2} ms)",
         eng_rate / ref_rate
     );
