@@ -85,6 +85,16 @@ pub struct SweepPoint {
     pub p99_ms: f64,
 }
 
+/// The simulated points as JSON, `[[rho, mean_ms, p99_ms], …]`, each number
+/// written to round-trip exactly (tests compare them with `tellers sweep`).
+pub fn sweep_json(points: &[SweepPoint]) -> String {
+    let rows: Vec<String> = points
+        .iter()
+        .map(|p| format!("[{},{},{}]", p.rho, p.mean_ms, p.p99_ms))
+        .collect();
+    format!("[{}]", rows.join(","))
+}
+
 /// A log axis range, in whole decades, covering every positive finite value.
 pub fn log_range(values: impl IntoIterator<Item = f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
@@ -453,5 +463,27 @@ mod tests {
             1,
             "intervals with nothing finished are skipped"
         );
+    }
+
+    #[test]
+    fn sweep_points_read_back_as_json_exactly() {
+        let pts = [
+            SweepPoint {
+                rho: 0.1,
+                mean_ms: 100.43850926194445,
+                p99_ms: 428.3432955,
+            },
+            SweepPoint {
+                rho: 0.95,
+                mean_ms: 1.0 / 3.0,
+                p99_ms: 2e-7,
+            },
+        ];
+        let v: Vec<[f64; 3]> = serde_json::from_str(&sweep_json(&pts)).unwrap();
+        assert_eq!(v.len(), 2);
+        for (row, p) in v.iter().zip(&pts) {
+            assert_eq!(row, &[p.rho, p.mean_ms, p.p99_ms]);
+        }
+        assert_eq!(sweep_json(&[]), "[]");
     }
 }

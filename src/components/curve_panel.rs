@@ -1,7 +1,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::charts::curve_chart;
+use crate::charts::{curve_chart, sweep_json};
 use crate::draw::{draw_chart, Theme};
 use crate::lab::Lab;
 use crate::playground::{fmt_ms, fmt_pct, SWEEP_RHOS};
@@ -76,6 +76,7 @@ pub fn CurvePanel(
                 data-testid="curve-canvas"
                 data-points=move || lab.sweep.get().len().to_string()
                 data-sweeping=move || lab.sweeping.get().to_string()
+                data-sweep=move || sweep_json(&lab.sweep.get())
             ></canvas>
             <figcaption>
                 {caption}

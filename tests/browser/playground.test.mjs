@@ -289,6 +289,20 @@ export async function runToTheEndGivesTheCliReport({ page, open }) {
   await expectVisible(page.locator('[data-sign="PoolLimit"]'), 'the verdict "the pool is the limit"');
 }
 
+export async function theCurvesSimulatedPointsAreTheClisSweep({ page, open }) {
+  await openPaused(page, open);
+  await byTestId(page, 'presets').selectOption('sale-day');
+  await page.waitForFunction(() => location.hash.includes('rps='));
+  await waitForSweep(page);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="curve-canvas"]').dataset.points) === 10);
+  const shown = JSON.parse(await byTestId(page, 'curve-canvas').getAttribute('data-sweep'));
+  const cli = JSON.parse(tellersCli('sweep', '--preset', 'sale-day', '--json'));
+  assert.equal(shown.length, cli.length, 'as many points as the CLI');
+  cli.forEach((row, i) => {
+    assert.deepEqual(shown[i], [row.rho, row.sim_mean_ms, row.sim_p99_ms], `point ${i} (ρ = ${row.rho})`);
+  });
+}
+
 export async function playgroundFitsAPhoneScreen({ page, open }) {
   await page.setViewportSize({ width: 375, height: 740 });
   await openPaused(page, open);
