@@ -149,6 +149,9 @@ pub struct TellerView {
     pub load: u32,
 }
 
+/// Most tellers a [`Snapshot`] lists one by one.
+pub const SNAPSHOT_TELLERS: usize = 256;
+
 /// A moment of the run, for drawing.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Snapshot {
@@ -164,7 +167,8 @@ pub struct Snapshot {
     pub busy_cores: u32,
     /// Cores.
     pub cores: u32,
-    /// Tellers alive, at most the first 256.
+    /// Tellers alive, at most [`SNAPSHOT_TELLERS`] (those on or wanting a
+    /// core first when there are more).
     pub tellers: Vec<TellerView>,
     /// Tellers alive in all.
     pub tellers_alive: u64,
@@ -1409,20 +1413,17 @@ impl Simulation {
         }
     }
 
-    /// What the animation draws now.
+    /// What the animation draws now. With more tellers than
+    /// [`SNAPSHOT_TELLERS`], the ones on a core or wanting one come first,
+    /// so the picture always shows who holds the cores.
     pub fn snapshot(&self) -> Snapshot {
-        let mut tellers = Vec::new();
         let mut alive = 0;
         let mut busy = 0;
-        for (i, t) in self.tellers.iter().enumerate() {
-            if !t.alive {
-                continue;
-            }
+        for t in self.tellers.iter().filter(|t| t.alive) {
             alive += 1;
             busy += u64::from(t.state != TellerState::Idle);
-            if tellers.len() >= 256 {
-                continue;
-            }
+        }
+        let view = |(i, t): (usize, &Teller)| {
             let load = match t.kind {
                 TellerKind::Loop => {
                     let l = self.loop_index(i as u32) as usize;
@@ -1430,12 +1431,24 @@ impl Simulation {
                 }
                 _ => u32::from(t.req != NONE),
             };
-            tellers.push(TellerView {
+            TellerView {
                 kind: t.kind,
                 state: t.state,
                 load,
-            });
-        }
+            }
+        };
+        let live = || self.tellers.iter().enumerate().filter(|(_, t)| t.alive);
+        let wants_cpu = |t: &Teller| matches!(t.state, TellerState::OnCore | TellerState::Ready);
+        let tellers: Vec<TellerView> = if alive as usize <= SNAPSHOT_TELLERS {
+            live().map(view).collect()
+        } else {
+            live()
+                .filter(|(_, t)| wants_cpu(t))
+                .chain(live().filter(|(_, t)| !wants_cpu(t)))
+                .take(SNAPSHOT_TELLERS)
+                .map(view)
+                .collect()
+        };
         Snapshot {
             t_s: self.now as f64 / 1e9,
             line: self.line_len,
