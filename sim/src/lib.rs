@@ -30,6 +30,8 @@ pub mod signs;
 pub mod sweep;
 pub mod theory;
 
-pub use engine::{simulate, Simulation, Snapshot, TellerKind, TellerState, TellerView};
+pub use engine::{
+    simulate, Simulation, Snapshot, TellerKind, TellerState, TellerView, SNAPSHOT_TELLERS,
+};
 pub use report::{Report, StoppedBy};
 pub use scenario::{Accept, Arrivals, Dist, FieldError, Model, Scenario};

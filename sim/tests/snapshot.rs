@@ -1,24 +1,29 @@
 //! What the animation is given: bounded lists, but counts over everything.
 
-use tellers_sim::{Model, Scenario, Simulation, TellerState};
+use tellers_sim::{Model, Scenario, Simulation, TellerState, SNAPSHOT_TELLERS};
 
-#[test]
-fn with_thousands_of_threads_the_snapshot_lists_256_but_counts_them_all() {
-    // λ = 2,000/s, each request waits 1 s: about 2,000 threads at once.
+/// A thread per request on 4 cores, λ = 2,000/s, each request waiting 1 s
+/// off the CPU: about 2,000 threads at once.
+fn two_thousand_threads(cpu_ms: f64) -> Simulation {
     let s = Scenario {
         model: Model::ThreadPerRequest,
         threads: 0,
         cores: 4,
-        cpu_ms: 0.2,
+        cpu_ms,
         wait_ms: 1000.0,
         rps: 2000.0,
         duration_s: 10.0,
         ..Scenario::default()
     };
-    let mut sim = Simulation::new(&s).unwrap();
+    Simulation::new(&s).unwrap()
+}
+
+#[test]
+fn with_thousands_of_threads_the_snapshot_lists_256_but_counts_them_all() {
+    let mut sim = two_thousand_threads(0.2);
     sim.run_until(5_000_000_000, u64::MAX);
     let snap = sim.snapshot();
-    assert_eq!(snap.tellers.len(), 256, "the list is bounded");
+    assert_eq!(snap.tellers.len(), SNAPSHOT_TELLERS, "the list is bounded");
     assert!(snap.tellers_alive > 1_500, "{} threads", snap.tellers_alive);
     assert!(snap.tellers_busy > 1_500, "{} busy", snap.tellers_busy);
     assert!(snap.tellers_busy <= snap.tellers_alive);
@@ -27,18 +32,8 @@ fn with_thousands_of_threads_the_snapshot_lists_256_but_counts_them_all() {
 
 #[test]
 fn the_tellers_on_a_core_are_always_among_those_listed() {
-    // 2,000 threads, most of them waiting; the few on a core must be drawn.
-    let s = Scenario {
-        model: Model::ThreadPerRequest,
-        threads: 0,
-        cores: 4,
-        cpu_ms: 1.0,
-        wait_ms: 1000.0,
-        rps: 2000.0,
-        duration_s: 10.0,
-        ..Scenario::default()
-    };
-    let mut sim = Simulation::new(&s).unwrap();
+    // Most of the 2,000 threads wait; the few on a core must be drawn.
+    let mut sim = two_thousand_threads(1.0);
     let mut seen_busy = 0;
     for second in 2..8u64 {
         sim.run_until(second * 1_000_000_000, u64::MAX);
