@@ -47,18 +47,12 @@ pub fn LessonsPage() -> impl IntoView {
     let ready = RwSignal::new(course_loaded());
     let failed = RwSignal::new(None::<String>);
     if !ready.get_untracked() {
-        leptos::task::spawn_local(async move {
-            match load_course().await {
-                // Draw in the next frame: reading the course is a task of its own.
-                Ok(()) => request_animation_frame(move || {
-                    let _ = ready.try_set(true);
-                }),
-                Err(e) => {
-                    let _ = failed.try_set(Some(e));
-                }
-            }
-        });
+        fetch_course(ready, failed);
     }
+    let try_again = move |_| {
+        failed.set(None);
+        fetch_course(ready, failed);
+    };
 
     view! {
         {move || {
@@ -80,7 +74,12 @@ pub fn LessonsPage() -> impl IntoView {
                             <strong>"The lessons could not be loaded"</strong>
                             {format!(" ({e}).")}
                         </p>
-                        <p>"Reload the page to try again. The playground works without them."</p>
+                        <p>
+                            <button type="button" class="button" on:click=try_again>
+                                "Try again"
+                            </button>
+                            " The playground works without them."
+                        </p>
                     </section>
                 }
                     .into_any();
@@ -96,6 +95,21 @@ pub fn LessonsPage() -> impl IntoView {
             lesson_page(&hash.get())
         }}
     }
+}
+
+/// Fetches the course; sets `ready` (in the next frame, so reading the course
+/// and drawing the page are separate tasks) or `failed` with the reason.
+fn fetch_course(ready: RwSignal<bool>, failed: RwSignal<Option<String>>) {
+    leptos::task::spawn_local(async move {
+        match load_course().await {
+            Ok(()) => request_animation_frame(move || {
+                let _ = ready.try_set(true);
+            }),
+            Err(e) => {
+                let _ = failed.try_set(Some(e));
+            }
+        }
+    });
 }
 
 /// The part of the lessons a hash opens (once the course is loaded).

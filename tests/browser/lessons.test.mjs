@@ -141,9 +141,24 @@ export async function lessonsThatCannotBeLoadedSaySoAndThePlaygroundStillWorks({
   await open('#/lessons/littles-law');
   const error = page.getByTestId('course-error');
   await expectVisible(error, 'the notice that the lessons could not be loaded');
-  assert.match(await error.textContent(), /could not be loaded.*HTTP 404.*Reload the page/s);
+  assert.match(await error.textContent(), /could not be loaded.*HTTP 404.*playground works without them/s);
   await page.getByRole('link', { name: 'Playground' }).first().click();
   await expectVisible(page.locator('[data-testid="tellers-canvas"]'), 'the playground');
+}
+
+export async function afterAFailedLoadTryAgainBringsTheLessons({ page, open, expectConsoleError }) {
+  // The network drops the course once, then is back.
+  let refused = 0;
+  await page.route(/course-[0-9a-f]{16}\.json$/, (route) => {
+    if (refused++ === 0) return route.fulfill({ status: 503, body: 'busy' });
+    return route.continue();
+  });
+  expectConsoleError(/status of 503/);
+  await open('#/lessons');
+  await expectVisible(page.getByTestId('course-error'), 'the notice that the lessons could not be loaded');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expectVisible(page.locator('.toc__item').first(), 'the contents, on the second try');
+  assert.equal(await page.getByTestId('course-error').count(), 0, 'the notice is gone');
 }
 
 export async function lessonsOpenOfflineOnceTheAppHasLoaded({ page, open }) {
