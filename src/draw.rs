@@ -244,6 +244,16 @@ fn state_color(state: TellerState, th: &Theme) -> &'static str {
     }
 }
 
+/// Fonts of the tellers scene: section headings and plain text.
+const HEAD_FONT: &str = "bold 17px system-ui, sans-serif";
+const BODY_FONT: &str = "15px system-ui, sans-serif";
+
+/// A section's heading at (`x`, top of the scene) with a muted line under it.
+fn heading(ctx: &Pen, th: &Theme, x: f64, title: &str, subtitle: &str) {
+    text(ctx, title, x, 22.0, HEAD_FONT, th.ink, "left");
+    text(ctx, subtitle, x, 44.0, BODY_FONT, th.muted, "left");
+}
+
 /// Logical size of the tellers scene, CSS pixels.
 pub const SCENE: (f64, f64) = (960.0, 400.0);
 
@@ -254,27 +264,14 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     let Some(ctx) = context(canvas, w, h).map(Pen::new) else {
         return;
     };
-    let head = "bold 17px system-ui, sans-serif";
-    let body = "15px system-ui, sans-serif";
 
     // The line.
-    text(
+    heading(
         &ctx,
+        th,
+        16.0,
         &format!("Line: {}", fmt_count(snap.line as f64)),
-        16.0,
-        22.0,
-        head,
-        th.ink,
-        "left",
-    );
-    text(
-        &ctx,
         "waiting for a teller",
-        16.0,
-        44.0,
-        body,
-        th.muted,
-        "left",
     );
     dot_grid(&ctx, th, snap.line, 16.0, 60.0, 12, 10, 20.0, th.ink);
 
@@ -291,23 +288,12 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         _ if snap.tellers_alive == 1 => "thread",
         _ => "threads",
     };
-    text(
+    heading(
         &ctx,
+        th,
+        x0,
         &format!("Tellers: {} {noun}", fmt_count(snap.tellers_alive as f64)),
-        x0,
-        22.0,
-        head,
-        th.ink,
-        "left",
-    );
-    text(
-        &ctx,
         &format!("{} taken", fmt_count(snap.tellers_busy as f64)),
-        x0,
-        44.0,
-        body,
-        th.muted,
-        "left",
     );
     let n = snap.tellers.len().max(1) as f64;
     let gap = 4.0;
@@ -361,7 +347,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         &format!("Cores: {} of {} busy", snap.busy_cores, snap.cores),
         x0,
         cy,
-        head,
+        HEAD_FONT,
         th.ink,
         "left",
     );
@@ -382,7 +368,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
             &format!("({:.0} % of {} cores)", frac * 100.0, snap.cores),
             x0 + 200.0,
             cy,
-            body,
+            BODY_FONT,
             th.muted,
             "left",
         );
@@ -390,23 +376,12 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
 
     // The back office.
     let xb = 710.0;
-    text(
+    heading(
         &ctx,
+        th,
+        xb,
         &format!("Back office: {}", fmt_count(snap.waiting as f64)),
-        xb,
-        22.0,
-        head,
-        th.ink,
-        "left",
-    );
-    text(
-        &ctx,
         "waiting off the CPU",
-        xb,
-        44.0,
-        body,
-        th.muted,
-        "left",
     );
     dot_grid(&ctx, th, snap.waiting, xb, 60.0, 11, 6, 20.0, palette::SKY);
 
@@ -420,7 +395,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     for (i, (label, n, color)) in outcomes.iter().enumerate() {
         let y = yo + i as f64 * 28.0;
         square(&ctx, xb, y - 8.0, 16.0, color);
-        text(&ctx, label, xb + 24.0, y, body, th.ink, "left");
+        text(&ctx, label, xb + 24.0, y, BODY_FONT, th.ink, "left");
         text(
             &ctx,
             &fmt_count(*n as f64),
@@ -444,8 +419,8 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     let mut x = 16.0;
     for (color, label) in items {
         square(&ctx, x, ly - 8.0, 16.0, color);
-        text(&ctx, label, x + 22.0, ly, body, th.ink, "left");
-        let width = ctx.width(label, body).unwrap_or(100.0);
+        text(&ctx, label, x + 22.0, ly, BODY_FONT, th.ink, "left");
+        let width = ctx.width(label, BODY_FONT).unwrap_or(100.0);
         x += 22.0 + width + 22.0;
     }
 }
