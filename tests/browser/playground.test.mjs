@@ -27,6 +27,30 @@ async function waitForSweep(page, timeout = 15_000) {
   );
 }
 
+/**
+ * Watches the page's long tasks from its first script on. `reset()` forgets
+ * those so far (start-up has its own benchmark); `expectNone()` fails on any
+ * task over 50 ms since.
+ */
+async function watchLongTasks(page) {
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  return {
+    reset: () =>
+      page.evaluate(() => {
+        window.__longTasks = [];
+      }),
+    expectNone: async () => {
+      const long = await page.evaluate(() => window.__longTasks);
+      assert.deepEqual(long.filter((d) => d > 50), [], `long tasks: ${long.map(Math.round).join(', ')} ms`);
+    },
+  };
+}
+
 const control = (page, field) => page.locator(`.playground__controls [data-field="${field}"]`);
 
 export async function playgroundShowsControlsTellersFiguresAndCurves({ page, open, screenshot }) {
@@ -162,19 +186,12 @@ export async function aTamperedLinkSaysWhatWasWrongAndStillWorks({ page, open })
 }
 
 export async function noLongTaskWhileTheCurveIsSimulated({ page, open }) {
-  await page.addInitScript(() => {
-    window.__longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longTasks.push(e.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  const longTasks = await watchLongTasks(page);
   await open('#/playground?rps=150&speed=100');
   await waitForSweep(page);
   await page.waitForTimeout(200);
   // Start-up (compiling the wasm) is not the playground's work: count from here.
-  await page.evaluate(() => {
-    window.__longTasks = [];
-  });
+  await longTasks.reset();
   for (const value of ['120', '60', '170']) {
     const rps = control(page, 'rps').locator('input[type=number]');
     await rps.fill(value);
@@ -185,23 +202,15 @@ export async function noLongTaskWhileTheCurveIsSimulated({ page, open }) {
   await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]').dataset.state === 'ended', null, {
     timeout: 20_000,
   });
-  const long = await page.evaluate(() => window.__longTasks);
-  assert.deepEqual(long.filter((d) => d > 50), [], `long tasks: ${long.join(', ')} ms`);
+  await longTasks.expectNone();
 }
 
 export async function noLongTaskWhileExploringPresetsModelsAndPages({ page, open }) {
-  await page.addInitScript(() => {
-    window.__longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration));
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  const longTasks = await watchLongTasks(page);
   await open('#/playground');
   await waitForSweep(page);
   // Start-up is measured by startup.test.mjs: count from here.
-  await page.evaluate(() => {
-    window.__longTasks = [];
-  });
+  await longTasks.reset();
   const presets = byTestId(page, 'presets');
   const names = await presets.locator('option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
   assert.ok(names.length >= 20, `presets: ${names.length}`);
@@ -219,8 +228,7 @@ export async function noLongTaskWhileExploringPresetsModelsAndPages({ page, open
   await page.mouse.wheel(0, 4000);
   await page.getByRole('link', { name: 'Playground' }).first().click();
   await waitForSweep(page);
-  const long = await page.evaluate(() => window.__longTasks);
-  assert.deepEqual(long.filter((d) => d > 50), [], `long tasks: ${long.join(', ')} ms`);
+  await longTasks.expectNone();
 }
 
 export async function presenterModeIsLargeAndFoldsTheControls({ page, open, screenshot }) {
