@@ -2,12 +2,10 @@
 //! curve (theory for one and for c workers, simulated points, the operating
 //! point) and the time series of a run. [`crate::draw`] paints them.
 
-use tellers_sim::analytic::{mmc_response_percentile_ms, mmc_then_wait_p99_ms, mmc_wait_ms, Limit};
 use tellers_sim::report::{Report, SeriesPoint};
 use tellers_sim::theory::Theory;
-use tellers_sim::{Dist, Scenario};
 
-use crate::playground::curve_delay_ms;
+use crate::figures::warming_up;
 
 /// Okabe–Ito colours: distinct for the common kinds of colour blindness.
 pub mod palette {
@@ -119,43 +117,6 @@ pub fn linear_max(values: impl IntoIterator<Item = f64>, floor: f64) -> f64 {
     m * 1.1
 }
 
-fn var(mean: f64, dist: Dist) -> f64 {
-    match dist {
-        Dist::Const => 0.0,
-        Dist::Exp => mean * mean,
-    }
-}
-
-/// Squared coefficient of variation (variance ÷ mean²) of the service time
-/// at the limiting resource: CPU (both classes and the write) when the
-/// cores limit, CPU + wait when the threads do. 1 for exponential times,
-/// 0 for fixed ones, above 1 for a light/heavy mix.
-pub fn service_scv(s: &Scenario, th: &Theory) -> f64 {
-    let (h, l) = (s.heavy_share, 1.0 - s.heavy_share);
-    let second = |m: f64| var(m, s.cpu_dist) + m * m;
-    let cpu_mean = l * s.cpu_ms + h * s.heavy_cpu_ms;
-    let cpu_var = l * second(s.cpu_ms) + h * second(s.heavy_cpu_ms) - cpu_mean * cpu_mean
-        + var(s.write_ms, s.cpu_dist);
-    let (mean, v) = match th.capacity.binding {
-        Limit::Cpu => (cpu_mean + s.write_ms, cpu_var),
-        Limit::Threads => (
-            cpu_mean + s.write_ms + s.wait_ms,
-            cpu_var + var(s.wait_ms, s.wait_dist),
-        ),
-    };
-    if mean > 0.0 {
-        (v / (mean * mean)).max(0.0)
-    } else {
-        0.0
-    }
-}
-
-/// True when the p99 of `s` is better found by [`mmc_then_wait_p99_ms`]:
-/// the cores are the line and a random wait follows.
-pub fn random_wait_after_cpu(s: &Scenario, th: &Theory) -> bool {
-    th.capacity.binding == Limit::Cpu && s.wait_ms > 0.0 && s.wait_dist == Dist::Exp
-}
-
 /// Utilisations of the theory lines.
 fn theory_rhos() -> Vec<f64> {
     (1..=49).map(|i| f64::from(i) * 0.02).collect()
@@ -164,39 +125,30 @@ fn theory_rhos() -> Vec<f64> {
 /// The utilisation → response-time chart: theory for one worker and for
 /// `th.servers` workers (mean and p99), the simulated points, and where the
 /// scenario runs now (from `live`, when it has open arrivals below capacity).
-pub fn curve_chart(
-    s: &Scenario,
-    th: &Theory,
-    points: &[SweepPoint],
-    live: Option<&Report>,
-) -> Chart {
+pub fn curve_chart(th: &Theory, points: &[SweepPoint], live: Option<&Report>) -> Chart {
     let c = th.servers.max(1);
-    let delay = curve_delay_ms(s, th);
     let rhos = theory_rhos();
-    // The wait in line scales by (1 + SCV) / 2 (Allen–Cunneen; exact for one
-    // worker): fixed times wait half as long as random ones, a heavy mix longer.
-    let factor = (1.0 + service_scv(s, th)) / 2.0;
-    let svc = th.service_ms;
-    let random_wait = random_wait_after_cpu(s, th);
+    // Theory decides the formula (and its corrections); the chart only reads it.
     let line = |n: u32, p99: bool| -> Vec<(f64, f64)> {
         rhos.iter()
             .map(|&r| {
-                if p99 && random_wait {
-                    (r, mmc_then_wait_p99_ms(n, svc, r, s.wait_ms))
-                } else if p99 {
-                    (r, mmc_response_percentile_ms(n, svc, r, 0.99) + delay)
-                } else {
-                    (r, svc + mmc_wait_ms(n, svc, r) * factor + delay)
-                }
+                (
+                    r,
+                    if p99 {
+                        th.p99_at(n, r)
+                    } else {
+                        th.mean_at(n, r)
+                    },
+                )
             })
             .collect()
     };
-    // The p99 formula is M/M/c's, with the wait as a fixed delay when the
-    // cores limit: say so when the scenario is not that.
-    let p99_note = if (factor - 1.0).abs() > 1e-9 {
-        " (approx.)"
-    } else {
-        ""
+    let label = |what: &str, exact: bool| {
+        if exact {
+            what.to_owned()
+        } else {
+            format!("{what} (approx.)")
+        }
     };
     let workers = |n: u32| {
         if n == 1 {
@@ -207,13 +159,13 @@ pub fn curve_chart(
     };
     let mut series = vec![
         Series {
-            label: format!("mean, theory, {}", workers(c)),
+            label: label(&format!("mean, theory, {}", workers(c)), th.mean_exact),
             color: palette::BLUE,
             mark: Mark::Line,
             points: line(c, false),
         },
         Series {
-            label: format!("p99, theory, {}{p99_note}", workers(c)),
+            label: label(&format!("p99, theory, {}", workers(c)), th.p99_exact),
             color: palette::VERMILLION,
             mark: Mark::Line,
             points: line(c, true),
@@ -247,7 +199,7 @@ pub fn curve_chart(
     });
     // Where the scenario runs now: measured when the run has gone far
     // enough, else what theory says.
-    let measured = live.filter(|r| r.completed > 0 && !crate::playground::warming_up(r));
+    let measured = live.filter(|r| r.completed > 0 && !warming_up(r));
     let now = match (th.utilisation, measured, th.mean_ms) {
         (Some(u), Some(r), _) if u < 1.0 => Some(("now (mean, simulated)", u, r.latency_ms.mean)),
         (Some(u), None, Some(m)) if u < 1.0 => Some(("now (mean, theory)", u, m)),
@@ -373,7 +325,7 @@ mod tests {
             mean_ms: 100.0,
             p99_ms: 400.0,
         }];
-        let ch = curve_chart(&s, &th, &pts, Some(&r));
+        let ch = curve_chart(&th, &pts, Some(&r));
         let labels: Vec<_> = ch.series.iter().map(|s| s.label.as_str()).collect();
         assert!(
             labels.contains(&"mean, 1 worker") && labels.contains(&"now (mean, simulated)"),
@@ -392,10 +344,10 @@ mod tests {
     fn the_mean_line_follows_the_shape_of_the_service_times() {
         let mm1 = preset("mm1").unwrap();
         let md1 = preset("md1").unwrap();
-        assert!((service_scv(&mm1, &theory(&mm1)) - 1.0).abs() < 1e-12);
-        assert_eq!(service_scv(&md1, &theory(&md1)), 0.0);
+        assert!((theory(&mm1).scv - 1.0).abs() < 1e-12);
+        assert_eq!(theory(&md1).scv, 0.0);
         // M/D/1 at 80 %: 10 ms + 20 ms in line, the theory's own figure.
-        let ch = curve_chart(&md1, &theory(&md1), &[], None);
+        let ch = curve_chart(&theory(&md1), &[], None);
         let at80 = ch.series[0]
             .points
             .iter()
@@ -407,13 +359,13 @@ mod tests {
             "{at80}"
         );
         let waf = preset("waf-inline").unwrap();
-        assert!(service_scv(&waf, &theory(&waf)) > 1.0);
+        assert!(theory(&waf).scv > 1.0);
     }
 
     #[test]
     fn without_a_run_the_operating_point_is_theory() {
         let s = preset("mm1").unwrap();
-        let ch = curve_chart(&s, &theory(&s), &[], None);
+        let ch = curve_chart(&theory(&s), &[], None);
         let ring = ch.series.iter().find(|s| s.mark == Mark::Ring).unwrap();
         assert_eq!(ring.label, "now (mean, theory)");
         assert!((ring.points[0].1 - 50.0).abs() < 1e-9);
@@ -423,7 +375,6 @@ mod tests {
     fn an_overloaded_scenario_has_no_operating_point() {
         let s = preset("sale-day").unwrap();
         let ch = curve_chart(
-            &s,
             &theory(&s),
             &[],
             Some(&Report {

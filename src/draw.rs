@@ -11,7 +11,7 @@ use wasm_bindgen::JsValue;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::charts::{palette, Chart, Mark, Series};
-use crate::playground::{fmt_count, fmt_tick, linear_ticks, log_ticks};
+use crate::format::{fmt_count, fmt_tick, linear_ticks, log_ticks};
 use tellers_sim::{Snapshot, TellerKind, TellerState};
 
 /// Colours that follow the light or dark scheme.

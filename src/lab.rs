@@ -17,7 +17,7 @@ use tellers_sim::{Scenario, Simulation, Snapshot};
 
 use crate::charts::SweepPoint;
 use crate::draw::{draw_tellers, Theme};
-use crate::playground::{sweep_scenario, SWEEP_RHOS};
+use tellers_sim::sweep::{sweep_scenario, SWEEP_RHOS};
 
 /// Wall time one slice may use, ms.
 pub const SLICE_MS: f64 = 5.0;

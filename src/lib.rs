@@ -8,8 +8,11 @@
 
 pub mod charts;
 pub mod components;
+pub mod controls;
 pub mod course_data;
 pub mod draw;
+pub mod figures;
+pub mod format;
 pub mod lab;
 pub mod lesson_route;
 pub mod playground;

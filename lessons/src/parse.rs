@@ -64,9 +64,17 @@ fn sim_block(json: &str) -> Result<SimBlock, String> {
         .as_object()
         .cloned()
         .expect("an object");
+    // A slider is a field the simulator's field table gives a control.
     for f in &sliders {
-        if !fields.contains_key(f) {
-            return Err(format!("sim block: slider '{f}' is not a scenario field"));
+        match Scenario::field(f) {
+            Some(field) if !matches!(field.control, tellers_sim::fields::Control::None) => {}
+            Some(_) => {
+                return Err(format!(
+                    "sim block: '{f}' has no control; sliders can be: {}",
+                    slider_names().join(", ")
+                ))
+            }
+            None => return Err(format!("sim block: slider '{f}' is not a scenario field")),
         }
     }
     fields.extend(obj);
@@ -289,6 +297,15 @@ pub fn course_file_name(json: &str) -> String {
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     format!("course-{h:016x}.json")
+}
+
+/// The fields a lesson may offer as sliders (those with a control).
+fn slider_names() -> Vec<&'static str> {
+    tellers_sim::scenario::FIELDS
+        .iter()
+        .filter(|f| !matches!(f.control, tellers_sim::fields::Control::None))
+        .map(|f| f.name)
+        .collect()
 }
 
 #[cfg(test)]

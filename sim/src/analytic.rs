@@ -33,7 +33,7 @@
 //! request has no bound); a NaN `p` gives `f64::INFINITY`.
 //! The limit functions treat negative or NaN arguments as 0.
 
-use crate::{Dist, Model, Scenario};
+use crate::{Dist, Scenario};
 use serde::Serialize;
 
 // ---------------------------------------------------------------------------
@@ -202,16 +202,9 @@ pub struct Capacity {
 /// * event loop + workers — loops and workers share the cores, so the CPU limit
 ///   uses min(cores, loops + workers); no thread limit.
 pub fn capacity(s: &Scenario) -> Capacity {
-    let cores = f64::from(s.cores);
     let cpu_ms = s.mean_cpu_ms();
     let inside_ms = s.mean_service_ms();
-    let loops = f64::from(s.loop_count());
-    let (cpu_cores, threads) = match s.model {
-        Model::ThreadPool => (cores, Some(s.threads)),
-        Model::ThreadPerRequest => (cores, (s.threads > 0).then_some(s.threads)),
-        Model::EventLoop => (cores.min(loops), None),
-        Model::EventLoopWorkers => (cores.min(loops + f64::from(s.workers)), None),
-    };
+    let (cpu_cores, threads) = (s.usable_cores(), s.thread_limit());
     let cpu_limit = cpu_limit_rps(cpu_cores, cpu_ms);
     let thread_limit = threads.map(|t| thread_limit_rps(f64::from(t), inside_ms));
     match thread_limit {
@@ -586,6 +579,7 @@ pub fn mmc_then_wait_p99_ms(c: u32, svc: f64, rho: f64, wait_ms: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Model;
     use proptest::prelude::*;
 
     /// |a − b| ≤ tol × max(1, |b|).
@@ -695,7 +689,6 @@ mod tests {
     fn thread_per_request_has_a_thread_limit_only_with_a_cap() {
         let s = Scenario {
             model: Model::ThreadPerRequest,
-            threads: 0,
             ..Scenario::default()
         };
         let cap = capacity(&s);
@@ -705,7 +698,7 @@ mod tests {
 
         let s = Scenario {
             model: Model::ThreadPerRequest,
-            threads: 10,
+            thread_cap: Some(10),
             ..Scenario::default()
         };
         let cap = capacity(&s);

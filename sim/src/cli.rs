@@ -1,280 +1,503 @@
-//! Command-line parsing for `tellers`, kept apart from printing so it can be
-//! tested: flags (kebab-case) map one-to-one onto [`Scenario`] fields.
+//! Command-line parsing for `tellers`, on clap, kept apart from printing so
+//! it can be tested. The scenario flags are not written here: each is made
+//! from its entry in [`FIELDS`] (name → `--kebab-case`, help, allowed values,
+//! default), so a new field is a new flag, in `--help`, `tellers help` and
+//! the shell completions, with nothing to add.
+//!
+//! Errors keep one contract: one line naming the flag and what is allowed,
+//! and exit status 2 (the binary's `main`).
 
+use crate::fields::{kebab, Field, Group, Kind};
 use crate::presets::{preset, preset_names};
-use crate::scenario::{Accept, Arrivals, Dist, Model, Scenario};
+use crate::scenario::{Scenario, FIELDS};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{Arg, ArgAction, ArgMatches};
 
 /// What the user asked for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     /// Run one scenario.
     Simulate {
+        /// The scenario: preset or file, then flags.
         scenario: Scenario,
+        /// Print JSON instead of a table.
         json: bool,
+        /// Include the time series in the JSON.
         series: bool,
     },
     /// Utilisation → analytic and simulated mean and p99.
     Sweep {
+        /// The scenario whose curve is swept.
         scenario: Scenario,
+        /// Print JSON instead of a table.
         json: bool,
+        /// Utilisations to run, 0.01–0.99.
         points: Vec<f64>,
     },
     /// List presets (as JSON: every scenario in full).
-    Presets { json: bool },
+    Presets {
+        /// Print JSON.
+        json: bool,
+    },
     /// Measure engine speed against a minimal M/M/c loop.
-    Bench { requests: u64, json: bool },
-    /// Print usage.
-    Help,
+    Bench {
+        /// Requests per contestant.
+        requests: u64,
+        /// Print JSON.
+        json: bool,
+    },
+    /// Print the usage and every scenario flag, or one field in full.
+    Help {
+        /// The field asked about, if any.
+        field: Option<&'static Field>,
+    },
+    /// Print a shell completion script.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
-/// Usage text.
+/// The commands, before the list of scenario flags.
 pub const USAGE: &str = "\
 tellers — simulate one server handling many requests
 
 USAGE:
-  tellers simulate [--preset NAME] [--scenario FILE] [FLAGS] [--json] [--series]
-  tellers sweep    [--preset NAME] [--scenario FILE] [FLAGS] [--rhos 0.5,0.7,0.9] [--json]
+  tellers simulate [--preset NAME | --scenario FILE] [FLAGS] [--json] [--series]
+  tellers sweep    [--preset NAME | --scenario FILE] [FLAGS] [--rhos 0.5,0.7,0.9] [--json]
   tellers presets  [--json]
   tellers bench    [--requests N] [--json]
-
-FLAGS (override the preset or file):
-  --model thread-per-request|thread-pool|event-loop|event-loop-workers
-  --cores N  --threads N  --queue-limit N  --loops N  --accept shared|random|round-robin|idlest
-  --workers N  --offload-above-ms X  --offload-heavy  --handoff-ms X  --spawn-ms X
-  --cpu-ms X  --cpu-dist const|exp  --wait-ms X  --wait-dist const|exp  --write-ms X
-  --heavy-share F  --heavy-cpu-ms X
-  --arrivals poisson|uniform|batch|closed  --rps X  --count N  --clients N  --think-ms X
-  --requests N  --duration-s T  --timeout-ms X  --drop-abandoned  --max-connections N
-  --time-slice-ms X  --switch-us X  --seed N  --warmup F  --max-events N
+  tellers help [FIELD]               every flag below, or one field in full
+  tellers completions bash|zsh|fish  a completion script for your shell
+  tellers COMMAND --help             one command's flags
 
 SWEEP: each point runs the scenario at ρ × its capacity with Poisson
 arrivals and 20,000 requests, the same points as the app's curve
 (default ρ: 0.1, 0.2, … 0.9, 0.95).
-";
 
-fn num<T: std::str::FromStr>(flag: &str, v: &str, what: &str) -> Result<T, String> {
-    v.parse::<T>()
-        .map_err(|_| format!("{flag}: '{v}' is not {what}"))
-}
+FLAGS (override the preset or file; each is a scenario field, the same
+name in snake_case in URLs and scenario files):";
 
-fn pick<T: Copy>(flag: &str, v: &str, options: &[(&str, T)]) -> Result<T, String> {
-    options
-        .iter()
-        .find(|(n, _)| *n == v)
-        .map(|(_, t)| *t)
-        .ok_or_else(|| {
-            let names: Vec<_> = options.iter().map(|(n, _)| *n).collect();
-            format!("{flag}: '{v}' is not one of {}", names.join(", "))
-        })
-}
-
-/// Apply one `--flag value` to a scenario. Returns false if the flag is not a scenario flag.
-fn apply(s: &mut Scenario, flag: &str, v: &str) -> Result<bool, String> {
-    let f = flag;
-    const INT: &str = "a whole number";
-    const NUM: &str = "a number";
-    match f {
-        "--model" => {
-            s.model = pick(
-                f,
-                v,
-                &[
-                    ("thread-per-request", Model::ThreadPerRequest),
-                    ("thread-pool", Model::ThreadPool),
-                    ("event-loop", Model::EventLoop),
-                    ("event-loop-workers", Model::EventLoopWorkers),
-                ],
-            )?
-        }
-        "--accept" => {
-            s.accept = pick(
-                f,
-                v,
-                &[
-                    ("shared", Accept::Shared),
-                    ("random", Accept::Random),
-                    ("round-robin", Accept::RoundRobin),
-                    ("idlest", Accept::Idlest),
-                ],
-            )?
-        }
-        "--arrivals" => {
-            s.arrivals = pick(
-                f,
-                v,
-                &[
-                    ("poisson", Arrivals::Poisson),
-                    ("uniform", Arrivals::Uniform),
-                    ("batch", Arrivals::Batch),
-                    ("closed", Arrivals::Closed),
-                ],
-            )?
-        }
-        "--cpu-dist" => s.cpu_dist = pick(f, v, &[("const", Dist::Const), ("exp", Dist::Exp)])?,
-        "--wait-dist" => s.wait_dist = pick(f, v, &[("const", Dist::Const), ("exp", Dist::Exp)])?,
-        "--cores" => s.cores = num(f, v, INT)?,
-        "--threads" => s.threads = num(f, v, INT)?,
-        "--queue-limit" => s.queue_limit = Some(num(f, v, INT)?),
-        "--loops" => s.loops = num(f, v, INT)?,
-        "--workers" => s.workers = num(f, v, INT)?,
-        "--offload-above-ms" => s.offload_above_ms = num(f, v, NUM)?,
-        "--handoff-ms" => s.handoff_ms = num(f, v, NUM)?,
-        "--spawn-ms" => s.spawn_ms = num(f, v, NUM)?,
-        "--time-slice-ms" => s.time_slice_ms = num(f, v, NUM)?,
-        "--switch-us" => s.switch_us = num(f, v, NUM)?,
-        "--max-connections" => s.max_connections = Some(num(f, v, INT)?),
-        "--cpu-ms" => s.cpu_ms = num(f, v, NUM)?,
-        "--wait-ms" => s.wait_ms = num(f, v, NUM)?,
-        "--write-ms" => s.write_ms = num(f, v, NUM)?,
-        "--heavy-share" => s.heavy_share = num(f, v, NUM)?,
-        "--heavy-cpu-ms" => s.heavy_cpu_ms = num(f, v, NUM)?,
-        "--rps" => s.rps = num(f, v, NUM)?,
-        "--count" => s.count = num(f, v, INT)?,
-        "--clients" => s.clients = num(f, v, INT)?,
-        "--think-ms" => s.think_ms = num(f, v, NUM)?,
-        "--requests" => s.requests = Some(num(f, v, INT)?),
-        "--duration-s" => s.duration_s = num(f, v, NUM)?,
-        "--timeout-ms" => s.timeout_ms = Some(num(f, v, NUM)?),
-        "--seed" => s.seed = num(f, v, INT)?,
-        "--warmup" => s.warmup = num(f, v, NUM)?,
-        "--max-events" => s.max_events = num(f, v, INT)?,
-        _ => return Ok(false),
+/// The word a flag's value is called in help: `N`, `MS`, `NAME`.
+fn value_name(f: &Field) -> &'static str {
+    match f.kind {
+        Kind::Int { .. } => "N",
+        Kind::Real { .. } => match f.unit {
+            "ms" => "MS",
+            "s" => "S",
+            "µs" => "US",
+            "KB" => "KB",
+            _ => "X",
+        },
+        Kind::Switch => "BOOL",
+        Kind::Choice(_) => "NAME",
     }
-    Ok(true)
+}
+
+/// One field as `tellers help` lists it: the flag and its value, then the
+/// help, what is allowed and the default.
+fn field_line(f: &Field) -> String {
+    let flag = match f.kind {
+        Kind::Switch => f.flag(),
+        _ => format!("{} {}", f.flag(), value_name(f)),
+    };
+    format!(
+        "  {flag:<24} {} [{}; default {}]",
+        f.help,
+        f.allowed(),
+        f.default_text()
+    )
+}
+
+/// Every scenario flag, grouped: the list `tellers help` prints and the
+/// README repeats (a test keeps the two equal).
+pub fn fields_help() -> String {
+    let mut out = String::new();
+    for g in Group::ALL {
+        out.push_str(&format!("{}:\n", g.heading()));
+        for f in FIELDS.iter().filter(|f| f.group == g) {
+            out.push_str(&field_line(f));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// One field in full, for `tellers help FIELD`.
+pub fn field_help(f: &Field) -> String {
+    let flag = match f.kind {
+        Kind::Switch => format!("{} (or {} false)", f.flag(), f.flag()),
+        _ => format!("{} {}", f.flag(), value_name(f)),
+    };
+    let mut out = format!(
+        "{label}\n\n  {help}\n\n  flag:     {flag}\n  URL key:  {name}=VALUE (scenario files: \"{name}\")\n  allowed:  {allowed}\n  default:  {default}\n  used by:  {used}\n",
+        label = f.label,
+        help = f.help,
+        name = f.name,
+        allowed = f.allowed(),
+        default = f.default_text(),
+        used = f.used.describe(),
+    );
+    for (name, label) in f.choices() {
+        out.push_str(&format!("    {name:<20} {label}\n"));
+    }
+    out
+}
+
+/// The scenario flag made from a field.
+fn field_arg(f: &'static Field) -> Arg {
+    let long = kebab(f.name);
+    let help = format!("{} [{}; default {}]", f.help, f.allowed(), f.default_text());
+    let arg = Arg::new(f.name)
+        .long(long)
+        .help(help)
+        .help_heading(f.group.heading())
+        .action(ArgAction::Set);
+    match f.kind {
+        // `--drop-abandoned` alone means true; `--drop-abandoned false` turns it off.
+        Kind::Switch => arg
+            .num_args(0..=1)
+            .default_missing_value("true")
+            .value_name("BOOL"),
+        _ => arg.value_name(value_name(f)),
+    }
+}
+
+fn scenario_command(name: &'static str, about: &'static str) -> clap::Command {
+    clap::Command::new(name)
+        .about(about)
+        .arg(
+            Arg::new("preset")
+                .long("preset")
+                .value_name("NAME")
+                .help("Start from a preset (tellers presets lists them)")
+                .conflicts_with("scenario"),
+        )
+        .arg(
+            Arg::new("scenario")
+                .long("scenario")
+                .value_name("FILE")
+                .help("Start from a scenario file (JSON; field names as in URLs)"),
+        )
+        .arg(
+            Arg::new("json")
+                .long("json")
+                .action(ArgAction::SetTrue)
+                .help("Print JSON"),
+        )
+        .args(FIELDS.iter().map(field_arg))
+}
+
+/// The whole command line, as clap sees it (also what the completions describe).
+pub fn command() -> clap::Command {
+    clap::Command::new("tellers")
+        .about("Simulate one server handling many requests")
+        .disable_help_subcommand(true)
+        .subcommand_required(false)
+        .subcommand(
+            scenario_command("simulate", "Run one scenario and print its report").arg(
+                Arg::new("series")
+                    .long("series")
+                    .action(ArgAction::SetTrue)
+                    .help("With --json: include the time series"),
+            ),
+        )
+        .subcommand(
+            scenario_command(
+                "sweep",
+                "Utilisation → mean and p99 response time, simulated and in theory",
+            )
+            .arg(
+                Arg::new("rhos")
+                    .long("rhos")
+                    .value_name("LIST")
+                    .help("Utilisations to run, comma-separated, each 0.01–0.99"),
+            ),
+        )
+        .subcommand(
+            clap::Command::new("presets")
+                .about("List the presets (with --json: every scenario in full)")
+                .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
+        )
+        .subcommand(
+            clap::Command::new("bench")
+                .about("Engine speed beside a minimal M/M/c loop, side by side in one run")
+                .arg(
+                    Arg::new("requests")
+                        .long("requests")
+                        .value_name("N")
+                        .help("Requests per contestant, 1,000–100,000,000 [default 2,000,000]"),
+                )
+                .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
+        )
+        .subcommand(
+            clap::Command::new("help")
+                .about("Every scenario flag, or one field in full")
+                .arg(
+                    Arg::new("field")
+                        .value_name("FIELD")
+                        .allow_hyphen_values(true),
+                ),
+        )
+        .subcommand(
+            clap::Command::new("completions")
+                .about("Print a completion script: tellers completions bash > tellers.bash")
+                .arg(
+                    Arg::new("shell")
+                        .value_name("SHELL")
+                        .required(true)
+                        .help("bash, zsh or fish"),
+                ),
+        )
+}
+
+/// A clap error as one line: what is wrong, and what is allowed or meant.
+fn one_line(err: &clap::Error) -> String {
+    let ctx = |k: ContextKind| match err.get(k) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        Some(ContextValue::Strings(v)) => Some(v.join(", ")),
+        _ => None,
+    };
+    let arg = ctx(ContextKind::InvalidArg).unwrap_or_default();
+    let flag = arg.split_whitespace().next().unwrap_or("").to_owned();
+    match err.kind() {
+        ErrorKind::UnknownArgument => match nearest_flag(&arg) {
+            Some(s) => format!("unknown flag '{arg}'; did you mean '{s}'? (see tellers help)"),
+            None => format!("unknown flag '{arg}' (see tellers help)"),
+        },
+        ErrorKind::InvalidSubcommand => {
+            let sub = ctx(ContextKind::InvalidSubcommand).unwrap_or(arg);
+            match ctx(ContextKind::SuggestedSubcommand) {
+                Some(s) => format!("unknown command '{sub}'; did you mean '{s}'?"),
+                None => format!(
+                    "unknown command '{sub}': use simulate, sweep, presets, bench, help or completions"
+                ),
+            }
+        }
+        ErrorKind::InvalidValue | ErrorKind::NoEquals => format!("{flag} needs a value"),
+        ErrorKind::ArgumentConflict => {
+            let other = ctx(ContextKind::PriorArg).unwrap_or_default();
+            let other = other.split_whitespace().next().unwrap_or("");
+            if other == flag || other.is_empty() {
+                format!("{flag} is given twice: give it once")
+            } else {
+                format!("{flag} cannot go with {other}: give one of them")
+            }
+        }
+        ErrorKind::MissingRequiredArgument => format!("missing {arg}"),
+        _ => {
+            // Fall back to clap's own first line, without its "error: " prefix.
+            let text = err.render().to_string();
+            let first = text.lines().next().unwrap_or("bad command line");
+            first.trim_start_matches("error: ").to_owned()
+        }
+    }
+}
+
+/// The flag nearest to a misspelt one, if one is near: at most two edits
+/// (a swap of neighbours counts as one), so `--rsp` finds `--rps`.
+fn nearest_flag(typed: &str) -> Option<String> {
+    let typed = typed.split('=').next().unwrap_or(typed);
+    let others = [
+        "--preset",
+        "--scenario",
+        "--json",
+        "--series",
+        "--rhos",
+        "--requests",
+    ];
+    FIELDS
+        .iter()
+        .map(|f| f.flag())
+        .chain(others.iter().map(|s| s.to_string()))
+        .map(|f| (strsim::damerau_levenshtein(typed, &f), f))
+        .min()
+        .filter(|(d, _)| *d <= 2)
+        .map(|(_, f)| f)
+}
+
+/// The value of a flag the user gave, if they gave it.
+fn given<'a>(m: &'a ArgMatches, id: &str) -> Option<&'a String> {
+    m.get_one::<String>(id)
+}
+
+/// The scenario of `simulate` / `sweep`: a preset or a file, then every
+/// field flag on top, whatever the order on the line. `--requests N` runs
+/// until all N are done: the duration becomes a far safety bound unless given.
+fn scenario_from(
+    m: &ArgMatches,
+    read_file: &dyn Fn(&str) -> Result<String, String>,
+) -> Result<Scenario, String> {
+    let mut s = if let Some(name) = given(m, "preset") {
+        preset(name).ok_or_else(|| {
+            format!(
+                "--preset: no preset '{}'; allowed: {}",
+                crate::fields::clip(name),
+                preset_names().join(", ")
+            )
+        })?
+    } else if let Some(path) = given(m, "scenario") {
+        let text = read_file(path).map_err(|e| format!("--scenario: cannot read '{path}': {e}"))?;
+        Scenario::from_json(&text).map_err(|errs| {
+            let all: Vec<_> = errs.iter().map(|e| e.to_string()).collect();
+            format!("--scenario {path}: {}", all.join("; "))
+        })?
+    } else {
+        Scenario::default()
+    };
+    for f in FIELDS {
+        if let Some(text) = given(m, f.name) {
+            f.set_text(&mut s, text)
+                .map_err(|e| format!("{}: {e}", f.flag()))?;
+        }
+    }
+    if s.requests.is_some() && given(m, "duration_s").is_none() {
+        s.duration_s = 86_400.0;
+    }
+    if let Some(e) = s.validate().first() {
+        return Err(format!("--{}: {}", kebab(&e.field), e.message));
+    }
+    Ok(s)
+}
+
+/// Reads `tellers help FIELD`'s field: `queue_limit`, `queue-limit` or `--queue-limit`.
+fn field_named(name: &str) -> Result<&'static Field, String> {
+    let key = name.trim_start_matches('-').replace('-', "_");
+    FIELDS.iter().find(|f| f.name == key).ok_or_else(|| {
+        let near = FIELDS
+            .iter()
+            .map(|f| (strsim::levenshtein(f.name, &key), f.name))
+            .min()
+            .filter(|(d, _)| *d <= 3)
+            .map(|(_, n)| format!("; did you mean '{}'?", kebab(n)))
+            .unwrap_or_default();
+        format!(
+            "help: no field '{}'{near} (tellers help lists them)",
+            crate::fields::clip(name)
+        )
+    })
 }
 
 /// Parse the arguments after the program name. `read_file` loads `--scenario FILE`.
+/// `Err` is the one-line message for exit status 2; `--help` is returned as
+/// `Err` too, with clap's help text, by [`parse_or_help`].
 pub fn parse(
     args: &[String],
     read_file: &dyn Fn(&str) -> Result<String, String>,
 ) -> Result<Command, String> {
-    let Some(cmd) = args.first() else {
-        return Ok(Command::Help);
-    };
-    let rest = &args[1..];
-    match cmd.as_str() {
-        "help" | "--help" | "-h" => return Ok(Command::Help),
-        "presets" => {
-            return match rest.first().map(String::as_str) {
-                None => Ok(Command::Presets { json: false }),
-                Some("--json") if rest.len() == 1 => Ok(Command::Presets { json: true }),
-                Some(other) => Err(format!("presets: unknown flag '{other}' (allowed: --json)")),
-            };
-        }
-        "bench" => {
-            let mut requests = 2_000_000;
-            let mut json = false;
-            let mut i = 0;
-            while i < rest.len() {
-                match rest[i].as_str() {
-                    "--json" => json = true,
-                    "--requests" => {
-                        let v = rest.get(i + 1).ok_or("--requests needs a value")?;
-                        requests = num("--requests", v, "a whole number")?;
-                        if !(1_000..=100_000_000).contains(&requests) {
-                            return Err(format!(
-                                "--requests: {requests} is out of range: allowed 1000–100000000"
-                            ));
-                        }
-                        i += 1;
-                    }
-                    other => {
-                        return Err(format!(
-                            "bench: unknown flag '{other}' (allowed: --requests N, --json)"
-                        ))
-                    }
-                }
-                i += 1;
-            }
-            return Ok(Command::Bench { requests, json });
-        }
-        "simulate" | "sweep" => {}
-        other => {
-            return Err(format!(
-                "unknown command '{other}': use simulate, sweep, presets or bench"
-            ))
-        }
+    match parse_or_help(args, read_file) {
+        Ok(cmd) => Ok(cmd),
+        Err(Outcome::Message(m)) => Err(m),
+        Err(Outcome::Help(text)) => Err(text),
     }
+}
 
-    // The base scenario: a preset or a file, then flags on top, in any order.
-    let mut base = Scenario::default();
-    let mut i = 0;
-    while i < rest.len() {
-        match rest[i].as_str() {
-            "--preset" => {
-                let name = rest.get(i + 1).ok_or("--preset needs a name")?;
-                base = preset(name).ok_or_else(|| {
-                    format!(
-                        "--preset: no preset '{name}'; allowed: {}",
-                        preset_names().join(", ")
-                    )
-                })?;
-            }
-            "--scenario" => {
-                let path = rest.get(i + 1).ok_or("--scenario needs a file")?;
-                let text = read_file(path)
-                    .map_err(|e| format!("--scenario: cannot read '{path}': {e}"))?;
-                base = Scenario::from_json(&text).map_err(|errs| {
-                    let all: Vec<_> = errs.iter().map(|e| e.to_string()).collect();
-                    format!("--scenario {path}: {}", all.join("; "))
-                })?;
-            }
-            _ => {}
+/// Why parsing did not give a command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Bad input: one line, exit status 2.
+    Message(String),
+    /// `--help` was asked for: print this and exit 0.
+    Help(String),
+}
+
+/// [`parse`], telling a `--help` request apart from an error.
+pub fn parse_or_help(
+    args: &[String],
+    read_file: &dyn Fn(&str) -> Result<String, String>,
+) -> Result<Command, Outcome> {
+    let argv = std::iter::once("tellers".to_owned()).chain(args.iter().cloned());
+    let m = match command().try_get_matches_from(argv) {
+        Ok(m) => m,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            return Err(Outcome::Help(e.render().to_string()))
         }
-        i += 1;
-    }
-    let mut s = base;
-    let (mut json, mut series, mut points) = (false, false, crate::sweep::SWEEP_RHOS.to_vec());
-    let mut duration_given = false;
-    let mut i = 0;
-    while i < rest.len() {
-        let flag = rest[i].as_str();
-        match flag {
-            "--json" => json = true,
-            "--series" => series = true,
-            "--drop-abandoned" => s.drop_abandoned = true,
-            "--offload-heavy" => s.offload_heavy = true,
-            "--preset" | "--scenario" => i += 1,
-            _ => {
-                let v = rest
-                    .get(i + 1)
-                    .ok_or_else(|| format!("{flag} needs a value"))?;
-                if flag == "--rhos" {
-                    points = v
-                        .split(',')
-                        .map(|x| num::<f64>("--rhos", x.trim(), "a number"))
-                        .collect::<Result<_, _>>()?;
-                    if points.is_empty() || points.iter().any(|p| !(0.01..=0.99).contains(p)) {
-                        return Err("--rhos: each utilisation must be within 0.01–0.99".into());
-                    }
-                } else if !apply(&mut s, flag, v)? {
-                    return Err(format!("unknown flag '{flag}' (see tellers help)"));
+        Err(e) => return Err(Outcome::Message(one_line(&e))),
+    };
+    let msg = Outcome::Message;
+    let flag = |m: &ArgMatches, id: &str| m.get_flag(id);
+    Ok(match m.subcommand() {
+        None => Command::Help { field: None },
+        Some(("help", sub)) => Command::Help {
+            field: match given(sub, "field") {
+                Some(name) => Some(field_named(name).map_err(msg)?),
+                None => None,
+            },
+        },
+        Some(("completions", sub)) => {
+            let name = given(sub, "shell").map(String::as_str).unwrap_or("");
+            let shell = match name {
+                "bash" => clap_complete::Shell::Bash,
+                "zsh" => clap_complete::Shell::Zsh,
+                "fish" => clap_complete::Shell::Fish,
+                other => {
+                    return Err(msg(format!(
+                        "completions: '{}' is not one of bash, zsh, fish",
+                        crate::fields::clip(other)
+                    )))
                 }
-                duration_given |= flag == "--duration-s";
-                i += 1;
+            };
+            Command::Completions { shell }
+        }
+        Some(("presets", sub)) => Command::Presets {
+            json: flag(sub, "json"),
+        },
+        Some(("bench", sub)) => {
+            let requests = match given(sub, "requests") {
+                None => 2_000_000,
+                Some(v) => match v.parse::<u64>() {
+                    Ok(n) if (1_000..=100_000_000).contains(&n) => n,
+                    Ok(n) => {
+                        return Err(msg(format!(
+                            "--requests: {n} is out of range: allowed 1,000–100,000,000"
+                        )))
+                    }
+                    Err(_) => {
+                        return Err(msg(format!(
+                            "--requests: '{}' is not a whole number; allowed 1,000–100,000,000",
+                            crate::fields::clip(v)
+                        )))
+                    }
+                },
+            };
+            Command::Bench {
+                requests,
+                json: flag(sub, "json"),
             }
         }
-        i += 1;
-    }
-    // `--requests N` runs until all N are done: the duration becomes a far safety bound.
-    if s.requests.is_some() && !duration_given {
-        s.duration_s = 86_400.0;
-    }
-    if let Some(e) = s.validate().first() {
-        return Err(format!("--{}: {}", e.field.replace('_', "-"), e.message));
-    }
-    Ok(if cmd == "simulate" {
-        Command::Simulate {
-            scenario: s,
-            json,
-            series,
+        Some(("simulate", sub)) => Command::Simulate {
+            scenario: scenario_from(sub, read_file).map_err(msg)?,
+            json: flag(sub, "json"),
+            series: flag(sub, "series"),
+        },
+        Some(("sweep", sub)) => {
+            let points = match given(sub, "rhos") {
+                None => crate::sweep::SWEEP_RHOS.to_vec(),
+                Some(v) => {
+                    let points = v
+                        .split(',')
+                        .map(|x| {
+                            x.trim().parse::<f64>().map_err(|_| {
+                                format!("--rhos: '{}' is not a number", crate::fields::clip(x))
+                            })
+                        })
+                        .collect::<Result<Vec<_>, _>>()
+                        .map_err(msg)?;
+                    if points.is_empty() || points.iter().any(|p| !(0.01..=0.99).contains(p)) {
+                        return Err(msg(
+                            "--rhos: each utilisation must be within 0.01–0.99".into()
+                        ));
+                    }
+                    points
+                }
+            };
+            Command::Sweep {
+                scenario: scenario_from(sub, read_file).map_err(msg)?,
+                json: flag(sub, "json"),
+                points,
+            }
         }
-    } else {
-        Command::Sweep {
-            scenario: s,
-            json,
-            points,
-        }
+        Some((other, _)) => return Err(msg(format!("unknown command '{other}'"))),
     })
 }
 
@@ -285,6 +508,13 @@ mod tests {
     fn run(line: &str) -> Result<Command, String> {
         let args: Vec<String> = line.split_whitespace().map(String::from).collect();
         parse(&args, &|_| Err("no files in tests".into()))
+    }
+
+    fn scenario(line: &str) -> Scenario {
+        match run(line) {
+            Ok(Command::Simulate { scenario, .. }) => scenario,
+            other => panic!("{line}: {other:?}"),
+        }
     }
 
     #[test]
@@ -303,32 +533,107 @@ mod tests {
     fn bad_values_name_the_flag_and_what_is_allowed() {
         let e = run("simulate --cores 0").unwrap_err();
         assert!(
-            e.starts_with("--cores:") && e.contains("allowed 1–1024"),
+            e.starts_with("--cores:") && e.contains("allowed 1–1,024 cores"),
             "{e}"
         );
         let e = run("simulate --model fibers").unwrap_err();
         assert!(e.contains("--model") && e.contains("event-loop"), "{e}");
         let e = run("simulate --rps fast").unwrap_err();
-        assert_eq!(e, "--rps: 'fast' is not a number");
+        assert!(e.starts_with("--rps: 'fast' is not a number"), "{e}");
         let e = run("simulate --preset nope").unwrap_err();
         assert!(e.contains("sale-day"), "{e}");
-        assert!(run("simulate --bogus 1")
-            .unwrap_err()
-            .contains("unknown flag '--bogus'"));
-        assert!(run("simulate --rps").unwrap_err().contains("needs a value"));
+        let e = run("simulate --bogus 1").unwrap_err();
+        assert!(e.contains("unknown flag '--bogus'"), "{e}");
+        let e = run("simulate --rps").unwrap_err();
+        assert!(e.contains("needs a value"), "{e}");
+        for e in [
+            run("simulate --cores 0").unwrap_err(),
+            run("simulate --rsp 5").unwrap_err(),
+        ] {
+            assert!(!e.contains('\n'), "one line: {e}");
+        }
+    }
+
+    #[test]
+    fn a_misspelt_flag_gets_a_suggestion() {
+        let e = run("simulate --rsp 5").unwrap_err();
+        assert!(e.contains("did you mean '--rps'"), "{e}");
+        let e = run("simulate --queue-limt 5").unwrap_err();
+        assert!(e.contains("--queue-limit"), "{e}");
     }
 
     #[test]
     fn requests_lift_the_duration_bound_unless_given() {
-        let Command::Simulate { scenario, .. } = run("simulate --requests 100").unwrap() else {
+        assert_eq!(scenario("simulate --requests 100").duration_s, 86_400.0);
+        assert_eq!(
+            scenario("simulate --requests 100 --duration-s 5").duration_s,
+            5.0
+        );
+    }
+
+    #[test]
+    fn every_field_is_a_flag_that_takes_its_default() {
+        for f in FIELDS {
+            let line = match f.kind {
+                Kind::Switch => format!("simulate {} {}", f.flag(), f.default_text()),
+                _ => format!("simulate {} {}", f.flag(), f.default_text()),
+            };
+            assert_eq!(scenario(&line), Scenario::default(), "{line}");
+        }
+    }
+
+    #[test]
+    fn the_memory_fields_have_flags() {
+        let s = scenario("simulate --stack-used-kb 50 --stack-reserved-kb 500 --conn-state-kb 2");
+        assert_eq!(
+            (s.stack_used_kb, s.stack_reserved_kb, s.conn_state_kb),
+            (50.0, 500.0, 2.0)
+        );
+    }
+
+    #[test]
+    fn switches_can_be_turned_on_and_off() {
+        assert!(scenario("simulate --drop-abandoned").drop_abandoned);
+        assert!(!scenario("simulate --drop-abandoned false").drop_abandoned);
+    }
+
+    #[test]
+    fn thread_per_request_has_no_cap_unless_one_is_set() {
+        let s = scenario("simulate --model thread-per-request --rps 500");
+        assert_eq!(s.thread_limit(), None);
+        let s = scenario("simulate --model thread-per-request --thread-cap 50");
+        assert_eq!(s.thread_limit(), Some(50));
+        assert_eq!(
+            scenario("simulate --queue-limit 0").queue_limit,
+            None,
+            "0 switches an optional field off"
+        );
+    }
+
+    #[test]
+    fn help_lists_every_field_and_explains_one() {
+        let all = fields_help();
+        for f in FIELDS {
+            assert!(all.contains(&f.flag()), "{} missing from help", f.name);
+        }
+        let Command::Help { field: Some(f) } = run("help --thread-cap").unwrap() else {
             panic!()
         };
-        assert_eq!(scenario.duration_s, 86_400.0);
-        let Command::Simulate { scenario, .. } =
-            run("simulate --requests 100 --duration-s 5").unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(scenario.duration_s, 5.0);
+        let text = field_help(f);
+        assert!(text.contains("no cap"), "{text}");
+        assert!(run("help corez").unwrap_err().contains("cores"));
+    }
+
+    #[test]
+    fn completions_for_three_shells() {
+        for sh in ["bash", "zsh", "fish"] {
+            assert!(matches!(
+                run(&format!("completions {sh}")),
+                Ok(Command::Completions { .. })
+            ));
+        }
+        assert!(run("completions tcsh")
+            .unwrap_err()
+            .contains("bash, zsh, fish"));
     }
 }

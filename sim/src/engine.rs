@@ -705,8 +705,9 @@ impl Simulation {
                 self.line.len() as u64 >= limit as u64 && self.free_threads.is_empty()
             }
             Model::ThreadPerRequest => {
-                self.s.threads > 0
-                    && self.threads_alive >= self.s.threads as u64
+                self.s
+                    .thread_cap
+                    .is_some_and(|cap| self.threads_alive >= u64::from(cap))
                     && self.line.len() as u64 >= limit as u64
             }
             Model::EventLoop | Model::EventLoopWorkers => {
@@ -938,7 +939,11 @@ impl Simulation {
                     None => return,
                 },
                 _ => {
-                    if self.s.threads > 0 && self.threads_alive >= self.s.threads as u64 {
+                    if self
+                        .s
+                        .thread_cap
+                        .is_some_and(|cap| self.threads_alive >= u64::from(cap))
+                    {
                         return;
                     }
                     self.line.pop_front();

@@ -18,8 +18,10 @@
 
 pub mod analytic;
 pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod engine;
+pub mod fields;
 pub mod histogram;
 pub mod presets;
 pub mod query;

@@ -47,7 +47,6 @@ fn batch(threads: u32) -> Scenario {
 fn c10k(model: Model) -> Scenario {
     Scenario {
         model,
-        threads: 0,
         cpu_ms: 0.1,
         wait_ms: 10_000.0,
         wait_dist: Dist::Const,

@@ -10,43 +10,27 @@
 //! same bits), enums in kebab-case, `true`/`false`, and `none` for an
 //! optional field that is off.
 
-use crate::scenario::Scenario;
+use crate::fields::clip;
+use crate::scenario::{Scenario, FIELDS};
 use serde_json::{Map, Value};
 
-/// Longest value echoed back in a notice, characters.
-const SHOWN_CHARS: usize = 24;
-
-fn as_map(s: &Scenario) -> Map<String, Value> {
-    match serde_json::to_value(s) {
-        Ok(Value::Object(m)) => m,
-        _ => Map::new(),
-    }
-}
-
-/// A scenario from a JSON object. Through text rather than `from_value`, so
-/// the web app carries one JSON reader for scenarios, not two.
+/// A scenario from a JSON object (a lesson block's fields): through text,
+/// so the app carries one JSON reader for scenarios, not two.
 pub fn scenario_from_map(map: &Map<String, Value>) -> Option<Scenario> {
     serde_json::from_str(&Value::Object(map.clone()).to_string()).ok()
-}
-
-fn encode(v: &Value) -> String {
-    match v {
-        Value::Null => "none".to_string(),
-        Value::String(s) => percent_encode(s),
-        other => other.to_string(),
-    }
 }
 
 /// The query string (without `?`) for `s`: `name=value` pairs joined by `&`,
 /// in alphabetical order, only where `s` differs from the default.
 pub fn to_query(s: &Scenario) -> String {
-    let base = as_map(&Scenario::default());
-    as_map(s)
-        .into_iter()
-        .filter(|(k, v)| base.get(k) != Some(v))
-        .map(|(k, v)| format!("{k}={}", encode(&v)))
-        .collect::<Vec<_>>()
-        .join("&")
+    let base = Scenario::default();
+    let mut pairs: Vec<String> = FIELDS
+        .iter()
+        .filter(|f| (f.get)(s) != (f.get)(&base))
+        .map(|f| format!("{}={}", f.name, percent_encode(&(f.get)(s).to_string())))
+        .collect();
+    pairs.sort();
+    pairs.join("&")
 }
 
 fn percent_encode(s: &str) -> String {
@@ -82,40 +66,15 @@ pub fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// A value as a notice shows it: at most a few characters, no markup
-/// characters, so a notice can never carry injected text of any length.
-fn shown(raw: &str) -> String {
-    let clean: String = raw
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || "-_.+ ".contains(c) {
-                c
-            } else {
-                '?'
-            }
-        })
-        .take(SHOWN_CHARS)
-        .collect();
-    if raw.chars().count() > SHOWN_CHARS {
-        format!("{clean}…")
+/// Links made before thread per request had its own cap field wrote the cap
+/// as `threads` (0 = no cap). Such a link still opens what it showed.
+fn legacy_key<'a>(key: &'a str, q: &str) -> &'a str {
+    let tpr = q.split('&').any(|p| p == "model=thread-per-request");
+    let has_cap = q.split('&').any(|p| p.starts_with("thread_cap="));
+    if key == "threads" && tpr && !has_cap {
+        "thread_cap"
     } else {
-        clean
-    }
-}
-
-fn decode(raw: &str) -> Value {
-    match raw {
-        "none" | "off" | "null" => Value::Null,
-        "true" => Value::Bool(true),
-        "false" => Value::Bool(false),
-        _ => {
-            let looks_numeric =
-                raw.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '.');
-            match serde_json::from_str::<Value>(raw) {
-                Ok(v @ Value::Number(_)) if looks_numeric => v,
-                _ => Value::String(raw.to_string()),
-            }
-        }
+        key
     }
 }
 
@@ -127,50 +86,39 @@ fn decode(raw: &str) -> Value {
 /// was shared.
 pub fn from_query(q: &str) -> (Scenario, Vec<String>) {
     let q = q.strip_prefix('?').unwrap_or(q);
-    let base = as_map(&Scenario::default());
-    let mut map = base.clone();
+    let mut s = Scenario::default();
     let mut notices = Vec::new();
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
     for pair in q.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         let key = percent_decode(k);
         let raw = percent_decode(v);
-        if !base.contains_key(&key) {
-            notices.push(format!("unknown field '{}' was ignored", shown(&key)));
+        let Some(f) = FIELDS.iter().find(|f| f.name == legacy_key(&key, q)) else {
+            notices.push(format!("unknown field '{}' was ignored", clip(&key)));
+            continue;
+        };
+        if seen.contains(&f.name) {
+            notices.push(format!("{}: given twice; the first value was kept", f.name));
             continue;
         }
-        if seen.contains(&key) {
-            notices.push(format!("{key}: given twice; the first value was kept"));
-            continue;
+        seen.push(f.name);
+        if let Err(e) = f.set_text(&mut s, &raw) {
+            notices.push(format!("{}: {e}; the default was used", f.name));
         }
-        seen.push(key.clone());
-        let value = decode(&raw);
-        // Try the field alone on the defaults: the type and enum names must fit.
-        let mut trial = base.clone();
-        trial.insert(key.clone(), value.clone());
-        if scenario_from_map(&trial).is_none() {
-            notices.push(format!(
-                "{key}: '{}' is not a valid value; the default was used",
-                shown(&raw)
-            ));
-            continue;
-        }
-        map.insert(key, value);
     }
-    let mut s: Scenario = scenario_from_map(&map).unwrap_or_default();
-    // Ranges: put every field that fails validation back to its default.
+    // Rules between fields: put each field they name back to its default.
     for _ in 0..4 {
         let errs = s.validate();
         if errs.is_empty() {
             break;
         }
+        let base = Scenario::default();
         for e in errs {
-            if let Some(d) = base.get(&e.field) {
-                map.insert(e.field.clone(), d.clone());
+            if let Some(f) = FIELDS.iter().find(|f| f.name == e.field) {
+                (f.set)(&mut s, (f.get)(&base));
             }
-            notices.push(format!("{}; the default was used", e));
+            notices.push(format!("{e}; the default was used"));
         }
-        s = scenario_from_map(&map).unwrap_or_default();
     }
     if !s.validate().is_empty() {
         notices.push("the scenario could not be repaired; the defaults were used".to_string());
@@ -199,7 +147,7 @@ mod tests {
             timeout_ms: Some(3000.0),
             ..Scenario::default()
         };
-        assert_eq!(to_query(&s), "cores=8&model=event-loop&timeout_ms=3000.0");
+        assert_eq!(to_query(&s), "cores=8&model=event-loop&timeout_ms=3000");
     }
 
     #[test]
@@ -261,7 +209,7 @@ mod tests {
         assert_eq!(s, Scenario::default());
         assert_eq!(n.len(), 3, "{n:?}");
         assert!(
-            n[0].contains("cores") && n[0].contains("allowed 1–1024"),
+            n[0].contains("cores") && n[0].contains("allowed 1–1,024"),
             "{n:?}"
         );
     }
@@ -287,6 +235,24 @@ mod tests {
         assert_eq!(s.arrivals, Arrivals::Closed);
         assert_eq!(s.clients, Scenario::default().clients);
         assert_eq!(n.len(), 1, "{n:?}");
+    }
+
+    #[test]
+    fn old_thread_per_request_links_keep_their_cap() {
+        let (s, n) = from_query("model=thread-per-request&threads=0");
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(s.thread_limit(), None);
+        let (s, _) = from_query("model=thread-per-request&threads=30");
+        assert_eq!(s.thread_limit(), Some(30));
+        let (s, _) = from_query("threads=30");
+        assert_eq!(s.threads, 30, "a pool's size is still threads");
+    }
+
+    #[test]
+    fn old_links_with_json_style_numbers_still_read() {
+        let (s, n) = from_query("timeout_ms=3000.0&queue_limit=none");
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(s.timeout_ms, Some(3000.0));
     }
 
     #[test]

@@ -1,194 +1,332 @@
-//! The scenario: everything that decides a run, in one flat, serde-friendly
-//! struct shared by the CLI, presets, URLs and lesson blocks.
+//! The scenario: everything that decides a run, in one flat struct shared
+//! by the CLI, presets, URLs and lesson blocks.
 //!
-//! Flat on purpose: every field is one slider, one CLI flag
-//! (`snake_case` → `--kebab-case`) and one URL parameter. Fields a model does
-//! not use are ignored by it (the pool size means nothing to an event loop).
+//! Each field is defined once, below, in the `scenario_fields!` list: its
+//! type and default, label, unit, range, help, which scenarios use it and
+//! the control that sets it. The struct, its `Default` and [`FIELDS`] are
+//! written from that list, and every reader (validation, the CLI and `tellers
+//! help`, URLs, the playground's controls, lesson sliders) reads [`FIELDS`].
+//! Adding a field is one entry here plus the engine code that uses it.
 //! [`Scenario::validate`] names every bad field and its allowed range.
 
-use serde::{Deserialize, Serialize};
+use crate::fields::{Control, Field, Group, Kind, Used};
+use crate::{choice_enum, scenario_fields};
+use serde::Serialize;
 use std::fmt;
 
-/// How the server runs requests.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Model {
-    /// A new thread for each accepted request; `threads` caps them (0 = no cap).
-    ThreadPerRequest,
-    /// `threads` threads and a FIFO line (`queue_limit`) in front of them.
-    ThreadPool,
-    /// `loops` event loops; CPU steps run to the end on their loop.
-    EventLoop,
-    /// Event loops that hand CPU steps of at least `offload_above_ms` to `workers` threads.
-    EventLoopWorkers,
+choice_enum! {
+    /// How the server runs requests.
+    pub enum Model {
+        /// A new thread for each accepted request; `thread_cap` caps them (none = no cap).
+        ThreadPerRequest = "thread-per-request", "Thread per request";
+        /// `threads` threads and a FIFO line (`queue_limit`) in front of them.
+        ThreadPool = "thread-pool", "Thread pool";
+        /// `loops` event loops; CPU steps run to the end on their loop.
+        EventLoop = "event-loop", "Event loop";
+        /// Event loops that hand CPU steps of at least `offload_above_ms` to `workers` threads.
+        EventLoopWorkers = "event-loop-workers", "Event loop + worker pool";
+    }
 }
 
-/// How new connections are spread over event loops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Accept {
-    /// One shared line of ready steps: any free loop takes the next one.
-    Shared,
-    /// Each connection is pinned to a loop chosen at random.
-    Random,
-    /// Each connection is pinned to the next loop in turn.
-    RoundRobin,
-    /// Connections wait in the listen line until some loop is idle; that loop
-    /// (the one that became idle last, as epoll wakes it) accepts and keeps it.
-    Idlest,
+choice_enum! {
+    /// How new connections are spread over event loops.
+    pub enum Accept {
+        /// Each connection is pinned to the next loop in turn.
+        RoundRobin = "round-robin", "In turn (round robin)";
+        /// Each connection is pinned to a loop chosen at random.
+        Random = "random", "At random";
+        /// One shared line of ready steps: any free loop takes the next one.
+        Shared = "shared", "One shared line";
+        /// Connections wait in the listen line until some loop is idle; that loop
+        /// (the one that became idle last, as epoll wakes it) accepts and keeps it.
+        Idlest = "idlest", "The idle loop accepts more";
+    }
 }
 
-/// The shape of a per-request time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Dist {
-    /// Always the mean.
-    Const,
-    /// Exponential with that mean.
-    Exp,
+choice_enum! {
+    /// The shape of a per-request time.
+    pub enum Dist {
+        /// Exponential with that mean.
+        Exp = "exp", "Random (exponential)";
+        /// Always the mean.
+        Const = "const", "Always the same";
+    }
 }
 
-/// How requests arrive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Arrivals {
-    /// Open: Poisson at `rps`.
-    Poisson,
-    /// Open: evenly spaced at `rps`.
-    Uniform,
-    /// `count` requests all at t = 0.
-    Batch,
-    /// Closed: `clients` clients, each sending its next request `think_ms`
-    /// after the previous answer came back (or after it gave up).
-    Closed,
+choice_enum! {
+    /// How requests arrive.
+    pub enum Arrivals {
+        /// Open: Poisson at `rps`.
+        Poisson = "poisson", "Random (Poisson) at a rate";
+        /// Open: evenly spaced at `rps`.
+        Uniform = "uniform", "Evenly spaced at a rate";
+        /// `count` requests all at t = 0.
+        Batch = "batch", "A batch, all at once";
+        /// Closed: `clients` clients, each sending its next request `think_ms`
+        /// after the previous answer came back (or after it gave up).
+        Closed = "closed", "Closed loop of clients";
+    }
 }
 
-/// One scenario. Times are in the unit their name says; `Option` fields are
-/// off when `None`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Scenario {
+const LOOP_MODELS: &[Model] = &[Model::EventLoop, Model::EventLoopWorkers];
+const OPEN: &[Arrivals] = &[Arrivals::Poisson, Arrivals::Uniform];
+const fn slider(min: f64, max: f64, step: f64) -> Control {
+    Control::Slider { min, max, step }
+}
+const fn int(min: u64, max: u64) -> Kind {
+    Kind::Int { min, max }
+}
+const fn real(min: f64, max: f64) -> Kind {
+    Kind::Real { min, max }
+}
+
+/// Does `s` use a line limit? A pool's line, the line in front of a capped
+/// thread-per-request server, and the listen line of loops that accept when idle.
+fn has_line(s: &Scenario) -> bool {
+    match s.model {
+        Model::ThreadPool => true,
+        Model::ThreadPerRequest => s.thread_cap.is_some(),
+        Model::EventLoop | Model::EventLoopWorkers => s.accept == Accept::Idlest,
+    }
+}
+
+scenario_fields! {
+    /// One scenario. Times are in the unit their name says; `Option` fields
+    /// are off when `None`.
+    pub struct Scenario;
+
     // --- server ---
-    /// The concurrency model.
-    pub model: Model,
-    /// CPU cores, 1–1,024.
-    pub cores: u32,
-    /// Pool size (thread pool) or thread cap (thread per request, 0 = no cap).
-    pub threads: u32,
-    /// Longest line before new requests are refused; `None` = no limit.
-    pub queue_limit: Option<u32>,
-    /// Event loops; 0 = one per core.
-    pub loops: u32,
-    /// How connections are spread over loops.
-    pub accept: Accept,
-    /// Worker threads beside the loops (event loop + workers).
-    pub workers: u32,
-    /// CPU steps costing at least this many ms go to the workers (0 = all).
-    pub offload_above_ms: f64,
-    /// Offload by class instead: every read step of the heavy class goes to
-    /// the workers, whatever it costs (the server knows which requests need
-    /// the slow work, not how long it will take).
-    pub offload_heavy: bool,
-    /// Loop CPU time, ms, to hand a step over and take its result back.
-    pub handoff_ms: f64,
-    /// CPU time, ms, to create a thread (thread per request).
-    pub spawn_ms: f64,
-    /// Time slice, ms, when more threads want the CPU than there are cores.
-    pub time_slice_ms: f64,
-    /// CPU cost of one context switch, µs.
-    pub switch_us: f64,
-    /// Most open connections (file descriptors); `None` = no limit.
-    pub max_connections: Option<u32>,
-    /// Stack set aside per thread, KB (1 MB = 1,000 KB in reports).
-    pub stack_reserved_kb: f64,
-    /// Stack really used per thread, KB.
-    pub stack_used_kb: f64,
-    /// State kept per open connection, KB.
-    pub conn_state_kb: f64,
+    model: Model = Model::ThreadPool => {
+        group: Group::Server,
+        label: "Concurrency model", unit: "", kind: Kind::Choice(Model::CHOICES),
+        used: Used::Always, control: Control::Select, playground: true,
+        help: "How the server runs requests: a thread per request, a thread pool, event loops, or event loops with a worker pool.",
+    }
+    cores: u32 = 4 => {
+        group: Group::Server,
+        label: "Cores", unit: "cores", kind: int(1, 1024),
+        used: Used::Always, control: slider(1.0, 64.0, 1.0), playground: true,
+        help: "CPU cores the server has.",
+    }
+    threads: u32 = 20 => {
+        group: Group::Server,
+        label: "Pool size", unit: "threads", kind: int(1, 100_000),
+        used: Used::Models(&[Model::ThreadPool]), control: slider(1.0, 400.0, 1.0), playground: true,
+        help: "Threads in the pool (thread pool).",
+    }
+    thread_cap: Option<u32> = None => {
+        group: Group::Server,
+        label: "Thread cap (0 = no cap)", unit: "threads", kind: int(1, 100_000),
+        used: Used::Models(&[Model::ThreadPerRequest]), control: slider(0.0, 400.0, 1.0), playground: true,
+        help: "Most threads at once (thread per request); by default none: no cap, a thread for every request.",
+    }
+    queue_limit: Option<u32> = None => {
+        group: Group::Server,
+        label: "Line limit (0 = no limit)", unit: "requests", kind: int(1, 10_000_000),
+        used: Used::If(has_line, "thread pool; thread per request with a cap; event loops that accept when idle"),
+        control: slider(0.0, 2000.0, 1.0), playground: true,
+        help: "Longest line before new requests are refused; none = no limit.",
+    }
+    loops: u32 = 0 => {
+        group: Group::Server,
+        label: "Event loops (0 = one per core)", unit: "loops", kind: int(0, 1024),
+        used: Used::Models(LOOP_MODELS), control: slider(0.0, 64.0, 1.0), playground: true,
+        help: "Event loops; 0 = one per core.",
+    }
+    accept: Accept = Accept::RoundRobin => {
+        group: Group::Server,
+        label: "New connections go to a loop", unit: "", kind: Kind::Choice(Accept::CHOICES),
+        used: Used::Models(LOOP_MODELS), control: Control::Select, playground: true,
+        help: "How new connections are spread over the event loops.",
+    }
+    workers: u32 = 4 => {
+        group: Group::Server,
+        label: "Worker threads", unit: "threads", kind: int(1, 10_000),
+        used: Used::Models(&[Model::EventLoopWorkers]), control: slider(1.0, 64.0, 1.0), playground: true,
+        help: "Worker threads beside the loops (event loop + worker pool).",
+    }
+    offload_above_ms: f64 = 5.0 => {
+        group: Group::Server,
+        label: "Hand steps of at least this to workers", unit: "ms", kind: real(0.0, 600_000.0),
+        used: Used::Models(&[Model::EventLoopWorkers]), control: slider(0.0, 100.0, 0.5), playground: true,
+        help: "CPU steps costing at least this many ms go to the workers (0 = all).",
+    }
+    offload_heavy: bool = false => {
+        group: Group::Server,
+        label: "Hand every heavy request's read step to the workers", unit: "", kind: Kind::Switch,
+        used: Used::Models(&[Model::EventLoopWorkers]), control: Control::Toggle, playground: false,
+        help: "Offload by class instead: every read step of the heavy class goes to the workers, whatever it costs (the server knows which requests need the slow work, not how long it will take).",
+    }
+    handoff_ms: f64 = 0.05 => {
+        group: Group::Server,
+        label: "Hand-off cost on the loop", unit: "ms", kind: real(0.0, 1_000.0),
+        used: Used::Models(&[Model::EventLoopWorkers]), control: slider(0.0, 10.0, 0.05), playground: true,
+        help: "Loop CPU time, ms, to hand a step over and take its result back.",
+    }
+    spawn_ms: f64 = 0.05 => {
+        group: Group::Server,
+        label: "CPU to create a thread", unit: "ms", kind: real(0.0, 1_000.0),
+        used: Used::Models(&[Model::ThreadPerRequest]), control: slider(0.0, 5.0, 0.05), playground: false,
+        help: "CPU time, ms, to create a thread (thread per request).",
+    }
+    time_slice_ms: f64 = 4.0 => {
+        group: Group::Server,
+        label: "Time slice", unit: "ms", kind: real(0.1, 1_000.0),
+        used: Used::Always, control: slider(0.1, 50.0, 0.1), playground: false,
+        help: "Time slice, ms, when more threads want the CPU than there are cores.",
+    }
+    switch_us: f64 = 5.0 => {
+        group: Group::Server,
+        label: "Cost of a context switch", unit: "µs", kind: real(0.0, 10_000.0),
+        used: Used::Always, control: slider(0.0, 100.0, 1.0), playground: false,
+        help: "CPU cost of one context switch, µs.",
+    }
+    max_connections: Option<u32> = None => {
+        group: Group::Server,
+        label: "Most open connections (0 = no limit)", unit: "connections", kind: int(1, 10_000_000),
+        used: Used::Always, control: slider(0.0, 100_000.0, 100.0), playground: false,
+        help: "Most open connections (file descriptors); none = no limit.",
+    }
+    stack_reserved_kb: f64 = 1000.0 => {
+        group: Group::Server,
+        label: "Stack set aside per thread", unit: "KB", kind: real(0.0, 1_048_576.0),
+        used: Used::Always, control: slider(0.0, 8000.0, 10.0), playground: false,
+        help: "Stack set aside per thread, KB (1 MB = 1,000 KB in reports).",
+    }
+    stack_used_kb: f64 = 100.0 => {
+        group: Group::Server,
+        label: "Stack really used per thread", unit: "KB", kind: real(0.0, 1_048_576.0),
+        used: Used::Always, control: slider(0.0, 1000.0, 1.0), playground: false,
+        help: "Stack really used per thread, KB (at most the stack set aside).",
+    }
+    conn_state_kb: f64 = 10.0 => {
+        group: Group::Server,
+        label: "State kept per connection", unit: "KB", kind: real(0.0, 1_048_576.0),
+        used: Used::Models(LOOP_MODELS), control: slider(0.0, 100.0, 1.0), playground: false,
+        help: "State an event loop keeps per open connection, KB.",
+    }
 
     // --- workload ---
-    /// Mean CPU time to read and compute, ms (light class).
-    pub cpu_ms: f64,
-    /// Shape of the CPU times.
-    pub cpu_dist: Dist,
-    /// Mean wait off the CPU (database, disk, another service), ms.
-    pub wait_ms: f64,
-    /// Shape of the wait times.
-    pub wait_dist: Dist,
-    /// Mean CPU time to write the answer, ms (drawn like `cpu_dist`).
-    pub write_ms: f64,
-    /// Share of requests in the heavy class, 0–1.
-    pub heavy_share: f64,
-    /// Mean read + compute CPU time of the heavy class, ms.
-    pub heavy_cpu_ms: f64,
-    /// Arrival process.
-    pub arrivals: Arrivals,
-    /// Arrival rate for open arrivals, requests per second.
-    pub rps: f64,
-    /// Requests in a batch.
-    pub count: u32,
-    /// Clients in a closed loop.
-    pub clients: u32,
-    /// Think time between a client's answer and its next request, ms.
-    pub think_ms: f64,
+    cpu_ms: f64 = 10.0 => {
+        group: Group::Workload,
+        label: "CPU per request (read + compute)", unit: "ms", kind: real(0.0, 600_000.0),
+        used: Used::Always, control: slider(0.0, 200.0, 0.5), playground: true,
+        help: "Mean CPU time to read and compute, ms (the light class).",
+    }
+    cpu_dist: Dist = Dist::Exp => {
+        group: Group::Workload,
+        label: "CPU times are", unit: "", kind: Kind::Choice(Dist::CHOICES),
+        used: Used::Always, control: Control::Select, playground: true,
+        help: "Shape of the CPU times: exponential around the mean, or always the mean.",
+    }
+    heavy_share: f64 = 0.0 => {
+        group: Group::Workload,
+        label: "Share of heavy requests", unit: "", kind: real(0.0, 1.0),
+        used: Used::Always, control: slider(0.0, 1.0, 0.01), playground: true,
+        help: "Share of requests in the heavy class, 0–1.",
+    }
+    heavy_cpu_ms: f64 = 100.0 => {
+        group: Group::Workload,
+        label: "CPU per heavy request", unit: "ms", kind: real(0.0, 600_000.0),
+        used: Used::If(|s| s.heavy_share > 0.0, "scenarios with heavy requests (heavy_share above 0)"),
+        control: slider(0.0, 500.0, 1.0), playground: true,
+        help: "Mean read + compute CPU time of the heavy class, ms.",
+    }
+    wait_ms: f64 = 90.0 => {
+        group: Group::Workload,
+        label: "Wait off the CPU (database, disk)", unit: "ms", kind: real(0.0, 3_600_000.0),
+        used: Used::Always, control: slider(0.0, 1000.0, 1.0), playground: true,
+        help: "Mean wait off the CPU (database, disk, another service), ms.",
+    }
+    wait_dist: Dist = Dist::Exp => {
+        group: Group::Workload,
+        label: "Wait times are", unit: "", kind: Kind::Choice(Dist::CHOICES),
+        used: Used::Always, control: Control::Select, playground: true,
+        help: "Shape of the wait times: exponential around the mean, or always the mean.",
+    }
+    write_ms: f64 = 0.0 => {
+        group: Group::Workload,
+        label: "CPU to write the answer", unit: "ms", kind: real(0.0, 600_000.0),
+        used: Used::Always, control: slider(0.0, 50.0, 0.5), playground: true,
+        help: "Mean CPU time to write the answer, ms (shaped like the CPU times).",
+    }
 
-    // --- callers and the run ---
-    /// The caller gives up after this many ms; `None` = waits for ever.
-    pub timeout_ms: Option<f64>,
-    /// Drop a request whose caller has gone before starting it.
-    pub drop_abandoned: bool,
-    /// Stop arrivals after this many requests and run until all are done.
-    pub requests: Option<u64>,
-    /// End the run at this simulated time, s.
-    pub duration_s: f64,
-    /// Fraction of an open run discarded as warm-up, 0–0.9.
-    pub warmup: f64,
-    /// Most events before the run is stopped.
-    pub max_events: u64,
-    /// Seed of the random generator.
-    pub seed: u64,
-}
+    // --- arrivals ---
+    arrivals: Arrivals = Arrivals::Poisson => {
+        group: Group::Arrivals,
+        label: "How requests arrive", unit: "", kind: Kind::Choice(Arrivals::CHOICES),
+        used: Used::Always, control: Control::Select, playground: true,
+        help: "Arrival process: random (Poisson) or evenly spaced at a rate, one batch at t = 0, or a closed loop of clients.",
+    }
+    rps: f64 = 150.0 => {
+        group: Group::Arrivals,
+        label: "Arrival rate", unit: "rps", kind: real(0.001, 1_000_000.0),
+        used: Used::Arrivals(OPEN), control: slider(1.0, 2000.0, 1.0), playground: true,
+        help: "Arrival rate of open arrivals, requests per second.",
+    }
+    count: u32 = 1000 => {
+        group: Group::Arrivals,
+        label: "Requests in the batch", unit: "requests", kind: int(1, 10_000_000),
+        used: Used::Arrivals(&[Arrivals::Batch]), control: slider(1.0, 10_000.0, 1.0), playground: true,
+        help: "Requests in a batch, all arriving at t = 0.",
+    }
+    clients: u32 = 10 => {
+        group: Group::Arrivals,
+        label: "Clients", unit: "clients", kind: int(1, 100_000),
+        used: Used::Arrivals(&[Arrivals::Closed]), control: slider(1.0, 1000.0, 1.0), playground: true,
+        help: "Clients in a closed loop, each with one request at a time.",
+    }
+    think_ms: f64 = 0.0 => {
+        group: Group::Arrivals,
+        label: "Think time between requests", unit: "ms", kind: real(0.0, 3_600_000.0),
+        used: Used::Arrivals(&[Arrivals::Closed]), control: slider(0.0, 5000.0, 10.0), playground: true,
+        help: "Think time between a client's answer and its next request, ms.",
+    }
 
-impl Default for Scenario {
-    fn default() -> Self {
-        Scenario {
-            model: Model::ThreadPool,
-            cores: 4,
-            threads: 20,
-            queue_limit: None,
-            loops: 0,
-            accept: Accept::RoundRobin,
-            workers: 4,
-            offload_above_ms: 5.0,
-            offload_heavy: false,
-            handoff_ms: 0.05,
-            spawn_ms: 0.05,
-            time_slice_ms: 4.0,
-            switch_us: 5.0,
-            max_connections: None,
-            stack_reserved_kb: 1000.0,
-            stack_used_kb: 100.0,
-            conn_state_kb: 10.0,
-            cpu_ms: 10.0,
-            cpu_dist: Dist::Exp,
-            wait_ms: 90.0,
-            wait_dist: Dist::Exp,
-            write_ms: 0.0,
-            heavy_share: 0.0,
-            heavy_cpu_ms: 100.0,
-            arrivals: Arrivals::Poisson,
-            rps: 150.0,
-            count: 1000,
-            clients: 10,
-            think_ms: 0.0,
-            timeout_ms: None,
-            drop_abandoned: false,
-            requests: None,
-            duration_s: 60.0,
-            warmup: 0.1,
-            max_events: 200_000_000,
-            seed: 1,
-        }
+    // --- callers ---
+    timeout_ms: Option<f64> = None => {
+        group: Group::Callers,
+        label: "Caller gives up after (0 = never)", unit: "ms", kind: real(0.001, 3_600_000.0),
+        used: Used::Always, control: slider(0.0, 20_000.0, 100.0), playground: true,
+        help: "The caller gives up after this many ms; none = waits for ever. The server still finishes what it started.",
+    }
+    drop_abandoned: bool = false => {
+        group: Group::Callers,
+        label: "Drop requests whose caller has gone", unit: "", kind: Kind::Switch,
+        used: Used::Always, control: Control::Toggle, playground: false,
+        help: "Drop a request whose caller has gone before starting it.",
+    }
+
+    // --- the run ---
+    requests: Option<u64> = None => {
+        group: Group::Run,
+        label: "Stop arrivals after", unit: "requests", kind: int(1, 100_000_000),
+        used: Used::Always, control: Control::None, playground: false,
+        help: "Stop arrivals after this many requests and run until all are done; none = arrivals go on until the run ends.",
+    }
+    duration_s: f64 = 60.0 => {
+        group: Group::Run,
+        label: "Run length", unit: "s", kind: real(0.001, 86_400.0),
+        used: Used::Always, control: slider(1.0, 600.0, 1.0), playground: true,
+        help: "End the run at this simulated time, s.",
+    }
+    warmup: f64 = 0.1 => {
+        group: Group::Run,
+        label: "Warm-up share", unit: "", kind: real(0.0, 0.9),
+        used: Used::Always, control: Control::None, playground: false,
+        help: "Fraction of an open run discarded as warm-up, 0–0.9.",
+    }
+    max_events: u64 = 200_000_000 => {
+        group: Group::Run,
+        label: "Event budget", unit: "events", kind: int(1, MAX_EVENTS),
+        used: Used::Always, control: Control::None, playground: false,
+        help: "Most events before the run is stopped.",
+    }
+    seed: u64 = 1 => {
+        group: Group::Run,
+        label: "Seed (same seed, same run)", unit: "", kind: int(0, u64::MAX),
+        used: Used::Always, control: Control::NumberBox, playground: true,
+        help: "Seed of the random generator: the same seed gives the same run.",
     }
 }
 
@@ -210,93 +348,19 @@ impl fmt::Display for FieldError {
 /// Upper bound on the work a scenario can ask for, so every run is finite.
 pub const MAX_EVENTS: u64 = 2_000_000_000;
 
-fn check(errs: &mut Vec<FieldError>, field: &str, value: f64, lo: f64, hi: f64, unit: &str) {
-    if !value.is_finite() || value < lo || value > hi {
-        let shown = if value.is_finite() {
-            format!("{value}")
-        } else {
-            "not a number".to_string()
-        };
-        errs.push(FieldError {
-            field: field.to_string(),
-            message: format!("{shown} is out of range: allowed {lo}–{hi}{unit}"),
-        });
-    }
-}
-
 impl Scenario {
     /// Every bad field, with its allowed range. Empty when the scenario can run.
     pub fn validate(&self) -> Vec<FieldError> {
-        let mut e = Vec::new();
+        let mut e: Vec<FieldError> = FIELDS
+            .iter()
+            .filter_map(|f| {
+                f.check((f.get)(self)).err().map(|message| FieldError {
+                    field: f.name.to_owned(),
+                    message,
+                })
+            })
+            .collect();
         let s = self;
-        check(&mut e, "cores", s.cores as f64, 1.0, 1024.0, "");
-        let min_threads = if s.model == Model::ThreadPerRequest {
-            0.0
-        } else {
-            1.0
-        };
-        if matches!(s.model, Model::ThreadPool | Model::ThreadPerRequest) {
-            check(
-                &mut e,
-                "threads",
-                s.threads as f64,
-                min_threads,
-                100_000.0,
-                "",
-            );
-        }
-        if let Some(q) = s.queue_limit {
-            check(&mut e, "queue_limit", q as f64, 0.0, 10_000_000.0, "");
-        }
-        check(
-            &mut e,
-            "loops",
-            s.loops as f64,
-            0.0,
-            1024.0,
-            " (0 = one per core)",
-        );
-        if s.model == Model::EventLoopWorkers {
-            check(&mut e, "workers", s.workers as f64, 1.0, 10_000.0, "");
-        }
-        check(
-            &mut e,
-            "offload_above_ms",
-            s.offload_above_ms,
-            0.0,
-            600_000.0,
-            " ms",
-        );
-        check(&mut e, "handoff_ms", s.handoff_ms, 0.0, 1_000.0, " ms");
-        check(&mut e, "spawn_ms", s.spawn_ms, 0.0, 1_000.0, " ms");
-        check(
-            &mut e,
-            "time_slice_ms",
-            s.time_slice_ms,
-            0.1,
-            1_000.0,
-            " ms",
-        );
-        check(&mut e, "switch_us", s.switch_us, 0.0, 10_000.0, " µs");
-        if let Some(c) = s.max_connections {
-            check(&mut e, "max_connections", c as f64, 1.0, 10_000_000.0, "");
-        }
-        check(
-            &mut e,
-            "stack_reserved_kb",
-            s.stack_reserved_kb,
-            0.0,
-            1_048_576.0,
-            " KB",
-        );
-        check(
-            &mut e,
-            "stack_used_kb",
-            s.stack_used_kb,
-            0.0,
-            1_048_576.0,
-            " KB",
-        );
         if s.stack_used_kb.is_finite()
             && s.stack_reserved_kb.is_finite()
             && s.stack_used_kb > s.stack_reserved_kb
@@ -309,84 +373,35 @@ impl Scenario {
                 ),
             });
         }
-        check(
-            &mut e,
-            "conn_state_kb",
-            s.conn_state_kb,
-            0.0,
-            1_048_576.0,
-            " KB",
-        );
-        check(&mut e, "cpu_ms", s.cpu_ms, 0.0, 600_000.0, " ms");
-        check(&mut e, "wait_ms", s.wait_ms, 0.0, 3_600_000.0, " ms");
-        check(&mut e, "write_ms", s.write_ms, 0.0, 600_000.0, " ms");
-        check(&mut e, "heavy_share", s.heavy_share, 0.0, 1.0, "");
-        check(
-            &mut e,
-            "heavy_cpu_ms",
-            s.heavy_cpu_ms,
-            0.0,
-            600_000.0,
-            " ms",
-        );
-        match s.arrivals {
-            Arrivals::Poisson | Arrivals::Uniform => check(
-                &mut e,
-                "rps",
-                s.rps,
-                0.001,
-                1_000_000.0,
-                " requests per second",
-            ),
-            Arrivals::Batch => check(
-                &mut e,
-                "count",
-                s.count as f64,
-                1.0,
-                10_000_000.0,
-                " requests",
-            ),
-            Arrivals::Closed => check(
-                &mut e,
-                "clients",
-                s.clients as f64,
-                1.0,
-                100_000.0,
-                " clients",
-            ),
-        }
-        check(&mut e, "think_ms", s.think_ms, 0.0, 3_600_000.0, " ms");
-        if let Some(t) = s.timeout_ms {
-            check(&mut e, "timeout_ms", t, 0.001, 3_600_000.0, " ms");
-        }
-        if let Some(n) = s.requests {
-            check(
-                &mut e,
-                "requests",
-                n as f64,
-                1.0,
-                100_000_000.0,
-                " requests",
-            );
-        }
-        check(&mut e, "duration_s", s.duration_s, 0.001, 86_400.0, " s");
-        check(
-            &mut e,
-            "warmup",
-            s.warmup,
-            0.0,
-            0.9,
-            " (a fraction of the run)",
-        );
-        check(
-            &mut e,
-            "max_events",
-            s.max_events as f64,
-            1.0,
-            MAX_EVENTS as f64,
-            " events",
-        );
         e
+    }
+
+    /// The field called `name` (`snake_case`), if there is one.
+    pub fn field(name: &str) -> Option<&'static Field> {
+        FIELDS.iter().find(|f| f.name == name)
+    }
+
+    /// The most threads that can hold requests at once: the pool's size, a
+    /// thread-per-request server's cap; `None` when nothing caps them (no
+    /// cap, or event loops, which do not hold a thread while a request waits).
+    pub fn thread_limit(&self) -> Option<u32> {
+        match self.model {
+            Model::ThreadPool => Some(self.threads),
+            Model::ThreadPerRequest => self.thread_cap,
+            Model::EventLoop | Model::EventLoopWorkers => None,
+        }
+    }
+
+    /// Cores the model can keep busy: all of them for threads; one per loop
+    /// for event loops (a loop runs on one core at a time), plus the workers.
+    pub fn usable_cores(&self) -> f64 {
+        let cores = f64::from(self.cores);
+        let loops = f64::from(self.loop_count());
+        match self.model {
+            Model::ThreadPool | Model::ThreadPerRequest => cores,
+            Model::EventLoop => cores.min(loops),
+            Model::EventLoopWorkers => cores.min(loops + f64::from(self.workers)),
+        }
     }
 
     /// Loops actually run: `loops`, or one per core when 0.
@@ -447,7 +462,11 @@ mod tests {
         let errs = s.validate();
         let fields: Vec<_> = errs.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(fields, ["cores", "cpu_ms", "warmup"]);
-        assert!(errs[0].message.contains("allowed 1–1024"), "{}", errs[0]);
+        assert!(
+            errs[0].message.contains("allowed 1–1,024 cores"),
+            "{}",
+            errs[0]
+        );
         assert!(errs[1].message.contains("not a number"), "{}", errs[1]);
     }
 

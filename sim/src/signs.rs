@@ -8,7 +8,7 @@
 
 use crate::analytic::Limit;
 use crate::report::Report;
-use crate::scenario::{Model, Scenario};
+use crate::scenario::Scenario;
 use crate::theory::Theory;
 use serde::Serialize;
 
@@ -50,25 +50,6 @@ pub const LOOP_BLOCK_MS: f64 = 20.0;
 /// ...when it is also this many times the mean CPU step.
 pub const LOOP_BLOCK_RATIO: f64 = 6.0;
 
-/// Cores the model can keep busy: all of them, or only as many as its loops
-/// (and workers) when those are fewer.
-pub fn usable_cores(s: &Scenario) -> f64 {
-    let cores = f64::from(s.cores);
-    match s.model {
-        Model::ThreadPool | Model::ThreadPerRequest => cores,
-        Model::EventLoop => cores.min(f64::from(s.loop_count())),
-        Model::EventLoopWorkers => cores.min(f64::from(s.loop_count()) + f64::from(s.workers)),
-    }
-}
-
-fn pool_size(s: &Scenario) -> Option<u32> {
-    match s.model {
-        Model::ThreadPool => Some(s.threads.max(1)),
-        Model::ThreadPerRequest if s.threads > 0 => Some(s.threads),
-        _ => None,
-    }
-}
-
 /// The signs a report shows, most important first; `[Healthy]` when none.
 ///
 /// * `s` — the scenario that ran.
@@ -76,7 +57,7 @@ fn pool_size(s: &Scenario) -> Option<u32> {
 /// * `th` — its theory ([`crate::theory::theory`]).
 pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     let mut signs = Vec::new();
-    let usable = usable_cores(s);
+    let usable = s.usable_cores();
     let cpu_of_usable = if usable > 0.0 {
         (r.cpu_utilisation * f64::from(s.cores) / usable).min(1.0)
     } else {
@@ -88,7 +69,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     let growing = r.queue_growth_per_s > (0.05 * r.arrival_rps).max(1.0);
     let slow = r.latency_ms.mean > 1.5 * service_ms.max(0.001) || growing;
 
-    if let Some(p) = pool_size(s) {
+    if let Some(p) = s.thread_limit() {
         if r.mean_busy >= POOL_FULL * f64::from(p) && cpu_of_usable < CPU_NEAR && slow {
             signs.push(Sign {
                 kind: SignKind::PoolLimit,

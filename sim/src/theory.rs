@@ -1,12 +1,15 @@
-//! The analytic companion of a whole scenario: which limit binds, and what
-//! queueing theory predicts for the response time, for showing beside the
-//! simulated figures.
+//! The analytic companion of a whole scenario: which limit binds, what
+//! queueing theory predicts for the response time, and — as honestly as it
+//! can say it — whether that prediction is exact for this scenario or an
+//! approximation, and why. The app and the CLI only read a [`Theory`]: the
+//! curve's lines ([`Theory::mean_at`], [`Theory::p99_at`]), the figures
+//! table's theory column and its labels all come from here.
 //!
 //! The queue is taken at the binding resource: the pool's threads (service =
 //! CPU + wait) when threads bind, or the cores (service = CPU; the wait is
-//! added as a fixed delay) when the CPU binds. Exponential services give the
-//! exact M/M/c figures; other shapes use the Allen–Cunneen correction
-//! (mean wait × (1 + SCV) / 2), exact for one worker (Pollaczek–Khinchine).
+//! added after it) when the CPU binds. Exponential services give the M/M/c
+//! figures; other shapes use the Allen–Cunneen correction (mean wait × (1 +
+//! SCV) / 2), which is exact for one worker's mean (Pollaczek–Khinchine).
 
 use crate::analytic::{self, Capacity, Limit};
 use crate::scenario::{Accept, Arrivals, Dist, Model, Scenario};
@@ -23,19 +26,35 @@ pub struct Theory {
     pub utilisation: Option<f64>,
     /// CPU utilisation expected, 0–1 (capped: the CPU cannot do more than all of its time).
     pub cpu_utilisation: Option<f64>,
-    /// Workers in the queueing model (threads, cores or one loop).
+    /// Workers in the queueing model (threads, cores, or 1 for a pinned loop).
     pub servers: u32,
-    /// Service time at the binding resource, ms.
+    /// What forms the line, in words: "the 4 cores", "the pool's 20 threads",
+    /// "each of the 4 loops (connections are pinned to one)".
+    pub line_at: String,
+    /// Mean service time at the binding resource, ms.
     pub service_ms: f64,
+    /// Squared coefficient of variation (variance ÷ mean²) of that service
+    /// time: 1 for exponential, 0 for fixed, above 1 for a light/heavy mix.
+    pub scv: f64,
+    /// Time outside the modelled line that every request still spends, ms:
+    /// the wait off the CPU when the cores are the line.
+    pub delay_ms: f64,
+    /// True when that delay is random (exponential) rather than fixed, so the
+    /// p99 adds it as the random time it is.
+    pub delay_random: bool,
     /// The model's name, e.g. "M/M/4" or "M/G/1".
     pub queue_model: String,
-    /// True when the formula is exact for this scenario (not an approximation).
-    pub exact: bool,
-    /// Mean response time, ms; `None` when overloaded or not open.
+    /// True when the mean formula is exact for this scenario.
+    pub mean_exact: bool,
+    /// True when the p99 formula is exact for this scenario.
+    pub p99_exact: bool,
+    /// Why the figures are approximations, in the learner's words (empty when exact).
+    pub approx_because: Vec<String>,
+    /// Mean response time, ms; `None` when overloaded or not open Poisson.
     pub mean_ms: Option<f64>,
-    /// 99th percentile response time, ms (M/M/c formula; exact only when `exact`).
+    /// 99th percentile response time, ms; `None` when `mean_ms` is.
     pub p99_ms: Option<f64>,
-    /// Threads needed by Little's law at the offered load.
+    /// Threads needed by Little's law at the offered load (CPU + wait only, no line).
     pub threads_needed: Option<f64>,
     /// Line growth when overloaded: offered − capacity, requests per second.
     pub growth_per_s: Option<f64>,
@@ -55,7 +74,100 @@ fn cpu_moments(s: &Scenario) -> (f64, f64) {
     let mean = l * s.cpu_ms + h * s.heavy_cpu_ms;
     let ex2 = l * second(s.cpu_ms) + h * second(s.heavy_cpu_ms);
     let write_var = var(s.write_ms, s.cpu_dist);
-    (mean + s.write_ms, (ex2 - mean * mean) + write_var)
+    (mean + s.write_ms, (ex2 - mean * mean).max(0.0) + write_var)
+}
+
+impl Theory {
+    /// Mean response time, ms, of this scenario's queue with `servers`
+    /// workers at utilisation `rho` (the curve's lines): the M/M/c wait
+    /// scaled by (1 + SCV) / 2, plus the service and the delay.
+    pub fn mean_at(&self, servers: u32, rho: f64) -> f64 {
+        let wq = analytic::mmc_wait_ms(servers, self.service_ms, rho) * (1.0 + self.scv) / 2.0;
+        wq + self.service_ms + self.delay_ms
+    }
+
+    /// 99th percentile response time, ms, with `servers` workers at `rho`:
+    /// M/M/c's response-time quantile, with a random delay added as a random
+    /// time and a fixed one as a shift.
+    pub fn p99_at(&self, servers: u32, rho: f64) -> f64 {
+        if self.delay_ms > 0.0 && self.delay_random {
+            analytic::mmc_then_wait_p99_ms(servers, self.service_ms, rho, self.delay_ms)
+        } else {
+            analytic::mmc_response_percentile_ms(servers, self.service_ms, rho, 0.99)
+                + self.delay_ms
+        }
+    }
+
+    /// "exact" or "approx.", for a label beside a figure.
+    pub fn label(exact: bool) -> &'static str {
+        if exact {
+            "exact"
+        } else {
+            "approx."
+        }
+    }
+}
+
+/// Why the single-queue model is not exactly this scenario (empty when it is).
+fn approximations(
+    s: &Scenario,
+    binding: Limit,
+    pinned: bool,
+    scv: f64,
+    servers: u32,
+) -> Vec<String> {
+    let mut why: Vec<String> = Vec::new();
+    let mut add = |w: &str| why.push(w.to_owned());
+    if s.queue_limit.is_some() || s.max_connections.is_some() {
+        add("a line or connection limit refuses some requests; the formula has no limit");
+    }
+    if s.timeout_ms.is_some() && s.drop_abandoned {
+        add("requests whose caller left are dropped; the formula serves everyone");
+    }
+    if (scv - 1.0).abs() > 1e-9 && servers > 1 {
+        add("service times are not exponential: the wait uses the Allen–Cunneen approximation");
+    }
+    match binding {
+        Limit::Threads => {
+            let threads = s.thread_limit().unwrap_or(1);
+            if f64::from(threads) > s.usable_cores() || (s.switch_us > 0.0 && s.cpu_ms > 0.0) {
+                add("threads also queue for the cores and pay for switches; the formula gives each thread its own core");
+            }
+            if s.model == Model::ThreadPerRequest && s.spawn_ms > 0.0 {
+                add("creating a thread costs CPU; the formula leaves it out");
+            }
+        }
+        Limit::Cpu => {
+            match s.model {
+                Model::ThreadPool if s.wait_ms > 0.0 || s.threads != s.cores => add(
+                    "the pool's threads are held while requests wait and while they wait for a core; the formula assumes the pool never runs out",
+                ),
+                Model::ThreadPool => {}
+                Model::ThreadPerRequest => add(
+                    "threads share the cores in time slices, not first come, first served",
+                ),
+                Model::EventLoop => {
+                    if s.loop_count() > s.cores {
+                        add("more loops than cores share the cores in time slices");
+                    }
+                    match s.accept {
+                        Accept::RoundRobin if pinned => {
+                            add("connections dealt to loops in turn arrive more evenly than at random")
+                        }
+                        Accept::Idlest => add("idle loops take more connections; the formula deals them at random"),
+                        _ => {}
+                    }
+                }
+                Model::EventLoopWorkers => add(
+                    "steps handed to workers queue twice (loop, then pool); the formula has one line",
+                ),
+            }
+            if s.write_ms > 0.0 && s.wait_ms > 0.0 {
+                add("each request visits the CPU twice, before and after its wait; the formula sees one visit");
+            }
+        }
+    }
+    why
 }
 
 /// The analytic companion of `s`.
@@ -64,34 +176,47 @@ pub fn theory(s: &Scenario) -> Theory {
     let offered = matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform).then_some(s.rps);
     let (cpu_mean, cpu_var) = cpu_moments(s);
     let wait_var = var(s.wait_ms, s.wait_dist);
-    let pinned_loops = matches!(s.model, Model::EventLoop) && s.accept != Accept::Shared;
-    let (servers, service_ms, svc_var, delay_ms) = match capacity.binding {
-        Limit::Threads => (
-            s.threads.max(1),
-            cpu_mean + s.wait_ms,
-            cpu_var + wait_var,
-            0.0,
-        ),
+    let pinned = matches!(s.model, Model::EventLoop) && s.accept != Accept::Shared;
+    let loops = s.loop_count();
+    let (servers, service_ms, svc_var, delay_ms, line_at) = match capacity.binding {
+        Limit::Threads => {
+            let t = s.thread_limit().unwrap_or(1).max(1);
+            (
+                t,
+                cpu_mean + s.wait_ms,
+                cpu_var + wait_var,
+                0.0,
+                format!("the pool's {t} threads"),
+            )
+        }
         Limit::Cpu => {
-            let c = match s.model {
-                Model::EventLoop if pinned_loops => 1,
-                Model::EventLoop => s.cores.min(s.loop_count()),
-                _ => s.cores,
+            let (c, at) = match s.model {
+                Model::EventLoop if pinned => (
+                    1,
+                    format!(
+                        "each of the {loops} loops (each connection stays on one loop, so each loop is its own line)"
+                    ),
+                ),
+                Model::EventLoop => {
+                    let c = s.cores.min(loops);
+                    (c, format!("{c} loops sharing one line"))
+                }
+                _ => (s.cores, format!("the {} cores", s.cores)),
             };
-            (c, cpu_mean, cpu_var, s.wait_ms)
+            (c, cpu_mean, cpu_var, s.wait_ms, at)
         }
     };
     let scv = if service_ms > 0.0 {
-        svc_var / (service_ms * service_ms)
+        (svc_var / (service_ms * service_ms)).max(0.0)
     } else {
         0.0
     };
     // Pinned loops: each loop is its own one-worker queue with 1/L of the traffic.
-    let per_server_rps = match (offered, pinned_loops && capacity.binding == Limit::Cpu) {
-        (Some(r), true) => Some(r / s.loop_count() as f64),
+    let per_line_rps = match (offered, pinned && capacity.binding == Limit::Cpu) {
+        (Some(r), true) => Some(r / f64::from(loops)),
         (r, _) => r,
     };
-    let rho = per_server_rps.map(|r| r * service_ms / 1000.0 / servers as f64);
+    let rho = per_line_rps.map(|r| r * service_ms / 1000.0 / f64::from(servers));
     let letter = if scv == 0.0 {
         "D"
     } else if (scv - 1.0).abs() < 1e-12 {
@@ -99,40 +224,59 @@ pub fn theory(s: &Scenario) -> Theory {
     } else {
         "G"
     };
-    let exact = letter == "M" || servers == 1 || scv == 1.0;
     let stable = rho.is_some_and(|r| r < 1.0) && s.arrivals == Arrivals::Poisson;
-    let (mean_ms, p99_ms) = if stable {
-        let r = rho.unwrap_or(0.0);
-        let wq = analytic::mmc_wait_ms(servers, service_ms, r) * (1.0 + scv) / 2.0;
-        // When the cores are the line and a random wait follows, the wait is
-        // added as the random time it is, not as a fixed delay.
-        let p99 = if delay_ms > 0.0 && s.wait_dist == Dist::Exp {
-            analytic::mmc_then_wait_p99_ms(servers, service_ms, r, delay_ms)
-        } else {
-            analytic::mmc_response_percentile_ms(servers, service_ms, r, 0.99) + delay_ms
-        };
-        (Some(wq + service_ms + delay_ms), Some(p99))
-    } else {
-        (None, None)
-    };
-    let cpu_utilisation = offered.map(|r| {
-        let used = r.min(capacity.capacity_rps);
-        (used * cpu_mean / 1000.0 / s.cores as f64).min(1.0)
-    });
-    Theory {
+    let mut approx_because = approximations(s, capacity.binding, pinned, scv, servers);
+    let mut th = Theory {
         offered_rps: offered,
         utilisation: offered.map(|r| r / capacity.capacity_rps),
-        cpu_utilisation,
+        cpu_utilisation: offered.map(|r| {
+            let used = r.min(capacity.capacity_rps);
+            (used * cpu_mean / 1000.0 / f64::from(s.cores)).min(1.0)
+        }),
         servers,
+        line_at,
         service_ms,
+        scv,
+        delay_ms,
+        delay_random: s.wait_dist == Dist::Exp,
         queue_model: format!("M/{letter}/{servers}"),
-        exact: exact && stable && s.arrivals == Arrivals::Poisson,
-        mean_ms,
-        p99_ms,
+        mean_exact: false,
+        p99_exact: false,
+        approx_because: Vec::new(),
+        mean_ms: None,
+        p99_ms: None,
         threads_needed: offered.map(|r| analytic::threads_needed(r, s.mean_service_ms())),
         growth_per_s: offered.map(|r| (r - capacity.capacity_rps).max(0.0)),
         capacity,
+    };
+    if stable {
+        let r = rho.unwrap_or(0.0);
+        let mean = th.mean_at(servers, r);
+        // A pool smaller than λ·W is itself a line the formula does not see
+        // (unless the pool is the cores: one thread per core and no wait).
+        let pool_is_cores =
+            s.model == Model::ThreadPool && s.wait_ms == 0.0 && s.threads == s.cores;
+        if let (Some(t), Some(o), Limit::Cpu, false) =
+            (s.thread_limit(), offered, capacity.binding, pool_is_cores)
+        {
+            let held = o * mean / 1000.0;
+            if held > f64::from(t) {
+                approx_because.push(format!(
+                    "by Little's law {held:.0} threads would be busy, more than the {t} there are: expect a longer wait"
+                ));
+            }
+        }
+        th.mean_ms = Some(mean);
+        th.p99_ms = Some(th.p99_at(servers, r));
+        th.mean_exact = approx_because.is_empty();
+        th.p99_exact = th.mean_exact && letter == "M";
+        if th.mean_exact && !th.p99_exact {
+            approx_because
+                .push("the p99 uses the formula for random (exponential) service times".to_owned());
+        }
     }
+    th.approx_because = approx_because;
+    th
 }
 
 #[cfg(test)]
@@ -152,17 +296,81 @@ mod tests {
     }
 
     #[test]
-    fn mm1_preset_matches_the_textbook() {
+    fn mm1_preset_matches_the_textbook_exactly() {
         let t = theory(&preset("mm1").unwrap());
         assert_eq!(t.queue_model, "M/M/1");
-        assert!(t.exact);
+        assert!(t.mean_exact && t.p99_exact, "{:?}", t.approx_because);
         assert!((t.mean_ms.unwrap() - 50.0).abs() < 1e-9);
     }
 
     #[test]
-    fn md1_waits_half_as_long() {
+    fn md1_mean_is_exact_but_its_p99_is_not() {
         let t = theory(&preset("md1").unwrap());
         assert_eq!(t.queue_model, "M/D/1");
         assert!((t.mean_ms.unwrap() - (10.0 + 20.0)).abs() < 1e-9);
+        assert!(t.mean_exact);
+        assert!(!t.p99_exact, "the p99 comes from the M/M formula");
+        assert!(!t.approx_because.is_empty());
+    }
+
+    #[test]
+    fn a_one_worker_queue_with_mixed_sizes_has_an_approximate_p99() {
+        let s = Scenario {
+            heavy_share: 0.05,
+            heavy_cpu_ms: 100.0,
+            rps: 40.0,
+            ..preset("mm1").unwrap()
+        };
+        let t = theory(&s);
+        assert_eq!(t.queue_model, "M/G/1");
+        assert!(
+            t.mean_exact,
+            "Pollaczek–Khinchine is exact for one worker's mean"
+        );
+        assert!(!t.p99_exact);
+    }
+
+    #[test]
+    fn the_planned_sale_day_at_360_rps_is_not_called_exact() {
+        let s = Scenario {
+            rps: 360.0,
+            ..preset("sale-day-planned").unwrap()
+        };
+        let t = theory(&s);
+        assert!(!t.mean_exact && !t.p99_exact);
+        assert!(
+            t.approx_because.iter().any(|w| w.contains("Little")),
+            "{:?}",
+            t.approx_because
+        );
+    }
+
+    #[test]
+    fn pinned_loops_are_one_line_each_and_say_so() {
+        let at_300 = Scenario {
+            rps: 300.0,
+            ..preset("sale-day-event-loop").unwrap()
+        };
+        let t = theory(&at_300);
+        assert_eq!(t.servers, 1);
+        assert!(t.line_at.contains("each of the 4 loops"), "{}", t.line_at);
+        assert!(!t.mean_exact, "round robin is not random");
+        let random = Scenario {
+            accept: Accept::Random,
+            ..at_300
+        };
+        assert!(
+            theory(&random).mean_exact,
+            "{:?}",
+            theory(&random).approx_because
+        );
+    }
+
+    #[test]
+    fn the_curve_functions_give_the_operating_point() {
+        let t = theory(&preset("mm4").unwrap());
+        let rho = t.utilisation.unwrap();
+        assert_eq!(t.mean_at(t.servers, rho), t.mean_ms.unwrap());
+        assert_eq!(t.p99_at(t.servers, rho), t.p99_ms.unwrap());
     }
 }

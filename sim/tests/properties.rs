@@ -32,7 +32,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             0u32..40,
             0u32..6,
             1u32..6,
-            proptest::option::of(0u32..20),
+            proptest::option::of(1u32..20),
         ),
         (
             0.0f64..20.0,
@@ -63,11 +63,8 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     cpu_dist,
                     wait_dist,
                     cores,
-                    threads: if model == Model::ThreadPool {
-                        threads.max(1)
-                    } else {
-                        threads
-                    },
+                    threads: threads.max(1),
+                    thread_cap: (threads > 0).then_some(threads),
                     loops,
                     workers,
                     queue_limit,

@@ -7,7 +7,6 @@ use tellers_sim::{Model, Scenario, Simulation, TellerState, SNAPSHOT_TELLERS};
 fn two_thousand_threads(cpu_ms: f64) -> Simulation {
     let s = Scenario {
         model: Model::ThreadPerRequest,
-        threads: 0,
         cores: 4,
         cpu_ms,
         wait_ms: 1000.0,

@@ -3,8 +3,9 @@ use leptos::prelude::*;
 
 use crate::charts::{curve_chart, sweep_json};
 use crate::draw::{draw_chart, Theme};
+use crate::format::{fmt_ms, fmt_pct};
 use crate::lab::Lab;
-use crate::playground::{fmt_ms, fmt_pct, SWEEP_RHOS};
+use tellers_sim::sweep::SWEEP_RHOS;
 
 /// Size of the curve chart, CSS pixels.
 const SIZE: (f64, f64) = (960.0, 440.0);
@@ -18,13 +19,12 @@ pub fn CurvePanel(
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     Effect::new(move |_| {
-        let s = lab.scenario.get();
         let th = lab.theory.get();
         let points = lab.sweep.get();
         let report = lab.report.get();
         let dark = lab.dark.get();
         if let Some(c) = canvas.get() {
-            let chart = curve_chart(&s, &th, &points, report.as_ref());
+            let chart = curve_chart(&th, &points, report.as_ref());
             draw_chart(&c, &chart, &Theme::new(dark), SIZE.0, SIZE.1);
         }
     });
@@ -43,7 +43,8 @@ pub fn CurvePanel(
             _ => String::new(),
         };
         format!(
-            "Response time as the limiting resource ({}, {} of {} each) gets busier.{now}",
+            "Response time as the line at {} gets busier ({}: {} of {} each).{now}",
+            th.line_at,
             th.queue_model,
             if th.servers == 1 {
                 "1 worker".to_owned()

@@ -2,8 +2,9 @@ use leptos::prelude::*;
 use tellers_sim::report::Report;
 use tellers_sim::signs::{read_signs, SignKind};
 
+use crate::figures::{figure_rows, report_json, warming_up};
+use crate::format::fmt_num;
 use crate::lab::{Lab, RunState};
-use crate::playground::{figure_rows, fmt_num, report_json, warming_up};
 
 /// The figures: simulated beside theory, the reading-the-signs verdict,
 /// and the report as JSON.

@@ -5,8 +5,9 @@ use tellers_sim::Scenario;
 use wasm_bindgen::JsCast;
 
 use super::{CurvePanel, FiguresPanel, RunControls, ScenarioControls, SeriesPanel, TellersPanel};
+use crate::controls::visible_controls;
 use crate::lab::Lab;
-use crate::playground::{hash_query, playground_hash, read_query, visible_controls, ViewState};
+use crate::playground::{hash_query, playground_hash, read_query, ViewState};
 use crate::reveal::reveal_in_frames;
 
 /// The playground page, at `#/playground?…`: every control, the tellers,

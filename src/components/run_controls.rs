@@ -1,7 +1,8 @@
 use leptos::prelude::*;
 
+use crate::format::{fmt_num, fmt_speed};
 use crate::lab::{Lab, RunState};
-use crate::playground::{fmt_num, fmt_speed, slider_from_speed, speed_from_slider};
+use crate::playground::{slider_from_speed, speed_from_slider};
 
 /// Play, pause, step, speed, restart and "Run to the end", with a line
 /// saying where the run stands.

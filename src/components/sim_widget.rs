@@ -42,22 +42,10 @@ pub fn SimWidget(
     // The curve needs no animation: it is simulated point by point.
     let animated = view != "curve";
     let lab = Lab::new(scenario, animated, !animated);
+    // Names are checked when the course is built; an unknown one is skipped.
     let fields: Vec<&'static str> = sliders
         .iter()
-        .filter_map(|f| {
-            crate::playground::CONTROLS
-                .iter()
-                .map(|c| c.field)
-                .chain([
-                    "model",
-                    "arrivals",
-                    "cpu_dist",
-                    "wait_dist",
-                    "accept",
-                    "seed",
-                ])
-                .find(|k| k == f)
-        })
+        .filter_map(|f| crate::controls::control_field(f).map(|f| f.name))
         .collect();
     let has_controls = !fields.is_empty();
     let view_name = view.clone();

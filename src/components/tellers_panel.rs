@@ -1,8 +1,8 @@
 use leptos::prelude::*;
 
 use crate::draw::SCENE;
+use crate::format::fmt_count;
 use crate::lab::Lab;
-use crate::playground::fmt_count;
 
 /// The tellers scene: requests in line, the tellers and the cores they
 /// hold, the back office, and what became of finished requests.

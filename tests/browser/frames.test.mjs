@@ -24,12 +24,12 @@ const SCENES = {
     inside: 2000,
   },
   'thread-per-request': {
-    query: '?model=thread-per-request&threads=0&cores=4&cpu_ms=0.2&wait_ms=1000&rps=2000&duration_s=3600',
+    query: '?model=thread-per-request&cores=4&cpu_ms=0.2&wait_ms=1000&rps=2000&duration_s=3600',
     speeds: [1, 100],
     inside: 2000,
   },
   'thread-per-request-10k': {
-    query: '?model=thread-per-request&threads=0&cores=8&cpu_ms=0.2&wait_ms=1000&rps=10000&duration_s=3600',
+    query: '?model=thread-per-request&cores=8&cpu_ms=0.2&wait_ms=1000&rps=10000&duration_s=3600',
     speeds: [1],
     inside: 10000,
   },

@@ -3,9 +3,9 @@
 use std::process::ExitCode;
 use std::time::Instant;
 use tellers_sim::bench::{bench_scenario, engine_mmc, reference_mmc};
-use tellers_sim::cli::{parse, Command, USAGE};
+use tellers_sim::cli::{command, field_help, fields_help, parse_or_help, Command, Outcome, USAGE};
 use tellers_sim::presets::presets;
-use tellers_sim::theory::theory;
+use tellers_sim::theory::{theory, Theory};
 use tellers_sim::{simulate, Report, Scenario};
 
 /// `println!` that ends the program quietly once the reader has gone, as in
@@ -22,9 +22,13 @@ macro_rules! out {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let read = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
-    match parse(&args, &read) {
+    match parse_or_help(&args, &read) {
         Ok(cmd) => run(cmd),
-        Err(msg) => {
+        Err(Outcome::Help(text)) => {
+            out!("{}", text.trim_end());
+            ExitCode::SUCCESS
+        }
+        Err(Outcome::Message(msg)) => {
             eprintln!("tellers: {msg}");
             ExitCode::from(2)
         }
@@ -33,7 +37,11 @@ fn main() -> ExitCode {
 
 fn run(cmd: Command) -> ExitCode {
     match cmd {
-        Command::Help => out!("{}", USAGE.trim_end()),
+        Command::Help { field: None } => out!("{USAGE}\n\n{}", fields_help().trim_end()),
+        Command::Help { field: Some(f) } => out!("{}", field_help(f).trim_end()),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut command(), "tellers", &mut std::io::stdout());
+        }
         Command::Presets { json: false } => {
             for p in presets() {
                 out!("{:<26} {}", p.name, p.about);
@@ -179,9 +187,17 @@ fn print_table(s: &Scenario, r: &Report) {
         r.peak_connections
     );
     out!(
-        "queue model {} ({})  stopped by {:?} at {:.3} s simulated  last finish {:.3} s  {} events in {:.3} s",
+        "queue model {}: the line is at {}; mean {}, p99 {}",
         th.queue_model,
-        if th.exact { "exact" } else { "approximate" },
+        th.line_at,
+        Theory::label(th.mean_exact),
+        Theory::label(th.p99_exact),
+    );
+    for why in &th.approx_because {
+        out!("  approximate because {why}");
+    }
+    out!(
+        "stopped by {:?} at {:.3} s simulated  last finish {:.3} s  {} events in {:.3} s",
         r.stopped_by,
         r.sim_time_s,
         r.makespan_s,

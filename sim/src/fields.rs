@@ -1,0 +1,663 @@
+//! The machinery of the scenario's field table: what one field knows about
+//! itself, and how its value is read and written as text or as a number.
+//!
+//! Each scenario field is defined once, in [`crate::scenario`], by one entry
+//! of the `scenario!` macro: its type, default, label, unit, range, help,
+//! which scenarios use it and the control that sets it. The macro writes
+//! the `Scenario` struct, its `Default` and [`crate::scenario::FIELDS`] from
+//! that one list. Every reader is generated from the table:
+//! [`crate::scenario::Scenario::validate`], the CLI's flags and `tellers
+//! help`, the URL query ([`crate::query`]), the playground's controls and
+//! the names a lesson's `sim` block may offer as sliders. A consistency test
+//! (`tests/fields.rs`) proves they agree.
+//!
+//! Conventions every field follows:
+//! * the name is `snake_case` in JSON and URLs, `--kebab-case` on the command line;
+//! * an optional count or time is off when `None`, written `none` in text,
+//!   and `0` also switches it off (a line limit of 0 means "no limit", as the
+//!   slider says);
+//! * numbers are written in the shortest form that reads back to the same bits.
+
+use crate::scenario::{Arrivals, Model, Scenario};
+use std::fmt;
+
+/// A field's value, as every reader sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    /// A whole number (counts, the seed).
+    Int(u64),
+    /// A real number (times, shares).
+    Real(f64),
+    /// On or off.
+    Switch(bool),
+    /// One of the field's choices, by its name (`event-loop`).
+    Choice(&'static str),
+    /// An optional field that is off.
+    Off,
+}
+
+impl Value {
+    /// The value as a number: counts and reals as themselves, a switch as
+    /// 0 or 1, an off field as 0; `None` for a choice.
+    pub fn as_f64(self) -> Option<f64> {
+        match self {
+            Value::Int(n) => Some(n as f64),
+            Value::Real(x) => Some(x),
+            Value::Switch(b) => Some(f64::from(u8::from(b))),
+            Value::Off => Some(0.0),
+            Value::Choice(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// As the URL and the command line write it: `8`, `0.30000000000000004`,
+    /// `true`, `event-loop`, `none`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(n) => write!(f, "{n}"),
+            // Rust writes the shortest decimal that reads back to the same bits.
+            Value::Real(x) => write!(f, "{x}"),
+            Value::Switch(b) => write!(f, "{b}"),
+            Value::Choice(name) => f.write_str(name),
+            Value::Off => f.write_str("none"),
+        }
+    }
+}
+
+/// What values a field takes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// A whole number within `min..=max`.
+    Int {
+        /// Smallest allowed.
+        min: u64,
+        /// Largest allowed.
+        max: u64,
+    },
+    /// A number within `min..=max`.
+    Real {
+        /// Smallest allowed.
+        min: f64,
+        /// Largest allowed.
+        max: f64,
+    },
+    /// On or off (`true` / `false`; a bare flag on the command line).
+    Switch,
+    /// One of a few named choices, as (name, label).
+    Choice(&'static [(&'static str, &'static str)]),
+}
+
+/// Where a field belongs, for help pages and grouped controls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// The server: model, cores, threads, loops and their costs.
+    Server,
+    /// What each request costs: CPU, wait, write, heavy share.
+    Workload,
+    /// How requests arrive.
+    Arrivals,
+    /// What callers do: time out.
+    Callers,
+    /// The run itself: length, warm-up, bounds, seed.
+    Run,
+}
+
+impl Group {
+    /// Every group, in the order shown.
+    pub const ALL: [Group; 5] = [
+        Group::Server,
+        Group::Workload,
+        Group::Arrivals,
+        Group::Callers,
+        Group::Run,
+    ];
+
+    /// The heading shown above the group.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Group::Server => "Server",
+            Group::Workload => "Workload",
+            Group::Arrivals => "Arrivals",
+            Group::Callers => "Callers",
+            Group::Run => "The run",
+        }
+    }
+}
+
+/// The control that sets a field in the app.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Control {
+    /// No control: the command line, files and URLs only.
+    None,
+    /// A slider with a number box. The slider spans `min..=max` in steps of
+    /// `step`; the box takes the field's whole range.
+    Slider {
+        /// Slider minimum.
+        min: f64,
+        /// Slider maximum.
+        max: f64,
+        /// Slider step.
+        step: f64,
+    },
+    /// A select over the field's choices.
+    Select,
+    /// A check box.
+    Toggle,
+    /// A plain number box (the seed).
+    NumberBox,
+}
+
+/// Which scenarios use a field. A field that is not used is not shown (the
+/// pool size means nothing to an event loop); it is still validated, so a
+/// scenario never carries a value no reader could show.
+#[derive(Clone, Copy, Debug)]
+pub enum Used {
+    /// Every scenario.
+    Always,
+    /// Scenarios with one of these models.
+    Models(&'static [Model]),
+    /// Scenarios with one of these arrival processes.
+    Arrivals(&'static [Arrivals]),
+    /// Scenarios for which the test holds, described in words.
+    If(fn(&Scenario) -> bool, &'static str),
+}
+
+impl Used {
+    /// Does `s` use the field?
+    pub fn by(self, s: &Scenario) -> bool {
+        match self {
+            Used::Always => true,
+            Used::Models(m) => m.contains(&s.model),
+            Used::Arrivals(a) => a.contains(&s.arrivals),
+            Used::If(test, _) => test(s),
+        }
+    }
+
+    /// In words, for `tellers help`: `all models`, `thread pool`, …
+    pub fn describe(self) -> String {
+        match self {
+            Used::Always => "every scenario".to_owned(),
+            Used::Models(m) => m.iter().map(|m| m.name()).collect::<Vec<_>>().join(", "),
+            Used::Arrivals(a) => format!(
+                "arrivals {}",
+                a.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ")
+            ),
+            Used::If(_, words) => words.to_owned(),
+        }
+    }
+}
+
+/// One scenario field: everything every reader needs to know about it.
+#[derive(Clone, Copy)]
+pub struct Field {
+    /// `snake_case` name, as in JSON and URLs.
+    pub name: &'static str,
+    /// What the learner reads beside the control.
+    pub label: &'static str,
+    /// Unit after a value ("" for a plain count or a choice).
+    pub unit: &'static str,
+    /// One line of help: what it means, its unit, what 0 or `none` means.
+    pub help: &'static str,
+    /// Where it belongs.
+    pub group: Group,
+    /// The values it takes.
+    pub kind: Kind,
+    /// True for an optional field (`none`, or 0, switches it off).
+    pub optional: bool,
+    /// Which scenarios use it.
+    pub used: Used,
+    /// The control that sets it.
+    pub control: Control,
+    /// Shown in the playground (when used), not only offered to lessons.
+    pub in_playground: bool,
+    /// Reads the field of a scenario.
+    pub get: fn(&Scenario) -> Value,
+    /// Writes the field; `false` if the value has the wrong type for it.
+    pub set: fn(&mut Scenario, Value) -> bool,
+}
+
+impl PartialEq for Field {
+    /// Fields are the same when they have the same name (names are unique).
+    fn eq(&self, other: &Field) -> bool {
+        self.name == other.name
+    }
+}
+
+impl fmt::Debug for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Field").field("name", &self.name).finish()
+    }
+}
+
+/// `snake_case` → `kebab-case`.
+pub fn kebab(name: &str) -> String {
+    name.replace('_', "-")
+}
+
+/// A number as a range shows it: `1,000,000`, `0.5`.
+fn shown(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        let digits = format!("{}", x.abs() as u64);
+        let mut out = String::new();
+        for (i, ch) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(ch);
+        }
+        if x < 0.0 {
+            format!("-{out}")
+        } else {
+            out
+        }
+    } else {
+        format!("{x}")
+    }
+}
+
+impl Field {
+    /// The command-line flag, `--queue-limit`.
+    pub fn flag(&self) -> String {
+        format!("--{}", kebab(self.name))
+    }
+
+    /// What the field allows, in words: `1–1,024 cores`, `one of exp, const`,
+    /// `true or false`; optional fields add `(0 or none = off)`.
+    pub fn allowed(&self) -> String {
+        let unit = if self.unit.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", self.unit)
+        };
+        let base = match self.kind {
+            Kind::Int { min, max } => format!("{}–{}{unit}", shown(min as f64), shown(max as f64)),
+            Kind::Real { min, max } => format!("{}–{}{unit}", shown(min), shown(max)),
+            Kind::Switch => "true or false".to_owned(),
+            Kind::Choice(c) => format!(
+                "one of {}",
+                c.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        if self.optional {
+            format!("{base}, or 0 / none for off")
+        } else {
+            base
+        }
+    }
+
+    /// The default value, as text.
+    pub fn default_text(&self) -> String {
+        (self.get)(&Scenario::default()).to_string()
+    }
+
+    /// Reads `text` as a value of this field: the type and the choice names,
+    /// not yet the range ([`Field::check`] does that). The message says what
+    /// is wrong and what is allowed.
+    pub fn parse(&self, text: &str) -> Result<Value, String> {
+        let t = text.trim();
+        if self.optional && matches!(t, "none" | "off" | "null") {
+            return Ok(Value::Off);
+        }
+        let v = match self.kind {
+            Kind::Int { .. } => t.parse::<u64>().map(Value::Int).map_err(|_| {
+                format!(
+                    "'{}' is not a whole number; allowed {}",
+                    clip(t),
+                    self.allowed()
+                )
+            })?,
+            Kind::Real { .. } => match t.parse::<f64>() {
+                Ok(x) if x.is_finite() => Value::Real(x),
+                _ => {
+                    return Err(format!(
+                        "'{}' is not a number; allowed {}",
+                        clip(t),
+                        self.allowed()
+                    ))
+                }
+            },
+            Kind::Switch => match t {
+                "true" | "on" | "yes" | "1" => Value::Switch(true),
+                "false" | "off" | "no" | "0" => Value::Switch(false),
+                _ => return Err(format!("'{}' is not true or false", clip(t))),
+            },
+            Kind::Choice(choices) => match choices.iter().find(|(n, _)| *n == t) {
+                Some((n, _)) => Value::Choice(n),
+                None => return Err(format!("'{}' is not {}", clip(t), self.allowed())),
+            },
+        };
+        Ok(self.normalise(v))
+    }
+
+    /// 0 switches an optional field off.
+    fn normalise(&self, v: Value) -> Value {
+        match v {
+            Value::Int(0) if self.optional => Value::Off,
+            Value::Real(x) if self.optional && x == 0.0 => Value::Off,
+            other => other,
+        }
+    }
+
+    /// A value from a number (a slider or a number box): rounded for whole
+    /// numbers, 0 switches an optional field off. `None` for a choice or a
+    /// number that is not finite or below 0 for a count.
+    pub fn from_f64(&self, x: f64) -> Option<Value> {
+        if !x.is_finite() {
+            return None;
+        }
+        let v = match self.kind {
+            Kind::Int { .. } if x >= 0.0 => Value::Int(x.round() as u64),
+            Kind::Int { .. } => return None,
+            Kind::Real { .. } => Value::Real(x),
+            Kind::Switch => Value::Switch(x != 0.0),
+            Kind::Choice(_) => return None,
+        };
+        Some(self.normalise(v))
+    }
+
+    /// Is `v` within the field's range? The message names the value and the
+    /// allowed range (`0 is out of range: allowed 1–1,024 cores`).
+    pub fn check(&self, v: Value) -> Result<(), String> {
+        let out = |shown_v: String| {
+            Err(format!(
+                "{shown_v} is out of range: allowed {}",
+                self.allowed()
+            ))
+        };
+        match (self.kind, v) {
+            (_, Value::Off) if self.optional => Ok(()),
+            (Kind::Int { min, max }, Value::Int(n)) if n < min || n > max => out(n.to_string()),
+            (Kind::Real { .. }, Value::Real(x)) if !x.is_finite() => {
+                Err(format!("not a number: allowed {}", self.allowed()))
+            }
+            (Kind::Real { min, max }, Value::Real(x)) if x < min || x > max => out(format!("{x}")),
+            (Kind::Int { .. }, Value::Int(_))
+            | (Kind::Real { .. }, Value::Real(_))
+            | (Kind::Switch, Value::Switch(_))
+            | (Kind::Choice(_), Value::Choice(_)) => Ok(()),
+            (_, other) => Err(format!(
+                "{other} is not allowed: allowed {}",
+                self.allowed()
+            )),
+        }
+    }
+
+    /// Sets the field of `s` from text: parsed, range-checked and written,
+    /// or the message.
+    pub fn set_text(&self, s: &mut Scenario, text: &str) -> Result<(), String> {
+        let v = self.parse(text)?;
+        self.check(v)?;
+        if (self.set)(s, v) {
+            Ok(())
+        } else {
+            Err(format!("'{}' does not fit this field", clip(text)))
+        }
+    }
+
+    /// The value as a number (see [`Value::as_f64`]); 0 for a choice.
+    pub fn number(&self, s: &Scenario) -> f64 {
+        (self.get)(s).as_f64().unwrap_or(0.0)
+    }
+
+    /// The largest value the field allows, for a number box.
+    pub fn max(&self) -> f64 {
+        match self.kind {
+            Kind::Int { max, .. } => max as f64,
+            Kind::Real { max, .. } => max,
+            Kind::Switch => 1.0,
+            Kind::Choice(_) => 0.0,
+        }
+    }
+
+    /// The smallest value a number box takes (0 for an optional field: off).
+    pub fn min(&self) -> f64 {
+        if self.optional {
+            return 0.0;
+        }
+        match self.kind {
+            Kind::Int { min, .. } => min as f64,
+            Kind::Real { min, .. } => min,
+            _ => 0.0,
+        }
+    }
+
+    /// The choices of a select, as (name, label); empty for other fields.
+    pub fn choices(&self) -> &'static [(&'static str, &'static str)] {
+        match self.kind {
+            Kind::Choice(c) => c,
+            _ => &[],
+        }
+    }
+}
+
+/// At most a few characters of what someone typed, without markup, so an
+/// echoed value can never carry injected text of any length.
+pub fn clip(raw: &str) -> String {
+    const SHOWN_CHARS: usize = 24;
+    let clean: String = raw
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.+ ".contains(c) {
+                c
+            } else {
+                '?'
+            }
+        })
+        .take(SHOWN_CHARS)
+        .collect();
+    if raw.chars().count() > SHOWN_CHARS {
+        format!("{clean}…")
+    } else {
+        clean
+    }
+}
+
+/// How a Rust value of a field's type becomes a [`Value`] and back. The
+/// `scenario!` macro uses it to write each field's `get` and `set`.
+pub trait FieldType: Sized {
+    /// True for `Option<T>`: `none` (or 0) switches the field off.
+    const OPTIONAL: bool = false;
+    /// The value.
+    fn to_value(&self) -> Value;
+    /// Back from a value; `None` when the value has another type.
+    fn from_value(v: Value) -> Option<Self>;
+}
+
+impl FieldType for u32 {
+    fn to_value(&self) -> Value {
+        Value::Int(u64::from(*self))
+    }
+    fn from_value(v: Value) -> Option<Self> {
+        match v {
+            Value::Int(n) => u32::try_from(n).ok(),
+            _ => None,
+        }
+    }
+}
+
+impl FieldType for u64 {
+    fn to_value(&self) -> Value {
+        Value::Int(*self)
+    }
+    fn from_value(v: Value) -> Option<Self> {
+        match v {
+            Value::Int(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+impl FieldType for f64 {
+    fn to_value(&self) -> Value {
+        Value::Real(*self)
+    }
+    fn from_value(v: Value) -> Option<Self> {
+        match v {
+            Value::Real(x) => Some(x),
+            Value::Int(n) => Some(n as f64),
+            _ => None,
+        }
+    }
+}
+
+impl FieldType for bool {
+    fn to_value(&self) -> Value {
+        Value::Switch(*self)
+    }
+    fn from_value(v: Value) -> Option<Self> {
+        match v {
+            Value::Switch(b) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+impl<T: FieldType> FieldType for Option<T> {
+    const OPTIONAL: bool = true;
+    fn to_value(&self) -> Value {
+        self.as_ref().map_or(Value::Off, T::to_value)
+    }
+    fn from_value(v: Value) -> Option<Self> {
+        match v {
+            Value::Off => Some(None),
+            other => T::from_value(other).map(Some),
+        }
+    }
+}
+
+/// Declares a choice enum once: its variants, each with the name the URL,
+/// the command line and JSON use, and the label the learner reads. Writes
+/// the enum, `name`, `label`, `from_name`, `ALL`, `CHOICES`, serde by name,
+/// and [`FieldType`].
+#[macro_export]
+macro_rules! choice_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $Enum:ident {
+            $( $(#[$vmeta:meta])* $Variant:ident = $name:literal, $label:literal; )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $Enum {
+            $( $(#[$vmeta])* $Variant, )+
+        }
+
+        impl $Enum {
+            /// Every variant, in the order choices are shown.
+            pub const ALL: &'static [$Enum] = &[$($Enum::$Variant),+];
+            /// (name, label) of every variant, in the order shown.
+            pub const CHOICES: &'static [(&'static str, &'static str)] = &[$(($name, $label)),+];
+
+            /// The name as URLs, the command line and JSON write it.
+            pub fn name(self) -> &'static str {
+                match self { $($Enum::$Variant => $name),+ }
+            }
+
+            /// What the learner reads.
+            pub fn label(self) -> &'static str {
+                match self { $($Enum::$Variant => $label),+ }
+            }
+
+            /// The variant with that name.
+            pub fn from_name(name: &str) -> Option<$Enum> {
+                match name { $($name => Some($Enum::$Variant),)+ _ => None }
+            }
+        }
+
+        impl serde::Serialize for $Enum {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.name())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $Enum {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                $Enum::from_name(&text).ok_or_else(|| {
+                    serde::de::Error::custom(format!(
+                        "'{}' is not one of {}",
+                        $crate::fields::clip(&text),
+                        [$($name),+].join(", ")
+                    ))
+                })
+            }
+        }
+
+        impl $crate::fields::FieldType for $Enum {
+            fn to_value(&self) -> $crate::fields::Value {
+                $crate::fields::Value::Choice(self.name())
+            }
+            fn from_value(v: $crate::fields::Value) -> Option<Self> {
+                match v {
+                    $crate::fields::Value::Choice(n) => $Enum::from_name(n),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+/// Declares the scenario from one list of field entries: writes the
+/// `Scenario` struct (each field documented by its help), its `Default`, and
+/// `FIELDS`, the table every reader is generated from. See
+/// [`crate::scenario`] for the list.
+#[macro_export]
+macro_rules! scenario_fields {
+    (
+        $(#[$meta:meta])*
+        pub struct $Scenario:ident;
+        $(
+            $name:ident : $ty:ty = $default:expr => {
+                group: $group:expr,
+                label: $label:literal,
+                unit: $unit:literal,
+                kind: $kind:expr,
+                used: $used:expr,
+                control: $control:expr,
+                playground: $pg:literal,
+                help: $help:literal $(,)?
+            }
+        )+
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct $Scenario {
+            $( #[doc = $help] pub $name: $ty, )+
+        }
+
+        impl Default for $Scenario {
+            fn default() -> Self {
+                $Scenario { $( $name: $default, )+ }
+            }
+        }
+
+        /// Every scenario field, in the order the playground shows them.
+        pub static FIELDS: &[$crate::fields::Field] = &[
+            $(
+                $crate::fields::Field {
+                    name: stringify!($name),
+                    label: $label,
+                    unit: $unit,
+                    help: $help,
+                    group: $group,
+                    kind: $kind,
+                    optional: <$ty as $crate::fields::FieldType>::OPTIONAL,
+                    used: $used,
+                    control: $control,
+                    in_playground: $pg,
+                    get: |s| $crate::fields::FieldType::to_value(&s.$name),
+                    set: |s, v| match <$ty as $crate::fields::FieldType>::from_value(v) {
+                        Some(x) => {
+                            s.$name = x;
+                            true
+                        }
+                        None => false,
+                    },
+                },
+            )+
+        ];
+    };
+}

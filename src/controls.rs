@@ -1,0 +1,209 @@
+//! The playground's and the lessons' controls, read off the simulator's
+//! field table ([`tellers_sim::scenario::FIELDS`]): which fields a scenario
+//! shows, and reading and writing one by name. Labels, units, ranges,
+//! slider steps and choices all come from the table; nothing here repeats
+//! them.
+
+use tellers_sim::fields::{Control, Field};
+use tellers_sim::scenario::FIELDS;
+use tellers_sim::Scenario;
+
+/// The field called `name`, if there is one.
+pub fn field(name: &str) -> Option<&'static Field> {
+    Scenario::field(name)
+}
+
+/// The field called `name` if a lesson or the playground can show a control
+/// for it (a slider, a select, a check box or the seed box).
+pub fn control_field(name: &str) -> Option<&'static Field> {
+    field(name).filter(|f| !matches!(f.control, Control::None))
+}
+
+/// The playground's controls for `s`, by field name, in the table's order:
+/// the model's own settings, the workload, the arrivals' own settings, the
+/// caller, the run and its seed. A field shows when `s` uses it.
+pub fn visible_controls(s: &Scenario) -> Vec<&'static str> {
+    FIELDS
+        .iter()
+        .filter(|f| f.in_playground && f.used.by(s))
+        .map(|f| f.name)
+        .collect()
+}
+
+/// A numeric field's value (an optional field that is off reads as 0).
+pub fn field_value(s: &Scenario, name: &str) -> f64 {
+    field(name).map_or(0.0, |f| f.number(s))
+}
+
+/// A field's value as the URL writes it, e.g. `thread-pool` or `true`.
+pub fn choice_value(s: &Scenario, name: &str) -> String {
+    field(name).map_or_else(String::new, |f| (f.get)(s).to_string())
+}
+
+/// `s` with `name` set to `value`, clamped to the field's range (0
+/// switches an optional field off). Unchanged if the result is invalid.
+pub fn with_field(s: &Scenario, name: &str, value: f64) -> Scenario {
+    let Some(f) = field(name) else {
+        return s.clone();
+    };
+    let Some(v) = f.from_f64(value.clamp(f.min(), f.max())) else {
+        return s.clone();
+    };
+    let mut next = s.clone();
+    if f.check(v).is_ok() && (f.set)(&mut next, v) && next.validate().is_empty() {
+        next
+    } else {
+        s.clone()
+    }
+}
+
+/// `s` with `name` set from text (a select's value such as `event-loop`, or
+/// `true`). Unchanged if the text is not allowed.
+pub fn with_choice(s: &Scenario, name: &str, value: &str) -> Scenario {
+    let Some(f) = field(name) else {
+        return s.clone();
+    };
+    let mut next = s.clone();
+    match f.set_text(&mut next, value) {
+        Ok(()) if next.validate().is_empty() => next,
+        _ => s.clone(),
+    }
+}
+
+/// What a number box says when its text is not allowed: what is wrong and
+/// what is allowed, or `None` when the text is fine.
+pub fn box_problem(s: &Scenario, name: &str, text: &str) -> Option<String> {
+    let f = field(name)?;
+    let cleaned = text.trim().replace(',', "");
+    let mut next = s.clone();
+    match f.set_text(&mut next, &cleaned) {
+        Err(e) => Some(e),
+        Ok(()) => next.validate().first().map(|e| e.message.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tellers_sim::{Arrivals, Model};
+    #[test]
+    fn each_model_shows_its_own_controls() {
+        let pool = visible_controls(&Scenario::default());
+        assert!(pool.contains(&"threads") && pool.contains(&"queue_limit"));
+        assert!(!pool.contains(&"loops") && !pool.contains(&"workers"));
+        let lw = visible_controls(&Scenario {
+            model: Model::EventLoopWorkers,
+            ..Scenario::default()
+        });
+        for f in [
+            "loops",
+            "accept",
+            "workers",
+            "offload_above_ms",
+            "handoff_ms",
+        ] {
+            assert!(lw.contains(&f), "{f}");
+        }
+        assert!(!lw.contains(&"threads"));
+        let el = visible_controls(&Scenario {
+            model: Model::EventLoop,
+            ..Scenario::default()
+        });
+        assert!(!el.contains(&"workers") && el.contains(&"loops"));
+    }
+
+    #[test]
+    fn arrivals_show_their_own_settings() {
+        let open = visible_controls(&Scenario::default());
+        assert!(open.contains(&"rps") && !open.contains(&"clients"));
+        let closed = visible_controls(&Scenario {
+            arrivals: Arrivals::Closed,
+            ..Scenario::default()
+        });
+        assert!(
+            closed.contains(&"clients") && closed.contains(&"think_ms") && !closed.contains(&"rps")
+        );
+        let batch = visible_controls(&Scenario {
+            arrivals: Arrivals::Batch,
+            ..Scenario::default()
+        });
+        assert!(batch.contains(&"count") && !batch.contains(&"rps"));
+    }
+
+    #[test]
+    fn every_visible_field_has_a_slider_or_a_select() {
+        for p in tellers_sim::presets::presets() {
+            for f in visible_controls(&p.scenario) {
+                assert!(control_field(f).is_some(), "{f}");
+            }
+        }
+    }
+
+    #[test]
+    fn fields_are_read_and_written_by_name_within_range() {
+        let s = Scenario::default();
+        assert_eq!(field_value(&s, "cores"), 4.0);
+        assert_eq!(with_field(&s, "cores", 8.0).cores, 8);
+        assert_eq!(
+            with_field(&s, "cores", 5000.0).cores,
+            1024,
+            "clamped to the range"
+        );
+        assert_eq!(with_field(&s, "cores", f64::NAN), s);
+        assert_eq!(
+            with_field(&s, "timeout_ms", 3000.0).timeout_ms,
+            Some(3000.0)
+        );
+        assert_eq!(
+            with_field(&with_field(&s, "timeout_ms", 3000.0), "timeout_ms", 0.0).timeout_ms,
+            None
+        );
+        assert_eq!(with_field(&s, "queue_limit", 50.0).queue_limit, Some(50));
+        assert_eq!(with_field(&s, "cpu_ms", 12.5).cpu_ms, 12.5);
+        assert_eq!(
+            with_choice(&s, "model", "event-loop").model,
+            Model::EventLoop
+        );
+        assert_eq!(with_choice(&s, "model", "fibers"), s);
+        assert_eq!(choice_value(&s, "arrivals"), "poisson");
+    }
+
+    #[test]
+    fn thread_per_request_shows_its_cap_and_a_pool_its_size() {
+        let per_request = Scenario {
+            model: Model::ThreadPerRequest,
+            ..Scenario::default()
+        };
+        let shown = visible_controls(&per_request);
+        assert!(shown.contains(&"thread_cap") && !shown.contains(&"threads"));
+        assert_eq!(with_field(&per_request, "thread_cap", 0.0).thread_cap, None);
+        assert_eq!(
+            with_field(&per_request, "thread_cap", 40.0).thread_cap,
+            Some(40)
+        );
+        let pool = Scenario::default();
+        assert!(!visible_controls(&pool).contains(&"thread_cap"));
+        assert_eq!(
+            with_field(&pool, "threads", 0.0).threads,
+            1,
+            "a slider clamps to the smallest pool"
+        );
+        assert!(
+            box_problem(&pool, "threads", "0").is_some(),
+            "the box says why"
+        );
+    }
+
+    #[test]
+    fn a_bad_box_says_what_is_allowed() {
+        let s = Scenario::default();
+        let e = box_problem(&s, "rps", "-1").unwrap();
+        assert!(e.contains("allowed 0.001–1,000,000 rps"), "{e}");
+        let e = box_problem(&s, "cores", "0").unwrap();
+        assert!(e.contains("allowed 1–1,024 cores"), "{e}");
+        assert_eq!(box_problem(&s, "rps", "1,200"), None);
+        assert!(box_problem(&s, "cores", "many")
+            .unwrap()
+            .contains("whole number"));
+    }
+}
