@@ -92,17 +92,44 @@ export async function movingASliderChangesFiguresAndTheCurve({ page, open }) {
   const slider = page.getByLabel('Cores', { exact: true });
   await slider.focus();
   await page.keyboard.press('ArrowRight');
-  assert.equal(await control(page, 'cores').locator('input[type=number]').inputValue(), '5');
+  assert.equal(await control(page, 'cores').locator('input.control__box').inputValue(), '5');
   assert.match(await cell(page, 'fig-cpu-limit').nth(1).textContent(), /^500 rps/);
   assert.match(page.url(), /cores=5/);
   // The pool size: typing in the number box moves the thread limit.
-  const pool = control(page, 'threads').locator('input[type=number]');
+  const pool = control(page, 'threads').locator('input.control__box');
   await pool.fill('10');
   await pool.press('Enter');
   await expectVisible(cell(page, 'fig-thread-limit').nth(1).filter({ hasText: '100 rps' }), 'a thread limit of 100 rps');
   await waitForSweep(page);
   const after = await byTestId(page, 'curve-canvas').evaluate((c) => c.toDataURL());
   assert.notEqual(after, before, 'the curve was redrawn');
+}
+
+export async function aBoxWithABadValueSaysWhatIsAllowedAndKeepsTheRun({ page, open, screenshot }) {
+  await openPaused(page, open);
+  const rps = control(page, 'rps').locator('input.control__box');
+  const before = page.url();
+  for (const [typed, allowed] of [
+    ['-1', /allowed 0\.001–1,000,000 rps/],
+    ['fast', /not a number/],
+  ]) {
+    await rps.fill(typed);
+    await rps.press('Enter');
+    await expectVisible(control(page, 'rps').getByRole('alert').filter({ hasText: allowed }), `the rule for '${typed}'`);
+    assert.equal(await rps.inputValue(), typed, 'the box keeps what was typed');
+    assert.equal(await rps.getAttribute('aria-invalid'), 'true');
+    assert.equal(page.url(), before, 'the scenario did not change');
+  }
+  const cores = control(page, 'cores').locator('input.control__box');
+  await cores.fill('0');
+  await cores.press('Enter');
+  await expectVisible(control(page, 'cores').getByRole('alert').filter({ hasText: /allowed 1–1,024 cores/ }), 'the cores rule');
+  await screenshot('playground-bad-box.png');
+  // Fixing it clears the note and applies the value.
+  await rps.fill('120');
+  await rps.press('Enter');
+  assert.equal(await control(page, 'rps').getByRole('alert').count(), 0);
+  assert.match(page.url(), /rps=120/);
 }
 
 export async function everyPresetLoadsFromTheMenu({ page, open }) {
@@ -149,8 +176,8 @@ export async function playPauseAndStep({ page, open }) {
 export async function aSharedLinkOpensTheSameScenario({ page, open }) {
   await openPaused(page, open, '?cores=8&model=event-loop&rps=300&seed=7&cpu_dist=const&speed=2.5');
   assert.equal(await page.getByLabel('Concurrency model').inputValue(), 'event-loop');
-  assert.equal(await control(page, 'cores').locator('input[type=number]').inputValue(), '8');
-  assert.equal(await control(page, 'rps').locator('input[type=number]').inputValue(), '300');
+  assert.equal(await control(page, 'cores').locator('input.control__box').inputValue(), '8');
+  assert.equal(await control(page, 'rps').locator('input.control__box').inputValue(), '300');
   assert.equal(await page.getByLabel('CPU times are').inputValue(), 'const');
   assert.equal(await control(page, 'seed').locator('input').inputValue(), '7');
   assert.equal(await byTestId(page, 'speed').textContent(), '2.5×');
@@ -179,8 +206,8 @@ export async function aTamperedLinkSaysWhatWasWrongAndStillWorks({ page, open })
   assert.ok(!text.includes('wait_ms'), 'good fields are not in the notice');
   assert.equal(await notice.locator('script').count(), 0, 'no markup from the link');
   assert.equal(await page.evaluate(() => window.pwned), undefined);
-  assert.equal(await control(page, 'cores').locator('input[type=number]').inputValue(), '4', 'the default is used');
-  assert.equal(await control(page, 'wait_ms').locator('input[type=number]').inputValue(), '50', 'good fields are kept');
+  assert.equal(await control(page, 'cores').locator('input.control__box').inputValue(), '4', 'the default is used');
+  assert.equal(await control(page, 'wait_ms').locator('input.control__box').inputValue(), '50', 'good fields are kept');
   await byTestId(page, 'step').click();
   await expectVisible(byTestId(page, 'fig-throughput'), 'the figures');
 }
@@ -193,7 +220,7 @@ export async function noLongTaskWhileTheCurveIsSimulated({ page, open }) {
   // Start-up (compiling the wasm) is not the playground's work: count from here.
   await longTasks.reset();
   for (const value of ['120', '60', '170']) {
-    const rps = control(page, 'rps').locator('input[type=number]');
+    const rps = control(page, 'rps').locator('input.control__box');
     await rps.fill(value);
     await rps.press('Enter');
     await waitForSweep(page);

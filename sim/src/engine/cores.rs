@@ -1,0 +1,297 @@
+//! The cores and the tellers that compete for them.
+//!
+//! A teller (a thread, an event loop or a worker) that has CPU work asks
+//! for a core. A free core takes it at once; otherwise it joins the ready
+//! line, and while anyone waits there, each running teller is sent to the
+//! back of it at the end of its time slice. A core that switches to another
+//! teller first pays the switch cost. This is the only place that knows
+//! about slices and switches: the servers only say "teller t wants n ns".
+
+use super::queue::{EventQueue, Time};
+use super::request::ReqId;
+use super::Event;
+use std::collections::VecDeque;
+
+/// A teller's id: its index among all tellers.
+pub type TellerId = u32;
+
+/// A teller: something that runs CPU steps on a core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TellerKind {
+    /// A thread (pool or per request): holds its request through the wait.
+    Thread,
+    /// An event loop: runs one step at a time for many connections.
+    Loop,
+    /// A worker thread beside event loops.
+    Worker,
+}
+
+/// What a teller is doing right now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TellerState {
+    /// Nothing to do.
+    Idle,
+    /// Has CPU work, waits for a core.
+    Ready,
+    /// Running on a core.
+    OnCore,
+    /// Holds a request that waits off the CPU (a thread only): idle but taken.
+    Blocked,
+}
+
+/// One teller's state.
+#[derive(Clone, Debug)]
+pub struct Teller {
+    /// Thread, loop or worker.
+    pub kind: TellerKind,
+    /// False once a thread-per-request thread has ended (its slot is free).
+    pub alive: bool,
+    /// CPU still to run in the current step, ns.
+    pub cpu_left: Time,
+    /// The request of the current step (a thread: the one it holds).
+    pub req: Option<ReqId>,
+    /// What it is doing.
+    pub state: TellerState,
+    /// When its current loop step started, ns.
+    pub step_start: Time,
+}
+
+/// Every teller, with reuse of ended threads' slots.
+#[derive(Clone, Debug, Default)]
+pub struct Tellers {
+    /// All tellers by id (dead ones included until reused).
+    pub all: Vec<Teller>,
+    free: Vec<TellerId>,
+    /// Tellers alive now.
+    pub alive: u64,
+    /// Most tellers alive at once.
+    pub peak: u64,
+}
+
+impl Tellers {
+    /// A new idle teller of `kind`.
+    pub fn spawn(&mut self, kind: TellerKind) -> TellerId {
+        let t = Teller {
+            kind,
+            alive: true,
+            cpu_left: 0,
+            req: None,
+            state: TellerState::Idle,
+            step_start: 0,
+        };
+        self.alive += 1;
+        self.peak = self.peak.max(self.alive);
+        if let Some(i) = self.free.pop() {
+            self.all[i as usize] = t;
+            i
+        } else {
+            self.all.push(t);
+            (self.all.len() - 1) as TellerId
+        }
+    }
+
+    /// Ends teller `t` (a thread per request whose request is done).
+    pub fn end(&mut self, t: TellerId) {
+        self.all[t as usize].alive = false;
+        self.alive -= 1;
+        self.free.push(t);
+    }
+
+    /// Teller `t`.
+    #[inline]
+    pub fn get(&self, t: TellerId) -> &Teller {
+        &self.all[t as usize]
+    }
+
+    /// Teller `t`, to change.
+    #[inline]
+    pub fn get_mut(&mut self, t: TellerId) -> &mut Teller {
+        &mut self.all[t as usize]
+    }
+}
+
+/// One core's current run.
+#[derive(Clone, Debug)]
+struct Core {
+    /// The teller running, if any.
+    teller: Option<TellerId>,
+    /// The teller that ran last (no switch cost to run it again).
+    last: Option<TellerId>,
+    /// When progress started (after any switch cost), ns.
+    start: Time,
+    /// When the current burst ends, ns.
+    end: Time,
+    /// Generation: events of an older run are stale.
+    gen: u32,
+    /// A slice end is scheduled for this run.
+    slice_pending: bool,
+}
+
+/// The cores, the ready line and the costs of sharing them.
+#[derive(Clone, Debug)]
+pub struct Cores {
+    cores: Vec<Core>,
+    free: Vec<u32>,
+    ready: VecDeque<TellerId>,
+    /// Cores running a teller now.
+    pub busy: u32,
+    /// Time slice, ns (at least 1).
+    slice: Time,
+    /// Cost of switching a core to another teller, ns.
+    switch: Time,
+}
+
+impl Cores {
+    /// `n` idle cores with time slice `slice` ns and switch cost `switch` ns.
+    pub fn new(n: u32, slice: Time, switch: Time) -> Cores {
+        Cores {
+            cores: (0..n)
+                .map(|_| Core {
+                    teller: None,
+                    last: None,
+                    start: 0,
+                    end: 0,
+                    gen: 0,
+                    slice_pending: false,
+                })
+                .collect(),
+            // Popped from the end: core 0 is taken first.
+            free: (0..n).rev().collect(),
+            ready: VecDeque::new(),
+            busy: 0,
+            slice: slice.max(1),
+            switch,
+        }
+    }
+
+    /// Teller `t` wants `ns` of CPU: a free core takes it now, or it waits
+    /// in the ready line (and running tellers get slice ends).
+    #[inline]
+    pub fn want(
+        &mut self,
+        tellers: &mut Tellers,
+        q: &mut EventQueue<Event>,
+        now: Time,
+        t: TellerId,
+        ns: Time,
+    ) {
+        tellers.get_mut(t).cpu_left = ns;
+        if let Some(core) = self.free.pop() {
+            self.dispatch(tellers, q, now, core, t);
+            return;
+        }
+        tellers.get_mut(t).state = TellerState::Ready;
+        let was_empty = self.ready.is_empty();
+        self.ready.push_back(t);
+        if was_empty {
+            // Someone now waits: every running core gets a slice end.
+            for (i, c) in self.cores.iter_mut().enumerate() {
+                if c.slice_pending || c.teller.is_none() {
+                    continue;
+                }
+                let ran = now.saturating_sub(c.start);
+                let boundary = c.start + (ran / self.slice + 1) * self.slice;
+                if boundary < c.end {
+                    c.slice_pending = true;
+                    q.push(
+                        boundary,
+                        Event::SliceEnd {
+                            core: i as u32,
+                            gen: c.gen,
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn dispatch(
+        &mut self,
+        tellers: &mut Tellers,
+        q: &mut EventQueue<Event>,
+        now: Time,
+        core: u32,
+        t: TellerId,
+    ) {
+        let c = &mut self.cores[core as usize];
+        let switch = if c.last != Some(t) { self.switch } else { 0 };
+        let start = now + switch;
+        let tl = tellers.get_mut(t);
+        let end = start + tl.cpu_left;
+        tl.state = TellerState::OnCore;
+        c.teller = Some(t);
+        c.last = Some(t);
+        c.start = start;
+        c.end = end;
+        c.gen = c.gen.wrapping_add(1);
+        c.slice_pending = false;
+        let gen = c.gen;
+        self.busy += 1;
+        q.push(end, Event::CpuDone { core, gen });
+        if !self.ready.is_empty() && start + self.slice < end {
+            self.cores[core as usize].slice_pending = true;
+            q.push(start + self.slice, Event::SliceEnd { core, gen });
+        }
+    }
+
+    /// A slice ended: if someone waits, the running teller goes to the back
+    /// of the ready line and the next one runs.
+    pub fn on_slice_end(
+        &mut self,
+        tellers: &mut Tellers,
+        q: &mut EventQueue<Event>,
+        now: Time,
+        core: u32,
+        gen: u32,
+    ) {
+        let c = &mut self.cores[core as usize];
+        if c.gen != gen {
+            return;
+        }
+        c.slice_pending = false;
+        let Some(next) = self.ready.pop_front() else {
+            return;
+        };
+        let t = c.teller.expect("a core with a pending slice runs a teller");
+        let progress = now.saturating_sub(c.start);
+        self.busy -= 1;
+        let tl = tellers.get_mut(t);
+        tl.cpu_left = tl.cpu_left.saturating_sub(progress);
+        tl.state = TellerState::Ready;
+        self.ready.push_back(t);
+        self.dispatch(tellers, q, now, core, next);
+    }
+
+    /// A core finished its burst: the next ready teller takes it, and the
+    /// teller whose step is done is returned (`None` for a stale event).
+    #[inline]
+    pub fn on_cpu_done(
+        &mut self,
+        tellers: &mut Tellers,
+        q: &mut EventQueue<Event>,
+        now: Time,
+        core: u32,
+        gen: u32,
+    ) -> Option<TellerId> {
+        let c = &mut self.cores[core as usize];
+        if c.gen != gen {
+            return None;
+        }
+        let t = c.teller.take().expect("a core with a burst runs a teller");
+        c.slice_pending = false;
+        self.busy -= 1;
+        tellers.get_mut(t).cpu_left = 0;
+        match self.ready.pop_front() {
+            Some(next) => self.dispatch(tellers, q, now, core, next),
+            None => self.free.push(core),
+        }
+        tellers.get_mut(t).state = TellerState::Idle;
+        Some(t)
+    }
+
+    /// Cores in all.
+    pub fn count(&self) -> u32 {
+        self.cores.len() as u32
+    }
+}

@@ -1,0 +1,320 @@
+//! Servers of event loops: `loops` loops, each running one CPU step at a
+//! time to its end (no preemption), for many connections; waits are
+//! non-blocking. New connections are spread over the loops by the accept
+//! rule. With workers, read steps that are slow (or of the heavy class)
+//! are handed to a pool of worker threads, at a hand-off cost on the loop.
+
+use super::cores::{TellerId, TellerKind, TellerState};
+use super::queue::Time;
+use super::request::{Owner, Phase, ReqId};
+use super::{Ctx, Event, Server};
+use crate::scenario::{Accept, Model};
+use std::collections::VecDeque;
+
+/// Event loops, with or without a worker pool.
+#[derive(Clone, Debug)]
+pub struct LoopServer {
+    accept: Accept,
+    /// Hand steps to workers (event loop + workers).
+    workers: bool,
+    /// Offload by class (heavy) rather than by cost.
+    offload_heavy: bool,
+    /// Read steps of at least this many ns go to the workers.
+    offload_at: Time,
+    /// Half the hand-off cost, ns: paid on the loop on the way out and back.
+    handoff_half: Time,
+    /// Longest listen line (accept when idle) before the door refuses.
+    limit: Option<u64>,
+    /// Loop teller ids; loop `i` is teller `i` (loops are created first).
+    loops: Vec<TellerId>,
+    /// Each loop's own steps, in order.
+    loop_q: Vec<VecDeque<ReqId>>,
+    /// Steps any loop may take (the shared accept rule).
+    shared_q: VecDeque<ReqId>,
+    /// Connections waiting for an idle loop to accept them (accept when idle).
+    listen: VecDeque<ReqId>,
+    /// Idle loops; the last one became idle last.
+    idle: Vec<u32>,
+    /// Connections each loop accepted.
+    conns: Vec<u64>,
+    /// The next loop in turn (round robin).
+    next_loop: u32,
+    /// Idle workers.
+    workers_free: Vec<TellerId>,
+    /// Steps waiting for a worker.
+    worker_q: VecDeque<ReqId>,
+}
+
+impl LoopServer {
+    /// The server for `ctx`'s scenario, with its loops and workers created.
+    pub fn new(ctx: &mut Ctx) -> LoopServer {
+        let s = &ctx.s;
+        let n = s.loop_count();
+        let mut server = LoopServer {
+            accept: s.accept,
+            workers: s.model == Model::EventLoopWorkers,
+            offload_heavy: s.offload_heavy,
+            offload_at: ctx.ms(s.offload_above_ms),
+            handoff_half: ctx.ms(s.handoff_ms / 2.0),
+            limit: s.queue_limit.map(u64::from),
+            loops: Vec::new(),
+            loop_q: Vec::new(),
+            shared_q: VecDeque::new(),
+            listen: VecDeque::new(),
+            idle: Vec::new(),
+            conns: vec![0; n as usize],
+            next_loop: 0,
+            workers_free: Vec::new(),
+            worker_q: VecDeque::new(),
+        };
+        for i in 0..n {
+            let t = ctx.tellers.spawn(TellerKind::Loop);
+            server.loops.push(t);
+            server.loop_q.push(VecDeque::new());
+            server.idle.push(n - 1 - i);
+        }
+        if server.workers {
+            for _ in 0..ctx.s.workers {
+                server
+                    .workers_free
+                    .push(ctx.tellers.spawn(TellerKind::Worker));
+            }
+        }
+        server
+    }
+
+    /// The loop index of loop teller `t` (loops are created first).
+    fn loop_index(&self, t: TellerId) -> u32 {
+        debug_assert_eq!(self.loops[t as usize], t);
+        t
+    }
+
+    fn set_idle(&mut self, l: u32, idle: bool) {
+        let pos = self.idle.iter().position(|&x| x == l);
+        match (idle, pos) {
+            (true, None) => self.idle.push(l),
+            (false, Some(p)) => {
+                self.idle.remove(p);
+            }
+            _ => {}
+        }
+    }
+
+    /// Puts the next loop step of `r` on its loop (or the shared line) and wakes a loop.
+    fn enqueue_step(&mut self, ctx: &mut Ctx, r: ReqId) {
+        match ctx.reqs.get(r).owner {
+            Owner::Loop(l) => {
+                self.loop_q[l as usize].push_back(r);
+                self.pump_loop(ctx, self.loops[l as usize]);
+            }
+            _ => {
+                self.shared_q.push_back(r);
+                if let Some(&idle) = self.idle.last() {
+                    self.pump_loop(ctx, self.loops[idle as usize]);
+                }
+            }
+        }
+    }
+
+    /// Does the read step of `r` go to the workers? By class when
+    /// `offload_heavy`, else by its cost against `offload_above_ms`.
+    fn offloads(&self, ctx: &Ctx, r: ReqId) -> bool {
+        let q = ctx.reqs.get(r);
+        self.workers
+            && if self.offload_heavy {
+                q.heavy
+            } else {
+                q.read >= self.offload_at
+            }
+    }
+
+    /// If loop teller `t` is free, starts its next step; zero-cost steps finish at once.
+    fn pump_loop(&mut self, ctx: &mut Ctx, t: TellerId) {
+        let l = self.loop_index(t);
+        loop {
+            let tl = ctx.tellers.get(t);
+            if tl.state != TellerState::Idle || tl.req.is_some() {
+                return;
+            }
+            let next = match self.loop_q[l as usize].pop_front() {
+                Some(r) => Some(r),
+                None => self.shared_q.pop_front(),
+            };
+            let Some(r) = next else {
+                // Nothing queued: an idle loop accepts a waiting connection.
+                if self.accept == Accept::Idlest {
+                    if let Some(r) = self.listen.pop_front() {
+                        self.conns[l as usize] += 1;
+                        ctx.reqs.get_mut(r).owner = Owner::Loop(l);
+                        self.loop_q[l as usize].push_back(r);
+                        continue;
+                    }
+                }
+                self.set_idle(l, true);
+                return;
+            };
+            self.set_idle(l, false);
+            let cost = match ctx.reqs.get(r).phase {
+                Phase::Read => {
+                    if ctx.reqs.get(r).first_start == Time::MAX {
+                        if ctx.drop_if_abandoned(r) {
+                            continue;
+                        }
+                        ctx.first_start(r);
+                    }
+                    if self.offloads(ctx, r) {
+                        self.handoff_half
+                    } else {
+                        ctx.reqs.get(r).read
+                    }
+                }
+                Phase::Resume => self.handoff_half,
+                Phase::Write => ctx.reqs.get(r).write,
+                Phase::Worker | Phase::Wait => unreachable!("not a loop step"),
+            };
+            let tl = ctx.tellers.get_mut(t);
+            tl.req = Some(r);
+            tl.step_start = ctx.now;
+            ctx.stats.busy_tellers += 1;
+            if cost > 0 {
+                ctx.want_cpu(t, cost);
+                return;
+            }
+            self.loop_step_done(ctx, t);
+        }
+    }
+
+    fn loop_step_done(&mut self, ctx: &mut Ctx, t: TellerId) {
+        let tl = ctx.tellers.get_mut(t);
+        let r = tl.req.take().expect("a loop in a step runs a request");
+        tl.state = TellerState::Idle;
+        ctx.stats.busy_tellers -= 1;
+        let held = ctx.now - tl.step_start;
+        ctx.stats.loop_block.record(held);
+        match ctx.reqs.get(r).phase {
+            Phase::Read if self.offloads(ctx, r) => {
+                ctx.reqs.get_mut(r).phase = Phase::Worker;
+                self.worker_q.push_back(r);
+                self.pump_workers(ctx);
+            }
+            Phase::Read | Phase::Resume => self.after_compute(ctx, r),
+            Phase::Write => ctx.finish(r),
+            _ => unreachable!("not a loop step"),
+        }
+    }
+
+    /// Read and compute are done: wait off the CPU, or write.
+    fn after_compute(&mut self, ctx: &mut Ctx, r: ReqId) {
+        let q = ctx.reqs.get_mut(r);
+        if q.wait > 0 {
+            q.phase = Phase::Wait;
+            let at = ctx.now + q.wait;
+            ctx.stats.waiting += 1;
+            ctx.queue.push(at, Event::WaitDone { req: r });
+        } else if q.write > 0 {
+            q.phase = Phase::Write;
+            self.enqueue_step(ctx, r);
+        } else {
+            ctx.finish(r);
+        }
+    }
+
+    fn pump_workers(&mut self, ctx: &mut Ctx) {
+        while !self.worker_q.is_empty() {
+            let Some(w) = self.workers_free.pop() else {
+                return;
+            };
+            let r = self.worker_q.pop_front().expect("not empty");
+            let read = ctx.reqs.get(r).read;
+            ctx.tellers.get_mut(w).req = Some(r);
+            ctx.stats.busy_tellers += 1;
+            if read > 0 {
+                ctx.want_cpu(w, read);
+            } else {
+                self.worker_step_done(ctx, w);
+            }
+        }
+    }
+
+    fn worker_step_done(&mut self, ctx: &mut Ctx, w: TellerId) {
+        let tl = ctx.tellers.get_mut(w);
+        let r = tl.req.take().expect("a worker in a step runs a request");
+        tl.state = TellerState::Idle;
+        ctx.stats.busy_tellers -= 1;
+        self.workers_free.push(w);
+        ctx.reqs.get_mut(r).phase = Phase::Resume;
+        if self.handoff_half > 0 {
+            self.enqueue_step(ctx, r);
+        } else {
+            self.after_compute(ctx, r);
+        }
+        self.pump_workers(ctx);
+    }
+}
+
+impl Server for LoopServer {
+    fn line_is_full(&self, _ctx: &Ctx) -> bool {
+        self.limit.is_some_and(|limit| {
+            self.accept == Accept::Idlest
+                && self.idle.is_empty()
+                && self.listen.len() as u64 >= limit
+        })
+    }
+
+    fn accept(&mut self, ctx: &mut Ctx, r: ReqId) {
+        let n = self.loops.len() as u32;
+        let owner = match self.accept {
+            Accept::Shared => Owner::SharedLoops,
+            Accept::RoundRobin => {
+                let l = self.next_loop;
+                self.next_loop = (self.next_loop + 1) % n;
+                Owner::Loop(l)
+            }
+            Accept::Random => Owner::Loop(ctx.rng.below(u64::from(n)) as u32),
+            Accept::Idlest => match self.idle.last() {
+                Some(&l) => Owner::Loop(l),
+                None => {
+                    self.listen.push_back(r); // the listen line: no loop is free to accept
+                    return;
+                }
+            },
+        };
+        if let Owner::Loop(l) = owner {
+            self.conns[l as usize] += 1;
+        }
+        ctx.reqs.get_mut(r).owner = owner;
+        self.enqueue_step(ctx, r);
+    }
+
+    fn cpu_step_done(&mut self, ctx: &mut Ctx, t: TellerId) {
+        match ctx.tellers.get(t).kind {
+            TellerKind::Loop => {
+                self.loop_step_done(ctx, t);
+                self.pump_loop(ctx, t);
+            }
+            TellerKind::Worker => self.worker_step_done(ctx, t),
+            TellerKind::Thread => unreachable!("a loop server has no threads"),
+        }
+    }
+
+    fn wait_done(&mut self, ctx: &mut Ctx, r: ReqId) {
+        let q = ctx.reqs.get_mut(r);
+        q.phase = Phase::Write;
+        if q.write == 0 {
+            ctx.finish(r);
+        } else {
+            self.enqueue_step(ctx, r);
+        }
+    }
+
+    fn teller_load(&self, ctx: &Ctx, t: TellerId) -> u32 {
+        match ctx.tellers.get(t).kind {
+            TellerKind::Loop => self.loop_q[self.loop_index(t) as usize].len() as u32,
+            _ => 0,
+        }
+    }
+
+    fn loop_connections(&self) -> Vec<u64> {
+        self.conns.clone()
+    }
+}

@@ -1,0 +1,734 @@
+//! The discrete-event engine: one server, its cores, its tellers (threads,
+//! event loops, workers) and the requests that pass through.
+//!
+//! ```text
+//!  Simulation ── owns ── Ctx: clock, EventQueue, generator, requests,
+//!      │                      tellers, Cores, Stats   (the shared machinery)
+//!      └──────── owns ── AnyServer: ThreadServer | LoopServer  (one file each)
+//! ```
+//!
+//! The simulation owns its clock, its event queue and its generator. Events
+//! are ordered by (time, sequence), so events at equal times leave in the
+//! order they were scheduled ([`queue`]). Nothing here reads a wall clock.
+//!
+//! A request goes: accept → line → CPU (read + compute) → wait (off the CPU)
+//! → CPU (write) → done. What differs between models sits behind the small
+//! [`Server`] trait (accept a request, say whether the line is full, a CPU
+//! step or a wait is done), one file per kind of server; the shared
+//! machinery is passed in as a [`Ctx`]. All tellers that want the CPU share
+//! the cores through [`cores::Cores`].
+
+pub mod cores;
+mod loops;
+pub mod queue;
+mod request;
+mod stats;
+mod threads;
+
+use crate::report::{Latency, LoopBlock, QueueWait, Report, StoppedBy};
+use crate::rng::Rng;
+use crate::scenario::{Arrivals, Dist, FieldError, Model, Scenario};
+use cores::{Cores, TellerId, Tellers};
+use loops::LoopServer;
+use queue::{EventQueue, Next};
+use request::{Caller, Owner, Phase, Req, ReqId, Requests};
+use stats::{Stats, NS_PER_MS};
+use threads::ThreadServer;
+
+pub use cores::{TellerKind, TellerState};
+pub use queue::Time;
+
+/// Most requests kept inside before the run is stopped as overloaded.
+pub const MAX_IN_FLIGHT: u64 = 1_000_000;
+
+/// ms → ns, rounded to nearest (inputs are never negative).
+#[inline]
+fn ms(x: f64) -> Time {
+    (x * NS_PER_MS + 0.5) as Time
+}
+
+/// An event in the heap. The open arrival stream and the sampler have
+/// their own slots in the [`EventQueue`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A closed-loop client sends its next request.
+    ClientSends {
+        /// The client.
+        client: u32,
+    },
+    /// A core finishes the CPU burst it started (stale if `gen` moved on).
+    CpuDone {
+        /// The core.
+        core: u32,
+        /// The core's run when scheduled.
+        gen: u32,
+    },
+    /// A core's time slice ends: if others wait, the teller goes to the back.
+    SliceEnd {
+        /// The core.
+        core: u32,
+        /// The core's run when scheduled.
+        gen: u32,
+    },
+    /// A request's wait off the CPU is over.
+    WaitDone {
+        /// The request.
+        req: ReqId,
+    },
+    /// A closed client's timeout for request number `id` in slot `req`.
+    Timeout {
+        /// The request's slot.
+        req: ReqId,
+        /// Its arrival number (the slot may have been reused).
+        id: u32,
+    },
+}
+
+/// What differs between kinds of server. Each call gets the shared
+/// machinery as `ctx`; the server keeps only its own state (its line, its
+/// idle threads, its loops' queues).
+pub trait Server {
+    /// Would the door refuse a new request now (a full line)?
+    fn line_is_full(&self, ctx: &Ctx) -> bool;
+    /// A new request `r`, already counted inside and in line.
+    fn accept(&mut self, ctx: &mut Ctx, r: ReqId);
+    /// Teller `t` finished the CPU step it asked for.
+    fn cpu_step_done(&mut self, ctx: &mut Ctx, t: TellerId);
+    /// Request `r`'s wait off the CPU is over.
+    fn wait_done(&mut self, ctx: &mut Ctx, r: ReqId);
+    /// Requests queued on teller `t` beside the one it runs (a loop's own line).
+    fn teller_load(&self, _ctx: &Ctx, _t: TellerId) -> u32 {
+        0
+    }
+    /// Connections each event loop accepted; empty without loops.
+    fn loop_connections(&self) -> Vec<u64> {
+        Vec::new()
+    }
+}
+
+/// The server a scenario runs: one of the [`Server`]s, chosen by its model.
+/// It forwards each call with a `match`, so the hot path has no dynamic dispatch.
+#[derive(Clone, Debug)]
+enum AnyServer {
+    Threads(ThreadServer),
+    Loops(LoopServer),
+}
+
+/// Forwards a call to the server inside.
+macro_rules! each {
+    ($self:expr, $s:ident => $call:expr) => {
+        match $self {
+            AnyServer::Threads($s) => $call,
+            AnyServer::Loops($s) => $call,
+        }
+    };
+}
+
+impl Server for AnyServer {
+    #[inline]
+    fn line_is_full(&self, ctx: &Ctx) -> bool {
+        each!(self, s => s.line_is_full(ctx))
+    }
+    #[inline]
+    fn accept(&mut self, ctx: &mut Ctx, r: ReqId) {
+        each!(self, s => s.accept(ctx, r))
+    }
+    #[inline]
+    fn cpu_step_done(&mut self, ctx: &mut Ctx, t: TellerId) {
+        each!(self, s => s.cpu_step_done(ctx, t))
+    }
+    #[inline]
+    fn wait_done(&mut self, ctx: &mut Ctx, r: ReqId) {
+        each!(self, s => s.wait_done(ctx, r))
+    }
+    fn teller_load(&self, ctx: &Ctx, t: TellerId) -> u32 {
+        each!(self, s => s.teller_load(ctx, t))
+    }
+    fn loop_connections(&self) -> Vec<u64> {
+        each!(self, s => s.loop_connections())
+    }
+}
+
+/// The shared machinery every server works with: the clock, the queue, the
+/// generator, requests, tellers, cores and statistics.
+pub struct Ctx {
+    /// The scenario being run.
+    pub s: Scenario,
+    /// Simulated time now, ns.
+    pub now: Time,
+    /// Pending events.
+    pub queue: EventQueue<Event>,
+    /// The generator (xoshiro256**).
+    pub rng: Rng,
+    reqs: Requests,
+    tellers: Tellers,
+    cores: Cores,
+    stats: Stats,
+    /// Requests that have arrived.
+    arrived: u64,
+    /// No more arrivals will come.
+    arrivals_done: bool,
+    /// The caller gives up after this long, ns.
+    timeout: Option<Time>,
+}
+
+impl Ctx {
+    /// `x` ms in ns.
+    fn ms(&self, x: f64) -> Time {
+        ms(x)
+    }
+
+    /// Teller `t` wants `ns` of CPU.
+    #[inline]
+    fn want_cpu(&mut self, t: TellerId, ns: Time) {
+        self.cores
+            .want(&mut self.tellers, &mut self.queue, self.now, t, ns);
+    }
+
+    #[inline]
+    fn draw(&mut self, mean_ms: f64, dist: Dist) -> Time {
+        if mean_ms <= 0.0 {
+            return 0;
+        }
+        match dist {
+            Dist::Const => ms(mean_ms),
+            Dist::Exp => ms(self.rng.exp(mean_ms)),
+        }
+    }
+
+    #[inline]
+    fn new_request(&mut self, caller: Caller, measured: bool) -> ReqId {
+        let heavy = self.s.heavy_share > 0.0 && self.rng.uniform() <= self.s.heavy_share;
+        let cpu_mean = if heavy {
+            self.s.heavy_cpu_ms
+        } else {
+            self.s.cpu_ms
+        };
+        let read = self.draw(cpu_mean, self.s.cpu_dist);
+        let wait = self.draw(self.s.wait_ms, self.s.wait_dist);
+        let write = self.draw(self.s.write_ms, self.s.cpu_dist);
+        self.reqs.insert(Req {
+            id: self.arrived as u32,
+            arrival: self.now,
+            first_start: Time::MAX,
+            read,
+            wait,
+            write,
+            phase: Phase::Read,
+            owner: Owner::Nobody,
+            caller,
+            abandoned: false,
+            measured,
+            heavy,
+        })
+    }
+
+    /// A closed client sends its next request after thinking (at least 1 ms
+    /// after a refusal, so a refused client cannot spin at one instant).
+    fn client_next(&mut self, client: u32, refused: bool) {
+        if self.arrivals_done {
+            return;
+        }
+        let mut think = self.draw(self.s.think_ms, Dist::Const);
+        if refused {
+            think = think.max(ms(1.0));
+        }
+        self.queue
+            .push(self.now + think, Event::ClientSends { client });
+    }
+
+    /// Has the caller of `r` gone?
+    fn caller_gone(&self, r: ReqId) -> bool {
+        let q = self.reqs.get(r);
+        q.abandoned || self.timeout.is_some_and(|to| self.now >= q.arrival + to)
+    }
+
+    /// Drops `r` before it starts if its caller has gone and the scenario drops such requests.
+    fn drop_if_abandoned(&mut self, r: ReqId) -> bool {
+        if !(self.s.drop_abandoned && self.caller_gone(r)) {
+            return false;
+        }
+        self.stats.dropped_from_line();
+        self.reqs.remove(r);
+        true
+    }
+
+    /// `r` leaves the line and starts its first step.
+    #[inline]
+    fn first_start(&mut self, r: ReqId) {
+        let q = self.reqs.get_mut(r);
+        q.first_start = self.now;
+        let (waited, measured) = (self.now - q.arrival, q.measured);
+        self.stats.started(waited, measured);
+    }
+
+    /// `r` is answered.
+    #[inline]
+    fn finish(&mut self, r: ReqId) {
+        let q = self.reqs.get(r);
+        let latency = self.now - q.arrival;
+        let late = self.timeout.is_some_and(|to| latency > to);
+        let (measured, caller, abandoned) = (q.measured, q.caller, q.abandoned);
+        self.stats.finished(self.now, latency, late, measured);
+        self.reqs.remove(r);
+        if let (Caller::Client(c), false) = (caller, abandoned) {
+            self.client_next(c, false);
+        }
+    }
+}
+
+/// A teller as the animation shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TellerView {
+    /// Thread, loop or worker.
+    pub kind: TellerKind,
+    /// What it does now.
+    pub state: TellerState,
+    /// Requests tied to it: held (thread), pinned and queued (loop), or running (worker).
+    pub load: u32,
+}
+
+/// Most tellers a [`Snapshot`] lists one by one.
+pub const SNAPSHOT_TELLERS: usize = 256;
+
+/// A moment of the run, for drawing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Snapshot {
+    /// Simulated time, s.
+    pub t_s: f64,
+    /// Requests in the line.
+    pub line: u64,
+    /// Requests waiting off the CPU (the back office).
+    pub waiting: u64,
+    /// Requests inside.
+    pub inside: u64,
+    /// Busy cores.
+    pub busy_cores: u32,
+    /// Cores.
+    pub cores: u32,
+    /// Tellers alive, at most [`SNAPSHOT_TELLERS`] (those on or wanting a
+    /// core first when there are more).
+    pub tellers: Vec<TellerView>,
+    /// Tellers alive in all.
+    pub tellers_alive: u64,
+    /// Tellers alive and not idle, in all (not only the ones in `tellers`).
+    pub tellers_busy: u64,
+    /// Finished so far.
+    pub completed: u64,
+    /// Refused so far.
+    pub refused: u64,
+    /// Callers that gave up so far (dropped or finished late).
+    pub timed_out: u64,
+}
+
+/// One simulation run. Create with [`Simulation::new`], advance with
+/// [`Simulation::run`] or [`Simulation::run_until`], read with [`Simulation::report`].
+pub struct Simulation {
+    ctx: Ctx,
+    server: AnyServer,
+    events: u64,
+    stopped: Option<StoppedBy>,
+    end_ns: Time,
+}
+
+impl Simulation {
+    /// A new run, or every bad field of the scenario.
+    pub fn new(s: &Scenario) -> Result<Simulation, Vec<FieldError>> {
+        let errs = s.validate();
+        if !errs.is_empty() {
+            return Err(errs);
+        }
+        let s = s.clone();
+        let end_ns = (s.duration_s * 1e9).round() as Time;
+        let open = matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform);
+        // The measured window.
+        let (t_warm, warm_count) = match (open, s.requests) {
+            (true, Some(n)) => {
+                let warm_count = (s.warmup * n as f64).floor() as u64;
+                (if warm_count == 0 { 0 } else { Time::MAX }, warm_count)
+            }
+            (true, None) => ((s.warmup * end_ns as f64).round() as Time, 0),
+            (false, _) => (0, 0),
+        };
+        let series_dt = first_series_interval(&s);
+        let mut ctx = Ctx {
+            rng: Rng::new(s.seed),
+            now: 0,
+            queue: EventQueue::new(),
+            reqs: Requests::default(),
+            tellers: Tellers::default(),
+            cores: Cores::new(
+                s.cores,
+                ms(s.time_slice_ms),
+                (s.switch_us * 1e3).round() as Time,
+            ),
+            stats: Stats::new(t_warm, warm_count, series_dt),
+            arrived: 0,
+            arrivals_done: false,
+            timeout: s.timeout_ms.map(ms),
+            s,
+        };
+        // Tellers that exist from the start.
+        let server = match ctx.s.model {
+            Model::ThreadPool | Model::ThreadPerRequest => {
+                AnyServer::Threads(ThreadServer::new(&mut ctx))
+            }
+            Model::EventLoop | Model::EventLoopWorkers => {
+                AnyServer::Loops(LoopServer::new(&mut ctx))
+            }
+        };
+        ctx.queue.set_sample(series_dt);
+        match ctx.s.arrivals {
+            Arrivals::Closed => {
+                for client in 0..ctx.s.clients {
+                    ctx.queue.push(0, Event::ClientSends { client });
+                }
+            }
+            _ => ctx.queue.set_arrival(0),
+        }
+        Ok(Simulation {
+            ctx,
+            server,
+            events: 0,
+            stopped: None,
+            end_ns,
+        })
+    }
+
+    /// Simulated time now, ns.
+    pub fn now(&self) -> Time {
+        self.ctx.now
+    }
+
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.ctx.s
+    }
+
+    /// Which bound stopped the run, once it has stopped.
+    pub fn stopped(&self) -> Option<StoppedBy> {
+        self.stopped
+    }
+
+    /// Process one event. False when the run has ended.
+    pub fn step(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return false;
+        }
+        let now = self.ctx.now;
+        if self.events >= self.ctx.s.max_events {
+            return self.stop(StoppedBy::EventBudget, now);
+        }
+        if self.ctx.stats.inside > MAX_IN_FLIGHT {
+            return self.stop(StoppedBy::InFlightLimit, now);
+        }
+        let Some((t, next)) = self.ctx.queue.pop() else {
+            return self.stop(StoppedBy::AllDone, now);
+        };
+        if t > self.end_ns {
+            return self.stop(StoppedBy::Duration, self.end_ns);
+        }
+        self.advance(t);
+        self.events += 1;
+        match next {
+            Next::Arrival => self.on_arrival(Caller::Open),
+            Next::Sample => {
+                let c = &mut self.ctx;
+                let at = c.stats.sample(c.now, c.cores.count());
+                c.queue.set_sample(at);
+            }
+            Next::Event(ev) => match ev {
+                Event::ClientSends { client } => self.on_arrival(Caller::Client(client)),
+                Event::CpuDone { core, gen } => {
+                    let c = &mut self.ctx;
+                    if let Some(t) =
+                        c.cores
+                            .on_cpu_done(&mut c.tellers, &mut c.queue, c.now, core, gen)
+                    {
+                        self.server.cpu_step_done(&mut self.ctx, t);
+                    }
+                }
+                Event::SliceEnd { core, gen } => {
+                    let c = &mut self.ctx;
+                    c.cores
+                        .on_slice_end(&mut c.tellers, &mut c.queue, c.now, core, gen);
+                }
+                Event::WaitDone { req } => {
+                    self.ctx.stats.waiting -= 1;
+                    self.server.wait_done(&mut self.ctx, req);
+                }
+                Event::Timeout { req, id } => self.on_timeout(req, id),
+            },
+        }
+        let st = &mut self.ctx.stats;
+        st.peak_inside = st.peak_inside.max(st.inside);
+        if self.ctx.arrivals_done && self.ctx.stats.inside == 0 {
+            return self.stop(StoppedBy::AllDone, self.ctx.now);
+        }
+        true
+    }
+
+    /// Run until `t` ns or at most `max_events` more events (slices for a UI).
+    /// False when the run has ended.
+    pub fn run_until(&mut self, t: Time, max_events: u64) -> bool {
+        let mut n = 0;
+        while n < max_events {
+            match self.ctx.queue.peek_time() {
+                Some(next) if next > t && self.stopped.is_none() => {
+                    if t <= self.end_ns {
+                        self.advance(t);
+                    }
+                    return true;
+                }
+                _ => {}
+            }
+            if !self.step() {
+                return false;
+            }
+            n += 1;
+        }
+        self.stopped.is_none()
+    }
+
+    /// Run to the end and report.
+    pub fn run(mut self) -> Report {
+        while self.step() {}
+        self.report()
+    }
+
+    fn stop(&mut self, why: StoppedBy, at: Time) -> bool {
+        self.advance(at.max(self.ctx.now));
+        let c = &mut self.ctx;
+        c.stats.close_window(c.now, c.cores.count());
+        self.stopped = Some(why);
+        false
+    }
+
+    /// Move the clock to `t`, adding the time-weighted sums on the way.
+    #[inline]
+    fn advance(&mut self, t: Time) {
+        let c = &mut self.ctx;
+        c.stats.advance(t, c.cores.busy);
+        c.now = t;
+    }
+
+    fn on_arrival(&mut self, caller: Caller) {
+        let c = &mut self.ctx;
+        let s = &c.s;
+        let bounded_n = match s.arrivals {
+            Arrivals::Batch => Some(
+                s.requests
+                    .map_or(u64::from(s.count), |r| r.min(u64::from(s.count))),
+            ),
+            _ => s.requests,
+        };
+        if c.arrivals_done || bounded_n.is_some_and(|n| c.arrived >= n) {
+            c.arrivals_done = true;
+            return;
+        }
+        // The next arrival of an open or batch stream.
+        match s.arrivals {
+            Arrivals::Poisson => {
+                let gap = c.rng.exp(1e9 / s.rps);
+                c.queue.set_arrival(c.now + (gap + 0.5) as Time);
+            }
+            Arrivals::Uniform => {
+                let next = ((c.arrived + 1) as f64 * 1e9 / s.rps).round() as Time;
+                c.queue.set_arrival(next);
+            }
+            Arrivals::Batch => c.queue.set_arrival(c.now),
+            Arrivals::Closed => {}
+        }
+        c.arrived += 1;
+        if bounded_n.is_some_and(|n| c.arrived >= n) {
+            c.arrivals_done = true;
+        }
+        if c.stats.t_warm == Time::MAX && c.arrived > c.stats.warm_count {
+            c.stats.start_window(c.now);
+        }
+        let measured = c.now >= c.stats.t_warm;
+        if measured {
+            c.stats.arrived_in_window += 1;
+        }
+
+        // The door: too many connections, or a full line.
+        let at_conn_limit =
+            c.s.max_connections
+                .is_some_and(|m| c.stats.inside >= u64::from(m));
+        if at_conn_limit || self.server.line_is_full(&self.ctx) {
+            let c = &mut self.ctx;
+            c.stats.refused += 1;
+            if let Caller::Client(client) = caller {
+                c.client_next(client, true);
+            }
+            return;
+        }
+
+        let c = &mut self.ctx;
+        let r = c.new_request(caller, measured);
+        c.stats.inside += 1;
+        c.stats.line_len += 1;
+        if let (Caller::Client(_), Some(to)) = (caller, c.timeout) {
+            let id = c.reqs.get(r).id;
+            c.queue.push(c.now + to, Event::Timeout { req: r, id });
+        }
+        self.server.accept(&mut self.ctx, r);
+    }
+
+    fn on_timeout(&mut self, r: ReqId, id: u32) {
+        let c = &mut self.ctx;
+        let q = c.reqs.get_mut(r);
+        let Caller::Client(client) = q.caller else {
+            return;
+        };
+        if q.id != id || q.abandoned {
+            return; // finished already (the slot may be reused)
+        }
+        q.abandoned = true;
+        c.client_next(client, false);
+    }
+
+    /// The report so far (complete once the run has stopped).
+    pub fn report(&self) -> Report {
+        let c = &self.ctx;
+        let st = &c.stats;
+        let now = c.now;
+        let t_warm = st.t_warm.min(now);
+        let window_ns = (now - t_warm).max(1) as f64;
+        let window_s = window_ns / 1e9;
+        let cores = f64::from(c.s.cores);
+        let area = if now >= st.t_warm {
+            st.area - st.area_at_warm
+        } else {
+            stats::Area::default()
+        };
+        let lat = |q: f64| st.latency.quantile(q) / NS_PER_MS;
+        let latency_ms = Latency {
+            mean: st.latency.mean() / NS_PER_MS,
+            p50: lat(0.5),
+            p90: lat(0.9),
+            p99: lat(0.99),
+            p999: lat(0.999),
+            max: st.latency.max() as f64 / NS_PER_MS,
+        };
+        let arrival_rps = st.arrived_in_window as f64 / window_s;
+        // Callers still inside past their timeout have given up too.
+        let gone_inside = c.timeout.map_or(0, |to| {
+            c.reqs.live().filter(|q| now >= q.arrival + to).count() as u64
+        });
+        let loop_connections = self.server.loop_connections();
+        let has_loops = matches!(self.server, AnyServer::Loops(_));
+        let kb_to_mb = 1.0 / 1000.0;
+        let conn_kb = if has_loops { c.s.conn_state_kb } else { 0.0 };
+        let peak_threads = c.tellers.peak;
+        Report {
+            arrived: c.arrived,
+            completed: st.completed,
+            refused: st.refused,
+            dropped: st.dropped,
+            timed_out: st.timed_out + gone_inside,
+            finished_after_timeout: st.finished_late,
+            in_flight_end: st.inside,
+            queue_len_end: st.line_len,
+            queue_growth_per_s: (st.line_len as f64 - st.line_at_warm as f64) / window_s,
+            throughput_rps: st.completed_in_window as f64 / window_s,
+            goodput_rps: st.good_in_window as f64 / window_s,
+            arrival_rps,
+            latency_ms,
+            queue_wait_ms: QueueWait {
+                mean: st.queue_wait.mean() / NS_PER_MS,
+                p99: st.queue_wait.quantile(0.99) / NS_PER_MS,
+            },
+            cpu_utilisation: (area.busy_cores / window_ns / cores).clamp(0.0, 1.0),
+            mean_busy: area.busy / window_ns,
+            mean_in_flight: area.inside / window_ns,
+            littles_law_in_flight: arrival_rps * latency_ms.mean / 1e3,
+            makespan_s: st.last_finish as f64 / 1e9,
+            loop_block_ms: has_loops.then(|| LoopBlock {
+                p99: st.loop_block.quantile(0.99) / NS_PER_MS,
+                max: st.loop_block.max() as f64 / NS_PER_MS,
+            }),
+            loop_connections,
+            peak_threads,
+            peak_memory_reserved_mb: peak_threads as f64 * c.s.stack_reserved_kb * kb_to_mb,
+            peak_memory_used_mb: (peak_threads as f64 * c.s.stack_used_kb
+                + st.peak_inside as f64 * conn_kb)
+                * kb_to_mb,
+            peak_connections: st.peak_inside,
+            stopped_by: self.stopped.unwrap_or(StoppedBy::Duration),
+            events: self.events,
+            sim_time_s: now as f64 / 1e9,
+            warmup_s: t_warm as f64 / 1e9,
+            wall_s: 0.0,
+            series: st.series.clone(),
+        }
+    }
+
+    /// What the animation draws now. With more tellers than
+    /// [`SNAPSHOT_TELLERS`], the ones on a core or wanting one come first,
+    /// so the picture always shows who holds the cores.
+    pub fn snapshot(&self) -> Snapshot {
+        let c = &self.ctx;
+        let mut alive = 0;
+        let mut busy = 0;
+        for t in c.tellers.all.iter().filter(|t| t.alive) {
+            alive += 1;
+            busy += u64::from(t.state != TellerState::Idle);
+        }
+        let queued = |t: TellerId| self.server.teller_load(c, t);
+        let view = |(i, t): (usize, &cores::Teller)| TellerView {
+            kind: t.kind,
+            state: t.state,
+            load: queued(i as TellerId) + u32::from(t.req.is_some()),
+        };
+        let live = || c.tellers.all.iter().enumerate().filter(|(_, t)| t.alive);
+        let wants_cpu =
+            |t: &cores::Teller| matches!(t.state, TellerState::OnCore | TellerState::Ready);
+        let tellers: Vec<TellerView> = if alive as usize <= SNAPSHOT_TELLERS {
+            live().map(view).collect()
+        } else {
+            live()
+                .filter(|(_, t)| wants_cpu(t))
+                .chain(live().filter(|(_, t)| !wants_cpu(t)))
+                .take(SNAPSHOT_TELLERS)
+                .map(view)
+                .collect()
+        };
+        Snapshot {
+            t_s: c.now as f64 / 1e9,
+            line: c.stats.line_len,
+            waiting: c.stats.waiting,
+            inside: c.stats.inside,
+            busy_cores: c.cores.busy,
+            cores: c.s.cores,
+            tellers,
+            tellers_alive: alive,
+            tellers_busy: busy,
+            completed: c.stats.completed,
+            refused: c.stats.refused,
+            timed_out: c.stats.timed_out,
+        }
+    }
+}
+
+/// A time-series interval that gives about 200 points for the expected run, ns.
+fn first_series_interval(s: &Scenario) -> Time {
+    let expected_s = match (s.arrivals, s.requests) {
+        (Arrivals::Poisson | Arrivals::Uniform, Some(n)) => n as f64 / s.rps,
+        (Arrivals::Batch, _) => {
+            let n = s
+                .requests
+                .unwrap_or(u64::from(s.count))
+                .min(u64::from(s.count)) as f64;
+            n * s.mean_cpu_ms() / 1e3 / f64::from(s.cores) + s.mean_service_ms() / 1e3
+        }
+        _ => s.duration_s,
+    };
+    let expected_s = expected_s.min(s.duration_s).max(1e-3);
+    ((expected_s / 200.0 * 1e9) as Time).max(100_000)
+}
+
+/// Run a scenario to the end: the report, or every bad field.
+pub fn simulate(s: &Scenario) -> Result<Report, Vec<FieldError>> {
+    Ok(Simulation::new(s)?.run())
+}

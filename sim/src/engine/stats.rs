@@ -1,0 +1,297 @@
+//! What a run measures as it goes: how many requests are where (the
+//! levels), what happened to them (the counters), their latencies, and the
+//! time-weighted sums behind every mean — over the measured window (after
+//! the warm-up) and per time-series interval.
+
+use super::queue::Time;
+use crate::histogram::Histogram;
+use crate::report::SeriesPoint;
+
+/// ns per ms.
+pub const NS_PER_MS: f64 = 1e6;
+/// Most points in a time series; beyond it, neighbours are merged.
+const MAX_POINTS: usize = 400;
+/// Buckets of the coarse per-interval histogram.
+const COARSE: usize = 61 * 16;
+
+/// Coarse histogram for windowed p99: 16 buckets per power of two.
+fn coarse_index(v: Time) -> usize {
+    if v < 16 {
+        return v as usize;
+    }
+    let e = 63 - v.leading_zeros();
+    ((e - 3) as usize) * 16 + ((v >> (e - 4)) - 16) as usize
+}
+
+fn coarse_mid(i: usize) -> f64 {
+    if i < 16 {
+        return i as f64;
+    }
+    let e = (i / 16) as u32 + 3;
+    let lo = (16 + (i % 16) as u64) << (e - 4);
+    lo as f64 + ((1u64 << (e - 4)) as f64) / 2.0
+}
+
+/// Running sums over time since t = 0 (ns × count); means over any window
+/// are differences of two of them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Area {
+    /// Busy cores × ns.
+    pub busy_cores: f64,
+    /// Requests inside × ns.
+    pub inside: f64,
+    /// Requests in line × ns.
+    pub line: f64,
+    /// Busy tellers × ns.
+    pub busy: f64,
+}
+
+impl std::ops::Sub for Area {
+    type Output = Area;
+    fn sub(self, o: Area) -> Area {
+        Area {
+            busy_cores: self.busy_cores - o.busy_cores,
+            inside: self.inside - o.inside,
+            line: self.line - o.line,
+            busy: self.busy - o.busy,
+        }
+    }
+}
+
+/// Levels, counters, latencies and time-weighted sums of one run.
+#[derive(Clone, Debug)]
+pub struct Stats {
+    // --- levels: how many are where now ---
+    /// Requests inside (line + in service).
+    pub inside: u64,
+    /// Requests accepted and not yet started.
+    pub line_len: u64,
+    /// Requests waiting off the CPU.
+    pub waiting: u64,
+    /// Tellers busy with a request (threads held, loops and workers in a step).
+    pub busy_tellers: u64,
+    /// Most requests inside at once.
+    pub peak_inside: u64,
+
+    // --- counters over the whole run ---
+    /// Requests the server finished.
+    pub completed: u64,
+    /// Requests refused at the door.
+    pub refused: u64,
+    /// Requests dropped before starting because their caller had gone.
+    pub dropped: u64,
+    /// Callers that gave up (dropped or finished late).
+    pub timed_out: u64,
+    /// Requests finished after their caller had gone.
+    pub finished_late: u64,
+    /// When the last request finished, ns.
+    pub last_finish: Time,
+
+    // --- the measured window ---
+    /// Start of the measured window, ns (`Time::MAX` until a count of arrivals decides it).
+    pub t_warm: Time,
+    /// Arrivals discarded as warm-up when the run is bounded by a count.
+    pub warm_count: u64,
+    /// Arrivals in the window.
+    pub arrived_in_window: u64,
+    /// Completions in the window.
+    pub completed_in_window: u64,
+    /// Completions in the window within the caller's timeout.
+    pub good_in_window: u64,
+    /// Line length when the window began.
+    pub line_at_warm: u64,
+    /// Response times of measured requests, ns.
+    pub latency: Histogram,
+    /// Time in line of measured requests, ns.
+    pub queue_wait: Histogram,
+    /// How long each loop step held its loop, ns.
+    pub loop_block: Histogram,
+    /// The sums now.
+    pub area: Area,
+    /// The sums when the window began.
+    pub area_at_warm: Area,
+    last_t: Time,
+
+    // --- the time series ---
+    /// Interval between samples, ns (doubles when points merge).
+    pub series_dt: Time,
+    /// The points so far.
+    pub series: Vec<SeriesPoint>,
+    area_at_win: Area,
+    win_start: Time,
+    win_done: u64,
+    win_hist: Vec<u32>,
+}
+
+impl Stats {
+    /// Empty statistics; the window starts at `t_warm` ns.
+    pub fn new(t_warm: Time, warm_count: u64, series_dt: Time) -> Stats {
+        Stats {
+            inside: 0,
+            line_len: 0,
+            waiting: 0,
+            busy_tellers: 0,
+            peak_inside: 0,
+            completed: 0,
+            refused: 0,
+            dropped: 0,
+            timed_out: 0,
+            finished_late: 0,
+            last_finish: 0,
+            t_warm,
+            warm_count,
+            arrived_in_window: 0,
+            completed_in_window: 0,
+            good_in_window: 0,
+            line_at_warm: 0,
+            latency: Histogram::new(),
+            queue_wait: Histogram::new(),
+            loop_block: Histogram::new(),
+            area: Area::default(),
+            area_at_warm: Area::default(),
+            last_t: 0,
+            series_dt,
+            series: Vec::new(),
+            area_at_win: Area::default(),
+            win_start: 0,
+            win_done: 0,
+            win_hist: vec![0; COARSE],
+        }
+    }
+
+    /// Moves the sums to `t` ns (with `busy_cores` busy since the last
+    /// change), remembering them where the warm-up ends.
+    #[inline]
+    pub fn advance(&mut self, t: Time, busy_cores: u32) {
+        if t > self.last_t {
+            if self.last_t < self.t_warm && self.t_warm <= t {
+                // The warm-up ends inside this step: remember the sums there.
+                self.accumulate(self.t_warm, busy_cores);
+                self.area_at_warm = self.area;
+                self.line_at_warm = self.line_len;
+            }
+            self.accumulate(t, busy_cores);
+        }
+    }
+
+    #[inline]
+    fn accumulate(&mut self, t: Time, busy_cores: u32) {
+        let dt = (t - self.last_t) as f64;
+        let a = &mut self.area;
+        a.busy_cores += dt * f64::from(busy_cores);
+        a.inside += dt * self.inside as f64;
+        a.line += dt * self.line_len as f64;
+        a.busy += dt * self.busy_tellers as f64;
+        self.last_t = t;
+    }
+
+    /// The window starts now (`now` ns): a count of arrivals decided it.
+    pub fn start_window(&mut self, now: Time) {
+        self.t_warm = now;
+        self.area_at_warm = self.area;
+        self.line_at_warm = self.line_len;
+    }
+
+    /// A request left the line and started, `waited` ns after arriving.
+    #[inline]
+    pub fn started(&mut self, waited: Time, measured: bool) {
+        if measured {
+            self.queue_wait.record(waited);
+        }
+        self.line_len -= 1;
+    }
+
+    /// A request finished at `now` ns, `latency` ns after arriving; `late`
+    /// when its caller had already given up.
+    #[inline]
+    pub fn finished(&mut self, now: Time, latency: Time, late: bool, measured: bool) {
+        self.completed += 1;
+        self.inside -= 1;
+        self.last_finish = now;
+        if late {
+            self.timed_out += 1;
+            self.finished_late += 1;
+        }
+        if now >= self.t_warm {
+            self.completed_in_window += 1;
+            if !late {
+                self.good_in_window += 1;
+            }
+        }
+        if measured {
+            self.latency.record(latency);
+        }
+        self.win_done += 1;
+        self.win_hist[coarse_index(latency).min(COARSE - 1)] += 1;
+    }
+
+    /// A request was dropped from the line because its caller had gone.
+    pub fn dropped_from_line(&mut self) {
+        self.dropped += 1;
+        self.timed_out += 1;
+        self.line_len -= 1;
+        self.inside -= 1;
+    }
+
+    /// A sample is due at `now` ns: closes the interval (merging neighbours
+    /// when there are too many points) and returns when the next is due.
+    pub fn sample(&mut self, now: Time, cores: u32) -> Time {
+        self.close_window(now, cores);
+        if self.series.len() >= MAX_POINTS {
+            // Merge neighbours: the interval doubles; the merged p99 is the larger of the two.
+            self.series = self
+                .series
+                .chunks(2)
+                .map(|p| match p {
+                    [a, b] => SeriesPoint {
+                        t_s: b.t_s,
+                        line: (a.line + b.line) / 2.0,
+                        in_flight: (a.in_flight + b.in_flight) / 2.0,
+                        cpu: (a.cpu + b.cpu) / 2.0,
+                        busy: (a.busy + b.busy) / 2.0,
+                        throughput_rps: (a.throughput_rps + b.throughput_rps) / 2.0,
+                        p99_ms: a.p99_ms.max(b.p99_ms),
+                    },
+                    [a] => *a,
+                    _ => unreachable!("chunks of two"),
+                })
+                .collect();
+            self.series_dt *= 2;
+        }
+        now + self.series_dt
+    }
+
+    /// Closes the open series interval at `now` ns.
+    pub fn close_window(&mut self, now: Time, cores: u32) {
+        if now <= self.win_start {
+            return;
+        }
+        let dt_ns = (now - self.win_start) as f64;
+        self.win_start = now;
+        let a = self.area - self.area_at_win;
+        self.area_at_win = self.area;
+        let mut p99 = 0.0;
+        if self.win_done > 0 {
+            let rank = ((0.99 * self.win_done as f64).ceil() as u64).max(1);
+            let mut seen = 0;
+            for (i, &c) in self.win_hist.iter().enumerate() {
+                seen += u64::from(c);
+                if seen >= rank {
+                    p99 = coarse_mid(i) / NS_PER_MS;
+                    break;
+                }
+            }
+        }
+        self.series.push(SeriesPoint {
+            t_s: now as f64 / 1e9,
+            line: a.line / dt_ns,
+            in_flight: a.inside / dt_ns,
+            cpu: a.busy_cores / dt_ns / f64::from(cores),
+            busy: a.busy / dt_ns,
+            throughput_rps: self.win_done as f64 / (dt_ns / 1e9),
+            p99_ms: p99,
+        });
+        self.win_done = 0;
+        self.win_hist.iter_mut().for_each(|c| *c = 0);
+    }
+}
