@@ -4,7 +4,8 @@
 //! slider steps and choices all come from the table; nothing here repeats
 //! them.
 
-use tellers_sim::fields::{Control, Field};
+use tellers_sim::fields::{Control, UseRule};
+use tellers_sim::scenario::Field;
 use tellers_sim::scenario::FIELDS;
 use tellers_sim::Scenario;
 

@@ -11,13 +11,21 @@ pub enum LessonPath {
     Contents,
     /// `#/lessons/SLUG` or `#/lessons/SLUG/EXERCISE-ID`.
     Lesson {
+        /// The lesson's slug.
         slug: String,
+        /// The exercise to scroll to, if any.
         exercise: Option<String>,
     },
     /// `#/lessons/answer-key?class=CODE`: the teacher's answer key.
-    AnswerKey { class: String },
+    AnswerKey {
+        /// The class code.
+        class: String,
+    },
     /// A lesson slug that does not exist.
-    Unknown { slug: String },
+    Unknown {
+        /// The slug asked for.
+        slug: String,
+    },
 }
 
 /// Read the lessons part of a hash such as `#/lessons/littles-law/threads-busy`.

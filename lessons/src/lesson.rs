@@ -29,9 +29,15 @@ pub struct SimBlock {
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Segment {
     /// Lesson text, as trusted HTML compiled from our own Markdown.
-    Html { html: String },
+    Html {
+        /// The HTML.
+        html: String,
+    },
     /// "Predict, then run": a question to answer before the simulation moves.
-    Predict { html: String },
+    Predict {
+        /// The question, as HTML.
+        html: String,
+    },
     /// A live simulation.
     Sim(SimBlock),
     /// An exercise checked on the spot.

@@ -7,9 +7,9 @@
 //! Errors keep one contract: one line naming the flag and what is allowed,
 //! and exit status 2 (the binary's `main`).
 
-use crate::fields::{kebab, Field, Group, Kind};
+use crate::fields::{kebab, Group, Kind, UseRule};
 use crate::presets::{preset, preset_names};
-use crate::scenario::{Scenario, FIELDS};
+use crate::scenario::{Field, Scenario, FIELDS};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, ArgAction, ArgMatches};
 

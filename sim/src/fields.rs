@@ -18,7 +18,6 @@
 //!   slider says);
 //! * numbers are written in the shortest form that reads back to the same bits.
 
-use crate::scenario::{Arrivals, Model, Scenario};
 use std::fmt;
 
 /// A field's value, as every reader sees it.
@@ -148,49 +147,20 @@ pub enum Control {
     NumberBox,
 }
 
-/// Which scenarios use a field. A field that is not used is not shown (the
-/// pool size means nothing to an event loop); it is still validated, so a
-/// scenario never carries a value no reader could show.
-#[derive(Clone, Copy, Debug)]
-pub enum Used {
-    /// Every scenario.
-    Always,
-    /// Scenarios with one of these models.
-    Models(&'static [Model]),
-    /// Scenarios with one of these arrival processes.
-    Arrivals(&'static [Arrivals]),
-    /// Scenarios for which the test holds, described in words.
-    If(fn(&Scenario) -> bool, &'static str),
-}
-
-impl Used {
+/// Which scenarios use a field: a rule the scenario module defines (its
+/// models and arrival processes live there), so this module needs to know
+/// nothing of the scenario itself.
+pub trait UseRule<S>: Copy {
     /// Does `s` use the field?
-    pub fn by(self, s: &Scenario) -> bool {
-        match self {
-            Used::Always => true,
-            Used::Models(m) => m.contains(&s.model),
-            Used::Arrivals(a) => a.contains(&s.arrivals),
-            Used::If(test, _) => test(s),
-        }
-    }
-
-    /// In words, for `tellers help`: `all models`, `thread pool`, …
-    pub fn describe(self) -> String {
-        match self {
-            Used::Always => "every scenario".to_owned(),
-            Used::Models(m) => m.iter().map(|m| m.name()).collect::<Vec<_>>().join(", "),
-            Used::Arrivals(a) => format!(
-                "arrivals {}",
-                a.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ")
-            ),
-            Used::If(_, words) => words.to_owned(),
-        }
-    }
+    fn by(&self, s: &S) -> bool;
+    /// In words, for `tellers help`.
+    fn describe(&self) -> String;
 }
 
 /// One scenario field: everything every reader needs to know about it.
+/// `S` is the scenario, `U` its rule for which scenarios use a field.
 #[derive(Clone, Copy)]
-pub struct Field {
+pub struct Field<S: 'static, U: 'static> {
     /// `snake_case` name, as in JSON and URLs.
     pub name: &'static str,
     /// What the learner reads beside the control.
@@ -206,25 +176,25 @@ pub struct Field {
     /// True for an optional field (`none`, or 0, switches it off).
     pub optional: bool,
     /// Which scenarios use it.
-    pub used: Used,
+    pub used: U,
     /// The control that sets it.
     pub control: Control,
     /// Shown in the playground (when used), not only offered to lessons.
     pub in_playground: bool,
     /// Reads the field of a scenario.
-    pub get: fn(&Scenario) -> Value,
+    pub get: fn(&S) -> Value,
     /// Writes the field; `false` if the value has the wrong type for it.
-    pub set: fn(&mut Scenario, Value) -> bool,
+    pub set: fn(&mut S, Value) -> bool,
 }
 
-impl PartialEq for Field {
+impl<S, U> PartialEq for Field<S, U> {
     /// Fields are the same when they have the same name (names are unique).
-    fn eq(&self, other: &Field) -> bool {
+    fn eq(&self, other: &Self) -> bool {
         self.name == other.name
     }
 }
 
-impl fmt::Debug for Field {
+impl<S, U> fmt::Debug for Field<S, U> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Field").field("name", &self.name).finish()
     }
@@ -256,7 +226,7 @@ fn shown(x: f64) -> String {
     }
 }
 
-impl Field {
+impl<S: Default, U> Field<S, U> {
     /// The command-line flag, `--queue-limit`.
     pub fn flag(&self) -> String {
         format!("--{}", kebab(self.name))
@@ -288,7 +258,7 @@ impl Field {
 
     /// The default value, as text.
     pub fn default_text(&self) -> String {
-        (self.get)(&Scenario::default()).to_string()
+        (self.get)(&S::default()).to_string()
     }
 
     /// Reads `text` as a value of this field: the type and the choice names,
@@ -385,7 +355,7 @@ impl Field {
 
     /// Sets the field of `s` from text: parsed, range-checked and written,
     /// or the message.
-    pub fn set_text(&self, s: &mut Scenario, text: &str) -> Result<(), String> {
+    pub fn set_text(&self, s: &mut S, text: &str) -> Result<(), String> {
         let v = self.parse(text)?;
         self.check(v)?;
         if (self.set)(s, v) {
@@ -396,7 +366,7 @@ impl Field {
     }
 
     /// The value as a number (see [`Value::as_f64`]); 0 for a choice.
-    pub fn number(&self, s: &Scenario) -> f64 {
+    pub fn number(&self, s: &S) -> f64 {
         (self.get)(s).as_f64().unwrap_or(0.0)
     }
 
@@ -635,7 +605,7 @@ macro_rules! scenario_fields {
         }
 
         /// Every scenario field, in the order the playground shows them.
-        pub static FIELDS: &[$crate::fields::Field] = &[
+        pub static FIELDS: &[Field] = &[
             $(
                 $crate::fields::Field {
                     name: stringify!($name),

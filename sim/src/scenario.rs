@@ -9,7 +9,7 @@
 //! Adding a field is one entry here plus the engine code that uses it.
 //! [`Scenario::validate`] names every bad field and its allowed range.
 
-use crate::fields::{Control, Field, Group, Kind, Used};
+use crate::fields::{Control, Group, Kind, UseRule};
 use crate::{choice_enum, scenario_fields};
 use serde::Serialize;
 use std::fmt;
@@ -67,6 +67,47 @@ choice_enum! {
         Closed = "closed", "Closed loop of clients";
     }
 }
+
+/// Which scenarios use a field. A field that is not used is not shown (the
+/// pool size means nothing to an event loop); it is still validated, so a
+/// scenario never carries a value no reader could show.
+#[derive(Clone, Copy, Debug)]
+pub enum Used {
+    /// Every scenario.
+    Always,
+    /// Scenarios with one of these models.
+    Models(&'static [Model]),
+    /// Scenarios with one of these arrival processes.
+    Arrivals(&'static [Arrivals]),
+    /// Scenarios for which the test holds, described in words.
+    If(fn(&Scenario) -> bool, &'static str),
+}
+
+impl UseRule<Scenario> for Used {
+    fn by(&self, s: &Scenario) -> bool {
+        match self {
+            Used::Always => true,
+            Used::Models(m) => m.contains(&s.model),
+            Used::Arrivals(a) => a.contains(&s.arrivals),
+            Used::If(test, _) => test(s),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Used::Always => "every scenario".to_owned(),
+            Used::Models(m) => m.iter().map(|m| m.name()).collect::<Vec<_>>().join(", "),
+            Used::Arrivals(a) => format!(
+                "arrivals {}",
+                a.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ")
+            ),
+            Used::If(_, words) => (*words).to_owned(),
+        }
+    }
+}
+
+/// One scenario field (see [`crate::fields::Field`]).
+pub type Field = crate::fields::Field<Scenario, Used>;
 
 const LOOP_MODELS: &[Model] = &[Model::EventLoop, Model::EventLoopWorkers];
 const OPEN: &[Arrivals] = &[Arrivals::Poisson, Arrivals::Uniform];

@@ -3,8 +3,9 @@
 //! A field added to the struct without one of these fails here.
 
 use tellers_sim::cli::{fields_help, parse, Command};
-use tellers_sim::fields::{Control, Field, Kind, Value};
+use tellers_sim::fields::{Control, Kind, Value};
 use tellers_sim::query::{from_query, to_query};
+use tellers_sim::scenario::Field;
 use tellers_sim::scenario::FIELDS;
 use tellers_sim::Scenario;
 

@@ -1,7 +1,8 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
-use tellers_sim::fields::{Control, Field};
+use tellers_sim::fields::Control;
+use tellers_sim::scenario::Field;
 use tellers_sim::Scenario;
 
 use crate::controls::{
