@@ -6,7 +6,7 @@ use crate::check::Unit;
 use crate::expr::{eval, Vars};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use tellers_sim::rng::Rng;
+use tellers_sim::rng::{below, seeded};
 use tellers_sim::Scenario;
 
 /// What kind of answer an exercise wants.
@@ -179,7 +179,7 @@ impl Exercise {
     /// everyone): each drawn from its grid min, min + step, …, max. The first
     /// value of every grid is the default when the seed is empty.
     pub fn vars(&self, seed: &str) -> Vars {
-        let mut rng = Rng::new(stable_hash(&format!("{seed}/{}", self.id)));
+        let mut rng = seeded(stable_hash(&format!("{seed}/{}", self.id)));
         self.params
             .iter()
             .map(|(name, &[lo, hi, step])| {
@@ -187,7 +187,7 @@ impl Exercise {
                 let k = if seed.is_empty() {
                     0
                 } else {
-                    rng.below(steps + 1)
+                    below(&mut rng, steps + 1)
                 };
                 // Round away binary noise such as 0.30000000000000004.
                 let v = ((lo + k as f64 * step) * 1e9).round() / 1e9;

@@ -5,7 +5,7 @@
 //! exponentials, so the ratio measures the engine's overhead, not the maths.
 
 use crate::engine::simulate;
-use crate::rng::Rng;
+use crate::rng::{exp, seeded};
 use crate::scenario::{Arrivals, Dist, Model, Scenario};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -33,17 +33,17 @@ pub fn bench_scenario(c: u32, rho: f64, service_ms: f64, n: u64) -> Scenario {
 /// A minimal hand-written M/M/c loop: the earliest free server from a small
 /// heap, FCFS. Returns the mean response time, ms.
 pub fn reference_mmc(c: u32, rho: f64, service_ms: f64, n: u64, seed: u64) -> f64 {
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded(seed);
     let lambda_gap_ms = service_ms / (rho * c as f64);
     let mut free: BinaryHeap<Reverse<u64>> = (0..c).map(|_| Reverse(0u64)).collect();
     let mut t = 0.0f64;
     let mut sum = 0.0f64;
     for _ in 0..n {
-        t += rng.exp(lambda_gap_ms);
+        t += exp(&mut rng, lambda_gap_ms);
         let arrival = (t * 1e6) as u64;
         let Reverse(server_free) = free.pop().expect("c ≥ 1");
         let start = arrival.max(server_free);
-        let end = start + (rng.exp(service_ms) * 1e6) as u64;
+        let end = start + (exp(&mut rng, service_ms) * 1e6) as u64;
         free.push(Reverse(end));
         sum += (end - arrival) as f64;
     }

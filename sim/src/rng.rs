@@ -1,95 +1,105 @@
-//! xoshiro256** — a small, fast generator whose algorithm is fixed, so a seed
-//! gives the same stream on every platform (native and WebAssembly).
+//! Randomness through `rand`: the generator is xoshiro256** from the rand
+//! family (`rand_xoshiro`), seeded through SplitMix64 as its authors
+//! recommend; its algorithm is fixed, so a seed gives the same stream on
+//! every platform. (`rand`'s `SmallRng` is not used: it is a different
+//! algorithm on 32-bit targets such as wasm32.)
+//!
+//! Distributions are `rand::distr::Distribution`s. The exponential is ours
+//! only because it needs a logarithm: it takes `libm`'s pure-Rust `log`,
+//! never the platform's, whose last bits differ between native code and
+//! WebAssembly — the price of bit-identical runs everywhere.
 
-/// The generator state. Seeded through SplitMix64, as its authors recommend.
-#[derive(Clone, Debug)]
-pub struct Rng {
-    s: [u64; 4],
+use rand::distr::{Distribution, OpenClosed01};
+use rand::{Rng as _, SeedableRng};
+
+/// The simulator's generator.
+pub type Rng = rand_xoshiro::Xoshiro256StarStar;
+
+/// A generator for `seed`; any seed, including 0, is fine.
+pub fn seeded(seed: u64) -> Rng {
+    Rng::seed_from_u64(seed)
 }
 
-impl Rng {
-    /// A generator for `seed`; any seed, including 0, is fine.
-    pub fn new(seed: u64) -> Rng {
-        let mut x = seed;
-        let mut next = || {
+/// Exponential times with a given mean, by inverse transform on a uniform
+/// in (0, 1] (never 0, so the logarithm is finite).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Exponential {
+    /// The mean, in whatever unit the caller uses.
+    pub mean: f64,
+}
+
+impl Distribution<f64> for Exponential {
+    #[inline]
+    fn sample<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        let u: f64 = rng.sample(OpenClosed01);
+        -self.mean * libm::log(u)
+    }
+}
+
+/// An exponential draw with mean `mean` (a shorthand for the engine's hot path).
+#[inline]
+pub fn exp(rng: &mut Rng, mean: f64) -> f64 {
+    Exponential { mean }.sample(rng)
+}
+
+/// A uniform whole number in `0..n` (n > 0), unbiased.
+#[inline]
+pub fn below(rng: &mut Rng, n: u64) -> u64 {
+    rng.random_range(0..n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::RngCore;
+
+    #[test]
+    fn the_stream_is_xoshiro256starstar_seeded_by_splitmix64() {
+        // The reference algorithm, written out: if `rand_xoshiro` ever
+        // changed its seeding or its output, every saved link would change.
+        let mut x = 1u64;
+        let mut split = || {
             x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
             let mut z = x;
             z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             z ^ (z >> 31)
         };
-        Rng {
-            s: [next(), next(), next(), next()],
+        let mut s = [split(), split(), split(), split()];
+        let mut next = || {
+            let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
+            let t = s[1] << 17;
+            s[2] ^= s[0];
+            s[3] ^= s[1];
+            s[1] ^= s[2];
+            s[0] ^= s[3];
+            s[2] ^= t;
+            s[3] = s[3].rotate_left(45);
+            result
+        };
+        let mut r = seeded(1);
+        for _ in 0..100 {
+            assert_eq!(r.next_u64(), next());
         }
-    }
-
-    /// The next 64 random bits.
-    #[inline]
-    pub fn next_u64(&mut self) -> u64 {
-        let s = &mut self.s;
-        let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        result
-    }
-
-    /// Uniform in (0, 1]: never 0, so `ln` of it is finite.
-    #[inline]
-    pub fn uniform(&mut self) -> f64 {
-        ((self.next_u64() >> 11) + 1) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// Exponential with the given mean, by inverse transform.
-    #[inline]
-    pub fn exp(&mut self, mean: f64) -> f64 {
-        -mean * libm::log(self.uniform())
-    }
-
-    /// Uniform integer in `0..n` (n > 0), by Lemire's multiply-shift.
-    #[inline]
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stream_is_fixed_for_a_seed() {
-        // Pinned values: if these change, every saved link and lesson changes too.
-        let mut r = Rng::new(1);
-        let got: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
-        let mut again = Rng::new(1);
-        assert_eq!(got, (0..3).map(|_| again.next_u64()).collect::<Vec<_>>());
-        assert_ne!(
-            got,
-            (0..3).map(|_| Rng::new(2).next_u64()).collect::<Vec<_>>()
-        );
     }
 
     #[test]
     fn exponential_mean_is_close() {
         // 200,000 draws: the sample mean's standard error is mean/447, so 1 % is over 4 sigma.
-        let mut r = Rng::new(7);
+        let mut r = seeded(7);
         let n = 200_000;
-        let mean = (0..n).map(|_| r.exp(10.0)).sum::<f64>() / n as f64;
+        let mean = (0..n).map(|_| exp(&mut r, 10.0)).sum::<f64>() / n as f64;
         assert!((mean - 10.0).abs() < 0.1, "{mean}");
     }
 
     #[test]
-    fn uniform_stays_in_range() {
-        let mut r = Rng::new(3);
+    fn uniform_draws_stay_in_range_and_logs_stay_finite() {
+        let mut r = seeded(3);
         for _ in 0..100_000 {
-            let u = r.uniform();
+            let u: f64 = r.sample(OpenClosed01);
             assert!(u > 0.0 && u <= 1.0);
-            assert!(r.below(7) < 7);
+            assert!(exp(&mut r, 1.0).is_finite());
+            assert!(below(&mut r, 7) < 7);
         }
     }
 }

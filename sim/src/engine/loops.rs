@@ -270,7 +270,7 @@ impl Server for LoopServer {
                 self.next_loop = (self.next_loop + 1) % n;
                 Owner::Loop(l)
             }
-            Accept::Random => Owner::Loop(ctx.rng.below(u64::from(n)) as u32),
+            Accept::Random => Owner::Loop(crate::rng::below(&mut ctx.rng, u64::from(n)) as u32),
             Accept::Idlest => match self.idle.last() {
                 Some(&l) => Owner::Loop(l),
                 None => {

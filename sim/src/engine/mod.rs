@@ -26,11 +26,12 @@ mod stats;
 mod threads;
 
 use crate::report::{Latency, LoopBlock, QueueWait, Report, StoppedBy};
-use crate::rng::Rng;
+use crate::rng::{self, Rng};
 use crate::scenario::{Arrivals, Dist, FieldError, Model, Scenario};
 use cores::{Cores, TellerId, Tellers};
 use loops::LoopServer;
 use queue::{EventQueue, Next};
+use rand::distr::{Bernoulli, Distribution};
 use request::{Caller, Owner, Phase, Req, ReqId, Requests};
 use stats::{Stats, NS_PER_MS};
 use threads::ThreadServer;
@@ -160,6 +161,8 @@ pub struct Ctx {
     pub queue: EventQueue<Event>,
     /// The generator (xoshiro256**).
     pub rng: Rng,
+    /// Whether a request is heavy: a Bernoulli trial with the heavy share.
+    heavy: Option<Bernoulli>,
     reqs: Requests,
     tellers: Tellers,
     cores: Cores,
@@ -192,13 +195,13 @@ impl Ctx {
         }
         match dist {
             Dist::Const => ms(mean_ms),
-            Dist::Exp => ms(self.rng.exp(mean_ms)),
+            Dist::Exp => ms(rng::exp(&mut self.rng, mean_ms)),
         }
     }
 
     #[inline]
     fn new_request(&mut self, caller: Caller, measured: bool) -> ReqId {
-        let heavy = self.s.heavy_share > 0.0 && self.rng.uniform() <= self.s.heavy_share;
+        let heavy = self.heavy.is_some_and(|b| b.sample(&mut self.rng));
         let cpu_mean = if heavy {
             self.s.heavy_cpu_ms
         } else {
@@ -352,7 +355,9 @@ impl Simulation {
         };
         let series_dt = first_series_interval(&s);
         let mut ctx = Ctx {
-            rng: Rng::new(s.seed),
+            rng: rng::seeded(s.seed),
+            heavy: (s.heavy_share > 0.0)
+                .then(|| Bernoulli::new(s.heavy_share).expect("validated: 0–1")),
             now: 0,
             queue: EventQueue::new(),
             reqs: Requests::default(),
@@ -529,7 +534,7 @@ impl Simulation {
         // The next arrival of an open or batch stream.
         match s.arrivals {
             Arrivals::Poisson => {
-                let gap = c.rng.exp(1e9 / s.rps);
+                let gap = rng::exp(&mut c.rng, 1e9 / s.rps);
                 c.queue.set_arrival(c.now + (gap + 0.5) as Time);
             }
             Arrivals::Uniform => {
