@@ -117,6 +117,53 @@ pub fn linear_max(values: impl IntoIterator<Item = f64>, floor: f64) -> f64 {
     m * 1.1
 }
 
+/// Offered load (tries arriving, retries included), throughput, goodput
+/// and retries per second over the run: the spike, the collapse and the
+/// recovery of an overloaded server.
+fn load_chart(series: &[SeriesPoint], t_max: f64) -> Chart {
+    let pts = |f: fn(&SeriesPoint) -> f64| series.iter().map(|p| (p.t_s, f(p))).collect::<Vec<_>>();
+    let y_max = linear_max(
+        series
+            .iter()
+            .flat_map(|p| [p.offered_rps, p.throughput_rps, p.goodput_rps]),
+        1.0,
+    );
+    Chart {
+        x_label: "Simulated time, s".into(),
+        y_label: "Requests per second".into(),
+        x: (0.0, t_max),
+        y: (0.0, y_max),
+        y_log: false,
+        x_percent: false,
+        series: vec![
+            Series {
+                label: "arriving (retries too)".into(),
+                color: palette::BLUE,
+                mark: Mark::Line,
+                points: pts(|p| p.offered_rps),
+            },
+            Series {
+                label: "finished".into(),
+                color: palette::ORANGE,
+                mark: Mark::Dashed,
+                points: pts(|p| p.throughput_rps),
+            },
+            Series {
+                label: "finished in time (goodput)".into(),
+                color: palette::GREEN,
+                mark: Mark::Line,
+                points: pts(|p| p.goodput_rps),
+            },
+            Series {
+                label: "retries".into(),
+                color: palette::PURPLE,
+                mark: Mark::Dashed,
+                points: pts(|p| p.retries_rps),
+            },
+        ],
+    }
+}
+
 /// Utilisations of the theory lines.
 fn theory_rhos() -> Vec<f64> {
     (1..=49).map(|i| f64::from(i) * 0.02).collect()
@@ -234,9 +281,10 @@ pub fn curve_chart(th: &Theory, points: &[SweepPoint], live: Option<&Report>) ->
     }
 }
 
-/// The time-series charts of a run: requests in line and inside; CPU busy;
-/// p99 response time per interval.
-pub fn series_charts(series: &[SeriesPoint]) -> [Chart; 3] {
+/// The time-series charts of a run: requests in line and inside; the load
+/// (offered, answered, answered in time, retries); CPU busy; p99 response
+/// time per interval.
+pub fn series_charts(series: &[SeriesPoint]) -> [Chart; 4] {
     let t_max = series.last().map_or(1.0, |p| p.t_s).max(1.0);
     let pts = |f: fn(&SeriesPoint) -> f64| series.iter().map(|p| (p.t_s, f(p))).collect::<Vec<_>>();
     let line = pts(|p| p.line);
@@ -270,6 +318,7 @@ pub fn series_charts(series: &[SeriesPoint]) -> [Chart; 3] {
                 },
             ],
         },
+        load_chart(series, t_max),
         Chart {
             x_label: "Simulated time, s".into(),
             y_label: "CPU busy, %".into(),
@@ -405,7 +454,8 @@ mod tests {
                 ..Default::default()
             },
         ];
-        let [a, b, c] = series_charts(&pts);
+        let [a, load, b, c] = series_charts(&pts);
+        assert!(load.y_label.contains("per second") && load.series.len() == 4);
         assert_eq!(a.x, (0.0, 2.0));
         assert!(a.y.1 >= 12.0);
         assert!(b.y_label.contains('%') && c.y_label.contains("ms"));

@@ -7,6 +7,7 @@
 use tellers_sim::fields::{Control, UseRule};
 use tellers_sim::scenario::Field;
 use tellers_sim::scenario::FIELDS;
+use tellers_sim::schedule::Schedule;
 use tellers_sim::Scenario;
 
 /// The field called `name`, if there is one.
@@ -29,6 +30,35 @@ pub fn visible_controls(s: &Scenario) -> Vec<&'static str> {
         .filter(|f| f.in_playground && f.used.by(s))
         .map(|f| f.name)
         .collect()
+}
+
+/// One line of a controls panel: a group's heading or a field's control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ControlItem {
+    /// A heading ("Callers", "When overloaded").
+    Heading(&'static str),
+    /// A field's control, by name.
+    Field(&'static str),
+}
+
+/// The controls for `fields` with a heading before each group, when they
+/// span more than one group (a lesson's two sliders need no headings).
+pub fn control_items(fields: &[&'static str]) -> Vec<ControlItem> {
+    let groups: Vec<_> = fields
+        .iter()
+        .filter_map(|f| field(f).map(|f| f.group))
+        .collect();
+    let headed = groups.windows(2).any(|w| w[0] != w[1]);
+    let mut out = Vec::new();
+    let mut last = None;
+    for (name, group) in fields.iter().zip(groups) {
+        if headed && last != Some(group) {
+            out.push(ControlItem::Heading(group.heading()));
+            last = Some(group);
+        }
+        out.push(ControlItem::Field(name));
+    }
+    out
 }
 
 /// A numeric field's value (an optional field that is off reads as 0).
@@ -81,6 +111,54 @@ pub fn box_problem(s: &Scenario, name: &str, text: &str) -> Option<String> {
         Err(e) => Some(e),
         Ok(()) => next.validate().first().map(|e| e.message.clone()),
     }
+}
+
+/// A load schedule's steps, as (start s, rps) rows for the editor; empty
+/// when the rate is steady.
+pub fn schedule_rows(s: &Scenario) -> Vec<(f64, f64)> {
+    s.rps_schedule
+        .map(|sch| sch.steps().to_vec())
+        .unwrap_or_default()
+}
+
+/// `s` with the load schedule set from editor rows (`None`: a steady rate),
+/// or what is wrong with the rows.
+pub fn with_schedule_rows(s: &Scenario, rows: Option<&[(f64, f64)]>) -> Result<Scenario, String> {
+    let mut next = s.clone();
+    next.rps_schedule = match rows {
+        None => None,
+        Some(rows) => Some(Schedule::new(rows)?),
+    };
+    match next.validate().first() {
+        Some(e) => Err(e.message.clone()),
+        None => Ok(next),
+    }
+}
+
+/// A first schedule to edit: the steady rate, twice it for 5 s from 10 s,
+/// then the steady rate again.
+pub fn a_spike(s: &Scenario) -> Vec<(f64, f64)> {
+    let r = s.rps;
+    vec![
+        (0.0, r),
+        (10.0, (2.0 * r).min(tellers_sim::schedule::MAX_RPS)),
+        (15.0, r),
+    ]
+}
+
+/// Rows with one more step after the last (5 s later, the same rate), if
+/// there is room for one.
+pub fn with_one_more_row(rows: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut out = rows.to_vec();
+    if out.len() < tellers_sim::schedule::MAX_POINTS {
+        let (t, r) = out.last().copied().unwrap_or((0.0, 100.0));
+        out.push(if out.is_empty() {
+            (0.0, r)
+        } else {
+            (t + 5.0, r)
+        });
+    }
+    out
 }
 
 #[cfg(test)]
@@ -193,6 +271,51 @@ mod tests {
             box_problem(&pool, "threads", "0").is_some(),
             "the box says why"
         );
+    }
+
+    #[test]
+    fn the_schedule_editor_edits_rows_and_says_what_is_wrong() {
+        let s = Scenario::default();
+        assert!(schedule_rows(&s).is_empty());
+        let spike = a_spike(&s);
+        assert_eq!(spike, vec![(0.0, 150.0), (10.0, 300.0), (15.0, 150.0)]);
+        let with = with_schedule_rows(&s, Some(&spike)).unwrap();
+        assert_eq!(schedule_rows(&with), spike);
+        assert_eq!(with_one_more_row(&spike).last(), Some(&(20.0, 150.0)));
+        let e = with_schedule_rows(&s, Some(&[(0.0, 150.0), (0.0, 300.0)])).unwrap_err();
+        assert!(e.contains("pair 2") && e.contains("increase"), "{e}");
+        assert_eq!(with_schedule_rows(&with, None).unwrap().rps_schedule, None);
+    }
+
+    #[test]
+    fn the_playground_groups_its_controls_under_headings() {
+        let items = control_items(&visible_controls(&Scenario::default()));
+        let headings: Vec<_> = items
+            .iter()
+            .filter_map(|i| match i {
+                ControlItem::Heading(h) => Some(*h),
+                ControlItem::Field(_) => None,
+            })
+            .collect();
+        assert_eq!(
+            headings,
+            [
+                "Server",
+                "Workload",
+                "Arrivals",
+                "Callers",
+                "When overloaded",
+                "The run"
+            ]
+        );
+        assert_eq!(
+            control_items(&["rps", "timeout_ms"]).len(),
+            4,
+            "two groups, two headings"
+        );
+        assert!(control_items(&["rps"])
+            .iter()
+            .all(|i| matches!(i, ControlItem::Field(_))));
     }
 
     #[test]

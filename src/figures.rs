@@ -220,6 +220,42 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             "—".into(),
         );
     }
+    if s.retries > 0 || r.retries > 0 {
+        let per_call = if r.calls > 0 {
+            r.attempts as f64 / r.calls as f64
+        } else {
+            1.0
+        };
+        row(
+            "fig-calls",
+            "Calls answered in time / failed",
+            format!(
+                "{} / {} of {}",
+                fmt_count(r.calls_succeeded as f64),
+                fmt_count(r.calls_failed as f64),
+                fmt_count(r.calls as f64)
+            ),
+            "—".into(),
+        );
+        row(
+            "fig-retries",
+            "Retries (tries per call)",
+            format!("{} ({})", fmt_count(r.retries as f64), fmt_num(per_call, 2)),
+            format!("at most {} tries per call", s.retries + 1),
+        );
+    }
+    if s.shed_after_ms.is_some() || s.drop_hopeless || r.shed + r.dropped_hopeless > 0 {
+        row(
+            "fig-shed",
+            "Shed / dropped as hopeless",
+            format!(
+                "{} / {}",
+                fmt_count(r.shed as f64),
+                fmt_count(r.dropped_hopeless as f64)
+            ),
+            "—".into(),
+        );
+    }
     row(
         "fig-counts",
         "Completed / refused",
@@ -313,6 +349,23 @@ mod tests {
             planned.starts_with('4') && planned.contains("approx"),
             "{planned}"
         );
+    }
+
+    #[test]
+    fn retries_and_shedding_get_their_rows_only_when_they_matter() {
+        let keys = |name: &str| {
+            let s = preset(name).unwrap();
+            let r = tellers_sim::simulate(&s).unwrap();
+            figure_rows(&s, &r, &theory(&s))
+                .into_iter()
+                .map(|r| r.key)
+                .collect::<Vec<_>>()
+        };
+        let storm = keys("spike-metastable");
+        assert!(storm.contains(&"fig-retries") && storm.contains(&"fig-calls"));
+        assert!(!storm.contains(&"fig-shed"));
+        assert!(keys("spike-shed").contains(&"fig-shed"));
+        assert!(!keys("mm1").contains(&"fig-retries"));
     }
 
     #[test]

@@ -27,6 +27,8 @@ pub struct SimBlock {
 /// One piece of a lesson, in reading order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
+// A course holds a few hundred segments, built once: their size does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum Segment {
     /// Lesson text, as trusted HTML compiled from our own Markdown.
     Html {

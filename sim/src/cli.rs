@@ -91,6 +91,7 @@ fn value_name(f: &Field) -> &'static str {
         },
         Kind::Switch => "BOOL",
         Kind::Choice(_) => "NAME",
+        Kind::Schedule => "T:RPS,…",
     }
 }
 

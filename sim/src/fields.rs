@@ -18,6 +18,8 @@
 //!   slider says);
 //! * numbers are written in the shortest form that reads back to the same bits.
 
+use crate::schedule::Schedule;
+pub use crate::text::clip;
 use std::fmt;
 
 /// A field's value, as every reader sees it.
@@ -31,6 +33,8 @@ pub enum Value {
     Switch(bool),
     /// One of the field's choices, by its name (`event-loop`).
     Choice(&'static str),
+    /// A load schedule.
+    Schedule(Schedule),
     /// An optional field that is off.
     Off,
 }
@@ -44,7 +48,7 @@ impl Value {
             Value::Real(x) => Some(x),
             Value::Switch(b) => Some(f64::from(u8::from(b))),
             Value::Off => Some(0.0),
-            Value::Choice(_) => None,
+            Value::Choice(_) | Value::Schedule(_) => None,
         }
     }
 }
@@ -59,6 +63,7 @@ impl fmt::Display for Value {
             Value::Real(x) => write!(f, "{x}"),
             Value::Switch(b) => write!(f, "{b}"),
             Value::Choice(name) => f.write_str(name),
+            Value::Schedule(s) => write!(f, "{s}"),
             Value::Off => f.write_str("none"),
         }
     }
@@ -85,6 +90,8 @@ pub enum Kind {
     Switch,
     /// One of a few named choices, as (name, label).
     Choice(&'static [(&'static str, &'static str)]),
+    /// A load schedule, `time_s:rps` pairs ([`Schedule`]).
+    Schedule,
 }
 
 /// Where a field belongs, for help pages and grouped controls.
@@ -96,19 +103,22 @@ pub enum Group {
     Workload,
     /// How requests arrive.
     Arrivals,
-    /// What callers do: time out.
+    /// What callers do: time out, retry.
     Callers,
+    /// What the server does when it cannot keep up: order, shed, drop.
+    Overload,
     /// The run itself: length, warm-up, bounds, seed.
     Run,
 }
 
 impl Group {
     /// Every group, in the order shown.
-    pub const ALL: [Group; 5] = [
+    pub const ALL: [Group; 6] = [
         Group::Server,
         Group::Workload,
         Group::Arrivals,
         Group::Callers,
+        Group::Overload,
         Group::Run,
     ];
 
@@ -119,6 +129,7 @@ impl Group {
             Group::Workload => "Workload",
             Group::Arrivals => "Arrivals",
             Group::Callers => "Callers",
+            Group::Overload => "When overloaded",
             Group::Run => "The run",
         }
     }
@@ -145,6 +156,8 @@ pub enum Control {
     Toggle,
     /// A plain number box (the seed).
     NumberBox,
+    /// A few (time, rate) rows: the load schedule.
+    ScheduleEditor,
 }
 
 /// Which scenarios use a field: a rule the scenario module defines (its
@@ -248,6 +261,10 @@ impl<S: Default, U> Field<S, U> {
                 "one of {}",
                 c.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
             ),
+            Kind::Schedule => format!(
+                "time_s:rps pairs from 0 s, times increasing, e.g. 0:150,10:400,15:150 (at most {} pairs)",
+                crate::schedule::MAX_POINTS
+            ),
         };
         if self.optional {
             format!("{base}, or 0 / none for off")
@@ -292,6 +309,8 @@ impl<S: Default, U> Field<S, U> {
                 "false" | "off" | "no" | "0" => Value::Switch(false),
                 _ => return Err(format!("'{}' is not true or false", clip(t))),
             },
+            Kind::Schedule if t.is_empty() && self.optional => Value::Off,
+            Kind::Schedule => Value::Schedule(t.parse::<Schedule>()?),
             Kind::Choice(choices) => match choices.iter().find(|(n, _)| *n == t) {
                 Some((n, _)) => Value::Choice(n),
                 None => return Err(format!("'{}' is not {}", clip(t), self.allowed())),
@@ -321,7 +340,7 @@ impl<S: Default, U> Field<S, U> {
             Kind::Int { .. } => return None,
             Kind::Real { .. } => Value::Real(x),
             Kind::Switch => Value::Switch(x != 0.0),
-            Kind::Choice(_) => return None,
+            Kind::Choice(_) | Kind::Schedule => return None,
         };
         Some(self.normalise(v))
     }
@@ -345,7 +364,8 @@ impl<S: Default, U> Field<S, U> {
             (Kind::Int { .. }, Value::Int(_))
             | (Kind::Real { .. }, Value::Real(_))
             | (Kind::Switch, Value::Switch(_))
-            | (Kind::Choice(_), Value::Choice(_)) => Ok(()),
+            | (Kind::Choice(_), Value::Choice(_))
+            | (Kind::Schedule, Value::Schedule(_)) => Ok(()),
             (_, other) => Err(format!(
                 "{other} is not allowed: allowed {}",
                 self.allowed()
@@ -376,7 +396,7 @@ impl<S: Default, U> Field<S, U> {
             Kind::Int { max, .. } => max as f64,
             Kind::Real { max, .. } => max,
             Kind::Switch => 1.0,
-            Kind::Choice(_) => 0.0,
+            Kind::Choice(_) | Kind::Schedule => 0.0,
         }
     }
 
@@ -398,28 +418,6 @@ impl<S: Default, U> Field<S, U> {
             Kind::Choice(c) => c,
             _ => &[],
         }
-    }
-}
-
-/// At most a few characters of what someone typed, without markup, so an
-/// echoed value can never carry injected text of any length.
-pub fn clip(raw: &str) -> String {
-    const SHOWN_CHARS: usize = 24;
-    let clean: String = raw
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || "-_.+ ".contains(c) {
-                c
-            } else {
-                '?'
-            }
-        })
-        .take(SHOWN_CHARS)
-        .collect();
-    if raw.chars().count() > SHOWN_CHARS {
-        format!("{clean}…")
-    } else {
-        clean
     }
 }
 
@@ -466,6 +464,18 @@ impl FieldType for f64 {
         match v {
             Value::Real(x) => Some(x),
             Value::Int(n) => Some(n as f64),
+            _ => None,
+        }
+    }
+}
+
+impl FieldType for Schedule {
+    fn to_value(&self) -> Value {
+        Value::Schedule(*self)
+    }
+    fn from_value(v: Value) -> Option<Self> {
+        match v {
+            Value::Schedule(s) => Some(s),
             _ => None,
         }
     }

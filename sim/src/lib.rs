@@ -28,12 +28,14 @@ pub mod query;
 pub mod report;
 pub mod rng;
 pub mod scenario;
+pub mod schedule;
 pub mod signs;
 pub mod sweep;
+pub mod text;
 pub mod theory;
 
 pub use engine::{
     simulate, Simulation, Snapshot, TellerKind, TellerState, TellerView, SNAPSHOT_TELLERS,
 };
 pub use report::{Report, StoppedBy};
-pub use scenario::{Accept, Arrivals, Dist, FieldError, Model, Scenario};
+pub use scenario::{Accept, Arrivals, Discipline, Dist, FieldError, Model, Scenario};

@@ -1,6 +1,6 @@
 //! Presets: scenarios that reproduce the source material, by name.
 
-use crate::scenario::{Accept, Arrivals, Dist, Model, Scenario};
+use crate::scenario::{Accept, Arrivals, Discipline, Dist, Model, Scenario};
 
 /// A named scenario with a one-line description.
 #[derive(Clone, Debug)]
@@ -24,6 +24,36 @@ fn sale_day() -> Scenario {
         duration_s: 20.0,
         warmup: 0.1,
         ..Scenario::default()
+    }
+}
+
+/// The sale-day pool (capacity 200 rps) at 75 %, 150 rps, with a 5-second
+/// spike to 400 rps (twice its capacity) from 10 s; callers give up after
+/// 3 s and try 3 more times, 100 ms of jittered backoff apart; 60 s run.
+fn spike() -> Scenario {
+    Scenario {
+        rps: 150.0,
+        rps_schedule: Some(
+            crate::schedule::Schedule::new(&[(0.0, 150.0), (10.0, 400.0), (15.0, 150.0)])
+                .expect("a valid schedule"),
+        ),
+        timeout_ms: Some(3000.0),
+        retries: 3,
+        retry_backoff_ms: 100.0,
+        duration_s: 60.0,
+        ..sale_day()
+    }
+}
+
+/// The sale-day pool 20 % over its capacity (240 rps against 200) with
+/// callers who give up after 1 s, served in `discipline` order; 60 s run.
+fn overload(discipline: Discipline) -> Scenario {
+    Scenario {
+        rps: 240.0,
+        timeout_ms: Some(1000.0),
+        discipline,
+        duration_s: 60.0,
+        ..sale_day()
     }
 }
 
@@ -170,6 +200,37 @@ pub fn presets() -> Vec<Preset> {
                 rps: 280.0,
                 ..sale_day()
             },
+        ),
+        p(
+            "spike-metastable",
+            "A 5 s spike with 3 retries per call: the retry storm outlives the spike",
+            spike(),
+        ),
+        p(
+            "spike-retry-budget",
+            "The same spike with a retry budget (0.1 token per success): it recovers",
+            Scenario {
+                retry_budget: Some(0.1),
+                ..spike()
+            },
+        ),
+        p(
+            "spike-shed",
+            "The same spike, shedding requests that waited over 1 s: it recovers",
+            Scenario {
+                shed_after_ms: Some(1000.0),
+                ..spike()
+            },
+        ),
+        p(
+            "overload-fifo",
+            "20 % over capacity, 1 s timeouts, oldest first: almost nobody in time",
+            overload(Discipline::Fifo),
+        ),
+        p(
+            "overload-adaptive-lifo",
+            "20 % over capacity, 1 s timeouts, adaptive LIFO: most callers in time",
+            overload(Discipline::AdaptiveLifo),
         ),
         p(
             "batch-pool-20",

@@ -70,14 +70,38 @@ pub struct SeriesPoint {
     /// 99th percentile latency of requests finished in the interval, ms
     /// (coarse: within about 5 %; 0 when none finished).
     pub p99_ms: f64,
+    /// Tries arriving per second in the interval (calls and retries): the offered load.
+    pub offered_rps: f64,
+    /// Answers within the caller's timeout per second in the interval.
+    pub goodput_rps: f64,
+    /// Retries arriving per second in the interval.
+    pub retries_rps: f64,
 }
 
 /// The report of one run. Counters cover the whole run; rates, latencies and
 /// averages cover the measured window (after warm-up).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Report {
-    /// Requests that arrived.
+    /// Requests that arrived: every try of every call (the same as `attempts`).
     pub arrived: u64,
+    /// Tries that arrived (calls + retries).
+    pub attempts: u64,
+    /// Distinct calls: first tries.
+    pub calls: u64,
+    /// Retries that arrived: tries after the first.
+    pub retries: u64,
+    /// Calls answered within the caller's timeout, on any try.
+    pub calls_succeeded: u64,
+    /// Calls out of tries (or of retry budget), including tries still
+    /// inside past their caller's timeout at the end.
+    pub calls_failed: u64,
+    /// Requests shed: dropped from the line after waiting longer than `shed_after_ms`.
+    pub shed: u64,
+    /// Requests dropped because their caller had less time left than a mean service time.
+    pub dropped_hopeless: u64,
+    /// Calls answered within the timeout per second in the measured window
+    /// (a call succeeds on at most one try, so this equals `goodput_rps`).
+    pub call_success_rps: f64,
     /// Requests the server finished, including those whose caller had gone.
     pub completed: u64,
     /// Requests refused at the door (full line or too many connections).

@@ -42,6 +42,12 @@ pub fn exp(rng: &mut Rng, mean: f64) -> f64 {
     Exponential { mean }.sample(rng)
 }
 
+/// A uniform time in `[0, hi]` (hi ≥ 0), in the caller's unit.
+#[inline]
+pub fn uniform_upto(rng: &mut Rng, hi: f64) -> f64 {
+    rng.random_range(0.0..=hi)
+}
+
 /// A uniform whole number in `0..n` (n > 0), unbiased.
 #[inline]
 pub fn below(rng: &mut Rng, n: u64) -> u64 {

@@ -10,6 +10,7 @@
 //! [`Scenario::validate`] names every bad field and its allowed range.
 
 use crate::fields::{Control, Group, Kind, UseRule};
+use crate::schedule::Schedule;
 use crate::{choice_enum, scenario_fields};
 use serde::Serialize;
 use std::fmt;
@@ -50,6 +51,18 @@ choice_enum! {
         Exp = "exp", "Random (exponential)";
         /// Always the mean.
         Const = "const", "Always the same";
+    }
+}
+
+choice_enum! {
+    /// Which waiting request a free thread takes.
+    pub enum Discipline {
+        /// Oldest first.
+        Fifo = "fifo", "Oldest first (FIFO)";
+        /// Newest first.
+        Lifo = "lifo", "Newest first (LIFO)";
+        /// Oldest first while the oldest has waited less than `lifo_above_ms`, then newest first.
+        AdaptiveLifo = "adaptive-lifo", "Adaptive: newest first once the line is old";
     }
 }
 
@@ -119,6 +132,16 @@ const fn int(min: u64, max: u64) -> Kind {
 }
 const fn real(min: f64, max: f64) -> Kind {
     Kind::Real { min, max }
+}
+
+/// Does `s` have a line of requests waiting for a thread (a pool, or a
+/// capped thread per request)? The discipline orders it.
+fn has_thread_line(s: &Scenario) -> bool {
+    match s.model {
+        Model::ThreadPool => true,
+        Model::ThreadPerRequest => s.thread_cap.is_some(),
+        Model::EventLoop | Model::EventLoopWorkers => false,
+    }
 }
 
 /// Does `s` use a line limit? A pool's line, the line in front of a capped
@@ -305,6 +328,12 @@ scenario_fields! {
         used: Used::Arrivals(OPEN), control: slider(1.0, 2000.0, 1.0), playground: true,
         help: "Arrival rate of open arrivals, requests per second.",
     }
+    rps_schedule: Option<Schedule> = None => {
+        group: Group::Arrivals,
+        label: "Load schedule", unit: "", kind: Kind::Schedule,
+        used: Used::Arrivals(OPEN), control: Control::ScheduleEditor, playground: true,
+        help: "The arrival rate over time, time_s:rps pairs from 0 in increasing order (0:150,10:400,15:150 = 150 rps, 400 from 10 s, 150 again from 15 s); overrides rps for open arrivals; none = the steady rps.",
+    }
     count: u32 = 1000 => {
         group: Group::Arrivals,
         label: "Requests in the batch", unit: "requests", kind: int(1, 10_000_000),
@@ -331,10 +360,58 @@ scenario_fields! {
         used: Used::Always, control: slider(0.0, 20_000.0, 100.0), playground: true,
         help: "The caller gives up after this many ms; none = waits for ever. The server still finishes what it started.",
     }
-    drop_abandoned: bool = false => {
+    retries: u32 = 0 => {
         group: Group::Callers,
+        label: "Retries after a failed try", unit: "retries", kind: int(0, 10),
+        used: Used::Always, control: slider(0.0, 10.0, 1.0), playground: true,
+        help: "How many times a caller tries again after a try times out or is refused, shed or dropped (0 = never). A retry arrives like any request; the abandoned try may still be inside.",
+    }
+    retry_backoff_ms: f64 = 100.0 => {
+        group: Group::Callers,
+        label: "Backoff before a retry (doubles each time)", unit: "ms", kind: real(0.0, 600_000.0),
+        used: Used::If(|s| s.retries > 0, "scenarios with retries"), control: slider(0.0, 5000.0, 10.0), playground: true,
+        help: "Exponential backoff with full jitter, ms: the k-th retry waits a uniform time in [0, X × 2^(k−1)].",
+    }
+    retry_budget: Option<f64> = None => {
+        group: Group::Callers,
+        label: "Retry budget: tokens per success (0 = no budget)", unit: "tokens", kind: real(0.001, 10.0),
+        used: Used::If(|s| s.retries > 0, "scenarios with retries"), control: slider(0.0, 1.0, 0.01), playground: true,
+        help: "A token bucket: each successful call earns this many tokens (at most 10 held, 10 at the start), each retry spends one; no token, no retry. none = no budget.",
+    }
+
+    // --- when overloaded ---
+    discipline: Discipline = Discipline::Fifo => {
+        group: Group::Overload,
+        label: "Which waiting request a free thread takes", unit: "", kind: Kind::Choice(Discipline::CHOICES),
+        used: Used::If(has_thread_line, "thread pool; thread per request with a cap"),
+        control: Control::Select, playground: true,
+        help: "The line's order: oldest first (fifo), newest first (lifo), or oldest first until the oldest has waited lifo_above_ms, then newest first (adaptive-lifo).",
+    }
+    lifo_above_ms: f64 = 100.0 => {
+        group: Group::Overload,
+        label: "Adaptive LIFO: newest first once the oldest waited", unit: "ms", kind: real(0.0, 3_600_000.0),
+        used: Used::If(|s| s.discipline == Discipline::AdaptiveLifo, "the adaptive-lifo discipline"),
+        control: slider(0.0, 5000.0, 10.0), playground: true,
+        help: "With adaptive-lifo: while the oldest request has waited less than this many ms the line is served oldest first, after that newest first.",
+    }
+    shed_after_ms: Option<f64> = None => {
+        group: Group::Overload,
+        label: "Shed requests that waited longer than (0 = never)", unit: "ms", kind: real(0.001, 3_600_000.0),
+        used: Used::Always, control: slider(0.0, 10_000.0, 100.0), playground: true,
+        help: "A request that has waited more than this many ms in line is dropped when a thread or loop would take it, and its caller told at once (counted as shed); none = never.",
+    }
+    drop_hopeless: bool = false => {
+        group: Group::Overload,
+        label: "Drop requests that cannot finish in time", unit: "", kind: Kind::Switch,
+        used: Used::If(|s| s.timeout_ms.is_some(), "scenarios with a caller timeout"),
+        control: Control::Toggle, playground: true,
+        help: "With a timeout: a request whose caller has less time left than the mean service time (CPU + wait) is dropped when a thread or loop would take it, and its caller told at once.",
+    }
+    drop_abandoned: bool = false => {
+        group: Group::Overload,
         label: "Drop requests whose caller has gone", unit: "", kind: Kind::Switch,
-        used: Used::Always, control: Control::Toggle, playground: false,
+        used: Used::If(|s| s.timeout_ms.is_some(), "scenarios with a caller timeout"),
+        control: Control::Toggle, playground: true,
         help: "Drop a request whose caller has gone before starting it.",
     }
 
@@ -443,6 +520,12 @@ impl Scenario {
             Model::EventLoop => cores.min(loops),
             Model::EventLoopWorkers => cores.min(loops + f64::from(self.workers)),
         }
+    }
+
+    /// The open arrival rate theory describes, rps: the load schedule's
+    /// first step when there is one (the load before any change), else `rps`.
+    pub fn steady_rps(&self) -> f64 {
+        self.rps_schedule.map_or(self.rps, |s| s.base_rps())
     }
 
     /// Loops actually run: `loops`, or one per core when 0.

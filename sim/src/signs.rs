@@ -26,6 +26,11 @@ pub enum SignKind {
     LoopBlocked,
     /// Callers give up; the server may still finish their work for nobody.
     Timeouts,
+    /// Retries add a large share of the load: failures make more work.
+    RetryStorm,
+    /// Requests wait in line longer than their callers wait for them: the
+    /// server is busy, but mostly for callers who have left.
+    LineOutlivesCallers,
     /// Nothing above: the server keeps up with room to spare.
     Healthy,
 }
@@ -43,6 +48,8 @@ pub struct Sign {
 
 /// CPU utilisation at or above this share of the usable cores counts as near the limit.
 pub const CPU_NEAR: f64 = 0.85;
+/// Retries at or above this share of calls count as a storm.
+pub const RETRY_STORM: f64 = 0.2;
 /// A pool this full (busy threads ÷ threads) counts as full.
 pub const POOL_FULL: f64 = 0.9;
 /// A loop step p99 at least this long (ms) can freeze a loop...
@@ -132,6 +139,34 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             });
         }
     }
+    if r.calls > 0 && r.retries as f64 >= RETRY_STORM * r.calls as f64 {
+        signs.push(Sign {
+            kind: SignKind::RetryStorm,
+            title: "A retry storm".into(),
+            detail: format!(
+                "{} retries came on top of {} calls: {:.1} tries per call. Every failure sends more work to a \
+                 server that is already failing. A retry budget, backoff with jitter or shedding stops it.",
+                r.retries,
+                r.calls,
+                r.attempts as f64 / r.calls as f64
+            ),
+        });
+    }
+    if let Some(to) = s.timeout_ms {
+        let busy = r.throughput_rps > 0.0;
+        if busy && r.queue_wait_ms.mean >= to && r.goodput_rps < 0.5 * r.throughput_rps {
+            signs.push(Sign {
+                kind: SignKind::LineOutlivesCallers,
+                title: "The line outlives its callers".into(),
+                detail: format!(
+                    "Requests wait {:.0} ms in line on average, but callers give up after {:.0} ms: the server \
+                     finishes {:.0} rps, only {:.0} rps of them in time. A short line, shedding by wait or \
+                     adaptive LIFO serves callers who are still there.",
+                    r.queue_wait_ms.mean, to, r.throughput_rps, r.goodput_rps
+                ),
+            });
+        }
+    }
     if r.timed_out > 0 {
         signs.push(Sign {
             kind: SignKind::Timeouts,
@@ -194,6 +229,24 @@ mod tests {
         let k = kinds("waf-inline");
         assert!(k.contains(&SignKind::LoopBlocked), "{k:?}");
         assert!(!kinds("waf-offload-round-robin").contains(&SignKind::LoopBlocked));
+    }
+
+    #[test]
+    fn a_retry_storm_and_a_line_that_outlives_its_callers_are_named() {
+        let k = kinds("spike-metastable");
+        assert!(k.contains(&SignKind::RetryStorm), "{k:?}");
+        assert!(k.contains(&SignKind::LineOutlivesCallers), "{k:?}");
+        let k = kinds("overload-fifo");
+        assert!(k.contains(&SignKind::LineOutlivesCallers), "{k:?}");
+        assert!(!k.contains(&SignKind::RetryStorm), "{k:?}");
+        for cured in ["spike-retry-budget", "overload-adaptive-lifo"] {
+            let k = kinds(cured);
+            assert!(!k.contains(&SignKind::RetryStorm), "{cured}: {k:?}");
+            assert!(
+                !k.contains(&SignKind::LineOutlivesCallers),
+                "{cured}: {k:?}"
+            );
+        }
     }
 
     #[test]

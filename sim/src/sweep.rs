@@ -27,6 +27,11 @@ pub fn sweep_scenario(s: &Scenario, th: &Theory, rho: f64) -> Option<Scenario> {
     Some(Scenario {
         arrivals: Arrivals::Poisson,
         rps,
+        // The curve is the steady state: no schedule, no caller who gives up
+        // or retries, nobody shed.
+        rps_schedule: None,
+        retries: 0,
+        shed_after_ms: None,
         requests: Some(requests),
         timeout_ms: None,
         duration_s: (requests as f64 / rps * 3.0 + 20.0 * own_work_s).clamp(1.0, 86_400.0),

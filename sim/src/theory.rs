@@ -20,7 +20,8 @@ use serde::Serialize;
 pub struct Theory {
     /// CPU limit, thread limit and the capacity, rps.
     pub capacity: Capacity,
-    /// Offered load (open arrivals), rps; `None` for batch and closed workloads.
+    /// Offered load (open arrivals), rps: the load schedule's first step when
+    /// there is one; `None` for batch and closed workloads.
     pub offered_rps: Option<f64>,
     /// Utilisation of the binding resource, 0–∞ (≥ 1 means overload).
     pub utilisation: Option<f64>,
@@ -173,7 +174,8 @@ fn approximations(
 /// The analytic companion of `s`.
 pub fn theory(s: &Scenario) -> Theory {
     let capacity = analytic::capacity(s);
-    let offered = matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform).then_some(s.rps);
+    let offered =
+        matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform).then_some(s.steady_rps());
     let (cpu_mean, cpu_var) = cpu_moments(s);
     let wait_var = var(s.wait_ms, s.wait_dist);
     let pinned = matches!(s.model, Model::EventLoop) && s.accept != Accept::Shared;

@@ -22,6 +22,9 @@ fn changed(f: &Field) -> (Value, Scenario) {
         ],
         Kind::Switch => vec![Value::Switch(true), Value::Switch(false)],
         Kind::Choice(c) => c.iter().map(|(n, _)| Value::Choice(n)).collect(),
+        Kind::Schedule => vec![Value::Schedule(
+            "0:150,10:400,15:150".parse().expect("a good schedule"),
+        )],
     };
     for v in candidates {
         if v == default {
@@ -73,6 +76,7 @@ fn every_field_has_a_label_help_and_a_range_that_refuses() {
             }
             Kind::Switch => {}
             Kind::Choice(c) => assert!(c.len() >= 2, "{}", f.name),
+            Kind::Schedule => assert!(f.parse("0:1,0:2").is_err(), "{}", f.name),
         }
         assert!(
             f.check((f.get)(&Scenario::default())).is_ok(),

@@ -3,7 +3,8 @@
 //! stays within 0–1, nothing is NaN, and the same seed gives the same report.
 
 use proptest::prelude::*;
-use tellers_sim::{Accept, Arrivals, Dist, Model, Scenario, Simulation, TellerState};
+use tellers_sim::schedule::Schedule;
+use tellers_sim::{Accept, Arrivals, Discipline, Dist, Model, Scenario, Simulation, TellerState};
 
 fn scenario() -> impl Strategy<Value = Scenario> {
     let model = prop_oneof![
@@ -48,6 +49,19 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             any::<u64>(),
             0.0f64..2.0,
         ),
+        (
+            0u32..4,
+            0.0f64..200.0,
+            proptest::option::of(0.05f64..1.0),
+            prop_oneof![
+                Just(Discipline::Fifo),
+                Just(Discipline::Lifo),
+                Just(Discipline::AdaptiveLifo)
+            ],
+            proptest::option::of(10.0f64..500.0),
+            any::<bool>(),
+            proptest::option::of((1.0f64..3000.0, 0.5f64..2.0)),
+        ),
     )
         .prop_map(
             |(
@@ -55,8 +69,20 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 (cores, threads, loops, workers, queue_limit),
                 (cpu, wait, write, heavy, rps),
                 (timeout, drop, dur, seed, handoff),
+                (retries, backoff, budget, discipline, shed, hopeless, spike),
             )| {
                 Scenario {
+                    retries,
+                    retry_backoff_ms: backoff,
+                    retry_budget: budget,
+                    discipline,
+                    shed_after_ms: shed,
+                    drop_hopeless: hopeless,
+                    // A spike to `rps × factor` from half the run to three quarters.
+                    rps_schedule: spike.map(|(to, at)| {
+                        Schedule::new(&[(0.0, rps), (at * dur / 4.0, to), (at * dur / 2.0, rps)])
+                            .unwrap()
+                    }),
                     model,
                     accept,
                     arrivals,
@@ -111,7 +137,14 @@ proptest! {
             }
         }
         let r = sim.report();
-        prop_assert_eq!(r.arrived, r.completed + r.refused + r.dropped + r.in_flight_end, "conservation: {:?}", r);
+        prop_assert_eq!(
+            r.arrived,
+            r.completed + r.refused + r.dropped + r.shed + r.dropped_hopeless + r.in_flight_end,
+            "conservation: {:?}", r
+        );
+        prop_assert_eq!(r.attempts, r.calls + r.retries);
+        prop_assert!(r.calls_succeeded + r.calls_failed <= r.calls);
+        prop_assert!(r.retries <= u64::from(s.retries) * r.calls);
         prop_assert!(r.finished_after_timeout <= r.completed);
         prop_assert!(r.timed_out <= r.arrived);
         prop_assert!((0.0..=1.0).contains(&r.cpu_utilisation), "cpu {}", r.cpu_utilisation);

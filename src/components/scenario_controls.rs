@@ -6,7 +6,8 @@ use tellers_sim::scenario::Field;
 use tellers_sim::Scenario;
 
 use crate::controls::{
-    box_problem, choice_value, control_field, field_value, with_choice, with_field,
+    a_spike, box_problem, choice_value, control_field, control_items, field_value, schedule_rows,
+    with_choice, with_field, with_schedule_rows, ControlItem,
 };
 use crate::format::{fmt_tick, fmt_value};
 
@@ -30,19 +31,26 @@ pub fn ScenarioControls(
     fields: Signal<Vec<&'static str>>,
 ) -> impl IntoView {
     let prefix = unique_prefix();
+    let items = Memo::new(move |_| control_items(&fields.get()));
     view! {
         <div class="controls">
-            <For each=move || fields.get() key=|f| *f let:name>
+            <For each=move || items.get() key=|i| *i let:item>
                 {
-                    let id = format!("{prefix}-{name}");
-                    match control_field(name) {
-                        Some(f) => match f.control {
-                            Control::Select => view! { <ChoiceControl scenario field=f id /> }.into_any(),
-                            Control::Toggle => view! { <ToggleControl scenario field=f id /> }.into_any(),
-                            Control::NumberBox => view! { <SeedControl scenario field=f id /> }.into_any(),
-                            _ => view! { <SliderControl scenario field=f id /> }.into_any(),
-                        },
-                        None => ().into_any(),
+                    match item {
+                        ControlItem::Heading(h) => view! { <h3 class="controls__group">{h}</h3> }.into_any(),
+                        ControlItem::Field(name) => {
+                            let id = format!("{prefix}-{name}");
+                            match control_field(name) {
+                                Some(f) => match f.control {
+                                    Control::Select => view! { <ChoiceControl scenario field=f id /> }.into_any(),
+                                    Control::Toggle => view! { <ToggleControl scenario field=f id /> }.into_any(),
+                                    Control::NumberBox => view! { <SeedControl scenario field=f id /> }.into_any(),
+                                    Control::ScheduleEditor => view! { <ScheduleEditor scenario field=f id /> }.into_any(),
+                                    _ => view! { <SliderControl scenario field=f id /> }.into_any(),
+                                },
+                                None => ().into_any(),
+                            }
+                        }
                     }
                 }
             </For>
@@ -227,6 +235,174 @@ fn SeedControl(
                     scenario.update(|s| *s = with_choice(s, name, text.trim()));
                 }
             />
+        </div>
+    }
+}
+
+/// The load schedule: a few rows of "from this second, this many requests
+/// per second", or a steady rate. Rows that do not make a schedule stay as
+/// typed, with what is wrong beside them, until they are fixed.
+#[component]
+fn ScheduleEditor(
+    /// The scenario.
+    scenario: RwSignal<Scenario>,
+    /// The schedule field.
+    field: &'static Field,
+    /// Element id.
+    id: String,
+) -> impl IntoView {
+    // The rows as typed; they follow the scenario when it changes elsewhere.
+    let rows = RwSignal::new(schedule_rows(&scenario.get_untracked()));
+    let problem = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        let from_scenario = schedule_rows(&scenario.get());
+        if problem.get_untracked().is_none() {
+            rows.set(from_scenario);
+        }
+    });
+    let apply = move |next: Option<Vec<(f64, f64)>>| {
+        match with_schedule_rows(&scenario.get_untracked(), next.as_deref()) {
+            Ok(s) => {
+                problem.set(None);
+                scenario.set(s);
+            }
+            Err(e) => problem.set(Some(e)),
+        }
+        if let Some(r) = next {
+            rows.set(r);
+        }
+    };
+    let edit = move |i: usize, col: usize, text: String| {
+        let Ok(v) = text.trim().replace(',', "").parse::<f64>() else {
+            problem.set(Some(format!(
+                "step {}: '{}' is not a number",
+                i + 1,
+                tellers_sim::text::clip(text.trim())
+            )));
+            return;
+        };
+        let mut r = rows.get_untracked();
+        if let Some(row) = r.get_mut(i) {
+            if col == 0 {
+                row.0 = v;
+            } else {
+                row.1 = v;
+            }
+        }
+        apply(Some(r));
+    };
+    let note_id = format!("{id}-note");
+    let table_note = note_id.clone();
+    view! {
+        <div class="control control--schedule" data-field=field.name id=id>
+            <span class="control__label">{field.label}</span>
+            {move || {
+                let r = rows.get();
+                if r.is_empty() {
+                    view! {
+                        <p class="control__range">"A steady rate: the arrival rate above."</p>
+                        <button
+                            type="button"
+                            class="button button--small"
+                            data-testid="schedule-add-spike"
+                            on:click=move |_| apply(Some(a_spike(&scenario.get_untracked())))
+                        >
+                            "Add a load schedule"
+                        </button>
+                    }
+                        .into_any()
+                } else {
+                    let n = r.len();
+                    let rows_view = r
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, (t, rate))| {
+                            view! {
+                                <tr>
+                                    <td>
+                                        <input
+                                            type="text"
+                                            inputmode="decimal"
+                                            class="control__box"
+                                            aria-label=format!("Step {}: from, seconds", i + 1)
+                                            prop:value=t.to_string()
+                                            on:change=move |ev| edit(i, 0, event_target_value(&ev))
+                                        />
+                                    </td>
+                                    <td>
+                                        <input
+                                            type="text"
+                                            inputmode="decimal"
+                                            class="control__box"
+                                            aria-label=format!("Step {}: rate, requests per second", i + 1)
+                                            prop:value=rate.to_string()
+                                            on:change=move |ev| edit(i, 1, event_target_value(&ev))
+                                        />
+                                    </td>
+                                    <td>
+                                        <button
+                                            type="button"
+                                            class="button button--small"
+                                            aria-label=format!("Remove step {}", i + 1)
+                                            disabled=n == 1
+                                            on:click=move |_| {
+                                                let mut r = rows.get_untracked();
+                                                r.remove(i);
+                                                apply(Some(r));
+                                            }
+                                        >
+                                            "×"
+                                        </button>
+                                    </td>
+                                </tr>
+                            }
+                        })
+                        .collect_view();
+                    view! {
+                        <table class="schedule" aria-describedby=table_note.clone()>
+                            <thead>
+                                <tr>
+                                    <th scope="col">"From, s"</th>
+                                    <th scope="col">"Rate, rps"</th>
+                                    <th scope="col">
+                                        <span class="visually-hidden">"Remove"</span>
+                                    </th>
+                                </tr>
+                            </thead>
+                            <tbody>{rows_view}</tbody>
+                        </table>
+                        <div class="schedule__actions">
+                            <button
+                                type="button"
+                                class="button button--small"
+                                disabled=n >= tellers_sim::schedule::MAX_POINTS
+                                on:click=move |_| apply(Some(crate::controls::with_one_more_row(&rows.get_untracked())))
+                            >
+                                "Add a step"
+                            </button>
+                            <button
+                                type="button"
+                                class="button button--small"
+                                data-testid="schedule-steady"
+                                on:click=move |_| {
+                                    rows.set(Vec::new());
+                                    apply(None);
+                                }
+                            >
+                                "Steady rate"
+                            </button>
+                        </div>
+                    }
+                        .into_any()
+                }
+            }}
+            <div class="control__range" id=note_id aria-live="polite">
+                {move || {
+                    problem
+                        .get()
+                        .map(|p| view! { <span class="control__problem" role="alert">{p}</span> })
+                }}
+            </div>
         </div>
     }
 }

@@ -8,13 +8,15 @@ use crate::lab::Lab;
 /// Size of each time-series chart, CSS pixels.
 const SIZE: (f64, f64) = (480.0, 280.0);
 
-/// The run over time: requests in line and inside, CPU busy, p99.
+/// The run over time: requests in line and inside, the load (arriving,
+/// finished, in time, retries), CPU busy, p99.
 #[component]
 pub fn SeriesPanel(
     /// The widget's lab.
     lab: Lab,
 ) -> impl IntoView {
     let refs = [
+        NodeRef::<html::Canvas>::new(),
         NodeRef::<html::Canvas>::new(),
         NodeRef::<html::Canvas>::new(),
         NodeRef::<html::Canvas>::new(),
@@ -32,6 +34,7 @@ pub fn SeriesPanel(
     });
     let labels = [
         "Requests in line and inside over simulated time",
+        "Requests per second over simulated time: arriving, finished, finished in time, retries",
         "CPU busy, percent, over simulated time",
         "p99 response time per interval, ms, over simulated time",
     ];

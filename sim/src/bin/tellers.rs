@@ -179,6 +179,18 @@ fn print_table(s: &Scenario, r: &Report) {
         "arrived {}  completed {}  refused {}  dropped {}  timed out {} ({} finished for nobody)  in flight at end {}",
         r.arrived, r.completed, r.refused, r.dropped, r.timed_out, r.finished_after_timeout, r.in_flight_end
     );
+    if r.retries > 0 || r.shed > 0 || r.dropped_hopeless > 0 || s.retries > 0 {
+        out!(
+            "calls {}  retries {} ({:.2} tries per call)  succeeded {}  failed {}  shed {}  dropped as hopeless {}",
+            r.calls,
+            r.retries,
+            r.attempts as f64 / r.calls.max(1) as f64,
+            r.calls_succeeded,
+            r.calls_failed,
+            r.shed,
+            r.dropped_hopeless
+        );
+    }
     out!(
         "peak threads {}  memory reserved {:.1} MB, used {:.1} MB  peak connections {}",
         r.peak_threads,

@@ -157,7 +157,7 @@ impl LoopServer {
             let cost = match ctx.reqs.get(r).phase {
                 Phase::Read => {
                     if ctx.reqs.get(r).first_start == Time::MAX {
-                        if ctx.drop_if_abandoned(r) {
+                        if !ctx.admit(r) {
                             continue;
                         }
                         ctx.first_start(r);

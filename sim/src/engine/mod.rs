@@ -33,7 +33,7 @@ use loops::LoopServer;
 use queue::{EventQueue, Next};
 use rand::distr::{Bernoulli, Distribution};
 use request::{Caller, Owner, Phase, Req, ReqId, Requests};
-use stats::{Stats, NS_PER_MS};
+use stats::{LeftLine, Stats, NS_PER_MS};
 use threads::ThreadServer;
 
 pub use cores::{TellerKind, TellerState};
@@ -76,12 +76,19 @@ pub enum Event {
         /// The request.
         req: ReqId,
     },
-    /// A closed client's timeout for request number `id` in slot `req`.
+    /// A caller's timeout for request number `id` in slot `req`.
     Timeout {
         /// The request's slot.
         req: ReqId,
         /// Its arrival number (the slot may have been reused).
         id: u32,
+    },
+    /// A caller tries its call again.
+    Retry {
+        /// Who calls.
+        caller: Caller,
+        /// Which try this is (1 = the first retry).
+        attempt: u32,
     },
 }
 
@@ -167,13 +174,29 @@ pub struct Ctx {
     tellers: Tellers,
     cores: Cores,
     stats: Stats,
-    /// Requests that have arrived.
+    /// Tries that have arrived (calls and retries).
     arrived: u64,
-    /// No more arrivals will come.
+    /// Calls that have arrived (first tries).
+    calls: u64,
+    /// Retries that have arrived.
+    retries: u64,
+    /// Retries scheduled that have not arrived yet.
+    pending_retries: u64,
+    /// Retry budget tokens held (at most [`MAX_TOKENS`]).
+    tokens: f64,
+    /// No more calls will come.
     arrivals_done: bool,
     /// The caller gives up after this long, ns.
     timeout: Option<Time>,
+    /// A timeout event is scheduled for every try, not only closed clients'
+    /// (needed to retry at the right moment).
+    timeout_events: bool,
+    /// Mean service time (CPU + wait), ns: the least time a request still needs.
+    mean_service: Time,
 }
+
+/// Most retry-budget tokens a caller holds; it starts with this many.
+pub const MAX_TOKENS: f64 = 10.0;
 
 impl Ctx {
     /// `x` ms in ns.
@@ -200,7 +223,7 @@ impl Ctx {
     }
 
     #[inline]
-    fn new_request(&mut self, caller: Caller, measured: bool) -> ReqId {
+    fn new_request(&mut self, caller: Caller, attempt: u32, measured: bool) -> ReqId {
         let heavy = self.heavy.is_some_and(|b| b.sample(&mut self.rng));
         let cpu_mean = if heavy {
             self.s.heavy_cpu_ms
@@ -220,9 +243,11 @@ impl Ctx {
             phase: Phase::Read,
             owner: Owner::Nobody,
             caller,
+            attempt,
             abandoned: false,
             measured,
             heavy,
+            live: true,
         })
     }
 
@@ -246,14 +271,75 @@ impl Ctx {
         q.abandoned || self.timeout.is_some_and(|to| self.now >= q.arrival + to)
     }
 
-    /// Drops `r` before it starts if its caller has gone and the scenario drops such requests.
-    fn drop_if_abandoned(&mut self, r: ReqId) -> bool {
-        if !(self.s.drop_abandoned && self.caller_gone(r)) {
-            return false;
-        }
-        self.stats.dropped_from_line();
+    /// A thread or loop is about to take `r` from the line: true to go on,
+    /// or false when the scenario drops it instead — its caller has gone, it
+    /// waited longer than the shedding bound, or it cannot finish in time.
+    fn admit(&mut self, r: ReqId) -> bool {
+        let q = self.reqs.get(r);
+        let why = if self.s.drop_abandoned && self.caller_gone(r) {
+            LeftLine::CallerGone
+        } else if self
+            .s
+            .shed_after_ms
+            .is_some_and(|x| self.now - q.arrival > ms(x))
+        {
+            LeftLine::Shed
+        } else if self.s.drop_hopeless
+            && self
+                .timeout
+                .is_some_and(|to| q.arrival + to < self.now + self.mean_service)
+        {
+            LeftLine::Hopeless
+        } else {
+            return true;
+        };
+        self.stats.left_line(why);
+        self.try_failed(r);
         self.reqs.remove(r);
-        true
+        false
+    }
+
+    /// The caller of `r` learns its try failed (timed out, shed, dropped),
+    /// unless it already knew.
+    fn try_failed(&mut self, r: ReqId) {
+        let q = self.reqs.get_mut(r);
+        if q.abandoned {
+            return;
+        }
+        q.abandoned = true;
+        let (caller, attempt) = (q.caller, q.attempt);
+        self.call_try_failed(caller, attempt, false);
+    }
+
+    /// Try number `attempt` of `caller`'s call failed: retry it after a
+    /// backoff if tries and budget are left, else the call has failed.
+    fn call_try_failed(&mut self, caller: Caller, attempt: u32, refused: bool) {
+        let budget_ok = self.s.retry_budget.is_none() || self.tokens >= 1.0;
+        if attempt < self.s.retries && budget_ok {
+            if self.s.retry_budget.is_some() {
+                self.tokens -= 1.0;
+            }
+            // Full jitter: the k-th retry waits a uniform time in [0, X·2^(k−1)].
+            let cap_ms = self.s.retry_backoff_ms * 2f64.powi(attempt as i32);
+            let wait = if cap_ms > 0.0 {
+                ms(rng::uniform_upto(&mut self.rng, cap_ms))
+            } else {
+                0
+            };
+            self.pending_retries += 1;
+            self.queue.push(
+                self.now + wait,
+                Event::Retry {
+                    caller,
+                    attempt: attempt + 1,
+                },
+            );
+        } else {
+            self.stats.calls_failed += 1;
+            if let Caller::Client(c) = caller {
+                self.client_next(c, refused);
+            }
+        }
     }
 
     /// `r` leaves the line and starts its first step.
@@ -273,9 +359,45 @@ impl Ctx {
         let late = self.timeout.is_some_and(|to| latency > to);
         let (measured, caller, abandoned) = (q.measured, q.caller, q.abandoned);
         self.stats.finished(self.now, latency, late, measured);
+        if late {
+            // Without timeout events the caller's failure is counted here.
+            self.try_failed(r);
+        } else if let Some(earn) = self.s.retry_budget {
+            self.tokens = (self.tokens + earn).min(MAX_TOKENS);
+        }
         self.reqs.remove(r);
-        if let (Caller::Client(c), false) = (caller, abandoned) {
+        if let (Caller::Client(c), false, false) = (caller, abandoned, late) {
             self.client_next(c, false);
+        }
+    }
+
+    /// When the next call of an open stream arrives, ns (`None`: no more).
+    /// A load schedule restarts the draw where the rate changes (Poisson
+    /// gaps are memoryless, so this is exact).
+    fn next_open_arrival(&mut self) -> Option<Time> {
+        let Some(sched) = self.s.rps_schedule else {
+            return Some(match self.s.arrivals {
+                Arrivals::Uniform => ((self.calls + 1) as f64 * 1e9 / self.s.rps).round() as Time,
+                _ => {
+                    let gap = rng::exp(&mut self.rng, 1e9 / self.s.rps);
+                    self.now + (gap + 0.5) as Time
+                }
+            });
+        };
+        let mut t_s = self.now as f64 / 1e9;
+        loop {
+            let rate = sched.rate_at(t_s);
+            let change = sched.next_change(t_s);
+            if rate > 0.0 {
+                let gap_s = match self.s.arrivals {
+                    Arrivals::Uniform => 1.0 / rate,
+                    _ => rng::exp(&mut self.rng, 1.0 / rate),
+                };
+                if change.is_none_or(|c| t_s + gap_s < c) {
+                    return Some(((t_s + gap_s) * 1e9).round().max(self.now as f64) as Time);
+                }
+            }
+            t_s = change?;
         }
     }
 }
@@ -369,8 +491,14 @@ impl Simulation {
             ),
             stats: Stats::new(t_warm, warm_count, series_dt),
             arrived: 0,
+            calls: 0,
+            retries: 0,
+            pending_retries: 0,
+            tokens: MAX_TOKENS,
             arrivals_done: false,
             timeout: s.timeout_ms.map(ms),
+            timeout_events: s.arrivals == Arrivals::Closed || s.retries > 0,
+            mean_service: ms(s.mean_service_ms()),
             s,
         };
         // Tellers that exist from the start.
@@ -436,14 +564,15 @@ impl Simulation {
         self.advance(t);
         self.events += 1;
         match next {
-            Next::Arrival => self.on_arrival(Caller::Open),
+            Next::Arrival => self.on_arrival(Caller::Open, 0),
             Next::Sample => {
                 let c = &mut self.ctx;
                 let at = c.stats.sample(c.now, c.cores.count());
                 c.queue.set_sample(at);
             }
             Next::Event(ev) => match ev {
-                Event::ClientSends { client } => self.on_arrival(Caller::Client(client)),
+                Event::ClientSends { client } => self.on_arrival(Caller::Client(client), 0),
+                Event::Retry { caller, attempt } => self.on_arrival(caller, attempt),
                 Event::CpuDone { core, gen } => {
                     let c = &mut self.ctx;
                     if let Some(t) =
@@ -467,7 +596,7 @@ impl Simulation {
         }
         let st = &mut self.ctx.stats;
         st.peak_inside = st.peak_inside.max(st.inside);
-        if self.ctx.arrivals_done && self.ctx.stats.inside == 0 {
+        if self.ctx.arrivals_done && self.ctx.stats.inside == 0 && self.ctx.pending_retries == 0 {
             return self.stop(StoppedBy::AllDone, self.ctx.now);
         }
         true
@@ -517,37 +646,44 @@ impl Simulation {
         c.now = t;
     }
 
-    fn on_arrival(&mut self, caller: Caller) {
+    /// A try arrives: a new call (`attempt` 0, from the open stream, the
+    /// batch or a closed client) or a retry of an earlier one.
+    fn on_arrival(&mut self, caller: Caller, attempt: u32) {
         let c = &mut self.ctx;
-        let s = &c.s;
-        let bounded_n = match s.arrivals {
-            Arrivals::Batch => Some(
-                s.requests
-                    .map_or(u64::from(s.count), |r| r.min(u64::from(s.count))),
-            ),
-            _ => s.requests,
-        };
-        if c.arrivals_done || bounded_n.is_some_and(|n| c.arrived >= n) {
-            c.arrivals_done = true;
-            return;
-        }
-        // The next arrival of an open or batch stream.
-        match s.arrivals {
-            Arrivals::Poisson => {
-                let gap = rng::exp(&mut c.rng, 1e9 / s.rps);
-                c.queue.set_arrival(c.now + (gap + 0.5) as Time);
+        if attempt == 0 {
+            let s = &c.s;
+            let bounded_n = match s.arrivals {
+                Arrivals::Batch => Some(
+                    s.requests
+                        .map_or(u64::from(s.count), |r| r.min(u64::from(s.count))),
+                ),
+                _ => s.requests,
+            };
+            if c.arrivals_done || bounded_n.is_some_and(|n| c.calls >= n) {
+                c.arrivals_done = true;
+                return;
             }
-            Arrivals::Uniform => {
-                let next = ((c.arrived + 1) as f64 * 1e9 / s.rps).round() as Time;
-                c.queue.set_arrival(next);
+            // The next call of an open or batch stream.
+            match s.arrivals {
+                Arrivals::Poisson | Arrivals::Uniform => {
+                    if let Some(at) = c.next_open_arrival() {
+                        c.queue.set_arrival(at);
+                    }
+                }
+                Arrivals::Batch => c.queue.set_arrival(c.now),
+                Arrivals::Closed => {}
             }
-            Arrivals::Batch => c.queue.set_arrival(c.now),
-            Arrivals::Closed => {}
+            c.calls += 1;
+            if bounded_n.is_some_and(|n| c.calls >= n) {
+                c.arrivals_done = true;
+            }
+        } else {
+            c.pending_retries -= 1;
+            c.retries += 1;
+            c.stats.win_retries += 1;
         }
         c.arrived += 1;
-        if bounded_n.is_some_and(|n| c.arrived >= n) {
-            c.arrivals_done = true;
-        }
+        c.stats.win_arrived += 1;
         if c.stats.t_warm == Time::MAX && c.arrived > c.stats.warm_count {
             c.stats.start_window(c.now);
         }
@@ -563,34 +699,30 @@ impl Simulation {
         if at_conn_limit || self.server.line_is_full(&self.ctx) {
             let c = &mut self.ctx;
             c.stats.refused += 1;
-            if let Caller::Client(client) = caller {
-                c.client_next(client, true);
-            }
+            c.call_try_failed(caller, attempt, true);
             return;
         }
 
         let c = &mut self.ctx;
-        let r = c.new_request(caller, measured);
+        let r = c.new_request(caller, attempt, measured);
         c.stats.inside += 1;
         c.stats.line_len += 1;
-        if let (Caller::Client(_), Some(to)) = (caller, c.timeout) {
+        if let (true, Some(to)) = (c.timeout_events, c.timeout) {
             let id = c.reqs.get(r).id;
             c.queue.push(c.now + to, Event::Timeout { req: r, id });
         }
         self.server.accept(&mut self.ctx, r);
     }
 
+    /// A caller's timeout: the try has failed, unless it already finished
+    /// (its slot may then hold another request: the number tells).
     fn on_timeout(&mut self, r: ReqId, id: u32) {
         let c = &mut self.ctx;
-        let q = c.reqs.get_mut(r);
-        let Caller::Client(client) = q.caller else {
+        let q = c.reqs.get(r);
+        if !q.live || q.id != id {
             return;
-        };
-        if q.id != id || q.abandoned {
-            return; // finished already (the slot may be reused)
         }
-        q.abandoned = true;
-        c.client_next(client, false);
+        c.try_failed(r);
     }
 
     /// The report so far (complete once the run has stopped).
@@ -626,8 +758,24 @@ impl Simulation {
         let kb_to_mb = 1.0 / 1000.0;
         let conn_kb = if has_loops { c.s.conn_state_kb } else { 0.0 };
         let peak_threads = c.tellers.peak;
+        // Tries still inside past their caller's timeout, whose failure no
+        // event has counted yet, are failed calls too.
+        let failed_inside = c.timeout.map_or(0, |to| {
+            c.reqs
+                .live()
+                .filter(|q| !q.abandoned && now >= q.arrival + to)
+                .count() as u64
+        });
         Report {
             arrived: c.arrived,
+            attempts: c.arrived,
+            calls: c.calls,
+            retries: c.retries,
+            calls_succeeded: st.calls_succeeded,
+            calls_failed: st.calls_failed + failed_inside,
+            shed: st.shed,
+            dropped_hopeless: st.dropped_hopeless,
+            call_success_rps: st.good_in_window as f64 / window_s,
             completed: st.completed,
             refused: st.refused,
             dropped: st.dropped,

@@ -66,12 +66,18 @@ pub struct Req {
     pub owner: Owner,
     /// Who waits for it.
     pub caller: Caller,
-    /// Its caller gave up (closed loop).
+    /// Which try of its call this is: 0 the first, 1 the first retry, …
+    pub attempt: u32,
+    /// Its caller has given up on it (timed out, or told it was shed or
+    /// dropped); the call's failure has been handled.
     pub abandoned: bool,
     /// Arrived after the warm-up: its latency counts.
     pub measured: bool,
     /// In the heavy class.
     pub heavy: bool,
+    /// Still inside: false once it has left and its slot is free (a
+    /// timeout event for it is then stale, even if the slot was not reused).
+    pub live: bool,
 }
 
 /// Request slots, reused once a request has left.
@@ -97,6 +103,7 @@ impl Requests {
     /// Frees `r`'s slot (the request has left).
     #[inline]
     pub fn remove(&mut self, r: ReqId) {
+        self.slots[r as usize].live = false;
         self.free.push(r);
     }
 
@@ -114,14 +121,6 @@ impl Requests {
 
     /// Requests still inside (slots in use).
     pub fn live(&self) -> impl Iterator<Item = &Req> {
-        let mut used = vec![true; self.slots.len()];
-        for &f in &self.free {
-            used[f as usize] = false;
-        }
-        self.slots
-            .iter()
-            .zip(used)
-            .filter(|(_, u)| *u)
-            .map(|(q, _)| q)
+        self.slots.iter().filter(|q| q.live)
     }
 }

@@ -32,6 +32,17 @@ fn coarse_mid(i: usize) -> f64 {
     lo as f64 + ((1u64 << (e - 4)) as f64) / 2.0
 }
 
+/// Why a request left the line without being served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeftLine {
+    /// Its caller had gone (dropped as abandoned).
+    CallerGone,
+    /// It had waited longer than the shedding bound.
+    Shed,
+    /// Its caller had less time left than a mean service time.
+    Hopeless,
+}
+
 /// Running sums over time since t = 0 (ns × count); means over any window
 /// are differences of two of them.
 #[derive(Clone, Copy, Debug, Default)]
@@ -84,6 +95,14 @@ pub struct Stats {
     pub timed_out: u64,
     /// Requests finished after their caller had gone.
     pub finished_late: u64,
+    /// Requests shed: dropped from the line after waiting too long.
+    pub shed: u64,
+    /// Requests dropped because their caller had too little time left.
+    pub dropped_hopeless: u64,
+    /// Calls answered within the caller's timeout, on any try.
+    pub calls_succeeded: u64,
+    /// Calls that ran out of tries (or of retry budget).
+    pub calls_failed: u64,
     /// When the last request finished, ns.
     pub last_finish: Time,
 
@@ -121,6 +140,11 @@ pub struct Stats {
     win_start: Time,
     win_done: u64,
     win_hist: Vec<u32>,
+    /// Tries that arrived in the open interval (calls and retries).
+    pub win_arrived: u64,
+    /// Retries that arrived in the open interval.
+    pub win_retries: u64,
+    win_good: u64,
 }
 
 impl Stats {
@@ -137,6 +161,10 @@ impl Stats {
             dropped: 0,
             timed_out: 0,
             finished_late: 0,
+            shed: 0,
+            dropped_hopeless: 0,
+            calls_succeeded: 0,
+            calls_failed: 0,
             last_finish: 0,
             t_warm,
             warm_count,
@@ -156,6 +184,9 @@ impl Stats {
             win_start: 0,
             win_done: 0,
             win_hist: vec![0; COARSE],
+            win_arrived: 0,
+            win_retries: 0,
+            win_good: 0,
         }
     }
 
@@ -218,6 +249,12 @@ impl Stats {
                 self.good_in_window += 1;
             }
         }
+        if !late {
+            // A call succeeds on at most one try: an earlier one that timed
+            // out finishes late, one refused or dropped never finishes.
+            self.calls_succeeded += 1;
+            self.win_good += 1;
+        }
         if measured {
             self.latency.record(latency);
         }
@@ -225,10 +262,16 @@ impl Stats {
         self.win_hist[coarse_index(latency).min(COARSE - 1)] += 1;
     }
 
-    /// A request was dropped from the line because its caller had gone.
-    pub fn dropped_from_line(&mut self) {
-        self.dropped += 1;
-        self.timed_out += 1;
+    /// A request left the line without service: `why` says how.
+    pub fn left_line(&mut self, why: LeftLine) {
+        match why {
+            LeftLine::CallerGone => {
+                self.dropped += 1;
+                self.timed_out += 1;
+            }
+            LeftLine::Shed => self.shed += 1,
+            LeftLine::Hopeless => self.dropped_hopeless += 1,
+        }
         self.line_len -= 1;
         self.inside -= 1;
     }
@@ -251,6 +294,9 @@ impl Stats {
                         busy: (a.busy + b.busy) / 2.0,
                         throughput_rps: (a.throughput_rps + b.throughput_rps) / 2.0,
                         p99_ms: a.p99_ms.max(b.p99_ms),
+                        offered_rps: (a.offered_rps + b.offered_rps) / 2.0,
+                        goodput_rps: (a.goodput_rps + b.goodput_rps) / 2.0,
+                        retries_rps: (a.retries_rps + b.retries_rps) / 2.0,
                     },
                     [a] => *a,
                     _ => unreachable!("chunks of two"),
@@ -290,8 +336,14 @@ impl Stats {
             busy: a.busy / dt_ns,
             throughput_rps: self.win_done as f64 / (dt_ns / 1e9),
             p99_ms: p99,
+            offered_rps: self.win_arrived as f64 / (dt_ns / 1e9),
+            goodput_rps: self.win_good as f64 / (dt_ns / 1e9),
+            retries_rps: self.win_retries as f64 / (dt_ns / 1e9),
         });
         self.win_done = 0;
+        self.win_arrived = 0;
+        self.win_retries = 0;
+        self.win_good = 0;
         self.win_hist.iter_mut().for_each(|c| *c = 0);
     }
 }

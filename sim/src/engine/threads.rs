@@ -7,7 +7,7 @@ use super::cores::{TellerId, TellerKind, TellerState};
 use super::queue::Time;
 use super::request::{Owner, Phase, ReqId};
 use super::{Ctx, Event, Server};
-use crate::scenario::Model;
+use crate::scenario::{Discipline, Model};
 use std::collections::VecDeque;
 
 /// A thread pool, or a thread per request.
@@ -25,6 +25,10 @@ pub struct ThreadServer {
     line: VecDeque<ReqId>,
     /// Idle pool threads (popped from the end: the first created goes first).
     free: Vec<TellerId>,
+    /// Which waiting request a free thread takes.
+    discipline: Discipline,
+    /// Adaptive LIFO: newest first once the oldest has waited this long, ns.
+    lifo_above: Time,
 }
 
 impl ThreadServer {
@@ -39,6 +43,8 @@ impl ThreadServer {
             limit: s.queue_limit.map(u64::from),
             line: VecDeque::new(),
             free: Vec::new(),
+            discipline: s.discipline,
+            lifo_above: ctx.ms(s.lifo_above_ms),
         };
         if pool {
             for _ in 0..ctx.s.threads {
@@ -53,31 +59,54 @@ impl ThreadServer {
         self.cap.is_some_and(|cap| ctx.tellers.alive >= cap)
     }
 
-    /// Hands waiting requests to free threads (or new ones, thread per request).
+    /// Hands waiting requests to free threads (or new ones, thread per
+    /// request), each taken from the line in the discipline's order.
     fn pump(&mut self, ctx: &mut Ctx) {
-        while let Some(&r) = self.line.front() {
-            if self.pool {
-                let Some(t) = self.free.pop() else {
-                    return;
-                };
-                self.line.pop_front();
-                if ctx.drop_if_abandoned(r) {
-                    self.free.push(t);
-                    continue;
+        while !self.line.is_empty() {
+            // A pool thread, or (thread per request) room for a new thread.
+            let pooled = if self.pool {
+                match self.free.pop() {
+                    Some(t) => Some(t),
+                    None => return,
                 }
-                self.start(ctx, t, r, 0);
+            } else if self.at_cap(ctx) {
+                return;
             } else {
-                if self.at_cap(ctx) {
-                    return;
+                None
+            };
+            let r = self.take(ctx);
+            if !ctx.admit(r) {
+                if let Some(t) = pooled {
+                    self.free.push(t);
                 }
-                self.line.pop_front();
-                if ctx.drop_if_abandoned(r) {
-                    continue;
-                }
-                let t = ctx.tellers.spawn(TellerKind::Thread);
-                self.start(ctx, t, r, self.spawn);
+                continue;
             }
+            let (t, extra) = match pooled {
+                Some(t) => (t, 0),
+                None => (ctx.tellers.spawn(TellerKind::Thread), self.spawn),
+            };
+            self.start(ctx, t, r, extra);
         }
+    }
+
+    /// Takes the next request from the (non-empty) line: the oldest (FIFO),
+    /// the newest (LIFO), or — adaptive LIFO — the oldest while it has
+    /// waited less than the bound, else the newest.
+    fn take(&mut self, ctx: &Ctx) -> ReqId {
+        let newest_first = match self.discipline {
+            Discipline::Fifo => false,
+            Discipline::Lifo => true,
+            Discipline::AdaptiveLifo => {
+                let oldest = *self.line.front().expect("a line to take from");
+                ctx.now - ctx.reqs.get(oldest).arrival >= self.lifo_above
+            }
+        };
+        let r = if newest_first {
+            self.line.pop_back()
+        } else {
+            self.line.pop_front()
+        };
+        r.expect("a line to take from")
     }
 
     fn start(&mut self, ctx: &mut Ctx, t: TellerId, r: ReqId, extra: Time) {

@@ -1,0 +1,189 @@
+//! A load schedule: the arrival rate as a step function of time, written
+//! `time_s:rps` pairs from 0 in increasing order — `0:150,10:400,15:150`
+//! is 150 rps, then 400 rps from 10 s, then 150 rps again from 15 s.
+//!
+//! Small and `Copy` (at most [`MAX_POINTS`] steps), so it travels through
+//! the field table like any other value.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// Most steps a schedule holds.
+pub const MAX_POINTS: usize = 8;
+/// Highest rate a step may ask for, requests per second.
+pub const MAX_RPS: f64 = 1_000_000.0;
+/// Latest time a step may start, s.
+pub const MAX_TIME_S: f64 = 86_400.0;
+
+/// The arrival rate over time: steps of (start, s; rate, rps).
+#[derive(Clone, Copy, PartialEq)]
+pub struct Schedule {
+    len: usize,
+    steps: [(f64, f64); MAX_POINTS],
+}
+
+impl fmt::Debug for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Schedule({self})")
+    }
+}
+
+impl fmt::Display for Schedule {
+    /// `0:150,10:400,15:150`, numbers in their shortest exact form.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self
+            .steps()
+            .iter()
+            .map(|(t, r)| format!("{t}:{r}"))
+            .collect();
+        f.write_str(&parts.join(","))
+    }
+}
+
+impl Schedule {
+    /// A schedule from (start s, rps) steps; the message names the bad step.
+    pub fn new(steps: &[(f64, f64)]) -> Result<Schedule, String> {
+        if steps.is_empty() {
+            return Err("a schedule needs at least one time_s:rps pair, starting at 0".into());
+        }
+        if steps.len() > MAX_POINTS {
+            return Err(format!(
+                "{} pairs: at most {MAX_POINTS} are allowed",
+                steps.len()
+            ));
+        }
+        let mut out = [(0.0, 0.0); MAX_POINTS];
+        for (i, &(t, r)) in steps.iter().enumerate() {
+            let pair = format!("pair {} ({t}:{r})", i + 1);
+            if !(t.is_finite() && r.is_finite()) {
+                return Err(format!("{pair}: not a number"));
+            }
+            if i == 0 && t != 0.0 {
+                return Err(format!("{pair}: the first pair must start at 0 s"));
+            }
+            if i > 0 && t <= steps[i - 1].0 {
+                return Err(format!(
+                    "{pair}: times must increase (after {} s)",
+                    steps[i - 1].0
+                ));
+            }
+            if t > MAX_TIME_S {
+                return Err(format!("{pair}: a time must be at most 86,400 s"));
+            }
+            if !(0.0..=MAX_RPS).contains(&r) {
+                return Err(format!("{pair}: a rate must be within 0–1,000,000 rps"));
+            }
+            out[i] = (t, r);
+        }
+        if steps.iter().all(|&(_, r)| r == 0.0) {
+            return Err("every rate is 0: nothing would arrive".into());
+        }
+        Ok(Schedule {
+            len: steps.len(),
+            steps: out,
+        })
+    }
+
+    /// The steps, (start s, rps).
+    pub fn steps(&self) -> &[(f64, f64)] {
+        &self.steps[..self.len]
+    }
+
+    /// The rate at `t_s`, rps.
+    pub fn rate_at(&self, t_s: f64) -> f64 {
+        self.steps()
+            .iter()
+            .take_while(|(start, _)| *start <= t_s)
+            .last()
+            .map_or(0.0, |s| s.1)
+    }
+
+    /// The first step's rate, rps: the load before any change.
+    pub fn base_rps(&self) -> f64 {
+        self.steps[0].1
+    }
+
+    /// The highest rate, rps.
+    pub fn peak_rps(&self) -> f64 {
+        self.steps().iter().map(|s| s.1).fold(0.0, f64::max)
+    }
+
+    /// When the rate next changes after `t_s`, s.
+    pub fn next_change(&self, t_s: f64) -> Option<f64> {
+        self.steps().iter().map(|s| s.0).find(|&start| start > t_s)
+    }
+}
+
+impl std::str::FromStr for Schedule {
+    type Err = String;
+
+    /// Reads `0:150,10:400`; the message names the pair that is wrong.
+    fn from_str(text: &str) -> Result<Schedule, String> {
+        let mut steps = Vec::new();
+        for (i, part) in text.split(',').enumerate() {
+            let part = part.trim();
+            let shown = crate::text::clip(part);
+            let (t, r) = part.split_once(':').ok_or_else(|| {
+                format!("pair {} ('{shown}'): write time_s:rps, e.g. 10:400", i + 1)
+            })?;
+            let num = |x: &str| x.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+            match (num(t), num(r)) {
+                (Some(t), Some(r)) => steps.push((t, r)),
+                _ => {
+                    return Err(format!(
+                        "pair {} ('{shown}'): not two numbers time_s:rps",
+                        i + 1
+                    ))
+                }
+            }
+        }
+        Schedule::new(&steps)
+    }
+}
+
+impl Serialize for Schedule {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Schedule {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_schedule_reads_and_writes_its_pairs() {
+        let s: Schedule = "0:150, 10:400,15:150".parse().unwrap();
+        assert_eq!(s.to_string(), "0:150,10:400,15:150");
+        assert_eq!(s.rate_at(0.0), 150.0);
+        assert_eq!(s.rate_at(9.999), 150.0);
+        assert_eq!(s.rate_at(10.0), 400.0);
+        assert_eq!(s.rate_at(100.0), 150.0);
+        assert_eq!(s.next_change(10.0), Some(15.0));
+        assert_eq!(s.next_change(15.0), None);
+        assert_eq!((s.base_rps(), s.peak_rps()), (150.0, 400.0));
+    }
+
+    #[test]
+    fn a_bad_list_names_the_pair() {
+        for (text, says) in [
+            ("5:150", "pair 1"),
+            ("0:150,10x400", "pair 2"),
+            ("0:150,10:fast", "pair 2"),
+            ("0:150,10:400,8:100", "pair 3"),
+            ("0:150,10:-4", "pair 2"),
+            ("0:0", "nothing would arrive"),
+            ("0:1,1:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1", "at most 8"),
+        ] {
+            let e = text.parse::<Schedule>().unwrap_err();
+            assert!(e.contains(says), "{text}: {e}");
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! Overload: load schedules, retries with backoff and budgets, shedding,
+//! LIFO and adaptive LIFO, dropping hopeless requests — each against the
+//! exact result it has, and each overload preset's story, with numbers.
+//!
+//! Tolerances: means over long M/M/1 runs (600 s, ~48,000 requests at
+//! ρ = 0.8) have a relative standard error near 3 % (waits are strongly
+//! correlated); 8 % is well over two standard errors for one run and the
+//! FIFO/LIFO comparison uses the same arrivals and services (same seed), so
+//! most of the noise is shared.
+
+use tellers_sim::presets::preset;
+use tellers_sim::schedule::Schedule;
+use tellers_sim::{simulate, Discipline, Model, Report, Scenario};
+
+fn run(s: &Scenario) -> Report {
+    simulate(s).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+/// Every try ends exactly one way, and every try is a call or a retry.
+fn conserved(r: &Report, what: &str) {
+    assert_eq!(r.attempts, r.arrived, "{what}");
+    assert_eq!(
+        r.attempts,
+        r.calls + r.retries,
+        "{what}: tries = calls + retries"
+    );
+    assert_eq!(
+        r.arrived,
+        r.completed + r.refused + r.dropped + r.shed + r.dropped_hopeless + r.in_flight_end,
+        "{what}: every try ends one way"
+    );
+    assert!(r.calls_succeeded + r.calls_failed <= r.calls, "{what}");
+}
+
+/// Mean goodput, rps, over the series points with `from ≤ t < to` (s).
+fn goodput_between(r: &Report, from: f64, to: f64) -> f64 {
+    let pts: Vec<f64> = r
+        .series
+        .iter()
+        .filter(|p| p.t_s > from && p.t_s <= to)
+        .map(|p| p.goodput_rps)
+        .collect();
+    pts.iter().sum::<f64>() / pts.len().max(1) as f64
+}
+
+/// Seconds after `after` until goodput over the next 2 s is back to at
+/// least `share` of `rps`; `None` if it never is.
+fn recovery_s(r: &Report, after: f64, rps: f64, share: f64) -> Option<f64> {
+    r.series
+        .iter()
+        .filter(|p| p.t_s >= after)
+        .map(|p| p.t_s)
+        .find(|&t| goodput_between(r, t, t + 2.0) >= share * rps)
+        .map(|t| t - after)
+}
+
+#[test]
+fn every_overload_preset_conserves_tries() {
+    for name in [
+        "spike-metastable",
+        "spike-retry-budget",
+        "spike-shed",
+        "overload-fifo",
+        "overload-adaptive-lifo",
+    ] {
+        conserved(&run(&preset(name).unwrap()), name);
+    }
+}
+
+#[test]
+fn a_load_schedule_sets_the_rate_of_each_step() {
+    // 100 rps for 20 s, then 400 for 20 s, then none; a server with room to spare.
+    let s = Scenario {
+        model: Model::EventLoop,
+        cores: 8,
+        cpu_ms: 0.5,
+        wait_ms: 1.0,
+        rps_schedule: Some(Schedule::new(&[(0.0, 100.0), (20.0, 400.0), (40.0, 0.0)]).unwrap()),
+        duration_s: 50.0,
+        warmup: 0.0,
+        ..Scenario::default()
+    };
+    let r = run(&s);
+    // 2,000 + 8,000 Poisson arrivals: standard deviation ≈ √10,000 = 100.
+    assert!(
+        (r.calls as f64 - 10_000.0).abs() < 400.0,
+        "{} calls",
+        r.calls
+    );
+    let offered = |from: f64, to: f64| {
+        let p: Vec<f64> = r
+            .series
+            .iter()
+            .filter(|p| p.t_s > from && p.t_s <= to)
+            .map(|p| p.offered_rps)
+            .collect();
+        p.iter().sum::<f64>() / p.len() as f64
+    };
+    // 15 s of arrivals at each rate: ±3 standard errors is about ±8 % at 100 rps.
+    assert!(
+        (offered(2.0, 18.0) - 100.0).abs() < 8.0,
+        "{}",
+        offered(2.0, 18.0)
+    );
+    assert!(
+        (offered(22.0, 38.0) - 400.0).abs() < 16.0,
+        "{}",
+        offered(22.0, 38.0)
+    );
+    assert_eq!(offered(42.0, 50.0), 0.0);
+}
+
+#[test]
+fn lifo_and_fifo_have_the_same_mean_in_mm1_and_mmc_but_not_the_same_tail() {
+    for name in ["mm1", "mm4"] {
+        let fifo = run(&preset(name).unwrap());
+        let lifo = run(&Scenario {
+            discipline: Discipline::Lifo,
+            ..preset(name).unwrap()
+        });
+        let adaptive = run(&Scenario {
+            discipline: Discipline::AdaptiveLifo,
+            lifo_above_ms: 20.0,
+            ..preset(name).unwrap()
+        });
+        let theory = tellers_sim::theory::theory(&preset(name).unwrap())
+            .mean_ms
+            .unwrap();
+        for (what, r) in [("fifo", &fifo), ("lifo", &lifo), ("adaptive", &adaptive)] {
+            let rel = (r.latency_ms.mean - theory).abs() / theory;
+            assert!(
+                rel < 0.08,
+                "{name} {what}: mean {} vs {theory}",
+                r.latency_ms.mean
+            );
+        }
+        // The order moves waiting from the many to the few: a longer tail.
+        assert!(
+            lifo.latency_ms.p999 > 2.0 * fifo.latency_ms.p999,
+            "{name}: LIFO p99.9 {} vs FIFO {}",
+            lifo.latency_ms.p999,
+            fifo.latency_ms.p999
+        );
+    }
+}
+
+#[test]
+fn retries_multiply_the_offered_load_when_every_try_fails() {
+    // One thread whose every request waits 10 s, a line of one: nearly every
+    // try is refused at once, so each call makes 1 + retries tries.
+    for retries in [0u32, 1, 3] {
+        let s = Scenario {
+            threads: 1,
+            queue_limit: Some(1),
+            cpu_ms: 0.0,
+            wait_ms: 10_000.0,
+            wait_dist: tellers_sim::Dist::Const,
+            rps: 50.0,
+            timeout_ms: Some(1000.0),
+            retries,
+            retry_backoff_ms: 10.0,
+            duration_s: 100.0,
+            ..Scenario::default()
+        };
+        let r = run(&s);
+        conserved(&r, "amplification");
+        let per_call = r.attempts as f64 / r.calls as f64;
+        // ~5,000 calls; all but about one try in 500 fail, so the ratio is
+        // within 1 % of 1 + retries.
+        let want = 1.0 + f64::from(retries);
+        assert!(
+            (per_call - want).abs() / want < 0.01,
+            "retries {retries}: {per_call} tries per call"
+        );
+        let offered = r.arrival_rps / 50.0;
+        assert!((offered - want).abs() / want < 0.05, "offered ×{offered}");
+    }
+}
+
+#[test]
+fn a_retry_budget_caps_retries_at_its_share_of_successes() {
+    let r = run(&preset("spike-retry-budget").unwrap());
+    // 10 tokens at the start, 0.1 per success: retries ≤ 10 + 0.1 × successes.
+    assert!(
+        r.retries as f64 <= 10.0 + 0.1 * r.calls_succeeded as f64,
+        "{} retries for {} successes",
+        r.retries,
+        r.calls_succeeded
+    );
+}
+
+#[test]
+fn shedding_and_hopeless_drops_never_serve_what_they_drop() {
+    let shed = run(&Scenario {
+        shed_after_ms: Some(200.0),
+        ..preset("overload-fifo").unwrap()
+    });
+    conserved(&shed, "shed");
+    assert!(shed.shed > 1000, "{} shed", shed.shed);
+    // Nobody served waited more than 200 ms in line.
+    assert!(
+        shed.queue_wait_ms.p99 <= 200.0 * 1.004,
+        "{}",
+        shed.queue_wait_ms.p99
+    );
+    let hopeless = run(&Scenario {
+        drop_hopeless: true,
+        ..preset("overload-fifo").unwrap()
+    });
+    conserved(&hopeless, "hopeless");
+    assert!(hopeless.dropped_hopeless > 1000);
+    // A request is served only with at least a mean service time (100 ms)
+    // left of its 1 s: nobody served waited more than 900 ms.
+    assert!(
+        hopeless.queue_wait_ms.p99 <= 900.0 * 1.004,
+        "{}",
+        hopeless.queue_wait_ms.p99
+    );
+    // Plain FIFO answers almost nobody in time (next test); dropping the
+    // hopeless gives the rest a chance (some still finish late: service
+    // times are random).
+    assert!(hopeless.goodput_rps > 100.0, "{}", hopeless.goodput_rps);
+}
+
+#[test]
+fn spike_metastable_stays_down_long_after_the_spike() {
+    let r = run(&preset("spike-metastable").unwrap());
+    // Before the spike: 150 rps answered.
+    assert!(goodput_between(&r, 2.0, 10.0) > 130.0);
+    // Thirty seconds after the spike ended, still almost nothing is answered
+    // in time, although the server is busy: it works for callers who left.
+    let late = goodput_between(&r, 40.0, 60.0);
+    assert!(late < 5.0, "goodput 40–60 s: {late}");
+    assert!(r.throughput_rps > 180.0, "busy: {}", r.throughput_rps);
+    // The retry storm: about three times the calls arrive.
+    assert!(
+        r.retries > r.calls,
+        "{} retries for {} calls",
+        r.retries,
+        r.calls
+    );
+    assert_eq!(recovery_s(&r, 15.0, 150.0, 0.8), None);
+}
+
+#[test]
+fn a_retry_budget_or_shedding_cures_it_within_seconds() {
+    for (name, within_s) in [("spike-retry-budget", 15.0), ("spike-shed", 5.0)] {
+        let r = run(&preset(name).unwrap());
+        let back =
+            recovery_s(&r, 15.0, 150.0, 0.8).unwrap_or_else(|| panic!("{name} never recovers"));
+        assert!(back <= within_s, "{name}: back after {back} s");
+        assert!(goodput_between(&r, 40.0, 60.0) > 130.0, "{name}");
+    }
+}
+
+#[test]
+fn twenty_percent_over_fifo_serves_almost_nobody_and_adaptive_lifo_most() {
+    let fifo = run(&preset("overload-fifo").unwrap());
+    let lifo = run(&preset("overload-adaptive-lifo").unwrap());
+    assert!(
+        fifo.throughput_rps > 190.0,
+        "FIFO is busy: {}",
+        fifo.throughput_rps
+    );
+    assert!(fifo.goodput_rps < 10.0, "FIFO goodput {}", fifo.goodput_rps);
+    // Capacity 200 of 240 asked: adaptive LIFO answers nearly all it can in time.
+    assert!(
+        lifo.goodput_rps > 190.0,
+        "adaptive LIFO goodput {}",
+        lifo.goodput_rps
+    );
+    assert!(
+        lifo.calls_succeeded as f64 > 0.8 * lifo.calls as f64,
+        "{} of {}",
+        lifo.calls_succeeded,
+        lifo.calls
+    );
+}
+
+#[test]
+fn same_seed_same_overload_run() {
+    let s = preset("spike-metastable").unwrap();
+    let (a, b) = (run(&s), run(&s));
+    assert_eq!(a.to_json(true), b.to_json(true));
+}
