@@ -301,7 +301,7 @@ pub fn explain(v: &Verdict, unit: Unit) -> String {
             )
         }
         Verdict::Unreadable => format!(
-            "Type a number, such as 40 or 1,000, or \"no limit\" if the line grows without limit. Use {}.",
+            "Type a number, such as 40 or 1,000. Use {}.",
             unit.accepted()
         ),
         Verdict::ExpectedNumber => {
