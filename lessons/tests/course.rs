@@ -378,3 +378,33 @@ fn the_right_option_is_not_at_one_letter_more_often_than_chance() {
         }
     }
 }
+
+#[test]
+fn memory_answers_accept_both_megabyte_conventions_everywhere() {
+    // 1 MB as 1,000 KB or as 1,024 KB: every memory exercise takes both,
+    // in every variant, so siblings never disagree.
+    let mut seen = 0;
+    for (_, ex) in course().exercises() {
+        let unit = match ex.unit {
+            Some(
+                u
+                @ (tellers_course::Unit::Kb | tellers_course::Unit::Mb | tellers_course::Unit::Gb),
+            ) => u,
+            _ => continue,
+        };
+        seen += 1;
+        for v in all_vars(ex) {
+            let want = eval(ex.answer.as_ref().unwrap(), &v).unwrap();
+            for k in [1.0, 1000.0 / 1024.0, 1000.0 * 1000.0 / 1024.0 / 1024.0] {
+                assert_eq!(
+                    check(&typed(want * k), want, unit, ex.tolerance.unwrap()),
+                    Verdict::Correct,
+                    "{} {v:?}: {} counted with 1,024 is refused",
+                    ex.id,
+                    want * k
+                );
+            }
+        }
+    }
+    assert!(seen >= 3, "only {seen} memory exercises");
+}
