@@ -1,6 +1,8 @@
 //! Checking a learner's numeric answer: the number, its unit, and the
 //! tolerance. A wrong unit is explained apart from a wrong value, and
-//! equivalent forms (0.1 s and 100 ms) are both accepted.
+//! equivalent forms (0.1 s and 100 ms; 1 MB as 1,000 KB or as 1,024 KB;
+//! "10 times" for a ratio) are all accepted. Where the line grows without
+//! limit, the answer is a phrase such as "no limit", not a number.
 
 use serde::{Deserialize, Serialize};
 
@@ -100,6 +102,28 @@ impl Unit {
     }
 }
 
+/// Words after a ratio ("10 times less"): a plain count.
+const RATIO_WORDS: &[&str] = &["x", "×", "times", "fold", "times,"];
+
+/// Phrases that mean "the line grows without limit" (lower case).
+const NO_LIMIT_WORDS: &[&str] = &[
+    "∞",
+    "infinit",
+    "no limit",
+    "without limit",
+    "unbounded",
+    "unlimited",
+    "grows",
+    "never settles",
+    "without end",
+];
+
+/// True when the learner says the line grows without limit instead of giving a number.
+pub fn says_no_limit(input: &str) -> bool {
+    let t = input.trim().to_lowercase();
+    NO_LIMIT_WORDS.iter().any(|w| t.contains(w))
+}
+
 /// The learner's unit words, lower case, mapped to a unit.
 fn unit_from_words(w: &str) -> Option<Unit> {
     let w = w.trim().trim_end_matches('.').to_lowercase();
@@ -125,6 +149,12 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         "core" | "cores" | "cpu" | "cpus" => Unit::Cores,
         "server" | "servers" | "machine" | "machines" => Unit::Servers,
         "request" | "requests" | "req" | "connections" => Unit::Requests,
+        // A ratio: "10 times", "10x", "10 times less".
+        w if RATIO_WORDS.contains(&w.split_whitespace().next().unwrap_or(""))
+            && w.split_whitespace().count() <= 2 =>
+        {
+            Unit::Count
+        }
         _ => return None,
     })
 }
@@ -147,6 +177,10 @@ pub enum Verdict {
     },
     /// Not a number we can read.
     Unreadable,
+    /// "It grows without limit", but here the server keeps up: a number is expected.
+    ExpectedNumber,
+    /// A number, but here the line grows without limit.
+    ExpectedNoLimit,
 }
 
 /// Read "1,000", "0.1", "1.5e3", "50 %" into a number and the text after it.
@@ -185,7 +219,16 @@ fn split_number(input: &str) -> Option<(f64, String)> {
 }
 
 /// Check `input` against `expected` (in `unit`), with relative `tolerance`.
+/// An infinite `expected` means the line grows without limit: only a phrase
+/// such as "no limit" or "∞" is right.
 pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict {
+    if says_no_limit(input) {
+        return if expected.is_infinite() {
+            Verdict::Correct
+        } else {
+            Verdict::ExpectedNumber
+        };
+    }
     let Some((value, rest)) = split_number(input) else {
         return Verdict::Unreadable;
     };
@@ -217,8 +260,26 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
         }
         Some(t) => value * t.scale() / unit.scale(),
     };
+    if expected.is_infinite() {
+        return Verdict::ExpectedNoLimit;
+    }
     let allowed = (expected.abs() * tolerance).max(1e-9);
-    if (value - expected).abs() <= allowed {
+    // Memory: 1 MB may be counted as 1,000 KB or as 1,024 KB, at each step.
+    let conventions: &[f64] = if unit.family() == Family::Memory {
+        &[
+            1.0,
+            1.024,
+            1.024 * 1.024,
+            1.0 / 1.024,
+            1.0 / (1.024 * 1.024),
+        ]
+    } else {
+        &[1.0]
+    };
+    if conventions
+        .iter()
+        .any(|k| (value - expected * k).abs() <= allowed * k)
+    {
         Verdict::Correct
     } else {
         Verdict::WrongValue {
@@ -243,6 +304,12 @@ pub fn explain(v: &Verdict, unit: Unit) -> String {
             "Type a number, such as 40 or 1,000. Use {}.",
             unit.accepted()
         ),
+        Verdict::ExpectedNumber => {
+            "Not quite: here the server keeps up, so the answer is a number. Try a hint.".into()
+        }
+        Verdict::ExpectedNoLimit => {
+            "Not quite: compare the arrivals with what the server can finish. Try a hint.".into()
+        }
     }
 }
 
@@ -309,6 +376,63 @@ mod tests {
         );
         let msg = explain(&check("3 MB", 3.0, Unit::S, 0.01), Unit::S);
         assert!(msg.contains("'MB'") && msg.contains("ms or s"), "{msg}");
+    }
+
+    #[test]
+    fn ratios_and_both_memory_conventions_are_accepted() {
+        assert_eq!(check("10 times", 10.0, Unit::Count, 0.02), Verdict::Correct);
+        assert_eq!(check("10x", 10.0, Unit::Count, 0.02), Verdict::Correct);
+        assert_eq!(
+            check("10 times less", 10.0, Unit::Count, 0.02),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("10 times", 10.0, Unit::Ms, 0.02),
+            Verdict::WrongUnit {
+                typed: "times".into()
+            }
+        );
+        // 10,000 × 1 MB: 10 GB counting 1,000 MB, 9.77 GB counting 1,024.
+        assert_eq!(check("10 GB", 10.0, Unit::Gb, 0.02), Verdict::Correct);
+        assert_eq!(check("9.77 GB", 10.0, Unit::Gb, 0.02), Verdict::Correct);
+        assert_eq!(check("9.54", 10.0, Unit::Gb, 0.02), Verdict::Correct);
+        assert_eq!(
+            check("9.3", 10.0, Unit::Gb, 0.02),
+            Verdict::WrongValue { too_high: false }
+        );
+        // Only memory has two conventions.
+        assert_eq!(
+            check("102.4", 100.0, Unit::Ms, 0.02),
+            Verdict::WrongValue { too_high: true }
+        );
+    }
+
+    #[test]
+    fn a_line_without_limit_is_answered_in_words() {
+        let inf = f64::INFINITY;
+        for said in [
+            "no limit",
+            "It grows without limit",
+            "∞",
+            "infinite",
+            "unbounded",
+        ] {
+            assert_eq!(check(said, inf, Unit::Ms, 0.02), Verdict::Correct, "{said}");
+            assert_eq!(
+                check(said, 100.0, Unit::Ms, 0.02),
+                Verdict::ExpectedNumber,
+                "{said}"
+            );
+        }
+        assert_eq!(
+            check("100 ms", inf, Unit::Ms, 0.02),
+            Verdict::ExpectedNoLimit
+        );
+        assert_eq!(
+            check("100 GB", inf, Unit::Ms, 0.02),
+            Verdict::WrongUnit { typed: "GB".into() }
+        );
+        assert!(explain(&Verdict::ExpectedNumber, Unit::Ms).contains("keeps up"));
     }
 
     #[test]

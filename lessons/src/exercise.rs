@@ -67,37 +67,95 @@ pub struct Exercise {
     /// Where theory and simulation part, and why.
     #[serde(default)]
     pub note: Option<String>,
+    /// True when, for some numbers, the right answer is that the line grows
+    /// without limit (the answer evaluates to `inf`); the prompt must say
+    /// how to answer then. Checked at build time only.
+    #[serde(default, skip_serializing)]
+    pub no_limit: bool,
+    /// Plausible wrong methods (numeric), as expressions over the params:
+    /// forgetting the wait, the line, a unit. The course tests check that
+    /// each is marked wrong in nearly every variant. Not sent to the app.
+    #[serde(default, skip_serializing)]
+    pub mistakes: Vec<String>,
+    /// When the answer chooses between branches (the two limits of a
+    /// `min`): each branch as an expression. The course tests check that
+    /// each is the answer in about as many variants as the others, so a
+    /// method that computes only one branch is right no more than by chance.
+    #[serde(default, skip_serializing)]
+    pub branches: Vec<String>,
 }
 
-/// Report fields an exercise may check against, and how to read them.
-pub const CHECK_FIELDS: &[&str] = &[
-    "mean_in_flight",
+/// Figures of a report that an exercise's check or a lesson's claim may
+/// read: report fields, plus a few shares and the loop-block percentiles.
+pub const FIGURES: &[&str] = &[
     "throughput_rps",
-    "cpu_utilisation",
+    "goodput_rps",
+    "goodput_share",
+    "arrival_rps",
     "latency_mean_ms",
+    "latency_p50_ms",
+    "latency_p90_ms",
     "latency_p99_ms",
+    "queue_wait_mean_ms",
+    "cpu_utilisation",
+    "mean_busy",
+    "mean_in_flight",
+    "littles_law_in_flight",
     "makespan_s",
     "queue_len_end",
+    "queue_growth_per_s",
+    "peak_threads",
+    "peak_connections",
     "peak_memory_used_mb",
     "peak_memory_reserved_mb",
-    "mean_busy",
-    "queue_growth_per_s",
+    "completed",
+    "refused",
+    "refused_share",
+    "dropped",
+    "finished_after_timeout",
+    "loop_block_p99_ms",
+    "loop_block_max_ms",
+    "loop_connections_spread",
 ];
 
-/// Read `field` (one of [`CHECK_FIELDS`]) from a report.
+/// Read `field` (one of [`FIGURES`]) from a report; `None` for an unknown
+/// field, or a loop figure of a run without loops.
 pub fn report_value(r: &tellers_sim::Report, field: &str) -> Option<f64> {
+    let share = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
     Some(match field {
-        "mean_in_flight" => r.mean_in_flight,
         "throughput_rps" => r.throughput_rps,
-        "cpu_utilisation" => r.cpu_utilisation,
+        "goodput_rps" => r.goodput_rps,
+        "goodput_share" => share(r.goodput_rps, r.throughput_rps),
+        "arrival_rps" => r.arrival_rps,
         "latency_mean_ms" => r.latency_ms.mean,
+        "latency_p50_ms" => r.latency_ms.p50,
+        "latency_p90_ms" => r.latency_ms.p90,
         "latency_p99_ms" => r.latency_ms.p99,
+        "queue_wait_mean_ms" => r.queue_wait_ms.mean,
+        "cpu_utilisation" => r.cpu_utilisation,
+        "mean_busy" => r.mean_busy,
+        "mean_in_flight" => r.mean_in_flight,
+        "littles_law_in_flight" => r.littles_law_in_flight,
         "makespan_s" => r.makespan_s,
         "queue_len_end" => r.queue_len_end as f64,
+        "queue_growth_per_s" => r.queue_growth_per_s,
+        "peak_threads" => r.peak_threads as f64,
+        "peak_connections" => r.peak_connections as f64,
         "peak_memory_used_mb" => r.peak_memory_used_mb,
         "peak_memory_reserved_mb" => r.peak_memory_reserved_mb,
-        "mean_busy" => r.mean_busy,
-        "queue_growth_per_s" => r.queue_growth_per_s,
+        "completed" => r.completed as f64,
+        "refused" => r.refused as f64,
+        "refused_share" => share(r.refused as f64, r.arrived as f64),
+        "dropped" => r.dropped as f64,
+        "finished_after_timeout" => r.finished_after_timeout as f64,
+        "loop_block_p99_ms" => r.loop_block_ms?.p99,
+        "loop_block_max_ms" => r.loop_block_ms?.max,
+        // Most connections one loop accepted ÷ fewest: 1 when spread evenly.
+        "loop_connections_spread" => {
+            let most = *r.loop_connections.iter().max()?;
+            let fewest = *r.loop_connections.iter().min()?;
+            most as f64 / (fewest as f64).max(1.0)
+        }
         _ => return None,
     })
 }
@@ -172,6 +230,12 @@ pub struct Variant {
     pub hints: Vec<String>,
     /// Solution steps with the numbers in them.
     pub solution: Vec<String>,
+    /// Options in the order this student sees them (choice, diagnosis).
+    pub options: Vec<String>,
+    /// Why each shown option is right or wrong, in the shown order.
+    pub explain: Vec<String>,
+    /// Index of the right option in the shown order.
+    pub correct: Option<usize>,
 }
 
 impl Exercise {
@@ -196,15 +260,38 @@ impl Exercise {
             .collect()
     }
 
+    /// The order in which `seed`'s student sees the options: shown
+    /// position → written index. A shuffle drawn from the seed and the
+    /// exercise id, so each student keeps one order and classmates differ;
+    /// the empty seed is shuffled too, so the written order never shows.
+    pub fn option_order(&self, seed: &str) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.options.len()).collect();
+        let mut rng = seeded(stable_hash(&format!("{seed}/{}/options", self.id)));
+        for i in (1..order.len()).rev() {
+            let j = below(&mut rng, i as u64 + 1) as usize;
+            order.swap(i, j);
+        }
+        order
+    }
+
     /// The student's version for `seed`.
     pub fn variant(&self, seed: &str) -> Result<Variant, String> {
         let vars = self.vars(seed);
         let fill = |t: &String| fill_text(t, &vars);
+        let order = self.option_order(seed);
         Ok(Variant {
             prompt: fill(&self.prompt)?,
             answer: self.answer.as_ref().map(|a| eval(a, &vars)).transpose()?,
-            hints: self.hints.iter().map(fill).collect::<Result<_, _>>()?,
-            solution: self.solution.iter().map(fill).collect::<Result<_, _>>()?,
+            hints: fill_lines(&self.hints, &vars)?,
+            solution: fill_lines(&self.solution, &vars)?,
+            options: order.iter().map(|&i| self.options[i].clone()).collect(),
+            explain: order
+                .iter()
+                .filter_map(|&i| self.explain.get(i).cloned())
+                .collect(),
+            correct: self
+                .correct
+                .and_then(|c| order.iter().position(|&i| i == c)),
             vars,
         })
     }
@@ -255,6 +342,30 @@ pub fn scenario_from_fields(
         Some(e) => Err(e.to_string()),
         None => Ok(s),
     }
+}
+
+/// Fill each line with [`fill_text`], keeping a line that starts with
+/// `{if EXPR}` only when EXPR is true (not 0), without that prefix: a worked
+/// solution can then follow the student's case ("the line grows without
+/// limit" or "R = …").
+pub fn fill_lines(lines: &[String], vars: &Vars) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for line in lines {
+        let text = match line.strip_prefix("{if ") {
+            Some(rest) => {
+                let (cond, text) = rest
+                    .split_once('}')
+                    .ok_or_else(|| format!("unclosed '{{if' in: {line}"))?;
+                if eval(cond, vars)? == 0.0 {
+                    continue;
+                }
+                text.trim_start()
+            }
+            None => line.as_str(),
+        };
+        out.push(fill_text(text, vars)?);
+    }
+    Ok(out)
 }
 
 /// Replace `{name}` with a parameter and `{= expr}` with its value, formatted.
@@ -312,6 +423,62 @@ mod tests {
     }
 
     #[test]
+    fn conditional_lines_follow_the_case() {
+        let lines = vec![
+            "ρ = {= rps / 100}".to_string(),
+            "{if rps >= 100} The line grows without limit.".to_string(),
+            "{if rps < 100} R = {= 10 / (1 - rps / 100)} ms".to_string(),
+        ];
+        let at = |rps: f64| {
+            let vars: Vars = [("rps".to_string(), rps)].into_iter().collect();
+            fill_lines(&lines, &vars).unwrap()
+        };
+        assert_eq!(at(50.0), ["ρ = 0.5", "R = 20 ms"]);
+        assert_eq!(at(120.0), ["ρ = 1.2", "The line grows without limit."]);
+    }
+
+    #[test]
+    fn options_are_shuffled_per_student_and_the_key_follows() {
+        let ex = Exercise {
+            id: "q".into(),
+            kind: Kind::Choice,
+            prompt: "?".into(),
+            params: BTreeMap::new(),
+            answer: None,
+            unit: None,
+            tolerance: None,
+            options: ["a", "b", "c", "d"].map(String::from).to_vec(),
+            correct: Some(2),
+            explain: ["no a", "no b", "yes c", "no d"].map(String::from).to_vec(),
+            hints: vec![],
+            solution: vec![],
+            check: None,
+            check_field: None,
+            note: None,
+            no_limit: false,
+            mistakes: vec![],
+            branches: vec![],
+        };
+        let mut orders = std::collections::BTreeSet::new();
+        for i in 0..40 {
+            let seed = format!("class-1/s{i}");
+            let v = ex.variant(&seed).unwrap();
+            assert_eq!(v, ex.variant(&seed).unwrap(), "one order per student");
+            let c = v.correct.unwrap();
+            assert_eq!(v.options[c], "c");
+            assert_eq!(v.explain[c], "yes c");
+            for (o, e) in v.options.iter().zip(&v.explain) {
+                assert!(e.ends_with(o.as_str()), "{o}: {e}");
+            }
+            orders.insert(v.options.concat());
+        }
+        assert!(
+            orders.len() > 10,
+            "classmates see different orders: {orders:?}"
+        );
+    }
+
+    #[test]
     fn seeds_give_stable_different_numbers_on_the_grid() {
         let ex = Exercise {
             id: "t".into(),
@@ -331,6 +498,9 @@ mod tests {
             check: None,
             check_field: None,
             note: None,
+            no_limit: false,
+            mistakes: vec![],
+            branches: vec![],
         };
         assert_eq!(ex.vars("")["rps"], 100.0);
         let a = ex.vars("class-7/ana")["rps"];

@@ -1,6 +1,7 @@
 //! A tiny arithmetic language for exercise answers: numbers, parameters,
-//! `+ - * / ^`, parentheses and a few functions, including the queueing
-//! formulas of `tellers_sim::analytic`.
+//! `+ - * / ^`, parentheses, comparisons (`<`, `<=`, `>`, `>=`, giving 1 or
+//! 0), `inf` (a line that grows without limit) and a few functions,
+//! including the queueing formulas of `tellers_sim::analytic`.
 
 use std::collections::BTreeMap;
 use tellers_sim::analytic;
@@ -13,6 +14,8 @@ enum Tok {
     Num(f64),
     Name(String),
     Op(char),
+    /// `<`, `<=`, `>` or `>=`.
+    Cmp(&'static str),
 }
 
 fn tokens(src: &str) -> Result<Vec<Tok>, String> {
@@ -48,6 +51,15 @@ fn tokens(src: &str) -> Result<Vec<Tok>, String> {
                 i += 1;
             }
             out.push(Tok::Name(cs[start..i].iter().collect()));
+        } else if c == '<' || c == '>' {
+            let eq = cs.get(i + 1) == Some(&'=');
+            out.push(Tok::Cmp(match (c, eq) {
+                ('<', false) => "<",
+                ('<', true) => "<=",
+                ('>', false) => ">",
+                _ => ">=",
+            }));
+            i += if eq { 2 } else { 1 };
         } else if "+-*/^(),".contains(c) {
             out.push(Tok::Op(c));
             i += 1;
@@ -78,7 +90,24 @@ impl Parser<'_> {
         }
     }
 
+    /// A comparison is the loosest: `a + b < c` compares two sums.
     fn expr(&mut self) -> Result<f64, String> {
+        let a = self.sum()?;
+        let Some(Tok::Cmp(op)) = self.toks.get(self.pos).cloned() else {
+            return Ok(a);
+        };
+        self.pos += 1;
+        let b = self.sum()?;
+        let yes = match op {
+            "<" => a < b,
+            "<=" => a <= b,
+            ">" => a > b,
+            _ => a >= b,
+        };
+        Ok(if yes { 1.0 } else { 0.0 })
+    }
+
+    fn sum(&mut self) -> Result<f64, String> {
         let mut v = self.term()?;
         loop {
             if self.peek_op('+') {
@@ -144,11 +173,12 @@ impl Parser<'_> {
                     }
                     self.expect(')')?;
                     call(&name, &args)
+                } else if let Some(v) = self.vars.get(&name) {
+                    Ok(*v)
+                } else if name == "inf" {
+                    Ok(f64::INFINITY)
                 } else {
-                    self.vars
-                        .get(&name)
-                        .copied()
-                        .ok_or_else(|| format!("unknown name '{name}'"))
+                    Err(format!("unknown name '{name}'"))
                 }
             }
             Some(t) => Err(format!("unexpected {t:?}")),
@@ -174,6 +204,8 @@ fn call(name: &str, a: &[f64]) -> Result<f64, String> {
         "exp" => want(1).map(|_| a[0].exp())?,
         "abs" => want(1).map(|_| a[0].abs())?,
         "min" => want(2).map(|_| a[0].min(a[1]))?,
+        "if" => want(3).map(|_| if a[0] != 0.0 { a[1] } else { a[2] })?,
+        "erlang_c" => want(2).map(|_| analytic::erlang_c(a[0] as u32, a[1]))?,
         "max" => want(2).map(|_| a[0].max(a[1]))?,
         "mm1_response" => want(2).map(|_| analytic::mm1_response_ms(a[0], a[1]))?,
         "mm1_p99" => want(2).map(|_| analytic::mm1_response_percentile_ms(a[0], a[1], 0.99))?,
@@ -220,6 +252,10 @@ mod tests {
         assert_eq!(eval("ceil(250 * 20 / 1000 / 0.7)", &v), Ok(8.0));
         assert_eq!(eval("max(1, min(5, 3))", &v), Ok(3.0));
         assert_eq!(eval("1_000 * 1e-3", &v), Ok(1.0));
+        assert_eq!(eval("rps * 0.1 >= 40", &v), Ok(1.0));
+        assert_eq!(eval("rps * 0.1 > 40", &v), Ok(0.0));
+        assert_eq!(eval("if(rps < 300, 1, 2)", &v), Ok(2.0));
+        assert_eq!(eval("if(cpu <= 10, inf, 0)", &v), Ok(f64::INFINITY));
     }
 
     #[test]
@@ -229,6 +265,8 @@ mod tests {
         assert!((eval("md1_response(10, 0.8)", &v).unwrap() - 30.0).abs() < 1e-9);
         assert!((eval("mm1_p99(10, 0.8)", &v).unwrap() - 230.2585).abs() < 1e-3);
         assert!((eval("mmc_response(4, 10, 0.9)", &v).unwrap() - 29.6938).abs() < 1e-3);
+        assert!((eval("erlang_c(1, 0.8)", &v).unwrap() - 0.8).abs() < 1e-12);
+        assert_eq!(eval("erlang_c(40, 40)", &v), Ok(1.0));
     }
 
     #[test]

@@ -13,6 +13,8 @@
 //! parsing, so the browser carries neither a Markdown nor a TOML parser.
 
 pub mod check;
+#[cfg(feature = "build")]
+pub mod claim;
 pub mod exercise;
 pub mod expr;
 pub mod lesson;

@@ -1,6 +1,6 @@
 //! `$…$` in lesson text → MathML, so formulas render as real mathematics
 //! with no JavaScript. The subset: numbers, names, operators, `_` and `^`
-//! (one token or a `{group}`), and `\frac{a}{b}`.
+//! (one token or a `{group}`), `\frac{a}{b}` and `\sqrt{a}`.
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -53,6 +53,7 @@ impl P {
                     let b = self.group();
                     format!("<mfrac>{a}{b}</mfrac>")
                 }
+                "sqrt" => format!("<msqrt>{}</msqrt>", self.group()),
                 "times" => "<mo>×</mo>".into(),
                 "div" => "<mo>÷</mo>".into(),
                 "approx" => "<mo>≈</mo>".into(),
@@ -171,6 +172,7 @@ mod tests {
             "{f}"
         );
         assert!(formula("1,000 < 2").contains("<mn>1,000</mn><mo>&lt;</mo>"));
+        assert!(formula(r"\sqrt{a}").contains("<msqrt><mrow><mi>a</mi></mrow></msqrt>"));
     }
 
     #[test]

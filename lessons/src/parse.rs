@@ -2,11 +2,11 @@
 //! error here, with the file and what is wrong, so a broken lesson fails the
 //! build instead of reaching a learner.
 
-use crate::exercise::{scenario_from_fields, Exercise, Kind, CHECK_FIELDS};
+use crate::claim::{scenario_with, Claim};
+use crate::exercise::{Exercise, Kind, FIGURES};
 use crate::lesson::{Course, Lesson, Segment, SimBlock, VIEWS};
 use crate::math::math_to_mathml;
-use std::collections::BTreeSet;
-use tellers_sim::presets::{preset, preset_names};
+use std::collections::{BTreeMap, BTreeSet};
 use tellers_sim::Scenario;
 
 /// Seeds every exercise is tried with at build time.
@@ -20,7 +20,8 @@ fn markdown(md: &str) -> String {
     out
 }
 
-fn sim_block(json: &str) -> Result<SimBlock, String> {
+/// A sim block and the ids of the claims its caption cites.
+fn sim_block(json: &str) -> Result<(SimBlock, Vec<String>), String> {
     let v: serde_json::Value =
         serde_json::from_str(json).map_err(|e| format!("sim block is not JSON: {e}"))?;
     let mut obj = v
@@ -36,34 +37,37 @@ fn sim_block(json: &str) -> Result<SimBlock, String> {
             Some(other) => Err(format!("sim block: '{k}' must be a string, not {other}")),
         }
     };
+    let take_list = |obj: &mut serde_json::Map<String, serde_json::Value>,
+                     k: &str|
+     -> Result<Vec<String>, String> {
+        match obj.remove(k) {
+            None => Ok(vec![]),
+            Some(v) => serde_json::from_value(v)
+                .map_err(|_| format!("sim block: '{k}' must be a list of names")),
+        }
+    };
     let preset_name = take_str(&mut obj, "preset")?;
     let view = take_str(&mut obj, "view")?.unwrap_or_else(|| "tellers".into());
     let caption = take_str(&mut obj, "caption")?.unwrap_or_default();
-    let sliders: Vec<String> = match obj.remove("sliders") {
-        None => vec![],
-        Some(v) => serde_json::from_value(v)
-            .map_err(|_| "sim block: 'sliders' must be a list of field names")?,
-    };
+    let sliders = take_list(&mut obj, "sliders")?;
+    let claims = take_list(&mut obj, "claims")?;
     if !VIEWS.contains(&view.as_str()) {
         return Err(format!(
             "sim block: unknown view '{view}'; allowed: {}",
             VIEWS.join(", ")
         ));
     }
-    let base = match &preset_name {
-        Some(p) => preset(p).ok_or_else(|| {
-            format!(
-                "sim block: no preset '{p}'; allowed: {}",
-                preset_names().join(", ")
-            )
-        })?,
-        None => Scenario::default(),
-    };
-    let mut fields = serde_json::to_value(&base)
-        .expect("a scenario serialises")
-        .as_object()
-        .cloned()
-        .expect("an object");
+    if caption.trim().is_empty() {
+        return Err("sim block: give a caption saying what to watch".into());
+    }
+    if claims.is_empty() {
+        return Err(format!(
+            "sim block: the caption '{caption}' says what the simulator shows; \
+             list the claims that check it in \"claims\""
+        ));
+    }
+    let scenario =
+        scenario_with(preset_name.as_deref(), &obj).map_err(|e| format!("sim block: {e}"))?;
     // A slider is a field the simulator's field table gives a control.
     for f in &sliders {
         match Scenario::field(f) {
@@ -77,15 +81,69 @@ fn sim_block(json: &str) -> Result<SimBlock, String> {
             None => return Err(format!("sim block: slider '{f}' is not a scenario field")),
         }
     }
-    fields.extend(obj);
-    let scenario = scenario_from_fields(fields).map_err(|e| format!("sim block: {e}"))?;
-    Ok(SimBlock {
-        scenario,
-        preset: preset_name,
-        view,
-        caption,
-        sliders,
-    })
+    Ok((
+        SimBlock {
+            scenario,
+            preset: preset_name,
+            view,
+            caption,
+            sliders,
+        },
+        claims,
+    ))
+}
+
+fn claim(toml_text: &str) -> Result<Claim, String> {
+    let c: Claim = toml::from_str(toml_text).map_err(|e| format!("claim block: {e}"))?;
+    c.validate()?;
+    Ok(c)
+}
+
+/// Scenario fields on which `a` and `b` differ, by name.
+fn differing_fields(a: &Scenario, b: &Scenario) -> Vec<String> {
+    let (a, b) = (
+        serde_json::to_value(a).expect("a scenario serialises"),
+        serde_json::to_value(b).expect("a scenario serialises"),
+    );
+    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+        return vec![];
+    };
+    a.iter()
+        .filter(|(k, v)| b.get(*k) != Some(*v))
+        .map(|(k, _)| k.clone())
+        .collect()
+}
+
+/// A claim a caption cites must be about the block's own scenario: the
+/// same fields, except those the learner may move with a slider and the seed,
+/// and the block's own seed among those it is checked on.
+fn caption_claim_fits(block: &SimBlock, c: &Claim) -> Result<(), String> {
+    let s = c.base_scenario()?;
+    let off: Vec<String> = differing_fields(&s, &block.scenario)
+        .into_iter()
+        .filter(|f| f != "seed" && !block.sliders.contains(f))
+        .collect();
+    if !off.is_empty() {
+        return Err(format!(
+            "the caption cites claim '{}', whose scenario differs from the block's in {} \
+             (only slider fields and the seed may differ)",
+            c.id,
+            off.join(", ")
+        ));
+    }
+    if c.sweep_rho.is_some() && block.view != "curve" {
+        return Err(format!(
+            "claim '{}' is about a point of the curve, but the block shows no curve",
+            c.id
+        ));
+    }
+    if !c.seeds.contains(&block.scenario.seed) {
+        return Err(format!(
+            "claim '{}' must also be checked on the block's own seed {}",
+            c.id, block.scenario.seed
+        ));
+    }
+    Ok(())
 }
 
 fn exercise(toml_text: &str) -> Result<Exercise, String> {
@@ -103,6 +161,20 @@ fn exercise(toml_text: &str) -> Result<Exercise, String> {
             }
             if ex.solution.is_empty() {
                 return Err(at("a numeric exercise needs a worked solution".into()));
+            }
+            if ex.mistakes.len() < 2 {
+                return Err(at(
+                    "list at least two plausible wrong methods in 'mistakes' (forgetting the wait, the line, a unit…)".into(),
+                ));
+            }
+            for m in ex.mistakes.iter().chain(&ex.branches) {
+                crate::expr::eval(m, &ex.vars(""))
+                    .map_err(|e| at(format!("mistake '{m}': {e}")))?;
+            }
+            if ex.no_limit && !ex.prompt.contains("no limit") {
+                return Err(at(
+            "the answer can be that the line grows without limit: the prompt must say to answer \"no limit\" then".into(),
+        ));
             }
             for (name, [lo, hi, step]) in &ex.params {
                 if !(lo <= hi && *step > 0.0) {
@@ -128,19 +200,21 @@ fn exercise(toml_text: &str) -> Result<Exercise, String> {
         }
     }
     if let Some(f) = &ex.check_field {
-        if !CHECK_FIELDS.contains(&f.as_str()) {
+        if !FIGURES.contains(&f.as_str()) {
             return Err(at(format!(
                 "check_field '{f}' is not one of {}",
-                CHECK_FIELDS.join(", ")
+                FIGURES.join(", ")
             )));
         }
     }
     for seed in TRY_SEEDS {
         let v = ex.variant(seed).map_err(&at)?;
         if let Some(a) = v.answer {
-            if !a.is_finite() {
+            let no_limit = ex.no_limit && a == f64::INFINITY;
+            if !a.is_finite() && !no_limit {
                 return Err(at(format!(
-                    "the answer is not a finite number for {:?}",
+                    "the answer is not a finite number for {:?} (set no_limit = true \
+                     if the line grows without limit there)",
                     v.vars
                 )));
             }
@@ -152,8 +226,133 @@ fn exercise(toml_text: &str) -> Result<Exercise, String> {
     Ok(ex)
 }
 
+/// Sections whose every paragraph describes what a run shows.
+const RUN_SECTIONS: &[&str] = &["What happened", "Try it"];
+
+/// Words that mark a sentence about what the simulator shows, wherever it
+/// is: "simulat…" (simulator, simulation, simulated), "slider…", and "the
+/// run" as a whole word ("the running example" does not count).
+fn speaks_of_the_simulator(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let whole = |w: &str| {
+        lower.match_indices(w).any(|(i, _)| {
+            !lower[i + w.len()..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphanumeric)
+        })
+    };
+    lower.contains("simulat") || lower.contains("slider") || whole("the run")
+}
+
+/// `{claim: a, b}` markers taken out of one paragraph: the text without
+/// them, and the ids they cite.
+fn take_markers(unit: &str) -> Result<(String, Vec<String>), String> {
+    let mut text = String::new();
+    let mut ids = Vec::new();
+    let mut rest = unit;
+    while let Some(open) = rest.find("{claim:") {
+        text.push_str(rest[..open].trim_end_matches(' '));
+        let close = rest[open..]
+            .find('}')
+            .ok_or_else(|| format!("unclosed '{{claim:' in: {unit}"))?
+            + open;
+        for id in rest[open + "{claim:".len()..close].split(',') {
+            let id = id.trim();
+            if id.is_empty() {
+                return Err(format!("an empty claim id in: {unit}"));
+            }
+            ids.push(id.to_string());
+        }
+        rest = &rest[close + 1..];
+    }
+    text.push_str(rest);
+    Ok((text, ids))
+}
+
+/// Lesson text with its claim markers taken out, and the ids cited. Every
+/// paragraph, list item and line of a "What happened" or "Try it" section,
+/// and every one elsewhere that speaks of the simulator, must cite a claim.
+/// `first_line` is the file line of `md`'s first line, for messages;
+/// `section` carries the current `## ` heading across chunks.
+fn cite_claims(
+    md: &str,
+    first_line: usize,
+    section: &mut String,
+) -> Result<(String, Vec<String>), String> {
+    let mut out = String::new();
+    let mut cited = Vec::new();
+    // One unit: a paragraph, a list item with its continuation lines, or a
+    // table row; with the file line it starts on.
+    let mut unit: Vec<&str> = Vec::new();
+    let mut unit_line = first_line;
+    let mut flush = |unit: &mut Vec<&str>, at: usize, section: &str, out: &mut String| {
+        if unit.is_empty() {
+            return Ok(());
+        }
+        let joined = unit.join("\n");
+        unit.clear();
+        let (text, ids) = take_markers(&joined).map_err(|e| format!("line {at}: {e}"))?;
+        let plain = text.trim();
+        let formula_only =
+            plain.starts_with('$') && plain.ends_with('$') && plain.matches('$').count() == 2;
+        let needs = !formula_only
+            && !plain.starts_with('|')
+            && (RUN_SECTIONS.contains(&section) || speaks_of_the_simulator(plain));
+        if needs && ids.is_empty() {
+            let start: String = plain.chars().take(70).collect();
+            return Err(format!(
+                "line {at}: this text says what the simulator shows; end it with {{claim: id}}: \"{start}…\""
+            ));
+        }
+        cited.extend(ids);
+        out.push_str(&text);
+        out.push('\n');
+        Ok(())
+    };
+    for (i, line) in md.lines().enumerate() {
+        let t = line.trim_start();
+        let item = t.starts_with("- ")
+            || t.starts_with("* ")
+            || t.split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        let blank_or_heading = line.trim().is_empty() || line.starts_with('#');
+        if blank_or_heading || item || t.starts_with('|') {
+            flush(&mut unit, unit_line, section, &mut out)?;
+        }
+        if let Some(h) = line.strip_prefix("## ") {
+            *section = h.trim().to_string();
+        }
+        if blank_or_heading {
+            out.push_str(line);
+            out.push('\n');
+        } else {
+            if unit.is_empty() {
+                unit_line = first_line + i;
+            }
+            unit.push(line);
+            if t.starts_with('|') {
+                flush(&mut unit, unit_line, section, &mut out)?;
+            }
+        }
+    }
+    flush(&mut unit, unit_line, section, &mut out)?;
+    Ok((out, cited))
+}
+
 /// Parse one lesson file. `file_name` is like `04-littles-law.md`.
 pub fn parse_lesson(file_name: &str, text: &str) -> Result<Lesson, String> {
+    parse_lesson_with_claims(file_name, text).map(|(l, _)| l)
+}
+
+/// Parse one lesson file, with the claims it states. Checks that every
+/// caption and every paragraph about what the simulator shows cites a claim
+/// stated in the lesson, that every claim is cited, and that a caption's
+/// claims are about its own block's scenario.
+pub fn parse_lesson_with_claims(
+    file_name: &str,
+    text: &str,
+) -> Result<(Lesson, Vec<Claim>), String> {
     let at = |msg: String| format!("lessons/{file_name}: {msg}");
     let stem = file_name
         .strip_suffix(".md")
@@ -178,13 +377,30 @@ pub fn parse_lesson(file_name: &str, text: &str) -> Result<Lesson, String> {
         }
     }
     let mut segments = Vec::new();
+    let mut claims: Vec<Claim> = Vec::new();
+    // Where each claim is cited: (claim id, the sim block it captions, if any).
+    let mut citations: Vec<(String, Option<usize>)> = Vec::new();
     let mut md = String::new();
-    let mut lines = body.lines().enumerate();
-    let flush = |md: &mut String, segments: &mut Vec<Segment>| {
-        if !md.trim().is_empty() {
-            segments.push(Segment::Html { html: markdown(md) });
+    // Lines are counted in the file: the front matter and its two fences come first.
+    let offset = front.lines().count() + 2;
+    let mut md_line = offset + 1;
+    let mut section = String::new();
+    let mut lines = body.lines().enumerate().map(|(n, l)| (n + offset, l));
+    let flush = |md: &mut String,
+                 md_line: usize,
+                 section: &mut String,
+                 segments: &mut Vec<Segment>,
+                 citations: &mut Vec<(String, Option<usize>)>|
+     -> Result<(), String> {
+        let (clean, cited) = cite_claims(md, md_line, section)?;
+        citations.extend(cited.into_iter().map(|id| (id, None)));
+        if !clean.trim().is_empty() {
+            segments.push(Segment::Html {
+                html: markdown(&clean),
+            });
         }
         md.clear();
+        Ok(())
     };
     while let Some((n, line)) = lines.next() {
         let trimmed = line.trim_end();
@@ -200,23 +416,39 @@ pub fn parse_lesson(file_name: &str, text: &str) -> Result<Lesson, String> {
                 }
                 Err(format!("line {}: block is not closed with '{end}'", n + 1))
             };
+        let is_block = matches!(
+            trimmed,
+            "```sim" | "```exercise" | "```claim" | "::: predict"
+        );
+        if is_block {
+            flush(
+                &mut md,
+                md_line,
+                &mut section,
+                &mut segments,
+                &mut citations,
+            )
+            .map_err(&at)?;
+        }
         match trimmed {
             "```sim" => {
-                flush(&mut md, &mut segments);
                 let inner = block_end("```", &mut lines).map_err(&at)?;
-                segments.push(Segment::Sim(
-                    sim_block(&inner).map_err(|e| at(format!("line {}: {e}", n + 1)))?,
-                ));
+                let (block, ids) =
+                    sim_block(&inner).map_err(|e| at(format!("line {}: {e}", n + 1)))?;
+                citations.extend(ids.into_iter().map(|id| (id, Some(segments.len()))));
+                segments.push(Segment::Sim(block));
             }
             "```exercise" => {
-                flush(&mut md, &mut segments);
                 let inner = block_end("```", &mut lines).map_err(&at)?;
                 segments.push(Segment::Exercise(
                     exercise(&inner).map_err(|e| at(format!("line {}: {e}", n + 1)))?,
                 ));
             }
+            "```claim" => {
+                let inner = block_end("```", &mut lines).map_err(&at)?;
+                claims.push(claim(&inner).map_err(|e| at(format!("line {}: {e}", n + 1)))?);
+            }
             "::: predict" => {
-                flush(&mut md, &mut segments);
                 let inner = block_end(":::", &mut lines).map_err(&at)?;
                 segments.push(Segment::Predict {
                     html: markdown(&inner),
@@ -224,29 +456,73 @@ pub fn parse_lesson(file_name: &str, text: &str) -> Result<Lesson, String> {
             }
             t if t.starts_with("```sim")
                 || t.starts_with("```exercise")
+                || t.starts_with("```claim")
                 || t.starts_with(":::") =>
             {
                 return Err(at(format!("line {}: unknown block '{t}'", n + 1)));
             }
             _ => {
+                if md.is_empty() {
+                    md_line = n + 1;
+                }
                 md.push_str(line);
                 md.push('\n');
             }
         }
     }
-    flush(&mut md, &mut segments);
-    Ok(Lesson {
-        slug: slug.to_string(),
-        number,
-        title: title.ok_or_else(|| at("front matter has no title".into()))?,
-        summary: summary.ok_or_else(|| at("front matter has no summary".into()))?,
-        segments,
-    })
+    flush(
+        &mut md,
+        md_line,
+        &mut section,
+        &mut segments,
+        &mut citations,
+    )
+    .map_err(&at)?;
+    let by_id: BTreeMap<&str, &Claim> = claims.iter().map(|c| (c.id.as_str(), c)).collect();
+    if by_id.len() != claims.len() {
+        return Err(at("two claims share an id".into()));
+    }
+    for (id, block) in &citations {
+        let c = by_id.get(id.as_str()).ok_or_else(|| {
+            at(format!(
+                "cites claim '{id}', which this lesson does not state"
+            ))
+        })?;
+        if let Some(Segment::Sim(b)) = block.map(|i| &segments[i]) {
+            caption_claim_fits(b, c).map_err(&at)?;
+        }
+    }
+    for c in &claims {
+        if !citations.iter().any(|(id, _)| *id == c.id) {
+            return Err(at(format!(
+                "claim '{}' is cited nowhere; cite it where the text relies on it",
+                c.id
+            )));
+        }
+    }
+    Ok((
+        Lesson {
+            slug: slug.to_string(),
+            number,
+            title: title.ok_or_else(|| at("front matter has no title".into()))?,
+            summary: summary.ok_or_else(|| at("front matter has no summary".into()))?,
+            segments,
+        },
+        claims,
+    ))
 }
 
 /// Parse every `NN-slug.md` in `dir`, in order, and check the course as a
 /// whole: numbers 1, 2, 3… without gaps, unique slugs and exercise ids.
 pub fn parse_course(dir: &std::path::Path) -> Result<Course, String> {
+    parse_course_with_claims(dir).map(|(c, _)| c)
+}
+
+/// The course and every claim its lessons state, with the lesson's slug.
+/// Claim ids are unique across the course.
+pub fn parse_course_with_claims(
+    dir: &std::path::Path,
+) -> Result<(Course, Vec<(String, Claim)>), String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
@@ -254,10 +530,13 @@ pub fn parse_course(dir: &std::path::Path) -> Result<Course, String> {
         .collect();
     names.sort();
     let mut lessons = Vec::new();
+    let mut claims = Vec::new();
     for name in &names {
         let text =
             std::fs::read_to_string(dir.join(name)).map_err(|e| format!("lessons/{name}: {e}"))?;
-        lessons.push(parse_lesson(name, &text)?);
+        let (lesson, cs) = parse_lesson_with_claims(name, &text)?;
+        claims.extend(cs.into_iter().map(|c| (lesson.slug.clone(), c)));
+        lessons.push(lesson);
     }
     let mut ids = BTreeSet::new();
     for (i, l) in lessons.iter().enumerate() {
@@ -275,7 +554,16 @@ pub fn parse_course(dir: &std::path::Path) -> Result<Course, String> {
             }
         }
     }
-    Ok(Course { lessons })
+    let mut claim_ids = BTreeSet::new();
+    for (slug, c) in &claims {
+        if !claim_ids.insert(c.id.clone()) {
+            return Err(format!(
+                "claim id '{}' is used twice (again in {slug})",
+                c.id
+            ));
+        }
+    }
+    Ok((Course { lessons }, claims))
 }
 
 /// The course in `dir` as the JSON the app fetches, and the file name it
@@ -312,7 +600,47 @@ fn slider_names() -> Vec<&'static str> {
 mod tests {
     use super::*;
 
-    const GOOD: &str = "---\ntitle: T\nsummary: S\n---\n\nText with $L = λ × W$.\n\n::: predict\nGuess.\n:::\n\n```sim\n{\"preset\": \"sale-day\", \"view\": \"stats\", \"threads\": 40, \"sliders\": [\"rps\"]}\n```\n\n```exercise\nid = \"x\"\nkind = \"numeric\"\nprompt = \"{rps} × 0.1\"\nparams = { rps = [100, 400, 100] }\nanswer = \"rps * 0.1\"\nunit = \"threads\"\ntolerance = 0.01\nhints = [\"h\"]\nsolution = [\"{rps} × 0.1 s = {= rps * 0.1} threads\"]\n```\n";
+    const GOOD: &str = r#"---
+title: T
+summary: S
+---
+
+Text with $L = λ × W$.
+
+::: predict
+Guess.
+:::
+
+```sim
+{"preset": "sale-day", "view": "stats", "threads": 40, "sliders": ["rps"], "caption": "Watch the line.", "claims": ["pool-40-line"]}
+```
+
+```claim
+id = "pool-40-line"
+preset = "sale-day"
+set = { threads = 40, rps = 300 }
+figure = "queue_len_end"
+at_most = 100
+why = "300 rps on a pool that finishes about 360; 20 s runs end with a short line"
+```
+
+## What happened
+
+The line stays short. {claim: pool-40-line}
+
+```exercise
+id = "x"
+kind = "numeric"
+prompt = "{rps} × 0.1"
+params = { rps = [100, 400, 100] }
+answer = "rps * 0.1"
+unit = "threads"
+tolerance = 0.01
+hints = ["h"]
+solution = ["{rps} × 0.1 s = {= rps * 0.1} threads"]
+mistakes = ["rps", "rps * 0.01"]
+```
+"#;
 
     #[test]
     fn a_good_lesson_parses_into_its_segments() {
@@ -321,7 +649,7 @@ mod tests {
             (l.number, l.slug.as_str(), l.title.as_str()),
             (4, "little", "T")
         );
-        assert_eq!(l.segments.len(), 4);
+        assert_eq!(l.segments.len(), 5);
         let Segment::Html { html } = &l.segments[0] else {
             panic!()
         };
@@ -330,6 +658,44 @@ mod tests {
             panic!()
         };
         assert_eq!((b.scenario.threads, b.scenario.rps), (40, 400.0));
+        let Segment::Html { html } = &l.segments[3] else {
+            panic!()
+        };
+        assert!(
+            html.contains("<p>The line stays short.</p>"),
+            "the claim marker is not shown: {html}"
+        );
+        let (_, claims) = parse_lesson_with_claims("04-little.md", GOOD).unwrap();
+        assert_eq!(claims[0].id, "pool-40-line");
+    }
+
+    #[test]
+    fn what_the_simulator_shows_must_cite_a_claim_that_fits() {
+        let err = |text: &str| parse_lesson("01-a.md", text).unwrap_err();
+        let e = err(&GOOD.replace(" {claim: pool-40-line}", ""));
+        assert!(
+            e.contains("end it with {claim: id}") && e.contains("The line stays short"),
+            "{e}"
+        );
+        let e = err(&GOOD.replace(", \"claims\": [\"pool-40-line\"]", ""));
+        assert!(e.contains("list the claims"), "{e}");
+        let e = err(&GOOD.replace("{claim: pool-40-line}", "{claim: pool-41-line}"));
+        assert!(e.contains("does not state"), "{e}");
+        // The caption's claim must be about the block's scenario: rps is a
+        // slider there, threads is not.
+        let e = err(&GOOD.replace("threads = 40, rps = 300", "threads = 30, rps = 300"));
+        assert!(e.contains("differs from the block's in threads"), "{e}");
+        let e = err(&GOOD.replace(
+            "figure = \"queue_len_end\"",
+            "seeds = [2, 3]\nfigure = \"queue_len_end\"",
+        ));
+        assert!(e.contains("own seed 1"), "{e}");
+        // A sentence anywhere that speaks of the simulator needs a claim too.
+        let e = err(&GOOD.replace("Text with", "The simulator shows"));
+        assert!(e.contains("end it with {claim: id}"), "{e}");
+        // A claim nobody cites is an error.
+        let e = err(&GOOD.replace("```exercise", "```claim\nid = \"spare\"\npreset = \"sale-day\"\nfigure = \"throughput_rps\"\nat_least = 100\nwhy = \"a pool of 20 finishes about 200 per second\"\n```\n\n```exercise"));
+        assert!(e.contains("claim 'spare' is cited nowhere"), "{e}");
     }
 
     #[test]

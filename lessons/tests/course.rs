@@ -1,11 +1,14 @@
 //! The real course: every lesson parses, every exercise's answer agrees with
 //! the analytic module, and, where an exercise offers a simulator check, the
-//! simulator agrees too.
+//! simulator agrees too. Exercises cannot be gamed: the right option is not
+//! the longest or at one letter more often than chance, and plausible wrong
+//! methods fail in nearly every variant.
 
 use std::path::Path;
 use tellers_course::exercise::report_value;
+use tellers_course::expr::{eval, Vars};
 use tellers_course::parse::parse_course;
-use tellers_course::{check, Kind, Verdict};
+use tellers_course::{check, Exercise, Kind, Verdict};
 
 fn course() -> tellers_course::Course {
     parse_course(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_or_else(|e| panic!("{e}"))
@@ -77,4 +80,331 @@ fn simulator_checks_agree_with_the_answers() {
             );
         }
     }
+}
+
+/// Every variant of a numeric exercise: the whole grid of its params.
+fn all_vars(ex: &Exercise) -> Vec<Vars> {
+    let mut out = vec![Vars::new()];
+    for (name, &[lo, hi, step]) in &ex.params {
+        let steps = ((hi - lo) / step).round() as u64;
+        out = out
+            .into_iter()
+            .flat_map(|v| {
+                (0..=steps).map(move |k| {
+                    let mut v = v.clone();
+                    v.insert(name.clone(), ((lo + k as f64 * step) * 1e9).round() / 1e9);
+                    v
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// What a learner who used a wrong method would type.
+fn typed(v: f64) -> String {
+    if v.is_infinite() {
+        "no limit".into()
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Share of variants in which `method` is marked right.
+fn pass_rate(ex: &Exercise, grid: &[Vars], method: impl Fn(&Vars) -> Option<f64>) -> f64 {
+    let unit = ex.unit.unwrap();
+    let tol = ex.tolerance.unwrap();
+    let passed = grid
+        .iter()
+        .filter(|v| {
+            let want = eval(ex.answer.as_ref().unwrap(), v).unwrap();
+            method(v).is_some_and(|got| check(&typed(got), want, unit, tol) == Verdict::Correct)
+        })
+        .count();
+    passed as f64 / grid.len() as f64
+}
+
+/// A way of answering: the number it gives for a variant's params, if any.
+type Method = Box<dyn Fn(&Vars) -> Option<f64>>;
+
+/// A wrong method may pass by coincidence in at most this share of variants.
+const RARELY: f64 = 0.05;
+
+#[test]
+fn plausible_wrong_methods_fail_in_nearly_every_variant() {
+    let mut report = Vec::new();
+    let mut checked = 0;
+    for (_, ex) in course().exercises() {
+        if ex.kind != Kind::Numeric {
+            continue;
+        }
+        let grid = all_vars(ex);
+        let answer = ex.answer.as_ref().unwrap();
+        // The lesson's own list: forgetting the wait, the line, a unit…
+        let mut methods: Vec<(String, Method)> = Vec::new();
+        for m in &ex.mistakes {
+            let m2 = m.clone();
+            methods.push((m.clone(), Box::new(move |v: &Vars| eval(&m2, v).ok())));
+        }
+        // And mechanical ones: a unit slip by 1,000 either way, and, where
+        // the answer does not choose between branches, each number left out.
+        // (Where the line grows without limit there is no number to slip.)
+        for (label, k) in [("× 1,000", 1000.0), ("÷ 1,000", 0.001)] {
+            let a = answer.clone();
+            methods.push((
+                format!("answer {label}"),
+                Box::new(move |v: &Vars| eval(&a, v).ok().filter(|x| x.is_finite()).map(|x| x * k)),
+            ));
+        }
+        if ex.branches.is_empty() {
+            for p in ex.params.keys() {
+                let (a, p2) = (answer.clone(), p.clone());
+                methods.push((
+                    format!("leaving out {p}"),
+                    Box::new(move |v: &Vars| {
+                        let mut v = v.clone();
+                        v.insert(p2.clone(), 0.0);
+                        eval(&a, &v).ok().filter(|x| x.is_finite())
+                    }),
+                ));
+            }
+        }
+        for (label, method) in &methods {
+            checked += 1;
+            let rate = pass_rate(ex, &grid, method);
+            if rate > RARELY {
+                report.push(format!(
+                    "{}: '{label}' is marked right in {:.0} % of {} variants",
+                    ex.id,
+                    rate * 100.0,
+                    grid.len()
+                ));
+            }
+        }
+    }
+    assert!(checked > 200, "only {checked} wrong methods were tried");
+    assert!(
+        report.is_empty(),
+        "wrong methods that pass:\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
+fn answers_that_choose_a_branch_choose_each_about_equally_often() {
+    // For an answer such as min(CPU limit, thread limit), a method that only
+    // computes one branch is right exactly when that branch binds. Each must
+    // bind in a fair share of the variants, so guessing one is a coin flip.
+    let mut seen = 0;
+    for (_, ex) in course().exercises() {
+        if ex.branches.is_empty() {
+            continue;
+        }
+        seen += 1;
+        let grid = all_vars(ex);
+        let n = ex.branches.len() as f64;
+        for b in &ex.branches {
+            let rate = pass_rate(ex, &grid, |v| eval(b, v).ok());
+            assert!(
+                (0.8 / n..=1.2 / n).contains(&rate),
+                "{}: the branch '{b}' is the answer in {:.0} % of variants, not about {:.0} %",
+                ex.id,
+                rate * 100.0,
+                100.0 / n
+            );
+        }
+    }
+    assert!(seen >= 1, "no exercise declares branches");
+}
+
+#[test]
+fn some_answers_are_that_the_line_grows_without_limit() {
+    let mut with_no_limit = 0;
+    for (_, ex) in course().exercises() {
+        if !ex.no_limit {
+            continue;
+        }
+        with_no_limit += 1;
+        let grid = all_vars(ex);
+        let unbounded = grid
+            .iter()
+            .filter(|v| eval(ex.answer.as_ref().unwrap(), v).unwrap().is_infinite())
+            .count() as f64
+            / grid.len() as f64;
+        assert!(
+            (0.2..=0.6).contains(&unbounded),
+            "{}: the line grows without limit in {:.0} % of variants; keep it between 20 and 60 %",
+            ex.id,
+            unbounded * 100.0
+        );
+        // The worked solution says so in those variants, and gives a number in the others.
+        for v in &grid {
+            let a = eval(ex.answer.as_ref().unwrap(), v).unwrap();
+            let steps = tellers_course::exercise::fill_lines(&ex.solution, v).unwrap();
+            let last = steps.last().unwrap();
+            assert_eq!(
+                a.is_infinite(),
+                last.contains("without limit"),
+                "{} {v:?}: answer {a}, solution ends '{last}'",
+                ex.id
+            );
+            assert!(!last.contains('∞'), "{}: '{last}'", ex.id);
+        }
+    }
+    assert!(with_no_limit >= 3, "only {with_no_limit} such exercises");
+}
+
+/// Choice and diagnosis exercises.
+fn choices() -> Vec<Exercise> {
+    course()
+        .exercises()
+        .filter(|(_, e)| e.kind != Kind::Numeric)
+        .map(|(_, e)| e.clone())
+        .collect()
+}
+
+#[test]
+fn the_right_option_is_not_the_longest_more_often_than_chance() {
+    let qs = choices();
+    let len = |s: &String| s.chars().count() as f64;
+    let (mut longest, mut shortest, mut chance) = (0, 0, 0.0);
+    for q in &qs {
+        let c = q.correct.unwrap();
+        let right = len(&q.options[c]);
+        let others: Vec<f64> = (0..q.options.len())
+            .filter(|&i| i != c)
+            .map(|i| len(&q.options[i]))
+            .collect();
+        let mean = others.iter().sum::<f64>() / others.len() as f64;
+        // Distractors are of similar length: the right option is within a
+        // third of their mean length.
+        assert!(
+            (0.67..=1.33).contains(&(right / mean)),
+            "{}: the right option is {right} characters, the others {mean:.0} on average",
+            q.id
+        );
+        longest += usize::from(others.iter().all(|&o| right > o));
+        shortest += usize::from(others.iter().all(|&o| right < o));
+        chance += 1.0 / q.options.len() as f64;
+    }
+    let n = qs.len() as f64;
+    // Chance, plus about one standard deviation of a binomial with these odds.
+    let allowed = chance + (chance * (1.0 - chance / n)).sqrt();
+    assert!(n >= 29.0, "only {n} choice questions");
+    assert!(
+        (longest as f64) <= allowed,
+        "the right option is the longest in {longest} of {n} questions (chance: {chance:.1})"
+    );
+    assert!(
+        (shortest as f64) <= allowed,
+        "the right option is the shortest in {shortest} of {n} questions (chance: {chance:.1})"
+    );
+}
+
+#[test]
+fn the_right_option_is_not_at_one_letter_more_often_than_chance() {
+    let qs = choices();
+    // One student: across the course, no letter holds the answer far more
+    // often than chance. With 29 questions and 4 letters a random order puts
+    // 12 or more at some letter for one student in six, so the bound is
+    // chance + 4 standard deviations: written-order bias (25 of 29 at B
+    // before shuffling) fails it, an honest shuffle passes with odds of
+    // about a thousand to one.
+    for q in &qs {
+        assert_eq!(
+            q.options.len(),
+            4,
+            "{}: every choice question has four options",
+            q.id
+        );
+    }
+    let n = qs.len() as f64;
+    let p = 1.0 / 4.0;
+    let bound = n * p + 4.0 * (n * p * (1.0 - p)).sqrt();
+    let mut share = [0.0f64; 4];
+    let students = 400;
+    for i in 0..students {
+        let seed = if i == 0 {
+            String::new()
+        } else {
+            format!("class-2/s{i}")
+        };
+        let mut at = [0usize; 4];
+        for q in &qs {
+            at[q.variant(&seed).unwrap().correct.unwrap()] += 1;
+        }
+        let most = at.iter().max().copied().unwrap_or(0);
+        assert!(
+            (most as f64) <= bound,
+            "seed {seed:?}: the right answer sits at one letter in {most} of {n} questions: {at:?}"
+        );
+        for (s, a) in share.iter_mut().zip(at) {
+            *s += a as f64 / n / students as f64;
+        }
+    }
+    // Over a class, each letter holds the answer for about a quarter of the questions.
+    for (letter, s) in share.iter().enumerate() {
+        assert!(
+            (s - p).abs() < 0.02,
+            "letter {letter} holds {:.1} % of answers",
+            s * 100.0
+        );
+    }
+    // One question: across a class, the right answer moves over every letter.
+    let students = 400;
+    for q in &qs {
+        let k = q.options.len();
+        let mut at = vec![0usize; k];
+        for i in 0..students {
+            let v = q.variant(&format!("class-3/s{i}")).unwrap();
+            let c = v.correct.unwrap();
+            assert_eq!(
+                v.options[c],
+                q.options[q.correct.unwrap()],
+                "{}: the key follows the shuffle",
+                q.id
+            );
+            at[c] += 1;
+        }
+        let expected = students as f64 / k as f64;
+        for (letter, &count) in at.iter().enumerate() {
+            // Binomial spread for 400 draws: within ±5 standard deviations.
+            let sd = (students as f64 * (1.0 / k as f64) * (1.0 - 1.0 / k as f64)).sqrt();
+            assert!(
+                (count as f64 - expected).abs() <= 5.0 * sd,
+                "{}: letter {letter} holds the answer for {count} of {students} students",
+                q.id
+            );
+        }
+    }
+}
+
+#[test]
+fn memory_answers_accept_both_megabyte_conventions_everywhere() {
+    // 1 MB as 1,000 KB or as 1,024 KB: every memory exercise takes both,
+    // in every variant, so siblings never disagree.
+    let mut seen = 0;
+    for (_, ex) in course().exercises() {
+        let unit = match ex.unit {
+            Some(
+                u
+                @ (tellers_course::Unit::Kb | tellers_course::Unit::Mb | tellers_course::Unit::Gb),
+            ) => u,
+            _ => continue,
+        };
+        seen += 1;
+        for v in all_vars(ex) {
+            let want = eval(ex.answer.as_ref().unwrap(), &v).unwrap();
+            for k in [1.0, 1000.0 / 1024.0, 1000.0 * 1000.0 / 1024.0 / 1024.0] {
+                assert_eq!(
+                    check(&typed(want * k), want, unit, ex.tolerance.unwrap()),
+                    Verdict::Correct,
+                    "{} {v:?}: {} counted with 1,024 is refused",
+                    ex.id,
+                    want * k
+                );
+            }
+        }
+    }
+    assert!(seen >= 3, "only {seen} memory exercises");
 }

@@ -74,9 +74,11 @@ pub fn AnswerKey(
                         Err(err) => format!("(cannot set up: {err})"),
                     },
                     _ => e
-                        .correct
-                        .and_then(|i| {
-                            e.options
+                        .variant(&seed)
+                        .ok()
+                        .and_then(|v| {
+                            let i = v.correct?;
+                            v.options
                                 .get(i)
                                 .map(|o| format!("{}. {o}", (b'A' + i as u8) as char))
                         })

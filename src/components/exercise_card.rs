@@ -40,9 +40,11 @@ pub fn ExerciseCard(
         let id = id.clone();
         move || ctx.progress.with(|p| p.solved(&id))
     };
-    // New numbers (another student) clear what was typed.
+    // New numbers (another student) clear what was typed, and the option
+    // picked: the options come in that student's order.
     Effect::new(move |_| {
         seed.track();
+        choice.set(None);
         feedback.set(None);
         sim_check.set(SimCheck::Idle);
     });
@@ -75,8 +77,8 @@ pub fn ExerciseCard(
                 Kind::Choice | Kind::Diagnosis => match choice.get_untracked() {
                     None => (false, "Pick one of the options first.".to_string(), false),
                     Some(i) => {
-                        let right = Some(i) == e.correct;
-                        let why = e.explain.get(i).cloned().unwrap_or_default();
+                        let right = Some(i) == v.correct;
+                        let why = v.explain.get(i).cloned().unwrap_or_default();
                         (
                             right,
                             format!("{} {why}", if right { "Correct." } else { "Not this one." }),
@@ -138,7 +140,7 @@ pub fn ExerciseCard(
         let (kind, options, unit, has_check, note) = ex.with_value(|e| {
             (
                 e.kind,
-                e.options.clone(),
+                v.options.clone(),
                 e.unit,
                 e.check.is_some(),
                 e.note.clone(),

@@ -192,3 +192,65 @@ export async function aLessonWidgetRunsToTheEndBesideItsTheory({ page, open }) {
   // 400 requests per second × 0.1 s inside = 40 requests inside, by Little's law.
   assert.ok(Math.abs(simulated - 40) / 40 < 0.1, `requests inside after the run: ${simulated}, expected about 40`);
 }
+
+/** The options of a choice card, in the order this student sees them. */
+async function optionTexts(card) {
+  return card.locator('.exercise__option span').allTextContents();
+}
+
+export async function eachStudentSeesTheOptionsInTheirOwnOrder({ page, open, screenshot }) {
+  // Little's law, recall: the right option is the same text for everyone,
+  // at a letter that depends on the student.
+  const right = 'On average, requests inside = arrival rate × time each spends inside';
+  const orders = new Set();
+  let answered = false;
+  for (const name of ['Ana', 'Ben', 'Chloe', 'Dev', 'Eve']) {
+    await open('#/lessons');
+    await page.getByTestId('class-code').fill('R12');
+    await page.getByTestId('student-name').fill(name);
+    await page.getByRole('button', { name: 'Use my numbers' }).click();
+    await open('#/lessons/littles-law/littles-law-says');
+    const card = page.locator('#ex-littles-law-says');
+    await expectVisible(card.locator('.exercise__option').first(), 'the options');
+    const options = await optionTexts(card);
+    assert.equal(options.length, 4, `four options: ${options.join(' | ')}`);
+    assert.ok(options.includes(right), `the right option is among them: ${options.join(' | ')}`);
+    orders.add(options.join(' | '));
+    // Answer as the first student whose right option is not the first one shown.
+    if (!answered && options[0] !== right) {
+      answered = true;
+      const wrong = options.find((o) => o !== right);
+      await card.locator('.exercise__option', { hasText: wrong }).locator('input').check();
+      await card.getByTestId('check').click();
+      await expectVisible(card.getByTestId('feedback').filter({ hasText: 'Not this one.' }), 'the wrong-option message');
+      await card.locator('.exercise__option', { hasText: right }).locator('input').check();
+      await card.getByTestId('check').click();
+      await expectVisible(card.getByTestId('feedback').filter({ hasText: 'Correct.' }), 'the "Correct." message');
+      await card.scrollIntoViewIfNeeded();
+      await screenshot('lesson-choice-shuffled.png', { fullPage: false });
+    }
+  }
+  assert.ok(answered, 'some student sees the right option further down');
+  assert.ok(orders.size >= 3, `five students should not all share one order: ${[...orders].join(' || ')}`);
+}
+
+export async function theAnswerKeyFollowsEachStudentsOptionOrder({ page, open }) {
+  const right = 'On average, requests inside = arrival rate × time each spends inside';
+  await open('#/lessons');
+  await page.getByTestId('class-code').fill('R12');
+  await page.getByTestId('student-name').fill('Ben');
+  await page.getByRole('button', { name: 'Use my numbers' }).click();
+  await open('#/lessons/littles-law/littles-law-says');
+  const options = await optionTexts(page.locator('#ex-littles-law-says'));
+  const letter = String.fromCharCode(65 + options.indexOf(right));
+
+  await open('#/lessons/answer-key?class=R12');
+  await page.getByTestId('key-names').fill('Ben');
+  await expectVisible(page.getByRole('heading', { level: 2, name: 'Ben' }), "Ben's section");
+  const row = page
+    .locator('.key__student')
+    .first()
+    .locator('tr')
+    .filter({ has: page.locator('td:nth-child(2)', { hasText: /^littles-law-says$/ }) });
+  assert.equal((await row.locator('.key__answer').textContent()).trim(), `${letter}. ${right}`);
+}

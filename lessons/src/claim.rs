@@ -1,0 +1,349 @@
+//! Claims: what a lesson says a scenario shows, as a check a test can run.
+//!
+//! A lesson states a claim in a `claim` block (TOML) and cites it where the
+//! text says what the simulator shows: in a sim block's `claims` list (for
+//! its caption) or with `{claim: id}` at the end of a paragraph. The build
+//! checks that every such place cites a claim and that every claim is well
+//! formed; `tests/claims.rs` runs every claim on every one of its seeds.
+//!
+//! ```toml
+//! id = "cap-600-goodput"          # kebab-case, unique in the course
+//! preset = "sale-day"             # optional; the default scenario otherwise
+//! set = { timeout_ms = 3000, queue_limit = 600, duration_s = 60 }
+//! figure = "goodput_rps"          # one of FIGURES
+//! at_most = 60                    # and/or at_least
+//! seeds = [1, 2, 3]               # every seed must hold (default 1, 2, 3)
+//! why = "24,000 requests a run; measured 34–36 rps; the bound leaves room"
+//! ```
+//!
+//! Optional: `sweep_rho = 0.9` (the point of the block's curve at that
+//! utilisation, as the app runs it); `ratio_to = { heavy_share = 0 }` (the
+//! figure divided by the same figure of the scenario with these changes);
+//! `ratio_to_theory = true` (divided by what theory predicts).
+
+use crate::exercise::{report_value, scenario_from_fields, FIGURES};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use tellers_sim::presets::{preset, preset_names};
+use tellers_sim::sweep::sweep_scenario;
+use tellers_sim::theory::theory;
+use tellers_sim::{simulate, Arrivals, Scenario};
+
+/// Most requests one claim's run may simulate, so the claims stay quick.
+pub const MAX_REQUESTS_PER_RUN: f64 = 2_000_000.0;
+
+/// One checked statement about what a scenario shows.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// Kebab-case id, unique in the course; cited as `{claim: id}`.
+    pub id: String,
+    /// The preset the scenario starts from; the default scenario when `None`.
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// Scenario fields laid over the preset (snake_case, as in sim blocks).
+    #[serde(default)]
+    pub set: Map<String, Value>,
+    /// Run the point of the curve at this utilisation of the capacity instead.
+    #[serde(default)]
+    pub sweep_rho: Option<f64>,
+    /// The report figure, one of [`FIGURES`](crate::exercise::FIGURES).
+    pub figure: String,
+    /// The figure (or ratio) is at least this.
+    #[serde(default)]
+    pub at_least: Option<f64>,
+    /// The figure (or ratio) is at most this.
+    #[serde(default)]
+    pub at_most: Option<f64>,
+    /// Compare with a second run: the scenario with these fields changed.
+    /// The claim is then about figure ÷ the second run's figure.
+    #[serde(default)]
+    pub ratio_to: Option<Map<String, Value>>,
+    /// The claim is about figure ÷ what theory predicts for the scenario.
+    #[serde(default)]
+    pub ratio_to_theory: bool,
+    /// Seeds every one of which must hold the claim.
+    #[serde(default = "default_seeds")]
+    pub seeds: Vec<u64>,
+    /// Why the bound holds with room to spare for this run length.
+    pub why: String,
+}
+
+fn default_seeds() -> Vec<u64> {
+    vec![1, 2, 3]
+}
+
+/// What theory predicts for `figure` in `s`, where it predicts anything.
+fn theory_figure(s: &Scenario, figure: &str) -> Option<f64> {
+    let t = theory(s);
+    match figure {
+        "latency_mean_ms" => t.mean_ms,
+        "latency_p99_ms" => t.p99_ms,
+        "throughput_rps" => t.offered_rps.map(|o| o.min(t.capacity.capacity_rps)),
+        "cpu_utilisation" => t.cpu_utilisation,
+        "queue_growth_per_s" => t.growth_per_s,
+        "mean_busy" => t.threads_needed,
+        _ => None,
+    }
+}
+
+/// `fields` laid over the preset called `preset_name` (or the default
+/// scenario), validated: the one way sim blocks and claims build scenarios.
+pub fn scenario_with(
+    preset_name: Option<&str>,
+    fields: &Map<String, Value>,
+) -> Result<Scenario, String> {
+    let base = match preset_name {
+        Some(p) => preset(p)
+            .ok_or_else(|| format!("no preset '{p}'; allowed: {}", preset_names().join(", ")))?,
+        None => Scenario::default(),
+    };
+    let mut all = serde_json::to_value(&base)
+        .expect("a scenario serialises")
+        .as_object()
+        .cloned()
+        .expect("an object");
+    all.extend(fields.clone());
+    scenario_from_fields(all)
+}
+
+/// Requests a run of `s` simulates, about.
+fn requests_in_run(s: &Scenario) -> f64 {
+    match s.arrivals {
+        Arrivals::Poisson | Arrivals::Uniform => s.rps * s.duration_s,
+        Arrivals::Batch => f64::from(s.count),
+        Arrivals::Closed => {
+            let per_client = s.mean_service_ms() + s.think_ms;
+            f64::from(s.clients) * s.duration_s * 1000.0 / per_client.max(0.01)
+        }
+    }
+    .min(s.requests.map_or(f64::INFINITY, |n| n as f64))
+}
+
+impl Claim {
+    /// The scenario as stated, before any seed or sweep: what a sim block
+    /// that cites this claim must show.
+    pub fn base_scenario(&self) -> Result<Scenario, String> {
+        scenario_with(self.preset.as_deref(), &self.set)
+    }
+
+    /// The scenario run for `seed` (the curve's point when `sweep_rho` is set).
+    pub fn scenario(&self, seed: u64) -> Result<Scenario, String> {
+        let s = Scenario {
+            seed,
+            ..self.base_scenario()?
+        };
+        match self.sweep_rho {
+            None => Ok(s),
+            Some(rho) => sweep_scenario(&s, &theory(&s), rho)
+                .ok_or_else(|| "sweep_rho: this scenario has no finite capacity to sweep".into()),
+        }
+    }
+
+    fn comparison(&self, seed: u64) -> Result<Option<Scenario>, String> {
+        let Some(changes) = &self.ratio_to else {
+            return Ok(None);
+        };
+        let mut fields = self.set.clone();
+        fields.extend(changes.clone());
+        let s = Scenario {
+            seed,
+            ..scenario_with(self.preset.as_deref(), &fields)?
+        };
+        match self.sweep_rho {
+            None => Ok(Some(s)),
+            Some(rho) => Ok(sweep_scenario(&s, &theory(&s), rho)),
+        }
+    }
+
+    /// Everything the build can check without running: the id, the figure,
+    /// the bounds, the seeds, the reason, and scenarios that are valid and
+    /// quick enough to run.
+    pub fn validate(&self) -> Result<(), String> {
+        let at = |msg: String| format!("claim '{}': {msg}", self.id);
+        let kebab = !self.id.is_empty()
+            && self
+                .id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !kebab {
+            return Err(at("the id must be kebab-case (a-z, 0-9, -)".into()));
+        }
+        if !FIGURES.contains(&self.figure.as_str()) {
+            return Err(at(format!(
+                "unknown figure '{}'; allowed: {}",
+                self.figure,
+                FIGURES.join(", ")
+            )));
+        }
+        match (self.at_least, self.at_most) {
+            (None, None) => return Err(at("give at_least, at_most or both".into())),
+            (Some(lo), Some(hi)) if lo > hi => {
+                return Err(at(format!("at_least {lo} is above at_most {hi}")))
+            }
+            _ => {}
+        }
+        let mut seeds = self.seeds.clone();
+        seeds.sort_unstable();
+        seeds.dedup();
+        if seeds.len() < 2 {
+            return Err(at("give at least two different seeds".into()));
+        }
+        if self.why.trim().len() < 20 {
+            return Err(at(
+                "say in 'why' how the bound follows from the run length and what was measured"
+                    .into(),
+            ));
+        }
+        if self.ratio_to.is_some() && self.ratio_to_theory {
+            return Err(at(
+                "compare with another run or with theory, not both".into()
+            ));
+        }
+        if self.sweep_rho.is_some_and(|r| !(r > 0.0 && r < 1.0)) {
+            return Err(at("sweep_rho must be between 0 and 1".into()));
+        }
+        let s = self.scenario(self.seeds[0]).map_err(&at)?;
+        if let Some(other) = self.comparison(self.seeds[0]).map_err(&at)? {
+            if requests_in_run(&other) > MAX_REQUESTS_PER_RUN {
+                return Err(at("the comparison run is too long for a quick check".into()));
+            }
+        }
+        if requests_in_run(&s) > MAX_REQUESTS_PER_RUN {
+            return Err(at(format!(
+                "about {} requests a run; keep it under {MAX_REQUESTS_PER_RUN}",
+                requests_in_run(&s)
+            )));
+        }
+        if self.ratio_to_theory && theory_figure(&s, &self.figure).is_none() {
+            return Err(at(format!(
+                "theory predicts no '{}' for this scenario",
+                self.figure
+            )));
+        }
+        Ok(())
+    }
+
+    /// The figure (or ratio) for `seed`.
+    pub fn measure(&self, seed: u64) -> Result<f64, String> {
+        let s = self.scenario(seed)?;
+        let read = |s: &Scenario| -> Result<f64, String> {
+            let r = simulate(s).map_err(|e| format!("{e:?}"))?;
+            report_value(&r, &self.figure)
+                .ok_or_else(|| format!("this run has no figure '{}'", self.figure))
+        };
+        let value = read(&s)?;
+        if let Some(other) = self.comparison(seed)? {
+            return Ok(value / read(&other)?);
+        }
+        if self.ratio_to_theory {
+            let t = theory_figure(&s, &self.figure)
+                .ok_or_else(|| format!("theory predicts no '{}'", self.figure))?;
+            return Ok(value / t);
+        }
+        Ok(value)
+    }
+
+    /// True when `value` is within the bounds.
+    pub fn holds(&self, value: f64) -> bool {
+        value.is_finite()
+            && self.at_least.is_none_or(|lo| value >= lo)
+            && self.at_most.is_none_or(|hi| value <= hi)
+    }
+
+    /// The bounds as a phrase: "at least 3", "between 1 and 2".
+    pub fn bounds(&self) -> String {
+        match (self.at_least, self.at_most) {
+            (Some(lo), Some(hi)) => format!("between {lo} and {hi}"),
+            (Some(lo), None) => format!("at least {lo}"),
+            (None, Some(hi)) => format!("at most {hi}"),
+            (None, None) => "unbounded".into(),
+        }
+    }
+
+    /// Run the claim on every seed: the values, or what failed.
+    pub fn check(&self) -> Result<Vec<f64>, String> {
+        let mut values = Vec::new();
+        for &seed in &self.seeds {
+            let v = self
+                .measure(seed)
+                .map_err(|e| format!("claim '{}' seed {seed}: {e}", self.id))?;
+            values.push(v);
+        }
+        if values.iter().all(|&v| self.holds(v)) {
+            Ok(values)
+        } else {
+            Err(format!(
+                "claim '{}': {} should be {} on seeds {:?}, measured {:?}",
+                self.id,
+                self.figure,
+                self.bounds(),
+                self.seeds,
+                values
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claim(toml_text: &str) -> Claim {
+        toml::from_str(toml_text).unwrap()
+    }
+
+    const SALE_DAY: &str = "id = \"growth\"\npreset = \"sale-day\"\nfigure = \"queue_growth_per_s\"\nat_least = 150\nat_most = 250\nwhy = \"20 s at 400 rps; measured 190 to 210 per second\"\n";
+
+    #[test]
+    fn a_true_claim_holds_on_every_seed() {
+        let c = claim(SALE_DAY);
+        c.validate().unwrap();
+        let values = c.check().unwrap();
+        assert_eq!(values.len(), 3);
+    }
+
+    #[test]
+    fn a_false_claim_fails_and_says_what_was_measured() {
+        let c = claim(&SALE_DAY.replace("at_least = 150", "at_least = 240"));
+        let e = c.check().unwrap_err();
+        assert!(
+            e.contains("between 240 and 250") && e.contains("measured"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn ratios_compare_with_a_second_run_or_with_theory() {
+        let c = claim("id = \"more-threads\"\npreset = \"sale-day\"\nfigure = \"throughput_rps\"\nratio_to = { threads = 10 }\nat_least = 1.8\nat_most = 2.2\nwhy = \"twice the threads, twice the finished rate; 8,000 requests a run\"\n");
+        c.validate().unwrap();
+        c.check().unwrap();
+        let t = claim("id = \"mm1\"\npreset = \"mm1\"\nset = { duration_s = 300 }\nfigure = \"latency_mean_ms\"\nratio_to_theory = true\nat_least = 0.85\nat_most = 1.15\nwhy = \"24,000 requests at 80 %; the mean settles within about 10 %\"\n");
+        t.validate().unwrap();
+        t.check().unwrap();
+    }
+
+    #[test]
+    fn bad_claims_are_refused_at_build_time() {
+        let bad = |from: &str, to: &str, says: &str| {
+            let e = claim(&SALE_DAY.replace(from, to)).validate().unwrap_err();
+            assert!(e.contains(says), "{e}");
+        };
+        bad("queue_growth_per_s", "growth", "unknown figure");
+        bad("at_least = 150\nat_most = 250\n", "", "give at_least");
+        bad("at_least = 150", "at_least = 300", "above at_most");
+        bad("sale-day", "sail-day", "no preset");
+        bad(
+            "why = \"20 s at 400 rps; measured 190 to 210 per second\"",
+            "why = \"ok\"",
+            "why",
+        );
+        bad("id = \"growth\"", "id = \"Growth\"", "kebab-case");
+        bad("figure", "seeds = [1]\nfigure", "two different seeds");
+        bad(
+            "figure",
+            "set = { duration_s = 86000 }\nfigure",
+            "requests a run",
+        );
+    }
+}

@@ -1,0 +1,53 @@
+//! Every claim the lessons state, run on every one of its seeds: what a
+//! caption or a sentence says the simulator shows, it shows. The build has
+//! already checked that every such caption and sentence cites a claim.
+
+use std::path::Path;
+use std::time::Instant;
+use tellers_course::claim::Claim;
+use tellers_course::parse::parse_course_with_claims;
+
+fn claims() -> Vec<(String, Claim)> {
+    parse_course_with_claims(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .1
+}
+
+#[test]
+fn every_claim_holds_on_every_seed() {
+    let all = claims();
+    assert!(all.len() >= 40, "only {} claims", all.len());
+    let start = Instant::now();
+    // The machine may have few cores; split the claims over them.
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let all = &all;
+                scope.spawn(move || {
+                    all.iter()
+                        .skip(w)
+                        .step_by(workers)
+                        .filter_map(|(slug, c)| c.check().err().map(|e| format!("{slug}: {e}")))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a claim run panicked"))
+            .collect()
+    });
+    assert!(
+        failures.is_empty(),
+        "{} of {} claims fail:\n{}",
+        failures.len(),
+        all.len(),
+        failures.join("\n")
+    );
+    eprintln!(
+        "{} claims held on all their seeds in {:.1} s",
+        all.len(),
+        start.elapsed().as_secs_f64()
+    );
+}
