@@ -303,6 +303,7 @@ mod tests {
                 "Server",
                 "Workload",
                 "Arrivals",
+                "Beyond one box",
                 "Callers",
                 "When overloaded",
                 "The run"

@@ -102,6 +102,14 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             |t| format!("{}{}", fmt_rps(t), binding(Limit::Threads)),
         ),
     );
+    if let Some(d) = cap.dep_limit_rps {
+        row(
+            "fig-dep-limit",
+            "Dependency limit (connections or slots ÷ time held)",
+            "—".into(),
+            format!("{}{}", fmt_rps(d), binding(Limit::Dependency)),
+        );
+    }
     row(
         "fig-cpu",
         "CPU busy",
@@ -220,6 +228,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             "—".into(),
         );
     }
+    dependency_rows(s, r, th, &mut row);
     if s.retries > 0 || r.retries > 0 {
         let per_call = if r.calls > 0 {
             r.attempts as f64 / r.calls as f64
@@ -273,6 +282,86 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         format!("{} at {}", th.queue_model, th.line_at),
     );
     rows
+}
+
+/// Rows for what sits behind the wait step, when it is more than a plain
+/// delay: calls and hedges, how busy the dependency is, the waits in its
+/// lines, and what fan-out does to the wait.
+fn dependency_rows(
+    s: &Scenario,
+    r: &Report,
+    th: &Theory,
+    row: &mut impl FnMut(&'static str, &str, String, String),
+) {
+    let plain = s.dep_pool.is_none()
+        && s.dep_concurrency.is_none()
+        && s.fan_out == 1
+        && s.hedge_after_ms.is_none();
+    if plain {
+        return;
+    }
+    let d = &th.dep;
+    row(
+        "fig-dep-calls",
+        "Calls to the dependency (of them hedges)",
+        format!(
+            "{} ({})",
+            fmt_count(r.dep_calls as f64),
+            fmt_count(r.hedges as f64)
+        ),
+        match (d.calls_rps, d.hedge_share) {
+            (Some(c), Some(h)) => format!("{} calls/s, {} sent again", fmt_num(c, 0), fmt_pct(h)),
+            (Some(c), None) => format!("{} calls/s", fmt_num(c, 0)),
+            _ => "—".into(),
+        },
+    );
+    if let Some(u) = r.dep_utilisation {
+        row(
+            "fig-dep-busy",
+            "Dependency slots busy",
+            fmt_pct(u),
+            d.utilisation.map_or("—".into(), |x| fmt_pct(x.min(1.0))),
+        );
+    }
+    let wait =
+        |w: &tellers_sim::report::QueueWait| format!("{} / {}", fmt_ms(w.mean), fmt_ms(w.p99));
+    let mean_theory =
+        |x: Option<f64>| x.map_or("—".into(), |m| format!("mean {} (Erlang C)", fmt_ms(m)));
+    if s.dep_pool.is_some() {
+        row(
+            "fig-dep-pool-wait",
+            "Wait for a connection: mean / p99",
+            wait(&r.dep_pool_wait_ms),
+            mean_theory(d.pool_wait_ms),
+        );
+    }
+    if s.dep_concurrency.is_some() {
+        row(
+            "fig-dep-queue-wait",
+            "Wait at the dependency: mean / p99",
+            wait(&r.dep_queue_wait_ms),
+            mean_theory(d.queue_wait_ms),
+        );
+    }
+    if s.fan_out > 1 || s.hedge_after_ms.is_some() {
+        let p99 = d
+            .wait_step_p99_ms
+            .filter(|_| s.hedge_after_ms.is_none())
+            .map_or(String::new(), |p| format!(", p99 {}", fmt_ms(p)));
+        let slow = d.slow_call_share.map_or(String::new(), |x| {
+            format!("; {} meet a call slower than its p99", fmt_pct(x))
+        });
+        row(
+            "fig-wait-step",
+            if s.fan_out > 1 {
+                "The wait: the slowest of the calls"
+            } else {
+                "The wait: a hedged call"
+            },
+            "—".into(),
+            format!("mean {}{p99}{slow}", fmt_ms(d.wait_step_ms)),
+        );
+    }
 }
 
 /// The report as the CLI's `--json` prints it: no series, no wall time.
@@ -366,6 +455,27 @@ mod tests {
         assert!(!storm.contains(&"fig-shed"));
         assert!(keys("spike-shed").contains(&"fig-shed"));
         assert!(!keys("mm1").contains(&"fig-retries"));
+    }
+
+    #[test]
+    fn the_dependency_rows_give_each_figure_beside_its_theory() {
+        let keys = |name: &str| {
+            let s = preset(name).unwrap();
+            let r = tellers_sim::simulate(&s).unwrap();
+            figure_rows(&s, &r, &theory(&s))
+        };
+        let db = keys("db-pool-limit");
+        let limit = db.iter().find(|r| r.key == "fig-dep-limit").unwrap();
+        assert!(limit.theory.starts_with("500 rps") && limit.theory.contains("the limit"));
+        assert!(db.iter().any(|r| r.key == "fig-dep-pool-wait"));
+        let fan = keys("fan-out-100");
+        let step = fan.iter().find(|r| r.key == "fig-wait-step").unwrap();
+        assert!(
+            step.theory.contains("51.9 ms") && step.theory.contains("63 %"),
+            "{}",
+            step.theory
+        );
+        assert!(keys("mm1").iter().all(|r| !r.key.starts_with("fig-dep")));
     }
 
     #[test]

@@ -103,6 +103,8 @@ pub enum Group {
     Workload,
     /// How requests arrive.
     Arrivals,
+    /// What sits behind the server: a dependency, its pool, fan-out, hedging.
+    Dependency,
     /// What callers do: time out, retry.
     Callers,
     /// What the server does when it cannot keep up: order, shed, drop.
@@ -113,10 +115,11 @@ pub enum Group {
 
 impl Group {
     /// Every group, in the order shown.
-    pub const ALL: [Group; 6] = [
+    pub const ALL: [Group; 7] = [
         Group::Server,
         Group::Workload,
         Group::Arrivals,
+        Group::Dependency,
         Group::Callers,
         Group::Overload,
         Group::Run,
@@ -128,6 +131,7 @@ impl Group {
             Group::Server => "Server",
             Group::Workload => "Workload",
             Group::Arrivals => "Arrivals",
+            Group::Dependency => "Beyond one box",
             Group::Callers => "Callers",
             Group::Overload => "When overloaded",
             Group::Run => "The run",

@@ -35,7 +35,7 @@ pub mod text;
 pub mod theory;
 
 pub use engine::{
-    simulate, Simulation, Snapshot, TellerKind, TellerState, TellerView, SNAPSHOT_TELLERS,
+    simulate, DepView, Simulation, Snapshot, TellerKind, TellerState, TellerView, SNAPSHOT_TELLERS,
 };
 pub use report::{Report, StoppedBy};
 pub use scenario::{Accept, Arrivals, Discipline, Dist, FieldError, Model, Scenario};

@@ -122,7 +122,9 @@ fn waf(model: Model, accept: Accept) -> Scenario {
         cores: 4,
         loops: 4,
         accept,
-        workers: 4,
+        // Each loop is an NGINX worker process with its own small thread pool.
+        workers: 1,
+        pool_per_loop: true,
         offload_above_ms: 10.0,
         // Requests that need the slow WAF rules go to the pool, whatever they cost.
         offload_heavy: true,
@@ -132,8 +134,46 @@ fn waf(model: Model, accept: Accept) -> Scenario {
         heavy_cpu_ms: 40.0,
         cpu_dist: Dist::Exp,
         wait_ms: 20.0,
-        rps: 800.0,
-        duration_s: 30.0,
+        // Keep-alive connections: 2.2 new ones a second, each sending 500
+        // requests 50 ms apart (after each answer), on the loop that accepted it.
+        rps: 1100.0,
+        conn_requests: 500,
+        think_ms: 50.0,
+        duration_s: 60.0,
+        ..Scenario::default()
+    }
+}
+
+/// An event-loop service in front of a database: 1 ms of CPU and a 20 ms
+/// query per request, 10 connections to the database, 600 rps asked.
+fn db_pool() -> Scenario {
+    Scenario {
+        model: Model::EventLoop,
+        cores: 4,
+        loops: 4,
+        accept: Accept::Shared,
+        cpu_ms: 1.0,
+        wait_ms: 20.0,
+        dep_pool: Some(10),
+        rps: 600.0,
+        duration_s: 60.0,
+        ..Scenario::default()
+    }
+}
+
+/// A page that calls `n` backends at once, each answering in 10 ms on
+/// average (exponential), on eight event loops with room to spare.
+fn fan_out(n: u32) -> Scenario {
+    Scenario {
+        model: Model::EventLoop,
+        cores: 8,
+        loops: 8,
+        accept: Accept::Shared,
+        cpu_ms: 0.5,
+        wait_ms: 10.0,
+        fan_out: n,
+        rps: 100.0,
+        duration_s: 120.0,
         ..Scenario::default()
     }
 }
@@ -298,18 +338,41 @@ pub fn presets() -> Vec<Preset> {
         ),
         p(
             "waf-inline",
-            "WAF checks on the loops; idle loops accept more",
+            "WAF checks on the loops; keep-alive connections; idle loops accept more",
             waf(Model::EventLoop, Accept::Idlest),
         ),
         p(
             "waf-offload-unbalanced",
-            "Slow WAF checks moved to workers; idle loops still accept more",
+            "Slow WAF checks moved to each loop's pool; idle loops accept more connections",
             waf(Model::EventLoopWorkers, Accept::Idlest),
         ),
         p(
             "waf-offload-round-robin",
-            "Slow WAF checks moved to workers; connections spread in turn",
+            "Slow WAF checks moved to each loop's pool; connections dealt in turn",
             waf(Model::EventLoopWorkers, Accept::RoundRobin),
+        ),
+        p(
+            "db-pool-limit",
+            "An event-loop service whose 10 database connections cap it at 500 rps",
+            db_pool(),
+        ),
+        p(
+            "fan-out-10",
+            "Each request calls 10 backends (10 ms each): it waits for the slowest",
+            fan_out(10),
+        ),
+        p(
+            "fan-out-100",
+            "Each request calls 100 backends: most meet a slow one",
+            fan_out(100),
+        ),
+        p(
+            "fan-out-100-hedged",
+            "100 calls, each sent again if unanswered after 30 ms: a shorter tail",
+            Scenario {
+                hedge_after_ms: Some(30.0),
+                ..fan_out(100)
+            },
         ),
         p(
             "mm1",

@@ -99,6 +99,22 @@ pub struct Report {
     pub shed: u64,
     /// Requests dropped because their caller had less time left than a mean service time.
     pub dropped_hopeless: u64,
+    /// Calls sent to the dependency (fan-out calls and hedges); 0 when the
+    /// wait step is a plain delay.
+    pub dep_calls: u64,
+    /// Hedges: copies of slow calls sent again.
+    pub hedges: u64,
+    /// Share of the dependency's slots busy over the measured window, 0–1;
+    /// `None` when it has no limit.
+    pub dep_utilisation: Option<f64>,
+    /// Time a call waited for a connection to the dependency, ms.
+    pub dep_pool_wait_ms: QueueWait,
+    /// Time a call waited in line at the dependency for a slot, ms.
+    pub dep_queue_wait_ms: QueueWait,
+    /// Keep-alive connections opened (0 when each request is its own connection).
+    pub connections_opened: u64,
+    /// Requests each event loop served (took the first step of); empty without loops.
+    pub loop_requests: Vec<u64>,
     /// Calls answered within the timeout per second in the measured window
     /// (a call succeeds on at most one try, so this equals `goodput_rps`).
     pub call_success_rps: f64,

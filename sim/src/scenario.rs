@@ -227,6 +227,12 @@ scenario_fields! {
         used: Used::Models(&[Model::EventLoopWorkers]), control: slider(0.0, 10.0, 0.05), playground: true,
         help: "Loop CPU time, ms, to hand a step over and take its result back.",
     }
+    pool_per_loop: bool = false => {
+        group: Group::Server,
+        label: "A worker pool per loop (as NGINX worker processes)", unit: "", kind: Kind::Switch,
+        used: Used::Models(&[Model::EventLoopWorkers]), control: Control::Toggle, playground: true,
+        help: "Event loop + workers: each loop has its own pool of `workers` threads, as each NGINX worker process owns its thread pool; off = one pool shared by all loops.",
+    }
     spawn_ms: f64 = 0.05 => {
         group: Group::Server,
         label: "CPU to create a thread", unit: "ms", kind: real(0.0, 1_000.0),
@@ -346,11 +352,44 @@ scenario_fields! {
         used: Used::Arrivals(&[Arrivals::Closed]), control: slider(1.0, 1000.0, 1.0), playground: true,
         help: "Clients in a closed loop, each with one request at a time.",
     }
+    conn_requests: u32 = 1 => {
+        group: Group::Arrivals,
+        label: "Requests per connection (keep-alive)", unit: "requests", kind: int(1, 100_000),
+        used: Used::Arrivals(OPEN), control: slider(1.0, 1000.0, 1.0), playground: true,
+        help: "Keep-alive: open arrivals become new connections at rps ÷ N per second, each sending N requests one after another (the next think_ms after the previous answer), pinned to the loop that accepted the connection; 1 = a new connection per request.",
+    }
     think_ms: f64 = 0.0 => {
         group: Group::Arrivals,
         label: "Think time between requests", unit: "ms", kind: real(0.0, 3_600_000.0),
-        used: Used::Arrivals(&[Arrivals::Closed]), control: slider(0.0, 5000.0, 10.0), playground: true,
-        help: "Think time between a client's answer and its next request, ms.",
+        used: Used::If(|s| s.arrivals == Arrivals::Closed || s.conn_requests > 1, "closed clients; keep-alive connections"),
+        control: slider(0.0, 5000.0, 10.0), playground: true,
+        help: "Think time between an answer and the next request of the same client or connection, ms.",
+    }
+
+    // --- beyond one box ---
+    dep_concurrency: Option<u32> = None => {
+        group: Group::Dependency,
+        label: "Dependency: calls it serves at once (0 = no limit)", unit: "calls", kind: int(1, 100_000),
+        used: Used::Always, control: slider(0.0, 200.0, 1.0), playground: true,
+        help: "The dependency behind the wait step (a database, another service) serves at most K calls at once; more wait there in order, and the wait time becomes its service time; none = no limit, a pure delay.",
+    }
+    dep_pool: Option<u32> = None => {
+        group: Group::Dependency,
+        label: "Connections to the dependency (0 = no limit)", unit: "connections", kind: int(1, 100_000),
+        used: Used::Always, control: slider(0.0, 200.0, 1.0), playground: true,
+        help: "Connections the server holds to the dependency: a call first takes a free one and waits in line for one if none is free; a thread that waits for a connection stays held; none = no limit.",
+    }
+    fan_out: u32 = 1 => {
+        group: Group::Dependency,
+        label: "Calls per request (fan-out)", unit: "calls", kind: int(1, 1000),
+        used: Used::Always, control: slider(1.0, 200.0, 1.0), playground: true,
+        help: "The wait step makes N calls at once, each with its own connection, dependency slot and time; the step ends when all have answered.",
+    }
+    hedge_after_ms: Option<f64> = None => {
+        group: Group::Dependency,
+        label: "Hedge: send a call again after (0 = never)", unit: "ms", kind: real(0.001, 3_600_000.0),
+        used: Used::Always, control: slider(0.0, 1000.0, 1.0), playground: true,
+        help: "A call still unanswered after this many ms is sent again and the first answer wins; the slower copy is not cancelled: it still finishes and holds its connection and slot. none = never.",
     }
 
     // --- callers ---

@@ -6,7 +6,7 @@
 //! line that keeps growing, one slow step that freezes its event loop,
 //! callers who give up. When none of these shows, the run is healthy.
 
-use crate::analytic::Limit;
+use crate::analytic::{self, Limit};
 use crate::report::Report;
 use crate::scenario::Scenario;
 use crate::theory::Theory;
@@ -28,6 +28,11 @@ pub enum SignKind {
     Timeouts,
     /// Retries add a large share of the load: failures make more work.
     RetryStorm,
+    /// Calls wait for a connection to the dependency (or a slot there)
+    /// while the CPU idles: the pool is the limit.
+    ConnectionPoolLimit,
+    /// Each request waits for the slowest of many calls.
+    SlowestCallDecides,
     /// Requests wait in line longer than their callers wait for them: the
     /// server is busy, but mostly for callers who have left.
     LineOutlivesCallers,
@@ -48,6 +53,8 @@ pub struct Sign {
 
 /// CPU utilisation at or above this share of the usable cores counts as near the limit.
 pub const CPU_NEAR: f64 = 0.85;
+/// Requests that make at least this many calls wait for the slowest.
+pub const SLOW_FAN_OUT: u32 = 10;
 /// Retries at or above this share of calls count as a storm.
 pub const RETRY_STORM: f64 = 0.2;
 /// A pool this full (busy threads ÷ threads) counts as full.
@@ -114,6 +121,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         let cap = match th.capacity.binding {
             Limit::Cpu => "the CPU limit",
             Limit::Threads => "the thread limit",
+            Limit::Dependency => "the dependency limit",
         };
         signs.push(Sign {
             kind: SignKind::LineGrowing,
@@ -138,6 +146,42 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 ),
             });
         }
+    }
+    let dep_wait = r.dep_pool_wait_ms.mean + r.dep_queue_wait_ms.mean;
+    let dep_busy = r.dep_utilisation.unwrap_or(0.0) >= POOL_FULL
+        || th.capacity.binding == Limit::Dependency && growing;
+    if analytic::dep_slots(s).is_some() && (dep_busy || dep_wait >= s.wait_ms.max(0.001)) {
+        let held = analytic::slot_ms_per_request(s);
+        signs.push(Sign {
+            kind: SignKind::ConnectionPoolLimit,
+            title: "The connection pool is the limit".into(),
+            detail: format!(
+                "Calls wait {:.0} ms for a connection or a slot at the dependency, against {:.0} ms of work there, \
+                 while the CPU is {:.0} % busy: {} connections ÷ {:.0} ms held per request = {:.0} rps at most. \
+                 More connections help only if the dependency has room; less time held helps always.",
+                dep_wait,
+                s.wait_ms,
+                r.cpu_utilisation * 100.0,
+                analytic::dep_slots(s).unwrap_or(0),
+                held,
+                th.capacity.dep_limit_rps.unwrap_or(f64::INFINITY)
+            ),
+        });
+    }
+    if s.fan_out >= SLOW_FAN_OUT {
+        signs.push(Sign {
+            kind: SignKind::SlowestCallDecides,
+            title: "The slowest call decides".into(),
+            detail: format!(
+                "Each request waits for all of its {} calls: {:.0} % of requests meet at least one call slower than a \
+                 call's own p99, so their p50 ({:.0} ms) sits far above one call's mean ({:.0} ms). Hedging slow \
+                 calls, or fewer calls per request, cuts the tail.",
+                s.fan_out,
+                analytic::share_meeting_a_slow_call(s.fan_out) * 100.0,
+                r.latency_ms.p50,
+                s.wait_ms
+            ),
+        });
     }
     if r.calls > 0 && r.retries as f64 >= RETRY_STORM * r.calls as f64 {
         signs.push(Sign {

@@ -43,6 +43,12 @@ pub struct Theory {
     /// True when that delay is random (exponential) rather than fixed, so the
     /// p99 adds it as the random time it is.
     pub delay_random: bool,
+    /// The p99 of that delay, ms, when it is not one random time (the
+    /// slowest of several calls); added to the line's p99 (an approximation).
+    pub delay_p99_ms: Option<f64>,
+    /// The dependency side: calls, its utilisation, the waits in its lines,
+    /// fan-out and hedging.
+    pub dep: DepTheory,
     /// The model's name, e.g. "M/M/4" or "M/G/1".
     pub queue_model: String,
     /// True when the mean formula is exact for this scenario.
@@ -59,6 +65,93 @@ pub struct Theory {
     pub threads_needed: Option<f64>,
     /// Line growth when overloaded: offered − capacity, requests per second.
     pub growth_per_s: Option<f64>,
+}
+
+/// What theory says about the dependency side: the calls it gets, how
+/// busy it is, the waits in its lines, and fan-out and hedging.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct DepTheory {
+    /// Calls per second sent to the dependency (fan-out and hedges
+    /// included); `None` without open arrivals.
+    pub calls_rps: Option<f64>,
+    /// Share of its slots (or of the pool's connections) busy, 0–∞.
+    pub utilisation: Option<f64>,
+    /// Mean wait in line for a slot at the dependency, ms (Erlang C);
+    /// `None` without a slot limit or when overloaded.
+    pub queue_wait_ms: Option<f64>,
+    /// Mean wait for a connection, ms (Erlang C, a pool in front of a
+    /// dependency without its own limit); `None` otherwise.
+    pub pool_wait_ms: Option<f64>,
+    /// Mean time of the wait step with capacity to spare, ms: one call, the
+    /// slowest of `fan_out` (W × H(N)), or a hedged call.
+    pub wait_step_ms: f64,
+    /// p99 of the wait step with capacity to spare, ms (the slowest of N
+    /// exponential calls: F⁻¹(0.99^(1/N))).
+    pub wait_step_p99_ms: Option<f64>,
+    /// Share of requests that meet at least one call slower than a call's
+    /// own p99: 1 − 0.99^N; `None` for one call.
+    pub slow_call_share: Option<f64>,
+    /// Extra calls hedging sends, as a share of calls: e^(−h/W).
+    pub hedge_share: Option<f64>,
+}
+
+/// The dependency side of `s` at `offered` rps.
+fn dep_theory(s: &Scenario, offered: Option<f64>, cap: &Capacity) -> DepTheory {
+    let exp = s.wait_dist == Dist::Exp && s.wait_ms > 0.0;
+    let hedge_share = s
+        .hedge_after_ms
+        .filter(|_| exp)
+        .map(|h| analytic::hedge_share(s.wait_ms, h));
+    let calls_rps = offered.map(|r| {
+        r.min(cap.capacity_rps) * f64::from(s.fan_out) * (1.0 + hedge_share.unwrap_or(0.0))
+    });
+    let k = analytic::dep_slots(s);
+    let utilisation = match (k, calls_rps) {
+        (Some(k), Some(c)) => Some(c * s.wait_ms / 1000.0 / f64::from(k)),
+        _ => None,
+    };
+    let erlang = |slots: Option<u32>| match (slots, utilisation) {
+        (Some(k), Some(u)) if u < 1.0 => Some(analytic::mmc_wait_ms(k, s.wait_ms, u)),
+        _ => None,
+    };
+    let (queue_wait_ms, pool_wait_ms) = match (s.dep_pool, s.dep_concurrency) {
+        (None, Some(_)) => (erlang(k), None),
+        (Some(_), None) => (None, erlang(k)),
+        // Both: the fewer is the line; the other rarely fills.
+        (Some(n), Some(c)) if c <= n => (erlang(k), None),
+        (Some(_), Some(_)) => (None, erlang(k)),
+        (None, None) => (None, None),
+    };
+    DepTheory {
+        calls_rps,
+        utilisation,
+        queue_wait_ms,
+        pool_wait_ms,
+        wait_step_ms: analytic::wait_step_ms(s),
+        wait_step_p99_ms: exp.then(|| analytic::fanout_quantile_ms(s.fan_out, s.wait_ms, 0.99)),
+        slow_call_share: (s.fan_out > 1).then(|| analytic::share_meeting_a_slow_call(s.fan_out)),
+        hedge_share,
+    }
+}
+
+/// Mean and variance, ms and ms², of the wait step with capacity to spare.
+fn wait_step_moments(s: &Scenario) -> (f64, f64) {
+    let w = s.wait_ms;
+    match (s.wait_dist, s.fan_out, s.hedge_after_ms) {
+        (Dist::Const, _, _) => (w, 0.0),
+        (Dist::Exp, 1, Some(h)) if w > 0.0 => {
+            // T = the call if it answers by h, else h + the faster of two.
+            let late = (-h / w).exp();
+            let mean = analytic::hedged_mean_ms(w, h);
+            let second = 2.0 * w * w - late * (h * w + 1.5 * w * w);
+            (mean, (second - mean * mean).max(0.0))
+        }
+        (Dist::Exp, n, _) => {
+            // The slowest of n exponentials: sum of exponentials of means w/k.
+            let v: f64 = (1..=n).map(|k| (w / f64::from(k)).powi(2)).sum();
+            (analytic::fanout_mean_ms(n, w), v)
+        }
+    }
 }
 
 fn var(mean: f64, dist: Dist) -> f64 {
@@ -91,6 +184,9 @@ impl Theory {
     /// M/M/c's response-time quantile, with a random delay added as a random
     /// time and a fixed one as a shift.
     pub fn p99_at(&self, servers: u32, rho: f64) -> f64 {
+        if let Some(d) = self.delay_p99_ms {
+            return analytic::mmc_response_percentile_ms(servers, self.service_ms, rho, 0.99) + d;
+        }
         if self.delay_ms > 0.0 && self.delay_random {
             analytic::mmc_then_wait_p99_ms(servers, self.service_ms, rho, self.delay_ms)
         } else {
@@ -128,7 +224,26 @@ fn approximations(
     if (scv - 1.0).abs() > 1e-9 && servers > 1 {
         add("service times are not exponential: the wait uses the Allen–Cunneen approximation");
     }
+    if s.fan_out > 1 {
+        add("the wait is the slowest of several calls: its mean uses W × H(N), exact only for random (exponential) calls with no line at the dependency");
+    }
+    if s.hedge_after_ms.is_some() {
+        add("hedged calls: the formula is exact only for one random call with capacity to spare");
+    }
+    if s.conn_requests > 1 {
+        add("keep-alive connections send their requests one after another, not at random moments");
+    }
+    let dep_line = analytic::dep_slots(s).is_some();
+    if dep_line && binding != Limit::Dependency {
+        add("the line at the dependency is added as its mean wait (Erlang C), not as the random time it is");
+    }
+    if binding == Limit::Dependency
+        && (s.mean_cpu_ms() > 0.0 || s.dep_pool.is_some() && s.dep_concurrency.is_some())
+    {
+        add("requests also queue for the CPU (and, with both a pool and a limit, twice at the dependency); the formula has one line");
+    }
     match binding {
+        Limit::Dependency => {}
         Limit::Threads => {
             let threads = s.thread_limit().unwrap_or(1);
             if f64::from(threads) > s.usable_cores() || (s.switch_us > 0.0 && s.cpu_ms > 0.0) {
@@ -177,7 +292,12 @@ pub fn theory(s: &Scenario) -> Theory {
     let offered =
         matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform).then_some(s.steady_rps());
     let (cpu_mean, cpu_var) = cpu_moments(s);
-    let wait_var = var(s.wait_ms, s.wait_dist);
+    let dep = dep_theory(s, offered, &capacity);
+    // The wait step: one call, the slowest of several, or a hedged call,
+    // plus the mean wait in line at the dependency when that is not the limit.
+    let (step_mean, step_var) = wait_step_moments(s);
+    let dep_wq = dep.queue_wait_ms.or(dep.pool_wait_ms).unwrap_or(0.0);
+    let (wait_mean, wait_var) = (step_mean + dep_wq, step_var);
     let pinned = matches!(s.model, Model::EventLoop) && s.accept != Accept::Shared;
     let loops = s.loop_count();
     let (servers, service_ms, svc_var, delay_ms, line_at) = match capacity.binding {
@@ -185,11 +305,21 @@ pub fn theory(s: &Scenario) -> Theory {
             let t = s.thread_limit().unwrap_or(1).max(1);
             (
                 t,
-                cpu_mean + s.wait_ms,
+                cpu_mean + wait_mean,
                 cpu_var + wait_var,
                 0.0,
                 format!("the pool's {t} threads"),
             )
+        }
+        Limit::Dependency => {
+            let k = analytic::dep_slots(s).unwrap_or(1).max(1);
+            let at = match (s.dep_pool, s.dep_concurrency) {
+                (Some(n), c) if c.is_none_or(|c| n <= c) => {
+                    format!("the {n} connections to the dependency")
+                }
+                _ => format!("the dependency's {k} slots"),
+            };
+            (k, s.wait_ms, var(s.wait_ms, s.wait_dist), cpu_mean, at)
         }
         Limit::Cpu => {
             let (c, at) = match s.model {
@@ -205,7 +335,7 @@ pub fn theory(s: &Scenario) -> Theory {
                 }
                 _ => (s.cores, format!("the {} cores", s.cores)),
             };
-            (c, cpu_mean, cpu_var, s.wait_ms, at)
+            (c, cpu_mean, cpu_var, wait_mean, at)
         }
     };
     let scv = if service_ms > 0.0 {
@@ -213,9 +343,11 @@ pub fn theory(s: &Scenario) -> Theory {
     } else {
         0.0
     };
-    // Pinned loops: each loop is its own one-worker queue with 1/L of the traffic.
-    let per_line_rps = match (offered, pinned && capacity.binding == Limit::Cpu) {
-        (Some(r), true) => Some(r / f64::from(loops)),
+    // Pinned loops: each loop is its own one-worker queue with 1/L of the
+    // traffic; the dependency's line sees calls, not requests.
+    let per_line_rps = match (offered, capacity.binding) {
+        (Some(r), Limit::Cpu) if pinned => Some(r / f64::from(loops)),
+        (Some(_), Limit::Dependency) => dep.calls_rps,
         (r, _) => r,
     };
     let rho = per_line_rps.map(|r| r * service_ms / 1000.0 / f64::from(servers));
@@ -240,7 +372,13 @@ pub fn theory(s: &Scenario) -> Theory {
         service_ms,
         scv,
         delay_ms,
-        delay_random: s.wait_dist == Dist::Exp,
+        delay_random: s.wait_dist == Dist::Exp
+            && s.fan_out == 1
+            && s.hedge_after_ms.is_none()
+            && dep_wq == 0.0,
+        delay_p99_ms: (s.fan_out > 1 && s.wait_dist == Dist::Exp)
+            .then(|| analytic::fanout_quantile_ms(s.fan_out, s.wait_ms, 0.99) + dep_wq),
+        dep,
         queue_model: format!("M/{letter}/{servers}"),
         mean_exact: false,
         p99_exact: false,

@@ -62,6 +62,14 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             any::<bool>(),
             proptest::option::of((1.0f64..3000.0, 0.5f64..2.0)),
         ),
+        (
+            proptest::option::of(1u32..6),
+            proptest::option::of(1u32..6),
+            1u32..5,
+            proptest::option::of(0.5f64..50.0),
+            prop_oneof![Just(1u32), 2u32..20],
+            any::<bool>(),
+        ),
     )
         .prop_map(
             |(
@@ -70,8 +78,15 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 (cpu, wait, write, heavy, rps),
                 (timeout, drop, dur, seed, handoff),
                 (retries, backoff, budget, discipline, shed, hopeless, spike),
+                (dep_concurrency, dep_pool, fan_out, hedge, conn_requests, per_loop),
             )| {
                 Scenario {
+                    dep_concurrency,
+                    dep_pool,
+                    fan_out,
+                    hedge_after_ms: hedge,
+                    conn_requests,
+                    pool_per_loop: per_loop,
                     retries,
                     retry_backoff_ms: backoff,
                     retry_budget: budget,
@@ -145,6 +160,10 @@ proptest! {
         prop_assert_eq!(r.attempts, r.calls + r.retries);
         prop_assert!(r.calls_succeeded + r.calls_failed <= r.calls);
         prop_assert!(r.retries <= u64::from(s.retries) * r.calls);
+        prop_assert!(r.hedges <= r.dep_calls);
+        if let Some(u) = r.dep_utilisation {
+            prop_assert!((0.0..=1.0).contains(&u), "dep utilisation {}", u);
+        }
         prop_assert!(r.finished_after_timeout <= r.completed);
         prop_assert!(r.timed_out <= r.arrived);
         prop_assert!((0.0..=1.0).contains(&r.cpu_utilisation), "cpu {}", r.cpu_utilisation);

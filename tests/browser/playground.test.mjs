@@ -258,6 +258,57 @@ export async function noLongTaskWhileExploringPresetsModelsAndPages({ page, open
   await longTasks.expectNone();
 }
 
+export async function aRetryStormPlaysRunsToTheEndAndItsScheduleCanBeEdited({ page, open, screenshot }) {
+  const longTasks = await watchLongTasks(page);
+  await open('#/playground?speed=100');
+  await waitForSweep(page);
+  await byTestId(page, 'presets').selectOption('spike-metastable');
+  await waitForSweep(page);
+  await longTasks.reset();
+  // The load schedule editor shows the preset's three steps.
+  const schedule = control(page, 'rps_schedule');
+  await expectVisible(schedule.getByRole('table'), 'the load schedule');
+  assert.equal(await schedule.locator('tbody tr').count(), 3);
+  assert.equal(await schedule.getByLabel('Step 2: rate, requests per second').inputValue(), '400');
+  // Play a 60 s spike at 100x for a few seconds, then run it to the end.
+  await byTestId(page, 'play').click();
+  await page.waitForTimeout(3000);
+  await byTestId(page, 'run-to-end').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]').dataset.state === 'ended', null, {
+    timeout: 30_000,
+  });
+  await longTasks.expectNone();
+  await expectVisible(byTestId(page, 'signs').filter({ hasText: 'A retry storm' }), 'the retry storm named');
+  await expectVisible(byTestId(page, 'fig-retries'), 'the retries row');
+  await page.locator('.panel--series').scrollIntoViewIfNeeded();
+  await screenshot('playground-retry-storm.png');
+  // A bad step says which pair is wrong and keeps the run; Steady rate removes the schedule.
+  const t2 = schedule.getByLabel('Step 2: from, seconds');
+  await t2.fill('0');
+  await t2.press('Enter');
+  await expectVisible(schedule.getByRole('alert').filter({ hasText: /pair 2/ }), 'the bad pair named');
+  assert.match(page.url(), /rps_schedule=0%3A150%2C10%3A400%2C15%3A150/);
+  await t2.fill('12');
+  await t2.press('Enter');
+  await expect(() => assert.match(page.url(), /rps_schedule=0%3A150%2C12%3A400%2C15%3A150/));
+  assert.equal(await schedule.getByRole('alert').count(), 0, 'the note is gone once fixed');
+  await byTestId(page, 'schedule-steady').click();
+  await expect(() => assert.doesNotMatch(page.url(), /rps_schedule/));
+}
+
+/** Retries `check` (which throws until it holds) for up to two seconds. */
+async function expect(check) {
+  const until = Date.now() + 2000;
+  for (;;) {
+    try {
+      return check();
+    } catch (e) {
+      if (Date.now() > until) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 export async function presenterModeIsLargeAndFoldsTheControls({ page, open, screenshot }) {
   await open('#/playground?presenter=1&model=event-loop&loops=1&cores=4&rps=60&cpu_ms=10&heavy_share=0.05&heavy_cpu_ms=60&duration_s=30&speed=4');
   await expectVisible(byTestId(page, 'tellers-canvas'), 'the tellers');

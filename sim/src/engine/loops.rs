@@ -7,7 +7,7 @@
 use super::cores::{TellerId, TellerKind, TellerState};
 use super::queue::Time;
 use super::request::{Owner, Phase, ReqId};
-use super::{Ctx, Event, Server};
+use super::{Ctx, Server};
 use crate::scenario::{Accept, Model};
 use std::collections::VecDeque;
 
@@ -39,10 +39,23 @@ pub struct LoopServer {
     conns: Vec<u64>,
     /// The next loop in turn (round robin).
     next_loop: u32,
-    /// Idle workers.
-    workers_free: Vec<TellerId>,
+    /// Requests each loop served (took the first step of).
+    served: Vec<u64>,
+    /// The worker pools: one shared, or one per loop.
+    pools: Vec<WorkerPool>,
+    /// Each worker's pool, by teller id minus the first worker's.
+    worker_pool: Vec<u32>,
+    /// The first worker's teller id.
+    first_worker: TellerId,
+}
+
+/// A pool of worker threads and the steps waiting for one.
+#[derive(Clone, Debug, Default)]
+struct WorkerPool {
+    /// Idle workers (popped from the end).
+    free: Vec<TellerId>,
     /// Steps waiting for a worker.
-    worker_q: VecDeque<ReqId>,
+    queue: VecDeque<ReqId>,
 }
 
 impl LoopServer {
@@ -64,8 +77,10 @@ impl LoopServer {
             idle: Vec::new(),
             conns: vec![0; n as usize],
             next_loop: 0,
-            workers_free: Vec::new(),
-            worker_q: VecDeque::new(),
+            served: vec![0; n as usize],
+            pools: Vec::new(),
+            worker_pool: Vec::new(),
+            first_worker: 0,
         };
         for i in 0..n {
             let t = ctx.tellers.spawn(TellerKind::Loop);
@@ -74,10 +89,18 @@ impl LoopServer {
             server.idle.push(n - 1 - i);
         }
         if server.workers {
-            for _ in 0..ctx.s.workers {
-                server
-                    .workers_free
-                    .push(ctx.tellers.spawn(TellerKind::Worker));
+            let pools = if ctx.s.pool_per_loop { n } else { 1 };
+            for p in 0..pools {
+                let mut pool = WorkerPool::default();
+                for _ in 0..ctx.s.workers {
+                    let w = ctx.tellers.spawn(TellerKind::Worker);
+                    if server.worker_pool.is_empty() {
+                        server.first_worker = w;
+                    }
+                    server.worker_pool.push(p);
+                    pool.free.push(w);
+                }
+                server.pools.push(pool);
             }
         }
         server
@@ -145,7 +168,10 @@ impl LoopServer {
                 if self.accept == Accept::Idlest {
                     if let Some(r) = self.listen.pop_front() {
                         self.conns[l as usize] += 1;
-                        ctx.reqs.get_mut(r).owner = Owner::Loop(l);
+                        let q = ctx.reqs.get_mut(r);
+                        q.owner = Owner::Loop(l);
+                        let caller = q.caller;
+                        ctx.pin_conn(caller, l);
                         self.loop_q[l as usize].push_back(r);
                         continue;
                     }
@@ -161,6 +187,7 @@ impl LoopServer {
                             continue;
                         }
                         ctx.first_start(r);
+                        self.served[l as usize] += 1;
                     }
                     if self.offloads(ctx, r) {
                         self.handoff_half
@@ -193,9 +220,17 @@ impl LoopServer {
         ctx.stats.loop_block.record(held);
         match ctx.reqs.get(r).phase {
             Phase::Read if self.offloads(ctx, r) => {
-                ctx.reqs.get_mut(r).phase = Phase::Worker;
-                self.worker_q.push_back(r);
-                self.pump_workers(ctx);
+                // To this loop's own pool, or the one shared pool.
+                let p = if self.pools.len() > 1 {
+                    self.loop_index(t)
+                } else {
+                    0
+                };
+                let q = ctx.reqs.get_mut(r);
+                q.phase = Phase::Worker;
+                q.pool = p;
+                self.pools[p as usize].queue.push_back(r);
+                self.pump_workers(ctx, p);
             }
             Phase::Read | Phase::Resume => self.after_compute(ctx, r),
             Phase::Write => ctx.finish(r),
@@ -208,9 +243,7 @@ impl LoopServer {
         let q = ctx.reqs.get_mut(r);
         if q.wait > 0 {
             q.phase = Phase::Wait;
-            let at = ctx.now + q.wait;
-            ctx.stats.waiting += 1;
-            ctx.queue.push(at, Event::WaitDone { req: r });
+            ctx.begin_wait(r);
         } else if q.write > 0 {
             q.phase = Phase::Write;
             self.enqueue_step(ctx, r);
@@ -219,12 +252,17 @@ impl LoopServer {
         }
     }
 
-    fn pump_workers(&mut self, ctx: &mut Ctx) {
-        while !self.worker_q.is_empty() {
-            let Some(w) = self.workers_free.pop() else {
+    /// Hands waiting steps of pool `p` to its idle workers.
+    fn pump_workers(&mut self, ctx: &mut Ctx, p: u32) {
+        loop {
+            let pool = &mut self.pools[p as usize];
+            if pool.queue.is_empty() {
+                return;
+            }
+            let Some(w) = pool.free.pop() else {
                 return;
             };
-            let r = self.worker_q.pop_front().expect("not empty");
+            let r = pool.queue.pop_front().expect("not empty");
             let read = ctx.reqs.get(r).read;
             ctx.tellers.get_mut(w).req = Some(r);
             ctx.stats.busy_tellers += 1;
@@ -241,14 +279,15 @@ impl LoopServer {
         let r = tl.req.take().expect("a worker in a step runs a request");
         tl.state = TellerState::Idle;
         ctx.stats.busy_tellers -= 1;
-        self.workers_free.push(w);
+        let p = self.worker_pool[(w - self.first_worker) as usize];
+        self.pools[p as usize].free.push(w);
         ctx.reqs.get_mut(r).phase = Phase::Resume;
         if self.handoff_half > 0 {
             self.enqueue_step(ctx, r);
         } else {
             self.after_compute(ctx, r);
         }
-        self.pump_workers(ctx);
+        self.pump_workers(ctx, p);
     }
 }
 
@@ -262,6 +301,13 @@ impl Server for LoopServer {
     }
 
     fn accept(&mut self, ctx: &mut Ctx, r: ReqId) {
+        let caller = ctx.reqs.get(r).caller;
+        // A keep-alive connection's later requests stay on its loop.
+        if let (Some(l), false) = (ctx.conn_loop(caller), self.accept == Accept::Shared) {
+            ctx.reqs.get_mut(r).owner = Owner::Loop(l);
+            self.enqueue_step(ctx, r);
+            return;
+        }
         let n = self.loops.len() as u32;
         let owner = match self.accept {
             Accept::Shared => Owner::SharedLoops,
@@ -281,6 +327,7 @@ impl Server for LoopServer {
         };
         if let Owner::Loop(l) = owner {
             self.conns[l as usize] += 1;
+            ctx.pin_conn(caller, l);
         }
         ctx.reqs.get_mut(r).owner = owner;
         self.enqueue_step(ctx, r);
@@ -316,5 +363,9 @@ impl Server for LoopServer {
 
     fn loop_connections(&self) -> Vec<u64> {
         self.conns.clone()
+    }
+
+    fn loop_requests(&self) -> Vec<u64> {
+        self.served.clone()
     }
 }

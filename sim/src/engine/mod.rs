@@ -19,6 +19,7 @@
 //! the cores through [`cores::Cores`].
 
 pub mod cores;
+pub mod dependency;
 mod loops;
 pub mod queue;
 mod request;
@@ -29,6 +30,7 @@ use crate::report::{Latency, LoopBlock, QueueWait, Report, StoppedBy};
 use crate::rng::{self, Rng};
 use crate::scenario::{Arrivals, Dist, FieldError, Model, Scenario};
 use cores::{Cores, TellerId, Tellers};
+use dependency::{Call, CallId, CopyId, Dependency, Slab, Started};
 use loops::LoopServer;
 use queue::{EventQueue, Next};
 use rand::distr::{Bernoulli, Distribution};
@@ -83,6 +85,23 @@ pub enum Event {
         /// Its arrival number (the slot may have been reused).
         id: u32,
     },
+    /// A keep-alive connection sends its next request.
+    ConnSends {
+        /// The connection.
+        conn: u32,
+    },
+    /// A copy of a dependency call has been served.
+    DepDone {
+        /// The copy.
+        copy: CopyId,
+    },
+    /// A dependency call may be hedged now.
+    HedgeDue {
+        /// The call.
+        call: CallId,
+        /// Its request's arrival number (the call's slot may be reused).
+        req_id: u32,
+    },
     /// A caller tries its call again.
     Retry {
         /// Who calls.
@@ -110,6 +129,10 @@ pub trait Server {
     }
     /// Connections each event loop accepted; empty without loops.
     fn loop_connections(&self) -> Vec<u64> {
+        Vec::new()
+    }
+    /// Requests each event loop served; empty without loops.
+    fn loop_requests(&self) -> Vec<u64> {
         Vec::new()
     }
 }
@@ -155,6 +178,9 @@ impl Server for AnyServer {
     fn loop_connections(&self) -> Vec<u64> {
         each!(self, s => s.loop_connections())
     }
+    fn loop_requests(&self) -> Vec<u64> {
+        each!(self, s => s.loop_requests())
+    }
 }
 
 /// The shared machinery every server works with: the clock, the queue, the
@@ -193,6 +219,22 @@ pub struct Ctx {
     timeout_events: bool,
     /// Mean service time (CPU + wait), ns: the least time a request still needs.
     mean_service: Time,
+    /// What sits behind the wait step.
+    dep: Dependency,
+    /// Copies that may start after one finished (a reused buffer).
+    dep_next: Vec<CopyId>,
+    /// Keep-alive connections: requests each still has to send, and the
+    /// loop it is pinned to.
+    conns: Slab<Conn>,
+}
+
+/// A keep-alive connection.
+#[derive(Clone, Copy, Debug)]
+pub struct Conn {
+    /// Requests it still has to send after the current one.
+    left: u32,
+    /// The loop that accepted it, once one has.
+    pinned: Option<u32>,
 }
 
 /// Most retry-budget tokens a caller holds; it starts with this many.
@@ -244,6 +286,8 @@ impl Ctx {
             owner: Owner::Nobody,
             caller,
             attempt,
+            calls_left: 0,
+            pool: 0,
             abandoned: false,
             measured,
             heavy,
@@ -336,8 +380,10 @@ impl Ctx {
             );
         } else {
             self.stats.calls_failed += 1;
-            if let Caller::Client(c) = caller {
-                self.client_next(c, refused);
+            match caller {
+                Caller::Client(c) => self.client_next(c, refused),
+                Caller::Conn(c) => self.conn_next(c, refused),
+                Caller::Open => {}
             }
         }
     }
@@ -349,6 +395,122 @@ impl Ctx {
         q.first_start = self.now;
         let (waited, measured) = (self.now - q.arrival, q.measured);
         self.stats.started(waited, measured);
+    }
+
+    /// `r` begins its wait off the CPU: a plain delay, or calls to the
+    /// dependency (through its pool, fan-out and hedging).
+    fn begin_wait(&mut self, r: ReqId) {
+        self.stats.waiting += 1;
+        let q = self.reqs.get(r);
+        if self.dep.is_plain() {
+            let at = self.now + q.wait;
+            self.queue.push(at, Event::WaitDone { req: r });
+            return;
+        }
+        let (first, req_id, measured) = (q.wait, q.id, q.measured);
+        let n = self.dep.fan_out;
+        self.reqs.get_mut(r).calls_left = n;
+        for i in 0..n {
+            // The first call takes the wait drawn with the request; the
+            // others draw their own.
+            let service = if i == 0 {
+                first
+            } else {
+                self.draw(self.s.wait_ms, self.s.wait_dist)
+            };
+            let call = self.dep.calls.insert(Call {
+                req: r,
+                req_id,
+                answered: false,
+                copies_out: 0,
+            });
+            self.send_copy(call, service, measured);
+            if let Some(h) = self.dep.hedge_after {
+                self.queue
+                    .push(self.now + h, Event::HedgeDue { call, req_id });
+            }
+        }
+    }
+
+    fn send_copy(&mut self, call: CallId, service: Time, measured: bool) {
+        if let Started::Served(c) = self.dep.send(call, service, measured, self.now) {
+            self.dep_serve(c);
+        }
+    }
+
+    /// Copy `c` is served from now for its service time.
+    fn dep_serve(&mut self, c: CopyId) {
+        let at = self.now + self.dep.copies.get(c).service;
+        self.queue.push(at, Event::DepDone { copy: c });
+    }
+
+    /// Copy `c` was served; returns the request whose wait is over, if this
+    /// answered its last call.
+    fn dep_done(&mut self, c: CopyId) -> Option<ReqId> {
+        let mut next = std::mem::take(&mut self.dep_next);
+        let (r, first) = self.dep.done(c, self.now, &mut next);
+        for s in next.drain(..) {
+            self.dep_serve(s);
+        }
+        self.dep_next = next;
+        if !first {
+            return None;
+        }
+        let q = self.reqs.get_mut(r);
+        q.calls_left -= 1;
+        (q.calls_left == 0).then_some(r)
+    }
+
+    /// A call still unanswered after the hedge delay is sent again.
+    fn hedge_due(&mut self, call: CallId, req_id: u32) {
+        let cl = self.dep.calls.get(call);
+        if cl.answered || cl.req_id != req_id {
+            return;
+        }
+        let measured = self.reqs.get(cl.req).measured;
+        let service = self.draw(self.s.wait_ms, self.s.wait_dist);
+        self.dep.hedges += 1;
+        self.send_copy(call, service, measured);
+    }
+
+    /// A keep-alive connection opens, with `n` requests to send.
+    fn open_conn(&mut self) -> u32 {
+        self.stats.connections_opened += 1;
+        self.conns.insert(Conn {
+            left: self.s.conn_requests - 1,
+            pinned: None,
+        })
+    }
+
+    /// A connection's call is over: it sends its next request after
+    /// thinking (at least 1 ms after a refusal), or closes.
+    fn conn_next(&mut self, conn: u32, refused: bool) {
+        let c = self.conns.get_mut(conn);
+        if c.left == 0 || self.arrivals_done {
+            self.conns.remove(conn);
+            return;
+        }
+        c.left -= 1;
+        let mut think = self.draw(self.s.think_ms, Dist::Const);
+        if refused {
+            think = think.max(ms(1.0));
+        }
+        self.queue.push(self.now + think, Event::ConnSends { conn });
+    }
+
+    /// The loop a connection is pinned to, if one has accepted it.
+    fn conn_loop(&self, caller: Caller) -> Option<u32> {
+        match caller {
+            Caller::Conn(c) => self.conns.get(c).pinned,
+            _ => None,
+        }
+    }
+
+    /// Pins `caller`'s connection (if it is one) to loop `l`.
+    fn pin_conn(&mut self, caller: Caller, l: u32) {
+        if let Caller::Conn(c) = caller {
+            self.conns.get_mut(c).pinned = Some(l);
+        }
     }
 
     /// `r` is answered.
@@ -366,27 +528,51 @@ impl Ctx {
             self.tokens = (self.tokens + earn).min(MAX_TOKENS);
         }
         self.reqs.remove(r);
-        if let (Caller::Client(c), false, false) = (caller, abandoned, late) {
-            self.client_next(c, false);
+        match (caller, abandoned || late) {
+            (Caller::Client(c), false) => self.client_next(c, false),
+            (Caller::Conn(c), false) => self.conn_next(c, false),
+            _ => {}
         }
+    }
+
+    /// Requests each keep-alive connection sends, when open arrivals come
+    /// as connections (`None`: a connection per request).
+    fn conn_share(&self) -> Option<f64> {
+        (self.s.conn_requests > 1
+            && matches!(self.s.arrivals, Arrivals::Poisson | Arrivals::Uniform))
+        .then_some(f64::from(self.s.conn_requests))
     }
 
     /// When the next call of an open stream arrives, ns (`None`: no more).
     /// A load schedule restarts the draw where the rate changes (Poisson
     /// gaps are memoryless, so this is exact).
+    /// With keep-alive connections the stream is of connections, at the
+    /// rate ÷ the requests each sends.
     fn next_open_arrival(&mut self) -> Option<Time> {
+        // Requests per arrival: 1, or a keep-alive connection's share.
+        let per = self.conn_share();
         let Some(sched) = self.s.rps_schedule else {
-            return Some(match self.s.arrivals {
-                Arrivals::Uniform => ((self.calls + 1) as f64 * 1e9 / self.s.rps).round() as Time,
-                _ => {
+            return Some(match (self.s.arrivals, per) {
+                (Arrivals::Uniform, None) => {
+                    ((self.calls + 1) as f64 * 1e9 / self.s.rps).round() as Time
+                }
+                (Arrivals::Uniform, Some(n)) => {
+                    ((self.stats.connections_opened + 1) as f64 * 1e9 * n / self.s.rps).round()
+                        as Time
+                }
+                (_, None) => {
                     let gap = rng::exp(&mut self.rng, 1e9 / self.s.rps);
+                    self.now + (gap + 0.5) as Time
+                }
+                (_, Some(n)) => {
+                    let gap = rng::exp(&mut self.rng, 1e9 * n / self.s.rps);
                     self.now + (gap + 0.5) as Time
                 }
             });
         };
         let mut t_s = self.now as f64 / 1e9;
         loop {
-            let rate = sched.rate_at(t_s);
+            let rate = sched.rate_at(t_s) / per.unwrap_or(1.0);
             let change = sched.next_change(t_s);
             if rate > 0.0 {
                 let gap_s = match self.s.arrivals {
@@ -444,6 +630,25 @@ pub struct Snapshot {
     pub refused: u64,
     /// Callers that gave up so far (dropped or finished late).
     pub timed_out: u64,
+    /// The dependency side, when it has a limit or more than a plain delay.
+    pub dep: Option<DepView>,
+}
+
+/// The dependency side as the animation shows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DepView {
+    /// Connections to it, if limited.
+    pub pool: Option<u32>,
+    /// Connections in use.
+    pub conns_busy: u32,
+    /// Calls waiting for a connection.
+    pub conn_line: u64,
+    /// Its slots, if limited.
+    pub slots: Option<u32>,
+    /// Calls being served.
+    pub slots_busy: u32,
+    /// Calls waiting for a slot.
+    pub slot_line: u64,
 }
 
 /// One simulation run. Create with [`Simulation::new`], advance with
@@ -476,6 +681,8 @@ impl Simulation {
             (false, _) => (0, 0),
         };
         let series_dt = first_series_interval(&s);
+        // Keep-alive connections, for open arrivals only.
+        let conns_on = open && s.conn_requests > 1;
         let mut ctx = Ctx {
             rng: rng::seeded(s.seed),
             heavy: (s.heavy_share > 0.0)
@@ -497,8 +704,16 @@ impl Simulation {
             tokens: MAX_TOKENS,
             arrivals_done: false,
             timeout: s.timeout_ms.map(ms),
-            timeout_events: s.arrivals == Arrivals::Closed || s.retries > 0,
+            timeout_events: s.arrivals == Arrivals::Closed || s.retries > 0 || conns_on,
             mean_service: ms(s.mean_service_ms()),
+            dep: Dependency::new(
+                s.dep_pool,
+                s.dep_concurrency,
+                s.fan_out,
+                s.hedge_after_ms.map(ms),
+            ),
+            dep_next: Vec::new(),
+            conns: Slab::default(),
             s,
         };
         // Tellers that exist from the start.
@@ -587,6 +802,14 @@ impl Simulation {
                     c.cores
                         .on_slice_end(&mut c.tellers, &mut c.queue, c.now, core, gen);
                 }
+                Event::ConnSends { conn } => self.on_arrival(Caller::Conn(conn), 0),
+                Event::DepDone { copy } => {
+                    if let Some(r) = self.ctx.dep_done(copy) {
+                        self.ctx.stats.waiting -= 1;
+                        self.server.wait_done(&mut self.ctx, r);
+                    }
+                }
+                Event::HedgeDue { call, req_id } => self.ctx.hedge_due(call, req_id),
                 Event::WaitDone { req } => {
                     self.ctx.stats.waiting -= 1;
                     self.server.wait_done(&mut self.ctx, req);
@@ -642,13 +865,13 @@ impl Simulation {
     #[inline]
     fn advance(&mut self, t: Time) {
         let c = &mut self.ctx;
-        c.stats.advance(t, c.cores.busy);
+        c.stats.advance(t, c.cores.busy, c.dep.slots_busy);
         c.now = t;
     }
 
     /// A try arrives: a new call (`attempt` 0, from the open stream, the
     /// batch or a closed client) or a retry of an earlier one.
-    fn on_arrival(&mut self, caller: Caller, attempt: u32) {
+    fn on_arrival(&mut self, mut caller: Caller, attempt: u32) {
         let c = &mut self.ctx;
         if attempt == 0 {
             let s = &c.s;
@@ -663,15 +886,21 @@ impl Simulation {
                 c.arrivals_done = true;
                 return;
             }
-            // The next call of an open or batch stream.
-            match s.arrivals {
-                Arrivals::Poisson | Arrivals::Uniform => {
-                    if let Some(at) = c.next_open_arrival() {
-                        c.queue.set_arrival(at);
+            // The next arrival of an open or batch stream (a request, or a
+            // keep-alive connection that sends this one first).
+            if caller == Caller::Open {
+                match s.arrivals {
+                    Arrivals::Poisson | Arrivals::Uniform => {
+                        if let Some(at) = c.next_open_arrival() {
+                            c.queue.set_arrival(at);
+                        }
+                        if c.conn_share().is_some() {
+                            caller = Caller::Conn(c.open_conn());
+                        }
                     }
+                    Arrivals::Batch => c.queue.set_arrival(c.now),
+                    Arrivals::Closed => {}
                 }
-                Arrivals::Batch => c.queue.set_arrival(c.now),
-                Arrivals::Closed => {}
             }
             c.calls += 1;
             if bounded_n.is_some_and(|n| c.calls >= n) {
@@ -776,6 +1005,22 @@ impl Simulation {
             shed: st.shed,
             dropped_hopeless: st.dropped_hopeless,
             call_success_rps: st.good_in_window as f64 / window_s,
+            dep_calls: c.dep.sent,
+            hedges: c.dep.hedges,
+            dep_utilisation: c
+                .s
+                .dep_concurrency
+                .map(|k| (area.dep_busy / window_ns / f64::from(k)).clamp(0.0, 1.0)),
+            dep_pool_wait_ms: QueueWait {
+                mean: c.dep.pool_wait.mean() / NS_PER_MS,
+                p99: c.dep.pool_wait.quantile(0.99) / NS_PER_MS,
+            },
+            dep_queue_wait_ms: QueueWait {
+                mean: c.dep.queue_wait.mean() / NS_PER_MS,
+                p99: c.dep.queue_wait.quantile(0.99) / NS_PER_MS,
+            },
+            connections_opened: st.connections_opened,
+            loop_requests: self.server.loop_requests(),
             completed: st.completed,
             refused: st.refused,
             dropped: st.dropped,
@@ -860,6 +1105,14 @@ impl Simulation {
             completed: c.stats.completed,
             refused: c.stats.refused,
             timed_out: c.stats.timed_out,
+            dep: (!c.dep.is_plain()).then(|| DepView {
+                pool: c.s.dep_pool,
+                conns_busy: c.dep.conns_busy,
+                conn_line: c.dep.waiting_for_connection(),
+                slots: c.s.dep_concurrency,
+                slots_busy: c.dep.slots_busy,
+                slot_line: c.dep.waiting_for_slot(),
+            }),
         }
     }
 }

@@ -43,6 +43,9 @@ pub enum Caller {
     Open,
     /// A closed-loop client, who sends its next request after this one.
     Client(u32),
+    /// A keep-alive connection, which sends its next request after this one
+    /// until it has sent its share.
+    Conn(u32),
 }
 
 /// One request in flight. Times in ns.
@@ -68,6 +71,10 @@ pub struct Req {
     pub caller: Caller,
     /// Which try of its call this is: 0 the first, 1 the first retry, …
     pub attempt: u32,
+    /// Calls of its wait step still unanswered (fan-out).
+    pub calls_left: u32,
+    /// The worker pool its offloaded step goes to (a pool per loop).
+    pub pool: u32,
     /// Its caller has given up on it (timed out, or told it was shed or
     /// dropped); the call's failure has been handled.
     pub abandoned: bool,

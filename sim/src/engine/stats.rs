@@ -55,6 +55,8 @@ pub struct Area {
     pub line: f64,
     /// Busy tellers × ns.
     pub busy: f64,
+    /// Dependency slots serving a call × ns.
+    pub dep_busy: f64,
 }
 
 impl std::ops::Sub for Area {
@@ -65,6 +67,7 @@ impl std::ops::Sub for Area {
             inside: self.inside - o.inside,
             line: self.line - o.line,
             busy: self.busy - o.busy,
+            dep_busy: self.dep_busy - o.dep_busy,
         }
     }
 }
@@ -99,6 +102,8 @@ pub struct Stats {
     pub shed: u64,
     /// Requests dropped because their caller had too little time left.
     pub dropped_hopeless: u64,
+    /// Keep-alive connections opened.
+    pub connections_opened: u64,
     /// Calls answered within the caller's timeout, on any try.
     pub calls_succeeded: u64,
     /// Calls that ran out of tries (or of retry budget).
@@ -163,6 +168,7 @@ impl Stats {
             finished_late: 0,
             shed: 0,
             dropped_hopeless: 0,
+            connections_opened: 0,
             calls_succeeded: 0,
             calls_failed: 0,
             last_finish: 0,
@@ -190,26 +196,28 @@ impl Stats {
         }
     }
 
-    /// Moves the sums to `t` ns (with `busy_cores` busy since the last
-    /// change), remembering them where the warm-up ends.
+    /// Moves the sums to `t` ns (with `busy_cores` busy cores and
+    /// `dep_busy` busy dependency slots since the last change), remembering
+    /// them where the warm-up ends.
     #[inline]
-    pub fn advance(&mut self, t: Time, busy_cores: u32) {
+    pub fn advance(&mut self, t: Time, busy_cores: u32, dep_busy: u32) {
         if t > self.last_t {
             if self.last_t < self.t_warm && self.t_warm <= t {
                 // The warm-up ends inside this step: remember the sums there.
-                self.accumulate(self.t_warm, busy_cores);
+                self.accumulate(self.t_warm, busy_cores, dep_busy);
                 self.area_at_warm = self.area;
                 self.line_at_warm = self.line_len;
             }
-            self.accumulate(t, busy_cores);
+            self.accumulate(t, busy_cores, dep_busy);
         }
     }
 
     #[inline]
-    fn accumulate(&mut self, t: Time, busy_cores: u32) {
+    fn accumulate(&mut self, t: Time, busy_cores: u32, dep_busy: u32) {
         let dt = (t - self.last_t) as f64;
         let a = &mut self.area;
         a.busy_cores += dt * f64::from(busy_cores);
+        a.dep_busy += dt * f64::from(dep_busy);
         a.inside += dt * self.inside as f64;
         a.line += dt * self.line_len as f64;
         a.busy += dt * self.busy_tellers as f64;

@@ -6,7 +6,7 @@
 use super::cores::{TellerId, TellerKind, TellerState};
 use super::queue::Time;
 use super::request::{Owner, Phase, ReqId};
-use super::{Ctx, Event, Server};
+use super::{Ctx, Server};
 use crate::scenario::{Discipline, Model};
 use std::collections::VecDeque;
 
@@ -138,10 +138,8 @@ impl ThreadServer {
             Phase::Read => {
                 if q.wait > 0 {
                     q.phase = Phase::Wait;
-                    let at = ctx.now + q.wait;
-                    ctx.stats.waiting += 1;
                     ctx.tellers.get_mut(t).state = TellerState::Blocked;
-                    ctx.queue.push(at, Event::WaitDone { req: r });
+                    ctx.begin_wait(r);
                 } else {
                     q.phase = Phase::Write;
                     let w = q.write;

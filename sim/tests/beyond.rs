@@ -1,0 +1,296 @@
+//! Beyond one box: a dependency with its own capacity and connection pool,
+//! fan-out, hedged calls, keep-alive connections and a pool per loop —
+//! each against the exact result it has, and each preset's story.
+//!
+//! Tolerances: a mean wait at ρ = 0.8 over ~190,000 calls (600 s at 320
+//! calls/s) has a relative standard error of about 2 % (successive waits are
+//! correlated), so 6 % is three standard errors. Fan-out runs draw 12,000
+//! requests of 10 or 100 independent calls each: their mean has a relative
+//! standard error under 0.6 %, so 2 % is over three; a p99 from 12,000
+//! samples moves by about 2 %, so 5 %.
+
+use tellers_sim::analytic::{
+    fanout_mean_ms, fanout_quantile_ms, hedge_share, hedged_mean_ms, mmc_wait_ms,
+    share_meeting_a_slow_call,
+};
+use tellers_sim::presets::preset;
+use tellers_sim::signs::{read_signs, SignKind};
+use tellers_sim::theory::theory;
+use tellers_sim::{simulate, Accept, Model, Report, Scenario};
+
+fn run(s: &Scenario) -> Report {
+    simulate(s).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+fn close(got: f64, want: f64, rel: f64, what: &str) {
+    assert!(
+        (got - want).abs() <= rel * want.abs(),
+        "{what}: simulated {got:.4}, theory {want:.4} (allowed ±{:.0} %)",
+        rel * 100.0
+    );
+}
+
+/// Calls at 320 per second, 10 ms each (exponential), on a server with
+/// room to spare: eight loops sharing one line, 0.1 ms of CPU each.
+fn calls(s: Scenario) -> Scenario {
+    Scenario {
+        model: Model::EventLoop,
+        cores: 8,
+        loops: 8,
+        accept: Accept::Shared,
+        cpu_ms: 0.1,
+        wait_ms: 10.0,
+        rps: 320.0,
+        duration_s: 600.0,
+        ..s
+    }
+}
+
+#[test]
+fn a_dependency_with_k_slots_is_erlang_c() {
+    let s = calls(Scenario {
+        dep_concurrency: Some(4),
+        ..Scenario::default()
+    });
+    let r = run(&s);
+    // ρ = 320/s × 10 ms ÷ 4 = 0.8.
+    close(
+        r.dep_queue_wait_ms.mean,
+        mmc_wait_ms(4, 10.0, 0.8),
+        0.06,
+        "wait for a slot",
+    );
+    close(r.dep_utilisation.unwrap(), 0.8, 0.02, "slots busy");
+    let th = theory(&s);
+    close(
+        th.dep.queue_wait_ms.unwrap(),
+        mmc_wait_ms(4, 10.0, 0.8),
+        1e-9,
+        "theory",
+    );
+}
+
+#[test]
+fn a_pool_in_front_of_an_unlimited_dependency_is_the_same_queue() {
+    let s = calls(Scenario {
+        dep_pool: Some(4),
+        ..Scenario::default()
+    });
+    let r = run(&s);
+    close(
+        r.dep_pool_wait_ms.mean,
+        mmc_wait_ms(4, 10.0, 0.8),
+        0.06,
+        "wait for a connection",
+    );
+    assert_eq!(
+        r.dep_queue_wait_ms.mean, 0.0,
+        "no line at the dependency itself"
+    );
+    close(
+        theory(&s).dep.pool_wait_ms.unwrap(),
+        mmc_wait_ms(4, 10.0, 0.8),
+        1e-9,
+        "theory",
+    );
+}
+
+#[test]
+fn fan_out_waits_for_the_slowest_call() {
+    for (name, n) in [("fan-out-10", 10), ("fan-out-100", 100)] {
+        let s = preset(name).unwrap();
+        let r = run(&s);
+        // CPU (0.5 ms, barely queued) plus the slowest of n calls.
+        close(r.latency_ms.mean, 0.5 + fanout_mean_ms(n, 10.0), 0.02, name);
+        close(
+            r.latency_ms.p99,
+            0.5 + fanout_quantile_ms(n, 10.0, 0.99),
+            0.05,
+            name,
+        );
+        // Every request that reached its wait step sent exactly n calls.
+        assert_eq!(r.dep_calls % u64::from(n), 0);
+        assert!(r.dep_calls >= u64::from(n) * r.completed);
+        assert!(r.dep_calls <= u64::from(n) * (r.completed + r.in_flight_end));
+        let th = theory(&s);
+        close(
+            th.dep.wait_step_ms,
+            fanout_mean_ms(n, 10.0),
+            1e-12,
+            "theory mean",
+        );
+    }
+}
+
+#[test]
+fn most_requests_that_make_100_calls_meet_a_slow_one() {
+    // A caller who waits only a call's own p99 (10 ms × ln 100) sees a
+    // request as late when at least one of its calls is slower: 1 − 0.99^N.
+    for n in [10u32, 100] {
+        let s = Scenario {
+            timeout_ms: Some(10.0 * 100f64.ln()),
+            cpu_ms: 0.0,
+            duration_s: 1000.0,
+            ..preset("fan-out-10").unwrap()
+        };
+        let s = Scenario { fan_out: n, ..s };
+        let r = run(&s);
+        let late = r.finished_after_timeout as f64 / r.completed as f64;
+        // 100,000 requests: the standard error of the share is under 0.0016.
+        assert!(
+            (late - share_meeting_a_slow_call(n)).abs() < 0.006,
+            "n = {n}: {late} vs {}",
+            share_meeting_a_slow_call(n)
+        );
+    }
+}
+
+#[test]
+fn hedging_one_call_matches_its_formula_and_costs_the_late_share() {
+    for h in [5.0, 10.0, 20.0] {
+        let s = calls(Scenario {
+            hedge_after_ms: Some(h),
+            cpu_ms: 0.0,
+            duration_s: 300.0,
+            ..Scenario::default()
+        });
+        let r = run(&s);
+        close(
+            r.latency_ms.mean,
+            hedged_mean_ms(10.0, h),
+            0.02,
+            &format!("hedged after {h} ms"),
+        );
+        let extra = r.hedges as f64 / r.calls as f64;
+        assert!(
+            (extra - hedge_share(10.0, h)).abs() < 0.01,
+            "after {h} ms: {extra} extra calls per call"
+        );
+    }
+    let hedged = run(&preset("fan-out-100-hedged").unwrap());
+    let plain = run(&preset("fan-out-100").unwrap());
+    assert!(hedged.latency_ms.p99 < 0.75 * plain.latency_ms.p99);
+    let extra = hedged.hedges as f64 / (hedged.dep_calls - hedged.hedges) as f64;
+    assert!((extra - hedge_share(10.0, 30.0)).abs() < 0.005, "{extra}");
+}
+
+#[test]
+fn ten_database_connections_not_the_cpu_cap_the_service() {
+    let s = preset("db-pool-limit").unwrap();
+    let r = run(&s);
+    // 10 connections ÷ 20 ms held = 500 rps, against 600 asked and a CPU
+    // limit of 4,000.
+    let th = theory(&s);
+    assert_eq!(
+        th.capacity.binding,
+        tellers_sim::analytic::Limit::Dependency
+    );
+    close(th.capacity.capacity_rps, 500.0, 1e-9, "theory");
+    close(r.throughput_rps, 500.0, 0.02, "throughput");
+    assert!(
+        r.cpu_utilisation < 0.2,
+        "the CPU idles: {}",
+        r.cpu_utilisation
+    );
+    assert!(
+        r.dep_pool_wait_ms.mean > 1000.0,
+        "calls wait for a connection"
+    );
+    let signs = read_signs(&s, &r, &th);
+    assert!(
+        signs
+            .iter()
+            .any(|g| g.kind == SignKind::ConnectionPoolLimit),
+        "{signs:?}"
+    );
+}
+
+#[test]
+fn keep_alive_connections_send_their_share_on_one_loop() {
+    let r = run(&preset("waf-offload-round-robin").unwrap());
+    // 1,100 rps ÷ 500 requests each = 2.2 connections a second, for 60 s.
+    let opened = r.connections_opened as f64;
+    assert!(
+        (opened - 132.0).abs() < 4.0 * 132f64.sqrt(),
+        "{opened} connections"
+    );
+    let on_loops: u64 = r.loop_connections.iter().sum();
+    assert_eq!(
+        on_loops, r.connections_opened,
+        "each connection is accepted once"
+    );
+    let served: u64 = r.loop_requests.iter().sum();
+    assert!(
+        served >= r.completed,
+        "{served} served, {} completed",
+        r.completed
+    );
+}
+
+#[test]
+fn waf_idle_loops_hoard_connections_and_round_robin_evens_them() {
+    let unbalanced = run(&preset("waf-offload-unbalanced").unwrap());
+    let even = run(&preset("waf-offload-round-robin").unwrap());
+    let spread = |r: &Report| {
+        let max = *r.loop_connections.iter().max().unwrap() as f64;
+        let min = *r.loop_connections.iter().min().unwrap() as f64;
+        max / min.max(1.0)
+    };
+    assert!(
+        spread(&unbalanced) >= 2.0,
+        "{:?}",
+        unbalanced.loop_connections
+    );
+    assert!(spread(&even) <= 1.06, "{:?}", even.loop_connections);
+    // The busiest loop's pool queues: the tail is far worse unbalanced.
+    assert!(
+        unbalanced.latency_ms.p99 > 1.5 * even.latency_ms.p99,
+        "p99 {} vs {}",
+        unbalanced.latency_ms.p99,
+        even.latency_ms.p99
+    );
+    // And offloading is what keeps the loops free: inline, a slow WAF step
+    // holds its loop for tens of ms.
+    let inline = run(&preset("waf-inline").unwrap());
+    let blocked = |r: &Report| r.loop_block_ms.unwrap().p99;
+    assert!(
+        blocked(&inline) > 5.0 * blocked(&even),
+        "{} vs {}",
+        blocked(&inline),
+        blocked(&even)
+    );
+}
+
+#[test]
+fn a_pool_per_loop_takes_only_its_own_loops_steps() {
+    // Two loops, round robin, one worker each: each pool gets half the heavy steps.
+    let s = Scenario {
+        model: Model::EventLoopWorkers,
+        cores: 4,
+        loops: 2,
+        workers: 1,
+        pool_per_loop: true,
+        offload_heavy: true,
+        heavy_share: 0.1,
+        heavy_cpu_ms: 20.0,
+        cpu_ms: 0.5,
+        wait_ms: 5.0,
+        rps: 200.0,
+        duration_s: 60.0,
+        ..Scenario::default()
+    };
+    let r = run(&s);
+    assert_eq!(r.peak_threads, 2 + 2, "two loops and one worker for each");
+    let shared = run(&Scenario {
+        pool_per_loop: false,
+        workers: 2,
+        ..s
+    });
+    // The same four threads, but one shared line for the workers waits less (M/M/2 beats 2 × M/M/1).
+    assert!(
+        shared.latency_ms.p99 < r.latency_ms.p99,
+        "{} vs {}",
+        shared.latency_ms.p99,
+        r.latency_ms.p99
+    );
+}
