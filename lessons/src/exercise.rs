@@ -126,6 +126,14 @@ pub const FIGURES: &[&str] = &[
     "shed",
     "dropped_hopeless",
     "timed_out",
+    "dep_calls",
+    "hedges",
+    "hedge_extra_share",
+    "dep_utilisation",
+    "dep_pool_wait_mean_ms",
+    "dep_pool_wait_p99_ms",
+    "dep_queue_wait_mean_ms",
+    "dep_queue_wait_p99_ms",
 ];
 
 /// Read `field` (one of [`FIGURES`]) from a report; `None` for an unknown
@@ -179,6 +187,15 @@ pub fn report_value(r: &tellers_sim::Report, field: &str) -> Option<f64> {
         "shed" => r.shed as f64,
         "dropped_hopeless" => r.dropped_hopeless as f64,
         "timed_out" => r.timed_out as f64,
+        "dep_calls" => r.dep_calls as f64,
+        "hedges" => r.hedges as f64,
+        // Hedges per call sent the first time: the extra load hedging costs.
+        "hedge_extra_share" => share(r.hedges as f64, r.dep_calls.saturating_sub(r.hedges) as f64),
+        "dep_utilisation" => r.dep_utilisation?,
+        "dep_pool_wait_mean_ms" => r.dep_pool_wait_ms.mean,
+        "dep_pool_wait_p99_ms" => r.dep_pool_wait_ms.p99,
+        "dep_queue_wait_mean_ms" => r.dep_queue_wait_ms.mean,
+        "dep_queue_wait_p99_ms" => r.dep_queue_wait_ms.p99,
         _ => return None,
     })
 }
@@ -443,7 +460,10 @@ mod tests {
             ..Scenario::default()
         };
         let r = tellers_sim::simulate(&s).unwrap();
-        for f in FIGURES.iter().filter(|f| !f.starts_with("loop_")) {
+        for f in FIGURES
+            .iter()
+            .filter(|f| !f.starts_with("loop_") && **f != "dep_utilisation")
+        {
             let v = report_value(&r, f).unwrap_or_else(|| panic!("{f} does not read"));
             assert!(v.is_finite(), "{f} = {v}");
         }
@@ -453,6 +473,20 @@ mod tests {
         assert!((1.0..=3.0).contains(&tries) && tries > 1.0, "{tries}");
         let ok = report_value(&r, "call_success_share").unwrap();
         assert!(ok > 0.0 && ok < 1.0, "{ok}");
+        // A dependency with a limit has a utilisation; hedges are counted.
+        let dep = tellers_sim::simulate(&Scenario {
+            dep_concurrency: Some(4),
+            fan_out: 3,
+            hedge_after_ms: Some(50.0),
+            duration_s: 5.0,
+            ..Scenario::default()
+        })
+        .unwrap();
+        let u = report_value(&dep, "dep_utilisation").unwrap();
+        assert!(u > 0.0 && u <= 1.0, "{u}");
+        let extra = report_value(&dep, "hedge_extra_share").unwrap();
+        assert!(extra > 0.0 && extra < 1.0, "{extra}");
+        assert_eq!(report_value(&r, "dep_utilisation"), None);
     }
 
     #[test]
