@@ -75,7 +75,7 @@ mod tests {
     fn the_compiled_course_reads_back() {
         let json = include_str!(concat!(env!("OUT_DIR"), "/course.json"));
         let c = tellers_course::Course::from_json(json).unwrap();
-        assert_eq!(c.lessons.len(), 15);
+        assert_eq!(c.lessons.len(), 17);
         assert!(super::course_loaded());
         assert_eq!(
             super::COURSE_FILE,

@@ -9,7 +9,9 @@ import { SCREENSHOTS, expectAccessible, expectVisible } from './harness.mjs';
 /** Each senior lesson: its slug, a piece of its title, and its widget count. */
 const LESSONS = [
   { slug: 'overload-and-retries', title: /When the callers push back/, widgets: 3 },
-  { slug: 'sizing-pools', title: /Sizing pools when arrivals are random/, widgets: 3 },
+  { slug: 'sizing-pools', title: /Sizing pools when arrivals are random/, widgets: 4 },
+  { slug: 'tail-latency-at-scale', title: /Tail latency at scale/, widgets: 2 },
+  { slug: 'measuring-honestly', title: /Measuring honestly/, widgets: 2 },
 ];
 
 /** Clicks "run to the end" in `widget` and waits until its run has ended. */
