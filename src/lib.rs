@@ -6,12 +6,12 @@
 //! (such as which page a URL opens, in [`route`]) is a plain function with
 //! a native test, so `cargo test` checks it without a browser.
 
+pub mod answer;
 pub mod charts;
 pub mod components;
 pub mod course_data;
 pub mod draw;
 pub mod lab;
-pub mod lesson_route;
 pub mod playground;
 pub mod progress;
 pub mod reveal;

@@ -1,7 +1,12 @@
 //! A learner's progress, kept in local storage and exportable for the
 //! teacher. Reading it never fails: storage that is missing, corrupt or from
 //! another version is replaced by a fresh start, with a notice saying so.
+//!
+//! This module owns the progress in the app too: [`provide_progress`] loads
+//! it, saves every change, and hands the lesson components two narrow
+//! contexts, [`ProgressRead`] and [`ProgressWrite`].
 
+use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -124,6 +129,64 @@ impl Progress {
     pub fn export(&self) -> String {
         serde_json::to_string_pretty(self).expect("progress serialises")
     }
+}
+
+/// Read access to the learner's progress, for every lesson component that
+/// shows it (what is solved, whose numbers these are). Read-only on purpose:
+/// showing progress must never be able to change it.
+#[derive(Clone, Copy)]
+pub struct ProgressRead(pub ReadSignal<Progress>);
+
+/// The changes a lesson component may make, and no others: an exercise
+/// card records answers and hints, the student panel says who is working.
+/// Like the setter in Leptos's todomvc example, it is provided apart from
+/// the reading side, and it cannot replace or reset the progress wholesale.
+#[derive(Clone, Copy)]
+pub struct ProgressWrite(WriteSignal<Progress>);
+
+impl ProgressWrite {
+    /// Record a checked answer to exercise `id`.
+    pub fn attempt(&self, id: &str, correct: bool) {
+        self.0.update(|p| p.record_attempt(id, correct));
+    }
+
+    /// Record that `shown` hints of exercise `id` are open.
+    pub fn hints(&self, id: &str, shown: u32) {
+        self.0.update(|p| p.record_hints(id, shown));
+    }
+
+    /// Set who is working: a class code and a name, trimmed.
+    pub fn set_student(&self, class: &str, name: &str) {
+        self.0.update(|p| {
+            p.student = Student {
+                class: class.trim().to_string(),
+                name: name.trim().to_string(),
+            }
+        });
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+/// Loads the learner's progress from local storage, saves it on every
+/// change, and provides [`ProgressRead`] and [`ProgressWrite`] to the
+/// components below. Returns the notice to show when saved progress could
+/// not be read and was reset.
+pub fn provide_progress() -> Option<String> {
+    let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
+    let (loaded, notice) = Progress::load(stored.as_deref());
+    let (read, write) = signal(loaded);
+    provide_context(ProgressRead(read));
+    provide_context(ProgressWrite(write));
+    Effect::new(move |_| {
+        let text = read.with(Progress::save);
+        if let Some(s) = storage() {
+            let _ = s.set_item(STORAGE_KEY, &text);
+        }
+    });
+    notice
 }
 
 #[cfg(test)]

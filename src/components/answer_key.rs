@@ -1,8 +1,9 @@
 use leptos::prelude::*;
+use std::sync::Arc;
 
-use crate::course_data::course;
+use crate::answer::answer_text;
 use crate::progress::student_seed;
-use tellers_course::{format_number, Kind};
+use tellers_course::Course;
 
 /// Raise `shown` toward `total`, one each animation frame.
 fn grow_each_frame(shown: RwSignal<usize>, total: usize) {
@@ -22,6 +23,8 @@ fn grow_each_frame(shown: RwSignal<usize>, total: usize) {
 /// exercise with that student's numbers and the answer. Printable.
 #[component]
 pub fn AnswerKey(
+    /// The course.
+    course: Arc<Course>,
     /// The class code from the link.
     class: String,
 ) -> impl IntoView {
@@ -59,29 +62,12 @@ pub fn AnswerKey(
             .map(|(i, name)| (format!("{i}/{class}/{name}"), class.clone(), name))
             .collect::<Vec<_>>()
     };
-    let student_view = |class: String, name: String| {
+    let student_view = move |class: String, name: String| {
         let seed = student_seed(&class, &name);
-        let rows = course()
+        let rows = course
             .exercises()
             .map(|(slug, e)| {
-                let answer = match e.kind {
-                    Kind::Numeric => match e.variant(&seed) {
-                        Ok(v) => format!(
-                            "{} {}",
-                            format_number(v.answer.unwrap_or(f64::NAN)),
-                            e.unit.map(|u| u.label()).unwrap_or_default()
-                        ),
-                        Err(err) => format!("(cannot set up: {err})"),
-                    },
-                    _ => e
-                        .correct
-                        .and_then(|i| {
-                            e.options
-                                .get(i)
-                                .map(|o| format!("{}. {o}", (b'A' + i as u8) as char))
-                        })
-                        .unwrap_or_default(),
-                };
+                let answer = answer_text(e, &seed);
                 let prompt = e
                     .variant(&seed)
                     .map(|v| v.prompt)

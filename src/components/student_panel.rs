@@ -1,23 +1,21 @@
 use leptos::prelude::*;
 
-use super::lessons_page::ProgressContext;
+use crate::progress::{ProgressRead, ProgressWrite};
 
 /// Who is working: a class code and a name give each student their own
 /// numbers; progress can be saved to a file for the teacher.
 #[component]
 pub fn StudentPanel() -> impl IntoView {
-    let ctx = expect_context::<ProgressContext>();
-    let class = RwSignal::new(ctx.progress.with_untracked(|p| p.student.class.clone()));
-    let name = RwSignal::new(ctx.progress.with_untracked(|p| p.student.name.clone()));
+    let ProgressRead(progress) = expect_context();
+    let record = expect_context::<ProgressWrite>();
+    let class = RwSignal::new(progress.with_untracked(|p| p.student.class.clone()));
+    let name = RwSignal::new(progress.with_untracked(|p| p.student.name.clone()));
     let save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        ctx.progress.update(|p| {
-            p.student.class = class.get_untracked().trim().to_string();
-            p.student.name = name.get_untracked().trim().to_string();
-        });
+        record.set_student(&class.get_untracked(), &name.get_untracked());
     };
     let export_href = move || {
-        let text = ctx.progress.with(|p| p.export());
+        let text = progress.with(|p| p.export());
         format!(
             "data:application/json;charset=utf-8,{}",
             js_sys::encode_uri_component(&text)
@@ -64,7 +62,7 @@ pub fn StudentPanel() -> impl IntoView {
             </a>
             <p class="student__hint">
                 {move || {
-                    ctx.progress
+                    progress
                         .with(|p| {
                             if p.student.class.is_empty() {
                                 "Without a class code everyone sees the same numbers.".to_string()
