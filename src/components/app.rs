@@ -57,7 +57,11 @@ pub fn App() -> impl IntoView {
             {move || match route.get() {
                 Route::Home => view! { <Welcome /> }.into_any(),
                 Route::Playground => {
-                    view! { <PlaygroundPage hash=hash.get_untracked() /> }.into_any()
+                    // Tracked: a scenario link opened on the playground opens
+                    // that scenario. (The page's own updates of the URL do not
+                    // fire `hashchange`, so they do not redraw it.)
+                    let hash = hash.get();
+                    view! { <PlaygroundPage hash /> }.into_any()
                 }
                 Route::Lessons => view! { <LessonsPage path=lessons loader=course /> }.into_any(),
                 Route::NotFound => view! { <NotFound /> }.into_any(),
