@@ -8,12 +8,14 @@
 
 pub mod answer;
 pub mod charts;
+pub mod classroom;
 pub mod components;
 pub mod course_data;
 pub mod draw;
 pub mod lab;
 pub mod playground;
 pub mod progress;
+pub mod results;
 pub mod reveal;
 pub mod route;
 pub mod wasm_bench;

@@ -6,6 +6,7 @@
 //! it, saves every change, and hands the lesson components two narrow
 //! contexts, [`ProgressRead`] and [`ProgressWrite`].
 
+use crate::classroom::file_check;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -23,6 +24,24 @@ pub struct ExerciseProgress {
     pub attempts: u32,
     /// Hints opened (the most at once).
     pub hints: u32,
+    /// Whether the first checked answer was right (absent in progress kept
+    /// before this was recorded).
+    #[serde(default)]
+    pub first_correct: Option<bool>,
+}
+
+impl ExerciseProgress {
+    /// Was the first answer wrong? From the record when it was kept, else
+    /// from what must have happened (tried and never solved: yes; solved at
+    /// the first attempt: no); `None` when it cannot be known.
+    pub fn wrong_first(&self) -> Option<bool> {
+        match self.first_correct {
+            Some(right) => Some(!right),
+            None if self.attempts > 0 && !self.solved => Some(true),
+            None if self.solved && self.attempts == 1 => Some(false),
+            None => None,
+        }
+    }
 }
 
 /// Who is working, for per-student numbers.
@@ -105,6 +124,9 @@ impl Progress {
     /// Record a checked answer.
     pub fn record_attempt(&mut self, id: &str, correct: bool) {
         let e = self.exercises.entry(id.to_string()).or_default();
+        if e.attempts == 0 {
+            e.first_correct = Some(correct);
+        }
         e.attempts += 1;
         e.solved |= correct;
     }
@@ -125,10 +147,56 @@ impl Progress {
         ids.into_iter().filter(|id| self.solved(id)).count()
     }
 
-    /// A file for the teacher: who, and how each exercise went.
+    /// A file for the teacher: who, how each exercise went, and (with a
+    /// class code) a check value over it, so the teacher can tell an edited
+    /// file or one from another class.
     pub fn export(&self) -> String {
-        serde_json::to_string_pretty(self).expect("progress serialises")
+        let check = (!self.student.class.trim().is_empty())
+            .then(|| file_check(&self.student.class, &self.save()));
+        let file = ProgressFile {
+            progress: self.clone(),
+            check,
+        };
+        serde_json::to_string_pretty(&file).expect("progress serialises")
     }
+
+    /// The name of the file [`Progress::export`] is saved as:
+    /// `tellers-progress-ana.json` (letters and digits of the name only).
+    pub fn export_file_name(&self) -> String {
+        let name: String = self
+            .student
+            .name
+            .to_lowercase()
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c } else { '-' })
+            .collect();
+        let name = name
+            .split('-')
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
+            .join("-");
+        if name.is_empty() {
+            "tellers-progress.json".into()
+        } else {
+            format!(
+                "tellers-progress-{}.json",
+                name.chars().take(40).collect::<String>()
+            )
+        }
+    }
+}
+
+/// A progress file as a student saves it for the teacher.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProgressFile {
+    /// The progress, its fields at the top of the file.
+    #[serde(flatten)]
+    pub progress: Progress,
+    /// [`file_check`] of the progress as [`Progress::save`] writes it, keyed
+    /// by its class code; absent without a class code, and in files saved
+    /// before checks were added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<String>,
 }
 
 /// Read access to the learner's progress, for every lesson component that
@@ -224,6 +292,56 @@ mod tests {
         ));
         assert!(notice.unwrap().contains("another version"));
         assert_eq!(Progress::load(None), (Progress::default(), None));
+    }
+
+    #[test]
+    fn the_first_answer_is_remembered_and_inferred_for_old_records() {
+        let mut p = Progress::default();
+        p.record_attempt("a", false);
+        p.record_attempt("a", true);
+        p.record_attempt("b", true);
+        p.record_attempt("b", false);
+        assert_eq!(p.exercises["a"].wrong_first(), Some(true));
+        assert_eq!(p.exercises["b"].wrong_first(), Some(false));
+        let old = |solved, attempts| ExerciseProgress {
+            solved,
+            attempts,
+            hints: 0,
+            first_correct: None,
+        };
+        assert_eq!(old(false, 2).wrong_first(), Some(true));
+        assert_eq!(old(true, 1).wrong_first(), Some(false));
+        assert_eq!(old(true, 3).wrong_first(), None);
+        assert_eq!(old(false, 0).wrong_first(), None);
+        // Progress kept before first_correct existed still loads.
+        let (back, notice) = Progress::load(Some(
+            r#"{"version":1,"student":{"class":"","name":""},"exercises":{"a":{"solved":true,"attempts":1,"hints":0}}}"#,
+        ));
+        assert_eq!(notice, None);
+        assert_eq!(back.exercises["a"].wrong_first(), Some(false));
+    }
+
+    #[test]
+    fn an_exported_file_carries_a_check_over_its_progress() {
+        let mut p = Progress {
+            student: Student {
+                class: "K7Q2-MX4P".into(),
+                name: "Ana Lí".into(),
+            },
+            ..Progress::default()
+        };
+        p.record_attempt("threads-busy", true);
+        let file: ProgressFile = serde_json::from_str(&p.export()).unwrap();
+        assert_eq!(file.progress, p);
+        assert_eq!(file.check, Some(file_check("K7Q2-MX4P", &p.save())));
+        // Without a class there is nothing to key the check with.
+        let alone: ProgressFile = serde_json::from_str(&Progress::default().export()).unwrap();
+        assert_eq!(alone.check, None);
+        assert_eq!(p.export_file_name(), "tellers-progress-ana-lí.json");
+        assert_eq!(
+            Progress::default().export_file_name(),
+            "tellers-progress.json"
+        );
     }
 
     #[test]
