@@ -3,8 +3,11 @@
 //! Plain functions, so the exercise card and the answer key only wire
 //! signals to them.
 
+use crate::progress::student_seed;
+use crate::route::query_escape;
+use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 use tellers_course::exercise::report_value;
-use tellers_course::{check, explain, format_number, Exercise, Kind, Variant, Verdict};
+use tellers_course::{check, explain, format_number, Course, Exercise, Kind, Variant, Verdict};
 use tellers_sim::{Report, Simulation};
 
 /// What checking one answer gave.
@@ -154,6 +157,55 @@ pub fn answer_text(exercise: &Exercise, seed: &str) -> String {
     }
 }
 
+/// One student's part of the teacher's answer key, as HTML: for each
+/// exercise (of the lesson with slug `lesson`, or all when empty) the
+/// question with their numbers and the answer; with one lesson, a link to
+/// the student's worksheet. Built as text: a class's key is long and static.
+pub fn student_key_html(course: &Course, class: &str, name: &str, lesson: &str) -> String {
+    let seed = student_seed(class, name);
+    let who = if name.is_empty() {
+        "Students without a name".to_string()
+    } else {
+        text(name).into_owned()
+    };
+    let mut h = format!("<section class=\"key__student\"><div class=\"key__head\"><h2>{who}</h2>");
+    if !lesson.is_empty() {
+        let href = format!(
+            "#/lessons/worksheet/{lesson}?class={}&name={}",
+            query_escape(class),
+            query_escape(name)
+        );
+        h += &format!(
+            "<a class=\"print-hide\" href=\"{}\">Their worksheet</a>",
+            attr(&href)
+        );
+    }
+    h += "</div><table class=\"key__table\"><thead><tr><th scope=\"col\">Lesson</th>\
+          <th scope=\"col\">Exercise</th><th scope=\"col\">Question (their numbers)</th>\
+          <th scope=\"col\">Answer</th></tr></thead><tbody>";
+    for l in course
+        .lessons
+        .iter()
+        .filter(|l| lesson.is_empty() || l.slug == lesson)
+    {
+        for e in l.exercises() {
+            let prompt = e
+                .variant(&seed)
+                .map(|v| v.prompt)
+                .unwrap_or_else(|_| e.prompt.clone());
+            h += &format!(
+                "<tr><td>{}. {}</td><td>{}</td><td>{}</td><td class=\"key__answer\">{}</td></tr>",
+                l.number,
+                text(&l.title),
+                text(&e.id),
+                text(&prompt),
+                text(&answer_text(e, &seed))
+            );
+        }
+    }
+    h + "</tbody></table></section>"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,6 +307,23 @@ mod tests {
             sim_check_setup(plain, &plain.variant("").unwrap()).err(),
             Some("This exercise has no simulator check.".to_string())
         );
+    }
+
+    #[test]
+    fn the_key_lists_a_students_answers_for_one_lesson_or_all() {
+        let course = compiled_course();
+        let all = student_key_html(course, "R12", "Ana", "");
+        assert_eq!(all.matches("<tr><td>").count(), course.exercises().count());
+        assert!(!all.contains("Their worksheet"));
+        let one = student_key_html(course, "R12", "Zoë <3", "littles-law");
+        let n = course.lesson("littles-law").unwrap().exercises().count();
+        assert_eq!(one.matches("<tr><td>").count(), n);
+        assert!(one.contains("<h2>Zoë &lt;3</h2>"));
+        assert!(one.contains(
+            "href=\"#/lessons/worksheet/littles-law?class=R12&amp;name=Zo%C3%AB%20%3C3\""
+        ));
+        let e = exercise("threads-busy");
+        assert!(one.contains(&*text(&answer_text(e, &student_seed("R12", "Zoë <3")))));
     }
 
     #[test]

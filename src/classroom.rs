@@ -195,6 +195,65 @@ pub fn key_opens(key: &str, code: &str) -> Result<(), String> {
     }
 }
 
+/// What to tell a student about the class code they typed, if anything.
+pub fn class_code_note(text: &str) -> Option<String> {
+    if let Some(code) = suggested_code(text) {
+        return Some(format!(
+            "Did you mean {code}? Class codes made in Tellers have a hyphen in the middle."
+        ));
+    }
+    match read_class_code(text) {
+        ClassCode::Mistyped(code) => Some(format!(
+            "{code} does not look like a code made in Tellers: a letter or digit may be mistyped. \
+             Check it with your teacher (if your teacher chose it by hand, it is fine)."
+        )),
+        _ => None,
+    }
+}
+
+/// What the answer key page shows for a class code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyAccess {
+    /// No class code yet.
+    AskCode,
+    /// A Tellers code not yet opened with its teacher key.
+    AskKey(String),
+    /// The key may be shown; with a notice when the code has no teacher key.
+    Open {
+        /// The code to seed the students' numbers with.
+        code: String,
+        /// Why anyone with the code could open this, when that is so.
+        notice: Option<String>,
+    },
+}
+
+/// What the answer key page shows for the `typed` class code, given the
+/// code a teacher key has opened on this page (if any).
+pub fn key_access(typed: &str, opened: Option<&str>) -> KeyAccess {
+    match read_class_code(typed) {
+        ClassCode::None => KeyAccess::AskCode,
+        ClassCode::Keyed(code) if opened == Some(code.as_str()) => {
+            KeyAccess::Open { code, notice: None }
+        }
+        ClassCode::Keyed(code) => KeyAccess::AskKey(code),
+        ClassCode::Plain(code) => KeyAccess::Open {
+            notice: Some(format!(
+                "Class {code} was made with a plain class code, before teacher keys, so anyone who \
+                 knows the code can open this key. Create your next class in Tellers to get a \
+                 teacher key."
+            )),
+            code,
+        },
+        ClassCode::Mistyped(code) => KeyAccess::Open {
+            notice: Some(format!(
+                "{code} is not a code made in Tellers (its last symbol does not match), so it has \
+                 no teacher key: these are the numbers of students who typed exactly {code}."
+            )),
+            code,
+        },
+    }
+}
+
 /// HMAC-SHA-256 of `message` under `key`, as lower-case hex.
 fn hmac_hex(key: &[u8], message: &[u8]) -> String {
     let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
@@ -333,6 +392,46 @@ mod tests {
             shaped,
             "suggested only when well formed"
         );
+    }
+
+    #[test]
+    fn students_hear_about_a_code_that_looks_wrong() {
+        let code = class_code(&new_teacher_key(&[5; KEY_RANDOM_BYTES])).unwrap();
+        assert_eq!(class_code_note(&code), None);
+        assert_eq!(class_code_note("R12"), None);
+        assert_eq!(class_code_note(""), None);
+        let bare = class_code_note(&code.replace('-', "")).unwrap();
+        assert!(bare.starts_with(&format!("Did you mean {code}?")), "{bare}");
+        let last = if code.ends_with('0') { '1' } else { '0' };
+        let typo = format!("{}{last}", &code[..8]);
+        assert!(class_code_note(&typo).unwrap().contains("may be mistyped"));
+    }
+
+    #[test]
+    fn the_key_page_opens_for_the_right_key_or_an_old_plain_code() {
+        let code = class_code(&new_teacher_key(&[6; KEY_RANDOM_BYTES])).unwrap();
+        assert_eq!(key_access(" ", None), KeyAccess::AskCode);
+        assert_eq!(key_access(&code, None), KeyAccess::AskKey(code.clone()));
+        assert_eq!(
+            key_access(&code, Some("ABCD-EFGH")),
+            KeyAccess::AskKey(code.clone())
+        );
+        assert_eq!(
+            key_access(&code.to_lowercase(), Some(&code)),
+            KeyAccess::Open {
+                code: code.clone(),
+                notice: None
+            }
+        );
+        let KeyAccess::Open {
+            code: plain,
+            notice,
+        } = key_access("R12", None)
+        else {
+            panic!("a plain code opens");
+        };
+        assert_eq!(plain, "R12");
+        assert!(notice.unwrap().contains("anyone who knows the code"));
     }
 
     #[test]

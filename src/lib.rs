@@ -13,12 +13,14 @@ pub mod components;
 pub mod course_data;
 pub mod draw;
 pub mod lab;
+pub mod offline;
 pub mod playground;
 pub mod progress;
 pub mod results;
 pub mod reveal;
 pub mod route;
 pub mod wasm_bench;
+pub mod worksheet;
 
 pub use components::{App, SimWidget};
 pub use route::{route_from_hash, Route};

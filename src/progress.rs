@@ -79,6 +79,11 @@ pub struct Progress {
     pub student: Student,
     /// By exercise id.
     pub exercises: BTreeMap<String, ExerciseProgress>,
+    /// In a file exported for the teacher: [`file_check`] of the rest, as
+    /// [`Progress::save`] writes it with no check, keyed by the class code.
+    /// Never kept in the browser's own storage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<String>,
 }
 
 impl Default for Progress {
@@ -87,6 +92,7 @@ impl Default for Progress {
             version: VERSION,
             student: Student::default(),
             exercises: BTreeMap::new(),
+            check: None,
         }
     }
 }
@@ -151,13 +157,24 @@ impl Progress {
     /// class code) a check value over it, so the teacher can tell an edited
     /// file or one from another class.
     pub fn export(&self) -> String {
-        let check = (!self.student.class.trim().is_empty())
-            .then(|| file_check(&self.student.class, &self.save()));
-        let file = ProgressFile {
-            progress: self.clone(),
-            check,
-        };
+        let mut file = self.unchecked();
+        if !file.student.class.trim().is_empty() {
+            file.check = Some(file_check(&file.student.class, &file.save()));
+        }
         serde_json::to_string_pretty(&file).expect("progress serialises")
+    }
+
+    /// This progress without its check value, and the check value.
+    pub fn split_check(mut self) -> (Progress, Option<String>) {
+        let check = self.check.take();
+        (self, check)
+    }
+
+    fn unchecked(&self) -> Progress {
+        Progress {
+            check: None,
+            ..self.clone()
+        }
     }
 
     /// The name of the file [`Progress::export`] is saved as:
@@ -184,19 +201,6 @@ impl Progress {
             )
         }
     }
-}
-
-/// A progress file as a student saves it for the teacher.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ProgressFile {
-    /// The progress, its fields at the top of the file.
-    #[serde(flatten)]
-    pub progress: Progress,
-    /// [`file_check`] of the progress as [`Progress::save`] writes it, keyed
-    /// by its class code; absent without a class code, and in files saved
-    /// before checks were added.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub check: Option<String>,
 }
 
 /// Read access to the learner's progress, for every lesson component that
@@ -331,12 +335,14 @@ mod tests {
             ..Progress::default()
         };
         p.record_attempt("threads-busy", true);
-        let file: ProgressFile = serde_json::from_str(&p.export()).unwrap();
-        assert_eq!(file.progress, p);
-        assert_eq!(file.check, Some(file_check("K7Q2-MX4P", &p.save())));
+        let file: Progress = serde_json::from_str(&p.export()).unwrap();
+        let (progress, check) = file.split_check();
+        assert_eq!(progress, p);
+        assert_eq!(check, Some(file_check("K7Q2-MX4P", &p.save())));
         // Without a class there is nothing to key the check with.
-        let alone: ProgressFile = serde_json::from_str(&Progress::default().export()).unwrap();
+        let alone: Progress = serde_json::from_str(&Progress::default().export()).unwrap();
         assert_eq!(alone.check, None);
+        assert!(!Progress::default().export().contains("check"));
         assert_eq!(p.export_file_name(), "tellers-progress-ana-lí.json");
         assert_eq!(
             Progress::default().export_file_name(),

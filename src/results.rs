@@ -6,9 +6,16 @@
 //! A file that cannot be read, comes from another class, was edited after
 //! it was saved (its check value no longer matches), or repeats a student
 //! already read is listed with the reason, never merged.
+//!
+//! The page shows them as HTML text made here ([`ClassResults::notes_html`],
+//! [`ClassResults::table_html`]): a class's table has thousands of cells,
+//! static once drawn, and one string is far less code and drawing than as
+//! many reactive nodes. People's text (names, file names) is escaped.
 
 use crate::classroom::file_check;
-use crate::progress::{ExerciseProgress, Progress, ProgressFile};
+use crate::progress::{ExerciseProgress, Progress};
+use crate::route::{lesson_href, query_escape};
+use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 use std::fmt;
 use tellers_course::Course;
 
@@ -77,7 +84,7 @@ impl fmt::Display for Rejection {
 
 /// Read one progress file for class `class` (as the teacher typed it).
 pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
-    let file: ProgressFile = serde_json::from_str(text).map_err(|e| {
+    let file: Progress = serde_json::from_str(text).map_err(|e| {
         let why = if e.is_syntax() || e.is_eof() {
             "it is not JSON".to_string()
         } else {
@@ -89,7 +96,7 @@ pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
         };
         Rejection::Unreadable(why)
     })?;
-    let p = file.progress;
+    let (p, check) = file.split_check();
     if p.version != Progress::default().version {
         return Err(Rejection::OtherVersion(p.version));
     }
@@ -100,7 +107,7 @@ pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
     if theirs.to_lowercase() != class.trim().to_lowercase() {
         return Err(Rejection::OtherClass(theirs.chars().take(40).collect()));
     }
-    match file.check {
+    match check {
         None => Err(Rejection::NoCheck),
         Some(check) if check != file_check(class, &p.save()) => Err(Rejection::Edited),
         Some(_) => Ok(p),
@@ -213,36 +220,33 @@ impl ClassResults {
                 Err(why) => rejected.push((file.clone(), why.to_string())),
             }
         }
-        // One row per student: of two files for one name, keep the one
-        // with more answers checked (the later save), list the other.
+        // One row per student, by name: of two files for one name, keep the
+        // one with more answers checked (the later save), list the other.
+        // (Kept in order as they come: cheaper than sorting afterwards.)
         let answers = |p: &Progress| p.exercises.values().map(|e| e.attempts).sum::<u32>();
-        let mut kept: Vec<(String, Progress)> = Vec::new();
+        let mut kept: Vec<(String, String, Progress)> = Vec::new();
         for (file, p) in read {
             let key = p.student.name.trim().to_lowercase();
-            match kept
-                .iter()
-                .position(|(_, k)| k.student.name.trim().to_lowercase() == key)
-            {
-                None => kept.push((file, p)),
-                Some(i) => {
-                    let dropped = if answers(&p) > answers(&kept[i].1) {
-                        std::mem::replace(&mut kept[i], (file, p)).0
+            match kept.binary_search_by(|(k, _, _)| k.as_str().cmp(&key)) {
+                Err(at) => kept.insert(at, (key, file, p)),
+                Ok(i) => {
+                    let dropped = if answers(&p) > answers(&kept[i].2) {
+                        std::mem::replace(&mut kept[i], (key, file, p)).1
                     } else {
                         file
                     };
                     let why = Rejection::SameStudent {
-                        name: shown_name(&kept[i].1.student.name),
-                        kept: kept[i].0.clone(),
+                        name: shown_name(&kept[i].2.student.name),
+                        kept: kept[i].1.clone(),
                     };
                     rejected.push((dropped, why.to_string()));
                 }
             }
         }
-        kept.sort_by_key(|(_, p)| p.student.name.trim().to_lowercase());
 
         let students = kept
             .into_iter()
-            .map(|(file, p)| {
+            .map(|(_, file, p)| {
                 let cells: Vec<Option<ExerciseProgress>> = columns
                     .iter()
                     .map(|c| p.exercises.get(&c.id).filter(|e| e.attempts > 0).cloned())
@@ -303,20 +307,25 @@ impl ClassResults {
     /// The exercises more than half of those whose first answer is known
     /// got wrong at first, the most missed first.
     pub fn most_wrong_first(&self) -> Vec<Hard> {
-        let mut hard: Vec<Hard> = (0..self.columns.len())
-            .map(|column| Hard {
+        // Highest share first, then most students, then course order.
+        let before = |a: &Hard, b: &Hard| {
+            (a.wrong_first * b.known, a.wrong_first) > (b.wrong_first * a.known, b.wrong_first)
+        };
+        let mut hard: Vec<Hard> = Vec::new();
+        for column in 0..self.columns.len() {
+            let h = Hard {
                 column,
                 wrong_first: self.wrong_first_by(column),
                 known: self.count(column, |e| e.wrong_first().is_some()),
-            })
-            .filter(|h| 2 * h.wrong_first > h.known)
-            .collect();
-        hard.sort_by(|a, b| {
-            (b.wrong_first * a.known)
-                .cmp(&(a.wrong_first * b.known))
-                .then(b.wrong_first.cmp(&a.wrong_first))
-                .then(a.column.cmp(&b.column))
-        });
+            };
+            if 2 * h.wrong_first > h.known {
+                let at = hard
+                    .iter()
+                    .position(|x| before(&h, x))
+                    .unwrap_or(hard.len());
+                hard.insert(at, h);
+            }
+        }
         hard
     }
 
@@ -372,6 +381,180 @@ impl ClassResults {
             .map(|line| line + "\r\n")
             .collect()
     }
+
+    /// The files left out with their reasons, and the exercises most got
+    /// wrong at first (linked), as HTML.
+    pub fn notes_html(&self, course: &Course) -> String {
+        let mut h = String::new();
+        if !self.rejected.is_empty() {
+            h += "<h2>Files left out</h2><ul class=\"results__rejected\" data-testid=\"rejected\">";
+            for (file, why) in &self.rejected {
+                h += &format!("<li><strong>{}</strong>: {}</li>", text(file), text(why));
+            }
+            h += "</ul>";
+        }
+        if self.students.is_empty() {
+            return h;
+        }
+        h += "<h2>Most of the class got these wrong at first</h2>";
+        let hard = self.most_wrong_first();
+        if hard.is_empty() {
+            h +=
+                "<p data-testid=\"hardest\">None: no exercise was answered wrong at first by more \
+                  than half of those who tried it.</p>";
+            return h;
+        }
+        h += "<ol class=\"results__hard\" data-testid=\"hardest\">";
+        for x in hard.iter().take(10) {
+            let c = &self.columns[x.column];
+            let href = lesson_href(&course.lessons[c.lesson].slug, Some(&c.id));
+            h += &format!(
+                "<li><a href=\"{}\">{} {}</a>: {} of {} got it wrong at first</li>",
+                attr(&href),
+                c.label,
+                text(&c.id),
+                x.wrong_first,
+                x.known
+            );
+        }
+        h + "</ol>"
+    }
+
+    /// The table: a row per student, a column per exercise (✓ solved or
+    /// ✗ not yet, with the answers checked), a sum per lesson and in all,
+    /// and the class's totals below; as HTML.
+    pub fn table_html(&self) -> String {
+        let lessons: Vec<(usize, &LessonSpan)> = self
+            .lessons
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.exercises > 0)
+            .collect();
+        let in_lesson = |li: usize| {
+            self.columns
+                .iter()
+                .enumerate()
+                .filter(move |(_, c)| c.lesson == li)
+        };
+        let mut h = String::from(
+            "<table class=\"results__table\" data-testid=\"results-table\"><thead><tr>\
+             <th scope=\"col\" rowspan=\"2\">Student</th>",
+        );
+        for (_, l) in &lessons {
+            h += &format!(
+                "<th scope=\"colgroup\" colspan=\"{}\" title=\"{}\">Lesson {}</th>",
+                l.exercises + 1,
+                attr(&l.title),
+                l.number
+            );
+        }
+        h += &format!(
+            "<th scope=\"col\" rowspan=\"2\">Solved (of {})</th></tr><tr>",
+            self.columns.len()
+        );
+        for (li, l) in &lessons {
+            for (_, c) in in_lesson(*li) {
+                h += &format!(
+                    "<th scope=\"col\" title=\"{}\">{}</th>",
+                    attr(&c.id),
+                    c.label
+                );
+            }
+            h += &format!(
+                "<th scope=\"col\" class=\"results__sum\" title=\"Solved in lesson {}\">Σ</th>",
+                l.number
+            );
+        }
+        h += "</tr></thead><tbody>";
+        for s in &self.students {
+            h += &format!(
+                "<tr data-testid=\"results-row\"><th scope=\"row\" title=\"{}\">{}</th>",
+                attr(&s.file),
+                text(&s.name)
+            );
+            for (li, _) in &lessons {
+                for (ci, c) in in_lesson(*li) {
+                    let (class, mark) = match &s.cells[ci] {
+                        None => ("", String::new()),
+                        Some(e) if e.solved => {
+                            (" results__cell--solved", format!("✓ {}", e.attempts))
+                        }
+                        Some(e) => (" results__cell--open", format!("✗ {}", e.attempts)),
+                    };
+                    h += &format!(
+                        "<td class=\"results__cell{class}\" title=\"{}\">{mark}</td>",
+                        attr(&c.id)
+                    );
+                }
+                h += &format!(
+                    "<td class=\"results__sum\">{}</td>",
+                    s.solved_per_lesson[*li]
+                );
+            }
+            h += &format!("<td class=\"results__sum\">{}</td></tr>", s.solved);
+        }
+        h += "</tbody><tfoot>";
+        for (label, wrong) in [("Solved by", false), ("Wrong at first", true)] {
+            h += &format!("<tr><th scope=\"row\">{label}</th>");
+            for (li, _) in &lessons {
+                for (ci, _) in in_lesson(*li) {
+                    let n = if wrong {
+                        self.wrong_first_by(ci)
+                    } else {
+                        self.solved_by(ci)
+                    };
+                    h += &format!("<td>{n}</td>");
+                }
+                let sum = if wrong {
+                    String::new()
+                } else {
+                    self.lesson_solved(*li).to_string()
+                };
+                h += &format!("<td class=\"results__sum\">{sum}</td>");
+            }
+            h += "<td class=\"results__sum\"></td></tr>";
+        }
+        h + "</tfoot></table>"
+    }
+}
+
+/// What the results page shows below its inputs, as HTML: how many files
+/// were read, those left out and why, the exercises most got wrong at
+/// first, a link that downloads the CSV, and the table.
+pub fn results_html(
+    course: &Course,
+    class: &str,
+    files: &[(String, Result<String, Rejection>)],
+) -> String {
+    let n = files.len();
+    let status = |text: String| format!("<p class=\"results__count\" role=\"status\">{text}</p>");
+    if class.trim().is_empty() {
+        return status(if n > 0 {
+            format!("{n} files read. Type the class code to check them against.")
+        } else {
+            "Type the class code, then drop the files.".into()
+        });
+    }
+    let r = ClassResults::new(course, class, files);
+    let mut h = status(format!(
+        "{n} files read: {} students in the table, {} files left out.",
+        r.students.len(),
+        r.rejected.len()
+    ));
+    h += &r.notes_html(course);
+    if !r.students.is_empty() {
+        h += &format!(
+            "<h2>The table</h2><p class=\"results__legend\">✓ solved, ✗ not yet; the number is how many \
+             answers they checked. Columns are lesson.exercise; hover for the exercise's name.</p>\
+             <p><a class=\"button button--primary\" href=\"data:text/csv;charset=utf-8,{}\" \
+             download=\"{}\" data-testid=\"results-csv\">Download as CSV</a></p>\
+             <div class=\"results__scroll\">{}</div>",
+            query_escape(&r.csv()),
+            attr(&format!("tellers-results-{}.csv", class.trim())),
+            r.table_html()
+        );
+    }
+    h
 }
 
 /// One CSV field: quoted when it holds a comma, quote or line break, and
@@ -580,6 +763,50 @@ mod tests {
         for line in [lines[0], lines[1], lines[3], lines[4]] {
             assert_eq!(line.split(',').count(), cols, "{line}");
         }
+    }
+
+    #[test]
+    fn the_table_escapes_what_students_typed() {
+        let eve = student(
+            "<img src=x onerror=alert(1)>",
+            CLASS,
+            &[("threads-busy", &[true])],
+        );
+        let files = vec![
+            file("a\"b.json", &eve),
+            ("<b>.json".to_string(), Ok("nope".to_string())),
+        ];
+        let r = ClassResults::new(compiled_course(), CLASS, &files);
+        let table = r.table_html();
+        assert!(!table.contains("<img"), "{table}");
+        assert!(table.contains("&lt;img src=x onerror=alert(1)&gt;"));
+        assert!(table.contains("title=\"a&quot;b.json\""));
+        assert_eq!(table.matches("data-testid=\"results-row\"").count(), 1);
+        assert!(table.contains("✓ 1"));
+        let notes = r.notes_html(compiled_course());
+        assert!(notes.contains("<strong>&lt;b&gt;.json</strong>: not a Tellers progress file"));
+        assert!(notes.contains("None: no exercise"), "{notes}");
+    }
+
+    #[test]
+    fn the_page_says_what_it_read_and_links_the_csv() {
+        let ana = student("Ana", CLASS, &[("threads-busy", &[true])]);
+        let files = vec![
+            file("a.json", &ana),
+            ("x.txt".to_string(), Ok("hello".to_string())),
+        ];
+        assert!(results_html(compiled_course(), " ", &files)
+            .contains("2 files read. Type the class code"));
+        assert!(results_html(compiled_course(), "", &[]).contains("Type the class code, then drop"));
+        let page = results_html(compiled_course(), CLASS, &files);
+        assert!(page.contains("2 files read: 1 students in the table, 1 files left out."));
+        assert!(page.contains("download=\"tellers-results-K7Q2-MX4P.csv\""));
+        let csv = ClassResults::new(compiled_course(), CLASS, &files).csv();
+        assert!(page.contains(&format!(
+            "href=\"data:text/csv;charset=utf-8,{}\"",
+            query_escape(&csv)
+        )));
+        assert!(page.contains("data-testid=\"results-table\""));
     }
 
     #[test]

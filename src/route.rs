@@ -114,6 +114,17 @@ pub enum LessonPath {
     },
 }
 
+impl LessonPath {
+    /// A page of the teacher's tools (the class, the answer key, the
+    /// class's results), which the app loads apart from the lessons.
+    pub fn is_teacher(&self) -> bool {
+        matches!(
+            self,
+            LessonPath::Teacher | LessonPath::AnswerKey { .. } | LessonPath::Results { .. }
+        )
+    }
+}
+
 /// Names after `#/lessons/` that are pages, not lessons. No lesson may take
 /// one as its slug (a test checks the course).
 pub const RESERVED_LESSON_NAMES: [&str; 4] = ["answer-key", "teacher", "results", "worksheet"];
@@ -321,6 +332,24 @@ mod tests {
                 exercise: None
             }
         );
+    }
+
+    #[test]
+    fn the_teachers_pages_are_told_apart() {
+        for hash in [
+            "#/lessons/teacher",
+            "#/lessons/answer-key?class=R12",
+            "#/lessons/results",
+        ] {
+            assert!(lesson_path(hash).is_teacher(), "{hash}");
+        }
+        for hash in [
+            "#/lessons",
+            "#/lessons/littles-law",
+            "#/lessons/worksheet/x",
+        ] {
+            assert!(!lesson_path(hash).is_teacher(), "{hash}");
+        }
     }
 
     #[test]

@@ -47,6 +47,9 @@ pub fn LessonContents(
             </p>
             <StudentPanel />
             <ol class="toc">{items}</ol>
+            <p class="toc__teacher">
+                <a href="#/lessons/teacher">"For teachers: run a class"</a>
+            </p>
         </section>
     }
 }

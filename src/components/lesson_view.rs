@@ -92,9 +92,14 @@ pub fn LessonView(
             </p>
             <h1>{lesson.title.clone()}</h1>
             <p class="lead">{lesson.summary.clone()}</p>
-            <button class="button print-hide" on:click=move |_| { let _ = window().print(); }>
-                "Print this lesson"
-            </button>
+            <p class="lesson__print print-hide">
+                <button class="button" on:click=move |_| { let _ = window().print(); }>
+                    "Print this lesson"
+                </button>
+                <a class="button" href=format!("#/lessons/worksheet/{}", lesson.slug) data-testid="worksheet-link">
+                    "Print a worksheet"
+                </a>
+            </p>
             {segments}
             <nav class="pager print-hide" aria-label="Previous and next lesson">
                 {pager(prev, "prev", "Previous")}

@@ -2,13 +2,14 @@ use leptos::prelude::*;
 use std::sync::Arc;
 use tellers_course::Course;
 
-use super::{AnswerKey, LessonContents, LessonView};
+use super::{LessonContents, LessonView, TeacherTools, WorksheetPage};
 use crate::course_data::{CourseError, CourseLoader};
 use crate::progress::provide_progress;
 use crate::route::LessonPath;
 
-/// The lessons, at `#/lessons…`: the contents, one lesson, or the teacher's
-/// answer key. Opening them starts the course's fetch if it has not
+/// The lessons, at `#/lessons…`: the contents, one lesson or its
+/// worksheet, and the teacher's pages (the class, the answer key, the
+/// class's results). Opening them starts the course's fetch if it has not
 /// started; until it arrives the page says so, and if it fails, why, with
 /// a button to try again.
 #[component]
@@ -20,6 +21,9 @@ pub fn LessonsPage(
 ) -> impl IntoView {
     let notice = provide_progress();
     let course = loader.want();
+    // The teacher's pages are their own tools, loaded apart: one mount for
+    // all of them, kept while the learner moves between them.
+    let teacher = Memo::new(move |_| path.with(LessonPath::is_teacher));
     view! {
         {notice
             .map(|n| {
@@ -29,30 +33,38 @@ pub fn LessonsPage(
                     </p>
                 }
             })}
-        <Suspense fallback=|| {
-            view! {
-                <p class="loading" role="status">
-                    "Loading the lessons…"
-                </p>
+        {move || {
+            if teacher.get() {
+                return view! { <TeacherTools /> }.into_any();
             }
-        }>
-            // The one failure (the course did not come) is shown in place:
-            // an ErrorBoundary would add about 8 KB of gzipped wasm for it.
-            {move || {
-                let path = path.get();
-                Suspend::new(async move {
-                    match course.await {
-                        Ok(course) => lesson_page(course, path),
-                        Err(e) => course_error(e, move || course.refetch()).into_any(),
+            view! {
+                <Suspense fallback=|| {
+                    view! {
+                        <p class="loading" role="status">
+                            "Loading the lessons…"
+                        </p>
                     }
-                })
-            }}
-        </Suspense>
+                }>
+                    // The one failure (the course did not come) is shown in place:
+                    // an ErrorBoundary would add about 8 KB of gzipped wasm for it.
+                    {move || {
+                        let path = path.get();
+                        Suspend::new(async move {
+                            match course.await {
+                                Ok(course) => lesson_page(course, path),
+                                Err(e) => course_error(e, move || course.refetch()).into_any(),
+                            }
+                        })
+                    }}
+                </Suspense>
+            }
+            .into_any()
+        }}
     }
 }
 
 /// Why the course could not be loaded, and a way to try again.
-fn course_error(error: CourseError, retry: impl Fn() + Send + 'static) -> impl IntoView {
+pub(crate) fn course_error(error: CourseError, retry: impl Fn() + Send + 'static) -> impl IntoView {
     view! {
         <section class="notice" role="alert" data-testid="course-error">
             <p>
@@ -76,11 +88,16 @@ fn lesson_page(course: Arc<Course>, path: LessonPath) -> AnyView {
         LessonPath::Lesson { slug, exercise } if course.lesson(&slug).is_some() => {
             view! { <LessonView course slug exercise /> }.into_any()
         }
-        LessonPath::AnswerKey { class, .. } => view! { <AnswerKey course class /> }.into_any(),
+        LessonPath::Worksheet { slug, student } if course.lesson(&slug).is_some() => {
+            view! { <WorksheetPage course slug student /> }.into_any()
+        }
         LessonPath::Lesson { slug, .. } | LessonPath::Worksheet { slug, .. } => {
             no_such_lesson(slug)
         }
-        LessonPath::Teacher | LessonPath::Results { .. } => no_such_lesson(String::new()),
+        // Drawn by the teacher's tools (see `LessonsPage`).
+        LessonPath::AnswerKey { .. } | LessonPath::Teacher | LessonPath::Results { .. } => {
+            ().into_any()
+        }
     }
 }
 
