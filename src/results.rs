@@ -526,20 +526,21 @@ pub fn results_html(
     class: &str,
     files: &[(String, Result<String, Rejection>)],
 ) -> String {
-    let n = files.len();
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let read = count(files.len(), "file");
     let status = |text: String| format!("<p class=\"results__count\" role=\"status\">{text}</p>");
     if class.trim().is_empty() {
-        return status(if n > 0 {
-            format!("{n} files read. Type the class code to check them against.")
-        } else {
+        return status(if files.is_empty() {
             "Type the class code, then drop the files.".into()
+        } else {
+            format!("{read} read. Type the class code to check them against.")
         });
     }
     let r = ClassResults::new(course, class, files);
     let mut h = status(format!(
-        "{n} files read: {} students in the table, {} files left out.",
-        r.students.len(),
-        r.rejected.len()
+        "{read} read: {} in the table, {} left out.",
+        count(r.students.len(), "student"),
+        count(r.rejected.len(), "file")
     ));
     h += &r.notes_html(course);
     if !r.students.is_empty() {
@@ -548,7 +549,7 @@ pub fn results_html(
              answers they checked. Columns are lesson.exercise; hover for the exercise's name.</p>\
              <p><a class=\"button button--primary\" href=\"data:text/csv;charset=utf-8,{}\" \
              download=\"{}\" data-testid=\"results-csv\">Download as CSV</a></p>\
-             <div class=\"results__scroll\">{}</div>",
+             <div class=\"results__scroll\" tabindex=\"0\" role=\"region\" aria-label=\"The table, scrolls sideways\">{}</div>",
             query_escape(&r.csv()),
             attr(&format!("tellers-results-{}.csv", class.trim())),
             r.table_html()
@@ -799,7 +800,7 @@ mod tests {
             .contains("2 files read. Type the class code"));
         assert!(results_html(compiled_course(), "", &[]).contains("Type the class code, then drop"));
         let page = results_html(compiled_course(), CLASS, &files);
-        assert!(page.contains("2 files read: 1 students in the table, 1 files left out."));
+        assert!(page.contains("2 files read: 1 student in the table, 1 file left out."));
         assert!(page.contains("download=\"tellers-results-K7Q2-MX4P.csv\""));
         let csv = ClassResults::new(compiled_course(), CLASS, &files).csv();
         assert!(page.contains(&format!(

@@ -90,9 +90,12 @@ pub fn worksheet_html(lesson: &Lesson, class: &str, name: &str) -> String {
             }
             h += "</ul>";
         }
+        // Room to work where there is something to work out.
+        if item.options.is_empty() {
+            h += "<div class=\"worksheet__work\" role=\"presentation\"></div>";
+        }
         h += &format!(
-            "<div class=\"worksheet__work\" role=\"presentation\"></div>\
-             <p class=\"worksheet__answer\">Answer: <span class=\"worksheet__blank\">{}</span> {}</p></li>",
+            "<p class=\"worksheet__answer\">Answer: <span class=\"worksheet__blank\">{}</span> {}</p></li>",
             "\u{a0}".repeat(30),
             text(&item.unit)
         );

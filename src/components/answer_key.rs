@@ -105,7 +105,29 @@ pub fn AnswerKey(
         let KeyAccess::Open { code, .. } = access.get() else {
             return None;
         };
-        Some(view! { <KeyTables course=course.clone() code lesson names /> })
+        Some(view! {
+                <div class="key__form print-hide">
+                    <label>
+                        "Student names, one per line"
+                        <textarea rows="4" prop:value=names on:input=move |ev| names.set(event_target_value(&ev)) data-testid="key-names"></textarea>
+                    </label>
+                    <label>
+                        "Lessons"
+                        <select prop:value=lesson on:change=move |ev| lesson.set(event_target_value(&ev)) data-testid="key-lesson">
+                            <option value="">"All lessons"</option>
+                            {lessons
+                                .iter()
+                                .cloned()
+                                .map(|(slug, title)| view! { <option value=slug>{title}</option> })
+                                .collect_view()}
+                        </select>
+                    </label>
+                    <button type="button" class="button" on:click=move |_| { let _ = window().print(); }>
+                        "Print the key"
+                    </button>
+                </div>
+            <KeyTables course=course.clone() code lesson names />
+        })
     };
 
     view! {
@@ -131,25 +153,6 @@ pub fn AnswerKey(
                 </label>
             </div>
             {key_form}
-            <div class="key__form print-hide">
-                <label>
-                    "Student names, one per line"
-                    <textarea rows="4" prop:value=names on:input=move |ev| names.set(event_target_value(&ev)) data-testid="key-names"></textarea>
-                </label>
-                <label>
-                    "Lessons"
-                    <select prop:value=lesson on:change=move |ev| lesson.set(event_target_value(&ev)) data-testid="key-lesson">
-                        <option value="">"All lessons"</option>
-                        {lessons
-                            .into_iter()
-                            .map(|(slug, title)| view! { <option value=slug>{title}</option> })
-                            .collect_view()}
-                    </select>
-                </label>
-                <button type="button" class="button" on:click=move |_| { let _ = window().print(); }>
-                    "Print the key"
-                </button>
-            </div>
             {key_body}
             <div class="print-hide">
                 <KeyHonesty />

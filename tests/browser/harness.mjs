@@ -82,6 +82,15 @@ export function launchBrowser() {
 }
 
 /**
+ * Starts Chromium with a real profile in `dir` (not an incognito-like
+ * context): what checks such as "can this app be installed?" need.
+ * Resolves to a browser context; closing it stops that Chromium.
+ */
+export function launchWithProfile(dir) {
+  return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
  * Saves a screenshot as artifacts/screenshots/`name`: the full page, or only
  * the window with `{ fullPage: false }` (for pages many screens long).
  */
