@@ -13,7 +13,6 @@ pub mod components;
 pub mod course_data;
 pub mod draw;
 pub mod lab;
-pub mod offline;
 pub mod playground;
 pub mod progress;
 pub mod results;

@@ -4,11 +4,10 @@ use leptos::prelude::*;
 
 use super::{LessonsPage, NavBar, NotFound, PlaygroundPage, SiteFooter, UpdateNotice, Welcome};
 use crate::course_data::CourseLoader;
-use crate::offline::register_service_worker;
 use crate::route::{lessons_part, route_from_hash, watch_hash, Route};
 
 /// How long after start-up the course is fetched in the background (and
-/// the service worker registered, which caches the app for offline use).
+/// the service worker registered, which keeps the app for offline use).
 const COURSE_PREFETCH_AFTER: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The whole app: the navigation bar, the page the URL's hash asks for,
@@ -33,15 +32,17 @@ pub fn App() -> impl IntoView {
 
     // Fetch the course once the first page has settled, so the lessons open
     // at once later and still open if the network has gone by then; and
-    // from then on keep the whole app for offline use. Not in debug builds
+    // from then on keep the whole app for offline use (assets/offline.js
+    // registers the service worker on this event). Not in debug builds
     // (`make serve`), where a cached app would hide every rebuild.
     let course = CourseLoader::new();
-    let (update_ready, set_update_ready) = signal(false);
     set_timeout(
         move || {
             course.want();
             if !cfg!(debug_assertions) {
-                register_service_worker(move || set_update_ready.set(true));
+                if let Ok(event) = web_sys::Event::new("tellers:offline") {
+                    let _ = window().dispatch_event(&event);
+                }
             }
         },
         COURSE_PREFETCH_AFTER,
@@ -76,6 +77,6 @@ pub fn App() -> impl IntoView {
             }}
         </main>
         <SiteFooter />
-        <UpdateNotice ready=update_ready />
+        <UpdateNotice />
     }
 }
