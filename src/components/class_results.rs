@@ -9,12 +9,12 @@ use tellers_course::Course;
 type Dropped = (String, Result<String, Rejection>);
 
 /// Reads `files` in this browser (nothing is sent anywhere) and adds them
-/// to `into`, one at a time.
+/// to `into`, all at once when the last is read (one redraw of the table).
 fn read_files(files: web_sys::FileList, into: RwSignal<Vec<Dropped>>) {
     let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
     leptos::task::spawn_local(async move {
+        let mut read = Vec::with_capacity(files.len());
         for file in files {
-            let name = file.name();
             let text = if file.size() > MAX_FILE_BYTES {
                 Err(Rejection::TooLarge {
                     bytes: file.size() as u64,
@@ -26,10 +26,10 @@ fn read_files(files: web_sys::FileList, into: RwSignal<Vec<Dropped>>) {
                     .and_then(|t| t.as_string())
                     .ok_or_else(|| Rejection::Unreadable("the browser could not read it".into()))
             };
-            if into.try_update(|v| v.push((name, text))).is_none() {
-                return; // the page was left
-            }
+            read.push((file.name(), text));
         }
+        // The page may have been left meanwhile: then there is nothing to update.
+        into.try_update(|v| v.extend(read));
     });
 }
 
