@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 use std::sync::Arc;
 
-use super::KeyHonesty;
+use super::{ClassCodeField, KeyHonesty, TeacherHead};
 use crate::answer::student_key_html;
 use crate::classroom::{key_access, key_opens, read_class_code, KeyAccess};
 use crate::reveal::reveal_in_frames;
@@ -132,25 +132,13 @@ pub fn AnswerKey(
 
     view! {
         <section class="key" data-testid="answer-key">
-            <p class="eyebrow print-hide">
-                <a href="#/lessons/teacher">"For teachers"</a>
-                " · Answer key"
-            </p>
-            <h1>"Answer key"</h1>
-            <p class="lead print-hide">
-                "Each student who types the class code and their name gets their own numbers. "
-                "List the names, one per line, to see every student's numbers and answers."
-            </p>
+            <TeacherHead
+                title="Answer key"
+                lead="Each student who types the class code and their name gets their own numbers. \
+                      List the names, one per line, to see every student's numbers and answers."
+            />
             <div class="key__form print-hide">
-                <label>
-                    "Class code"
-                    <input
-                        type="text"
-                        prop:value=class
-                        on:input=move |ev| class.set(event_target_value(&ev))
-                        data-testid="key-class"
-                    />
-                </label>
+                <ClassCodeField class test_id="key-class" />
             </div>
             {key_form}
             {key_body}

@@ -2,6 +2,7 @@ use leptos::prelude::*;
 use std::sync::Arc;
 use wasm_bindgen_futures::JsFuture;
 
+use super::{ClassCodeField, TeacherHead};
 use crate::results::{results_html, Rejection, MAX_FILE_BYTES};
 use tellers_course::Course;
 
@@ -66,25 +67,13 @@ pub fn ClassResults(
     let shown = move || files.with(|f| results_html(&course, &class.get(), f));
     view! {
         <section class="results" data-testid="class-results">
-            <p class="eyebrow">
-                <a href="#/lessons/teacher">"For teachers"</a>
-                " · Class results"
-            </p>
-            <h1>"Class results"</h1>
-            <p class="lead">
-                "Drop your students' saved progress files here, as many as you like at once. "
-                "They are read in this browser: nothing is uploaded, and nothing is kept when you leave."
-            </p>
+            <TeacherHead
+                title="Class results"
+                lead="Drop your students' saved progress files here, as many as you like at once. \
+                      They are read in this browser: nothing is uploaded, and nothing is kept when you leave."
+            />
             <div class="key__form">
-                <label>
-                    "Class code"
-                    <input
-                        type="text"
-                        prop:value=class
-                        on:input=move |ev| class.set(event_target_value(&ev))
-                        data-testid="results-class"
-                    />
-                </label>
+                <ClassCodeField class test_id="results-class" />
                 <button type="button" class="button" on:click=move |_| files.set(vec![])>
                     "Clear the files"
                 </button>

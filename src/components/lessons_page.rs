@@ -3,7 +3,7 @@ use std::sync::Arc;
 use tellers_course::Course;
 
 use super::{LessonContents, LessonView, TeacherTools, WorksheetPage};
-use crate::course_data::{CourseError, CourseLoader};
+use crate::course_data::{CourseError, CourseLoader, CourseResult};
 use crate::progress::provide_progress;
 use crate::route::LessonPath;
 
@@ -37,34 +37,44 @@ pub fn LessonsPage(
             if teacher.get() {
                 return view! { <TeacherTools /> }.into_any();
             }
-            view! {
-                <Suspense fallback=|| {
-                    view! {
-                        <p class="loading" role="status">
-                            "Loading the lessons…"
-                        </p>
-                    }
-                }>
-                    // The one failure (the course did not come) is shown in place:
-                    // an ErrorBoundary would add about 8 KB of gzipped wasm for it.
-                    {move || {
-                        let path = path.get();
-                        Suspend::new(async move {
-                            match course.await {
-                                Ok(course) => lesson_page(course, path),
-                                Err(e) => course_error(e, move || course.refetch()).into_any(),
-                            }
-                        })
-                    }}
-                </Suspense>
-            }
-            .into_any()
+            with_course(course, path, lesson_page).into_any()
         }}
     }
 }
 
+/// The page `page` draws for each path, once the course is there: "Loading
+/// the lessons…" until then, and, if it did not come, why and a button to
+/// try again.
+pub(crate) fn with_course(
+    course: LocalResource<CourseResult>,
+    path: Memo<LessonPath>,
+    page: fn(Arc<Course>, LessonPath) -> AnyView,
+) -> impl IntoView {
+    view! {
+        <Suspense fallback=|| {
+            view! {
+                <p class="loading" role="status">
+                    "Loading the lessons…"
+                </p>
+            }
+        }>
+            // The one failure (the course did not come) is shown in place:
+            // an ErrorBoundary would add about 8 KB of gzipped wasm for it.
+            {move || {
+                let path = path.get();
+                Suspend::new(async move {
+                    match course.await {
+                        Ok(course) => page(course, path),
+                        Err(e) => course_error(e, move || course.refetch()).into_any(),
+                    }
+                })
+            }}
+        </Suspense>
+    }
+}
+
 /// Why the course could not be loaded, and a way to try again.
-pub(crate) fn course_error(error: CourseError, retry: impl Fn() + Send + 'static) -> impl IntoView {
+fn course_error(error: CourseError, retry: impl Fn() + Send + 'static) -> impl IntoView {
     view! {
         <section class="notice" role="alert" data-testid="course-error">
             <p>

@@ -56,7 +56,7 @@ pub use lesson_view::LessonView;
 pub use predict_box::PredictBox;
 pub use student_panel::StudentPanel;
 pub use teacher_app::TeacherApp;
-pub use teacher_page::{KeyHonesty, TeacherPage};
+pub use teacher_page::{ClassCodeField, KeyHonesty, TeacherHead, TeacherPage};
 pub use teacher_tools::TeacherTools;
 pub use update_notice::UpdateNotice;
 pub use worksheet_page::WorksheetPage;

@@ -2,7 +2,7 @@ use leptos::prelude::*;
 use std::sync::Arc;
 use tellers_course::Course;
 
-use super::lessons_page::course_error;
+use super::lessons_page::with_course;
 use super::{AnswerKey, ClassResults, TeacherPage};
 use crate::course_data::CourseLoader;
 use crate::route::{lesson_path, watch_hash, LessonPath};
@@ -18,25 +18,7 @@ pub fn TeacherApp() -> impl IntoView {
     let hash = watch_hash();
     let path = Memo::new(move |_| lesson_path(&hash.get()));
     let course = CourseLoader::new().want();
-    view! {
-        <Suspense fallback=|| {
-            view! {
-                <p class="loading" role="status">
-                    "Loading the lessons…"
-                </p>
-            }
-        }>
-            {move || {
-                let path = path.get();
-                Suspend::new(async move {
-                    match course.await {
-                        Ok(course) => teacher_page(course, path),
-                        Err(e) => course_error(e, move || course.refetch()).into_any(),
-                    }
-                })
-            }}
-        </Suspense>
-    }
+    with_course(course, path, teacher_page)
 }
 
 /// The teacher's page a path opens (nothing for the others: the app is

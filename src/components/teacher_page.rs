@@ -123,3 +123,44 @@ pub fn KeyHonesty() -> impl IntoView {
         </p>
     }
 }
+
+/// The top of a teacher's page: the way back to the teacher's page, the
+/// title, and what the page is for.
+#[component]
+pub fn TeacherHead(
+    /// The page's title.
+    title: &'static str,
+    /// One or two sentences on what the page does.
+    lead: &'static str,
+) -> impl IntoView {
+    view! {
+        <p class="eyebrow print-hide">
+            <a href="#/lessons/teacher">"For teachers"</a>
+            {format!(" · {title}")}
+        </p>
+        <h1>{title}</h1>
+        <p class="lead print-hide">{lead}</p>
+    }
+}
+
+/// The class code box of a teacher's page.
+#[component]
+pub fn ClassCodeField(
+    /// The code typed.
+    class: RwSignal<String>,
+    /// Its `data-testid`.
+    test_id: &'static str,
+) -> impl IntoView {
+    view! {
+        <label>
+            "Class code"
+            <input
+                type="text"
+                autocomplete="off"
+                prop:value=class
+                on:input=move |ev| class.set(event_target_value(&ev))
+                data-testid=test_id
+            />
+        </label>
+    }
+}

@@ -6,19 +6,10 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
+import { threadsBusy } from './exercises.mjs';
 import { expectAccessible, expectVisible } from './harness.mjs';
 
 const SYMBOL = '[0-9A-HJKMNP-TV-Z]';
-
-/** The numbers of "threads busy" (Little's law) and its answer. */
-async function threadsBusy(page) {
-  const card = page.locator('#ex-threads-busy');
-  const prompt = await card.locator('.exercise__prompt').textContent();
-  const m = prompt.match(/gets ([\d,]+) requests per second\. Each request uses (\d+) ms of CPU and waits (\d+) ms/);
-  assert.ok(m, `prompt not as expected: ${prompt}`);
-  const [rps, cpu, wait] = m.slice(1).map((x) => Number(x.replace(/,/g, '')));
-  return { card, answer: (rps * (cpu + wait)) / 1000 };
-}
 
 /** The numbers of "time inside from count" (Little's law) and its answer, in ms. */
 async function timeInside(page) {

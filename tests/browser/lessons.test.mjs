@@ -2,17 +2,9 @@
 // kept across reloads, per-student numbers and the teacher's answer key.
 
 import assert from 'node:assert/strict';
+import { threadsBusy } from './exercises.mjs';
 import { expectAccessible, expectVisible } from './harness.mjs';
 
-/** The numbers in the "threads busy" exercise's prompt, and its answer. */
-async function threadsBusy(page) {
-  const card = page.locator('#ex-threads-busy');
-  const prompt = await card.locator('.exercise__prompt').textContent();
-  const m = prompt.match(/gets ([\d,]+) requests per second\. Each request uses (\d+) ms of CPU and waits (\d+) ms/);
-  assert.ok(m, `prompt not as expected: ${prompt}`);
-  const [rps, cpu, wait] = m.slice(1).map((x) => Number(x.replace(/,/g, '')));
-  return { card, prompt, answer: (rps * (cpu + wait)) / 1000 };
-}
 
 export async function contentsListsEveryLessonInOrder({ page, open, screenshot }) {
   await open('#/lessons');

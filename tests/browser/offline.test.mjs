@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { threadsBusy } from './exercises.mjs';
 import { DIST, expectVisible, launchWithProfile, serveStatic } from './harness.mjs';
 
 /** Waits until the service worker has cached the build and looks after the page. */
@@ -37,10 +38,8 @@ export async function theAppReloadsAndChecksAnAnswerWithTheNetworkOff({ page, sc
     const card = page.locator('#ex-threads-busy');
     await expectVisible(card, 'the exercise, after a reload with no network');
     assert.equal(await page.evaluate(() => navigator.onLine), false, 'the browser is offline');
-    const prompt = await card.locator('.exercise__prompt').textContent();
-    const m = prompt.match(/gets ([\d,]+) requests per second\. Each request uses (\d+) ms of CPU and waits (\d+) ms/);
-    const [rps, cpu, wait] = m.slice(1).map((x) => Number(x.replace(/,/g, '')));
-    await card.getByTestId('answer').fill(`${(rps * (cpu + wait)) / 1000}`);
+    const { answer } = await threadsBusy(page);
+    await card.getByTestId('answer').fill(String(answer));
     await card.getByTestId('check').click();
     await expectVisible(card.getByTestId('feedback').filter({ hasText: 'Correct.' }), 'the answer checked, offline');
     // The simulator runs offline too.
