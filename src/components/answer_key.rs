@@ -106,26 +106,26 @@ pub fn AnswerKey(
             return None;
         };
         Some(view! {
-                <div class="key__form print-hide">
-                    <label>
-                        "Student names, one per line"
-                        <textarea rows="4" prop:value=names on:input=move |ev| names.set(event_target_value(&ev)) data-testid="key-names"></textarea>
-                    </label>
-                    <label>
-                        "Lessons"
-                        <select prop:value=lesson on:change=move |ev| lesson.set(event_target_value(&ev)) data-testid="key-lesson">
-                            <option value="">"All lessons"</option>
-                            {lessons
-                                .iter()
-                                .cloned()
-                                .map(|(slug, title)| view! { <option value=slug>{title}</option> })
-                                .collect_view()}
-                        </select>
-                    </label>
-                    <button type="button" class="button" on:click=move |_| { let _ = window().print(); }>
-                        "Print the key"
-                    </button>
-                </div>
+            <div class="key__form print-hide">
+                <label>
+                    "Student names, one per line"
+                    <textarea rows="4" prop:value=names on:input=move |ev| names.set(event_target_value(&ev)) data-testid="key-names"></textarea>
+                </label>
+                <label>
+                    "Lessons"
+                    <select prop:value=lesson on:change=move |ev| lesson.set(event_target_value(&ev)) data-testid="key-lesson">
+                        <option value="">"All lessons"</option>
+                        {lessons
+                            .iter()
+                            .cloned()
+                            .map(|(slug, title)| view! { <option value=slug>{title}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <button type="button" class="button" on:click=move |_| { let _ = window().print(); }>
+                    "Print the key"
+                </button>
+            </div>
             <KeyTables course=course.clone() code lesson names />
         })
     };
