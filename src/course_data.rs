@@ -1,53 +1,86 @@
 //! The course, compiled from `lessons/*.md` at build time.
 //!
-//! In the browser it is fetched from `course-<hash>.json` the first time a
-//! learner opens the lessons, so the playground and the home page never
-//! download or parse lesson text. Native builds (the tests) read the JSON
-//! that `build.rs` left in OUT_DIR.
+//! In the browser it is fetched from `course-<hash>.json`, so the playground
+//! and the home page never download or parse lesson text. [`CourseLoader`]
+//! holds it as a Leptos `LocalResource`, made (and so fetched) the first
+//! time something wants the course: the app, two seconds after start-up, or
+//! a lessons page, at once. A failed fetch can be tried again. Native
+//! builds (the tests) read the JSON that `build.rs` left in OUT_DIR
+//! ([`compiled_course`]).
 
-use std::sync::OnceLock;
+use leptos::prelude::*;
+use std::sync::Arc;
 use tellers_course::Course;
-
-static COURSE: OnceLock<Course> = OnceLock::new();
 
 /// The file the app fetches the course from, relative to the page.
 pub const COURSE_FILE: &str = env!("TELLERS_COURSE_FILE");
 
-/// The whole course; empty in the browser until [`load_course`] has
-/// finished (the lessons page shows nothing of it before then).
-pub fn course() -> &'static Course {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        COURSE.get_or_init(|| {
-            Course::from_json(include_str!(concat!(env!("OUT_DIR"), "/course.json")))
-                .unwrap_or_default()
-        })
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        static EMPTY: Course = Course { lessons: vec![] };
-        COURSE.get().unwrap_or(&EMPTY)
+/// Why the course could not be loaded, in words a learner can pass on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CourseError(pub String);
+
+impl std::fmt::Display for CourseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
     }
 }
 
-/// True once the course can be read.
-pub fn course_loaded() -> bool {
-    cfg!(not(target_arch = "wasm32")) || COURSE.get().is_some()
+impl std::error::Error for CourseError {}
+
+/// The course as the app holds it: loaded once, shared by every page.
+pub type CourseResult = Result<Arc<Course>, CourseError>;
+
+/// The course, fetched once it is wanted and kept for the rest of the visit
+/// (so the lessons still open if the network has gone by then).
+#[derive(Clone, Copy)]
+pub struct CourseLoader(StoredValue<Loader>);
+
+struct Loader {
+    /// The app's owner: the resource lives as long as the app, not as the
+    /// page that first wanted it.
+    owner: Owner,
+    /// The fetched course, once wanted.
+    course: Option<LocalResource<CourseResult>>,
 }
 
-/// Fetches and reads the course (once); the error says what went wrong in
-/// words a learner can pass on.
-pub async fn load_course() -> Result<(), String> {
-    if course_loaded() {
-        return Ok(());
+impl CourseLoader {
+    /// A loader that fetches nothing until [`CourseLoader::want`]; the
+    /// course it loads lives as long as the calling component.
+    pub fn new() -> Self {
+        CourseLoader(StoredValue::new(Loader {
+            owner: Owner::current().unwrap_or_default(),
+            course: None,
+        }))
     }
-    let text = fetch_text(COURSE_FILE).await?;
-    let course = Course::from_json(&text)?;
+
+    /// The course, its fetch started now if it had not been.
+    pub fn want(&self) -> LocalResource<CourseResult> {
+        let made = self.0.try_update_value(|l| {
+            *l.course.get_or_insert_with(|| {
+                l.owner
+                    .with(|| LocalResource::new(|| async { load_course().await.map(Arc::new) }))
+            })
+        });
+        made.expect("the course loader lives as long as the app")
+    }
+}
+
+impl Default for CourseLoader {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Fetches and reads the course.
+async fn load_course() -> Result<Course, CourseError> {
+    let text = fetch_text(COURSE_FILE).await.map_err(CourseError)?;
+    let course = Course::from_json(&text).map_err(CourseError)?;
     if course.lessons.is_empty() {
-        return Err(format!("{COURSE_FILE} holds no lessons"));
+        return Err(CourseError(format!("{COURSE_FILE} holds no lessons")));
     }
-    let _ = COURSE.set(course);
-    Ok(())
+    // Reading the course and drawing the page it opens are separate tasks.
+    next_frame().await;
+    Ok(course)
 }
 
 async fn fetch_text(url: &str) -> Result<String, String> {
@@ -69,14 +102,32 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     text.as_string().ok_or_else(|| failed("read"))
 }
 
+/// Resolves at the next animation frame.
+async fn next_frame() {
+    let frame = js_sys::Promise::new(&mut |resolve, _| {
+        request_animation_frame(move || {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+        });
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
+}
+
+/// The course compiled by `build.rs`, for native tests.
+#[cfg(test)]
+pub fn compiled_course() -> &'static Course {
+    static COURSE: std::sync::OnceLock<Course> = std::sync::OnceLock::new();
+    COURSE.get_or_init(|| {
+        Course::from_json(include_str!(concat!(env!("OUT_DIR"), "/course.json")))
+            .expect("build.rs wrote a readable course")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_compiled_course_reads_back() {
+    fn the_compiled_course_reads_back_under_the_name_the_app_fetches() {
         let json = include_str!(concat!(env!("OUT_DIR"), "/course.json"));
-        let c = tellers_course::Course::from_json(json).unwrap();
-        assert_eq!(c.lessons.len(), 17);
-        assert!(super::course_loaded());
+        assert_eq!(super::compiled_course().lessons.len(), 17);
         assert_eq!(
             super::COURSE_FILE,
             tellers_course::parse::course_file_name(json)

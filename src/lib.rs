@@ -6,7 +6,9 @@
 //! (such as which page a URL opens, in [`route`]) is a plain function with
 //! a native test, so `cargo test` checks it without a browser.
 
+pub mod answer;
 pub mod charts;
+pub mod classroom;
 pub mod components;
 pub mod controls;
 pub mod course_data;
@@ -14,12 +16,13 @@ pub mod draw;
 pub mod figures;
 pub mod format;
 pub mod lab;
-pub mod lesson_route;
 pub mod playground;
 pub mod progress;
+pub mod results;
 pub mod reveal;
 pub mod route;
 pub mod wasm_bench;
+pub mod worksheet;
 
 pub use components::{App, SimWidget};
 pub use route::{route_from_hash, Route};

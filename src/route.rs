@@ -1,8 +1,16 @@
-//! Which page the learner is on, read from the URL's hash (`#/playground`).
+//! Which page the learner is on, read from the URL's hash (`#/playground`),
+//! and where inside the lessons (`#/lessons/littles-law/threads-busy`).
 //!
 //! Hash routing keeps Tellers a plain static site: every page is
 //! `index.html`, so any static host (or a file copied to a laptop) serves
 //! it, and a link to `#/lessons` opens the lessons page.
+//!
+//! This is the one place that reads the hash: [`watch_hash`] follows it
+//! with a single `hashchange` listener, and the app hands each page what it
+//! needs from it (the [`Route`], the [`LessonPath`], the playground's query).
+
+use leptos::prelude::*;
+use tellers_sim::query::percent_decode;
 
 /// A page of the app.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +77,144 @@ pub fn route_from_hash(hash: &str) -> Route {
     }
 }
 
+/// A place inside `#/lessons…`. Whether a lesson slug exists is for the
+/// lessons page to say, once the course has loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LessonPath {
+    /// `#/lessons`: the table of contents.
+    Contents,
+    /// `#/lessons/SLUG` or `#/lessons/SLUG/EXERCISE-ID`.
+    Lesson {
+        /// The lesson's slug, as in the link (at most 60 characters).
+        slug: String,
+        /// An exercise to scroll to.
+        exercise: Option<String>,
+    },
+    /// `#/lessons/answer-key?class=CODE&lesson=SLUG`: the teacher's answer key.
+    AnswerKey {
+        /// The class code (may be empty).
+        class: String,
+        /// Only this lesson's exercises, when given.
+        lesson: Option<String>,
+    },
+    /// `#/lessons/teacher`: create a class, and the ways to the key and results.
+    Teacher,
+    /// `#/lessons/results?class=CODE`: the class's results from students' files.
+    Results {
+        /// The class code (may be empty).
+        class: String,
+    },
+    /// `#/lessons/worksheet/SLUG?class=CODE&name=NAME`: a printable
+    /// worksheet; without a class, the learner's own numbers.
+    Worksheet {
+        /// The lesson's slug.
+        slug: String,
+        /// A class code and a student name, when the link gives them.
+        student: Option<(String, String)>,
+    },
+}
+
+impl LessonPath {
+    /// A page of the teacher's tools (the class, the answer key, the
+    /// class's results), which the app loads apart from the lessons.
+    pub fn is_teacher(&self) -> bool {
+        matches!(
+            self,
+            LessonPath::Teacher | LessonPath::AnswerKey { .. } | LessonPath::Results { .. }
+        )
+    }
+}
+
+/// Names after `#/lessons/` that are pages, not lessons. No lesson may take
+/// one as its slug (a test checks the course).
+pub const RESERVED_LESSON_NAMES: [&str; 4] = ["answer-key", "teacher", "results", "worksheet"];
+
+/// Read the lessons part of a hash such as `#/lessons/littles-law/threads-busy`.
+pub fn lesson_path(hash: &str) -> LessonPath {
+    let path = hash.trim_start_matches('#').trim_start_matches('/');
+    let (path, query) = path.split_once('?').unwrap_or((path, ""));
+    let mut parts = path
+        .trim_matches('/')
+        .split('/')
+        .skip(1)
+        .filter(|p| !p.is_empty());
+    let Some(first) = parts.next() else {
+        return LessonPath::Contents;
+    };
+    let param = |name: &str| query_param(query, name).unwrap_or_default();
+    let short = |s: &str| s.chars().take(60).collect::<String>();
+    match first {
+        "answer-key" => LessonPath::AnswerKey {
+            class: param("class"),
+            lesson: query_param(query, "lesson").filter(|l| !l.is_empty()),
+        },
+        "teacher" => LessonPath::Teacher,
+        "results" => LessonPath::Results {
+            class: param("class"),
+        },
+        "worksheet" => LessonPath::Worksheet {
+            slug: short(parts.next().unwrap_or_default()),
+            student: query_param(query, "class")
+                .filter(|c| !c.is_empty())
+                .map(|c| (c, param("name"))),
+        },
+        slug => LessonPath::Lesson {
+            slug: short(slug),
+            exercise: parts.next().map(str::to_string),
+        },
+    }
+}
+
+/// The part of the lessons to show for `hash`, given the `last` one shown.
+/// Outside the lessons the last part holds: the lessons page is closing,
+/// and must not be redrawn as the contents on its way out.
+pub fn lessons_part(hash: &str, last: Option<&LessonPath>) -> LessonPath {
+    match last {
+        Some(last) if route_from_hash(hash) != Route::Lessons => last.clone(),
+        _ => lesson_path(hash),
+    }
+}
+
+/// The value of `name` in a query such as `class=R%2012&lesson=x`, decoded
+/// and trimmed; `None` when absent.
+pub fn query_param(query: &str, name: &str) -> Option<String> {
+    query.split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        (k == name).then(|| percent_decode(v).trim().to_string())
+    })
+}
+
+/// The link to a lesson, or to one exercise in it.
+pub fn lesson_href(slug: &str, exercise: Option<&str>) -> String {
+    match exercise {
+        Some(id) => format!("#/lessons/{slug}/{id}"),
+        None => format!("#/lessons/{slug}"),
+    }
+}
+
+/// `text` made safe for a URL's query: every byte but letters, digits and
+/// `-_.~` percent-encoded.
+pub fn query_escape(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The URL's hash, followed as it changes: the one `hashchange` listener of
+/// the app (removed with the component that calls this).
+pub fn watch_hash() -> ReadSignal<String> {
+    let current = || window().location().hash().unwrap_or_default();
+    let (hash, set_hash) = signal(current());
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| set_hash.set(current()));
+    on_cleanup(move || listener.remove());
+    hash
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,5 +269,119 @@ mod tests {
     fn titles_name_the_page_then_the_app() {
         assert_eq!(Route::Home.document_title(), "Tellers");
         assert_eq!(Route::Lessons.document_title(), "Lessons · Tellers");
+    }
+
+    #[test]
+    fn paths_inside_the_lessons() {
+        assert_eq!(lesson_path("#/lessons"), LessonPath::Contents);
+        assert_eq!(lesson_path("#/lessons/"), LessonPath::Contents);
+        assert_eq!(
+            lesson_path("#/lessons/littles-law"),
+            LessonPath::Lesson {
+                slug: "littles-law".into(),
+                exercise: None
+            }
+        );
+        assert_eq!(
+            lesson_path("#/lessons/littles-law/some-id/"),
+            LessonPath::Lesson {
+                slug: "littles-law".into(),
+                exercise: Some("some-id".into())
+            }
+        );
+        assert_eq!(
+            lesson_path("#/lessons/answer-key?class=Room%2012"),
+            LessonPath::AnswerKey {
+                class: "Room 12".into(),
+                lesson: None
+            }
+        );
+        assert_eq!(
+            lesson_path("#/lessons/answer-key?lesson=threads&class=+K7Q2-MX4P+"),
+            LessonPath::AnswerKey {
+                class: "K7Q2-MX4P".into(),
+                lesson: Some("threads".into())
+            }
+        );
+        assert_eq!(lesson_path("#/lessons/teacher"), LessonPath::Teacher);
+        assert_eq!(
+            lesson_path("#/lessons/results?class=R12"),
+            LessonPath::Results {
+                class: "R12".into()
+            }
+        );
+        assert_eq!(
+            lesson_path("#/lessons/worksheet/threads"),
+            LessonPath::Worksheet {
+                slug: "threads".into(),
+                student: None
+            }
+        );
+        assert_eq!(
+            lesson_path("#/lessons/worksheet/threads?class=R12&name=Ana%20B"),
+            LessonPath::Worksheet {
+                slug: "threads".into(),
+                student: Some(("R12".into(), "Ana B".into()))
+            }
+        );
+        let long = "x".repeat(500);
+        assert_eq!(
+            lesson_path(&format!("#/lessons/{long}")),
+            LessonPath::Lesson {
+                slug: "x".repeat(60),
+                exercise: None
+            }
+        );
+    }
+
+    #[test]
+    fn the_teachers_pages_are_told_apart() {
+        for hash in [
+            "#/lessons/teacher",
+            "#/lessons/answer-key?class=R12",
+            "#/lessons/results",
+        ] {
+            assert!(lesson_path(hash).is_teacher(), "{hash}");
+        }
+        for hash in [
+            "#/lessons",
+            "#/lessons/littles-law",
+            "#/lessons/worksheet/x",
+        ] {
+            assert!(!lesson_path(hash).is_teacher(), "{hash}");
+        }
+    }
+
+    #[test]
+    fn leaving_the_lessons_keeps_the_last_part() {
+        let lesson = lesson_path("#/lessons/littles-law");
+        assert_eq!(lessons_part("#/playground", Some(&lesson)), lesson);
+        assert_eq!(lessons_part("#/", Some(&lesson)), lesson);
+        assert_eq!(
+            lessons_part("#/lessons", Some(&lesson)),
+            LessonPath::Contents
+        );
+        assert_eq!(lessons_part("#/playground", None), LessonPath::Contents);
+    }
+
+    #[test]
+    fn no_lesson_takes_the_name_of_a_page() {
+        for lesson in &crate::course_data::compiled_course().lessons {
+            assert!(
+                !RESERVED_LESSON_NAMES.contains(&lesson.slug.as_str()),
+                "{}",
+                lesson.slug
+            );
+        }
+    }
+
+    #[test]
+    fn query_values_round_trip_through_escaping() {
+        for text in ["Room 12", "Zoë & Ana", "a=b?c#d/e", "K7Q2-MX4P"] {
+            let q = format!("x=1&class={}", query_escape(text));
+            assert_eq!(query_param(&q, "class").as_deref(), Some(text));
+        }
+        assert_eq!(query_param("class", "class").as_deref(), Some(""));
+        assert_eq!(query_param("x=1", "class"), None);
     }
 }

@@ -1,32 +1,166 @@
 use leptos::prelude::*;
+use std::sync::Arc;
 
-use crate::course_data::course;
-use crate::progress::student_seed;
-use tellers_course::{format_number, Kind};
+use super::{ClassCodeField, KeyHonesty, TeacherHead};
+use crate::answer::student_key_html;
+use crate::classroom::{key_access, key_opens, read_class_code, KeyAccess};
+use crate::reveal::reveal_in_frames;
+use tellers_course::Course;
 
-/// Raise `shown` toward `total`, one each animation frame.
-fn grow_each_frame(shown: RwSignal<usize>, total: usize) {
-    request_animation_frame(move || {
-        let more = shown.try_update(|n| {
-            let grow = *n < total;
-            *n = (*n + 1).min(total);
-            grow
-        });
-        if more == Some(true) {
-            grow_each_frame(shown, total);
-        }
-    });
-}
-
-/// The teacher's answer key for a class code: for each student name, every
-/// exercise with that student's numbers and the answer. Printable.
+/// The teacher's answer key for a class: for each student name, every
+/// exercise (of one lesson, or all) with that student's numbers and the
+/// answer. A class created in Tellers opens only with its teacher key; an
+/// old class with a plain code opens with a notice saying anyone could.
+/// Printable.
 #[component]
 pub fn AnswerKey(
+    /// The course.
+    course: Arc<Course>,
     /// The class code from the link.
     class: String,
+    /// One lesson's slug, from the link; all lessons when `None`.
+    lesson: Option<String>,
 ) -> impl IntoView {
     let class = RwSignal::new(class);
+    let key = RwSignal::new(String::new());
+    let opened = RwSignal::new(None::<String>);
+    let refused = RwSignal::new(None::<String>);
+    let lesson = RwSignal::new(lesson.unwrap_or_default());
     let names = RwSignal::new(String::new());
+    let access = Memo::new(move |_| opened.with(|o| key_access(&class.get(), o.as_deref())));
+
+    let open = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let code = class.get_untracked();
+        match key_opens(&key.get_untracked(), &code) {
+            Ok(()) => {
+                refused.set(None);
+                opened.set(Some(read_class_code(&code).text().to_string()));
+                key.set(String::new());
+            }
+            Err(why) => refused.set(Some(why)),
+        }
+    };
+    let lessons: Vec<(String, String)> = course
+        .lessons
+        .iter()
+        .map(|l| (l.slug.clone(), format!("{}. {}", l.number, l.title)))
+        .collect();
+
+    let key_form = move || {
+        match access.get() {
+        KeyAccess::AskCode => Some(
+            view! {
+                <p class="key__ask" role="status">"Type the class code."</p>
+            }
+            .into_any(),
+        ),
+        KeyAccess::AskKey(code) => Some(
+            view! {
+                <form class="key__form key__unlock print-hide" on:submit=open aria-label="Open the answer key">
+                    <p class="key__ask">
+                        {format!("Class {code} was created in Tellers: its answer key opens with the teacher key.")}
+                    </p>
+                    <label>
+                        "Teacher key"
+                        <input
+                            type="password"
+                            autocomplete="off"
+                            spellcheck="false"
+                            prop:value=key
+                            on:input=move |ev| key.set(event_target_value(&ev))
+                            data-testid="teacher-key"
+                        />
+                    </label>
+                    <button type="submit" class="button button--primary">
+                        "Open the key"
+                    </button>
+                    {move || {
+                        refused
+                            .get()
+                            .map(|why| {
+                                view! {
+                                    <p class="feedback feedback--wrong" role="alert" data-testid="key-refused">
+                                        {why}
+                                    </p>
+                                }
+                            })
+                    }}
+                </form>
+            }
+            .into_any(),
+        ),
+        KeyAccess::Open { notice, .. } => notice.map(|n| {
+            view! {
+                <p class="notice" role="status" data-testid="plain-code-notice">
+                    {n}
+                </p>
+            }
+            .into_any()
+        }),
+    }
+    };
+
+    let key_body = move || {
+        let KeyAccess::Open { code, .. } = access.get() else {
+            return None;
+        };
+        Some(view! {
+            <div class="key__form print-hide">
+                <label>
+                    "Student names, one per line"
+                    <textarea rows="4" prop:value=names on:input=move |ev| names.set(event_target_value(&ev)) data-testid="key-names"></textarea>
+                </label>
+                <label>
+                    "Lessons"
+                    <select prop:value=lesson on:change=move |ev| lesson.set(event_target_value(&ev)) data-testid="key-lesson">
+                        <option value="">"All lessons"</option>
+                        {lessons
+                            .iter()
+                            .cloned()
+                            .map(|(slug, title)| view! { <option value=slug>{title}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <button type="button" class="button" on:click=move |_| { let _ = window().print(); }>
+                    "Print the key"
+                </button>
+            </div>
+            <KeyTables course=course.clone() code lesson names />
+        })
+    };
+
+    view! {
+        <section class="key" data-testid="answer-key">
+            <TeacherHead
+                title="Answer key"
+                lead="Each student who types the class code and their name gets their own numbers. \
+                      List the names, one per line, to see every student's numbers and answers."
+            />
+            <div class="key__form print-hide">
+                <ClassCodeField class test_id="key-class" />
+            </div>
+            {key_form}
+            {key_body}
+            <div class="print-hide">
+                <KeyHonesty />
+            </div>
+        </section>
+    }
+}
+
+/// Every listed student's table, one per animation frame, so a long class
+/// list never blocks the page.
+#[component]
+fn KeyTables(
+    course: Arc<Course>,
+    /// The class code, as seeds use it.
+    code: String,
+    /// One lesson's slug, or "" for all.
+    lesson: RwSignal<String>,
+    /// The names typed, one per line.
+    names: RwSignal<String>,
+) -> impl IntoView {
     let students = Memo::new(move |_| {
         let mut names: Vec<String> = names
             .get()
@@ -40,111 +174,21 @@ pub fn AnswerKey(
         }
         names
     });
-    // One student's table per animation frame, so a long class list never
-    // blocks the page.
-    let shown = RwSignal::new(0usize);
-    Effect::new(move |_| {
-        let total = students.with(Vec::len);
-        shown.set(0);
-        grow_each_frame(shown, total);
-    });
-    let key = move || {
-        let class = class.get();
-        let n = shown.get();
-        students
-            .get()
-            .into_iter()
-            .take(n)
-            .enumerate()
-            .map(|(i, name)| (format!("{i}/{class}/{name}"), class.clone(), name))
-            .collect::<Vec<_>>()
-    };
-    let student_view = |class: String, name: String| {
-        let seed = student_seed(&class, &name);
-        let rows = course()
-            .exercises()
-            .map(|(slug, e)| {
-                let answer = match e.kind {
-                    Kind::Numeric => match e.variant(&seed) {
-                        Ok(v) => format!(
-                            "{} {}",
-                            format_number(v.answer.unwrap_or(f64::NAN)),
-                            e.unit.map(|u| u.label()).unwrap_or_default()
-                        ),
-                        Err(err) => format!("(cannot set up: {err})"),
-                    },
-                    _ => e
-                        .variant(&seed)
-                        .ok()
-                        .and_then(|v| {
-                            let i = v.correct?;
-                            v.options
-                                .get(i)
-                                .map(|o| format!("{}. {o}", (b'A' + i as u8) as char))
-                        })
-                        .unwrap_or_default(),
-                };
-                let prompt = e
-                    .variant(&seed)
-                    .map(|v| v.prompt)
-                    .unwrap_or_else(|_| e.prompt.clone());
-                view! {
-                    <tr>
-                        <td>{slug.to_string()}</td>
-                        <td>{e.id.clone()}</td>
-                        <td>{prompt}</td>
-                        <td class="key__answer">{answer}</td>
-                    </tr>
-                }
-            })
-            .collect_view();
-        let who = if name.is_empty() {
-            "Students without a name".to_string()
-        } else {
-            name.clone()
-        };
+    let tables = move || {
+        let list = students.get();
+        let slug = lesson.get();
+        let shown = reveal_in_frames(1, list.len(), 1);
+        let course = course.clone();
+        let code = code.clone();
         view! {
-            <section class="key__student">
-                <h2>{who}</h2>
-                <table class="key__table">
-                    <thead>
-                        <tr>
-                            <th scope="col">"Lesson"</th>
-                            <th scope="col">"Exercise"</th>
-                            <th scope="col">"Question (their numbers)"</th>
-                            <th scope="col">"Answer"</th>
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </section>
+            <For
+                each=move || list.clone().into_iter().take(shown.get()).enumerate()
+                key=|(i, name)| format!("{i}/{name}")
+                let:student
+            >
+                <div inner_html=student_key_html(&course, &code, &student.1, &slug)></div>
+            </For>
         }
     };
-    view! {
-        <section class="key" data-testid="answer-key">
-            <p class="eyebrow">
-                <a href="#/lessons">"Lessons"</a>
-                " · For teachers"
-            </p>
-            <h1>"Answer key"</h1>
-            <p class="lead">
-                "Each student who types the class code and their name gets their own numbers. "
-                "List the names, one per line, to see every student's numbers and answers."
-            </p>
-            <div class="key__form print-hide">
-                <label>
-                    "Class code"
-                    <input type="text" prop:value=class on:input=move |ev| class.set(event_target_value(&ev)) data-testid="key-class" />
-                </label>
-                <label>
-                    "Student names, one per line"
-                    <textarea rows="4" prop:value=names on:input=move |ev| names.set(event_target_value(&ev)) data-testid="key-names"></textarea>
-                </label>
-                <button class="button" on:click=move |_| { let _ = window().print(); }>"Print the key"</button>
-            </div>
-            <For each=key key=|(k, _, _)| k.clone() let:student>
-                {student_view(student.1, student.2)}
-            </For>
-        </section>
-    }
+    view! { <div data-testid="key-tables">{tables}</div> }
 }

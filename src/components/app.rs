@@ -2,33 +2,49 @@ use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
 
-use super::{LessonsPage, NavBar, NotFound, PlaygroundPage, SiteFooter, Welcome};
-use crate::course_data::load_course;
-use crate::route::{route_from_hash, Route};
+use super::{LessonsPage, NavBar, NotFound, PlaygroundPage, SiteFooter, UpdateNotice, Welcome};
+use crate::course_data::CourseLoader;
+use crate::route::{lessons_part, route_from_hash, watch_hash, Route};
 
-/// How long after start-up the course is fetched in the background.
+/// How long after start-up the course is fetched in the background (and
+/// the service worker registered, which keeps the app for offline use).
 const COURSE_PREFETCH_AFTER: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The whole app: the navigation bar, the page the URL's hash asks for,
-/// and the footer. It follows `hashchange`, so links, the back button and
-/// shared URLs all open the right page.
+/// and the footer. It follows the hash ([`watch_hash`]), so links, the back
+/// button and shared URLs all open the right page, and hands each page the
+/// part of the route it needs.
 #[component]
 pub fn App() -> impl IntoView {
-    let route = RwSignal::new(current_route());
+    let hash = watch_hash();
+    let route = Memo::new(move |_| route_from_hash(&hash.get()));
+    let lessons = Memo::new(move |last| lessons_part(&hash.get(), last));
     let main_ref = NodeRef::<html::Main>::new();
 
-    let listener = window_event_listener(ev::hashchange, move |_| {
-        route.set(current_route());
-        window().scroll_to_with_x_and_y(0.0, 0.0);
+    // A new address starts at the top of the page.
+    Effect::new(move |first: Option<()>| {
+        hash.track();
+        if first.is_some() {
+            window().scroll_to_with_x_and_y(0.0, 0.0);
+        }
     });
-    on_cleanup(move || listener.remove());
-
     Effect::new(move |_| document().set_title(&route.get().document_title()));
 
     // Fetch the course once the first page has settled, so the lessons open
-    // at once later and still open if the network has gone by then.
+    // at once later and still open if the network has gone by then; and
+    // from then on keep the whole app for offline use (assets/offline.js
+    // registers the service worker on this event). Not in debug builds
+    // (`make serve`), where a cached app would hide every rebuild.
+    let course = CourseLoader::new();
     set_timeout(
-        || leptos::task::spawn_local(async { _ = load_course().await }),
+        move || {
+            course.want();
+            if !cfg!(debug_assertions) {
+                if let Ok(event) = web_sys::Event::new("tellers:offline") {
+                    let _ = window().dispatch_event(&event);
+                }
+            }
+        },
         COURSE_PREFETCH_AFTER,
     );
 
@@ -49,16 +65,18 @@ pub fn App() -> impl IntoView {
         <main id="main" class="page" tabindex="-1" node_ref=main_ref>
             {move || match route.get() {
                 Route::Home => view! { <Welcome /> }.into_any(),
-                Route::Playground => view! { <PlaygroundPage /> }.into_any(),
-                Route::Lessons => view! { <LessonsPage /> }.into_any(),
+                Route::Playground => {
+                    // Tracked: a scenario link opened on the playground opens
+                    // that scenario. (The page's own updates of the URL do not
+                    // fire `hashchange`, so they do not redraw it.)
+                    let hash = hash.get();
+                    view! { <PlaygroundPage hash /> }.into_any()
+                }
+                Route::Lessons => view! { <LessonsPage path=lessons loader=course /> }.into_any(),
                 Route::NotFound => view! { <NotFound /> }.into_any(),
             }}
         </main>
         <SiteFooter />
+        <UpdateNotice />
     }
-}
-
-/// The page the browser's current URL opens.
-fn current_route() -> Route {
-    route_from_hash(&window().location().hash().unwrap_or_default())
 }

@@ -1,11 +1,10 @@
 use leptos::prelude::*;
 
-use super::lessons_page::ProgressContext;
+use crate::answer::{check_answer, hint_label, kind_label, sim_check_message, sim_check_setup};
 use crate::lab::run_in_slices;
-use crate::lesson_route::lesson_href;
-use tellers_course::exercise::report_value;
-use tellers_course::{check, explain, format_number, Exercise, Kind, Verdict};
-use tellers_sim::Simulation;
+use crate::progress::{ProgressRead, ProgressWrite};
+use crate::route::lesson_href;
+use tellers_course::{Exercise, Kind};
 
 /// What the simulator said when asked to confirm an answer.
 #[derive(Clone, Debug, PartialEq)]
@@ -13,6 +12,7 @@ enum SimCheck {
     Idle,
     Running,
     Done(String),
+    Failed(String),
 }
 
 /// One exercise, checked on the spot: the question with this student's
@@ -25,10 +25,11 @@ pub fn ExerciseCard(
     /// The slug of its lesson, for the deep link.
     lesson: String,
 ) -> impl IntoView {
-    let ctx = expect_context::<ProgressContext>();
+    let ProgressRead(progress) = expect_context();
+    let record = expect_context::<ProgressWrite>();
     let ex = StoredValue::new(exercise);
     let id = ex.with_value(|e| e.id.clone());
-    let seed = Memo::new(move |_| ctx.progress.with(|p| p.student.seed()));
+    let seed = Memo::new(move |_| progress.with(|p| p.student.seed()));
     let variant = Memo::new(move |_| ex.with_value(|e| e.variant(&seed.get())));
     let answer = RwSignal::new(String::new());
     let choice = RwSignal::new(None::<usize>);
@@ -38,7 +39,7 @@ pub fn ExerciseCard(
     let sim_check = RwSignal::new(SimCheck::Idle);
     let solved = {
         let id = id.clone();
-        move || ctx.progress.with(|p| p.solved(&id))
+        move || progress.with(|p| p.solved(&id))
     };
     // New numbers (another student) clear what was typed, and the option
     // picked: the options come in that student's order.
@@ -49,48 +50,20 @@ pub fn ExerciseCard(
         sim_check.set(SimCheck::Idle);
     });
 
-    let check_answer = {
+    let on_submit = {
         let id = id.clone();
         move |ev: leptos::ev::SubmitEvent| {
             ev.prevent_default();
             let Ok(v) = variant.get_untracked() else {
                 return;
             };
-            // (right, message, counts as an attempt: a number or an option was given)
-            let (ok, msg, attempted) = ex.with_value(|e| match e.kind {
-                Kind::Numeric => {
-                    let unit = e.unit.expect("validated at build time");
-                    let expected = v.answer.unwrap_or(f64::NAN);
-                    let verdict = check(
-                        &answer.get_untracked(),
-                        expected,
-                        unit,
-                        e.tolerance.unwrap_or(0.01),
-                    );
-                    let attempted = verdict != Verdict::Unreadable;
-                    (
-                        verdict == Verdict::Correct,
-                        explain(&verdict, unit),
-                        attempted,
-                    )
-                }
-                Kind::Choice | Kind::Diagnosis => match choice.get_untracked() {
-                    None => (false, "Pick one of the options first.".to_string(), false),
-                    Some(i) => {
-                        let right = Some(i) == v.correct;
-                        let why = v.explain.get(i).cloned().unwrap_or_default();
-                        (
-                            right,
-                            format!("{} {why}", if right { "Correct." } else { "Not this one." }),
-                            true,
-                        )
-                    }
-                },
+            let checked = ex.with_value(|e| {
+                check_answer(e, &v, &answer.get_untracked(), choice.get_untracked())
             });
-            if attempted {
-                ctx.progress.update(|p| p.record_attempt(&id, ok));
+            if checked.counts {
+                record.attempt(&id, checked.correct);
             }
-            feedback.set(Some((ok, msg)));
+            feedback.set(Some((checked.correct, checked.message)));
         }
     };
 
@@ -98,35 +71,13 @@ pub fn ExerciseCard(
         let Ok(v) = variant.get_untracked() else {
             return;
         };
-        let Some(Ok(scenario)) = ex.with_value(|e| e.check_scenario(&v.vars)) else {
-            return;
-        };
-        let Ok(sim) = Simulation::new(&scenario) else {
-            return;
+        let sim = match ex.with_value(|e| sim_check_setup(e, &v)) {
+            Ok(sim) => sim,
+            Err(why) => return sim_check.set(SimCheck::Failed(why)),
         };
         sim_check.set(SimCheck::Running);
-        let field = ex
-            .with_value(|e| e.check_field.clone())
-            .unwrap_or_else(|| "throughput_rps".into());
-        let expected = v.answer;
         run_in_slices(sim, move |report| {
-            let got = report_value(&report, &field).unwrap_or(f64::NAN);
-            let shown = if field == "cpu_utilisation" {
-                format!("{} %", format_number(got * 100.0))
-            } else {
-                format_number(got)
-            };
-            let text = match expected {
-                Some(a) => format!(
-                    "The simulator measured {} = {shown}; the formula gives {}.",
-                    field.replace('_', " "),
-                    format_number(a)
-                ),
-                None => format!(
-                    "The simulator measured {} = {shown}.",
-                    field.replace('_', " ")
-                ),
-            };
+            let text = ex.with_value(|e| sim_check_message(e, &report, v.answer));
             sim_check.set(SimCheck::Done(text));
         });
     };
@@ -137,15 +88,8 @@ pub fn ExerciseCard(
             Ok(v) => v,
             Err(e) => return view! { <p class="feedback feedback--wrong">"This exercise could not be set up: " {e}</p> }.into_any(),
         };
-        let (kind, options, unit, has_check, note) = ex.with_value(|e| {
-            (
-                e.kind,
-                v.options.clone(),
-                e.unit,
-                e.check.is_some(),
-                e.note.clone(),
-            )
-        });
+        let (kind, options, unit, has_check) =
+            ex.with_value(|e| (e.kind, v.options.clone(), e.unit, e.check.is_some()));
         let hint_total = v.hints.len();
         let hints = v.hints.clone();
         let steps = v.solution.clone();
@@ -167,25 +111,7 @@ pub fn ExerciseCard(
             }
             .into_any(),
             Kind::Choice | Kind::Diagnosis => {
-                let name = format!("choice-{}", hint_id);
-                options
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, o)| {
-                        view! {
-                            <label class="exercise__option">
-                                <input
-                                    type="radio"
-                                    name=name.clone()
-                                    prop:checked=move || choice.get() == Some(i)
-                                    on:change=move |_| choice.set(Some(i))
-                                />
-                                <span>{o}</span>
-                            </label>
-                        }
-                    })
-                    .collect_view()
-                    .into_any()
+                option_inputs(format!("choice-{hint_id}"), options, choice).into_any()
             }
         };
         view! {
@@ -202,10 +128,10 @@ pub fn ExerciseCard(
                     on:click=move |_| {
                         hints_shown.update(|n| *n = (*n + 1).min(hint_total));
                         let shown = hints_shown.get_untracked() as u32;
-                        ex.with_value(|e| ctx.progress.update(|p| p.record_hints(&e.id, shown)));
+                        ex.with_value(|e| record.hints(&e.id, shown));
                     }
                 >
-                    {move || format!("Hint ({} of {})", (hints_shown.get() + 1).min(hint_total), hint_total)}
+                    {move || hint_label(hints_shown.get(), hint_total)}
                 </button>
                 {(!steps.is_empty())
                     .then(|| {
@@ -272,7 +198,15 @@ pub fn ExerciseCard(
                 SimCheck::Done(text) => Some(
                     view! {
                         <p class="sim-check" data-testid="sim-check-result">
-                            {text} {note.clone().map(|n| format!(" {n}"))}
+                            {text}
+                        </p>
+                    }
+                        .into_any(),
+                ),
+                SimCheck::Failed(why) => Some(
+                    view! {
+                        <p class="sim-check feedback--wrong" role="alert">
+                            {why}
                         </p>
                     }
                         .into_any(),
@@ -281,13 +215,9 @@ pub fn ExerciseCard(
         }
         .into_any()
     };
-    let kind_label = ex.with_value(|e| match e.kind {
-        Kind::Numeric => "Calculate",
-        Kind::Choice => "Recall",
-        Kind::Diagnosis => "Diagnose",
-    });
+    let kind_label = ex.with_value(|e| kind_label(e.kind));
     view! {
-        <form class="exercise" id=format!("ex-{id}") on:submit=check_answer data-testid="exercise">
+        <form class="exercise" id=format!("ex-{id}") on:submit=on_submit data-testid="exercise">
             <p class="exercise__kind">
                 {kind_label}
                 <a class="exercise__link" href=lesson_href(&lesson, Some(&id)) aria-label="Link to this exercise">
@@ -300,4 +230,32 @@ pub fn ExerciseCard(
             {body}
         </form>
     }
+}
+
+/// The options of a choice or diagnosis exercise, as radio buttons; `choice`
+/// holds the index of the picked option in the exercise's own order. The
+/// one place options are laid out, so a change to how they are shown (an
+/// order per student, say) stays here.
+fn option_inputs(
+    name: String,
+    options: Vec<String>,
+    choice: RwSignal<Option<usize>>,
+) -> impl IntoView {
+    options
+        .into_iter()
+        .enumerate()
+        .map(|(i, o)| {
+            view! {
+                <label class="exercise__option">
+                    <input
+                        type="radio"
+                        name=name.clone()
+                        prop:checked=move || choice.get() == Some(i)
+                        on:change=move |_| choice.set(Some(i))
+                    />
+                    <span>{o}</span>
+                </label>
+            }
+        })
+        .collect_view()
 }

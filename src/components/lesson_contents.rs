@@ -1,24 +1,26 @@
 use leptos::prelude::*;
+use std::sync::Arc;
+use tellers_course::Course;
 
-use super::{lessons_page::ProgressContext, StudentPanel};
-use crate::course_data::course;
-use crate::lesson_route::lesson_href;
+use super::StudentPanel;
+use crate::progress::ProgressRead;
+use crate::route::lesson_href;
 
 /// The table of contents: every lesson in order, with how many of its
 /// exercises the learner has solved, and who is working.
 #[component]
-pub fn LessonContents() -> impl IntoView {
-    let ctx = expect_context::<ProgressContext>();
-    let items = course()
+pub fn LessonContents(
+    /// The course.
+    course: Arc<Course>,
+) -> impl IntoView {
+    let ProgressRead(progress) = expect_context();
+    let items = course
         .lessons
         .iter()
         .map(|l| {
             let ids: Vec<String> = l.exercises().map(|e| e.id.clone()).collect();
             let total = ids.len();
-            let done = move || {
-                ctx.progress
-                    .with(|p| p.solved_count(ids.iter().map(String::as_str)))
-            };
+            let done = move || progress.with(|p| p.solved_count(ids.iter().map(String::as_str)));
             view! {
                 <li class="toc__item">
                     <a class="toc__link" href=lesson_href(&l.slug, None)>
@@ -46,6 +48,9 @@ pub fn LessonContents() -> impl IntoView {
             </p>
             <StudentPanel />
             <ol class="toc">{items}</ol>
+            <p class="toc__teacher">
+                <a href="#/lessons/teacher">"For teachers: run a class"</a>
+            </p>
         </section>
     }
 }

@@ -1,10 +1,10 @@
 use leptos::prelude::*;
+use std::sync::Arc;
 
 use super::{ExerciseCard, LessonSim, PredictBox};
-use crate::course_data::course;
-use crate::lesson_route::lesson_href;
 use crate::reveal::reveal_in_frames;
-use tellers_course::Segment;
+use crate::route::lesson_href;
+use tellers_course::{Course, Segment};
 
 /// Segments drawn at once; the rest follow a few per frame.
 const FIRST_SEGMENTS: usize = 2;
@@ -30,12 +30,14 @@ fn segment_view(seg: &Segment, slug: &str) -> AnyView {
 /// exercise id, the page scrolls to that exercise.
 #[component]
 pub fn LessonView(
+    /// The course.
+    course: Arc<Course>,
     /// The lesson's slug (known to exist).
     slug: String,
     /// An exercise to scroll to.
     exercise: Option<String>,
 ) -> impl IntoView {
-    let lessons = &course().lessons;
+    let lessons = &course.lessons;
     let Some(i) = lessons.iter().position(|l| l.slug == slug) else {
         return view! { <p>"No such lesson."</p> }.into_any();
     };
@@ -48,9 +50,10 @@ pub fn LessonView(
     let total = lesson.segments.len();
     let shown = reveal_in_frames(FIRST_SEGMENTS, total, SEGMENTS_PER_FRAME);
     let slug_for_segments = lesson.slug.clone();
+    let for_segments = course.clone();
     let segments = view! {
         <For each=move || 0..shown.get() key=|i| *i let:i>
-            {segment_view(&course().lessons[lesson_index].segments[i], &slug_for_segments)}
+            {segment_view(&for_segments.lessons[lesson_index].segments[i], &slug_for_segments)}
         </For>
     };
     if let Some(id) = exercise {
@@ -89,9 +92,14 @@ pub fn LessonView(
             </p>
             <h1>{lesson.title.clone()}</h1>
             <p class="lead">{lesson.summary.clone()}</p>
-            <button class="button print-hide" on:click=move |_| { let _ = window().print(); }>
-                "Print this lesson"
-            </button>
+            <p class="lesson__print print-hide">
+                <button class="button" on:click=move |_| { let _ = window().print(); }>
+                    "Print this lesson"
+                </button>
+                <a class="button" href=format!("#/lessons/worksheet/{}", lesson.slug) data-testid="worksheet-link">
+                    "Print a worksheet"
+                </a>
+            </p>
             {segments}
             <nav class="pager print-hide" aria-label="Previous and next lesson">
                 {pager(prev, "prev", "Previous")}

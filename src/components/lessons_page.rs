@@ -1,134 +1,125 @@
-use leptos::ev;
 use leptos::prelude::*;
+use std::sync::Arc;
+use tellers_course::Course;
 
-use super::{AnswerKey, LessonContents, LessonView};
-use crate::course_data::{course_loaded, load_course};
-use crate::lesson_route::{lesson_path, LessonPath};
-use crate::progress::{Progress, STORAGE_KEY};
+use super::{LessonContents, LessonView, TeacherTools, WorksheetPage};
+use crate::course_data::{CourseError, CourseLoader, CourseResult};
+use crate::progress::provide_progress;
+use crate::route::LessonPath;
 
-/// The learner's saved progress, shared by every lesson component.
-#[derive(Clone, Copy)]
-pub struct ProgressContext {
-    /// The progress; every change is saved to local storage.
-    pub progress: RwSignal<Progress>,
-    /// A notice when saved progress could not be read and was reset.
-    pub notice: RwSignal<Option<String>>,
-}
-
-fn storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
-}
-
-/// The lessons, at `#/lessons…`: the contents, one lesson, or the teacher's
-/// answer key, following the hash as it changes.
+/// The lessons, at `#/lessons…`: the contents, one lesson or its
+/// worksheet, and the teacher's pages (the class, the answer key, the
+/// class's results). Opening them starts the course's fetch if it has not
+/// started; until it arrives the page says so, and if it fails, why, with
+/// a button to try again.
 #[component]
-pub fn LessonsPage() -> impl IntoView {
-    let hash = RwSignal::new(window().location().hash().unwrap_or_default());
-    let listener = window_event_listener(ev::hashchange, move |_| {
-        hash.set(window().location().hash().unwrap_or_default());
-    });
-    on_cleanup(move || listener.remove());
-
-    let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
-    let (loaded, notice) = Progress::load(stored.as_deref());
-    let ctx = ProgressContext {
-        progress: RwSignal::new(loaded),
-        notice: RwSignal::new(notice),
-    };
-    provide_context(ctx);
-    Effect::new(move |_| {
-        let text = ctx.progress.with(Progress::save);
-        if let Some(s) = storage() {
-            let _ = s.set_item(STORAGE_KEY, &text);
-        }
-    });
-
-    // The course is fetched the first time the lessons are opened.
-    let ready = RwSignal::new(course_loaded());
-    let failed = RwSignal::new(None::<String>);
-    if !ready.get_untracked() {
-        fetch_course(ready, failed);
-    }
-    let try_again = move |_| {
-        failed.set(None);
-        fetch_course(ready, failed);
-    };
-
+pub fn LessonsPage(
+    /// Where inside the lessons the URL points.
+    path: Memo<LessonPath>,
+    /// The course, loaded once for the whole visit.
+    loader: CourseLoader,
+) -> impl IntoView {
+    let notice = provide_progress();
+    let course = loader.want();
+    // The teacher's pages are their own tools, loaded apart: one mount for
+    // all of them, kept while the learner moves between them.
+    let teacher = Memo::new(move |_| path.with(LessonPath::is_teacher));
     view! {
-        {move || {
-            ctx.notice
-                .get()
-                .map(|n| {
-                    view! {
-                        <p class="notice" role="status" data-testid="progress-notice">
-                            {n}
-                        </p>
-                    }
-                })
-        }}
-        {move || {
-            if let Some(e) = failed.get() {
-                return view! {
-                    <section class="notice" role="alert" data-testid="course-error">
-                        <p>
-                            <strong>"The lessons could not be loaded"</strong>
-                            {format!(" ({e}).")}
-                        </p>
-                        <p>
-                            <button type="button" class="button" on:click=try_again>
-                                "Try again"
-                            </button>
-                            " The playground works without them."
-                        </p>
-                    </section>
-                }
-                    .into_any();
-            }
-            if !ready.get() {
-                return view! {
-                    <p class="loading" role="status">
-                        "Loading the lessons…"
+        {notice
+            .map(|n| {
+                view! {
+                    <p class="notice" role="status" data-testid="progress-notice">
+                        {n}
                     </p>
                 }
-                    .into_any();
+            })}
+        {move || {
+            if teacher.get() {
+                return view! { <TeacherTools /> }.into_any();
             }
-            lesson_page(&hash.get())
+            with_course(course, path, lesson_page).into_any()
         }}
     }
 }
 
-/// Fetches the course; sets `ready` (in the next frame, so reading the course
-/// and drawing the page are separate tasks) or `failed` with the reason.
-fn fetch_course(ready: RwSignal<bool>, failed: RwSignal<Option<String>>) {
-    leptos::task::spawn_local(async move {
-        match load_course().await {
-            Ok(()) => request_animation_frame(move || {
-                let _ = ready.try_set(true);
-            }),
-            Err(e) => {
-                let _ = failed.try_set(Some(e));
+/// The page `page` draws for each path, once the course is there: "Loading
+/// the lessons…" until then, and, if it did not come, why and a button to
+/// try again.
+pub(crate) fn with_course(
+    course: LocalResource<CourseResult>,
+    path: Memo<LessonPath>,
+    page: fn(Arc<Course>, LessonPath) -> AnyView,
+) -> impl IntoView {
+    view! {
+        <Suspense fallback=|| {
+            view! {
+                <p class="loading" role="status">
+                    "Loading the lessons…"
+                </p>
             }
-        }
-    });
+        }>
+            // The one failure (the course did not come) is shown in place:
+            // an ErrorBoundary would add about 8 KB of gzipped wasm for it.
+            {move || {
+                let path = path.get();
+                Suspend::new(async move {
+                    match course.await {
+                        Ok(course) => page(course, path),
+                        Err(e) => course_error(e, move || course.refetch()).into_any(),
+                    }
+                })
+            }}
+        </Suspense>
+    }
 }
 
-/// The part of the lessons a hash opens (once the course is loaded).
-fn lesson_page(hash: &str) -> AnyView {
-    match lesson_path(hash) {
-        LessonPath::Contents => view! { <LessonContents /> }.into_any(),
-        LessonPath::Lesson { slug, exercise } => {
-            view! { <LessonView slug=slug exercise=exercise /> }.into_any()
-        }
-        LessonPath::AnswerKey { class } => view! { <AnswerKey class=class /> }.into_any(),
-        LessonPath::Unknown { slug } => view! {
-            <section class="placeholder">
-                <h1>"No such lesson"</h1>
-                <p>"There is no lesson called “" {slug} "”."</p>
-                <p>
-                    <a href="#/lessons">"See all lessons"</a>
-                </p>
-            </section>
-        }
-        .into_any(),
+/// Why the course could not be loaded, and a way to try again.
+fn course_error(error: CourseError, retry: impl Fn() + Send + 'static) -> impl IntoView {
+    view! {
+        <section class="notice" role="alert" data-testid="course-error">
+            <p>
+                <strong>"The lessons could not be loaded"</strong>
+                {format!(" ({error}).")}
+            </p>
+            <p>
+                <button type="button" class="button" on:click=move |_| retry()>
+                    "Try again"
+                </button>
+                " The playground works without them."
+            </p>
+        </section>
     }
+}
+
+/// The part of the lessons a path opens, once the course is loaded.
+fn lesson_page(course: Arc<Course>, path: LessonPath) -> AnyView {
+    match path {
+        LessonPath::Contents => view! { <LessonContents course /> }.into_any(),
+        LessonPath::Lesson { slug, exercise } if course.lesson(&slug).is_some() => {
+            view! { <LessonView course slug exercise /> }.into_any()
+        }
+        LessonPath::Worksheet { slug, student } if course.lesson(&slug).is_some() => {
+            view! { <WorksheetPage course slug student /> }.into_any()
+        }
+        LessonPath::Lesson { slug, .. } | LessonPath::Worksheet { slug, .. } => {
+            no_such_lesson(slug)
+        }
+        // Drawn by the teacher's tools (see `LessonsPage`).
+        LessonPath::AnswerKey { .. } | LessonPath::Teacher | LessonPath::Results { .. } => {
+            ().into_any()
+        }
+    }
+}
+
+fn no_such_lesson(slug: String) -> AnyView {
+    view! {
+        <section class="placeholder">
+            <h1>"No such lesson"</h1>
+            <p>"There is no lesson called “" {slug} "”."</p>
+            <p>
+                <a href="#/lessons">"See all lessons"</a>
+            </p>
+        </section>
+    }
+    .into_any()
 }

@@ -15,8 +15,10 @@ use crate::reveal::reveal_in_frames;
 /// URL keeps the whole scenario, its seed and the view, so a copied link
 /// opens exactly this.
 #[component]
-pub fn PlaygroundPage() -> impl IntoView {
-    let hash = window().location().hash().unwrap_or_default();
+pub fn PlaygroundPage(
+    /// The URL's hash when the page opened: its query is the scenario.
+    hash: String,
+) -> impl IntoView {
     let (initial, initial_view, notices) = read_query(hash_query(&hash));
     let scenario = RwSignal::new(initial);
     let presenter = RwSignal::new(initial_view.presenter);

@@ -72,13 +72,27 @@ export async function serveStatic(dir = DIST) {
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(resolve)),
+    // Open connections end too, so a test can take the server away at once.
+    close: () =>
+      new Promise((resolve) => {
+        server.close(resolve);
+        server.closeAllConnections();
+      }),
   };
 }
 
 /** Starts headless Chromium (Debian's, or `$CHROMIUM_PATH`). */
 export function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Starts Chromium with a real profile in `dir` (not an incognito-like
+ * context): what checks such as "can this app be installed?" need.
+ * Resolves to a browser context; closing it stops that Chromium.
+ */
+export function launchWithProfile(dir) {
+  return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
 /**

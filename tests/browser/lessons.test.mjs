@@ -2,17 +2,9 @@
 // kept across reloads, per-student numbers and the teacher's answer key.
 
 import assert from 'node:assert/strict';
+import { threadsBusy } from './exercises.mjs';
 import { expectAccessible, expectVisible } from './harness.mjs';
 
-/** The numbers in the "threads busy" exercise's prompt, and its answer. */
-async function threadsBusy(page) {
-  const card = page.locator('#ex-threads-busy');
-  const prompt = await card.locator('.exercise__prompt').textContent();
-  const m = prompt.match(/gets ([\d,]+) requests per second\. Each request uses (\d+) ms of CPU and waits (\d+) ms/);
-  assert.ok(m, `prompt not as expected: ${prompt}`);
-  const [rps, cpu, wait] = m.slice(1).map((x) => Number(x.replace(/,/g, '')));
-  return { card, prompt, answer: (rps * (cpu + wait)) / 1000 };
-}
 
 export async function contentsListsEveryLessonInOrder({ page, open, screenshot }) {
   await open('#/lessons');
@@ -161,6 +153,26 @@ export async function afterAFailedLoadTryAgainBringsTheLessons({ page, open, exp
   assert.equal(await page.getByTestId('course-error').count(), 0, 'the notice is gone');
 }
 
+export async function theCourseIsFetchedAfterStartUpOrAtOnceForALesson({ page, open }) {
+  const course = /course-[0-9a-f]{16}\.json$/;
+  // The playground does not need the course: it follows about 2 s later.
+  let fetched = page.waitForRequest(course, { timeout: 10_000 });
+  await open('#/playground');
+  let loaded = Date.now();
+  await fetched;
+  const later = Date.now() - loaded;
+  assert.ok(later >= 1500, `the course was fetched ${later} ms after the playground loaded, during start-up`);
+  // A lesson needs it at once.
+  const lesson = await page.context().newPage();
+  fetched = lesson.waitForRequest(course, { timeout: 10_000 });
+  await lesson.goto(page.url().replace(/#.*$/, '#/lessons/littles-law'), { waitUntil: 'load' });
+  loaded = Date.now();
+  await fetched;
+  const soon = Date.now() - loaded;
+  assert.ok(soon < 1000, `the course was fetched ${soon} ms after a lesson loaded`);
+  await expectVisible(lesson.getByTestId('lesson'), 'the lesson');
+}
+
 export async function lessonsOpenOfflineOnceTheAppHasLoaded({ page, open }) {
   // The course is fetched in the background after start-up.
   const fetched = page.waitForResponse(/course-[0-9a-f]{16}\.json$/, { timeout: 10_000 });
@@ -253,4 +265,23 @@ export async function theAnswerKeyFollowsEachStudentsOptionOrder({ page, open })
     .locator('tr')
     .filter({ has: page.locator('td:nth-child(2)', { hasText: /^littles-law-says$/ }) });
   assert.equal((await row.locator('.key__answer').textContent()).trim(), `${letter}. ${right}`);
+}
+
+export async function leavingTheLessonsBeforeTheCourseArrivesIsHarmless({ page, open }) {
+  // A slow network: the course arrives after the learner has moved on.
+  await page.route(/course-[0-9a-f]{16}\.json$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await route.continue();
+  });
+  await open('#/lessons');
+  await expectVisible(page.getByText('Loading the lessons…'), 'the loading note');
+  await page.getByRole('link', { name: 'Playground' }).first().click();
+  await expectVisible(page.locator('[data-testid="tellers-canvas"]'), 'the playground');
+  await page.waitForTimeout(1500);
+  await page.getByRole('link', { name: 'Lessons' }).first().click();
+  await expectVisible(page.locator('.toc__item').first(), 'the contents, once the course has come');
+  await page.locator('.toc__link').first().click();
+  await expectVisible(page.getByTestId('lesson'), 'a lesson');
+  await page.getByRole('link', { name: 'Playground' }).first().click();
+  await expectVisible(page.locator('[data-testid="tellers-canvas"]'), 'the playground again');
 }

@@ -14,8 +14,19 @@ use std::collections::BinaryHeap;
 /// Simulated time, ns.
 pub type Time = u64;
 
-/// Order key: (time ns, sequence number).
-type Key = (Time, u64);
+/// Order key: time ns in the high 64 bits, sequence number in the low 64,
+/// so one integer comparison orders by (time, sequence).
+type Key = u128;
+
+#[inline]
+fn key(at: Time, seq: u64) -> Key {
+    (u128::from(at) << 64) | u128::from(seq)
+}
+
+#[inline]
+fn time_of(k: Key) -> Time {
+    (k >> 64) as Time
+}
 
 /// A heap entry, compared by its key only (keys are unique).
 #[derive(Clone, Copy, Debug)]
@@ -82,7 +93,7 @@ impl<E: Copy> EventQueue<E> {
     #[inline]
     fn next_key(&mut self, at: Time) -> Key {
         self.seq += 1;
-        (at, self.seq)
+        key(at, self.seq)
     }
 
     /// Schedules `ev` at `at` ns.
@@ -121,13 +132,14 @@ impl<E: Copy> EventQueue<E> {
     /// Time of the earliest pending event, ns.
     #[inline]
     pub fn peek_time(&self) -> Option<Time> {
-        self.earliest().map(|(k, _)| k.0)
+        self.earliest().map(|(k, _)| time_of(k))
     }
 
     /// Takes the earliest pending event.
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Next<E>)> {
-        let ((t, _), which) = self.earliest()?;
+        let (k, which) = self.earliest()?;
+        let t = time_of(k);
         Some(match which {
             0 => {
                 let e = self.heap.pop().expect("peeked");

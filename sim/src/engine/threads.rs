@@ -92,7 +92,11 @@ impl ThreadServer {
     /// Takes the next request from the (non-empty) line: the oldest (FIFO),
     /// the newest (LIFO), or — adaptive LIFO — the oldest while it has
     /// waited less than the bound, else the newest.
+    #[inline(always)]
     fn take(&mut self, ctx: &Ctx) -> ReqId {
+        if self.discipline == Discipline::Fifo {
+            return self.line.pop_front().expect("a line to take from");
+        }
         let newest_first = match self.discipline {
             Discipline::Fifo => false,
             Discipline::Lifo => true,

@@ -1,0 +1,344 @@
+//! An exercise's answer: checking what the learner gave, the words that go
+//! with the verdict, and the right answer as the teacher's key prints it.
+//! Plain functions, so the exercise card and the answer key only wire
+//! signals to them.
+
+use crate::progress::student_seed;
+use crate::route::query_escape;
+use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
+use tellers_course::exercise::report_value;
+use tellers_course::{check, explain, format_number, Course, Exercise, Kind, Variant, Verdict};
+use tellers_sim::{Report, Simulation};
+
+/// What checking one answer gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// Right (within the exercise's tolerance, or the right option).
+    pub correct: bool,
+    /// What to tell the learner.
+    pub message: String,
+    /// Whether it counts as an attempt: a number or an option was given.
+    pub counts: bool,
+}
+
+/// Check a learner's answer to `exercise` with their numbers (`variant`):
+/// the typed text for a numeric exercise, the index of the chosen option
+/// (in the exercise's own order) for the others.
+pub fn check_answer(
+    exercise: &Exercise,
+    variant: &Variant,
+    typed: &str,
+    choice: Option<usize>,
+) -> Checked {
+    match exercise.kind {
+        Kind::Numeric => {
+            let (Some(unit), Some(expected)) = (exercise.unit, variant.answer) else {
+                return Checked {
+                    correct: false,
+                    message: "This exercise cannot be checked: it has no answer or unit.".into(),
+                    counts: false,
+                };
+            };
+            let verdict = check(typed, expected, unit, exercise.tolerance.unwrap_or(0.01));
+            Checked {
+                correct: verdict == Verdict::Correct,
+                message: explain(&verdict, unit),
+                counts: verdict != Verdict::Unreadable,
+            }
+        }
+        Kind::Choice | Kind::Diagnosis => match choice {
+            None => Checked {
+                correct: false,
+                message: "Pick one of the options first.".into(),
+                counts: false,
+            },
+            Some(i) => {
+                // The student's own option order: the variant carries it.
+                let correct = Some(i) == variant.correct;
+                let verdict = if correct { "Correct." } else { "Not this one." };
+                let message = match variant.explain.get(i) {
+                    Some(why) if !why.is_empty() => format!("{verdict} {why}"),
+                    _ => verdict.to_string(),
+                };
+                Checked {
+                    correct,
+                    message,
+                    counts: true,
+                }
+            }
+        },
+    }
+}
+
+/// What the simulator's run says beside the formula: `got` is the
+/// report's `field`, `expected` the exercise's answer (if numeric).
+pub fn sim_check_text(field: &str, got: f64, expected: Option<f64>) -> String {
+    let shown = if field == "cpu_utilisation" {
+        format!("{} %", format_number(got * 100.0))
+    } else {
+        format_number(got)
+    };
+    let name = field.replace('_', " ");
+    match expected {
+        Some(a) => format!(
+            "The simulator measured {name} = {shown}; the formula gives {}.",
+            format_number(a)
+        ),
+        None => format!("The simulator measured {name} = {shown}."),
+    }
+}
+
+/// The simulation that confirms an exercise for these numbers, or why
+/// there is none to run.
+pub fn sim_check_setup(exercise: &Exercise, variant: &Variant) -> Result<Simulation, String> {
+    let scenario = match exercise.check_scenario(&variant.vars) {
+        Some(Ok(s)) => s,
+        Some(Err(e)) => return Err(format!("The simulator check could not be set up: {e}.")),
+        None => return Err("This exercise has no simulator check.".into()),
+    };
+    Simulation::new(&scenario).map_err(|errors| {
+        let why: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        format!(
+            "The simulator check could not be set up: {}.",
+            why.join("; ")
+        )
+    })
+}
+
+/// What the finished run says: the exercise's check field beside the
+/// formula's answer, then the exercise's note on where the two part.
+pub fn sim_check_message(exercise: &Exercise, report: &Report, expected: Option<f64>) -> String {
+    let field = exercise.check_field.as_deref().unwrap_or("throughput_rps");
+    let got = report_value(report, field).unwrap_or(f64::NAN);
+    let text = sim_check_text(field, got, expected);
+    match &exercise.note {
+        Some(note) => format!("{text} {note}"),
+        None => text,
+    }
+}
+
+/// The word above an exercise: what it asks the learner to do.
+pub fn kind_label(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Numeric => "Calculate",
+        Kind::Choice => "Recall",
+        Kind::Diagnosis => "Diagnose",
+    }
+}
+
+/// The hint button's label with `shown` of `total` hints open.
+pub fn hint_label(shown: usize, total: usize) -> String {
+    format!("Hint ({} of {total})", (shown + 1).min(total))
+}
+
+/// The letter of option `i`: A, B, C…
+pub fn option_letter(i: usize) -> char {
+    char::from(b'A' + (i % 26) as u8)
+}
+
+/// The right answer as the teacher's key prints it: the number and its
+/// unit for the student with `seed`, or the right option with its letter.
+pub fn answer_text(exercise: &Exercise, seed: &str) -> String {
+    match exercise.kind {
+        Kind::Numeric => match exercise.variant(seed) {
+            Ok(v) => {
+                let unit = exercise.unit.map(|u| u.label()).unwrap_or_default();
+                let number = format_number(v.answer.unwrap_or(f64::NAN));
+                format!("{number} {unit}").trim_end().to_string()
+            }
+            Err(err) => format!("(cannot set up: {err})"),
+        },
+        // The options in this student's order: the variant carries it.
+        Kind::Choice | Kind::Diagnosis => exercise
+            .variant(seed)
+            .ok()
+            .and_then(|v| {
+                let i = v.correct?;
+                let text = v.options.get(i)?;
+                Some(format!("{}. {text}", option_letter(i)))
+            })
+            .unwrap_or_else(|| "(no right option given)".into()),
+    }
+}
+
+/// One student's part of the teacher's answer key, as HTML: for each
+/// exercise (of the lesson with slug `lesson`, or all when empty) the
+/// question with their numbers and the answer; with one lesson, a link to
+/// the student's worksheet. Built as text: a class's key is long and static.
+pub fn student_key_html(course: &Course, class: &str, name: &str, lesson: &str) -> String {
+    let seed = student_seed(class, name);
+    let who = if name.is_empty() {
+        "Students without a name".to_string()
+    } else {
+        text(name).into_owned()
+    };
+    let mut h = format!("<section class=\"key__student\"><div class=\"key__head\"><h2>{who}</h2>");
+    if !lesson.is_empty() {
+        let href = format!(
+            "#/lessons/worksheet/{lesson}?class={}&name={}",
+            query_escape(class),
+            query_escape(name)
+        );
+        h += &format!(
+            "<a class=\"print-hide\" href=\"{}\">Their worksheet</a>",
+            attr(&href)
+        );
+    }
+    h += "</div><table class=\"key__table\"><thead><tr><th scope=\"col\">Lesson</th>\
+          <th scope=\"col\">Exercise</th><th scope=\"col\">Question (their numbers)</th>\
+          <th scope=\"col\">Answer</th></tr></thead><tbody>";
+    for l in course
+        .lessons
+        .iter()
+        .filter(|l| lesson.is_empty() || l.slug == lesson)
+    {
+        for e in l.exercises() {
+            let prompt = e
+                .variant(&seed)
+                .map(|v| v.prompt)
+                .unwrap_or_else(|_| e.prompt.clone());
+            h += &format!(
+                "<tr><td>{}. {}</td><td>{}</td><td>{}</td><td class=\"key__answer\">{}</td></tr>",
+                l.number,
+                text(&l.title),
+                text(&e.id),
+                text(&prompt),
+                text(&answer_text(e, &seed))
+            );
+        }
+    }
+    h + "</tbody></table></section>"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::course_data::compiled_course;
+
+    fn exercise(id: &str) -> &'static Exercise {
+        compiled_course()
+            .exercises()
+            .find(|(_, e)| e.id == id)
+            .map(|(_, e)| e)
+            .unwrap_or_else(|| panic!("no exercise {id}"))
+    }
+
+    #[test]
+    fn a_numeric_answer_is_checked_with_its_unit() {
+        let e = exercise("threads-busy");
+        let v = e.variant("r12/ana").unwrap();
+        let right = v.answer.unwrap();
+        let ok = check_answer(e, &v, &format!("{right} threads"), None);
+        assert_eq!((ok.correct, ok.counts), (true, true));
+        assert_eq!(ok.message, "Correct.");
+        let high = check_answer(e, &v, &format!("{}", right * 2.0), None);
+        assert_eq!((high.correct, high.counts), (false, true));
+        assert!(high.message.contains("too high"), "{}", high.message);
+        let unit = check_answer(e, &v, &format!("{right} ms"), None);
+        assert!(!unit.correct && unit.counts);
+        assert!(
+            unit.message.contains("'ms' is not a unit"),
+            "{}",
+            unit.message
+        );
+        // Nothing readable is not an attempt.
+        let none = check_answer(e, &v, "lots", None);
+        assert_eq!((none.correct, none.counts), (false, false));
+        assert!(none.message.contains("Type a number"));
+    }
+
+    #[test]
+    fn an_option_is_right_or_says_why_not() {
+        let e = exercise("work-or-wait-step");
+        // The student's own order: the right option's place is the variant's.
+        let v = e.variant("").unwrap();
+        let right = v.correct.unwrap();
+        let wrong = (right + 1) % v.options.len();
+        let ok = check_answer(e, &v, "", Some(right));
+        assert!(ok.correct && ok.counts && ok.message.starts_with("Correct."));
+        let no = check_answer(e, &v, "", Some(wrong));
+        assert!(!no.correct && no.counts && no.message.starts_with("Not this one."));
+        assert!(no.message.len() > "Not this one.".len(), "says why");
+        let unpicked = check_answer(e, &v, "", None);
+        assert_eq!((unpicked.correct, unpicked.counts), (false, false));
+        assert_eq!(unpicked.message, "Pick one of the options first.");
+    }
+
+    #[test]
+    fn the_key_gives_each_students_own_answer() {
+        let e = exercise("threads-busy");
+        let ana = e.variant("r12/ana").unwrap().answer.unwrap();
+        assert_eq!(
+            answer_text(e, "r12/ana"),
+            format!("{} threads", format_number(ana))
+        );
+        let c = exercise("work-or-wait-step");
+        let cv = c.variant("r12/ana").unwrap();
+        let i = cv.correct.unwrap();
+        assert_eq!(
+            answer_text(c, "r12/ana"),
+            format!("{}. {}", option_letter(i), cv.options[i])
+        );
+        // The same text as the written key, wherever this student sees it.
+        assert_eq!(cv.options[i], c.options[c.correct.unwrap()]);
+    }
+
+    #[test]
+    fn simulator_figures_read_like_the_formula() {
+        assert_eq!(
+            sim_check_text("mean_in_flight", 39.87, Some(40.0)),
+            "The simulator measured mean in flight = 39.9; the formula gives 40."
+        );
+        assert_eq!(
+            sim_check_text("cpu_utilisation", 0.5, None),
+            "The simulator measured cpu utilisation = 50 %."
+        );
+        assert_eq!(
+            sim_check_text("throughput_rps", f64::NAN, Some(10.0)),
+            "The simulator measured throughput rps = —; the formula gives 10."
+        );
+    }
+
+    #[test]
+    fn the_simulator_check_runs_the_exercises_scenario() {
+        let e = exercise("threads-busy");
+        let v = e.variant("r12/ana").unwrap();
+        let report = sim_check_setup(e, &v).unwrap().run();
+        let text = sim_check_message(e, &report, v.answer);
+        assert!(
+            text.starts_with("The simulator measured mean in flight = "),
+            "{text}"
+        );
+        assert!(text.ends_with(e.note.as_deref().unwrap()), "{text}");
+        let plain = exercise("work-or-wait-step");
+        assert_eq!(
+            sim_check_setup(plain, &plain.variant("").unwrap()).err(),
+            Some("This exercise has no simulator check.".to_string())
+        );
+    }
+
+    #[test]
+    fn the_key_lists_a_students_answers_for_one_lesson_or_all() {
+        let course = compiled_course();
+        let all = student_key_html(course, "R12", "Ana", "");
+        assert_eq!(all.matches("<tr><td>").count(), course.exercises().count());
+        assert!(!all.contains("Their worksheet"));
+        let one = student_key_html(course, "R12", "Zoë <3", "littles-law");
+        let n = course.lesson("littles-law").unwrap().exercises().count();
+        assert_eq!(one.matches("<tr><td>").count(), n);
+        assert!(one.contains("<h2>Zoë &lt;3</h2>"));
+        assert!(one.contains(
+            "href=\"#/lessons/worksheet/littles-law?class=R12&amp;name=Zo%C3%AB%20%3C3\""
+        ));
+        let e = exercise("threads-busy");
+        assert!(one.contains(&*text(&answer_text(e, &student_seed("R12", "Zoë <3")))));
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(kind_label(Kind::Diagnosis), "Diagnose");
+        assert_eq!(hint_label(0, 3), "Hint (1 of 3)");
+        assert_eq!(hint_label(3, 3), "Hint (3 of 3)");
+        assert_eq!(option_letter(2), 'C');
+    }
+}

@@ -1,0 +1,458 @@
+//! The classroom's secrets: a teacher key, the class code made from it, and
+//! the check value that tells a student's untouched progress file from an
+//! edited one.
+//!
+//! ```text
+//!  20 random symbols ──► teacher key  ABCDE-FGHJK-MNPQR-STVWX   (the teacher keeps it)
+//!  SHA-256(key) ──► 7 symbols + 1 check symbol ──► class code  K7Q2-MX4P   (for students)
+//!  HMAC-SHA-256(class code, progress) ──► the file's "check" value
+//! ```
+//!
+//! The class code is a one-way hash of the key, so knowing the code does not
+//! give the key; the answer key page asks for the key and opens only if its
+//! hash is the class code. All of this runs in the browser: a determined
+//! student with developer tools can still work the answers out. The key
+//! stops casual copying, and the check value stops casual editing of a
+//! file (a student knows the class code, so could recompute it).
+//!
+//! Codes and keys use Crockford's base-32 symbols (digits and capitals
+//! without I, L, O and U), so none reads as another. Encoding a few bytes
+//! in it is the few lines of [`base32`]; a general base-32 crate would add
+//! more to the app's download than it saves here.
+
+use hmac::{Hmac, Mac};
+use sha2::{Digest, Sha256};
+
+/// The symbols of codes and keys: Crockford's base 32.
+const SYMBOLS: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+/// Symbols in a teacher key: 100 bits.
+pub const KEY_SYMBOLS: usize = 20;
+/// Random bytes a new teacher key needs (104 bits; 100 are used).
+pub const KEY_RANDOM_BYTES: usize = 13;
+/// Symbols of a class code taken from the hash (35 bits); one check symbol follows.
+const CODE_HASH_SYMBOLS: usize = 7;
+
+/// The first `n` base-32 symbols of `bytes`, five bits each, high bits first.
+pub fn base32(bytes: &[u8], n: usize) -> String {
+    (0..n.min(bytes.len() * 8 / 5))
+        .map(|i| {
+            let bit = i * 5;
+            let pair =
+                u16::from(bytes[bit / 8]) << 8 | u16::from(*bytes.get(bit / 8 + 1).unwrap_or(&0));
+            let v = (pair >> (11 - bit % 8)) & 31;
+            char::from(SYMBOLS[usize::from(v)])
+        })
+        .collect()
+}
+
+/// `text` in groups of `size` joined by hyphens: `ABCDEFGH` → `ABCD-EFGH`.
+fn grouped(text: &str, size: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .chunks(size)
+        .map(|c| c.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+fn sha256(parts: &[&str]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p.as_bytes());
+    }
+    h.finalize().into()
+}
+
+/// A new teacher key from `random` bytes (from the browser's
+/// `crypto.getRandomValues`): 20 symbols in groups of five.
+pub fn new_teacher_key(random: &[u8; KEY_RANDOM_BYTES]) -> String {
+    grouped(&base32(random, KEY_SYMBOLS), 5)
+}
+
+/// A teacher key as typed, made canonical (capitals, no spaces or hyphens),
+/// or what is wrong with it.
+pub fn read_teacher_key(text: &str) -> Result<String, String> {
+    let key: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    if key.is_empty() {
+        return Err("Type the teacher key you got when you created the class.".into());
+    }
+    if let Some(c) = key
+        .chars()
+        .find(|c| !c.is_ascii() || !SYMBOLS.contains(&(*c as u8)))
+    {
+        return Err(format!(
+            "A teacher key has only digits and capital letters other than I, L, O and U; '{c}' is not one of them."
+        ));
+    }
+    if key.chars().count() != KEY_SYMBOLS {
+        return Err(format!(
+            "A teacher key has {KEY_SYMBOLS} letters and digits (four groups of five); this one has {}.",
+            key.chars().count()
+        ));
+    }
+    Ok(key)
+}
+
+/// The check symbol of a class code's first seven symbols.
+fn check_symbol(head: &str) -> char {
+    let h = sha256(&["tellers class code check/", head]);
+    char::from(SYMBOLS[usize::from(h[0] & 31)])
+}
+
+/// The class code a teacher key opens: `K7Q2-MX4P`.
+pub fn class_code(key: &str) -> Result<String, String> {
+    let key = read_teacher_key(key)?;
+    let head = base32(&sha256(&["tellers class code/", &key]), CODE_HASH_SYMBOLS);
+    Ok(format!(
+        "{}-{}{}",
+        &head[..4],
+        &head[4..],
+        check_symbol(&head)
+    ))
+}
+
+/// What kind of class code a learner or teacher typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClassCode {
+    /// No code: everyone shares the default numbers.
+    None,
+    /// A code made by Tellers from a teacher key (canonical: capitals).
+    Keyed(String),
+    /// A code a teacher chose by hand, before teacher keys (as typed, trimmed).
+    Plain(String),
+    /// Shaped like a Tellers code (`XXXX-XXXX`) but its check symbol does
+    /// not match: most likely mistyped.
+    Mistyped(String),
+}
+
+impl ClassCode {
+    /// The code to store and to seed numbers with.
+    pub fn text(&self) -> &str {
+        match self {
+            ClassCode::None => "",
+            ClassCode::Keyed(c) | ClassCode::Plain(c) | ClassCode::Mistyped(c) => c,
+        }
+    }
+}
+
+/// Read a class code. Only the exact shape `XXXX-XXXX` (any case) can be a
+/// Tellers code, so a class's seeds never depend on how a code is typed;
+/// anything else is a plain code from before teacher keys.
+pub fn read_class_code(text: &str) -> ClassCode {
+    let code = text.trim();
+    if code.is_empty() {
+        return ClassCode::None;
+    }
+    let upper = code.to_ascii_uppercase();
+    let b = upper.as_bytes();
+    let shaped = b.len() == 9
+        && b[4] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || SYMBOLS.contains(c));
+    if !shaped {
+        return ClassCode::Plain(code.to_string());
+    }
+    let head = format!("{}{}", &upper[..4], &upper[5..8]);
+    if upper.ends_with(check_symbol(&head)) {
+        ClassCode::Keyed(upper)
+    } else {
+        ClassCode::Mistyped(upper)
+    }
+}
+
+/// For a code typed without its hyphen or with a space (`k7q2mx4p`), the
+/// Tellers code it most likely means, if that code is well formed.
+pub fn suggested_code(text: &str) -> Option<String> {
+    let bare: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .collect();
+    if bare.len() != 8 || format!("{}-{}", &bare[..4], &bare[4..]) == text.trim() {
+        return None;
+    }
+    match read_class_code(&format!("{}-{}", &bare[..4], &bare[4..])) {
+        ClassCode::Keyed(code) => Some(code),
+        _ => None,
+    }
+}
+
+/// Whether `key` opens the answer key of class `code`, or why not.
+pub fn key_opens(key: &str, code: &str) -> Result<(), String> {
+    let ClassCode::Keyed(code) = read_class_code(code) else {
+        return Err("Only a class created in Tellers has a teacher key.".into());
+    };
+    if class_code(key)? == code {
+        Ok(())
+    } else {
+        Err(format!(
+            "This teacher key does not open class {code}. Check it against the one you saved when you created the class."
+        ))
+    }
+}
+
+/// What to tell a student about the class code they typed, if anything.
+pub fn class_code_note(text: &str) -> Option<String> {
+    if let Some(code) = suggested_code(text) {
+        return Some(format!(
+            "Did you mean {code}? Class codes made in Tellers have a hyphen in the middle."
+        ));
+    }
+    match read_class_code(text) {
+        ClassCode::Mistyped(code) => Some(format!(
+            "{code} does not look like a code made in Tellers: a letter or digit may be mistyped. \
+             Check it with your teacher (if your teacher chose it by hand, it is fine)."
+        )),
+        _ => None,
+    }
+}
+
+/// What the answer key page shows for a class code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyAccess {
+    /// No class code yet.
+    AskCode,
+    /// A Tellers code not yet opened with its teacher key.
+    AskKey(String),
+    /// The key may be shown; with a notice when the code has no teacher key.
+    Open {
+        /// The code to seed the students' numbers with.
+        code: String,
+        /// Why anyone with the code could open this, when that is so.
+        notice: Option<String>,
+    },
+}
+
+/// What the answer key page shows for the `typed` class code, given the
+/// code a teacher key has opened on this page (if any).
+pub fn key_access(typed: &str, opened: Option<&str>) -> KeyAccess {
+    match read_class_code(typed) {
+        ClassCode::None => KeyAccess::AskCode,
+        ClassCode::Keyed(code) if opened == Some(code.as_str()) => {
+            KeyAccess::Open { code, notice: None }
+        }
+        ClassCode::Keyed(code) => KeyAccess::AskKey(code),
+        ClassCode::Plain(code) => KeyAccess::Open {
+            notice: Some(format!(
+                "Class {code} was made with a plain class code, before teacher keys, so anyone who \
+                 knows the code can open this key. Create your next class in Tellers to get a \
+                 teacher key."
+            )),
+            code,
+        },
+        ClassCode::Mistyped(code) => KeyAccess::Open {
+            notice: Some(format!(
+                "{code} is not a code made in Tellers (its last symbol does not match), so it has \
+                 no teacher key: these are the numbers of students who typed exactly {code}."
+            )),
+            code,
+        },
+    }
+}
+
+/// HMAC-SHA-256 of `message` under `key`, as lower-case hex.
+fn hmac_hex(key: &[u8], message: &[u8]) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
+    mac.update(message);
+    mac.finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The check value of a progress file's `content` for class `class`: an
+/// HMAC-SHA-256 keyed by the class code as seeds use it (trimmed, lower
+/// case), so a file edited after saving, or moved to another class, fails.
+pub fn file_check(class: &str, content: &str) -> String {
+    hmac_hex(class.trim().to_lowercase().as_bytes(), content.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base32_takes_five_bits_at_a_time() {
+        assert_eq!(base32(&[0; 5], 8), "00000000");
+        assert_eq!(base32(&[0xff; 5], 8), "ZZZZZZZZ");
+        // 00001 00001 00001 … : every symbol is 1.
+        assert_eq!(base32(&[0x08, 0x42, 0x10, 0x84, 0x21], 8), "11111111");
+        // 00001 00010 00011 0…
+        assert_eq!(base32(&[0b0000_1000, 0b1000_0110], 3), "123");
+        // 10000 = 16, the seventeenth symbol: G.
+        assert_eq!(base32(&[0b1000_0000], 1), "G");
+        assert_eq!(base32(&[1], 9), "0", "never reads past the bytes");
+    }
+
+    #[test]
+    fn a_new_key_reads_back_and_gives_a_well_formed_code() {
+        let key = new_teacher_key(&[7; KEY_RANDOM_BYTES]);
+        assert_eq!(key.len(), 23);
+        assert_eq!(key.matches('-').count(), 3);
+        let canonical = read_teacher_key(&key).unwrap();
+        assert_eq!(
+            read_teacher_key(&key.to_lowercase().replace('-', " ")),
+            Ok(canonical)
+        );
+        let code = class_code(&key).unwrap();
+        assert_eq!(read_class_code(&code), ClassCode::Keyed(code.clone()));
+        assert_eq!(
+            read_class_code(&code.to_lowercase()),
+            ClassCode::Keyed(code.clone())
+        );
+        assert_eq!(
+            class_code(&key.to_lowercase()),
+            Ok(code),
+            "any case, same code"
+        );
+    }
+
+    #[test]
+    fn different_keys_give_different_codes() {
+        let codes: std::collections::BTreeSet<String> = (0..200u8)
+            .map(|i| {
+                let mut r = [0u8; KEY_RANDOM_BYTES];
+                r[0] = i;
+                r[12] = i.wrapping_mul(31);
+                class_code(&new_teacher_key(&r)).unwrap()
+            })
+            .collect();
+        assert_eq!(codes.len(), 200);
+    }
+
+    #[test]
+    fn bad_keys_say_what_is_wrong() {
+        assert!(read_teacher_key("")
+            .unwrap_err()
+            .contains("Type the teacher key"));
+        assert!(read_teacher_key("ABCDE-FGHJK")
+            .unwrap_err()
+            .contains("this one has 10"));
+        let bad = read_teacher_key("ABCDE-FGHJK-MNPQR-STVWI").unwrap_err();
+        assert!(bad.contains("'I' is not one of them"), "{bad}");
+        assert!(read_teacher_key("ABCDE-FGHJK-MNPQR-STVW€").is_err());
+    }
+
+    #[test]
+    fn only_the_right_key_opens_a_class() {
+        let key = new_teacher_key(&[42; KEY_RANDOM_BYTES]);
+        let other = new_teacher_key(&[43; KEY_RANDOM_BYTES]);
+        let code = class_code(&key).unwrap();
+        assert_eq!(key_opens(&key, &code), Ok(()));
+        assert_eq!(key_opens(&key.to_lowercase(), &code.to_lowercase()), Ok(()));
+        let wrong = key_opens(&other, &code).unwrap_err();
+        assert!(
+            wrong.contains(&format!("does not open class {code}")),
+            "{wrong}"
+        );
+        assert!(key_opens("ABC", &code)
+            .unwrap_err()
+            .contains("letters and digits"));
+        assert!(key_opens(&key, "R12").is_err(), "a plain code has no key");
+    }
+
+    #[test]
+    fn codes_are_keyed_plain_or_mistyped() {
+        let code = class_code(&new_teacher_key(&[1; KEY_RANDOM_BYTES])).unwrap();
+        assert_eq!(read_class_code(""), ClassCode::None);
+        assert_eq!(read_class_code("  R12 "), ClassCode::Plain("R12".into()));
+        assert_eq!(
+            read_class_code("Room 12"),
+            ClassCode::Plain("Room 12".into())
+        );
+        // Old codes of other shapes stay plain, whatever their letters.
+        assert!(matches!(read_class_code("CS10A2B9"), ClassCode::Plain(_)));
+        // One symbol changed: the check symbol no longer matches.
+        let last = code.chars().last().unwrap();
+        let other = if last == '0' { '1' } else { '0' };
+        let typo = format!("{}{other}", &code[..8]);
+        assert_eq!(read_class_code(&typo), ClassCode::Mistyped(typo.clone()));
+        assert_eq!(read_class_code(&typo).text(), typo);
+    }
+
+    #[test]
+    fn a_code_without_its_hyphen_is_suggested_with_it() {
+        let code = class_code(&new_teacher_key(&[9; KEY_RANDOM_BYTES])).unwrap();
+        let bare = code.replace('-', "").to_lowercase();
+        assert_eq!(suggested_code(&bare), Some(code.clone()));
+        assert_eq!(suggested_code(&code.replace('-', " ")), Some(code.clone()));
+        assert_eq!(suggested_code(&code), None, "already right");
+        assert_eq!(suggested_code("R12"), None);
+        let shaped = match read_class_code("ABCD-EFGH") {
+            ClassCode::Keyed(c) => Some(c),
+            _ => None,
+        };
+        assert_eq!(
+            suggested_code("ABCDEFGH"),
+            shaped,
+            "suggested only when well formed"
+        );
+    }
+
+    #[test]
+    fn students_hear_about_a_code_that_looks_wrong() {
+        let code = class_code(&new_teacher_key(&[5; KEY_RANDOM_BYTES])).unwrap();
+        assert_eq!(class_code_note(&code), None);
+        assert_eq!(class_code_note("R12"), None);
+        assert_eq!(class_code_note(""), None);
+        let bare = class_code_note(&code.replace('-', "")).unwrap();
+        assert!(bare.starts_with(&format!("Did you mean {code}?")), "{bare}");
+        let last = if code.ends_with('0') { '1' } else { '0' };
+        let typo = format!("{}{last}", &code[..8]);
+        assert!(class_code_note(&typo).unwrap().contains("may be mistyped"));
+    }
+
+    #[test]
+    fn the_key_page_opens_for_the_right_key_or_an_old_plain_code() {
+        let code = class_code(&new_teacher_key(&[6; KEY_RANDOM_BYTES])).unwrap();
+        assert_eq!(key_access(" ", None), KeyAccess::AskCode);
+        assert_eq!(key_access(&code, None), KeyAccess::AskKey(code.clone()));
+        assert_eq!(
+            key_access(&code, Some("ABCD-EFGH")),
+            KeyAccess::AskKey(code.clone())
+        );
+        assert_eq!(
+            key_access(&code.to_lowercase(), Some(&code)),
+            KeyAccess::Open {
+                code: code.clone(),
+                notice: None
+            }
+        );
+        let KeyAccess::Open {
+            code: plain,
+            notice,
+        } = key_access("R12", None)
+        else {
+            panic!("a plain code opens");
+        };
+        assert_eq!(plain, "R12");
+        assert!(notice.unwrap().contains("anyone who knows the code"));
+    }
+
+    #[test]
+    fn hmac_is_rfc_4231_hmac_sha_256() {
+        // RFC 4231, test case 2.
+        assert_eq!(
+            hmac_hex(b"Jefe", b"what do ya want for nothing?"),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+    }
+
+    #[test]
+    fn the_file_check_depends_on_class_and_content() {
+        let a = file_check("K7Q2-MX4P", "{\"x\":1}");
+        assert_eq!(
+            a,
+            file_check(" k7q2-mx4p ", "{\"x\":1}"),
+            "as seeds read the code"
+        );
+        assert_ne!(a, file_check("K7Q2-MX4Q", "{\"x\":1}"));
+        assert_ne!(a, file_check("K7Q2-MX4P", "{\"x\":2}"));
+        assert_eq!(a.len(), 64);
+    }
+}

@@ -1,0 +1,166 @@
+use leptos::prelude::*;
+
+use crate::classroom::{class_code, new_teacher_key, KEY_RANDOM_BYTES};
+use crate::route::query_escape;
+
+/// A new class: its code for students and the key the teacher keeps.
+#[derive(Clone, Debug, PartialEq)]
+struct NewClass {
+    code: String,
+    key: String,
+}
+
+/// A new class from the browser's random numbers, or why there is none.
+fn create_class() -> Result<NewClass, String> {
+    let mut random = [0u8; KEY_RANDOM_BYTES];
+    window()
+        .crypto()
+        .and_then(|c| c.get_random_values_with_u8_array(&mut random))
+        .map_err(|_| "This browser gave no random numbers to make a key with.".to_string())?;
+    let key = new_teacher_key(&random);
+    let code = class_code(&key)?;
+    Ok(NewClass { code, key })
+}
+
+/// The text file a teacher saves: the code, the key, and what each is for.
+fn class_file(class: &NewClass) -> String {
+    format!(
+        "Tellers class\r\n\r\nClass code (give it to your students): {}\r\n\
+         Teacher key (keep it to yourself; it opens the answer key): {}\r\n",
+        class.code, class.key
+    )
+}
+
+/// For teachers, at `#/lessons/teacher`: create a class (a code for
+/// students, a key for the teacher), and the ways to the answer key and
+/// the class's results.
+#[component]
+pub fn TeacherPage() -> impl IntoView {
+    let created = RwSignal::new(None::<Result<NewClass, String>>);
+    let new_class = move || {
+        created.get().map(|made| match made {
+            Err(why) => view! { <p class="notice" role="alert">{why}</p> }.into_any(),
+            Ok(class) => {
+                let file = format!(
+                    "data:text/plain;charset=utf-8,{}",
+                    js_sys::encode_uri_component(&class_file(&class))
+                );
+                let code = query_escape(&class.code);
+                view! {
+                    <div class="class-card" data-testid="new-class">
+                        <p class="class-card__label">"Class code, for your students"</p>
+                        <p class="class-card__code" data-testid="new-class-code">{class.code.clone()}</p>
+                        <p class="class-card__label">"Teacher key, for you alone"</p>
+                        <p class="class-card__key" data-testid="new-teacher-key">{class.key.clone()}</p>
+                        <p>
+                            "Tellers keeps neither: save them now. Without the key the answer key "
+                            "will not open; you would create a new class."
+                        </p>
+                        <p class="class-card__actions">
+                            <a class="button button--primary" href=file download=format!("tellers-class-{}.txt", class.code)>
+                                "Save the code and key to a file"
+                            </a>
+                            <a class="button" href=format!("#/lessons/answer-key?class={code}")>
+                                "This class's answer key"
+                            </a>
+                            <a class="button" href=format!("#/lessons/results?class={code}")>
+                                "This class's results"
+                            </a>
+                        </p>
+                    </div>
+                }
+                .into_any()
+            }
+        })
+    };
+    view! {
+        <section class="teacher" data-testid="teacher-page">
+            <p class="eyebrow">
+                <a href="#/lessons">"Lessons"</a>
+                " · For teachers"
+            </p>
+            <h1>"Run a class"</h1>
+            <p class="lead">
+                "Each student types your class code and their name, and gets their own numbers. "
+                "You keep a teacher key: it opens the answer key with every student's answers."
+            </p>
+            <h2>"1. Create the class"</h2>
+            <p>
+                <button type="button" class="button button--primary" on:click=move |_| created.set(Some(create_class()))>
+                    "Create a class"
+                </button>
+            </p>
+            {new_class}
+            <div inner_html=STEPS></div>
+            <KeyHonesty />
+        </section>
+    }
+}
+
+/// The rest of a class, step by step (static text).
+const STEPS: &str = "\
+<h2>2. In class</h2>\
+<p>Students open the Lessons, type the class code and their name, and press “Use my numbers”. \
+Each lesson has a printable worksheet with their numbers.</p>\
+<h2>3. The answer key</h2>\
+<p>Open the answer key, type your teacher key, then list your students' names: it shows each \
+one's numbers and answers, for one lesson or all, ready to print.</p>\
+<p><a class=\"button\" href=\"#/lessons/answer-key\">Open the answer key</a></p>\
+<h2>4. The class's results</h2>\
+<p>Students press “Save progress to a file” and give you the file. Drop all the files on the \
+results page: one table, a row per student, ready to download as CSV.</p>\
+<p><a class=\"button\" href=\"#/lessons/results\">Class results</a></p>";
+
+/// What the teacher key protects, and what it does not, said plainly.
+#[component]
+pub fn KeyHonesty() -> impl IntoView {
+    view! {
+        <p class="key__honesty">
+            <strong>"What the key does: "</strong>
+            "Tellers checks answers in the browser, with no server, so a determined student "
+            "with the browser's developer tools can still work the answers out. The teacher key "
+            "stops casual copying: a student cannot open the answer key with the class code alone."
+        </p>
+    }
+}
+
+/// The top of a teacher's page: the way back to the teacher's page, the
+/// title, and what the page is for.
+#[component]
+pub fn TeacherHead(
+    /// The page's title.
+    title: &'static str,
+    /// One or two sentences on what the page does.
+    lead: &'static str,
+) -> impl IntoView {
+    view! {
+        <p class="eyebrow print-hide">
+            <a href="#/lessons/teacher">"For teachers"</a>
+            {format!(" · {title}")}
+        </p>
+        <h1>{title}</h1>
+        <p class="lead print-hide">{lead}</p>
+    }
+}
+
+/// The class code box of a teacher's page.
+#[component]
+pub fn ClassCodeField(
+    /// The code typed.
+    class: RwSignal<String>,
+    /// Its `data-testid`.
+    test_id: &'static str,
+) -> impl IntoView {
+    view! {
+        <label>
+            "Class code"
+            <input
+                type="text"
+                autocomplete="off"
+                prop:value=class
+                on:input=move |ev| class.set(event_target_value(&ev))
+                data-testid=test_id
+            />
+        </label>
+    }
+}

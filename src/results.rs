@@ -1,0 +1,822 @@
+//! The class's results: the progress files students saved, read back in the
+//! teacher's browser, checked, and laid out as one table (a row per
+//! student, a column per exercise, totals per lesson and per exercise),
+//! with the exercises most of the class got wrong at first, and as CSV.
+//!
+//! A file that cannot be read, comes from another class, was edited after
+//! it was saved (its check value no longer matches), or repeats a student
+//! already read is listed with the reason, never merged.
+//!
+//! The page shows them as HTML text made here ([`ClassResults::notes_html`],
+//! [`ClassResults::table_html`]): a class's table has thousands of cells,
+//! static once drawn, and one string is far less code and drawing than as
+//! many reactive nodes. People's text (names, file names) is escaped.
+
+use crate::classroom::file_check;
+use crate::progress::{ExerciseProgress, Progress};
+use crate::route::{lesson_href, query_escape};
+use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
+use std::fmt;
+use tellers_course::Course;
+
+/// The largest file read: a progress file is a few kilobytes.
+pub const MAX_FILE_BYTES: f64 = 1_000_000.0;
+
+/// Why a file was left out of the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// Larger than [`MAX_FILE_BYTES`].
+    TooLarge {
+        /// Its size.
+        bytes: u64,
+    },
+    /// Not text, not JSON, or not shaped like a progress file.
+    Unreadable(String),
+    /// Saved by a version of Tellers this one cannot read.
+    OtherVersion(u32),
+    /// Saved with no class code.
+    NoClass,
+    /// Saved for another class.
+    OtherClass(String),
+    /// Has no check value (saved before files had one).
+    NoCheck,
+    /// Changed after it was saved: the check value does not match.
+    Edited,
+    /// A second file for a student already in the table.
+    SameStudent {
+        /// Who.
+        name: String,
+        /// The file kept for them.
+        kept: String,
+    },
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejection::TooLarge { bytes } => write!(
+                f,
+                "too large for a progress file ({} KB; they are a few KB)",
+                bytes / 1000
+            ),
+            Rejection::Unreadable(why) => write!(f, "not a Tellers progress file ({why})"),
+            Rejection::OtherVersion(v) => write!(
+                f,
+                "saved by another version of Tellers (format {v}); ask the student to save it again"
+            ),
+            Rejection::NoClass => f.write_str(
+                "saved without a class code; the student should type the class code, then save again",
+            ),
+            Rejection::OtherClass(c) => write!(f, "from another class ({c})"),
+            Rejection::NoCheck => f.write_str(
+                "has no check value (saved by an older Tellers, or edited); ask the student to save it again",
+            ),
+            Rejection::Edited => f.write_str(
+                "changed after it was saved: its check value does not match its contents",
+            ),
+            Rejection::SameStudent { name, kept } => write!(
+                f,
+                "a second file for {name}; kept {kept}, which has more answers checked"
+            ),
+        }
+    }
+}
+
+/// Read one progress file for class `class` (as the teacher typed it).
+pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
+    let file: Progress = serde_json::from_str(text).map_err(|e| {
+        let why = if e.is_syntax() || e.is_eof() {
+            "it is not JSON".to_string()
+        } else {
+            format!("{}", e)
+                .split(" at line")
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        Rejection::Unreadable(why)
+    })?;
+    let (p, check) = file.split_check();
+    if p.version != Progress::default().version {
+        return Err(Rejection::OtherVersion(p.version));
+    }
+    let theirs = p.student.class.trim();
+    if theirs.is_empty() {
+        return Err(Rejection::NoClass);
+    }
+    if theirs.to_lowercase() != class.trim().to_lowercase() {
+        return Err(Rejection::OtherClass(theirs.chars().take(40).collect()));
+    }
+    match check {
+        None => Err(Rejection::NoCheck),
+        Some(check) if check != file_check(class, &p.save()) => Err(Rejection::Edited),
+        Some(_) => Ok(p),
+    }
+}
+
+/// One exercise's column.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    /// Its lesson's index in the course (from 0).
+    pub lesson: usize,
+    /// The exercise id.
+    pub id: String,
+    /// Short label: lesson number and position, `4.2`.
+    pub label: String,
+}
+
+/// One lesson's span of columns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonSpan {
+    /// Lesson number, from 1.
+    pub number: u32,
+    /// Title.
+    pub title: String,
+    /// How many exercise columns it has.
+    pub exercises: usize,
+}
+
+/// One student's row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StudentRow {
+    /// The name they typed ("(no name)" when none).
+    pub name: String,
+    /// The file it came from.
+    pub file: String,
+    /// How each exercise went, by column; `None` if never tried.
+    pub cells: Vec<Option<ExerciseProgress>>,
+    /// Exercises solved, per lesson.
+    pub solved_per_lesson: Vec<usize>,
+    /// Exercises solved in all.
+    pub solved: usize,
+}
+
+/// An exercise most of those who tried it got wrong at first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hard {
+    /// Its column.
+    pub column: usize,
+    /// Students whose first answer was wrong.
+    pub wrong_first: usize,
+    /// Students whose first answer is known (right or wrong).
+    pub known: usize,
+}
+
+/// The whole class in one table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassResults {
+    /// Exercise columns, in course order.
+    pub columns: Vec<Column>,
+    /// Lessons over the columns, in order.
+    pub lessons: Vec<LessonSpan>,
+    /// One row per student, by name.
+    pub students: Vec<StudentRow>,
+    /// Files left out: file name and why.
+    pub rejected: Vec<(String, String)>,
+}
+
+/// The name a row shows for `name`.
+fn shown_name(name: &str) -> String {
+    let name = name.trim();
+    if name.is_empty() {
+        "(no name)".into()
+    } else {
+        name.chars().take(60).collect()
+    }
+}
+
+impl ClassResults {
+    /// Read `files` (each a file name and its text, or why it was not
+    /// read) for class `class`, against the exercises of `course`.
+    pub fn new(
+        course: &Course,
+        class: &str,
+        files: &[(String, Result<String, Rejection>)],
+    ) -> Self {
+        let mut columns = Vec::new();
+        let mut lessons = Vec::new();
+        for (li, lesson) in course.lessons.iter().enumerate() {
+            let before = columns.len();
+            for (ei, e) in lesson.exercises().enumerate() {
+                columns.push(Column {
+                    lesson: li,
+                    id: e.id.clone(),
+                    label: format!("{}.{}", lesson.number, ei + 1),
+                });
+            }
+            lessons.push(LessonSpan {
+                number: lesson.number,
+                title: lesson.title.clone(),
+                exercises: columns.len() - before,
+            });
+        }
+
+        let mut rejected = Vec::new();
+        let mut read: Vec<(String, Progress)> = Vec::new();
+        for (file, text) in files {
+            let outcome = text.clone().and_then(|t| read_file(&t, class));
+            match outcome {
+                Ok(p) => read.push((file.clone(), p)),
+                Err(why) => rejected.push((file.clone(), why.to_string())),
+            }
+        }
+        // One row per student, by name: of two files for one name, keep the
+        // one with more answers checked (the later save), list the other.
+        // (Kept in order as they come: cheaper than sorting afterwards.)
+        let answers = |p: &Progress| p.exercises.values().map(|e| e.attempts).sum::<u32>();
+        let mut kept: Vec<(String, String, Progress)> = Vec::new();
+        for (file, p) in read {
+            let key = p.student.name.trim().to_lowercase();
+            match kept.binary_search_by(|(k, _, _)| k.as_str().cmp(&key)) {
+                Err(at) => kept.insert(at, (key, file, p)),
+                Ok(i) => {
+                    let dropped = if answers(&p) > answers(&kept[i].2) {
+                        std::mem::replace(&mut kept[i], (key, file, p)).1
+                    } else {
+                        file
+                    };
+                    let why = Rejection::SameStudent {
+                        name: shown_name(&kept[i].2.student.name),
+                        kept: kept[i].1.clone(),
+                    };
+                    rejected.push((dropped, why.to_string()));
+                }
+            }
+        }
+
+        let students = kept
+            .into_iter()
+            .map(|(_, file, p)| {
+                let cells: Vec<Option<ExerciseProgress>> = columns
+                    .iter()
+                    .map(|c| p.exercises.get(&c.id).filter(|e| e.attempts > 0).cloned())
+                    .collect();
+                let mut solved_per_lesson = vec![0; lessons.len()];
+                for (c, cell) in columns.iter().zip(&cells) {
+                    if cell.as_ref().is_some_and(|e| e.solved) {
+                        solved_per_lesson[c.lesson] += 1;
+                    }
+                }
+                StudentRow {
+                    name: shown_name(&p.student.name),
+                    file,
+                    solved: solved_per_lesson.iter().sum(),
+                    cells,
+                    solved_per_lesson,
+                }
+            })
+            .collect();
+        ClassResults {
+            columns,
+            lessons,
+            students,
+            rejected,
+        }
+    }
+
+    fn count(&self, column: usize, f: impl Fn(&ExerciseProgress) -> bool) -> usize {
+        self.students
+            .iter()
+            .filter(|s| s.cells[column].as_ref().is_some_and(&f))
+            .count()
+    }
+
+    /// Students who solved the exercise in `column`.
+    pub fn solved_by(&self, column: usize) -> usize {
+        self.count(column, |e| e.solved)
+    }
+
+    /// Students who checked at least one answer to it.
+    pub fn tried_by(&self, column: usize) -> usize {
+        self.count(column, |_| true)
+    }
+
+    /// Students whose first answer to it was wrong.
+    pub fn wrong_first_by(&self, column: usize) -> usize {
+        self.count(column, |e| e.wrong_first() == Some(true))
+    }
+
+    /// Exercises solved in lesson `lesson` by the whole class.
+    pub fn lesson_solved(&self, lesson: usize) -> usize {
+        self.students
+            .iter()
+            .map(|s| s.solved_per_lesson[lesson])
+            .sum()
+    }
+
+    /// The exercises more than half of those whose first answer is known
+    /// got wrong at first, the most missed first.
+    pub fn most_wrong_first(&self) -> Vec<Hard> {
+        // Highest share first, then most students, then course order.
+        let before = |a: &Hard, b: &Hard| {
+            (a.wrong_first * b.known, a.wrong_first) > (b.wrong_first * a.known, b.wrong_first)
+        };
+        let mut hard: Vec<Hard> = Vec::new();
+        for column in 0..self.columns.len() {
+            let h = Hard {
+                column,
+                wrong_first: self.wrong_first_by(column),
+                known: self.count(column, |e| e.wrong_first().is_some()),
+            };
+            if 2 * h.wrong_first > h.known {
+                let at = hard
+                    .iter()
+                    .position(|x| before(&h, x))
+                    .unwrap_or(hard.len());
+                hard.insert(at, h);
+            }
+        }
+        hard
+    }
+
+    /// The table as CSV: a row per student (per exercise: solved yes/no and
+    /// answers checked, blank if never tried; per lesson and in all: solved),
+    /// then the class's totals per exercise and per lesson.
+    pub fn csv(&self) -> String {
+        let mut header = vec!["student".to_string(), "file".to_string()];
+        for c in &self.columns {
+            header.push(format!("{} {} solved", c.label, c.id));
+            header.push(format!("{} {} answers checked", c.label, c.id));
+        }
+        for l in &self.lessons {
+            header.push(format!("lesson {} solved (of {})", l.number, l.exercises));
+        }
+        header.push(format!("total solved (of {})", self.columns.len()));
+        let mut rows = vec![header];
+        for s in &self.students {
+            let mut row = vec![s.name.clone(), s.file.clone()];
+            for cell in &s.cells {
+                match cell {
+                    Some(e) => {
+                        row.push(if e.solved { "yes" } else { "no" }.into());
+                        row.push(e.attempts.to_string());
+                    }
+                    None => row.extend([String::new(), String::new()]),
+                }
+            }
+            row.extend(s.solved_per_lesson.iter().map(usize::to_string));
+            row.push(s.solved.to_string());
+            rows.push(row);
+        }
+        let n = self.students.len();
+        let mut solved = vec![format!("solved by (of {n})"), String::new()];
+        let mut wrong = vec!["wrong at first by".to_string(), String::new()];
+        for c in 0..self.columns.len() {
+            solved.extend([self.solved_by(c).to_string(), String::new()]);
+            wrong.extend([self.wrong_first_by(c).to_string(), String::new()]);
+        }
+        solved.extend((0..self.lessons.len()).map(|l| self.lesson_solved(l).to_string()));
+        solved.push(
+            self.students
+                .iter()
+                .map(|s| s.solved)
+                .sum::<usize>()
+                .to_string(),
+        );
+        wrong.extend((0..=self.lessons.len()).map(|_| String::new()));
+        rows.push(solved);
+        rows.push(wrong);
+        rows.iter()
+            .map(|r| r.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(","))
+            .map(|line| line + "\r\n")
+            .collect()
+    }
+
+    /// The files left out with their reasons, and the exercises most got
+    /// wrong at first (linked), as HTML.
+    pub fn notes_html(&self, course: &Course) -> String {
+        let mut h = String::new();
+        if !self.rejected.is_empty() {
+            h += "<h2>Files left out</h2><ul class=\"results__rejected\" data-testid=\"rejected\">";
+            for (file, why) in &self.rejected {
+                h += &format!("<li><strong>{}</strong>: {}</li>", text(file), text(why));
+            }
+            h += "</ul>";
+        }
+        if self.students.is_empty() {
+            return h;
+        }
+        h += "<h2>Most of the class got these wrong at first</h2>";
+        let hard = self.most_wrong_first();
+        if hard.is_empty() {
+            h +=
+                "<p data-testid=\"hardest\">None: no exercise was answered wrong at first by more \
+                  than half of those who tried it.</p>";
+            return h;
+        }
+        h += "<ol class=\"results__hard\" data-testid=\"hardest\">";
+        for x in hard.iter().take(10) {
+            let c = &self.columns[x.column];
+            let href = lesson_href(&course.lessons[c.lesson].slug, Some(&c.id));
+            h += &format!(
+                "<li><a href=\"{}\">{} {}</a>: {} of {} got it wrong at first</li>",
+                attr(&href),
+                c.label,
+                text(&c.id),
+                x.wrong_first,
+                x.known
+            );
+        }
+        h + "</ol>"
+    }
+
+    /// The table: a row per student, a column per exercise (✓ solved or
+    /// ✗ not yet, with the answers checked), a sum per lesson and in all,
+    /// and the class's totals below; as HTML.
+    pub fn table_html(&self) -> String {
+        let lessons: Vec<(usize, &LessonSpan)> = self
+            .lessons
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.exercises > 0)
+            .collect();
+        let in_lesson = |li: usize| {
+            self.columns
+                .iter()
+                .enumerate()
+                .filter(move |(_, c)| c.lesson == li)
+        };
+        let mut h = String::from(
+            "<table class=\"results__table\" data-testid=\"results-table\"><thead><tr>\
+             <th scope=\"col\" rowspan=\"2\">Student</th>",
+        );
+        for (_, l) in &lessons {
+            h += &format!(
+                "<th scope=\"colgroup\" colspan=\"{}\" title=\"{}\">Lesson {}</th>",
+                l.exercises + 1,
+                attr(&l.title),
+                l.number
+            );
+        }
+        h += &format!(
+            "<th scope=\"col\" rowspan=\"2\">Solved (of {})</th></tr><tr>",
+            self.columns.len()
+        );
+        for (li, l) in &lessons {
+            for (_, c) in in_lesson(*li) {
+                h += &format!(
+                    "<th scope=\"col\" title=\"{}\">{}</th>",
+                    attr(&c.id),
+                    c.label
+                );
+            }
+            h += &format!(
+                "<th scope=\"col\" class=\"results__sum\" title=\"Solved in lesson {}\">Σ</th>",
+                l.number
+            );
+        }
+        h += "</tr></thead><tbody>";
+        for s in &self.students {
+            h += &format!(
+                "<tr data-testid=\"results-row\"><th scope=\"row\" title=\"{}\">{}</th>",
+                attr(&s.file),
+                text(&s.name)
+            );
+            for (li, _) in &lessons {
+                for (ci, c) in in_lesson(*li) {
+                    let (class, mark) = match &s.cells[ci] {
+                        None => ("", String::new()),
+                        Some(e) if e.solved => {
+                            (" results__cell--solved", format!("✓ {}", e.attempts))
+                        }
+                        Some(e) => (" results__cell--open", format!("✗ {}", e.attempts)),
+                    };
+                    h += &format!(
+                        "<td class=\"results__cell{class}\" title=\"{}\">{mark}</td>",
+                        attr(&c.id)
+                    );
+                }
+                h += &format!(
+                    "<td class=\"results__sum\">{}</td>",
+                    s.solved_per_lesson[*li]
+                );
+            }
+            h += &format!("<td class=\"results__sum\">{}</td></tr>", s.solved);
+        }
+        h += "</tbody><tfoot>";
+        for (label, wrong) in [("Solved by", false), ("Wrong at first", true)] {
+            h += &format!("<tr><th scope=\"row\">{label}</th>");
+            for (li, _) in &lessons {
+                for (ci, _) in in_lesson(*li) {
+                    let n = if wrong {
+                        self.wrong_first_by(ci)
+                    } else {
+                        self.solved_by(ci)
+                    };
+                    h += &format!("<td>{n}</td>");
+                }
+                let sum = if wrong {
+                    String::new()
+                } else {
+                    self.lesson_solved(*li).to_string()
+                };
+                h += &format!("<td class=\"results__sum\">{sum}</td>");
+            }
+            h += "<td class=\"results__sum\"></td></tr>";
+        }
+        h + "</tfoot></table>"
+    }
+}
+
+/// What the results page shows below its inputs, as HTML: how many files
+/// were read, those left out and why, the exercises most got wrong at
+/// first, a link that downloads the CSV, and the table.
+pub fn results_html(
+    course: &Course,
+    class: &str,
+    files: &[(String, Result<String, Rejection>)],
+) -> String {
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let read = count(files.len(), "file");
+    let status = |text: String| format!("<p class=\"results__count\" role=\"status\">{text}</p>");
+    if class.trim().is_empty() {
+        return status(if files.is_empty() {
+            "Type the class code, then drop the files.".into()
+        } else {
+            format!("{read} read. Type the class code to check them against.")
+        });
+    }
+    let r = ClassResults::new(course, class, files);
+    let mut h = status(format!(
+        "{read} read: {} in the table, {} left out.",
+        count(r.students.len(), "student"),
+        count(r.rejected.len(), "file")
+    ));
+    h += &r.notes_html(course);
+    if !r.students.is_empty() {
+        h += &format!(
+            "<h2>The table</h2><p class=\"results__legend\">✓ solved, ✗ not yet; the number is how many \
+             answers they checked. Columns are lesson.exercise; hover for the exercise's name.</p>\
+             <p><a class=\"button button--primary\" href=\"data:text/csv;charset=utf-8,{}\" \
+             download=\"{}\" data-testid=\"results-csv\">Download as CSV</a></p>\
+             <div class=\"results__scroll\" tabindex=\"0\" role=\"region\" aria-label=\"The table, scrolls sideways\">{}</div>",
+            query_escape(&r.csv()),
+            attr(&format!("tellers-results-{}.csv", class.trim())),
+            r.table_html()
+        );
+    }
+    h
+}
+
+/// One CSV field: quoted when it holds a comma, quote or line break, and
+/// with a leading `'` when a spreadsheet would read it as a formula (a
+/// student's name is theirs to choose).
+pub fn csv_field(text: &str) -> String {
+    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    };
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::course_data::compiled_course;
+    use crate::progress::Student;
+
+    const CLASS: &str = "K7Q2-MX4P";
+
+    fn student(name: &str, class: &str, answers: &[(&str, &[bool])]) -> Progress {
+        let mut p = Progress {
+            student: Student {
+                class: class.into(),
+                name: name.into(),
+            },
+            ..Progress::default()
+        };
+        for (id, tries) in answers {
+            for &ok in *tries {
+                p.record_attempt(id, ok);
+            }
+        }
+        p
+    }
+
+    fn file(name: &str, p: &Progress) -> (String, Result<String, Rejection>) {
+        (name.to_string(), Ok(p.export()))
+    }
+
+    fn reason(r: &ClassResults, file: &str) -> String {
+        r.rejected
+            .iter()
+            .find(|(f, _)| f == file)
+            .map(|(_, why)| why.clone())
+            .unwrap_or_else(|| panic!("{file} was not rejected: {:?}", r.rejected))
+    }
+
+    #[test]
+    fn two_students_make_two_rows_with_totals() {
+        let ana = student(
+            "Ana",
+            CLASS,
+            &[
+                ("threads-busy", &[false, true]),
+                ("work-or-wait-step", &[true]),
+            ],
+        );
+        let ben = student(
+            "ben",
+            CLASS,
+            &[
+                ("threads-busy", &[true]),
+                ("time-inside-from-count", &[false]),
+            ],
+        );
+        let r = ClassResults::new(
+            compiled_course(),
+            "k7q2-mx4p",
+            &[file("b.json", &ben), file("a.json", &ana)],
+        );
+        assert_eq!(r.rejected, vec![]);
+        assert_eq!(r.columns.len(), compiled_course().exercises().count());
+        assert_eq!(
+            r.lessons.iter().map(|l| l.exercises).sum::<usize>(),
+            r.columns.len()
+        );
+        let names: Vec<&str> = r.students.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["Ana", "ben"], "by name, any case");
+        let col = |id: &str| r.columns.iter().position(|c| c.id == id).unwrap();
+        let tb = col("threads-busy");
+        let littles = compiled_course().lesson("littles-law").unwrap();
+        let nth = littles
+            .exercises()
+            .position(|e| e.id == "threads-busy")
+            .unwrap();
+        assert_eq!(
+            r.columns[tb].label,
+            format!("{}.{}", littles.number, nth + 1)
+        );
+        assert_eq!(r.solved_by(tb), 2);
+        assert_eq!(r.wrong_first_by(tb), 1);
+        assert_eq!(r.students[0].cells[tb].as_ref().unwrap().attempts, 2);
+        assert_eq!(r.students[0].solved, 2);
+        assert_eq!(r.students[1].solved, 1);
+        let tic = col("time-inside-from-count");
+        assert_eq!((r.tried_by(tic), r.solved_by(tic)), (1, 0));
+        assert_eq!(r.students[0].cells[tic], None);
+        let littles = r.columns[tb].lesson;
+        assert_eq!(r.students[0].solved_per_lesson[littles], 1);
+        assert_eq!(r.lesson_solved(littles), 2);
+        // Most got it wrong first: time-inside (1 of 1); threads-busy is 1 of 2.
+        let hard: Vec<usize> = r.most_wrong_first().iter().map(|h| h.column).collect();
+        assert_eq!(hard, [tic]);
+    }
+
+    #[test]
+    fn files_that_do_not_belong_are_listed_with_the_reason() {
+        let ana = student("Ana", CLASS, &[("threads-busy", &[true])]);
+        let edited = ana
+            .export()
+            .replace("\"solved\": true", "\"solved\": false");
+        assert_ne!(edited, ana.export());
+        let mut renamed: serde_json::Value = serde_json::from_str(&ana.export()).unwrap();
+        renamed["student"]["name"] = "Zoe".into();
+        let other = student("Cy", "R12", &[]);
+        let nobody = student("Di", "", &[("threads-busy", &[true])]);
+        let old = format!(
+            "{{\"version\":1,\"student\":{{\"class\":\"{CLASS}\",\"name\":\"Ed\"}},\"exercises\":{{}}}}"
+        );
+        let files = vec![
+            ("edited.json".to_string(), Ok(edited)),
+            ("renamed.json".to_string(), Ok(renamed.to_string())),
+            file("other.json", &other),
+            file("nobody.json", &nobody),
+            ("old.json".to_string(), Ok(old)),
+            ("photo.png".to_string(), Ok("\u{89}PNG\r\n".to_string())),
+            ("list.json".to_string(), Ok("[1, 2]".to_string())),
+            (
+                "v9.json".to_string(),
+                Ok(ana.export().replace("\"version\": 1", "\"version\": 9")),
+            ),
+            (
+                "big.json".to_string(),
+                Err(Rejection::TooLarge { bytes: 5_000_000 }),
+            ),
+        ];
+        let r = ClassResults::new(compiled_course(), CLASS, &files);
+        assert_eq!(r.students, vec![], "nothing merged");
+        assert_eq!(r.rejected.len(), files.len());
+        assert!(reason(&r, "edited.json").contains("changed after it was saved"));
+        assert!(reason(&r, "renamed.json").contains("changed after it was saved"));
+        assert_eq!(reason(&r, "other.json"), "from another class (R12)");
+        assert!(reason(&r, "nobody.json").contains("without a class code"));
+        assert!(reason(&r, "old.json").contains("no check value"));
+        assert_eq!(
+            reason(&r, "photo.png"),
+            "not a Tellers progress file (it is not JSON)"
+        );
+        assert!(reason(&r, "list.json").starts_with("not a Tellers progress file (invalid type"));
+        assert!(reason(&r, "v9.json").contains("another version"));
+        assert!(reason(&r, "big.json").contains("5000 KB"));
+    }
+
+    #[test]
+    fn a_second_file_for_one_student_keeps_the_one_with_more_answers() {
+        let early = student("Ana", CLASS, &[("threads-busy", &[false])]);
+        let late = student("ana ", CLASS, &[("threads-busy", &[false, true])]);
+        for files in [
+            vec![file("early.json", &early), file("late.json", &late)],
+            vec![file("late.json", &late), file("early.json", &early)],
+        ] {
+            let r = ClassResults::new(compiled_course(), CLASS, &files);
+            assert_eq!(r.students.len(), 1);
+            assert_eq!(r.students[0].file, "late.json");
+            assert_eq!(
+                reason(&r, "early.json"),
+                "a second file for Ana; kept late.json, which has more answers checked"
+                    .replace("Ana", &r.students[0].name)
+            );
+        }
+    }
+
+    #[test]
+    fn csv_has_a_row_per_student_and_the_totals() {
+        let ana = student("Ana, \"A\"", CLASS, &[("threads-busy", &[false, true])]);
+        let eve = student("=cmd()", CLASS, &[]);
+        let r = ClassResults::new(
+            compiled_course(),
+            CLASS,
+            &[file("a.json", &ana), file("e.json", &eve)],
+        );
+        let csv = r.csv();
+        let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines.len(), 1 + 2 + 2);
+        let cols = 2 + 2 * r.columns.len() + r.lessons.len() + 1;
+        assert!(lines[0].starts_with("student,file,1.1 "));
+        assert_eq!(lines[0].split(',').count(), cols);
+        // By name: "=cmd()" sorts before "Ana".
+        assert!(lines[1].starts_with("'=cmd(),e.json,,"), "{}", lines[1]);
+        assert!(
+            lines[2].starts_with("\"Ana, \"\"A\"\"\",a.json,"),
+            "{}",
+            lines[2]
+        );
+        assert!(lines[2].contains(",yes,2,"), "{}", lines[2]);
+        assert!(lines[3].starts_with("solved by (of 2),"));
+        assert!(lines[3].ends_with(",1"), "{}", lines[3]);
+        assert!(lines[4].starts_with("wrong at first by,"));
+        for line in [lines[0], lines[1], lines[3], lines[4]] {
+            assert_eq!(line.split(',').count(), cols, "{line}");
+        }
+    }
+
+    #[test]
+    fn the_table_escapes_what_students_typed() {
+        let eve = student(
+            "<img src=x onerror=alert(1)>",
+            CLASS,
+            &[("threads-busy", &[true])],
+        );
+        let files = vec![
+            file("a\"b.json", &eve),
+            ("<b>.json".to_string(), Ok("nope".to_string())),
+        ];
+        let r = ClassResults::new(compiled_course(), CLASS, &files);
+        let table = r.table_html();
+        assert!(!table.contains("<img"), "{table}");
+        assert!(table.contains("&lt;img src=x onerror=alert(1)&gt;"));
+        assert!(table.contains("title=\"a&quot;b.json\""));
+        assert_eq!(table.matches("data-testid=\"results-row\"").count(), 1);
+        assert!(table.contains("✓ 1"));
+        let notes = r.notes_html(compiled_course());
+        assert!(notes.contains("<strong>&lt;b&gt;.json</strong>: not a Tellers progress file"));
+        assert!(notes.contains("None: no exercise"), "{notes}");
+    }
+
+    #[test]
+    fn the_page_says_what_it_read_and_links_the_csv() {
+        let ana = student("Ana", CLASS, &[("threads-busy", &[true])]);
+        let files = vec![
+            file("a.json", &ana),
+            ("x.txt".to_string(), Ok("hello".to_string())),
+        ];
+        assert!(results_html(compiled_course(), " ", &files)
+            .contains("2 files read. Type the class code"));
+        assert!(results_html(compiled_course(), "", &[]).contains("Type the class code, then drop"));
+        let page = results_html(compiled_course(), CLASS, &files);
+        assert!(page.contains("2 files read: 1 student in the table, 1 file left out."));
+        assert!(page.contains("download=\"tellers-results-K7Q2-MX4P.csv\""));
+        let csv = ClassResults::new(compiled_course(), CLASS, &files).csv();
+        assert!(page.contains(&format!(
+            "href=\"data:text/csv;charset=utf-8,{}\"",
+            query_escape(&csv)
+        )));
+        assert!(page.contains("data-testid=\"results-table\""));
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_only_when_needed() {
+        assert_eq!(csv_field("Ana"), "Ana");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("-1"), "'-1");
+        assert_eq!(csv_field("@x"), "'@x");
+        assert_eq!(csv_field(""), "");
+    }
+}

@@ -1,0 +1,253 @@
+// The classroom, as a teacher and students meet it: a class created in the
+// app, students who set it up and solve exercises in their own browsers, an
+// answer key that opens only with the teacher key, the class's results from
+// the students' files (a tampered one rejected), the CSV, and worksheets.
+
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import { threadsBusy } from './exercises.mjs';
+import { expectAccessible, expectVisible } from './harness.mjs';
+
+const SYMBOL = '[0-9A-HJKMNP-TV-Z]';
+
+/** The numbers of "time inside from count" (Little's law) and its answer, in ms. */
+async function timeInside(page) {
+  const card = page.locator('#ex-time-inside-from-count');
+  const prompt = await card.locator('.exercise__prompt').textContent();
+  const m = prompt.match(/on average ([\d,]+) requests in progress while ([\d,]+) requests per second/);
+  assert.ok(m, `prompt not as expected: ${prompt}`);
+  const [inside, rps] = m.slice(1).map((x) => Number(x.replace(/,/g, '')));
+  return { card, answer: (1000 * inside) / rps };
+}
+
+async function answer(card, text, expected) {
+  await card.getByTestId('answer').fill(text);
+  await card.getByTestId('check').click();
+  await expectVisible(card.getByTestId('feedback').filter({ hasText: expected }), `"${expected}"`);
+}
+
+/** Creates a class on the teacher's page; returns its code and key. */
+async function createClass(page, open) {
+  await open('#/lessons/teacher');
+  await page.getByRole('button', { name: 'Create a class' }).click();
+  const code = (await page.getByTestId('new-class-code').textContent()).trim();
+  const key = (await page.getByTestId('new-teacher-key').textContent()).trim();
+  assert.match(code, new RegExp(`^${SYMBOL}{4}-${SYMBOL}{4}$`));
+  assert.match(key, new RegExp(`^(${SYMBOL}{5}-){3}${SYMBOL}{5}$`));
+  return { code, key };
+}
+
+/**
+ * One student in a browser of their own: types the class code and their
+ * name, does `work` in the Little's law lesson, and saves their progress.
+ * Returns the saved file and what `work` returned.
+ */
+async function student(page, code, name, work) {
+  const base = new URL(page.url()).origin;
+  const context = await page.context().browser().newContext({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  try {
+    const p = await context.newPage();
+    p.on('pageerror', (e) => errors.push(e.message));
+    p.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await p.goto(`${base}/#/lessons`);
+    await p.getByTestId('class-code').fill(code);
+    await p.getByTestId('student-name').fill(name);
+    await p.getByRole('button', { name: 'Use my numbers' }).click();
+    await expectVisible(p.getByText(`Numbers for ${name} in class ${code}.`), 'the class and name taken');
+    assert.equal(await p.locator('a[href*="answer-key"]').count(), 0, 'a student sees no link to the answer key');
+    await p.goto(`${base}/#/lessons/littles-law`);
+    await expectVisible(p.locator('#ex-time-inside-from-count'), 'the lesson with its exercises');
+    assert.equal(await p.locator('a[href*="answer-key"]').count(), 0, 'nor in a lesson');
+    const result = await work(p);
+    await p.goto(`${base}/#/lessons`);
+    const [download] = await Promise.all([p.waitForEvent('download'), p.getByTestId('export').click()]);
+    const text = await fs.readFile(await download.path(), 'utf8');
+    assert.deepEqual(errors, [], `${name}'s browser logged errors`);
+    return { name: download.suggestedFilename(), text, ...result };
+  } finally {
+    await context.close();
+  }
+}
+
+export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, screenshot }) {
+  const { code, key } = await createClass(page, open);
+  await screenshot('class-created.png');
+
+  // Two students set the class up and solve different exercises.
+  const ana = await student(page, code, 'Ana', async (p) => {
+    const { card, answer: right } = await threadsBusy(p);
+    await answer(card, String(right * 3), 'too high');
+    await answer(card, `${right} threads`, 'Correct.');
+    return { answer: right };
+  });
+  const ben = await student(page, code, 'Ben', async (p) => {
+    const { card, answer: right } = await timeInside(p);
+    await answer(card, `${right} ms`, 'Correct.');
+    return { answer: right };
+  });
+  assert.equal(ana.name, 'tellers-progress-ana.json');
+
+  // The answer key refuses a wrong teacher key, and opens with the right one.
+  await open(`#/lessons/answer-key?class=${code}`);
+  const keyBox = page.getByTestId('teacher-key');
+  await expectVisible(keyBox, 'the teacher key box');
+  const wrong = key.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
+  await keyBox.fill(wrong);
+  await page.getByRole('button', { name: 'Open the key' }).click();
+  await expectVisible(page.getByTestId('key-refused'), 'the refusal');
+  assert.match(await page.getByTestId('key-refused').textContent(), new RegExp(`does not open class ${code}`));
+  assert.equal(await page.locator('.key__student').count(), 0, 'no answers behind a wrong key');
+  assert.equal(await page.getByTestId('key-names').count(), 0, 'nor the names box');
+  await screenshot('answer-key-refused.png');
+  await keyBox.fill(key.toLowerCase());
+  await page.getByRole('button', { name: 'Open the key' }).click();
+  await page.getByTestId('key-names').fill('Ana\nBen');
+  await expectVisible(page.getByRole('heading', { level: 2, name: 'Ben' }), "Ben's answers");
+  const keyed = async (who, id) => {
+    const row = page
+      .locator('.key__student')
+      .filter({ has: page.getByRole('heading', { level: 2, name: who }) })
+      .locator('tr')
+      .filter({ has: page.locator('td:nth-child(2)', { hasText: new RegExp(`^${id}$`) }) });
+    return Number((await row.locator('.key__answer').textContent()).replace(/[^\d.]/g, ''));
+  };
+  const near = (a, b) => Math.abs(a - b) / b < 0.01;
+  assert.ok(near(await keyed('Ana', 'threads-busy'), ana.answer), "the key has Ana's answer");
+  assert.ok(near(await keyed('Ben', 'time-inside-from-count'), ben.answer), "the key has Ben's answer");
+  await screenshot('answer-key-open.png', { fullPage: false });
+
+  // The teacher loads both files and a tampered third.
+  const file = JSON.parse(ana.text);
+  file.student.name = 'Cy';
+  const tampered = JSON.stringify(file, null, 2);
+  await open(`#/lessons/results?class=${code}`);
+  await page.getByTestId('results-files').setInputFiles([
+    { name: ana.name, mimeType: 'application/json', buffer: Buffer.from(ana.text) },
+    { name: ben.name, mimeType: 'application/json', buffer: Buffer.from(ben.text) },
+    { name: 'tellers-progress-cy.json', mimeType: 'application/json', buffer: Buffer.from(tampered) },
+  ]);
+  const rows = page.getByTestId('results-row');
+  await expectVisible(rows.nth(1), 'two rows');
+  assert.equal(await rows.count(), 2);
+  assert.deepEqual(await rows.locator('th').allTextContents(), ['Ana', 'Ben']);
+  const rejected = page.getByTestId('rejected');
+  assert.match(await rejected.textContent(), /tellers-progress-cy\.json: changed after it was saved/);
+  assert.match(await page.getByTestId('hardest').textContent(), /threads-busy: 1 of 1 got it wrong at first/);
+  await screenshot('class-results.png');
+  await expectAccessible(page);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('results-csv').click()]);
+  assert.equal(download.suggestedFilename(), `tellers-results-${code}.csv`);
+  const csv = (await fs.readFile(await download.path(), 'utf8')).trim().split('\r\n');
+  assert.equal(csv.length, 1 + 2 + 2, `a header, two students and two totals:\n${csv.join('\n')}`);
+  const header = csv[0].split(',');
+  const tb = header.findIndex((h) => / threads-busy solved$/.test(h));
+  const ti = header.findIndex((h) => / time-inside-from-count solved$/.test(h));
+  const cells = (line) => line.split(',');
+  assert.deepEqual([cells(csv[1])[0], cells(csv[1])[tb], cells(csv[1])[tb + 1]], ['Ana', 'yes', '2']);
+  assert.deepEqual([cells(csv[2])[0], cells(csv[2])[ti], cells(csv[2])[ti + 1], cells(csv[2])[tb]], ['Ben', 'yes', '1', '']);
+  assert.equal(cells(csv[1]).at(-1), '1', 'Ana solved one exercise in all');
+  assert.match(csv[3], /^solved by \(of 2\),/);
+  assert.equal(cells(csv[3])[tb], '1', 'threads-busy: solved by Ana alone');
+  assert.match(csv[4], /^wrong at first by,/);
+  assert.equal(cells(csv[4])[tb], '1', 'threads-busy: Ana got it wrong at first');
+}
+
+/**
+ * A progress file as Tellers writes one, made here independently: the
+ * check value is HMAC-SHA-256 of the progress (compact JSON, no check),
+ * keyed by the class code in lower case.
+ */
+function progressFile(code, name, exercises) {
+  const progress = { version: 1, student: { class: code, name }, exercises };
+  const check = crypto.createHmac('sha256', code.toLowerCase()).update(JSON.stringify(progress)).digest('hex');
+  return JSON.stringify({ ...progress, check }, null, 2);
+}
+
+export async function filesDroppedOnTheResultsPageAreReadAndCheckedOneByOne({ page, open }) {
+  const code = 'K7Q2-MX4P';
+  const solved = { solved: true, attempts: 1, hints: 0, first_correct: true };
+  await open(`#/lessons/results?class=${code}`);
+  await expectVisible(page.getByTestId('dropzone'), 'the drop zone');
+  const drop = async (files) => {
+    const transfer = await page.evaluateHandle((files) => {
+      const dt = new DataTransfer();
+      for (const [name, text] of files) dt.items.add(new File([text], name, { type: 'application/json' }));
+      return dt;
+    }, files);
+    await page.dispatchEvent('[data-testid="dropzone"]', 'drop', { dataTransfer: transfer });
+  };
+  await drop([
+    ['dee.json', progressFile(code, 'Dee', { 'threads-busy': solved })],
+    ['eli.json', progressFile('R12', 'Eli', { 'threads-busy': solved })],
+  ]);
+  await expectVisible(page.getByTestId('results-row'), "Dee's row");
+  // A second drop adds to the first.
+  await drop([
+    ['notes.json', '{"shopping": ["milk"]}'],
+    ['photo.json', '\u0089PNG'],
+  ]);
+  await expectVisible(page.getByText('4 files read: 1 student in the table, 3 files left out.'), 'the count');
+  const why = await page.getByTestId('rejected').textContent();
+  assert.match(why, /eli\.json: from another class \(R12\)/);
+  assert.match(why, /notes\.json: not a Tellers progress file/);
+  assert.match(why, /photo\.json: not a Tellers progress file \(it is not JSON\)/);
+  // The same files read for class R12: Eli's fits, Dee's does not.
+  await page.getByTestId('results-class').fill('R12');
+  await expectVisible(page.getByTestId('results-row').filter({ hasText: 'Eli' }), "Eli's row");
+  assert.deepEqual(await page.getByTestId('results-row').locator('th').allTextContents(), ['Eli']);
+  assert.match(await page.getByTestId('rejected').textContent(), /dee\.json: from another class \(K7Q2-MX4P\)/);
+}
+
+export async function anOldClassWithAPlainCodeStillOpensWithANotice({ page, open }) {
+  await open('#/lessons/answer-key?class=R12');
+  const notice = page.getByTestId('plain-code-notice');
+  await expectVisible(notice, 'the notice about plain codes');
+  assert.match(await notice.textContent(), /Class R12 was made with a plain class code.*anyone who knows the code/);
+  assert.equal(await page.getByTestId('teacher-key').count(), 0, 'no key asked for');
+  await expectVisible(page.locator('.key__student'), 'the key');
+}
+
+export async function aMistypedClassCodeIsPointedOut({ page, open }) {
+  const { code } = await createClass(page, open);
+  await open('#/lessons');
+  const box = page.getByTestId('class-code');
+  const note = page.getByTestId('class-code-note');
+  await box.fill(code);
+  await expectVisible(page.getByRole('button', { name: 'Use my numbers' }), 'the form');
+  assert.equal(await note.count(), 0, 'the right code needs no note');
+  await box.fill('R12');
+  assert.equal(await note.count(), 0, 'nor an old plain code');
+  await box.fill(code.replace('-', '').toLowerCase());
+  await expectVisible(note, 'a note');
+  assert.match(await note.textContent(), new RegExp(`Did you mean ${code}\\?`));
+  const last = code.endsWith('0') ? '1' : '0';
+  await box.fill(code.slice(0, 8) + last);
+  await expectVisible(note.filter({ hasText: 'may be mistyped' }), 'the mistyped note');
+}
+
+export async function aStudentPrintsAWorksheetWithTheirNumbersAndNoAnswers({ page, open, screenshot }) {
+  await open('#/lessons');
+  await page.getByTestId('class-code').fill('R12');
+  await page.getByTestId('student-name').fill('Ana');
+  await page.getByRole('button', { name: 'Use my numbers' }).click();
+  await open('#/lessons/littles-law');
+  const { answer: right } = await threadsBusy(page);
+  const exercises = await page.locator('.exercise').count();
+  const prompt = await page.locator('#ex-threads-busy .exercise__prompt').textContent();
+  await page.getByTestId('worksheet-link').click();
+  const sheet = page.getByTestId('worksheet');
+  await expectVisible(sheet, 'the worksheet');
+  assert.equal(await page.getByTestId('worksheet-item').count(), exercises);
+  const text = await sheet.textContent();
+  assert.ok(text.includes(prompt), 'the same numbers as in the lesson');
+  assert.match(text, /Numbers for Ana in class R12\./);
+  assert.ok(!/Hint|Worked solution|Correct\./.test(text), 'no hints, solutions or answers');
+  assert.ok(!text.includes(`${right} threads`), 'not the answer');
+  await page.emulateMedia({ media: 'print' });
+  await screenshot('worksheet-print.png');
+  await page.emulateMedia({ media: 'screen' });
+  await expectAccessible(page);
+}
