@@ -137,8 +137,11 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     );
     row(
         "fig-growth",
-        "Line growth",
-        format!("{} per s", fmt_count(r.queue_growth_per_s.max(0.0).round())),
+        "Line growth (every line: requests inside)",
+        format!(
+            "{} per s",
+            fmt_count(r.inside_growth_per_s.max(0.0).round())
+        ),
         th.growth_per_s
             .map_or("—".into(), |g| format!("{} per s", fmt_count(g.round()))),
     );
