@@ -235,6 +235,17 @@ export async function aStudentPrintsAWorksheetWithTheirNumbersAndNoAnswers({ pag
   await page.getByRole('button', { name: 'Use my numbers' }).click();
   await open('#/lessons/littles-law');
   const { answer: right } = await threadsBusy(page);
+  // The lesson draws a few parts per frame: count its exercises once all are in.
+  await page.waitForFunction(
+    () => {
+      const n = document.querySelectorAll('.exercise').length;
+      const same = window.__lastExerciseCount === n;
+      window.__lastExerciseCount = n;
+      return same && n > 0;
+    },
+    null,
+    { polling: 500, timeout: 10_000 },
+  );
   const exercises = await page.locator('.exercise').count();
   const prompt = await page.locator('#ex-threads-busy .exercise__prompt').textContent();
   await page.getByTestId('worksheet-link').click();
