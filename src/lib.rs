@@ -16,9 +16,11 @@ pub mod format;
 pub mod lab;
 pub mod lesson_route;
 pub mod playground;
+pub mod predict;
 pub mod progress;
 pub mod reveal;
 pub mod route;
+pub mod session;
 pub mod wasm_bench;
 
 pub use components::{App, SimWidget};
