@@ -140,3 +140,16 @@ export async function smallSlipsAreGone({ page, open }) {
   const summaryText = await page.locator('.toc__summary').nth(7).textContent();
   assert.ok(summaryText.includes('70\u00a0%'), `the number and its % can part: ${summaryText}`);
 }
+
+export async function theFiguresFitAPhoneWhileMeasuring({ page, open, screenshot }) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open('#/playground?rps=400&duration_s=20');
+  await page.waitForFunction(() => document.querySelector('[data-testid="fig-mean"] td')?.textContent === 'measuring…', null, {
+    timeout: 15_000,
+  });
+  const panel = page.locator('.panel--figures');
+  const overflow = await panel.evaluate((el) => el.scrollWidth - el.clientWidth);
+  assert.ok(overflow <= 1, `the figures table is ${overflow} px wider than the phone`);
+  await byTestId(page, 'signs').scrollIntoViewIfNeeded();
+  await screenshot('figures-phone.png', { fullPage: false });
+}
