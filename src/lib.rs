@@ -17,10 +17,12 @@ pub mod figures;
 pub mod format;
 pub mod lab;
 pub mod playground;
+pub mod predict;
 pub mod progress;
 pub mod results;
 pub mod reveal;
 pub mod route;
+pub mod session;
 pub mod wasm_bench;
 pub mod worksheet;
 
