@@ -1,5 +1,5 @@
-//! Numbers as the learner reads them (`1,234 ms`, `50 %`, `2.5×`) and the
-//! ticks of a chart's axes. Plain functions, checked with `cargo test`.
+//! Numbers as the learner reads them (`1,234 ms`, `50 %`, `2.5×`, a tick
+//! label). Plain functions, checked with `cargo test`.
 
 /// A number with `decimals` decimals and thousands separated by commas.
 pub use tellers_course::exercise::fmt_fixed as fmt_num;
@@ -56,43 +56,6 @@ pub fn fmt_value(x: f64, unit: &str) -> String {
     }
 }
 
-/// About `n` evenly spaced round ticks (1, 2 or 5 × 10^k apart) covering `lo`–`hi`.
-pub fn linear_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
-    if !(lo.is_finite() && hi.is_finite()) || hi <= lo || n == 0 {
-        return vec![];
-    }
-    let raw = (hi - lo) / n as f64;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag);
-    let first = (lo / step).ceil() as i64;
-    let last = (hi / step + 1e-9).floor() as i64;
-    (first..=last).map(|k| k as f64 * step).collect()
-}
-
-/// Ticks for a log axis: powers of ten in `lo`–`hi`, with 2 and 5 between
-/// when the axis spans fewer than three decades.
-pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
-    if !(lo > 0.0 && hi > lo && hi.is_finite()) {
-        return vec![];
-    }
-    let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
-    let mids: &[f64] = if b - a < 3 { &[1.0, 2.0, 5.0] } else { &[1.0] };
-    let mut v = Vec::new();
-    for e in a..=b {
-        for m in mids {
-            let t = m * 10f64.powi(e);
-            if t >= lo * (1.0 - 1e-9) && t <= hi * (1.0 + 1e-9) {
-                v.push(t);
-            }
-        }
-    }
-    v
-}
-
 /// A tick's label: `0.5`, `20`, `1,000`, `10k`.
 pub fn fmt_tick(x: f64) -> String {
     if x >= 10_000.0 && (x / 1000.0).fract() == 0.0 {
@@ -130,16 +93,7 @@ mod tests {
     }
 
     #[test]
-    fn ticks_are_round_and_cover_the_range() {
-        assert_eq!(
-            linear_ticks(0.0, 1.0, 5),
-            vec![0.0, 0.2, 0.4, 0.6000000000000001, 0.8, 1.0]
-        );
-        assert_eq!(linear_ticks(0.0, 20.0, 4), vec![0.0, 5.0, 10.0, 15.0, 20.0]);
-        assert!(linear_ticks(1.0, 1.0, 4).is_empty());
-        assert_eq!(log_ticks(1.0, 1000.0), vec![1.0, 10.0, 100.0, 1000.0]);
-        assert_eq!(log_ticks(10.0, 100.0), vec![10.0, 20.0, 50.0, 100.0]);
-        assert!(log_ticks(0.0, 10.0).is_empty());
+    fn tick_labels_are_short() {
         assert_eq!(fmt_tick(0.5), "0.5");
         assert_eq!(fmt_tick(1000.0), "1,000");
         assert_eq!(fmt_tick(20_000.0), "20k");

@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::draw::SCENE;
+use crate::draw::{css_width, pixel_ratio};
 use crate::format::fmt_count;
 use crate::lab::Lab;
 
@@ -26,10 +26,16 @@ pub fn TellersPanel(
             fmt_count(s.timed_out as f64),
         )
     };
-    // Draw once the canvas is on the page (and whenever the colours change).
+    // Draw once the canvas is laid out, whenever its width changes (the
+    // scene is drawn for the width it gets) and when the colours change.
+    let width = css_width(lab.scene);
     Effect::new(move |_| {
         lab.dark.track();
-        if lab.scene.get().is_some() {
+        let width = width.get();
+        if let Some(c) = lab.scene.get() {
+            if width > 0.0 {
+                c.set_width((width * pixel_ratio()).round() as u32);
+            }
             lab.draw();
         }
     });
@@ -38,8 +44,8 @@ pub fn TellersPanel(
             <canvas
                 class="scene"
                 node_ref=lab.scene
-                width=SCENE.0
-                height=SCENE.1
+                width="960"
+                height="402"
                 role="img"
                 aria-label=summary
                 data-testid="tellers-canvas"

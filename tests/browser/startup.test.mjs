@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from './harness.mjs';
 
-const LOADS = 3;
+const LOADS = 5;
 
 /**
  * Runs in the page before the app: watches long tasks, and as soon as a
