@@ -157,9 +157,12 @@ pub fn css_width(canvas: NodeRef<html::Canvas>) -> ReadSignal<f64> {
             return;
         };
         let watch = watch_width(&c, move |w| {
-            // Sub-pixel jitter would redraw for nothing.
+            // Sub-pixel jitter would redraw for nothing. The drawing waits
+            // for a task of its own: the browser reports every canvas of a
+            // page in the same frame, and drawing them all there (at
+            // start-up, after the page's first layout) made a long task.
             if (w - width.get_untracked()).abs() >= 0.5 {
-                width.set(w);
+                set_timeout(move || _ = width.try_set(w), std::time::Duration::ZERO);
             }
         });
         let watch = SendWrapper::new(watch);
