@@ -101,8 +101,10 @@ pub const LEGEND_MARK: f64 = 26.0;
 pub const LEGEND_GAP: f64 = 16.0;
 /// Height of a legend row, CSS px.
 pub const LEGEND_ROW: f64 = 20.0;
-/// Space under the plot for the x ticks and the x-axis label, CSS px.
-pub const X_AXIS_PX: f64 = 48.0;
+/// Space under the plot for the x ticks, CSS px.
+pub const X_TICKS_PX: f64 = 28.0;
+/// Height of a line of the x-axis label, CSS px.
+pub const X_LABEL_ROW: f64 = 18.0;
 /// Empty margin left and right of a chart, CSS px.
 pub const SIDE_PX: f64 = 8.0;
 
@@ -193,6 +195,10 @@ pub struct ChartLayout {
     pub plot_top: f64,
     /// Height of the plot (without the x axis under it), CSS px.
     pub plot_h: f64,
+    /// The x-axis label, in one line or more (centred under the plot).
+    pub x_label: Vec<String>,
+    /// Middle of the x-axis label's first line, CSS px from the top.
+    pub x_label_y: f64,
     /// About how many ticks the x axis gets.
     pub x_ticks: usize,
     /// About how many ticks a linear y axis gets.
@@ -210,13 +216,16 @@ pub fn plot_height(width: f64, tall: bool) -> f64 {
     }
 }
 
-/// Lays out a chart `width` CSS px wide with the legend `labels` (as
-/// `measure` measures them in [`type_px::LEGEND`]) and y tick labels that
-/// need `y_axis_w` CSS px: the legend in rows on top, the y-axis label
-/// under it, then the plot and the x axis. `tall` is the curve.
+/// Lays out a chart `width` CSS px wide with the legend `labels` and the
+/// x-axis label `x_label` (as `measure` measures them: legend and axis
+/// labels have one size, [`type_px::LEGEND`] = [`type_px::AXIS`]) and y
+/// tick labels that need `y_axis_w` CSS px: the legend in rows on top, the
+/// y-axis label under it, then the plot, its x ticks and the x-axis label,
+/// wrapped if the chart is narrow. `tall` is the curve.
 pub fn chart_layout(
     width: f64,
     labels: &[&str],
+    x_label: &str,
     measure: &dyn Fn(&str) -> f64,
     y_axis_w: f64,
     tall: bool,
@@ -235,14 +244,19 @@ pub fn chart_layout(
     let plot_top = y_label_y + 16.0;
     let plot_h = plot_height(width, tall);
     let plot_w = width - y_axis_w - 2.0 * SIDE_PX;
+    let x_label = wrap(x_label, max_w, measure);
+    let x_label_y = plot_top + plot_h + X_TICKS_PX + X_LABEL_ROW / 2.0;
     ChartLayout {
         width,
-        height: (plot_top + plot_h + X_AXIS_PX).ceil(),
+        height: (plot_top + plot_h + X_TICKS_PX + (x_label.len() as f64 + 0.5) * X_LABEL_ROW)
+            .ceil(),
         legend,
         y_label_y,
         plot_top,
         plot_h,
-        x_ticks: ((plot_w / 75.0) as usize).clamp(2, 10),
+        x_label,
+        x_label_y,
+        x_ticks: ((plot_w / 64.0) as usize).clamp(2, 10),
         y_ticks: ((plot_h / 45.0) as usize).clamp(3, 8),
     }
 }
@@ -704,7 +718,7 @@ mod tests {
         let ch = curve_chart(&theory(&s), &[], None);
         let labels: Vec<&str> = ch.series.iter().map(|s| s.label.as_str()).collect();
         for width in [220.0, 258.0, 342.0, 600.0, 900.0] {
-            let lay = chart_layout(width, &labels, &measure, 48.0, true);
+            let lay = chart_layout(width, &labels, &ch.x_label, &measure, 48.0, true);
             assert_eq!(lay.legend.len(), ch.series.len());
             let mut bottom: f64 = 0.0;
             for e in &lay.legend {
@@ -720,13 +734,22 @@ mod tests {
                 "{width}: {lay:?}"
             );
             assert!(lay.plot_h >= 220.0, "{width}: a plot of {} px", lay.plot_h);
-            assert_eq!(lay.height, (lay.plot_top + lay.plot_h + X_AXIS_PX).ceil());
+            for line in &lay.x_label {
+                assert!(
+                    measure(line) <= width - 2.0 * SIDE_PX,
+                    "{width}: {line} runs off"
+                );
+            }
+            assert_eq!(lay.x_label.join(" "), ch.x_label);
+            let last = lay.x_label_y + (lay.x_label.len() - 1) as f64 * X_LABEL_ROW;
+            assert!(lay.x_label_y > lay.plot_top + lay.plot_h + 20.0);
+            assert!(last + X_LABEL_ROW / 2.0 <= lay.height);
             assert!((2..=10).contains(&lay.x_ticks) && (3..=8).contains(&lay.y_ticks));
         }
         // A desktop fits the legend in a few rows; a narrow chart gets fewer x ticks.
-        let wide = chart_layout(900.0, &labels, &measure, 48.0, false);
+        let wide = chart_layout(900.0, &labels, "x", &measure, 48.0, false);
         assert!(wide.legend.last().unwrap().y <= 12.0 + 2.0 * LEGEND_ROW);
-        assert!(chart_layout(342.0, &labels, &measure, 48.0, false).x_ticks < wide.x_ticks);
+        assert!(chart_layout(342.0, &labels, "x", &measure, 48.0, false).x_ticks < wide.x_ticks);
     }
 
     #[test]

@@ -15,7 +15,7 @@
 
 use leptos::html;
 use leptos::prelude::*;
-use plotters::coord::ranged1d::{Ranged, ValueFormatter};
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -27,7 +27,8 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::charts::{
     chart_layout, legend_layout, linear_tick_label, log_tick_label, palette, type_px, Chart,
-    ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW, SIDE_PX, X_AXIS_PX,
+    ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW, SIDE_PX, X_LABEL_ROW,
+    X_TICKS_PX,
 };
 use crate::format::{fmt_count, fmt_tick};
 use tellers_sim::{Snapshot, TellerKind, TellerState};
@@ -810,7 +811,7 @@ pub fn draw_chart(
     };
     let y_axis_w = measure(&longest_tick, type_px::TICK).max(measure("0.00", type_px::TICK)) + 16.0;
     let legend_w = |s: &str| measure(s, type_px::LEGEND);
-    let lay = chart_layout(width, &labels, &legend_w, y_axis_w, tall);
+    let lay = chart_layout(width, &labels, &chart.x_label, &legend_w, y_axis_w, tall);
     size_canvas(canvas, &ctx, width, lay.height, dpr);
 
     let px = |v: f64| (v * dpr).round() as i32;
@@ -826,46 +827,94 @@ pub fn draw_chart(
             let _ = root.draw(&Text::new(line.clone(), at, legend_font.clone()));
         }
     }
-    let axis_font = font(type_px::AXIS, dpr, ink).pos(Pos::new(HPos::Left, VPos::Center));
+    let axis_font = font(type_px::AXIS, dpr, ink);
     let _ = root.draw(&Text::new(
         chart.y_label.clone(),
         (px(SIDE_PX), px(lay.y_label_y)),
-        axis_font,
+        axis_font.pos(Pos::new(HPos::Left, VPos::Center)),
     ));
+    // The x-axis label, under the ticks, across the whole width if need be.
+    let centred = axis_font.pos(Pos::new(HPos::Center, VPos::Center));
+    for (i, line) in lay.x_label.iter().enumerate() {
+        let y = lay.x_label_y + i as f64 * X_LABEL_ROW;
+        let _ = root.draw(&Text::new(
+            line.clone(),
+            (px(width / 2.0), px(y)),
+            centred.clone(),
+        ));
+    }
 
-    let plot = root.margin(px(lay.plot_top), 0, px(SIDE_PX), px(SIDE_PX + 8.0));
+    let below = lay.height - lay.plot_top - lay.plot_h - X_TICKS_PX;
+    let plot = root.margin(px(lay.plot_top), px(below), px(SIDE_PX), px(SIDE_PX + 8.0));
     let mut builder = ChartBuilder::on(&plot);
     builder
-        .x_label_area_size(px(X_AXIS_PX))
+        .x_label_area_size(px(X_TICKS_PX))
         .y_label_area_size(px(y_axis_w));
     let (x0, x1) = chart.x;
     let (y0, y1) = chart.y;
-    if chart.y_log {
-        let mut cc = builder
-            .build_cartesian_2d(x0..x1, (y0..y1).log_scale())
-            .ok()?;
-        let decades = (y1 / y0).log10().max(1.0);
-        let px_per_decade = lay.plot_h / decades;
-        let label = move |v: &f64| log_tick_label(*v, px_per_decade);
+    let decades = (y1 / y0).log10().max(1.0);
+    let px_per_decade = lay.plot_h / decades;
+    let (y_axis, lines) = if chart.y_log {
         // Ask for every 1–9 line when they are far enough apart (log paper).
         let lines = if px_per_decade >= 60.0 {
             10 * decades.round() as usize + 1
         } else {
             decades.round() as usize + 1
         };
-        paint(&mut cc, &ctx, chart, th, &lay, dpr, lines, &label);
+        (YAxis::Log((y0..y1).log_scale().into()), lines)
     } else {
-        let mut cc = builder.build_cartesian_2d(x0..x1, y0..y1).ok()?;
-        let label = |v: &f64| linear_tick_label(*v, false);
-        paint(&mut cc, &ctx, chart, th, &lay, dpr, lay.y_ticks, &label);
-    }
+        (YAxis::Linear((y0..y1).into()), lay.y_ticks)
+    };
+    let log = chart.y_log;
+    let label = move |v: &f64| {
+        if log {
+            log_tick_label(*v, px_per_decade)
+        } else {
+            linear_tick_label(*v, false)
+        }
+    };
+    let mut cc = builder.build_cartesian_2d(x0..x1, y_axis).ok()?;
+    paint(&mut cc, &ctx, chart, th, &lay, dpr, lines, &label);
     Some(lay)
 }
 
-/// The mesh, the axes and the series of `chart` on `cc` (either y scale).
+/// A y axis, linear or logarithmic, as one type: plotters' mesh and series
+/// code is generic over the axis, and one type compiles it once (smaller wasm).
+enum YAxis {
+    Linear(RangedCoordf64),
+    Log(LogCoord<f64>),
+}
+
+impl Ranged for YAxis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        match self {
+            YAxis::Linear(a) => a.map(v, limit),
+            YAxis::Log(a) => a.map(v, limit),
+        }
+    }
+
+    fn key_points<H: KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        match self {
+            YAxis::Linear(a) => a.key_points(hint),
+            YAxis::Log(a) => a.key_points(hint),
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        match self {
+            YAxis::Linear(a) => a.range(),
+            YAxis::Log(a) => a.range(),
+        }
+    }
+}
+
+/// The mesh, the axes and the series of `chart` on `cc`.
 #[allow(clippy::too_many_arguments)]
-fn paint<'a, Y>(
-    cc: &mut ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, Y>>,
+fn paint(
+    cc: &mut ChartContext<'_, CanvasBackend, Cartesian2d<RangedCoordf64, YAxis>>,
     ctx: &CanvasRenderingContext2d,
     chart: &Chart,
     th: &Theme,
@@ -873,9 +922,7 @@ fn paint<'a, Y>(
     dpr: f64,
     y_lines: usize,
     y_label: &dyn Fn(&f64) -> String,
-) where
-    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
-{
+) {
     let px = |v: f64| (v * dpr).round() as u32;
     let x_label = |v: &f64| linear_tick_label(*v, chart.x_percent);
     let muted = rgb(th.muted);
@@ -890,8 +937,6 @@ fn paint<'a, Y>(
         .axis_style(muted.stroke_width(px(1.0)))
         .set_all_tick_mark_size(px(4.0))
         .label_style(font(type_px::TICK, dpr, muted))
-        .axis_desc_style(font(type_px::AXIS, dpr, rgb(th.ink)))
-        .x_desc(chart.x_label.clone())
         .draw();
 
     // Series, clipped to the plot: theory runs on past the top of the axis.
