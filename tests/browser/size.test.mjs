@@ -8,10 +8,17 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { DIST } from './harness.mjs';
 
-/** Most the app may weigh, gzipped: it must open quickly on a classroom network. */
-const BUDGET_BYTES = 400 * 1024;
+/**
+ * Most the app may weigh, gzipped: it must open quickly on a classroom
+ * network. Issue 10 asks for 300 KB; the app is about 378 KB with plotters
+ * in it, and the README ("In the browser") shows what the rest is and why
+ * it cannot go without splitting the wasm. The budget holds what was
+ * reached, so nothing grows back unnoticed.
+ */
+const BUDGET_KB = 385;
+const BUDGET_BYTES = BUDGET_KB * 1024;
 
-export async function theAppStaysUnder400KbGzipped() {
+export async function theAppStaysWithinItsBudgetGzipped() {
   const files = (await fs.readdir(DIST)).filter((f) => /\.(wasm|js|css)$/.test(f));
   assert.ok(files.some((f) => f.endsWith('.wasm')), 'no .wasm in dist/');
   let total = 0;
@@ -28,5 +35,5 @@ export async function theAppStaysUnder400KbGzipped() {
     `     gzipped: ${sizes.join(', ')}; total ${(total / 1024).toFixed(1)} KB; ` +
       `the course, fetched with the lessons: ${(courseGz / 1024).toFixed(1)} KB`,
   );
-  assert.ok(total < BUDGET_BYTES, `the app is ${(total / 1024).toFixed(1)} KB gzipped (budget 400 KB): ${sizes.join(', ')}`);
+  assert.ok(total < BUDGET_BYTES, `the app is ${(total / 1024).toFixed(1)} KB gzipped (budget ${BUDGET_KB} KB): ${sizes.join(', ')}`);
 }
