@@ -261,6 +261,70 @@ pub fn chart_layout(
     }
 }
 
+/// The parts of the polyline `points` inside `lo ≤ y ≤ hi`, each a
+/// polyline of its own, cut where it crosses a bound (interpolated in log10
+/// of y when `log`, as a log axis draws it). A theory line that climbs far
+/// past the top of the axis ends there instead of running on for thousands
+/// of pixels above the canvas (which a dashed line draws dash by dash).
+/// Non-finite points, and on a log axis points ≤ 0, break the line.
+pub fn clip_to_range(
+    points: &[(f64, f64)],
+    (lo, hi): (f64, f64),
+    log: bool,
+) -> Vec<Vec<(f64, f64)>> {
+    let t = |y: f64| if log { y.log10() } else { y };
+    let back = |v: f64| if log { 10f64.powf(v) } else { v };
+    let (tlo, thi) = (t(lo), t(hi));
+    let valid = |p: &(f64, f64)| p.0.is_finite() && p.1.is_finite() && (!log || p.1 > 0.0);
+    let mut parts: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut current: Vec<(f64, f64)> = Vec::new();
+    let mut prev: Option<(f64, f64)> = None;
+    for p in points {
+        if !valid(p) {
+            prev = None;
+            if !current.is_empty() {
+                parts.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        let (x, ty) = (p.0, t(p.1));
+        let inside = (tlo..=thi).contains(&ty);
+        if let Some((px, pty)) = prev {
+            let was_inside = (tlo..=thi).contains(&pty);
+            // Where the segment crosses each bound it crosses, in order along it.
+            let mut cuts: Vec<(f64, f64)> = [tlo, thi]
+                .iter()
+                .filter(|&&b| (pty - b) * (ty - b) < 0.0)
+                .map(|&b| {
+                    let f = (b - pty) / (ty - pty);
+                    (f, b)
+                })
+                .collect();
+            cuts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let mut inside_now = was_inside;
+            for (f, b) in cuts {
+                let at = (px + f * (x - px), back(b));
+                if inside_now {
+                    current.push(at);
+                    parts.push(std::mem::take(&mut current));
+                } else {
+                    current.push(at);
+                }
+                inside_now = !inside_now;
+            }
+        }
+        if inside {
+            current.push(*p);
+        }
+        prev = Some((x, ty));
+    }
+    if !current.is_empty() {
+        parts.push(current);
+    }
+    parts.retain(|part| !part.is_empty());
+    parts
+}
+
 /// The label of a tick at `v` on a log axis, where a decade spans
 /// `px_per_decade` CSS px: powers of ten always; 2 and 5 times them when
 /// a decade is tall enough for three labels; nothing for the other lines.
@@ -750,6 +814,54 @@ mod tests {
         let wide = chart_layout(900.0, &labels, "x", &measure, 48.0, false);
         assert!(wide.legend.last().unwrap().y <= 12.0 + 2.0 * LEGEND_ROW);
         assert!(chart_layout(342.0, &labels, "x", &measure, 48.0, false).x_ticks < wide.x_ticks);
+    }
+
+    #[test]
+    fn lines_are_cut_where_they_leave_the_axis() {
+        // Linear: up through the top at x = 1.5, back in at x = 3.5.
+        let pts = [(0.0, 0.0), (1.0, 5.0), (2.0, 15.0), (3.0, 15.0), (4.0, 5.0)];
+        let parts = clip_to_range(&pts, (0.0, 10.0), false);
+        assert_eq!(
+            parts,
+            vec![
+                vec![(0.0, 0.0), (1.0, 5.0), (1.5, 10.0)],
+                vec![(3.5, 10.0), (4.0, 5.0)]
+            ]
+        );
+        // Log: from 10 to 10,000 crosses 1,000 two thirds of the way, in log10.
+        let parts = clip_to_range(&[(0.0, 10.0), (3.0, 10_000.0)], (1.0, 1000.0), true);
+        assert_eq!(parts.len(), 1);
+        let end = parts[0][1];
+        assert!(
+            (end.0 - 2.0).abs() < 1e-9 && (end.1 - 1000.0).abs() < 1e-9,
+            "{end:?}"
+        );
+        // A segment that jumps over the whole range keeps the part inside.
+        let parts = clip_to_range(&[(0.0, -10.0), (2.0, 30.0)], (0.0, 10.0), false);
+        assert_eq!(parts, vec![vec![(0.5, 0.0), (1.0, 10.0)]]);
+        // Bad points break the line; nothing inside gives nothing.
+        let parts = clip_to_range(
+            &[(0.0, 1.0), (1.0, f64::NAN), (2.0, 2.0), (3.0, 3.0)],
+            (0.0, 10.0),
+            false,
+        );
+        assert_eq!(parts, vec![vec![(0.0, 1.0)], vec![(2.0, 2.0), (3.0, 3.0)]]);
+        assert!(clip_to_range(&[(0.0, 50.0), (1.0, 60.0)], (0.0, 10.0), false).is_empty());
+        assert!(clip_to_range(&[(0.0, 0.0), (1.0, 0.0)], (1.0, 10.0), true).is_empty());
+    }
+
+    #[test]
+    fn the_curve_stays_inside_its_axis() {
+        // Theory at 98 % is far above the axis; the drawn parts end at its top.
+        let s = preset("mm1").unwrap();
+        let ch = curve_chart(&theory(&s), &[], None);
+        for series in ch.series.iter().filter(|s| s.mark == Mark::Line) {
+            for part in clip_to_range(&series.points, ch.y, true) {
+                assert!(part
+                    .iter()
+                    .all(|p| p.1 >= ch.y.0 * (1.0 - 1e-9) && p.1 <= ch.y.1 * (1.0 + 1e-9)));
+            }
+        }
     }
 
     #[test]

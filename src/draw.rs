@@ -26,9 +26,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::charts::{
-    chart_layout, legend_layout, linear_tick_label, log_tick_label, palette, type_px, Chart,
-    ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW, SIDE_PX, X_LABEL_ROW,
-    X_TICKS_PX,
+    chart_layout, clip_to_range, legend_layout, linear_tick_label, log_tick_label, palette,
+    type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW, SIDE_PX,
+    X_LABEL_ROW, X_TICKS_PX,
 };
 use crate::format::{fmt_count, fmt_tick};
 use tellers_sim::{Snapshot, TellerKind, TellerState};
@@ -107,10 +107,14 @@ fn size_canvas(
     ctx.clear_rect(0.0, 0.0, f64::from(pw), f64::from(ph));
 }
 
-/// The 2D context of `canvas`, sized for the screen's pixel ratio, with
-/// user space in CSS pixels of a `w` × `h` drawing.
-fn context(canvas: &HtmlCanvasElement, w: f64, h: f64) -> Option<CanvasRenderingContext2d> {
-    let dpr = pixel_ratio();
+/// The 2D context of `canvas`, sized for `dpr` device pixels per unit,
+/// with user space in units of a `w` × `h` drawing.
+fn context(
+    canvas: &HtmlCanvasElement,
+    w: f64,
+    h: f64,
+    dpr: f64,
+) -> Option<CanvasRenderingContext2d> {
     let ctx = context2d(canvas)?;
     size_canvas(canvas, &ctx, w, h, dpr);
     let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
@@ -129,15 +133,44 @@ impl Drop for WidthWatch {
     }
 }
 
-/// Calls `f` with the content width of `el`, CSS px, once it is laid out
-/// and again whenever it changes (a window resized, presenter mode, a
-/// phone turned). The browser reports it after layout, so reading it
-/// forces no layout of its own.
-pub fn watch_width(el: &web_sys::Element, f: impl Fn(f64) + 'static) -> Option<WidthWatch> {
+/// How a canvas fits the page: the width it gets, CSS px, and how much
+/// larger than the usual 16 px the page's type is there (presenter mode,
+/// or a reader's larger default font), which its drawing follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Fit {
+    /// Width, CSS px.
+    pub width: f64,
+    /// The page's font size there over 16 px, 1–2.
+    pub zoom: f64,
+}
+
+impl Fit {
+    /// The drawing's units for this fit: its width in them, and device
+    /// pixels per unit (a unit is a CSS pixel times the zoom).
+    pub fn units(self) -> (f64, f64) {
+        let zoom = self.zoom.clamp(1.0, 2.0);
+        (self.width / zoom, pixel_ratio() * zoom)
+    }
+}
+
+/// Calls `f` with how `el` fits the page once it is laid out and again
+/// whenever its width changes (a window resized, presenter mode, a phone
+/// turned). The browser reports it after layout, so reading it forces no
+/// layout of its own.
+pub fn watch_width(el: &web_sys::Element, f: impl Fn(Fit) + 'static) -> Option<WidthWatch> {
+    let target = el.clone();
     let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
         let last = entries.get(entries.length().saturating_sub(1));
         if let Ok(entry) = last.dyn_into::<web_sys::ResizeObserverEntry>() {
-            f(entry.content_rect().width());
+            let font_px = web_sys::window()
+                .and_then(|w| w.get_computed_style(&target).ok().flatten())
+                .and_then(|style| style.get_property_value("font-size").ok())
+                .and_then(|v| v.trim_end_matches("px").parse::<f64>().ok())
+                .unwrap_or(16.0);
+            f(Fit {
+                width: entry.content_rect().width(),
+                zoom: font_px / 16.0,
+            });
         }
     });
     let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
@@ -148,28 +181,29 @@ pub fn watch_width(el: &web_sys::Element, f: impl Fn(f64) + 'static) -> Option<W
     })
 }
 
-/// The width `canvas` gets on the page, CSS px: 0 until it is laid out,
-/// then following it (see [`watch_width`]) for as long as the calling
+/// How `canvas` fits the page: width 0 until it is laid out, then
+/// following it (see [`watch_width`]) for as long as the calling
 /// component lives.
-pub fn css_width(canvas: NodeRef<html::Canvas>) -> ReadSignal<f64> {
-    let width = RwSignal::new(0.0);
+pub fn canvas_fit(canvas: NodeRef<html::Canvas>) -> ReadSignal<Fit> {
+    let fit = RwSignal::new(Fit::default());
     Effect::new(move |_| {
         let Some(c) = canvas.get() else {
             return;
         };
-        let watch = watch_width(&c, move |w| {
+        let watch = watch_width(&c, move |new: Fit| {
             // Sub-pixel jitter would redraw for nothing. The drawing waits
             // for a task of its own: the browser reports every canvas of a
             // page in the same frame, and drawing them all there (at
             // start-up, after the page's first layout) made a long task.
-            if (w - width.get_untracked()).abs() >= 0.5 {
-                set_timeout(move || _ = width.try_set(w), std::time::Duration::ZERO);
+            let old = fit.get_untracked();
+            if (new.width - old.width).abs() >= 0.5 || (new.zoom - old.zoom).abs() > 0.01 {
+                set_timeout(move || _ = fit.try_set(new), std::time::Duration::ZERO);
             }
         });
         let watch = SendWrapper::new(watch);
         on_cleanup(move || drop(watch));
     });
-    width.read_only()
+    fit.read_only()
 }
 
 /// A `#rrggbb` colour as plotters takes it (black if malformed).
@@ -596,10 +630,15 @@ fn scene_legend(th: &Theme) -> [(&'static str, &'static str); 5] {
 
 /// The tellers scene: the line, the tellers and the cores they hold, the
 /// back office, what became of finished requests, and a legend. Drawn for
-/// the canvas's width in CSS px (its `width` over the pixel ratio: the
-/// panel sets it from the page, see [`watch_width`]).
+/// the canvas's width (its `width` in device pixels) and its `data-zoom`,
+/// which the panel sets from how it fits the page (see [`Fit`]).
 pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
-    let dpr = pixel_ratio();
+    let zoom = canvas
+        .get_attribute("data-zoom")
+        .and_then(|z| z.parse::<f64>().ok())
+        .unwrap_or(1.0)
+        .clamp(1.0, 2.0);
+    let dpr = pixel_ratio() * zoom;
     let Some(raw) = context2d(canvas) else {
         return;
     };
@@ -612,7 +651,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     };
     let labels = legend.map(|(_, label)| label);
     let lay = scene_layout(width, &labels, &measure);
-    let Some(ctx) = context(canvas, width, lay.height).map(Pen::new) else {
+    let Some(ctx) = context(canvas, width, lay.height, dpr).map(Pen::new) else {
         return;
     };
     let f = lay.fonts;
@@ -777,22 +816,23 @@ fn font(px: f64, dpr: f64, color: RGBColor) -> TextStyle<'static> {
         .color(&color)
 }
 
-/// Draws `chart` on `canvas` for the `width` (CSS px) it gets on the page,
-/// with plotters: the legend in rows on top, the y-axis label under it,
-/// then the plot. Returns the layout it used (the canvas is that tall).
+/// Draws `chart` on `canvas` for how it fits the page (see [`Fit`]), with
+/// plotters: the legend in rows on top, the y-axis label under it, then the
+/// plot. Returns the layout it used, in the drawing's units (a CSS pixel
+/// times the zoom; the canvas is that tall).
 pub fn draw_chart(
     canvas: &HtmlCanvasElement,
     chart: &Chart,
     th: &Theme,
-    width: f64,
+    fit: Fit,
     tall: bool,
 ) -> Option<ChartLayout> {
-    if width < 1.0 {
+    if fit.width < 1.0 {
         return None;
     }
-    let dpr = pixel_ratio();
+    let (width, dpr) = fit.units();
     let ctx = context2d(canvas)?;
-    // Measure in CSS px, before the canvas is sized in device pixels.
+    // Measure in units, before the canvas is sized in device pixels.
     let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
     let measure = |s: &str, px: f64| {
         ctx.set_font(&format!("{px}px system-ui, sans-serif"));
@@ -950,7 +990,7 @@ fn paint(
         f64::from(ys.end - ys.start),
     );
     ctx.clip();
-    let (y0, _) = chart.y;
+    let (y0, y1) = chart.y;
     for s in &chart.series {
         let pts: Vec<(f64, f64)> = s
             .points
@@ -958,14 +998,20 @@ fn paint(
             .filter(|(x, y)| x.is_finite() && y.is_finite() && (!chart.y_log || *y > 0.0))
             .map(|&(x, y)| (x, if chart.y_log { y.max(y0 * 0.5) } else { y }))
             .collect();
+        // Lines are cut at the axis's ends (see `clip_to_range`).
+        let lines = || clip_to_range(&s.points, (y0, y1), chart.y_log);
         let color = col(s.color, th);
         let line = color.stroke_width(px(2.5));
         let _ = match s.mark {
-            Mark::Line => cc.draw_series(LineSeries::new(pts, line)).map(|_| ()),
+            Mark::Line => lines()
+                .into_iter()
+                .try_for_each(|part| cc.draw_series(LineSeries::new(part, line)).map(|_| ())),
             Mark::Dashed => {
                 let (on, off) = (px(7.0), px(5.0));
-                cc.draw_series(DashedLineSeries::new(pts, on, off, line))
-                    .map(|_| ())
+                lines().into_iter().try_for_each(|part| {
+                    cc.draw_series(DashedLineSeries::new(part, on, off, line))
+                        .map(|_| ())
+                })
             }
             Mark::Dots => {
                 let r = px(5.0);

@@ -2,7 +2,7 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::charts::{curve_chart, sweep_json};
-use crate::draw::{css_width, draw_chart, Theme};
+use crate::draw::{canvas_fit, draw_chart, Theme};
 use crate::format::{fmt_ms, fmt_pct};
 use crate::lab::Lab;
 use tellers_sim::sweep::SWEEP_RHOS;
@@ -15,16 +15,16 @@ pub fn CurvePanel(
     lab: Lab,
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
-    let width = css_width(canvas);
+    let fit = canvas_fit(canvas);
     Effect::new(move |_| {
         let th = lab.theory.get();
         let points = lab.sweep.get();
         let report = lab.report.get();
         let dark = lab.dark.get();
-        let width = width.get();
+        let fit = fit.get();
         if let Some(c) = canvas.get() {
             let chart = curve_chart(&th, &points, report.as_ref());
-            draw_chart(&c, &chart, &Theme::new(dark), width, true);
+            draw_chart(&c, &chart, &Theme::new(dark), fit, true);
         }
     });
     let caption = move || {

@@ -2,7 +2,7 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::charts::series_charts;
-use crate::draw::{css_width, draw_chart, Theme};
+use crate::draw::{canvas_fit, draw_chart, Theme};
 use crate::lab::Lab;
 
 /// The run over time: requests in line and inside, the load (arriving,
@@ -18,16 +18,16 @@ pub fn SeriesPanel(
         NodeRef::<html::Canvas>::new(),
         NodeRef::<html::Canvas>::new(),
     ];
-    let widths = refs.map(css_width);
+    let fits = refs.map(canvas_fit);
     Effect::new(move |_| {
         let report = lab.report.get();
         let dark = lab.dark.get();
-        let widths = widths.map(|w| w.get());
+        let fits = fits.map(|f| f.get());
         let series = report.map(|r| r.series).unwrap_or_default();
         let charts = series_charts(&series);
-        for ((chart, r), width) in charts.iter().zip(refs).zip(widths) {
+        for ((chart, r), fit) in charts.iter().zip(refs).zip(fits) {
             if let Some(c) = r.get() {
-                draw_chart(&c, chart, &Theme::new(dark), width, false);
+                draw_chart(&c, chart, &Theme::new(dark), fit, false);
             }
         }
     });

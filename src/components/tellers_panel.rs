@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::draw::{css_width, pixel_ratio};
+use crate::draw::{canvas_fit, pixel_ratio};
 use crate::format::fmt_count;
 use crate::lab::Lab;
 
@@ -28,13 +28,14 @@ pub fn TellersPanel(
     };
     // Draw once the canvas is laid out, whenever its width changes (the
     // scene is drawn for the width it gets) and when the colours change.
-    let width = css_width(lab.scene);
+    let fit = canvas_fit(lab.scene);
     Effect::new(move |_| {
         lab.dark.track();
-        let width = width.get();
+        let fit = fit.get();
         if let Some(c) = lab.scene.get() {
-            if width > 0.0 {
-                c.set_width((width * pixel_ratio()).round() as u32);
+            if fit.width > 0.0 {
+                c.set_width((fit.width * pixel_ratio()).round() as u32);
+                let _ = c.set_attribute("data-zoom", &fit.zoom.to_string());
             }
             lab.draw();
         }
