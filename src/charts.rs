@@ -292,15 +292,14 @@ pub fn clip_to_range(
         if let Some((px, pty)) = prev {
             let was_inside = (tlo..=thi).contains(&pty);
             // Where the segment crosses each bound it crosses, in order along it.
-            let mut cuts: Vec<(f64, f64)> = [tlo, thi]
-                .iter()
-                .filter(|&&b| (pty - b) * (ty - b) < 0.0)
-                .map(|&b| {
-                    let f = (b - pty) / (ty - pty);
-                    (f, b)
-                })
-                .collect();
-            cuts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let cross = |b: f64| ((pty - b) * (ty - b) < 0.0).then(|| ((b - pty) / (ty - pty), b));
+            let (mut first, mut second) = (cross(tlo), cross(thi));
+            if let (Some(a), Some(b)) = (first, second) {
+                if b.0 < a.0 {
+                    (first, second) = (second, first);
+                }
+            }
+            let cuts = first.into_iter().chain(second);
             let mut inside_now = was_inside;
             for (f, b) in cuts {
                 let at = (px + f * (x - px), back(b));
