@@ -7,7 +7,7 @@ use tellers_sim::report::{Report, SeriesPoint};
 use tellers_sim::theory::Theory;
 
 use crate::figures::warming_up;
-use crate::format::fmt_tick;
+use crate::format::fmt_axis_tick;
 
 /// Okabe–Ito colours: distinct for the common kinds of colour blindness.
 pub mod palette {
@@ -324,10 +324,16 @@ pub fn clip_to_range(
     parts
 }
 
-/// The label of a tick at `v` on a log axis, where a decade spans
-/// `px_per_decade` CSS px: powers of ten always; 2 and 5 times them when
-/// a decade is tall enough for three labels; nothing for the other lines.
-pub fn log_tick_label(v: f64, px_per_decade: f64) -> String {
+/// Whether an axis up to `max` labels its thousands as `5k` (see
+/// [`fmt_axis_tick`]): when it reaches 10,000.
+pub fn big_axis(max: f64) -> bool {
+    max >= 10_000.0
+}
+
+/// The label of a tick at `v` on a log axis up to `max`, where a decade
+/// spans `px_per_decade` CSS px: powers of ten always; 2 and 5 times them
+/// when a decade is tall enough for three labels; nothing for the other lines.
+pub fn log_tick_label(v: f64, px_per_decade: f64, max: f64) -> String {
     if !(v > 0.0 && v.is_finite()) {
         return String::new();
     }
@@ -338,16 +344,17 @@ pub fn log_tick_label(v: f64, px_per_decade: f64) -> String {
     shown
         .iter()
         .find(|&&m| (v / base - m).abs() < 1e-6)
-        .map_or_else(String::new, |m| fmt_tick(m * base))
+        .map_or_else(String::new, |m| fmt_axis_tick(m * base, big_axis(max)))
 }
 
-/// The label of a tick at `v` on a linear axis; `percent` shows 0–1 as 0–100.
-pub fn linear_tick_label(v: f64, percent: bool) -> String {
+/// The label of a tick at `v` on a linear axis up to `max`; `percent`
+/// shows 0–1 as 0–100.
+pub fn linear_tick_label(v: f64, percent: bool, max: f64) -> String {
     if percent {
-        fmt_tick((v * 100.0).round())
+        fmt_axis_tick((v * 100.0).round(), false)
     } else {
         // Round away the binary noise of tick arithmetic (0.30000000000000004).
-        fmt_tick((v * 1e6).round() / 1e6)
+        fmt_axis_tick((v * 1e6).round() / 1e6, big_axis(max))
     }
 }
 
@@ -865,22 +872,31 @@ mod tests {
 
     #[test]
     fn log_ticks_label_powers_of_ten_and_2_and_5_when_there_is_room() {
-        assert_eq!(log_tick_label(100.0, 50.0), "100");
-        assert_eq!(log_tick_label(1000.0000000001, 50.0), "1,000");
-        assert_eq!(log_tick_label(0.1, 50.0), "0.1");
-        assert_eq!(log_tick_label(200.0, 50.0), "", "1 and 2 would touch");
-        assert_eq!(log_tick_label(200.00000000000003, 120.0), "200");
-        assert_eq!(log_tick_label(50.0, 120.0), "50");
+        assert_eq!(log_tick_label(100.0, 50.0, 1000.0), "100");
+        assert_eq!(log_tick_label(1000.0000000001, 50.0, 1000.0), "1,000");
+        assert_eq!(log_tick_label(0.1, 50.0, 1000.0), "0.1");
         assert_eq!(
-            log_tick_label(30.0, 120.0),
+            log_tick_label(200.0, 50.0, 1000.0),
+            "",
+            "1 and 2 would touch"
+        );
+        assert_eq!(log_tick_label(200.00000000000003, 120.0, 1000.0), "200");
+        assert_eq!(log_tick_label(50.0, 120.0, 1000.0), "50");
+        assert_eq!(
+            log_tick_label(30.0, 120.0, 1000.0),
             "",
             "a grid line without a label"
         );
-        assert_eq!(log_tick_label(0.0, 120.0), "");
-        assert_eq!(log_tick_label(f64::NAN, 120.0), "");
-        assert_eq!(linear_tick_label(0.30000000000000004, false), "0.3");
-        assert_eq!(linear_tick_label(0.6000000000000001, true), "60");
-        assert_eq!(linear_tick_label(1500.0, false), "1,500");
+        assert_eq!(log_tick_label(0.0, 120.0, 1000.0), "");
+        assert_eq!(log_tick_label(f64::NAN, 120.0, 1000.0), "");
+        assert_eq!(linear_tick_label(0.30000000000000004, false, 1.0), "0.3");
+        assert_eq!(linear_tick_label(0.6000000000000001, true, 1.0), "60");
+        assert_eq!(linear_tick_label(1500.0, false, 2000.0), "1,500");
+        // An axis up to 10,000: every thousand in one style.
+        assert_eq!(log_tick_label(5000.0, 120.0, 10_000.0), "5k");
+        assert_eq!(log_tick_label(10_000.0, 120.0, 10_000.0), "10k");
+        assert_eq!(log_tick_label(500.0, 120.0, 10_000.0), "500");
+        assert_eq!(linear_tick_label(7500.0, false, 12_000.0), "7.5k");
     }
 
     #[test]

@@ -30,7 +30,7 @@ use crate::charts::{
     type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW, SIDE_PX,
     X_LABEL_ROW, X_TICKS_PX,
 };
-use crate::format::{fmt_count, fmt_tick};
+use crate::format::fmt_count;
 use tellers_sim::{Snapshot, TellerKind, TellerState};
 
 /// Colours that follow the light or dark scheme.
@@ -841,10 +841,10 @@ pub fn draw_chart(
     };
     let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
     let longest_tick = if chart.y_log {
-        fmt_tick(chart.y.1)
+        log_tick_label(chart.y.1, f64::INFINITY, chart.y.1)
     } else {
         [chart.y.0, chart.y.1, chart.y.1 / 3.0]
-            .map(|v| linear_tick_label(v, false))
+            .map(|v| linear_tick_label(v, false, chart.y.1))
             .into_iter()
             .max_by_key(String::len)
             .unwrap_or_default()
@@ -908,9 +908,9 @@ pub fn draw_chart(
     let log = chart.y_log;
     let label = move |v: &f64| {
         if log {
-            log_tick_label(*v, px_per_decade)
+            log_tick_label(*v, px_per_decade, y1)
         } else {
-            linear_tick_label(*v, false)
+            linear_tick_label(*v, false, y1)
         }
     };
     let mut cc = builder.build_cartesian_2d(x0..x1, y_axis).ok()?;
@@ -964,7 +964,7 @@ fn paint(
     y_label: &dyn Fn(&f64) -> String,
 ) {
     let px = |v: f64| (v * dpr).round() as u32;
-    let x_label = |v: &f64| linear_tick_label(*v, chart.x_percent);
+    let x_label = |v: &f64| linear_tick_label(*v, chart.x_percent, chart.x.1);
     let muted = rgb(th.muted);
     let _ = cc
         .configure_mesh()

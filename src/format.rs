@@ -68,6 +68,22 @@ pub fn fmt_tick(x: f64) -> String {
     }
 }
 
+/// A tick's label on an axis that reaches `big` numbers (10,000 or more):
+/// there every thousand reads as `5k`, `12.5k`, so no axis shows `10k`
+/// beside `5,000`; elsewhere numbers are in full (`5,000`, `0.25`).
+pub fn fmt_axis_tick(x: f64, big: bool) -> String {
+    if big && x.abs() >= 1000.0 {
+        let k = x / 1000.0;
+        let s = format!("{k:.1}");
+        format!("{}k", fmt_num(k, usize::from(!s.ends_with(".0"))))
+    } else if x.fract() == 0.0 {
+        fmt_num(x, 0)
+    } else {
+        let s = format!("{x:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    }
+}
+
 /// A speed as the learner reads it: `0.1×`, `1×`, `25×`.
 pub fn fmt_speed(speed: f64) -> String {
     format!("{}×", fmt_tick((speed * 100.0).round() / 100.0))
@@ -97,5 +113,16 @@ mod tests {
         assert_eq!(fmt_tick(0.5), "0.5");
         assert_eq!(fmt_tick(1000.0), "1,000");
         assert_eq!(fmt_tick(20_000.0), "20k");
+        let axis = |xs: &[f64]| {
+            xs.iter()
+                .map(|&x| fmt_axis_tick(x, true))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            axis(&[0.0, 5000.0, 10_000.0, 12_500.0]),
+            ["0", "5k", "10k", "12.5k"]
+        );
+        assert_eq!(fmt_axis_tick(5000.0, false), "5,000");
+        assert_eq!(fmt_axis_tick(0.25, false), "0.25");
     }
 }
