@@ -1,11 +1,13 @@
 //! What the charts show, as plain data: the utilisation → response-time
 //! curve (theory for one and for c workers, simulated points, the operating
-//! point) and the time series of a run. [`crate::draw`] paints them.
+//! point) and the time series of a run, and where each part of a chart goes
+//! on a canvas of a given width. [`crate::draw`] paints them with plotters.
 
 use tellers_sim::report::{Report, SeriesPoint};
 use tellers_sim::theory::Theory;
 
 use crate::figures::warming_up;
+use crate::format::fmt_axis_tick;
 
 /// Okabe–Ito colours: distinct for the common kinds of colour blindness.
 pub mod palette {
@@ -81,6 +83,279 @@ pub struct SweepPoint {
     pub mean_ms: f64,
     /// 99th percentile response time, ms.
     pub p99_ms: f64,
+}
+
+/// Type sizes of the charts, CSS pixels: never under 12 px, on a phone too.
+pub mod type_px {
+    /// Tick labels.
+    pub const TICK: f64 = 13.0;
+    /// Legend entries.
+    pub const LEGEND: f64 = 14.0;
+    /// Axis labels.
+    pub const AXIS: f64 = 14.0;
+}
+
+/// Width of a legend entry's mark and the space after it, CSS px.
+pub const LEGEND_MARK: f64 = 26.0;
+/// Space between two legend entries on a row, CSS px.
+pub const LEGEND_GAP: f64 = 16.0;
+/// Height of a legend row, CSS px.
+pub const LEGEND_ROW: f64 = 20.0;
+/// Space under the plot for the x ticks, CSS px.
+pub const X_TICKS_PX: f64 = 28.0;
+/// Height of a line of the x-axis label, CSS px.
+pub const X_LABEL_ROW: f64 = 18.0;
+/// Empty margin left and right of a chart, CSS px.
+pub const SIDE_PX: f64 = 8.0;
+
+/// `text` broken at spaces into lines at most `max_w` wide as `measure`
+/// measures them (a single word wider than that keeps a line of its own).
+pub fn wrap(text: &str, max_w: f64, measure: &dyn Fn(&str) -> f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if measure(&format!("{line} {word}")) <= max_w => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
+}
+
+/// One legend entry placed: its mark's left edge, the middle of its first
+/// line, and its text in lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegendEntry {
+    /// Left of the mark, CSS px.
+    pub x: f64,
+    /// Middle of the first line, CSS px.
+    pub y: f64,
+    /// The label, in one line or more.
+    pub lines: Vec<String>,
+}
+
+/// Lays out a legend from (`x0`, `y0`) (the first row's middle) in rows at
+/// most `max_w` wide, `row_h` apart: each entry is a mark `mark_w` wide
+/// then its label; entries are `gap` apart; a label too wide for a row
+/// wraps onto more lines. Returns the entries and the height of the rows.
+#[allow(clippy::too_many_arguments)]
+pub fn legend_layout(
+    labels: &[&str],
+    measure: &dyn Fn(&str) -> f64,
+    (x0, y0): (f64, f64),
+    max_w: f64,
+    mark_w: f64,
+    gap: f64,
+    row_h: f64,
+) -> (Vec<LegendEntry>, f64) {
+    let mut out = Vec::with_capacity(labels.len());
+    let (mut x, mut y, mut row_lines) = (0.0, y0, 1usize);
+    for label in labels {
+        let lines = if mark_w + measure(label) <= max_w {
+            vec![(*label).to_owned()]
+        } else {
+            wrap(label, max_w - mark_w, measure)
+        };
+        let w = mark_w + lines.iter().map(|l| measure(l)).fold(0.0, f64::max);
+        if x > 0.0 && x + w > max_w {
+            x = 0.0;
+            y += row_lines as f64 * row_h;
+            row_lines = 1;
+        }
+        row_lines = row_lines.max(lines.len());
+        out.push(LegendEntry {
+            x: x0 + x,
+            y,
+            lines,
+        });
+        x += w + gap;
+    }
+    let height = if labels.is_empty() {
+        0.0
+    } else {
+        y - y0 + row_lines as f64 * row_h
+    };
+    (out, height)
+}
+
+/// Where a chart's parts go on a canvas `width` CSS pixels wide.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartLayout {
+    /// Canvas width, CSS px.
+    pub width: f64,
+    /// Canvas height, CSS px.
+    pub height: f64,
+    /// The legend entries, in the order of the series.
+    pub legend: Vec<LegendEntry>,
+    /// Middle of the y-axis label's line, CSS px from the top.
+    pub y_label_y: f64,
+    /// Top of the plot, CSS px from the top.
+    pub plot_top: f64,
+    /// Height of the plot (without the x axis under it), CSS px.
+    pub plot_h: f64,
+    /// The x-axis label, in one line or more (centred under the plot).
+    pub x_label: Vec<String>,
+    /// Middle of the x-axis label's first line, CSS px from the top.
+    pub x_label_y: f64,
+    /// About how many ticks the x axis gets.
+    pub x_ticks: usize,
+    /// About how many ticks a linear y axis gets.
+    pub y_ticks: usize,
+}
+
+/// The height of the plot of a chart `width` CSS px wide: wide charts are
+/// flatter, narrow ones keep enough height to read the lines. `tall` is the
+/// curve, which spans the page; otherwise a time series.
+pub fn plot_height(width: f64, tall: bool) -> f64 {
+    if tall {
+        (width * 0.36).clamp(220.0, 330.0)
+    } else {
+        (width * 0.42).clamp(150.0, 210.0)
+    }
+}
+
+/// Lays out a chart `width` CSS px wide with the legend `labels` and the
+/// x-axis label `x_label` (as `measure` measures them: legend and axis
+/// labels have one size, [`type_px::LEGEND`] = [`type_px::AXIS`]) and y
+/// tick labels that need `y_axis_w` CSS px: the legend in rows on top, the
+/// y-axis label under it, then the plot, its x ticks and the x-axis label,
+/// wrapped if the chart is narrow. `tall` is the curve.
+pub fn chart_layout(
+    width: f64,
+    labels: &[&str],
+    x_label: &str,
+    measure: &dyn Fn(&str) -> f64,
+    y_axis_w: f64,
+    tall: bool,
+) -> ChartLayout {
+    let max_w = width - 2.0 * SIDE_PX;
+    let (legend, legend_h) = legend_layout(
+        labels,
+        measure,
+        (SIDE_PX, 12.0),
+        max_w,
+        LEGEND_MARK,
+        LEGEND_GAP,
+        LEGEND_ROW,
+    );
+    let y_label_y = legend_h + 18.0;
+    let plot_top = y_label_y + 16.0;
+    let plot_h = plot_height(width, tall);
+    let plot_w = width - y_axis_w - 2.0 * SIDE_PX;
+    let x_label = wrap(x_label, max_w, measure);
+    let x_label_y = plot_top + plot_h + X_TICKS_PX + X_LABEL_ROW / 2.0;
+    ChartLayout {
+        width,
+        height: (plot_top + plot_h + X_TICKS_PX + (x_label.len() as f64 + 0.5) * X_LABEL_ROW)
+            .ceil(),
+        legend,
+        y_label_y,
+        plot_top,
+        plot_h,
+        x_label,
+        x_label_y,
+        x_ticks: ((plot_w / 64.0) as usize).clamp(2, 10),
+        y_ticks: ((plot_h / 45.0) as usize).clamp(3, 8),
+    }
+}
+
+/// The parts of the polyline `points` inside `lo ≤ y ≤ hi`, each a
+/// polyline of its own, cut where it crosses a bound (interpolated in log10
+/// of y when `log`, as a log axis draws it). A theory line that climbs far
+/// past the top of the axis ends there instead of running on for thousands
+/// of pixels above the canvas (which a dashed line draws dash by dash).
+/// Non-finite points, and on a log axis points ≤ 0, break the line.
+pub fn clip_to_range(
+    points: &[(f64, f64)],
+    (lo, hi): (f64, f64),
+    log: bool,
+) -> Vec<Vec<(f64, f64)>> {
+    let t = |y: f64| if log { y.log10() } else { y };
+    let back = |v: f64| if log { 10f64.powf(v) } else { v };
+    let (tlo, thi) = (t(lo), t(hi));
+    let valid = |p: &(f64, f64)| p.0.is_finite() && p.1.is_finite() && (!log || p.1 > 0.0);
+    let mut parts: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut current: Vec<(f64, f64)> = Vec::new();
+    let mut prev: Option<(f64, f64)> = None;
+    for p in points {
+        if !valid(p) {
+            prev = None;
+            if !current.is_empty() {
+                parts.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        let (x, ty) = (p.0, t(p.1));
+        let inside = (tlo..=thi).contains(&ty);
+        if let Some((px, pty)) = prev {
+            let was_inside = (tlo..=thi).contains(&pty);
+            // Where the segment crosses each bound it crosses, in order along it.
+            let cross = |b: f64| ((pty - b) * (ty - b) < 0.0).then(|| ((b - pty) / (ty - pty), b));
+            let (mut first, mut second) = (cross(tlo), cross(thi));
+            if let (Some(a), Some(b)) = (first, second) {
+                if b.0 < a.0 {
+                    (first, second) = (second, first);
+                }
+            }
+            let cuts = first.into_iter().chain(second);
+            let mut inside_now = was_inside;
+            for (f, b) in cuts {
+                let at = (px + f * (x - px), back(b));
+                if inside_now {
+                    current.push(at);
+                    parts.push(std::mem::take(&mut current));
+                } else {
+                    current.push(at);
+                }
+                inside_now = !inside_now;
+            }
+        }
+        if inside {
+            current.push(*p);
+        }
+        prev = Some((x, ty));
+    }
+    if !current.is_empty() {
+        parts.push(current);
+    }
+    parts.retain(|part| !part.is_empty());
+    parts
+}
+
+/// Whether an axis up to `max` labels its thousands as `5k` (see
+/// [`fmt_axis_tick`]): when it reaches 10,000.
+pub fn big_axis(max: f64) -> bool {
+    max >= 10_000.0
+}
+
+/// The label of a tick at `v` on a log axis up to `max`, where a decade
+/// spans `px_per_decade` CSS px: powers of ten always; 2 and 5 times them
+/// when a decade is tall enough for three labels; nothing for the other lines.
+pub fn log_tick_label(v: f64, px_per_decade: f64, max: f64) -> String {
+    if !(v > 0.0 && v.is_finite()) {
+        return String::new();
+    }
+    let base = 10f64.powi((v.log10() + 1e-9).floor() as i32);
+    // 1, 2 and 5 are 0.3 decade apart at the closest: room for 1.8 lines of text.
+    let room = px_per_decade * 0.3 >= 1.8 * type_px::TICK;
+    let shown: &[f64] = if room { &[1.0, 2.0, 5.0] } else { &[1.0] };
+    shown
+        .iter()
+        .find(|&&m| (v / base - m).abs() < 1e-6)
+        .map_or_else(String::new, |m| fmt_axis_tick(m * base, big_axis(max)))
+}
+
+/// The label of a tick at `v` on a linear axis up to `max`; `percent`
+/// shows 0–1 as 0–100.
+pub fn linear_tick_label(v: f64, percent: bool, max: f64) -> String {
+    if percent {
+        fmt_axis_tick((v * 100.0).round(), false)
+    } else {
+        // Round away the binary noise of tick arithmetic (0.30000000000000004).
+        fmt_axis_tick((v * 1e6).round() / 1e6, big_axis(max))
+    }
 }
 
 /// The simulated points as JSON, `[[rho, mean_ms, p99_ms], …]`, each number
@@ -464,6 +739,164 @@ mod tests {
             1,
             "intervals with nothing finished are skipped"
         );
+    }
+
+    /// About what a sans-serif font measures: 0.6 em a letter (wide, like DejaVu Sans).
+    fn measure(s: &str) -> f64 {
+        s.chars().count() as f64 * type_px::LEGEND * 0.6
+    }
+
+    #[test]
+    fn legends_flow_into_rows_and_long_labels_wrap() {
+        let m = |s: &str| s.chars().count() as f64 * 10.0;
+        let (places, h) = legend_layout(
+            &["aaaa", "bbbb", "cccc"],
+            &m,
+            (5.0, 10.0),
+            110.0,
+            10.0,
+            5.0,
+            20.0,
+        );
+        let at: Vec<_> = places.iter().map(|e| (e.x, e.y)).collect();
+        assert_eq!(at, vec![(5.0, 10.0), (60.0, 10.0), (5.0, 30.0)]);
+        assert_eq!(h, 40.0);
+        // Too wide for a row: wrapped at spaces, the next row below both lines.
+        let (places, h) = legend_layout(
+            &["aaaa bbbb cccc", "dd"],
+            &m,
+            (0.0, 10.0),
+            110.0,
+            10.0,
+            5.0,
+            20.0,
+        );
+        assert_eq!(places[0].lines, vec!["aaaa bbbb", "cccc"]);
+        assert_eq!((places[1].x, places[1].y), (0.0, 50.0));
+        assert_eq!(h, 60.0);
+        assert_eq!(wrap("a bb ccc", 40.0, &m), vec!["a bb", "ccc"]);
+        assert_eq!(wrap("toolongword x", 40.0, &m), vec!["toolongword", "x"]);
+        assert_eq!(
+            legend_layout(&[], &m, (0.0, 10.0), 100.0, 10.0, 5.0, 20.0),
+            (vec![], 0.0)
+        );
+    }
+
+    #[test]
+    fn a_chart_lays_out_for_a_phone_and_a_desktop() {
+        let s = preset("sale-day-planned").unwrap();
+        let ch = curve_chart(&theory(&s), &[], None);
+        let labels: Vec<&str> = ch.series.iter().map(|s| s.label.as_str()).collect();
+        for width in [220.0, 258.0, 342.0, 600.0, 900.0] {
+            let lay = chart_layout(width, &labels, &ch.x_label, &measure, 48.0, true);
+            assert_eq!(lay.legend.len(), ch.series.len());
+            let mut bottom: f64 = 0.0;
+            for e in &lay.legend {
+                let w = e.lines.iter().map(|l| measure(l)).fold(0.0, f64::max);
+                assert!(
+                    e.x + LEGEND_MARK + w <= width - SIDE_PX + 1e-9,
+                    "{width}: {e:?} runs off"
+                );
+                bottom = bottom.max(e.y + (e.lines.len() as f64 - 0.5) * LEGEND_ROW);
+            }
+            assert!(
+                lay.y_label_y > bottom && lay.plot_top > lay.y_label_y,
+                "{width}: {lay:?}"
+            );
+            assert!(lay.plot_h >= 220.0, "{width}: a plot of {} px", lay.plot_h);
+            for line in &lay.x_label {
+                assert!(
+                    measure(line) <= width - 2.0 * SIDE_PX,
+                    "{width}: {line} runs off"
+                );
+            }
+            assert_eq!(lay.x_label.join(" "), ch.x_label);
+            let last = lay.x_label_y + (lay.x_label.len() - 1) as f64 * X_LABEL_ROW;
+            assert!(lay.x_label_y > lay.plot_top + lay.plot_h + 20.0);
+            assert!(last + X_LABEL_ROW / 2.0 <= lay.height);
+            assert!((2..=10).contains(&lay.x_ticks) && (3..=8).contains(&lay.y_ticks));
+        }
+        // A desktop fits the legend in a few rows; a narrow chart gets fewer x ticks.
+        let wide = chart_layout(900.0, &labels, "x", &measure, 48.0, false);
+        assert!(wide.legend.last().unwrap().y <= 12.0 + 2.0 * LEGEND_ROW);
+        assert!(chart_layout(342.0, &labels, "x", &measure, 48.0, false).x_ticks < wide.x_ticks);
+    }
+
+    #[test]
+    fn lines_are_cut_where_they_leave_the_axis() {
+        // Linear: up through the top at x = 1.5, back in at x = 3.5.
+        let pts = [(0.0, 0.0), (1.0, 5.0), (2.0, 15.0), (3.0, 15.0), (4.0, 5.0)];
+        let parts = clip_to_range(&pts, (0.0, 10.0), false);
+        assert_eq!(
+            parts,
+            vec![
+                vec![(0.0, 0.0), (1.0, 5.0), (1.5, 10.0)],
+                vec![(3.5, 10.0), (4.0, 5.0)]
+            ]
+        );
+        // Log: from 10 to 10,000 crosses 1,000 two thirds of the way, in log10.
+        let parts = clip_to_range(&[(0.0, 10.0), (3.0, 10_000.0)], (1.0, 1000.0), true);
+        assert_eq!(parts.len(), 1);
+        let end = parts[0][1];
+        assert!(
+            (end.0 - 2.0).abs() < 1e-9 && (end.1 - 1000.0).abs() < 1e-9,
+            "{end:?}"
+        );
+        // A segment that jumps over the whole range keeps the part inside.
+        let parts = clip_to_range(&[(0.0, -10.0), (2.0, 30.0)], (0.0, 10.0), false);
+        assert_eq!(parts, vec![vec![(0.5, 0.0), (1.0, 10.0)]]);
+        // Bad points break the line; nothing inside gives nothing.
+        let parts = clip_to_range(
+            &[(0.0, 1.0), (1.0, f64::NAN), (2.0, 2.0), (3.0, 3.0)],
+            (0.0, 10.0),
+            false,
+        );
+        assert_eq!(parts, vec![vec![(0.0, 1.0)], vec![(2.0, 2.0), (3.0, 3.0)]]);
+        assert!(clip_to_range(&[(0.0, 50.0), (1.0, 60.0)], (0.0, 10.0), false).is_empty());
+        assert!(clip_to_range(&[(0.0, 0.0), (1.0, 0.0)], (1.0, 10.0), true).is_empty());
+    }
+
+    #[test]
+    fn the_curve_stays_inside_its_axis() {
+        // Theory at 98 % is far above the axis; the drawn parts end at its top.
+        let s = preset("mm1").unwrap();
+        let ch = curve_chart(&theory(&s), &[], None);
+        for series in ch.series.iter().filter(|s| s.mark == Mark::Line) {
+            for part in clip_to_range(&series.points, ch.y, true) {
+                assert!(part
+                    .iter()
+                    .all(|p| p.1 >= ch.y.0 * (1.0 - 1e-9) && p.1 <= ch.y.1 * (1.0 + 1e-9)));
+            }
+        }
+    }
+
+    #[test]
+    fn log_ticks_label_powers_of_ten_and_2_and_5_when_there_is_room() {
+        assert_eq!(log_tick_label(100.0, 50.0, 1000.0), "100");
+        assert_eq!(log_tick_label(1000.0000000001, 50.0, 1000.0), "1,000");
+        assert_eq!(log_tick_label(0.1, 50.0, 1000.0), "0.1");
+        assert_eq!(
+            log_tick_label(200.0, 50.0, 1000.0),
+            "",
+            "1 and 2 would touch"
+        );
+        assert_eq!(log_tick_label(200.00000000000003, 120.0, 1000.0), "200");
+        assert_eq!(log_tick_label(50.0, 120.0, 1000.0), "50");
+        assert_eq!(
+            log_tick_label(30.0, 120.0, 1000.0),
+            "",
+            "a grid line without a label"
+        );
+        assert_eq!(log_tick_label(0.0, 120.0, 1000.0), "");
+        assert_eq!(log_tick_label(f64::NAN, 120.0, 1000.0), "");
+        assert_eq!(linear_tick_label(0.30000000000000004, false, 1.0), "0.3");
+        assert_eq!(linear_tick_label(0.6000000000000001, true, 1.0), "60");
+        assert_eq!(linear_tick_label(1500.0, false, 2000.0), "1,500");
+        // An axis up to 10,000: every thousand in one style.
+        assert_eq!(log_tick_label(5000.0, 120.0, 10_000.0), "5k");
+        assert_eq!(log_tick_label(10_000.0, 120.0, 10_000.0), "10k");
+        assert_eq!(log_tick_label(500.0, 120.0, 10_000.0), "500");
+        assert_eq!(linear_tick_label(7500.0, false, 12_000.0), "7.5k");
     }
 
     #[test]

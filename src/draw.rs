@@ -1,17 +1,36 @@
-//! Drawing on a 2D canvas: the tellers scene and the charts.
+//! Drawing on a 2D canvas: the charts (with plotters) and the tellers scene.
 //!
 //! Colours are the Okabe–Ito palette, which stays distinct for the common
 //! kinds of colour blindness; every colour also has a label in a legend.
-//! The layout decisions (what fits, what is summed up as "+N more") are in
-//! plain arithmetic here; the numbers come from [`tellers_sim::Snapshot`]
-//! and [`crate::playground`].
+//! Everything is drawn for the width the canvas gets on the page (see
+//! [`watch_width`]) at the screen's pixel ratio, so text keeps its size on
+//! a phone and stays sharp on a high-DPI screen.
+//!
+//! The scene stays on the raw canvas: it is redrawn every animation frame
+//! with up to a few thousand dots, which one canvas path fills at once,
+//! where plotters would draw and style each dot on its own.
+//! The layout decisions (what fits, what is summed up as "+N more") are
+//! plain arithmetic here, tested natively; the numbers come from
+//! [`tellers_sim::Snapshot`].
 
+use leptos::html;
+use leptos::prelude::*;
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_canvas::CanvasBackend;
+use send_wrapper::SendWrapper;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use wasm_bindgen::JsValue;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-use crate::charts::{palette, Chart, Mark, Series};
-use crate::format::{fmt_count, fmt_ticks, linear_ticks, log_ticks};
+use crate::charts::{
+    chart_layout, clip_to_range, legend_layout, linear_tick_label, log_tick_label, palette,
+    type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW, SIDE_PX,
+    X_LABEL_ROW, X_TICKS_PX,
+};
+use crate::format::fmt_count;
 use tellers_sim::{Snapshot, TellerKind, TellerState};
 
 /// Colours that follow the light or dark scheme.
@@ -52,12 +71,31 @@ impl Theme {
     }
 }
 
-/// The 2D context of `canvas`, sized for the screen's pixel ratio, with
-/// user space in CSS pixels of a `w` × `h` drawing.
-pub fn context(canvas: &HtmlCanvasElement, w: f64, h: f64) -> Option<CanvasRenderingContext2d> {
-    let dpr = web_sys::window()
+/// The screen's device pixels per CSS pixel (1–3).
+pub fn pixel_ratio() -> f64 {
+    web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
-        .clamp(1.0, 3.0);
+        .clamp(1.0, 3.0)
+}
+
+/// The 2D context of `canvas`.
+fn context2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()??
+        .dyn_into::<CanvasRenderingContext2d>()
+        .ok()
+}
+
+/// Gives `canvas` `w` × `h` CSS pixels of drawing at the screen's pixel
+/// ratio `dpr`, cleared, with its context's user space in device pixels.
+fn size_canvas(
+    canvas: &HtmlCanvasElement,
+    ctx: &CanvasRenderingContext2d,
+    w: f64,
+    h: f64,
+    dpr: f64,
+) {
     let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
     if canvas.width() != pw {
         canvas.set_width(pw);
@@ -65,14 +103,121 @@ pub fn context(canvas: &HtmlCanvasElement, w: f64, h: f64) -> Option<CanvasRende
     if canvas.height() != ph {
         canvas.set_height(ph);
     }
-    let ctx = canvas
-        .get_context("2d")
-        .ok()??
-        .dyn_into::<CanvasRenderingContext2d>()
-        .ok()?;
+    let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+    ctx.clear_rect(0.0, 0.0, f64::from(pw), f64::from(ph));
+}
+
+/// The 2D context of `canvas`, sized for `dpr` device pixels per unit,
+/// with user space in units of a `w` × `h` drawing.
+fn context(
+    canvas: &HtmlCanvasElement,
+    w: f64,
+    h: f64,
+    dpr: f64,
+) -> Option<CanvasRenderingContext2d> {
+    let ctx = context2d(canvas)?;
+    size_canvas(canvas, &ctx, w, h, dpr);
     let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-    ctx.clear_rect(0.0, 0.0, w, h);
     Some(ctx)
+}
+
+/// Watches the width an element gets on the page. Dropping it stops.
+pub struct WidthWatch {
+    observer: web_sys::ResizeObserver,
+    _callback: Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl Drop for WidthWatch {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
+/// How a canvas fits the page: the width it gets, CSS px, and how much
+/// larger than the usual 16 px the page's type is there (presenter mode,
+/// or a reader's larger default font), which its drawing follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Fit {
+    /// Width, CSS px.
+    pub width: f64,
+    /// The page's font size there over 16 px, 1–2.
+    pub zoom: f64,
+}
+
+impl Fit {
+    /// The drawing's units for this fit: its width in them, and device
+    /// pixels per unit (a unit is a CSS pixel times the zoom).
+    pub fn units(self) -> (f64, f64) {
+        let zoom = self.zoom.clamp(1.0, 2.0);
+        (self.width / zoom, pixel_ratio() * zoom)
+    }
+}
+
+/// Calls `f` with how `el` fits the page once it is laid out and again
+/// whenever its width changes (a window resized, presenter mode, a phone
+/// turned). The browser reports it after layout, so reading it forces no
+/// layout of its own.
+pub fn watch_width(el: &web_sys::Element, f: impl Fn(Fit) + 'static) -> Option<WidthWatch> {
+    let target = el.clone();
+    let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        let last = entries.get(entries.length().saturating_sub(1));
+        if let Ok(entry) = last.dyn_into::<web_sys::ResizeObserverEntry>() {
+            let font_px = web_sys::window()
+                .and_then(|w| w.get_computed_style(&target).ok().flatten())
+                .and_then(|style| style.get_property_value("font-size").ok())
+                .and_then(|v| v.trim_end_matches("px").parse::<f64>().ok())
+                .unwrap_or(16.0);
+            f(Fit {
+                width: entry.content_rect().width(),
+                zoom: font_px / 16.0,
+            });
+        }
+    });
+    let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+    observer.observe(el);
+    Some(WidthWatch {
+        observer,
+        _callback: callback,
+    })
+}
+
+/// How `canvas` fits the page: width 0 until it is laid out, then
+/// following it (see [`watch_width`]) for as long as the calling
+/// component lives.
+pub fn canvas_fit(canvas: NodeRef<html::Canvas>) -> ReadSignal<Fit> {
+    let fit = RwSignal::new(Fit::default());
+    Effect::new(move |_| {
+        let Some(c) = canvas.get() else {
+            return;
+        };
+        let watch = watch_width(&c, move |new: Fit| {
+            // Sub-pixel jitter would redraw for nothing. The drawing waits
+            // for a task of its own: the browser reports every canvas of a
+            // page in the same frame, and drawing them all there (at
+            // start-up, after the page's first layout) made a long task.
+            let old = fit.get_untracked();
+            if (new.width - old.width).abs() >= 0.5 || (new.zoom - old.zoom).abs() > 0.01 {
+                set_timeout(move || _ = fit.try_set(new), std::time::Duration::ZERO);
+            }
+        });
+        let watch = SendWrapper::new(watch);
+        on_cleanup(move || drop(watch));
+    });
+    fit.read_only()
+}
+
+/// A `#rrggbb` colour as plotters takes it (black if malformed).
+pub fn rgb(hex: &str) -> RGBColor {
+    let channel = |i: usize| {
+        hex.get(i..i + 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .unwrap_or(0)
+    };
+    if hex.len() == 7 && hex.starts_with('#') {
+        RGBColor(channel(1), channel(3), channel(5))
+    } else {
+        RGBColor(0, 0, 0)
+    }
 }
 
 /// A 2D context that draws its text last, grouped by font and colour:
@@ -101,12 +246,6 @@ impl Pen {
             ctx,
             texts: std::cell::RefCell::new(Vec::new()),
         }
-    }
-
-    /// Width of `s` in `font`, CSS pixels.
-    fn width(&self, s: &str, font: &str) -> Option<f64> {
-        self.ctx.set_font(font);
-        self.ctx.measure_text(s).ok().map(|m| m.width())
     }
 }
 
@@ -160,39 +299,23 @@ fn text(
     });
 }
 
-fn dot(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64, color: &str) {
-    ctx.begin_path();
-    let _ = ctx.arc(x, y, r, 0.0, std::f64::consts::TAU);
-    ctx.set_fill_style_str(color);
-    ctx.fill();
-}
-
 fn square(ctx: &CanvasRenderingContext2d, x: f64, y: f64, size: f64, color: &str) {
     ctx.set_fill_style_str(color);
     ctx.fill_rect(x, y, size, size);
 }
 
-fn dash(ctx: &CanvasRenderingContext2d, on: bool) {
-    let pattern = if on {
-        js_sys::Array::of2(&JsValue::from(6.0), &JsValue::from(4.0))
-    } else {
-        js_sys::Array::new()
-    };
-    let _ = ctx.set_line_dash(&pattern);
-}
-
-/// Draws up to `cols × rows` dots in a grid at (`x`, `y`), then "+N more".
+/// Draws up to `cols × rows` dots in a grid at (`x`, `y`), `step` apart,
+/// then "+N more" under it in `font`.
 #[allow(clippy::too_many_arguments)]
 fn dot_grid(
     ctx: &Pen,
     th: &Theme,
     n: u64,
-    x: f64,
-    y: f64,
-    cols: u64,
-    rows: u64,
+    (x, y): (f64, f64),
+    (cols, rows): (u64, u64),
     step: f64,
     color: &str,
+    font: &'static str,
 ) {
     let shown = n.min(cols * rows);
     // One path for all the dots: a fill per dot would cost a call each.
@@ -207,13 +330,13 @@ fn dot_grid(
     ctx.set_fill_style_str(color);
     ctx.fill();
     if n > shown {
-        let y_more = y + rows as f64 * step + 14.0;
+        let y_more = y + rows as f64 * step + 12.0;
         text(
             ctx,
             &format!("+{} more", fmt_count((n - shown) as f64)),
             x,
             y_more,
-            "bold 15px system-ui, sans-serif",
+            font,
             th.ink,
             "left",
         );
@@ -244,16 +367,6 @@ fn state_color(state: TellerState, th: &Theme) -> &'static str {
     }
 }
 
-/// Fonts of the tellers scene: section headings and plain text.
-const HEAD_FONT: &str = "bold 17px system-ui, sans-serif";
-const BODY_FONT: &str = "15px system-ui, sans-serif";
-
-/// A section's heading at (`x`, top of the scene) with a muted line under it.
-fn heading(ctx: &Pen, th: &Theme, x: f64, title: &str, subtitle: &str) {
-    text(ctx, title, x, 22.0, HEAD_FONT, th.ink, "left");
-    text(ctx, subtitle, x, 44.0, BODY_FONT, th.muted, "left");
-}
-
 /// Most cores the scene draws one square for.
 const CORES_SHOWN: u32 = 32;
 
@@ -273,30 +386,314 @@ pub fn cores_heading(busy: u32, cores: u32, shown: u32) -> String {
     }
 }
 
-/// Logical size of the tellers scene, CSS pixels.
-pub const SCENE: (f64, f64) = (960.0, 400.0);
+/// The fonts of the tellers scene (CSS strings), and their sizes, px.
+#[derive(Debug, PartialEq)]
+pub struct SceneFonts {
+    /// Section headings.
+    pub head: &'static str,
+    /// Plain text.
+    pub body: &'static str,
+    /// Bold text: "+N more", counts on event loops.
+    pub strong: &'static str,
+    /// The outcome counts.
+    pub number: &'static str,
+    /// Sizes of the four, px, in that order.
+    pub px: [f64; 4],
+}
+
+const WIDE_FONTS: SceneFonts = SceneFonts {
+    head: "bold 17px system-ui, sans-serif",
+    body: "15px system-ui, sans-serif",
+    strong: "bold 14px system-ui, sans-serif",
+    number: "bold 16px system-ui, sans-serif",
+    px: [17.0, 15.0, 14.0, 16.0],
+};
+
+const NARROW_FONTS: SceneFonts = SceneFonts {
+    head: "bold 16px system-ui, sans-serif",
+    body: "14px system-ui, sans-serif",
+    strong: "bold 13px system-ui, sans-serif",
+    number: "bold 15px system-ui, sans-serif",
+    px: [16.0, 14.0, 13.0, 15.0],
+};
+
+/// A rectangle of the scene, CSS px.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Area {
+    /// Left.
+    pub x: f64,
+    /// Top.
+    pub y: f64,
+    /// Width.
+    pub w: f64,
+    /// Height.
+    pub h: f64,
+}
+
+/// Where the parts of the tellers scene go on a canvas `width` CSS px
+/// wide. Each section is a heading (title and muted subtitle) over its
+/// content: three columns on a wide canvas, one under the other on a narrow one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneLayout {
+    /// Canvas width, CSS px.
+    pub width: f64,
+    /// Canvas height, CSS px.
+    pub height: f64,
+    /// The fonts.
+    pub fonts: &'static SceneFonts,
+    /// Title and subtitle line middles, below a section's top, CSS px.
+    pub heading: (f64, f64),
+    /// Content starts this far below a section's top, CSS px.
+    pub content: f64,
+    /// Spacing of the dot grids, CSS px.
+    pub step: f64,
+    /// The line: section top-left, and its dot grid (columns, rows).
+    pub line: Area,
+    /// Columns and rows of the line's dots.
+    pub line_grid: (u64, u64),
+    /// The tellers: section; the tile grid fills `w` × `h` under the heading.
+    pub tellers: Area,
+    /// The cores: top of their heading line, left, room for squares.
+    pub cores: Area,
+    /// The back office: section top-left and width.
+    pub back: Area,
+    /// Columns and rows of the back office's dots.
+    pub back_grid: (u64, u64),
+    /// Done / refused / gave up: first row's middle, left, width.
+    pub outcomes: Area,
+    /// Spacing of the outcome rows, CSS px.
+    pub outcome_row: f64,
+    /// The legend entries.
+    pub legend: Vec<LegendEntry>,
+    /// Spacing of the legend's lines, CSS px.
+    pub legend_row: f64,
+}
+
+/// Narrower than this, the scene's sections stack, CSS px.
+pub const SCENE_WIDE_FROM: f64 = 720.0;
+
+/// Lays out the scene for a canvas `width` CSS px wide, with the legend
+/// `labels` as `measure` measures them in the layout's body font (see
+/// [`scene_fonts`]).
+pub fn scene_layout(width: f64, labels: &[&str], measure: &dyn Fn(&str) -> f64) -> SceneLayout {
+    let width = width.max(200.0);
+    let fonts = scene_fonts(width);
+    // Legend entries: a 16 px square, 6 px, the label.
+    let legend = |x0: f64, y0: f64, max_w: f64, gap: f64, row_h: f64| {
+        legend_layout(labels, measure, (x0, y0), max_w, 22.0, gap, row_h)
+    };
+    if width >= SCENE_WIDE_FROM {
+        let pad = 16.0;
+        let inner = width - 2.0 * pad;
+        let gap = 24.0;
+        let side = (inner * 0.27).floor();
+        let mid = inner - 2.0 * side - 2.0 * gap;
+        let step = 20.0;
+        let row_h = 26.0;
+        let (legend, legend_h) = legend(pad, 384.0, inner, 22.0, row_h);
+        let xb = width - pad - side;
+        SceneLayout {
+            width,
+            height: 384.0 - row_h / 2.0 + legend_h + 5.0,
+            fonts,
+            heading: (22.0, 44.0),
+            content: 60.0,
+            step,
+            line: Area {
+                x: pad,
+                y: 0.0,
+                w: side,
+                h: 10.0 * step,
+            },
+            line_grid: ((side / step).floor() as u64, 10),
+            tellers: Area {
+                x: pad + side + gap,
+                y: 0.0,
+                w: mid,
+                h: 208.0,
+            },
+            cores: Area {
+                x: pad + side + gap,
+                y: 300.0,
+                w: mid,
+                h: 28.0,
+            },
+            back: Area {
+                x: xb,
+                y: 0.0,
+                w: side,
+                h: 6.0 * step,
+            },
+            back_grid: ((side / step).floor() as u64, 6),
+            outcomes: Area {
+                x: xb,
+                y: 232.0,
+                w: side,
+                h: 3.0 * 28.0,
+            },
+            outcome_row: 28.0,
+            legend,
+            legend_row: row_h,
+        }
+    } else {
+        let pad = 12.0;
+        let inner = width - 2.0 * pad;
+        let step = 16.0;
+        let (heading, content) = ((16.0, 36.0), 50.0);
+        let cols = (inner / step).floor() as u64;
+        // Each dot grid leaves a line under it for "+N more".
+        let line = Area {
+            x: pad,
+            y: 0.0,
+            w: inner,
+            h: 3.0 * step,
+        };
+        let tellers_y = line.y + content + line.h + 26.0;
+        let tellers = Area {
+            x: pad,
+            y: tellers_y,
+            w: inner,
+            h: 112.0,
+        };
+        let cores_y = tellers.y + content + tellers.h + 24.0;
+        let cores = Area {
+            x: pad,
+            y: cores_y,
+            w: inner,
+            h: 24.0,
+        };
+        let back_y = cores.y + 16.0 + cores.h + 40.0;
+        let back = Area {
+            x: pad,
+            y: back_y,
+            w: inner,
+            h: 3.0 * step,
+        };
+        let outcomes_y = back.y + content + back.h + 34.0;
+        let outcome_row = 24.0;
+        let legend_top = outcomes_y + 3.0 * outcome_row + 8.0;
+        let row_h = 22.0;
+        let (legend, legend_h) = legend(pad, legend_top, inner, 18.0, row_h);
+        SceneLayout {
+            width,
+            height: legend_top - row_h / 2.0 + legend_h + 6.0,
+            fonts,
+            heading,
+            content,
+            step,
+            line,
+            line_grid: (cols, 3),
+            tellers,
+            cores,
+            back,
+            back_grid: (cols, 3),
+            outcomes: Area {
+                x: pad,
+                y: outcomes_y,
+                w: inner,
+                h: 3.0 * outcome_row,
+            },
+            outcome_row,
+            legend,
+            legend_row: row_h,
+        }
+    }
+}
+
+/// The scene's fonts on a canvas `width` CSS px wide.
+pub fn scene_fonts(width: f64) -> &'static SceneFonts {
+    if width >= SCENE_WIDE_FROM {
+        &WIDE_FONTS
+    } else {
+        &NARROW_FONTS
+    }
+}
+
+/// A section's heading at the top of `area`, with a muted line under it.
+fn heading(ctx: &Pen, th: &Theme, lay: &SceneLayout, area: &Area, title: &str, subtitle: &str) {
+    let f = lay.fonts;
+    text(
+        ctx,
+        title,
+        area.x,
+        area.y + lay.heading.0,
+        f.head,
+        th.ink,
+        "left",
+    );
+    text(
+        ctx,
+        subtitle,
+        area.x,
+        area.y + lay.heading.1,
+        f.body,
+        th.muted,
+        "left",
+    );
+}
+
+/// The scene's legend: colour and meaning.
+fn scene_legend(th: &Theme) -> [(&'static str, &'static str); 5] {
+    [
+        (palette::ORANGE, "on a core"),
+        (palette::YELLOW, "wants a core"),
+        (palette::SKY, "holds a request that waits"),
+        (th.empty, "idle"),
+        (th.ink, "request in line"),
+    ]
+}
 
 /// The tellers scene: the line, the tellers and the cores they hold, the
-/// back office, what became of finished requests, and a legend.
+/// back office, what became of finished requests, and a legend. Drawn for
+/// the canvas's width (its `width` in device pixels) and its `data-zoom`,
+/// which the panel sets from how it fits the page (see [`Fit`]).
 pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
-    let (w, h) = SCENE;
-    let Some(ctx) = context(canvas, w, h).map(Pen::new) else {
+    let zoom = canvas
+        .get_attribute("data-zoom")
+        .and_then(|z| z.parse::<f64>().ok())
+        .unwrap_or(1.0)
+        .clamp(1.0, 2.0);
+    let dpr = pixel_ratio() * zoom;
+    let Some(raw) = context2d(canvas) else {
         return;
     };
+    let width = (f64::from(canvas.width()) / dpr).max(1.0);
+    let legend = scene_legend(th);
+    raw.set_font(scene_fonts(width).body);
+    let measure = |s: &str| {
+        raw.measure_text(s)
+            .map_or(s.len() as f64 * 9.0, |m| m.width())
+    };
+    let labels = legend.map(|(_, label)| label);
+    let lay = scene_layout(width, &labels, &measure);
+    let Some(ctx) = context(canvas, width, lay.height, dpr).map(Pen::new) else {
+        return;
+    };
+    let f = lay.fonts;
 
     // The line.
     heading(
         &ctx,
         th,
-        16.0,
+        &lay,
+        &lay.line,
         &format!("Line: {}", fmt_count(snap.line as f64)),
         "waiting for a teller",
     );
-    dot_grid(&ctx, th, snap.line, 16.0, 60.0, 12, 10, 20.0, th.ink);
+    let (lx, ly) = (lay.line.x, lay.line.y + lay.content);
+    dot_grid(
+        &ctx,
+        th,
+        snap.line,
+        (lx, ly),
+        lay.line_grid,
+        lay.step,
+        th.ink,
+        f.strong,
+    );
 
     // The tellers.
-    let x0 = 290.0;
-    let area_w = 380.0;
+    let t = lay.tellers;
     let kind = snap.tellers.first().map(|t| t.kind);
     let noun = match kind {
         Some(TellerKind::Loop) if snap.tellers.iter().any(|t| t.kind == TellerKind::Worker) => {
@@ -310,35 +707,37 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     heading(
         &ctx,
         th,
-        x0,
+        &lay,
+        &t,
         &format!("Tellers: {} {noun}", fmt_count(snap.tellers_alive as f64)),
         &format!("{} taken", fmt_count(snap.tellers_busy as f64)),
     );
-    let n = snap.tellers.len().max(1) as f64;
+    let n = snap.tellers.len().max(1);
     let gap = 4.0;
-    let area_h = 208.0;
-    let (size, cols, fit) = teller_grid(n as usize, area_w, area_h, gap);
-    for (i, t) in snap.tellers.iter().take(fit).enumerate() {
-        let x = x0 + (i % cols) as f64 * (size + gap);
-        let y = 60.0 + (i / cols) as f64 * (size + gap);
-        square(&ctx, x, y, size, state_color(t.state, th));
-        if t.kind == TellerKind::Worker {
+    let (size, cols, fit) = teller_grid(n, t.w, t.h, gap);
+    let top = t.y + lay.content;
+    for (i, tl) in snap.tellers.iter().take(fit).enumerate() {
+        let x = t.x + (i % cols) as f64 * (size + gap);
+        let y = top + (i / cols) as f64 * (size + gap);
+        square(&ctx, x, y, size, state_color(tl.state, th));
+        if tl.kind == TellerKind::Worker {
             ctx.set_stroke_style_str(th.ink);
             ctx.set_line_width(2.0);
             ctx.stroke_rect(x + 1.0, y + 1.0, size - 2.0, size - 2.0);
         }
-        if t.kind == TellerKind::Loop && size >= 30.0 {
-            let ink = if t.state == TellerState::Idle {
+        if tl.kind == TellerKind::Loop && size >= 30.0 {
+            let ink = if tl.state == TellerState::Idle {
                 th.ink
             } else {
                 "#1b2430"
             };
+            let count = fmt_count(tl.load as f64);
             text(
                 &ctx,
-                &fmt_count(t.load as f64),
+                &count,
                 x + size / 2.0,
                 y + size / 2.0,
-                "bold 14px system-ui, sans-serif",
+                f.strong,
                 ink,
                 "center",
             );
@@ -348,266 +747,338 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         .tellers_alive
         .saturating_sub(fit.min(snap.tellers.len()) as u64);
     if hidden > 0 {
-        text(
-            &ctx,
-            &format!("+{} more tellers", fmt_count(hidden as f64)),
-            x0,
-            60.0 + area_h + 12.0,
-            "bold 15px system-ui, sans-serif",
-            th.ink,
-            "left",
-        );
+        let more = format!("+{} more tellers", fmt_count(hidden as f64));
+        text(&ctx, &more, t.x, top + t.h + 12.0, f.strong, th.ink, "left");
     }
 
     // The cores.
-    let cy = 312.0;
-    text(
-        &ctx,
-        &cores_heading(snap.busy_cores, snap.cores, CORES_SHOWN),
-        x0,
-        cy,
-        HEAD_FONT,
-        th.ink,
-        "left",
-    );
+    let c = lay.cores;
+    let busy = cores_heading(snap.busy_cores, snap.cores, CORES_SHOWN);
+    text(&ctx, &busy, c.x, c.y + 12.0, f.head, th.ink, "left");
     let shown = snap.cores.min(CORES_SHOWN);
-    let cs = (area_w / f64::from(shown.max(8)) - 3.0).min(28.0);
+    let cs = (c.w / f64::from(shown.max(8)) - 3.0).clamp(4.0, c.h);
     for i in 0..shown {
         let color = if i < snap.busy_cores.min(shown) {
             palette::ORANGE
         } else {
             th.empty
         };
-        square(&ctx, x0 + f64::from(i) * (cs + 3.0), cy + 16.0, cs, color);
+        square(&ctx, c.x + f64::from(i) * (cs + 3.0), c.y + 28.0, cs, color);
     }
 
     // The back office.
-    let xb = 710.0;
+    let b = lay.back;
     heading(
         &ctx,
         th,
-        xb,
+        &lay,
+        &b,
         &format!("Back office: {}", fmt_count(snap.waiting as f64)),
         "waiting off the CPU",
     );
-    dot_grid(&ctx, th, snap.waiting, xb, 60.0, 11, 6, 20.0, palette::SKY);
+    let at = (b.x, b.y + lay.content);
+    dot_grid(
+        &ctx,
+        th,
+        snap.waiting,
+        at,
+        lay.back_grid,
+        lay.step,
+        palette::SKY,
+        f.strong,
+    );
 
     // Outcomes.
-    let yo = 232.0;
+    let o = lay.outcomes;
     let outcomes = [
         ("Done", snap.completed, palette::GREEN),
         ("Refused", snap.refused, palette::VERMILLION),
         ("Gave up", snap.timed_out, palette::PURPLE),
     ];
     for (i, (label, n, color)) in outcomes.iter().enumerate() {
-        let y = yo + i as f64 * 28.0;
-        square(&ctx, xb, y - 8.0, 16.0, color);
-        text(&ctx, label, xb + 24.0, y, BODY_FONT, th.ink, "left");
-        text(
-            &ctx,
-            &fmt_count(*n as f64),
-            w - 16.0,
-            y,
-            "bold 16px system-ui, sans-serif",
-            th.ink,
-            "right",
-        );
+        let y = o.y + i as f64 * lay.outcome_row;
+        square(&ctx, o.x, y - 8.0, 16.0, color);
+        text(&ctx, label, o.x + 24.0, y, f.body, th.ink, "left");
+        let count = fmt_count(*n as f64);
+        text(&ctx, &count, o.x + o.w, y, f.number, th.ink, "right");
     }
 
     // Legend.
-    let ly = h - 22.0;
-    let items = [
-        (palette::ORANGE, "on a core"),
-        (palette::YELLOW, "wants a core"),
-        (palette::SKY, "holds a request that waits"),
-        (th.empty, "idle"),
-        (th.ink, "request in line"),
-    ];
-    let mut x = 16.0;
-    for (color, label) in items {
-        square(&ctx, x, ly - 8.0, 16.0, color);
-        text(&ctx, label, x + 22.0, ly, BODY_FONT, th.ink, "left");
-        let width = ctx.width(label, BODY_FONT).unwrap_or(100.0);
-        x += 22.0 + width + 22.0;
+    for ((color, _), e) in legend.iter().zip(&lay.legend) {
+        square(&ctx, e.x, e.y - 8.0, 16.0, color);
+        for (i, line) in e.lines.iter().enumerate() {
+            let y = e.y + i as f64 * lay.legend_row;
+            text(&ctx, line, e.x + 22.0, y, f.body, th.ink, "left");
+        }
     }
 }
 
 /// A series colour as drawn on this theme: blue lightens on a dark page.
-fn col(c: &'static str, th: &Theme) -> &'static str {
-    if c == palette::BLUE {
-        th.blue
+fn col(c: &'static str, th: &Theme) -> RGBColor {
+    rgb(if c == palette::BLUE { th.blue } else { c })
+}
+
+/// A font for plotters, `px` CSS pixels at pixel ratio `dpr`.
+fn font(px: f64, dpr: f64, color: RGBColor) -> TextStyle<'static> {
+    ("system-ui, sans-serif", px * dpr)
+        .into_font()
+        .color(&color)
+}
+
+/// Draws `chart` on `canvas` for how it fits the page (see [`Fit`]), with
+/// plotters: the legend in rows on top, the y-axis label under it, then the
+/// plot. Returns the layout it used, in the drawing's units (a CSS pixel
+/// times the zoom; the canvas is that tall).
+pub fn draw_chart(
+    canvas: &HtmlCanvasElement,
+    chart: &Chart,
+    th: &Theme,
+    fit: Fit,
+    tall: bool,
+) -> Option<ChartLayout> {
+    if fit.width < 1.0 {
+        return None;
+    }
+    let (width, dpr) = fit.units();
+    let ctx = context2d(canvas)?;
+    // Measure in units, before the canvas is sized in device pixels.
+    let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+    let measure = |s: &str, px: f64| {
+        ctx.set_font(&format!("{px}px system-ui, sans-serif"));
+        ctx.measure_text(s)
+            .map_or(s.len() as f64 * px * 0.6, |m| m.width())
+    };
+    let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
+    let longest_tick = if chart.y_log {
+        log_tick_label(chart.y.1, f64::INFINITY, chart.y.1)
     } else {
-        c
+        [chart.y.0, chart.y.1, chart.y.1 / 3.0]
+            .map(|v| linear_tick_label(v, false, chart.y.1))
+            .into_iter()
+            .max_by_key(String::len)
+            .unwrap_or_default()
+    };
+    let y_axis_w = measure(&longest_tick, type_px::TICK).max(measure("0.00", type_px::TICK)) + 16.0;
+    let legend_w = |s: &str| measure(s, type_px::LEGEND);
+    let lay = chart_layout(width, &labels, &chart.x_label, &legend_w, y_axis_w, tall);
+    size_canvas(canvas, &ctx, width, lay.height, dpr);
+
+    let px = |v: f64| (v * dpr).round() as i32;
+    let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
+    let ink = rgb(th.ink);
+    // Legend: each series' mark beside its label.
+    let legend_font = font(type_px::LEGEND, dpr, ink).pos(Pos::new(HPos::Left, VPos::Center));
+    for (s, e) in chart.series.iter().zip(&lay.legend) {
+        legend_mark(&root, s, th, (px(e.x), px(e.y)), dpr);
+        for (i, line) in e.lines.iter().enumerate() {
+            let y = e.y + i as f64 * LEGEND_ROW;
+            let at = (px(e.x + LEGEND_MARK), px(y));
+            let _ = root.draw(&Text::new(line.clone(), at, legend_font.clone()));
+        }
+    }
+    let axis_font = font(type_px::AXIS, dpr, ink);
+    let _ = root.draw(&Text::new(
+        chart.y_label.clone(),
+        (px(SIDE_PX), px(lay.y_label_y)),
+        axis_font.pos(Pos::new(HPos::Left, VPos::Center)),
+    ));
+    // The x-axis label, under the ticks, across the whole width if need be.
+    let centred = axis_font.pos(Pos::new(HPos::Center, VPos::Center));
+    for (i, line) in lay.x_label.iter().enumerate() {
+        let y = lay.x_label_y + i as f64 * X_LABEL_ROW;
+        let _ = root.draw(&Text::new(
+            line.clone(),
+            (px(width / 2.0), px(y)),
+            centred.clone(),
+        ));
+    }
+
+    let below = lay.height - lay.plot_top - lay.plot_h - X_TICKS_PX;
+    let plot = root.margin(px(lay.plot_top), px(below), px(SIDE_PX), px(SIDE_PX + 8.0));
+    let mut builder = ChartBuilder::on(&plot);
+    builder
+        .x_label_area_size(px(X_TICKS_PX))
+        .y_label_area_size(px(y_axis_w));
+    let (x0, x1) = chart.x;
+    let (y0, y1) = chart.y;
+    let decades = (y1 / y0).log10().max(1.0);
+    let px_per_decade = lay.plot_h / decades;
+    let (y_axis, lines) = if chart.y_log {
+        // Ask for every 1–9 line when they are far enough apart (log paper).
+        let lines = if px_per_decade >= 60.0 {
+            10 * decades.round() as usize + 1
+        } else {
+            decades.round() as usize + 1
+        };
+        (YAxis::Log((y0..y1).log_scale().into()), lines)
+    } else {
+        (YAxis::Linear((y0..y1).into()), lay.y_ticks)
+    };
+    let log = chart.y_log;
+    let label = move |v: &f64| {
+        if log {
+            log_tick_label(*v, px_per_decade, y1)
+        } else {
+            linear_tick_label(*v, false, y1)
+        }
+    };
+    let mut cc = builder.build_cartesian_2d(x0..x1, y_axis).ok()?;
+    paint(&mut cc, &ctx, chart, th, &lay, dpr, lines, &label);
+    Some(lay)
+}
+
+/// A y axis, linear or logarithmic, as one type: plotters' mesh and series
+/// code is generic over the axis, and one type compiles it once (smaller wasm).
+enum YAxis {
+    Linear(RangedCoordf64),
+    Log(LogCoord<f64>),
+}
+
+impl Ranged for YAxis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        match self {
+            YAxis::Linear(a) => a.map(v, limit),
+            YAxis::Log(a) => a.map(v, limit),
+        }
+    }
+
+    fn key_points<H: KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        match self {
+            YAxis::Linear(a) => a.key_points(hint),
+            YAxis::Log(a) => a.key_points(hint),
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        match self {
+            YAxis::Linear(a) => a.range(),
+            YAxis::Log(a) => a.range(),
+        }
     }
 }
 
-/// Draws `chart` on `canvas`, `w` × `h` CSS pixels.
-pub fn draw_chart(canvas: &HtmlCanvasElement, chart: &Chart, th: &Theme, w: f64, h: f64) {
-    let Some(ctx) = context(canvas, w, h).map(Pen::new) else {
-        return;
-    };
-    let small = "14px system-ui, sans-serif";
-    // Legend, in rows above the plot; the plot starts below it.
-    let mut lx = 8.0;
-    let mut ly = 14.0;
-    for s in &chart.series {
-        let width = ctx.width(&s.label, small).unwrap_or(80.0);
-        if lx + 34.0 + width > w {
-            lx = 8.0;
-            ly += 20.0;
-        }
-        legend_mark(&ctx, s, th, lx, ly);
-        text(&ctx, &s.label, lx + 26.0, ly, small, th.ink, "left");
-        lx += 26.0 + width + 18.0;
-    }
-    let (left, right, top, bottom) = (78.0, 16.0, ly + 44.0, 52.0);
-    let (pw, ph) = (w - left - right, h - top - bottom);
-    let (x0, x1) = chart.x;
-    let (y0, y1) = chart.y;
-    let fy = |y: f64| -> f64 {
-        let t = if chart.y_log {
-            (y.log10() - y0.log10()) / (y1.log10() - y0.log10())
-        } else {
-            (y - y0) / (y1 - y0)
-        };
-        top + ph * (1.0 - t)
-    };
-    let fx = |x: f64| left + pw * (x - x0) / (x1 - x0);
+/// The mesh, the axes and the series of `chart` on `cc`.
+#[allow(clippy::too_many_arguments)]
+fn paint(
+    cc: &mut ChartContext<'_, CanvasBackend, Cartesian2d<RangedCoordf64, YAxis>>,
+    ctx: &CanvasRenderingContext2d,
+    chart: &Chart,
+    th: &Theme,
+    lay: &ChartLayout,
+    dpr: f64,
+    y_lines: usize,
+    y_label: &dyn Fn(&f64) -> String,
+) {
+    let px = |v: f64| (v * dpr).round() as u32;
+    let x_label = |v: &f64| linear_tick_label(*v, chart.x_percent, chart.x.1);
+    let muted = rgb(th.muted);
+    let _ = cc
+        .configure_mesh()
+        .x_labels(lay.x_ticks)
+        .y_labels(y_lines)
+        .x_label_formatter(&x_label)
+        .y_label_formatter(y_label)
+        .max_light_lines(0)
+        .bold_line_style(rgb(th.grid).stroke_width(px(1.0)))
+        .axis_style(muted.stroke_width(px(1.0)))
+        .set_all_tick_mark_size(px(4.0))
+        .label_style(font(type_px::TICK, dpr, muted))
+        .draw();
 
-    // Grid and ticks.
-    ctx.set_line_width(1.0);
-    let yt = if chart.y_log {
-        log_ticks(y0, y1)
-    } else {
-        linear_ticks(y0, y1, 5)
-    };
-    let y_labels = fmt_ticks(&yt);
-    for (t, label) in yt.into_iter().zip(y_labels) {
-        let y = fy(t);
-        ctx.set_stroke_style_str(th.grid);
-        ctx.begin_path();
-        ctx.move_to(left, y);
-        ctx.line_to(left + pw, y);
-        ctx.stroke();
-        text(&ctx, &label, left - 8.0, y, small, th.muted, "right");
-    }
-    let xt = linear_ticks(x0, x1, 8);
-    let x_labels = fmt_ticks(&xt);
-    for (t, tick_label) in xt.into_iter().zip(x_labels) {
-        let x = fx(t);
-        ctx.set_stroke_style_str(th.grid);
-        ctx.begin_path();
-        ctx.move_to(x, top);
-        ctx.line_to(x, top + ph);
-        ctx.stroke();
-        let label = if chart.x_percent {
-            format!("{}", (t * 100.0).round())
-        } else {
-            tick_label
-        };
-        text(&ctx, &label, x, top + ph + 16.0, small, th.muted, "center");
-    }
-    ctx.set_stroke_style_str(th.muted);
-    ctx.stroke_rect(left, top, pw, ph);
-    text(
-        &ctx,
-        &chart.x_label,
-        left + pw / 2.0,
-        h - 12.0,
-        "15px system-ui, sans-serif",
-        th.ink,
-        "center",
-    );
-    text(
-        &ctx,
-        &chart.y_label,
-        8.0,
-        top - 16.0,
-        "15px system-ui, sans-serif",
-        th.ink,
-        "left",
-    );
-
-    // Series, clipped to the plot.
+    // Series, clipped to the plot: theory runs on past the top of the axis.
+    let (xs, ys) = cc.plotting_area().get_pixel_range();
     ctx.save();
     ctx.begin_path();
-    ctx.rect(left, top, pw, ph);
+    ctx.rect(
+        f64::from(xs.start),
+        f64::from(ys.start),
+        f64::from(xs.end - xs.start),
+        f64::from(ys.end - ys.start),
+    );
     ctx.clip();
+    let (y0, y1) = chart.y;
     for s in &chart.series {
         let pts: Vec<(f64, f64)> = s
             .points
             .iter()
             .filter(|(x, y)| x.is_finite() && y.is_finite() && (!chart.y_log || *y > 0.0))
-            .map(|&(x, y)| {
-                (
-                    fx(x),
-                    fy(y.clamp(if chart.y_log { y0 * 0.5 } else { f64::MIN }, f64::MAX)),
-                )
-            })
+            .map(|&(x, y)| (x, if chart.y_log { y.max(y0 * 0.5) } else { y }))
             .collect();
-        match s.mark {
-            Mark::Line | Mark::Dashed => {
-                dash(&ctx, s.mark == Mark::Dashed);
-                ctx.set_stroke_style_str(col(s.color, th));
-                ctx.set_line_width(2.5);
-                ctx.begin_path();
-                for (i, (x, y)) in pts.iter().enumerate() {
-                    if i == 0 {
-                        ctx.move_to(*x, *y);
-                    } else {
-                        ctx.line_to(*x, *y);
-                    }
-                }
-                ctx.stroke();
-                dash(&ctx, false);
+        // Lines are cut at the axis's ends (see `clip_to_range`).
+        let lines = || clip_to_range(&s.points, (y0, y1), chart.y_log);
+        let color = col(s.color, th);
+        let line = color.stroke_width(px(2.5));
+        let _ = match s.mark {
+            Mark::Line => lines()
+                .into_iter()
+                .try_for_each(|part| cc.draw_series(LineSeries::new(part, line)).map(|_| ())),
+            Mark::Dashed => {
+                let (on, off) = (px(7.0), px(5.0));
+                lines().into_iter().try_for_each(|part| {
+                    cc.draw_series(DashedLineSeries::new(part, on, off, line))
+                        .map(|_| ())
+                })
             }
-            Mark::Dots => pts
-                .iter()
-                .for_each(|(x, y)| dot(&ctx, *x, *y, 5.0, col(s.color, th))),
-            Mark::Squares => pts
-                .iter()
-                .for_each(|(x, y)| square(&ctx, x - 5.0, y - 5.0, 10.0, col(s.color, th))),
+            Mark::Dots => {
+                let r = px(5.0);
+                cc.draw_series(pts.into_iter().map(|p| Circle::new(p, r, color.filled())))
+                    .map(|_| ())
+            }
+            Mark::Squares => {
+                let r = px(5.0) as i32;
+                cc.draw_series(pts.into_iter().map(|p| {
+                    EmptyElement::at(p) + Rectangle::new([(-r, -r), (r, r)], color.filled())
+                }))
+                .map(|_| ())
+            }
             Mark::Ring => {
-                for (x, y) in &pts {
-                    ctx.begin_path();
-                    let _ = ctx.arc(*x, *y, 10.0, 0.0, std::f64::consts::TAU);
-                    ctx.set_stroke_style_str(col(s.color, th));
-                    ctx.set_line_width(3.0);
-                    ctx.stroke();
-                }
+                let ring = color.stroke_width(px(3.0));
+                cc.draw_series(pts.into_iter().map(|p| Circle::new(p, px(10.0), ring)))
+                    .map(|_| ())
             }
-        }
+        };
     }
     ctx.restore();
 }
 
-fn legend_mark(ctx: &CanvasRenderingContext2d, s: &Series, th: &Theme, x: f64, y: f64) {
-    match s.mark {
-        Mark::Line | Mark::Dashed => {
-            dash(ctx, s.mark == Mark::Dashed);
-            ctx.set_stroke_style_str(col(s.color, th));
-            ctx.set_line_width(2.5);
-            ctx.begin_path();
-            ctx.move_to(x, y);
-            ctx.line_to(x + 20.0, y);
-            ctx.stroke();
-            dash(ctx, false);
-        }
-        Mark::Dots => dot(ctx, x + 10.0, y, 5.0, col(s.color, th)),
-        Mark::Squares => square(ctx, x + 5.0, y - 5.0, 10.0, col(s.color, th)),
-        Mark::Ring => {
-            ctx.begin_path();
-            let _ = ctx.arc(x + 10.0, y, 7.0, 0.0, std::f64::consts::TAU);
-            ctx.set_stroke_style_str(col(s.color, th));
-            ctx.set_line_width(3.0);
-            ctx.stroke();
-        }
-    }
+/// A series' mark in the legend, its left end at `(x, y)` (device px).
+fn legend_mark(
+    root: &DrawingArea<CanvasBackend, plotters::coord::Shift>,
+    s: &Series,
+    th: &Theme,
+    (x, y): (i32, i32),
+    dpr: f64,
+) {
+    let px = |v: f64| (v * dpr).round() as i32;
+    let color = col(s.color, th);
+    let line = color.stroke_width(px(2.5) as u32);
+    let _ = match s.mark {
+        Mark::Line => root.draw(&PathElement::new(vec![(x, y), (x + px(20.0), y)], line)),
+        Mark::Dashed => root.draw(&plotters::element::DashedPathElement::new(
+            vec![(x, y), (x + px(20.0), y)],
+            px(7.0),
+            px(5.0),
+            line,
+        )),
+        Mark::Dots => root.draw(&Circle::new((x + px(10.0), y), px(5.0), color.filled())),
+        Mark::Squares => root.draw(&Rectangle::new(
+            [(x + px(5.0), y - px(5.0)), (x + px(15.0), y + px(5.0))],
+            color.filled(),
+        )),
+        Mark::Ring => root.draw(&Circle::new(
+            (x + px(10.0), y),
+            px(7.0),
+            color.stroke_width(px(3.0) as u32),
+        )),
+    };
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{cores_heading, teller_grid};
+    use super::*;
 
     #[test]
     fn the_cores_heading_is_one_short_line() {
@@ -615,7 +1086,7 @@ mod tests {
         let many = cores_heading(1024, 1024, 32);
         assert_eq!(many, "Cores: 1,024 of 1,024 busy (32 drawn)");
         // At most about 40 characters of 17 px bold: it ends before the
-        // back office column, 420 px to its right.
+        // back office column to its right.
         assert!(many.chars().count() <= 40);
     }
 
@@ -630,5 +1101,104 @@ mod tests {
         let (size, _, fit) = teller_grid(10_000, 380.0, 220.0, 4.0);
         assert_eq!(size, 10.0);
         assert!(fit < 10_000, "the rest is summed up as +N more");
+    }
+
+    #[test]
+    fn colours_parse_from_hex() {
+        assert_eq!(rgb("#E69F00"), RGBColor(0xE6, 0x9F, 0x00));
+        assert_eq!(rgb("#0072b2"), RGBColor(0x00, 0x72, 0xB2));
+        assert_eq!(rgb("E69F00"), RGBColor(0, 0, 0));
+        assert_eq!(rgb("#E69F"), RGBColor(0, 0, 0));
+    }
+
+    fn px_of(font: &str) -> f64 {
+        let n = font.split("px").next().unwrap();
+        n.rsplit(' ').next().unwrap().parse().unwrap()
+    }
+
+    const LEGEND: [&str; 5] = [
+        "on a core",
+        "wants a core",
+        "holds a request that waits",
+        "idle",
+        "request in line",
+    ];
+
+    /// About what the body font measures: 0.6 em a letter (wide, like DejaVu Sans).
+    fn measure_at(width: f64) -> impl Fn(&str) -> f64 {
+        let px = scene_fonts(width).px[1];
+        move |s: &str| s.chars().count() as f64 * px * 0.6
+    }
+
+    #[test]
+    fn the_scene_fits_every_width_from_a_small_phone_up() {
+        for width in [
+            240.0, 300.0, 342.0, 390.0, 500.0, 719.0, 720.0, 880.0, 960.0, 1400.0,
+        ] {
+            let m = measure_at(width);
+            let lay = scene_layout(width, &LEGEND, &m);
+            let f = lay.fonts;
+            for (font, px) in [f.head, f.body, f.strong, f.number].iter().zip(f.px) {
+                assert_eq!(px_of(font), px);
+                assert!(px >= 12.0, "{width}: {font} is under 12 px");
+            }
+            let areas = [lay.line, lay.tellers, lay.cores, lay.back, lay.outcomes];
+            for a in areas {
+                assert!(
+                    a.x >= 0.0 && a.x + a.w <= width,
+                    "{width}: {a:?} leaves the canvas"
+                );
+                assert!(
+                    a.y >= 0.0 && a.y + a.h < lay.height,
+                    "{width}: {a:?} below the canvas"
+                );
+            }
+            // Dot grids stay inside their sections.
+            assert!(lay.line_grid.0 as f64 * lay.step <= lay.line.w);
+            assert!(lay.back_grid.0 as f64 * lay.step <= lay.back.w);
+            // Sections do not overlap (heading and content included).
+            let boxes: Vec<Area> = [lay.line, lay.tellers, lay.back]
+                .iter()
+                .map(|a| Area {
+                    h: a.h + lay.content + 20.0,
+                    ..*a
+                })
+                .chain([Area {
+                    y: lay.cores.y,
+                    h: lay.cores.h + 28.0,
+                    ..lay.cores
+                }])
+                .collect();
+            for (i, a) in boxes.iter().enumerate() {
+                for b in &boxes[i + 1..] {
+                    let apart = a.x + a.w <= b.x
+                        || b.x + b.w <= a.x
+                        || a.y + a.h <= b.y
+                        || b.y + b.h <= a.y;
+                    assert!(apart, "{width}: {a:?} overlaps {b:?}");
+                }
+            }
+            // The legend wraps inside the canvas, under everything else.
+            for e in &lay.legend {
+                let w = e.lines.iter().map(|l| m(l)).fold(0.0, f64::max);
+                assert!(e.x + w + 22.0 <= width - 8.0, "{width}: {e:?} runs off");
+                assert!(e.y > lay.outcomes.y + lay.outcomes.h - lay.outcome_row);
+                let last = e.y + (e.lines.len() - 1) as f64 * lay.legend_row;
+                assert!(last + 8.0 <= lay.height, "{width}: {e:?} below the canvas");
+            }
+        }
+    }
+
+    #[test]
+    fn a_phone_gets_the_stacked_scene_and_a_desktop_three_columns() {
+        let phone = scene_layout(342.0, &LEGEND, &measure_at(342.0));
+        assert_eq!(phone.line.x, phone.tellers.x);
+        assert!(phone.tellers.y > phone.line.y && phone.back.y > phone.cores.y);
+        let desk = scene_layout(960.0, &LEGEND, &measure_at(960.0));
+        assert!(desk.line.x < desk.tellers.x && desk.tellers.x < desk.back.x);
+        assert_eq!(desk.line.y, desk.back.y);
+        // The desktop layout is the one the scene always had at 960 px.
+        assert_eq!(desk.tellers.w, 380.0);
+        assert_eq!(desk.height, 402.0);
     }
 }

@@ -1,5 +1,5 @@
-//! Numbers as the learner reads them (`1,234 ms`, `50 %`, `2.5×`) and the
-//! ticks of a chart's axes. Plain functions, checked with `cargo test`.
+//! Numbers as the learner reads them (`1,234 ms`, `50 %`, `2.5×`, a tick
+//! label). Plain functions, checked with `cargo test`.
 
 /// A number with `decimals` decimals and thousands separated by commas.
 pub use tellers_course::exercise::fmt_fixed as fmt_num;
@@ -97,43 +97,6 @@ pub fn group_thousands(text: &str) -> String {
     out
 }
 
-/// About `n` evenly spaced round ticks (1, 2 or 5 × 10^k apart) covering `lo`–`hi`.
-pub fn linear_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
-    if !(lo.is_finite() && hi.is_finite()) || hi <= lo || n == 0 {
-        return vec![];
-    }
-    let raw = (hi - lo) / n as f64;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag);
-    let first = (lo / step).ceil() as i64;
-    let last = (hi / step + 1e-9).floor() as i64;
-    (first..=last).map(|k| k as f64 * step).collect()
-}
-
-/// Ticks for a log axis: powers of ten in `lo`–`hi`, with 2 and 5 between
-/// when the axis spans fewer than three decades.
-pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
-    if !(lo > 0.0 && hi > lo && hi.is_finite()) {
-        return vec![];
-    }
-    let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
-    let mids: &[f64] = if b - a < 3 { &[1.0, 2.0, 5.0] } else { &[1.0] };
-    let mut v = Vec::new();
-    for e in a..=b {
-        for m in mids {
-            let t = m * 10f64.powi(e);
-            if t >= lo * (1.0 - 1e-9) && t <= hi * (1.0 + 1e-9) {
-                v.push(t);
-            }
-        }
-    }
-    v
-}
-
 /// A tick's label: `0.5`, `20`, `1,000`, `10k`.
 pub fn fmt_tick(x: f64) -> String {
     if x >= 10_000.0 && (x / 1000.0).fract() == 0.0 {
@@ -146,26 +109,20 @@ pub fn fmt_tick(x: f64) -> String {
     }
 }
 
-/// The labels of one axis's ticks, all in one style: thousands as `5k`,
-/// `10k` when the axis reaches 10,000, otherwise in full (`5,000`), so no
-/// axis shows `10k` beside `5,000`.
-pub fn fmt_ticks(ticks: &[f64]) -> Vec<String> {
-    let big = ticks.iter().any(|t| t.abs() >= 10_000.0);
-    ticks
-        .iter()
-        .map(|&x| {
-            if big && x.abs() >= 1000.0 {
-                let k = x / 1000.0;
-                let s = format!("{k:.1}");
-                format!("{}k", fmt_num(k, usize::from(!s.ends_with(".0"))))
-            } else if x.fract() == 0.0 {
-                fmt_num(x, 0)
-            } else {
-                let s = format!("{x:.3}");
-                s.trim_end_matches('0').trim_end_matches('.').to_owned()
-            }
-        })
-        .collect()
+/// A tick's label on an axis that reaches `big` numbers (10,000 or more):
+/// there every thousand reads as `5k`, `12.5k`, so no axis shows `10k`
+/// beside `5,000`; elsewhere numbers are in full (`5,000`, `0.25`).
+pub fn fmt_axis_tick(x: f64, big: bool) -> String {
+    if big && x.abs() >= 1000.0 {
+        let k = x / 1000.0;
+        let s = format!("{k:.1}");
+        format!("{}k", fmt_num(k, usize::from(!s.ends_with(".0"))))
+    } else if x.fract() == 0.0 {
+        fmt_num(x, 0)
+    } else {
+        let s = format!("{x:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    }
 }
 
 /// A speed as the learner reads it: `0.1×`, `1×`, `25×`.
@@ -205,24 +162,20 @@ mod tests {
     }
 
     #[test]
-    fn ticks_are_round_and_cover_the_range() {
-        assert_eq!(
-            linear_ticks(0.0, 1.0, 5),
-            vec![0.0, 0.2, 0.4, 0.6000000000000001, 0.8, 1.0]
-        );
-        assert_eq!(linear_ticks(0.0, 20.0, 4), vec![0.0, 5.0, 10.0, 15.0, 20.0]);
-        assert!(linear_ticks(1.0, 1.0, 4).is_empty());
-        assert_eq!(log_ticks(1.0, 1000.0), vec![1.0, 10.0, 100.0, 1000.0]);
-        assert_eq!(log_ticks(10.0, 100.0), vec![10.0, 20.0, 50.0, 100.0]);
-        assert!(log_ticks(0.0, 10.0).is_empty());
+    fn tick_labels_are_short() {
         assert_eq!(fmt_tick(0.5), "0.5");
         assert_eq!(fmt_tick(1000.0), "1,000");
         assert_eq!(fmt_tick(20_000.0), "20k");
+        let axis = |xs: &[f64]| {
+            xs.iter()
+                .map(|&x| fmt_axis_tick(x, true))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(
-            fmt_ticks(&[0.0, 5000.0, 10_000.0, 12_500.0]),
+            axis(&[0.0, 5000.0, 10_000.0, 12_500.0]),
             ["0", "5k", "10k", "12.5k"]
         );
-        assert_eq!(fmt_ticks(&[0.0, 2500.0, 5000.0]), ["0", "2,500", "5,000"]);
-        assert_eq!(fmt_ticks(&[0.5, 1.0]), ["0.5", "1"]);
+        assert_eq!(fmt_axis_tick(5000.0, false), "5,000");
+        assert_eq!(fmt_axis_tick(0.25, false), "0.25");
     }
 }

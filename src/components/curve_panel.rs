@@ -2,14 +2,11 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::charts::{curve_chart, sweep_json};
-use crate::draw::{draw_chart, Theme};
+use crate::draw::{canvas_fit, draw_chart, Theme};
 use crate::figures::curve_approx_note;
 use crate::format::{fmt_ms, fmt_pct};
 use crate::lab::Lab;
 use tellers_sim::sweep::SWEEP_RHOS;
-
-/// Size of the curve chart, CSS pixels.
-const SIZE: (f64, f64) = (960.0, 440.0);
 
 /// The utilisation → response-time curve: theory for one and for c
 /// workers, simulated points, and where the scenario runs now.
@@ -19,14 +16,16 @@ pub fn CurvePanel(
     lab: Lab,
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
+    let fit = canvas_fit(canvas);
     Effect::new(move |_| {
         let th = lab.theory.get();
         let points = lab.sweep.get();
         let report = lab.report.get();
         let dark = lab.dark.get();
+        let fit = fit.get();
         if let Some(c) = canvas.get() {
             let chart = curve_chart(&th, &points, report.as_ref());
-            draw_chart(&c, &chart, &Theme::new(dark), SIZE.0, SIZE.1);
+            draw_chart(&c, &chart, &Theme::new(dark), fit, true);
         }
     });
     let caption = move || {
@@ -71,8 +70,8 @@ pub fn CurvePanel(
             <canvas
                 class="chart"
                 node_ref=canvas
-                width=SIZE.0
-                height=SIZE.1
+                width="960"
+                height="460"
                 role="img"
                 aria-label=caption
                 data-testid="curve-canvas"

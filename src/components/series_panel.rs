@@ -2,11 +2,8 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::charts::series_charts;
-use crate::draw::{draw_chart, Theme};
+use crate::draw::{canvas_fit, draw_chart, Theme};
 use crate::lab::Lab;
-
-/// Size of each time-series chart, CSS pixels.
-const SIZE: (f64, f64) = (480.0, 280.0);
 
 /// The run over time: requests in line and inside, the load (arriving,
 /// finished, in time, retries), CPU busy, p99.
@@ -21,14 +18,16 @@ pub fn SeriesPanel(
         NodeRef::<html::Canvas>::new(),
         NodeRef::<html::Canvas>::new(),
     ];
+    let fits = refs.map(canvas_fit);
     Effect::new(move |_| {
         let report = lab.report.get();
         let dark = lab.dark.get();
+        let fits = fits.map(|f| f.get());
         let series = report.map(|r| r.series).unwrap_or_default();
         let charts = series_charts(&series);
-        for (chart, r) in charts.iter().zip(refs) {
+        for ((chart, r), fit) in charts.iter().zip(refs).zip(fits) {
             if let Some(c) = r.get() {
-                draw_chart(&c, chart, &Theme::new(dark), SIZE.0, SIZE.1);
+                draw_chart(&c, chart, &Theme::new(dark), fit, false);
             }
         }
     });
@@ -49,8 +48,8 @@ pub fn SeriesPanel(
                             <canvas
                                 class="chart"
                                 node_ref=r
-                                width=SIZE.0
-                                height=SIZE.1
+                                width="480"
+                                height="300"
                                 role="img"
                                 aria-label=label
                             ></canvas>

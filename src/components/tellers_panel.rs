@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::draw::SCENE;
+use crate::draw::{canvas_fit, pixel_ratio};
 use crate::figures::tellers_summary;
 use crate::lab::Lab;
 
@@ -13,10 +13,17 @@ pub fn TellersPanel(
 ) -> impl IntoView {
     // A text twin of the picture for screen readers (and tests).
     let summary = move || tellers_summary(&lab.snapshot.get());
-    // Draw once the canvas is on the page (and whenever the colours change).
+    // Draw once the canvas is laid out, whenever its width changes (the
+    // scene is drawn for the width it gets) and when the colours change.
+    let fit = canvas_fit(lab.scene);
     Effect::new(move |_| {
         lab.dark.track();
-        if lab.scene.get().is_some() {
+        let fit = fit.get();
+        if let Some(c) = lab.scene.get() {
+            if fit.width > 0.0 {
+                c.set_width((fit.width * pixel_ratio()).round() as u32);
+                let _ = c.set_attribute("data-zoom", &fit.zoom.to_string());
+            }
             lab.draw();
         }
     });
@@ -25,8 +32,8 @@ pub fn TellersPanel(
             <canvas
                 class="scene"
                 node_ref=lab.scene
-                width=SCENE.0
-                height=SCENE.1
+                width="960"
+                height="402"
                 role="img"
                 aria-label=summary
                 data-testid="tellers-canvas"

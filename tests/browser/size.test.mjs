@@ -9,10 +9,18 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { DIST } from './harness.mjs';
 
-/** Most the app may weigh, gzipped: it must open quickly on a classroom network. */
-const BUDGET_BYTES = 400 * 1024;
+/**
+ * Most the app may weigh, gzipped: it must open quickly on a classroom
+ * network. Issue 10 asks for 300 KB; the app is about 384 KB with plotters
+ * in it, and the README ("In the browser") shows what the rest is and why
+ * it cannot go without splitting the wasm. The budget holds what was
+ * reached with the same few KB of room the old one had (400 for 395.5),
+ * so nothing grows back unnoticed.
+ */
+const BUDGET_KB = 390;
+const BUDGET_BYTES = BUDGET_KB * 1024;
 
-export async function theAppStaysUnder400KbGzipped() {
+export async function theAppStaysWithinItsBudgetGzipped() {
   const teacher = (f) => f.startsWith('tellers-teacher');
   const files = (await fs.readdir(DIST)).filter((f) => /\.(wasm|js|css)$/.test(f) && !teacher(f));
   assert.ok(files.some((f) => f.endsWith('.wasm')), 'no .wasm in dist/');
@@ -35,5 +43,5 @@ export async function theAppStaysUnder400KbGzipped() {
       `the course, fetched after start-up: ${(courseGz / 1024).toFixed(1)} KB; ` +
       `the teacher's tools, on a teacher's page: ${(toolsGz / 1024).toFixed(1)} KB`,
   );
-  assert.ok(total < BUDGET_BYTES, `the app is ${(total / 1024).toFixed(1)} KB gzipped (budget 400 KB): ${sizes.join(', ')}`);
+  assert.ok(total < BUDGET_BYTES, `the app is ${(total / 1024).toFixed(1)} KB gzipped (budget ${BUDGET_KB} KB): ${sizes.join(', ')}`);
 }

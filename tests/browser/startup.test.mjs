@@ -2,7 +2,11 @@
 // thread on the way. A benchmark, not a timed unit test: it measures several
 // loads, saves what it measured with the machine and the method in
 // artifacts/bench-startup.json, and checks the issue's target (interactive
-// within a second on loopback) on the median.
+// within a second on loopback) on the median. It also reports the longest
+// main-thread task of the median load (the load whose longest task is the
+// median of the five): issue 10 asks for none over 50 ms. That is reported,
+// not checked: on this shared 2-core machine one busy neighbour turns a
+// 40 ms task into 150 ms (see the README, "In the browser").
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
@@ -10,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from './harness.mjs';
 
-const LOADS = 3;
+const LOADS = 5;
 
 /**
  * Runs in the page before the app: watches long tasks, and as soon as a
@@ -78,6 +82,7 @@ async function measure(page, hash) {
     play_shown_ms: loads.map((l) => Math.round(l.playShownMs)),
     median_interactive_ms: Math.round(median(loads.map((l) => l.clickedMs))),
     long_tasks_ms: loads.map((l) => l.longTasks.map((t) => t.ms)),
+    median_load_longest_task_ms: median(loads.map((l) => Math.max(0, ...l.longTasks.map((t) => t.ms)))),
   };
 }
 
@@ -91,7 +96,7 @@ async function save(results) {
   }
   all.machine = `${os.cpus()[0].model}, ${os.cpus().length} cores, ${os.platform()} ${os.release()}`;
   all.method =
-    `${LOADS} loads from the static server on loopback in headless Chromium (each load in a new browser context, so nothing is cached); ` +
+    `${LOADS} cold loads from the static server on loopback in headless Chromium (each load in a new browser context, so nothing is cached); ` +
     'interactive = ms from navigation start until a click on Play, posted as its own task once the button is drawn, was handled; ' +
     'long tasks from PerformanceObserver("longtask")';
   all[results.hash || 'home'] = results;
@@ -99,7 +104,8 @@ async function save(results) {
   await fs.writeFile(file, JSON.stringify(all, null, 2));
   console.log(
     `    start-up ${results.hash}: interactive ${results.interactive_ms.join(' / ')} ms; ` +
-      `long tasks ${results.long_tasks_ms.map((l) => `[${l.join(', ')}]`).join(' ')} ms`,
+      `long tasks ${results.long_tasks_ms.map((l) => `[${l.join(', ')}]`).join(' ')} ms; ` +
+      `longest in the median load ${results.median_load_longest_task_ms} ms`,
   );
 }
 
