@@ -32,6 +32,28 @@ pub fn visible_controls(s: &Scenario) -> Vec<&'static str> {
         .collect()
 }
 
+/// The few controls presenter mode keeps on screen: the load, the
+/// server's size and its cores (at most four, those the scenario uses), so
+/// a teacher can change the key values live in front of a class.
+pub fn presenter_controls(s: &Scenario) -> Vec<&'static str> {
+    const KEY: [&str; 9] = [
+        "rps",
+        "clients",
+        "count",
+        "threads",
+        "thread_cap",
+        "workers",
+        "loops",
+        "cores",
+        "wait_ms",
+    ];
+    let shown = visible_controls(s);
+    KEY.into_iter()
+        .filter(|f| shown.contains(f))
+        .take(4)
+        .collect()
+}
+
 /// One line of a controls panel: a group's heading or a field's control.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ControlItem {
@@ -207,6 +229,25 @@ mod tests {
             ..Scenario::default()
         });
         assert!(batch.contains(&"count") && !batch.contains(&"rps"));
+    }
+
+    #[test]
+    fn presenter_mode_keeps_the_load_the_size_and_the_cores() {
+        let pool = presenter_controls(&Scenario::default());
+        for f in ["rps", "threads", "cores"] {
+            assert!(pool.contains(&f), "{f} in {pool:?}");
+        }
+        assert!(pool.len() <= 4);
+        let loops = presenter_controls(&Scenario {
+            model: Model::EventLoopWorkers,
+            arrivals: Arrivals::Closed,
+            ..Scenario::default()
+        });
+        assert!(
+            loops.contains(&"clients") && loops.contains(&"workers"),
+            "{loops:?}"
+        );
+        assert!(loops.len() <= 4);
     }
 
     #[test]

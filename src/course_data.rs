@@ -127,7 +127,7 @@ mod tests {
     #[test]
     fn the_compiled_course_reads_back_under_the_name_the_app_fetches() {
         let json = include_str!(concat!(env!("OUT_DIR"), "/course.json"));
-        assert_eq!(super::compiled_course().lessons.len(), 13);
+        assert_eq!(super::compiled_course().lessons.len(), 17);
         assert_eq!(
             super::COURSE_FILE,
             tellers_course::parse::course_file_name(json)

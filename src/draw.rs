@@ -11,7 +11,7 @@ use wasm_bindgen::JsValue;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::charts::{palette, Chart, Mark, Series};
-use crate::format::{fmt_count, fmt_tick, linear_ticks, log_ticks};
+use crate::format::{fmt_count, fmt_ticks, linear_ticks, log_ticks};
 use tellers_sim::{Snapshot, TellerKind, TellerState};
 
 /// Colours that follow the light or dark scheme.
@@ -254,6 +254,25 @@ fn heading(ctx: &Pen, th: &Theme, x: f64, title: &str, subtitle: &str) {
     text(ctx, subtitle, x, 44.0, BODY_FONT, th.muted, "left");
 }
 
+/// Most cores the scene draws one square for.
+const CORES_SHOWN: u32 = 32;
+
+/// The cores' heading, one line (a second text beside it would run into it
+/// once the numbers are long): "Cores: 3 of 4 busy", or with more cores than
+/// squares "Cores: 1,024 of 1,024 busy (32 drawn)".
+pub fn cores_heading(busy: u32, cores: u32, shown: u32) -> String {
+    let head = format!(
+        "Cores: {} of {} busy",
+        fmt_count(f64::from(busy)),
+        fmt_count(f64::from(cores))
+    );
+    if cores > shown {
+        format!("{head} ({shown} drawn)")
+    } else {
+        head
+    }
+}
+
 /// Logical size of the tellers scene, CSS pixels.
 pub const SCENE: (f64, f64) = (960.0, 400.0);
 
@@ -344,14 +363,14 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     let cy = 312.0;
     text(
         &ctx,
-        &format!("Cores: {} of {} busy", snap.busy_cores, snap.cores),
+        &cores_heading(snap.busy_cores, snap.cores, CORES_SHOWN),
         x0,
         cy,
         HEAD_FONT,
         th.ink,
         "left",
     );
-    let shown = snap.cores.min(32);
+    let shown = snap.cores.min(CORES_SHOWN);
     let cs = (area_w / f64::from(shown.max(8)) - 3.0).min(28.0);
     for i in 0..shown {
         let color = if i < snap.busy_cores.min(shown) {
@@ -360,18 +379,6 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
             th.empty
         };
         square(&ctx, x0 + f64::from(i) * (cs + 3.0), cy + 16.0, cs, color);
-    }
-    if snap.cores > shown {
-        let frac = f64::from(snap.busy_cores) / f64::from(snap.cores);
-        text(
-            &ctx,
-            &format!("({:.0} % of {} cores)", frac * 100.0, snap.cores),
-            x0 + 200.0,
-            cy,
-            BODY_FONT,
-            th.muted,
-            "left",
-        );
     }
 
     // The back office.
@@ -474,16 +481,19 @@ pub fn draw_chart(canvas: &HtmlCanvasElement, chart: &Chart, th: &Theme, w: f64,
     } else {
         linear_ticks(y0, y1, 5)
     };
-    for t in yt {
+    let y_labels = fmt_ticks(&yt);
+    for (t, label) in yt.into_iter().zip(y_labels) {
         let y = fy(t);
         ctx.set_stroke_style_str(th.grid);
         ctx.begin_path();
         ctx.move_to(left, y);
         ctx.line_to(left + pw, y);
         ctx.stroke();
-        text(&ctx, &fmt_tick(t), left - 8.0, y, small, th.muted, "right");
+        text(&ctx, &label, left - 8.0, y, small, th.muted, "right");
     }
-    for t in linear_ticks(x0, x1, 8) {
+    let xt = linear_ticks(x0, x1, 8);
+    let x_labels = fmt_ticks(&xt);
+    for (t, tick_label) in xt.into_iter().zip(x_labels) {
         let x = fx(t);
         ctx.set_stroke_style_str(th.grid);
         ctx.begin_path();
@@ -493,7 +503,7 @@ pub fn draw_chart(canvas: &HtmlCanvasElement, chart: &Chart, th: &Theme, w: f64,
         let label = if chart.x_percent {
             format!("{}", (t * 100.0).round())
         } else {
-            fmt_tick(t)
+            tick_label
         };
         text(&ctx, &label, x, top + ph + 16.0, small, th.muted, "center");
     }
@@ -597,7 +607,17 @@ fn legend_mark(ctx: &CanvasRenderingContext2d, s: &Series, th: &Theme, x: f64, y
 
 #[cfg(test)]
 mod tests {
-    use super::teller_grid;
+    use super::{cores_heading, teller_grid};
+
+    #[test]
+    fn the_cores_heading_is_one_short_line() {
+        assert_eq!(cores_heading(3, 4, 32), "Cores: 3 of 4 busy");
+        let many = cores_heading(1024, 1024, 32);
+        assert_eq!(many, "Cores: 1,024 of 1,024 busy (32 drawn)");
+        // At most about 40 characters of 17 px bold: it ends before the
+        // back office column, 420 px to its right.
+        assert!(many.chars().count() <= 40);
+    }
 
     #[test]
     fn the_teller_grid_fits_every_teller_it_can() {

@@ -3,11 +3,12 @@
 //! `cargo test`; the component only draws the rows.
 
 use tellers_sim::analytic::Limit;
+use tellers_sim::engine::MAX_IN_FLIGHT;
 use tellers_sim::report::Report;
 use tellers_sim::theory::Theory;
-use tellers_sim::{Model, Scenario};
+use tellers_sim::{Arrivals, Dist, Model, Scenario, Snapshot, StoppedBy};
 
-use crate::format::{fmt_count, fmt_ms, fmt_num, fmt_pct, fmt_rps};
+use crate::format::{fmt_count, fmt_ms, fmt_num, fmt_pct, fmt_rps, fmt_s};
 
 /// One row of the figures table.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,8 +23,22 @@ pub struct FigureRow {
     pub theory: String,
 }
 
-/// Shortest measured window, s, before rates and means mean anything.
-pub const MIN_WINDOW_S: f64 = 0.2;
+/// Shortest measured window, s, before rates mean anything: a second
+/// holds a few hundred completions at the rates the lessons use, so a rate
+/// read then is within about a tenth of where it settles.
+pub const MIN_WINDOW_S: f64 = 1.0;
+
+/// How far a run's measured window has come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Window {
+    /// In the warm-up, which is not measured, or barely past it.
+    WarmingUp,
+    /// Past the warm-up, but no request that arrived since has finished:
+    /// rates are measured, response times not yet (they are not zero).
+    Measuring,
+    /// Rates and response times are measured.
+    Measured,
+}
 
 /// True while a report's measured window is too short to read: the run is
 /// still in its warm-up (which is not measured) or has barely left it.
@@ -31,17 +46,130 @@ pub fn warming_up(r: &Report) -> bool {
     r.sim_time_s <= r.warmup_s || (r.warmup_s > 0.0 && r.sim_time_s - r.warmup_s < MIN_WINDOW_S)
 }
 
+/// True once some request that arrived after the warm-up has finished, so
+/// its response time is in the report. (A measured response time is never
+/// 0 ns unless a request needs no time at all, which `s` then says.)
+pub fn latency_measured(s: &Scenario, r: &Report) -> bool {
+    r.latency_ms.max > 0.0 || (s.mean_service_ms() == 0.0 && r.completed > 0)
+}
+
+/// Where `r`'s measured window stands.
+pub fn window(s: &Scenario, r: &Report) -> Window {
+    if warming_up(r) {
+        Window::WarmingUp
+    } else if latency_measured(s, r) {
+        Window::Measured
+    } else {
+        Window::Measuring
+    }
+}
+
+/// Why a run ended before its run length, when a bound stopped it.
+pub fn stopped_early(r: &Report) -> Option<StoppedBy> {
+    matches!(
+        r.stopped_by,
+        StoppedBy::InFlightLimit | StoppedBy::EventBudget
+    )
+    .then_some(r.stopped_by)
+}
+
+/// A field's on-screen label without its note in brackets: "Line limit".
+pub fn label_of(name: &str) -> &'static str {
+    Scenario::field(name).map_or("", |f| f.label.split(" (").next().unwrap_or(f.label))
+}
+
+/// Which bound stopped a run and what to change, in the learner's words,
+/// or `None` when the run was not cut short.
+pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
+    let at = format!(
+        "The run stopped at {} s of {} s",
+        fmt_num(r.sim_time_s, 1),
+        fmt_num(s.duration_s, 0)
+    );
+    Some(match stopped_early(r)? {
+        StoppedBy::InFlightLimit => {
+            let over = th
+                .offered_rps
+                .filter(|o| *o > th.capacity.capacity_rps)
+                .map_or(String::new(), |o| {
+                    format!(
+                        " {} requests arrive each second and the server can finish about {}, so the line grows without limit.",
+                        fmt_num(o, 0),
+                        fmt_num(th.capacity.capacity_rps, 0)
+                    )
+                });
+            format!(
+                "{at}: more than {} requests were inside at once, the most the simulator keeps.{over} \
+                 Lower the {}, give the server more capacity, or set a {} so extra requests are refused.",
+                fmt_count(MAX_IN_FLIGHT as f64),
+                label_of("rps").to_lowercase(),
+                label_of("queue_limit").to_lowercase(),
+            )
+        }
+        _ => format!(
+            "{at}: it used its whole budget of {} events. A shorter {} or a lower {} needs fewer events.",
+            fmt_count(s.max_events as f64),
+            label_of("duration_s").to_lowercase(),
+            label_of("rps").to_lowercase(),
+        ),
+    })
+}
+
+/// What the figures cannot say yet and why, in a sentence or two (`None`
+/// once they are measured): the warm-up, or response times not known yet
+/// and what the line already says about them.
+pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
+    let cut = stopped_early(r).is_some();
+    let warm = fmt_num(s.duration_s * s.warmup, 1);
+    match window(s, r) {
+        Window::Measured => None,
+        Window::WarmingUp if cut => Some(format!(
+            "Nothing was measured: the run stopped inside its {warm} s warm-up."
+        )),
+        Window::WarmingUp => Some(format!(
+            "Warming up: the first {warm} s are not measured. The figures and signs appear after."
+        )),
+        Window::Measuring => {
+            let since = fmt_num(r.sim_time_s - r.warmup_s, 1);
+            let head = if cut {
+                "No request that arrived after the warm-up finished before the run stopped, so response times were not measured.".to_owned()
+            } else {
+                format!(
+                    "Measuring: none of the requests that arrived in the {since} s since the warm-up has finished yet, so response times are not known."
+                )
+            };
+            let line = if r.queue_len_end > 0 && r.throughput_rps > 0.0 {
+                format!(
+                    " The line already says they are long: {} {} ahead of the newest, and at the {} the server finishes that is about {} of waiting.",
+                    fmt_count(r.queue_len_end as f64),
+                    plural(r.queue_len_end, "request waits", "requests wait"),
+                    fmt_rps(r.throughput_rps),
+                    fmt_s(r.queue_len_end as f64 / r.throughput_rps),
+                )
+            } else {
+                String::new()
+            };
+            Some(format!("{head}{line}"))
+        }
+    }
+}
+
 /// The figures table: simulated beside theory, for the figures that matter
-/// to `s`'s model and arrivals. While the run warms up, the measured
-/// figures say so instead of showing an empty window's numbers.
+/// to `s`'s model and arrivals. A figure not measured yet says why
+/// ("warming up", "measuring…", "not measured" when a bound stopped the
+/// run) instead of showing an empty window's zero.
 pub fn figure_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     let mut rows = figure_rows_raw(s, r, th);
-    if warming_up(r) {
-        let wait = "warming up".to_owned();
-        for row in &mut rows {
-            if WINDOWED.contains(&row.key) {
-                row.sim = wait.clone();
-            }
+    let cut = stopped_early(r).is_some();
+    let (hidden, why): (&[&str], &str) = match window(s, r) {
+        Window::WarmingUp if r.sim_time_s == 0.0 => (&WINDOWED, "not run yet"),
+        Window::WarmingUp => (&WINDOWED, "warming up"),
+        Window::Measuring => (&TIMED, "measuring…"),
+        Window::Measured => (&[], ""),
+    };
+    for row in &mut rows {
+        if hidden.contains(&row.key) {
+            row.sim = if cut { "not measured" } else { why }.to_owned();
             if row.key == "fig-inside" {
                 row.theory = "λ·W once measured".to_owned();
             }
@@ -50,17 +178,140 @@ pub fn figure_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     rows
 }
 
+/// True when row `key` of `r` holds a measured figure (not "warming up"
+/// or "measuring…").
+pub fn row_measured(key: &str, s: &Scenario, r: &Report) -> bool {
+    match window(s, r) {
+        Window::WarmingUp => !WINDOWED.contains(&key),
+        Window::Measuring => !TIMED.contains(&key),
+        Window::Measured => true,
+    }
+}
+
 /// Rows measured over the window after warm-up.
-const WINDOWED: [&str; 8] = [
+const WINDOWED: [&str; 12] = [
     "fig-throughput",
+    "fig-goodput",
     "fig-cpu",
     "fig-busy",
     "fig-growth",
     "fig-mean",
     "fig-p50",
     "fig-p99",
+    "fig-tail",
+    "fig-queue-wait",
+    "fig-inside",
+    "fig-loop-block",
+];
+
+/// Rows made of response times of requests that arrived after the warm-up.
+const TIMED: [&str; 6] = [
+    "fig-mean",
+    "fig-p50",
+    "fig-p99",
+    "fig-tail",
+    "fig-queue-wait",
     "fig-inside",
 ];
+
+/// The row of the figures table that shows report figure `figure` (a name
+/// from the course's figure list, such as `latency_mean_ms`), if any.
+pub fn row_key(figure: &str) -> Option<&'static str> {
+    Some(match figure {
+        "throughput_rps" => "fig-throughput",
+        "goodput_rps" | "goodput_share" => "fig-goodput",
+        "latency_mean_ms" => "fig-mean",
+        "latency_p50_ms" => "fig-p50",
+        "latency_p90_ms" | "latency_p99_ms" => "fig-p99",
+        "latency_p999_ms" | "latency_max_ms" => "fig-tail",
+        "queue_wait_mean_ms" | "queue_wait_p99_ms" => "fig-queue-wait",
+        "cpu_utilisation" => "fig-cpu",
+        "mean_busy" => "fig-busy",
+        "arrival_rps" | "mean_in_flight" | "littles_law_in_flight" => "fig-inside",
+        "makespan_s" => "fig-makespan",
+        "queue_len_end" => "fig-line",
+        "queue_growth_per_s" => "fig-growth",
+        "peak_threads" => "fig-peak-threads",
+        "peak_connections" => "fig-connections",
+        "peak_memory_used_mb" | "peak_memory_reserved_mb" => "fig-memory",
+        "completed" | "refused" | "refused_share" => "fig-counts",
+        "dropped" | "finished_after_timeout" => "fig-timeouts",
+        "loop_block_p99_ms" | "loop_block_max_ms" => "fig-loop-block",
+        "loop_connections_spread" => "fig-loop-conns",
+        "calls" | "call_success_share" => "fig-calls",
+        "retries" | "tries_per_call" => "fig-retries",
+        "shed" | "dropped_hopeless" => "fig-shed",
+        "timed_out" => "fig-timeouts",
+        "dep_calls" | "hedges" | "hedge_extra_share" => "fig-dep-calls",
+        "dep_utilisation" => "fig-dep-busy",
+        "dep_pool_wait_mean_ms" | "dep_pool_wait_p99_ms" => "fig-dep-pool-wait",
+        "dep_queue_wait_mean_ms" | "dep_queue_wait_p99_ms" => "fig-dep-queue-wait",
+        _ => return None,
+    })
+}
+
+/// The rows a lesson widget shows for its `figures` (report figure names),
+/// each row once, in the order first named.
+pub fn compact_rows(figures: &[String], s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
+    let mut keys: Vec<&str> = Vec::new();
+    for k in figures.iter().filter_map(|f| row_key(f)) {
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let rows = figure_rows(s, r, th);
+    keys.iter()
+        .filter_map(|k| rows.iter().find(|row| row.key == *k).cloned())
+        .collect()
+}
+
+/// Why theory's response times are approximate here, for a note beside the
+/// "(approx.)" labels; `None` when they are exact or there are none.
+pub fn approx_note(th: &Theory) -> Option<String> {
+    let shown = th.mean_ms.is_some() || th.p99_ms.is_some();
+    (shown && !th.approx_because.is_empty())
+        .then(|| format!("Approx.: {}.", th.approx_because.join("; ")))
+}
+
+/// The tellers scene in words, for screen readers (and tests): "1 request
+/// in line, 0 waiting off the CPU, 1 of 4 cores busy, 20 tellers, …".
+pub fn tellers_summary(s: &Snapshot) -> String {
+    let n =
+        |x: u64, one: &str, many: &str| format!("{} {}", fmt_count(x as f64), plural(x, one, many));
+    format!(
+        "{} in line, {} waiting off the CPU, {} of {} busy, {}, {} done, {} refused, {} gave up.",
+        n(s.line, "request", "requests"),
+        fmt_count(s.waiting as f64),
+        fmt_count(f64::from(s.busy_cores)),
+        n(u64::from(s.cores), "core", "cores"),
+        n(s.tellers_alive, "teller", "tellers"),
+        fmt_count(s.completed as f64),
+        fmt_count(s.refused as f64),
+        fmt_count(s.timed_out as f64),
+    )
+}
+
+/// The curve's note on its "(approx.)" lines: why they are approximate
+/// and, for fixed-size jobs, which side of the p99 line the simulated dots
+/// fall (their tail is shorter than the random jobs the formula assumes).
+pub fn curve_approx_note(th: &Theory) -> Option<String> {
+    let why = approx_note(th)?;
+    let side = if !th.p99_exact && th.scv < 1.0 {
+        " Jobs of fixed size have a shorter tail than random ones, so the simulated p99 dots sit below that line."
+    } else {
+        ""
+    };
+    Some(format!("{why}{side}"))
+}
+
+/// `singular` for one, `plural` otherwise.
+pub fn plural<'a>(n: u64, singular: &'a str, plural: &'a str) -> &'a str {
+    if n == 1 {
+        singular
+    } else {
+        plural
+    }
+}
 
 fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     let mut rows = Vec::new();
@@ -87,6 +338,22 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         fmt_rps(r.throughput_rps),
         expected.map_or_else(|| format!("at most {}", fmt_rps(cap.capacity_rps)), fmt_rps),
     );
+    if s.timeout_ms.is_some() {
+        row(
+            "fig-goodput",
+            "Finished while the caller still waited",
+            format!(
+                "{} ({} of all finished)",
+                fmt_rps(r.goodput_rps),
+                fmt_pct(if r.throughput_rps > 0.0 {
+                    r.goodput_rps / r.throughput_rps
+                } else {
+                    0.0
+                })
+            ),
+            "—".into(),
+        );
+    }
     row(
         "fig-cpu-limit",
         "CPU limit",
@@ -137,8 +404,11 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     );
     row(
         "fig-growth",
-        "Line growth",
-        format!("{} per s", fmt_count(r.queue_growth_per_s.max(0.0).round())),
+        "Line growth (every line: requests inside)",
+        format!(
+            "{} per s",
+            fmt_count(r.inside_growth_per_s.max(0.0).round())
+        ),
         th.growth_per_s
             .map_or("—".into(), |g| format!("{} per s", fmt_count(g.round()))),
     );
@@ -168,6 +438,26 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         lat_theory(th.p99_ms, th.p99_exact),
     );
     row(
+        "fig-tail",
+        "p99.9 / longest response",
+        format!(
+            "{} / {}",
+            fmt_ms(r.latency_ms.p999),
+            fmt_ms(r.latency_ms.max)
+        ),
+        "—".into(),
+    );
+    row(
+        "fig-queue-wait",
+        "Time in line: mean / p99",
+        format!(
+            "{} / {}",
+            fmt_ms(r.queue_wait_ms.mean),
+            fmt_ms(r.queue_wait_ms.p99)
+        ),
+        "—".into(),
+    );
+    row(
         "fig-inside",
         "Requests inside (mean) vs λ·W",
         fmt_count(r.mean_in_flight),
@@ -178,20 +468,31 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             fmt_count(r.littles_law_in_flight)
         ),
     );
+    let count =
+        |n: u64, one: &str, many: &str| format!("{} {}", fmt_count(n as f64), plural(n, one, many));
+    let loops = u64::from(s.loop_count());
     let threads_theory = match s.model {
-        Model::ThreadPool => format!("{} threads", s.threads),
-        Model::EventLoop => format!(
-            "{} loop{}",
-            s.loop_count(),
-            if s.loop_count() == 1 { "" } else { "s" }
+        Model::ThreadPool => count(u64::from(s.threads), "thread", "threads"),
+        Model::EventLoop => count(loops, "loop", "loops"),
+        Model::EventLoopWorkers => format!(
+            "{} + {}",
+            count(loops, "loop", "loops"),
+            count(u64::from(s.workers), "worker", "workers")
         ),
-        Model::EventLoopWorkers => format!("{} loops + {} workers", s.loop_count(), s.workers),
         Model::ThreadPerRequest => match (s.thread_cap, th.threads_needed) {
-            (Some(cap), _) => format!("up to {cap} threads"),
-            (None, Some(n)) => format!("≈ {} threads", fmt_count(n.ceil())),
+            (Some(cap), _) => format!("up to {}", count(u64::from(cap), "thread", "threads")),
+            (None, Some(n)) => format!("≈ {}", count(n.ceil() as u64, "thread", "threads")),
             (None, None) => "—".into(),
         },
     };
+    if matches!(s.model, Model::ThreadPool | Model::ThreadPerRequest) {
+        row(
+            "fig-peak-threads",
+            "Threads alive (peak)",
+            fmt_count(r.peak_threads as f64),
+            threads_theory.clone(),
+        );
+    }
     row(
         "fig-memory",
         "Stack memory: reserved / used (peak)",
@@ -208,12 +509,19 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         fmt_count(r.peak_connections as f64),
         "—".into(),
     );
-    if let Some(b) = r.loop_block_ms {
+    let has_loops = matches!(s.model, Model::EventLoop | Model::EventLoopWorkers);
+    if let Some(b) = r.loop_block_ms.or(has_loops.then(Default::default)) {
         row(
             "fig-loop-block",
             "Loop held by one step: p99 / longest",
             format!("{} / {}", fmt_ms(b.p99), fmt_ms(b.max)),
             format!("mean step {}", fmt_ms(s.mean_cpu_ms())),
+        );
+        row(
+            "fig-loop-conns",
+            "Connections each loop accepted (busiest ÷ quietest)",
+            loop_connections_text(&r.loop_connections),
+            "—".into(),
         );
     }
     if s.timeout_ms.is_some() || r.timed_out > 0 {
@@ -265,6 +573,33 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             "—".into(),
         );
     }
+    if s.arrivals == Arrivals::Batch {
+        // A batch on a full pool goes in rounds of one request per thread:
+        // exact when every request holds its thread equally long.
+        let cap = th.capacity.capacity_rps;
+        let rounds = match (th.capacity.binding, s.thread_limit()) {
+            (Limit::Threads, Some(t)) if cap.is_finite() && cap > 0.0 => {
+                let n = (f64::from(s.count) / f64::from(t)).ceil();
+                let per_s = f64::from(t) / cap;
+                let exact = s.mean_cpu_ms() == 0.0 && s.wait_dist == Dist::Const;
+                Some(format!(
+                    "{} {} × {} = {}{}",
+                    fmt_count(n),
+                    plural(n as u64, "round", "rounds"),
+                    fmt_ms(per_s * 1000.0),
+                    fmt_s(n * per_s),
+                    if exact { "" } else { " (approx.)" }
+                ))
+            }
+            _ => None,
+        };
+        row(
+            "fig-makespan",
+            "Last request finished at",
+            fmt_s(r.makespan_s),
+            rounds.unwrap_or_else(|| "—".into()),
+        );
+    }
     row(
         "fig-counts",
         "Completed / refused",
@@ -282,6 +617,24 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         format!("{} at {}", th.queue_model, th.line_at),
     );
     rows
+}
+
+/// Connections per loop, `36 / 36 / 35 / 35 (1.03)`: how evenly the loops
+/// accepted them (busiest ÷ quietest); "—" before any was accepted.
+pub fn loop_connections_text(per_loop: &[u64]) -> String {
+    let (Some(&max), Some(&min)) = (per_loop.iter().max(), per_loop.iter().min()) else {
+        return "—".into();
+    };
+    if max == 0 {
+        return "—".into();
+    }
+    let list: Vec<String> = per_loop.iter().map(|&n| fmt_count(n as f64)).collect();
+    let spread = if min == 0 {
+        "∞".to_owned()
+    } else {
+        fmt_num(max as f64 / min as f64, 2)
+    };
+    format!("{} ({spread})", list.join(" / "))
 }
 
 /// Rows for what sits behind the wait step, when it is more than a plain
@@ -414,6 +767,180 @@ mod tests {
         assert!(!warming_up(&done));
     }
 
+    /// `s` run up to `t_s` simulated seconds, as the animation would.
+    fn report_at(s: &Scenario, t_s: f64) -> Report {
+        let mut sim = tellers_sim::Simulation::new(s).unwrap();
+        while sim.run_until((t_s * 1e9) as u64, 10_000) && sim.now() < (t_s * 1e9) as u64 {}
+        sim.report()
+    }
+
+    #[test]
+    fn an_overloaded_run_past_its_warm_up_says_measuring_never_zero() {
+        // Sale day: 2 s of warm-up leave a line of about 400, which takes
+        // about 2 s more to clear; 1.2 s after the warm-up nobody who
+        // arrived since has finished.
+        let s = preset("sale-day").unwrap();
+        let th = theory(&s);
+        let r = report_at(&s, 3.2);
+        assert_eq!(window(&s, &r), Window::Measuring);
+        assert_eq!(
+            r.latency_ms.mean, 0.0,
+            "the report has no response time yet"
+        );
+        let rows = figure_rows(&s, &r, &th);
+        let get = |k: &str| rows.iter().find(|r| r.key == k).unwrap().clone();
+        for k in ["fig-mean", "fig-p50", "fig-p99", "fig-inside"] {
+            assert_eq!(get(k).sim, "measuring…", "{k}");
+        }
+        assert!(!get("fig-inside").theory.contains("= 0"));
+        assert!(
+            get("fig-throughput").sim.ends_with("rps"),
+            "rates are measured"
+        );
+        let note = measuring_note(&s, &r).unwrap();
+        assert!(
+            note.starts_with("Measuring:") && note.contains("The line already says"),
+            "{note}"
+        );
+        // Once someone who came after the warm-up has finished, the figures show.
+        let later = report_at(&s, 8.0);
+        assert_eq!(window(&s, &later), Window::Measured);
+        assert!(measuring_note(&s, &later).is_none());
+        assert!(figure_rows(&s, &later, &th)
+            .iter()
+            .all(|r| r.sim != "measuring…"));
+    }
+
+    #[test]
+    fn a_run_a_bound_stopped_says_what_was_not_measured() {
+        let s = Scenario {
+            rps: 1_000_000.0,
+            threads: 100_000,
+            ..Scenario::default()
+        };
+        let th = theory(&s);
+        let r = Report {
+            sim_time_s: 1.0,
+            warmup_s: 1.0,
+            stopped_by: StoppedBy::InFlightLimit,
+            ..Report::default()
+        };
+        let rows = figure_rows(&s, &r, &th);
+        let mean = rows.iter().find(|r| r.key == "fig-mean").unwrap();
+        assert_eq!(mean.sim, "not measured");
+        assert!(measuring_note(&s, &r)
+            .unwrap()
+            .contains("stopped inside its 6.0 s warm-up"));
+        assert!(stop_note(&s, &r, &th)
+            .unwrap()
+            .contains("1,000,000 requests arrive each second"));
+        assert!(stop_note(&s, &Report::default(), &th).is_none());
+    }
+
+    #[test]
+    fn every_lesson_widget_shows_the_figures_its_lesson_asks_about() {
+        use tellers_course::Segment;
+        let mut checked = 0;
+        for lesson in &crate::course_data::compiled_course().lessons {
+            for seg in &lesson.segments {
+                let Segment::Sim(b) = seg else { continue };
+                if b.view == "curve" {
+                    continue;
+                }
+                checked += 1;
+                let s = &b.scenario;
+                let r = tellers_sim::simulate(&Scenario {
+                    duration_s: s.duration_s.min(5.0),
+                    ..s.clone()
+                })
+                .unwrap();
+                // Before the run (an empty report) and after it.
+                for r in [Report::default(), r] {
+                    let rows = compact_rows(&b.figures, s, &r, &theory(s));
+                    assert!(
+                        !rows.is_empty(),
+                        "lesson {}: the widget '{}' shows no figures",
+                        lesson.slug,
+                        b.caption
+                    );
+                    let all = figure_rows(s, &r, &theory(s));
+                    for f in &b.figures {
+                        let key = row_key(f).unwrap_or_else(|| panic!("{f} has no row"));
+                        assert!(
+                            all.iter().any(|r| r.key == key),
+                            "lesson {}: {f} needs row {key}, which this scenario does not show",
+                            lesson.slug
+                        );
+                    }
+                }
+            }
+        }
+        assert!(checked >= 20, "only {checked} widgets in the course");
+    }
+
+    #[test]
+    fn approximate_theory_says_why() {
+        let md1 = theory(&preset("md1").unwrap());
+        let note = approx_note(&md1).unwrap();
+        assert!(
+            note.starts_with("Approx.:") && note.contains("p99"),
+            "{note}"
+        );
+        assert!(approx_note(&theory(&preset("mm1").unwrap())).is_none());
+    }
+
+    #[test]
+    fn the_scene_in_words_counts_one_as_one() {
+        let one = Snapshot {
+            line: 1,
+            cores: 1,
+            busy_cores: 1,
+            tellers_alive: 1,
+            ..Snapshot::default()
+        };
+        let text = tellers_summary(&one);
+        assert!(text.starts_with("1 request in line,"), "{text}");
+        assert!(text.contains("1 of 1 core busy, 1 teller,"), "{text}");
+        let many = Snapshot {
+            line: 7238,
+            cores: 4,
+            tellers_alive: 20,
+            ..Snapshot::default()
+        };
+        assert!(tellers_summary(&many).starts_with("7,238 requests in line"));
+    }
+
+    #[test]
+    fn the_m_d_1_curve_says_its_p99_dots_fall_below_the_line() {
+        use tellers_sim::sweep::sweep_scenario;
+        let s = preset("md1").unwrap();
+        let th = theory(&s);
+        let note = curve_approx_note(&th).unwrap();
+        assert!(note.contains("below that line"), "{note}");
+        // What the note says, checked on the curve's own points.
+        for rho in [0.5, 0.7, 0.9] {
+            let p = sweep_scenario(&s, &th, rho).unwrap();
+            let sim_p99 = tellers_sim::simulate(&p).unwrap().latency_ms.p99;
+            let line = th.p99_at(th.servers, rho);
+            assert!(
+                sim_p99 < line,
+                "ρ {rho}: simulated p99 {sim_p99} ms, line {line} ms"
+            );
+        }
+        assert!(curve_approx_note(&theory(&preset("mm1").unwrap())).is_none());
+    }
+
+    #[test]
+    fn one_thread_is_not_threads() {
+        let s = Scenario {
+            threads: 1,
+            ..Scenario::default()
+        };
+        let rows = figure_rows(&s, &Report::default(), &theory(&s));
+        let mem = rows.iter().find(|r| r.key == "fig-memory").unwrap();
+        assert!(mem.theory.starts_with("1 thread ×"), "{}", mem.theory);
+    }
+
     #[test]
     fn p99_theory_says_approx_unless_the_formula_is_exact() {
         let get = |name: &str| {
@@ -489,5 +1016,19 @@ mod tests {
         assert!(!j.contains("series") && j.contains("\"wall_s\":0.0"), "{j}");
         let v: serde_json::Value = serde_json::from_str(&j).unwrap();
         assert!(v.is_object());
+    }
+
+    #[test]
+    fn loop_connections_read_as_a_list_and_their_spread() {
+        assert_eq!(
+            loop_connections_text(&[36, 36, 35, 35]),
+            "36 / 36 / 35 / 35 (1.03)"
+        );
+        assert_eq!(
+            loop_connections_text(&[68, 30, 20, 0]),
+            "68 / 30 / 20 / 0 (∞)"
+        );
+        assert_eq!(loop_connections_text(&[0, 0]), "—");
+        assert_eq!(loop_connections_text(&[]), "—");
     }
 }

@@ -21,6 +21,14 @@ pub fn fmt_ms(x: f64) -> String {
     format!("{} ms", fmt_num(x, decimals_for(x)))
 }
 
+/// A duration in seconds, e.g. `2.3 s`, `0.25 s`, `1,200 s`.
+pub fn fmt_s(x: f64) -> String {
+    format!(
+        "{} s",
+        fmt_num(x, decimals_for(x).min(if x >= 1.0 { 1 } else { 2 }))
+    )
+}
+
 /// A rate, e.g. `400 rps`.
 pub fn fmt_rps(x: f64) -> String {
     format!("{} rps", fmt_num(x, decimals_for(x)))
@@ -54,6 +62,39 @@ pub fn fmt_value(x: f64, unit: &str) -> String {
     } else {
         format!("{n} {unit}")
     }
+}
+
+/// `text` with every whole number of four or more digits grouped by
+/// commas, as the rest of the app prints them: "mean 2136 ms" → "mean
+/// 2,136 ms". Digits after a decimal point are left alone.
+pub fn group_thousands(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].is_ascii_digit() {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            i += 1;
+        }
+        let run: String = chars[start..i].iter().collect();
+        let fraction = start > 0 && chars[start - 1] == '.';
+        if fraction || run.len() < 4 {
+            out.push_str(&run);
+        } else {
+            for (k, c) in run.chars().enumerate() {
+                if k > 0 && (run.len() - k).is_multiple_of(3) {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// About `n` evenly spaced round ticks (1, 2 or 5 × 10^k apart) covering `lo`–`hi`.
@@ -105,6 +146,28 @@ pub fn fmt_tick(x: f64) -> String {
     }
 }
 
+/// The labels of one axis's ticks, all in one style: thousands as `5k`,
+/// `10k` when the axis reaches 10,000, otherwise in full (`5,000`), so no
+/// axis shows `10k` beside `5,000`.
+pub fn fmt_ticks(ticks: &[f64]) -> Vec<String> {
+    let big = ticks.iter().any(|t| t.abs() >= 10_000.0);
+    ticks
+        .iter()
+        .map(|&x| {
+            if big && x.abs() >= 1000.0 {
+                let k = x / 1000.0;
+                let s = format!("{k:.1}");
+                format!("{}k", fmt_num(k, usize::from(!s.ends_with(".0"))))
+            } else if x.fract() == 0.0 {
+                fmt_num(x, 0)
+            } else {
+                let s = format!("{x:.3}");
+                s.trim_end_matches('0').trim_end_matches('.').to_owned()
+            }
+        })
+        .collect()
+}
+
 /// A speed as the learner reads it: `0.1×`, `1×`, `25×`.
 pub fn fmt_speed(speed: f64) -> String {
     format!("{}×", fmt_tick((speed * 100.0).round() / 100.0))
@@ -127,6 +190,18 @@ mod tests {
         assert_eq!(fmt_num(-0.001, 0), "0");
         assert_eq!(fmt_num(f64::INFINITY, 0), "∞");
         assert_eq!(fmt_value(2.5, "ms"), "2.50 ms");
+        assert_eq!(fmt_s(2.34), "2.3 s");
+        assert_eq!(fmt_s(0.25), "0.25 s");
+    }
+
+    #[test]
+    fn long_numbers_in_a_sentence_are_grouped() {
+        assert_eq!(
+            group_thousands("mean 7238 ms against 100 ms; 1024 cores, 0.12345 s, 1,234"),
+            "mean 7,238 ms against 100 ms; 1,024 cores, 0.12345 s, 1,234"
+        );
+        assert_eq!(group_thousands("1000000 rps"), "1,000,000 rps");
+        assert_eq!(group_thousands("no numbers"), "no numbers");
     }
 
     #[test]
@@ -143,5 +218,11 @@ mod tests {
         assert_eq!(fmt_tick(0.5), "0.5");
         assert_eq!(fmt_tick(1000.0), "1,000");
         assert_eq!(fmt_tick(20_000.0), "20k");
+        assert_eq!(
+            fmt_ticks(&[0.0, 5000.0, 10_000.0, 12_500.0]),
+            ["0", "5k", "10k", "12.5k"]
+        );
+        assert_eq!(fmt_ticks(&[0.0, 2500.0, 5000.0]), ["0", "2,500", "5,000"]);
+        assert_eq!(fmt_ticks(&[0.5, 1.0]), ["0.5", "1"]);
     }
 }

@@ -17,6 +17,8 @@ use tellers_sim::{Scenario, Simulation, Snapshot};
 
 use crate::charts::SweepPoint;
 use crate::draw::{draw_tellers, Theme};
+use crate::figures::stop_note;
+use crate::format::fmt_num;
 use tellers_sim::sweep::{sweep_scenario, SWEEP_RHOS};
 
 /// Wall time one slice may use, ms.
@@ -90,6 +92,34 @@ pub enum RunState {
     RunningToEnd,
     /// The run has ended; the figures are final.
     Ended,
+}
+
+/// The line under the run controls saying where the run stands; when a
+/// bound stopped the run, which one and what to change.
+///
+/// * `t_s` — simulated time now, s.
+/// * `report` — the report, once there is one (it says what stopped the run).
+pub fn run_status(
+    state: RunState,
+    t_s: f64,
+    s: &Scenario,
+    report: Option<&Report>,
+    th: &Theory,
+) -> String {
+    let at = format!(
+        "{} s of {} s simulated",
+        fmt_num(t_s, 1),
+        fmt_num(s.duration_s, 0)
+    );
+    match state {
+        RunState::Playing => format!("Playing: {at}"),
+        RunState::Paused => format!("Paused: {at}"),
+        RunState::RunningToEnd => format!("Running to the end: {at}"),
+        RunState::Ended => match report.and_then(|r| stop_note(s, r, th)) {
+            Some(note) => note,
+            None => format!("Finished: {at}. The figures are final."),
+        },
+    }
 }
 
 /// The live state of one simulation widget. Cheap to copy: every field is
@@ -401,6 +431,62 @@ impl Lab {
         set_timeout(
             move || self.sweep_point(generation, s, next_i, next_sim),
             Duration::ZERO,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tellers_sim::StoppedBy;
+
+    #[test]
+    fn the_status_says_which_bound_stopped_the_run_and_what_to_change() {
+        let s = Scenario {
+            rps: 1_000_000.0,
+            threads: 100_000,
+            ..Scenario::default()
+        };
+        let th = theory(&s);
+        let r = Report {
+            sim_time_s: 1.04,
+            warmup_s: 1.04,
+            stopped_by: StoppedBy::InFlightLimit,
+            ..Report::default()
+        };
+        let status = run_status(RunState::Ended, 1.04, &s, Some(&r), &th);
+        assert!(
+            status.starts_with("The run stopped at 1.0 s of 60 s"),
+            "{status}"
+        );
+        assert!(
+            status.contains("1,000,000 requests were inside"),
+            "{status}"
+        );
+        assert!(
+            status.contains("arrival rate") && status.contains("line limit"),
+            "{status}"
+        );
+        let budget = Report {
+            stopped_by: StoppedBy::EventBudget,
+            ..r.clone()
+        };
+        let status = run_status(RunState::Ended, 1.04, &s, Some(&budget), &th);
+        assert!(
+            status.contains("200,000,000 events") && status.contains("run length"),
+            "{status}"
+        );
+        let done = Report {
+            stopped_by: StoppedBy::Duration,
+            ..r
+        };
+        assert_eq!(
+            run_status(RunState::Ended, 60.0, &s, Some(&done), &th),
+            "Finished: 60.0 s of 60 s simulated. The figures are final."
+        );
+        assert_eq!(
+            run_status(RunState::Paused, 0.0, &s, None, &th),
+            "Paused: 0.0 s of 60 s simulated"
         );
     }
 }

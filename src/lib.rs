@@ -18,10 +18,12 @@ pub mod format;
 pub mod lab;
 pub mod page_change;
 pub mod playground;
+pub mod predict;
 pub mod progress;
 pub mod results;
 pub mod reveal;
 pub mod route;
+pub mod session;
 pub mod wasm_bench;
 pub mod worksheet;
 

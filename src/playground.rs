@@ -76,15 +76,90 @@ pub fn hash_query(hash: &str) -> &str {
     hash.split_once('?').map_or("", |(_, q)| q)
 }
 
-/// Speed from the speed slider's position (−1…2, a power of ten).
+/// The speeds the speed slider stops at, simulated seconds per second:
+/// round numbers a learner can read at a glance and say aloud.
+pub const SPEEDS: [f64; 18] = [
+    0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 70.0,
+    100.0,
+];
+
+/// Speed from the speed slider's position (an index into [`SPEEDS`]).
 pub fn speed_from_slider(x: f64) -> f64 {
-    let s = 10f64.powf(x.clamp(-1.0, 2.0));
-    (s * 100.0).round() / 100.0
+    let i = x.round().clamp(0.0, (SPEEDS.len() - 1) as f64) as usize;
+    SPEEDS[i]
 }
 
-/// The speed slider's position for `speed`.
+/// The speed slider's position for `speed`: the stop nearest to it (a
+/// shared link may carry a speed between two stops).
 pub fn slider_from_speed(speed: f64) -> f64 {
-    speed.clamp(SPEED_RANGE.0, SPEED_RANGE.1).log10()
+    let target = speed.clamp(SPEED_RANGE.0, SPEED_RANGE.1).ln();
+    let (i, _) = SPEEDS
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (i, (s.ln() - target).abs()))
+        .fold((0, f64::MAX), |best, c| if c.1 < best.1 { c } else { best });
+    i as f64
+}
+
+/// A playground key's action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shortcut {
+    /// Space: play or pause.
+    PlayPause,
+    /// →: one event.
+    Step,
+    /// f: full screen.
+    FullScreen,
+    /// p: presenter mode.
+    Presenter,
+}
+
+/// Where the keyboard focus is, as far as shortcuts care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    /// A box or menu that takes letters and spaces: no shortcut there.
+    Typing,
+    /// A slider: the arrows move it.
+    Slider,
+    /// A button or check box. `keyboard` when it was reached with the
+    /// keyboard (Tab): Space then presses it, as a keyboard user expects;
+    /// after a click, Space plays or pauses.
+    Button {
+        /// Reached with the keyboard.
+        keyboard: bool,
+    },
+    /// Anything else (the page itself).
+    Page,
+}
+
+/// The focus kind of an element: its tag (`BUTTON`), an input's `type`,
+/// and whether the focus came by keyboard (Tab) rather than a click.
+pub fn focus_of(tag: &str, input_type: &str, by_keyboard: bool) -> Focus {
+    match (tag.to_ascii_uppercase().as_str(), input_type) {
+        ("INPUT", "range") => Focus::Slider,
+        ("INPUT", "checkbox" | "radio" | "button" | "submit") | ("BUTTON" | "SUMMARY" | "A", _) => {
+            Focus::Button {
+                keyboard: by_keyboard,
+            }
+        }
+        ("INPUT" | "SELECT" | "TEXTAREA", _) => Focus::Typing,
+        _ => Focus::Page,
+    }
+}
+
+/// What `key` does with the focus at `focus`; `None` leaves the key to the
+/// focused element. Shortcuts keep working after a button was clicked.
+pub fn shortcut(key: &str, focus: Focus) -> Option<Shortcut> {
+    if focus == Focus::Typing {
+        return None;
+    }
+    match key {
+        " " if !matches!(focus, Focus::Button { keyboard: true }) => Some(Shortcut::PlayPause),
+        "ArrowRight" if matches!(focus, Focus::Page | Focus::Button { .. }) => Some(Shortcut::Step),
+        "f" | "F" => Some(Shortcut::FullScreen),
+        "p" | "P" => Some(Shortcut::Presenter),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -120,12 +195,57 @@ mod tests {
     }
 
     #[test]
-    fn speed_slider_spans_a_tenth_to_a_hundred() {
-        assert_eq!(speed_from_slider(-1.0), 0.1);
-        assert_eq!(speed_from_slider(0.0), 1.0);
-        assert_eq!(speed_from_slider(2.0), 100.0);
-        assert_eq!(speed_from_slider(9.0), 100.0);
-        assert!((slider_from_speed(10.0) - 1.0).abs() < 1e-12);
+    fn shortcuts_work_after_a_click_but_not_while_typing() {
+        let clicked = focus_of("BUTTON", "", false);
+        let tabbed = focus_of("button", "", true);
+        assert_eq!(shortcut(" ", clicked), Some(Shortcut::PlayPause));
+        assert_eq!(
+            shortcut(" ", tabbed),
+            None,
+            "Space presses a button reached by keyboard"
+        );
+        for focus in [
+            clicked,
+            tabbed,
+            Focus::Page,
+            focus_of("INPUT", "range", false),
+        ] {
+            assert_eq!(shortcut("p", focus), Some(Shortcut::Presenter));
+            assert_eq!(shortcut("f", focus), Some(Shortcut::FullScreen));
+        }
+        let typing = focus_of("INPUT", "text", true);
+        assert_eq!(typing, Focus::Typing);
+        assert_eq!(shortcut("p", typing), None);
+        assert_eq!(shortcut(" ", focus_of("SELECT", "", false)), None);
+        assert_eq!(
+            shortcut("ArrowRight", focus_of("INPUT", "range", true)),
+            None,
+            "the slider moves"
+        );
+        assert_eq!(shortcut("ArrowRight", Focus::Page), Some(Shortcut::Step));
+        assert_eq!(shortcut("x", Focus::Page), None);
+    }
+
+    #[test]
+    fn speed_slider_spans_a_tenth_to_a_hundred_in_round_steps() {
+        assert_eq!(speed_from_slider(0.0), 0.1);
+        assert_eq!(speed_from_slider(-3.0), 0.1);
+        assert_eq!(speed_from_slider(5.0), 1.0);
+        assert_eq!(speed_from_slider(17.0), 100.0);
+        assert_eq!(speed_from_slider(99.0), 100.0);
+        assert_eq!(slider_from_speed(10.0), 11.0);
+        assert_eq!(
+            slider_from_speed(2.5),
+            8.0,
+            "a linked 2.5× sits at the nearest stop, 3×"
+        );
+        for (i, s) in SPEEDS.iter().enumerate() {
+            assert_eq!(speed_from_slider(slider_from_speed(*s)), *s);
+            assert_eq!(slider_from_speed(*s), i as f64);
+            let shown = fmt_speed(*s);
+            assert!(shown.len() <= "0.1×".len() + 1, "{shown}");
+        }
         assert_eq!(fmt_speed(0.1), "0.1×");
+        assert_eq!(fmt_speed(1.5), "1.5×");
     }
 }

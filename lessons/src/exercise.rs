@@ -116,6 +116,24 @@ pub const FIGURES: &[&str] = &[
     "loop_block_p99_ms",
     "loop_block_max_ms",
     "loop_connections_spread",
+    "latency_p999_ms",
+    "latency_max_ms",
+    "queue_wait_p99_ms",
+    "calls",
+    "retries",
+    "tries_per_call",
+    "call_success_share",
+    "shed",
+    "dropped_hopeless",
+    "timed_out",
+    "dep_calls",
+    "hedges",
+    "hedge_extra_share",
+    "dep_utilisation",
+    "dep_pool_wait_mean_ms",
+    "dep_pool_wait_p99_ms",
+    "dep_queue_wait_mean_ms",
+    "dep_queue_wait_p99_ms",
 ];
 
 /// Read `field` (one of [`FIGURES`]) from a report; `None` for an unknown
@@ -156,6 +174,28 @@ pub fn report_value(r: &tellers_sim::Report, field: &str) -> Option<f64> {
             let fewest = *r.loop_connections.iter().min()?;
             most as f64 / (fewest as f64).max(1.0)
         }
+        "latency_p999_ms" => r.latency_ms.p999,
+        "latency_max_ms" => r.latency_ms.max,
+        "queue_wait_p99_ms" => r.queue_wait_ms.p99,
+        "calls" => r.calls as f64,
+        "retries" => r.retries as f64,
+        // Tries that arrived per distinct call: 1 without retries, up to
+        // 1 + retries when every try fails.
+        "tries_per_call" => share(r.attempts as f64, r.calls as f64),
+        // Calls answered in time ÷ calls made, over the whole run.
+        "call_success_share" => share(r.calls_succeeded as f64, r.calls as f64),
+        "shed" => r.shed as f64,
+        "dropped_hopeless" => r.dropped_hopeless as f64,
+        "timed_out" => r.timed_out as f64,
+        "dep_calls" => r.dep_calls as f64,
+        "hedges" => r.hedges as f64,
+        // Hedges per call sent the first time: the extra load hedging costs.
+        "hedge_extra_share" => share(r.hedges as f64, r.dep_calls.saturating_sub(r.hedges) as f64),
+        "dep_utilisation" => r.dep_utilisation?,
+        "dep_pool_wait_mean_ms" => r.dep_pool_wait_ms.mean,
+        "dep_pool_wait_p99_ms" => r.dep_pool_wait_ms.p99,
+        "dep_queue_wait_mean_ms" => r.dep_queue_wait_ms.mean,
+        "dep_queue_wait_p99_ms" => r.dep_queue_wait_ms.p99,
         _ => return None,
     })
 }
@@ -326,9 +366,12 @@ impl Exercise {
 pub fn scenario_from_fields(
     mut obj: serde_json::Map<String, serde_json::Value>,
 ) -> Result<Scenario, String> {
-    let defaults = serde_json::to_value(Scenario::default()).expect("a scenario serialises");
+    // Whole-number fields, optional ones (off by default) included.
+    let whole = |k: &str| {
+        Scenario::field(k).is_some_and(|f| matches!(f.kind, tellers_sim::fields::Kind::Int { .. }))
+    };
     for (k, v) in obj.iter_mut() {
-        if defaults.get(k).is_some_and(|d| d.is_u64()) {
+        if whole(k) {
             if let Some(f) = v.as_f64() {
                 if f.fract() == 0.0 && f >= 0.0 {
                     *v = serde_json::json!(f as u64);
@@ -395,6 +438,56 @@ pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checks_fill_whole_number_fields_that_are_off_by_default() {
+        let fields: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(r#"{"threads": 20.0, "queue_limit": 50.0, "retries": 3.0}"#)
+                .unwrap();
+        let s = scenario_from_fields(fields).unwrap();
+        assert_eq!((s.threads, s.queue_limit, s.retries), (20, Some(50), 3));
+        let half: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(r#"{"queue_limit": 50.5}"#).unwrap();
+        assert!(scenario_from_fields(half).is_err());
+    }
+
+    #[test]
+    fn every_figure_reads_from_a_report() {
+        let s = Scenario {
+            retries: 2,
+            timeout_ms: Some(150.0),
+            duration_s: 5.0,
+            ..Scenario::default()
+        };
+        let r = tellers_sim::simulate(&s).unwrap();
+        for f in FIGURES
+            .iter()
+            .filter(|f| !f.starts_with("loop_") && **f != "dep_utilisation")
+        {
+            let v = report_value(&r, f).unwrap_or_else(|| panic!("{f} does not read"));
+            assert!(v.is_finite(), "{f} = {v}");
+        }
+        assert_eq!(report_value(&r, "no_such_figure"), None);
+        // A call is one to three tries: the share and the ratio say so.
+        let tries = report_value(&r, "tries_per_call").unwrap();
+        assert!((1.0..=3.0).contains(&tries) && tries > 1.0, "{tries}");
+        let ok = report_value(&r, "call_success_share").unwrap();
+        assert!(ok > 0.0 && ok < 1.0, "{ok}");
+        // A dependency with a limit has a utilisation; hedges are counted.
+        let dep = tellers_sim::simulate(&Scenario {
+            dep_concurrency: Some(4),
+            fan_out: 3,
+            hedge_after_ms: Some(50.0),
+            duration_s: 5.0,
+            ..Scenario::default()
+        })
+        .unwrap();
+        let u = report_value(&dep, "dep_utilisation").unwrap();
+        assert!(u > 0.0 && u <= 1.0, "{u}");
+        let extra = report_value(&dep, "hedge_extra_share").unwrap();
+        assert!(extra > 0.0 && extra < 1.0, "{extra}");
+        assert_eq!(report_value(&r, "dep_utilisation"), None);
+    }
 
     #[test]
     fn numbers_read_as_in_the_lessons() {

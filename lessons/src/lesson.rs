@@ -22,6 +22,12 @@ pub struct SimBlock {
     pub caption: String,
     /// Scenario fields the learner may change here.
     pub sliders: Vec<String>,
+    /// Report figures (names from [`FIGURES`](crate::exercise::FIGURES))
+    /// the widget shows in its row of figures: those its predict box asks
+    /// for, those the block lists under `figures`, then those its claims
+    /// check, each once. Curve claims (`sweep_rho`) are read off the curve.
+    #[serde(default)]
+    pub figures: Vec<String>,
 }
 
 /// One piece of a lesson, in reading order.
@@ -39,6 +45,15 @@ pub enum Segment {
     Predict {
         /// The question, as HTML.
         html: String,
+        /// Report figures the learner guesses (names from
+        /// [`FIGURES`](crate::exercise::FIGURES)), compared with the run of
+        /// the sim block that follows; empty for a guess in words.
+        #[serde(default)]
+        figures: Vec<String>,
+        /// Settings the guess is about, as (scenario field, value): the
+        /// guess is compared only with a run at these settings.
+        #[serde(default)]
+        when: Vec<(String, f64)>,
     },
     /// A live simulation.
     Sim(SimBlock),

@@ -17,6 +17,32 @@ fn markdown(md: &str) -> String {
     let md = math_to_mathml(md);
     let mut out = String::new();
     html::push_html(&mut out, Parser::new_ext(&md, Options::ENABLE_TABLES));
+    tie_units(&out)
+}
+
+/// Units a line should never separate from their number.
+const TIED_UNITS: &[&str] = &["%", "ms", "s", "rps", "KB", "MB", "GB"];
+
+/// `text` with the space between a number and its unit made a no-break
+/// space, so "70 %" never ends a line with "70" and starts the next with "%".
+pub fn tie_units(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(' ') {
+        let (before, after) = (&rest[..i], &rest[i + 1..]);
+        out.push_str(before);
+        let after_number = before.ends_with(|c: char| c.is_ascii_digit());
+        let unit_next = TIED_UNITS.iter().any(|u| {
+            after.starts_with(u) && !after[u.len()..].starts_with(|c: char| c.is_alphanumeric())
+        });
+        out.push(if after_number && unit_next {
+            '\u{a0}'
+        } else {
+            ' '
+        });
+        rest = after;
+    }
+    out.push_str(rest);
     out
 }
 
@@ -51,6 +77,8 @@ fn sim_block(json: &str) -> Result<(SimBlock, Vec<String>), String> {
     let caption = take_str(&mut obj, "caption")?.unwrap_or_default();
     let sliders = take_list(&mut obj, "sliders")?;
     let claims = take_list(&mut obj, "claims")?;
+    let figures = take_list(&mut obj, "figures")?;
+    check_figures(&figures).map_err(|e| format!("sim block: {e}"))?;
     if !VIEWS.contains(&view.as_str()) {
         return Err(format!(
             "sim block: unknown view '{view}'; allowed: {}",
@@ -88,9 +116,105 @@ fn sim_block(json: &str) -> Result<(SimBlock, Vec<String>), String> {
             view,
             caption,
             sliders,
+            figures,
         },
         claims,
     ))
+}
+
+/// Every name in `figures` is a report figure.
+fn check_figures(figures: &[String]) -> Result<(), String> {
+    match figures.iter().find(|f| !FIGURES.contains(&f.as_str())) {
+        Some(f) => Err(format!(
+            "'{f}' is not a report figure; allowed: {}",
+            FIGURES.join(", ")
+        )),
+        None => Ok(()),
+    }
+}
+
+/// What a predict box asks for: `::: predict latency_mean_ms rps=90` names
+/// the figures the learner guesses and the settings the guess is about.
+type PredictAsks = (Vec<String>, Vec<(String, f64)>);
+
+fn predict_header(rest: &str) -> Result<PredictAsks, String> {
+    let mut figures = Vec::new();
+    let mut when = Vec::new();
+    for word in rest.split_whitespace() {
+        match word.split_once('=') {
+            Some((field, value)) => {
+                let f = Scenario::field(field)
+                    .ok_or_else(|| format!("predict box: '{field}' is not a scenario field"))?;
+                let v: f64 = value
+                    .parse()
+                    .map_err(|_| format!("predict box: '{word}' needs a number after '='"))?;
+                f.from_f64(v)
+                    .ok_or_else(|| format!("predict box: '{word}' is not a value of {field}"))
+                    .and_then(|x| f.check(x))
+                    .map_err(|e| format!("predict box: {e}"))?;
+                when.push((field.to_string(), v));
+            }
+            None => figures.push(word.to_string()),
+        }
+    }
+    check_figures(&figures).map_err(|e| format!("predict box: {e}"))?;
+    Ok((figures, when))
+}
+
+/// Gives each sim block the figures its row shows (see
+/// [`SimBlock::figures`]), and checks that a predict box naming figures or
+/// settings sits right before the sim block it is about, whose sliders can
+/// reach those settings. `cited` lists (claim id, sim block index).
+fn settle_figures(
+    segments: &mut [Segment],
+    cited: &[(String, Option<usize>)],
+    claims: &BTreeMap<&str, &Claim>,
+) -> Result<(), String> {
+    for i in 0..segments.len() {
+        let asks = match &segments[i] {
+            Segment::Predict { figures, when, .. } => Some((figures.clone(), when.clone())),
+            _ => None,
+        };
+        let from_claims: Vec<String> = cited
+            .iter()
+            .filter(|(_, b)| *b == Some(i))
+            .filter_map(|(id, _)| claims.get(id.as_str()))
+            .filter(|c| c.sweep_rho.is_none())
+            .map(|c| c.figure.clone())
+            .collect();
+        let asked_before = match i.checked_sub(1).map(|j| &segments[j]) {
+            Some(Segment::Predict { figures, .. }) => figures.clone(),
+            _ => vec![],
+        };
+        if let Segment::Sim(b) = &mut segments[i] {
+            let mut all = asked_before;
+            all.append(&mut b.figures);
+            all.extend(from_claims);
+            for f in all {
+                if !b.figures.contains(&f) {
+                    b.figures.push(f);
+                }
+            }
+        }
+        if let Some((figures, when)) = asks {
+            if figures.is_empty() && when.is_empty() {
+                continue;
+            }
+            let Some(Segment::Sim(b)) = segments.get(i + 1) else {
+                return Err(
+                    "a predict box that names figures or settings must come right before \
+                     the sim block whose run answers it"
+                        .into(),
+                );
+            };
+            if let Some((f, _)) = when.iter().find(|(f, _)| !b.sliders.contains(f)) {
+                return Err(format!(
+                    "the predict box asks about {f}, but the sim block after it has no {f} slider"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn claim(toml_text: &str) -> Result<Claim, String> {
@@ -371,8 +495,8 @@ pub fn parse_lesson_with_claims(
     let mut summary = None;
     for line in front.lines() {
         match line.split_once(':') {
-            Some(("title", v)) => title = Some(v.trim().to_string()),
-            Some(("summary", v)) => summary = Some(v.trim().to_string()),
+            Some(("title", v)) => title = Some(tie_units(v.trim())),
+            Some(("summary", v)) => summary = Some(tie_units(v.trim())),
             _ => return Err(at(format!("unknown front matter line '{line}'"))),
         }
     }
@@ -416,10 +540,8 @@ pub fn parse_lesson_with_claims(
                 }
                 Err(format!("line {}: block is not closed with '{end}'", n + 1))
             };
-        let is_block = matches!(
-            trimmed,
-            "```sim" | "```exercise" | "```claim" | "::: predict"
-        );
+        let is_predict = trimmed == "::: predict" || trimmed.starts_with("::: predict ");
+        let is_block = is_predict || matches!(trimmed, "```sim" | "```exercise" | "```claim");
         if is_block {
             flush(
                 &mut md,
@@ -448,10 +570,14 @@ pub fn parse_lesson_with_claims(
                 let inner = block_end("```", &mut lines).map_err(&at)?;
                 claims.push(claim(&inner).map_err(|e| at(format!("line {}: {e}", n + 1)))?);
             }
-            "::: predict" => {
+            _ if is_predict => {
+                let (figures, when) = predict_header(&trimmed["::: predict".len()..])
+                    .map_err(|e| at(format!("line {}: {e}", n + 1)))?;
                 let inner = block_end(":::", &mut lines).map_err(&at)?;
                 segments.push(Segment::Predict {
                     html: markdown(&inner),
+                    figures,
+                    when,
                 });
             }
             t if t.starts_with("```sim")
@@ -492,6 +618,7 @@ pub fn parse_lesson_with_claims(
             caption_claim_fits(b, c).map_err(&at)?;
         }
     }
+    settle_figures(&mut segments, &citations, &by_id).map_err(&at)?;
     for c in &claims {
         if !citations.iter().any(|(id, _)| *id == c.id) {
             return Err(at(format!(
@@ -667,6 +794,52 @@ mistakes = ["rps", "rps * 0.01"]
         );
         let (_, claims) = parse_lesson_with_claims("04-little.md", GOOD).unwrap();
         assert_eq!(claims[0].id, "pool-40-line");
+    }
+
+    #[test]
+    fn a_unit_stays_on_the_line_of_its_number() {
+        assert_eq!(
+            tie_units("plan for 70 %. At 10 ms, 5 seconds, 200 rps and 3 so on"),
+            "plan for 70\u{a0}%. At 10\u{a0}ms, 5 seconds, 200\u{a0}rps and 3 so on"
+        );
+    }
+
+    #[test]
+    fn a_widget_shows_the_figures_its_predict_box_and_claims_name() {
+        let text = GOOD.replace("::: predict\n", "::: predict latency_mean_ms rps=300\n");
+        let l = parse_lesson("04-little.md", &text).unwrap();
+        let Segment::Predict { figures, when, .. } = &l.segments[1] else {
+            panic!()
+        };
+        assert_eq!(figures, &["latency_mean_ms"]);
+        assert_eq!(when, &[("rps".to_string(), 300.0)]);
+        let Segment::Sim(b) = &l.segments[2] else {
+            panic!()
+        };
+        assert_eq!(b.figures, ["latency_mean_ms", "queue_len_end"]);
+        // Listed figures come before the claims' and are not repeated.
+        let listed = text.replace(
+            "\"claims\": [",
+            "\"figures\": [\"cpu_utilisation\", \"queue_len_end\"], \"claims\": [",
+        );
+        let Segment::Sim(b) = &parse_lesson("04-little.md", &listed).unwrap().segments[2] else {
+            panic!()
+        };
+        assert_eq!(
+            b.figures,
+            ["latency_mean_ms", "cpu_utilisation", "queue_len_end"]
+        );
+        let err = |t: &str| parse_lesson("04-little.md", t).unwrap_err();
+        let e = err(&GOOD.replace("::: predict\n", "::: predict latency_mean\n"));
+        assert!(e.contains("'latency_mean' is not a report figure"), "{e}");
+        let e = err(&GOOD.replace("::: predict\n", "::: predict threads=30\n"));
+        assert!(e.contains("has no threads slider"), "{e}");
+        let e = err(&GOOD.replace("::: predict\n", "::: predict rps=fast\n"));
+        assert!(e.contains("needs a number"), "{e}");
+        let e = err(&GOOD
+            .replace("::: predict\n", "::: predict cpu_utilisation\n")
+            .replace("Guess.\n:::\n", "Guess.\n:::\n\nA paragraph between.\n"));
+        assert!(e.contains("right before"), "{e}");
     }
 
     #[test]

@@ -17,7 +17,7 @@ fn course() -> tellers_course::Course {
 #[test]
 fn every_lesson_parses_in_order() {
     let c = course();
-    assert_eq!(c.lessons.len(), 13);
+    assert_eq!(c.lessons.len(), 17);
     for l in &c.lessons {
         assert!(
             l.exercises().count() >= 3,

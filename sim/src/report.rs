@@ -134,6 +134,10 @@ pub struct Report {
     pub queue_len_end: u64,
     /// How fast the line grew over the measured window, requests per second.
     pub queue_growth_per_s: f64,
+    /// How fast the requests inside grew over the measured window, requests
+    /// per second: every line at once (the server's, and those for a
+    /// dependency's connections or slots).
+    pub inside_growth_per_s: f64,
     /// Completions per second in the measured window.
     pub throughput_rps: f64,
     /// Completions within the caller's timeout per second.

@@ -80,7 +80,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     let service_ms = s.mean_service_ms();
     // The line grows when it gains more than 5 % of the arrivals (and more
     // than one request) each second: less is the noise of a short window.
-    let growing = r.queue_growth_per_s > (0.05 * r.arrival_rps).max(1.0);
+    let growing = r.queue_growth_per_s.max(r.inside_growth_per_s) > (0.05 * r.arrival_rps).max(1.0);
     let slow = r.latency_ms.mean > 1.5 * service_ms.max(0.001) || growing;
 
     if let Some(p) = s.thread_limit() {
@@ -129,7 +129,10 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             detail: format!(
                 "The line grows by {:.0} requests every second: {:.0} rps arrive, {:.0} rps finish ({cap} is {:.0} rps). \
                  Waiting times grow without end until arrivals drop or capacity rises.",
-                r.queue_growth_per_s, r.arrival_rps, r.throughput_rps, th.capacity.capacity_rps
+                r.queue_growth_per_s.max(r.inside_growth_per_s),
+                r.arrival_rps,
+                r.throughput_rps,
+                th.capacity.capacity_rps
             ),
         });
     }

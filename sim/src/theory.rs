@@ -154,6 +154,15 @@ fn wait_step_moments(s: &Scenario) -> (f64, f64) {
     }
 }
 
+/// `1 core`, `4 cores`.
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
 fn var(mean: f64, dist: Dist) -> f64 {
     match dist {
         Dist::Const => 0.0,
@@ -308,16 +317,19 @@ pub fn theory(s: &Scenario) -> Theory {
                 cpu_mean + wait_mean,
                 cpu_var + wait_var,
                 0.0,
-                format!("the pool's {t} threads"),
+                format!("the pool's {}", plural(u64::from(t), "thread")),
             )
         }
         Limit::Dependency => {
             let k = analytic::dep_slots(s).unwrap_or(1).max(1);
             let at = match (s.dep_pool, s.dep_concurrency) {
                 (Some(n), c) if c.is_none_or(|c| n <= c) => {
-                    format!("the {n} connections to the dependency")
+                    format!(
+                        "the {} to the dependency",
+                        plural(u64::from(n), "connection")
+                    )
                 }
-                _ => format!("the dependency's {k} slots"),
+                _ => format!("the dependency's {}", plural(u64::from(k), "slot")),
             };
             (k, s.wait_ms, var(s.wait_ms, s.wait_dist), cpu_mean, at)
         }
@@ -331,9 +343,9 @@ pub fn theory(s: &Scenario) -> Theory {
                 ),
                 Model::EventLoop => {
                     let c = s.cores.min(loops);
-                    (c, format!("{c} loops sharing one line"))
+                    (c, format!("{} sharing one line", plural(u64::from(c), "loop")))
                 }
-                _ => (s.cores, format!("the {} cores", s.cores)),
+                _ => (s.cores, format!("the {}", plural(u64::from(s.cores), "core"))),
             };
             (c, cpu_mean, cpu_var, wait_mean, at)
         }
@@ -412,7 +424,7 @@ pub fn theory(s: &Scenario) -> Theory {
         th.p99_exact = th.mean_exact && letter == "M";
         if th.mean_exact && !th.p99_exact {
             approx_because
-                .push("the p99 uses the formula for random (exponential) service times".to_owned());
+                .push("the p99 uses the formula for random (exponential) service times; fixed or mixed service times have a different tail".to_owned());
         }
     }
     th.approx_because = approx_because;

@@ -196,6 +196,14 @@ fn ten_database_connections_not_the_cpu_cap_the_service() {
         r.dep_pool_wait_ms.mean > 1000.0,
         "calls wait for a connection"
     );
+    // They wait in the pool's line, not the server's: requests inside grow
+    // by what is asked beyond the limit, 600 − 500 = 100 per second.
+    close(
+        r.inside_growth_per_s,
+        100.0,
+        0.1,
+        "growth of requests inside",
+    );
     let signs = read_signs(&s, &r, &th);
     assert!(
         signs

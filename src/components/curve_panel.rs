@@ -3,6 +3,7 @@ use leptos::prelude::*;
 
 use crate::charts::{curve_chart, sweep_json};
 use crate::draw::{draw_chart, Theme};
+use crate::figures::curve_approx_note;
 use crate::format::{fmt_ms, fmt_pct};
 use crate::lab::Lab;
 use tellers_sim::sweep::SWEEP_RHOS;
@@ -81,6 +82,10 @@ pub fn CurvePanel(
             ></canvas>
             <figcaption>
                 {caption}
+                " "
+                <span data-testid="curve-approx">
+                    {move || curve_approx_note(&lab.theory.get()).unwrap_or_default()}
+                </span>
                 " "
                 <span class="muted" data-testid="sweep-progress">
                     {progress}

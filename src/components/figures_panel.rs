@@ -2,73 +2,33 @@ use leptos::prelude::*;
 use tellers_sim::report::Report;
 use tellers_sim::signs::{read_signs, SignKind};
 
-use crate::figures::{figure_rows, report_json, warming_up};
-use crate::format::fmt_num;
+use crate::figures::{
+    approx_note, compact_rows, figure_rows, measuring_note, report_json, FigureRow,
+};
+use crate::format::{fmt_num, group_thousands};
 use crate::lab::{Lab, RunState};
 
+/// What a theory cell says in a lesson before the run has ended: the
+/// learner predicts first.
+const THEORY_AFTER_THE_RUN: &str = "after the run";
+
 /// The figures: simulated beside theory, the reading-the-signs verdict,
-/// and the report as JSON.
+/// and the report as JSON. In a lesson, theory waits until the run ends.
 #[component]
 pub fn FiguresPanel(
     /// The widget's lab.
     lab: Lab,
+    /// In a lesson: theory appears only once the run has ended.
+    #[prop(optional)]
+    lesson: bool,
 ) -> impl IntoView {
     let report = Memo::new(move |_| lab.report.get().unwrap_or_default());
-    let rows = move || figure_rows(&lab.scenario.get(), &report.get(), &lab.theory.get());
-    let signs = move || {
-        let r: Report = report.get();
-        if r.completed == 0 && r.arrived == 0 {
-            return vec![];
-        }
-        read_signs(&lab.scenario.get(), &r, &lab.theory.get())
-    };
     let finished = move || lab.state.get() == RunState::Ended;
+    let show_theory = move || !lesson || finished();
+    let rows = move || figure_rows(&lab.scenario.get(), &report.get(), &lab.theory.get());
     view! {
         <section class="panel panel--figures" aria-label="Figures">
-            <div class="signs" data-testid="signs" aria-live="polite">
-                <h3>"Reading the signs"</h3>
-                {move || {
-                    let list = signs();
-                    let r = report.get();
-                    if warming_up(&r) && r.arrived > 0 {
-                        let s = lab.scenario.get();
-                        view! {
-                            <p class="signs__empty">
-                                {format!(
-                                    "Warming up: the first {} s are not measured. The signs appear after.",
-                                    fmt_num(s.duration_s * s.warmup, 1),
-                                )}
-                            </p>
-                        }
-                            .into_any()
-                    } else if list.is_empty() {
-                        view! { <p class="signs__empty">"Play or step the run to read its signs."</p> }.into_any()
-                    } else {
-                        view! {
-                            <ul class="signs__list">
-                                {list
-                                    .into_iter()
-                                    .map(|s| {
-                                        let class = if s.kind == SignKind::Healthy {
-                                            "sign sign--healthy"
-                                        } else {
-                                            "sign sign--warning"
-                                        };
-                                        view! {
-                                            <li class=class data-sign=format!("{:?}", s.kind)>
-                                                <strong>{s.title}</strong>
-                                                " "
-                                                <span>{s.detail}</span>
-                                            </li>
-                                        }
-                                    })
-                                    .collect_view()}
-                            </ul>
-                        }
-                            .into_any()
-                    }
-                }}
-            </div>
+            {verdict(lab, report)}
             <table class="figures" data-testid="figures">
                 <caption>
                     {move || {
@@ -88,23 +48,9 @@ pub fn FiguresPanel(
                         <th scope="col">"Theory"</th>
                     </tr>
                 </thead>
-                <tbody>
-                    {move || {
-                        rows()
-                            .into_iter()
-                            .map(|r| {
-                                view! {
-                                    <tr data-testid=r.key>
-                                        <th scope="row">{r.label}</th>
-                                        <td class="figures__sim">{r.sim}</td>
-                                        <td class="figures__theory">{r.theory}</td>
-                                    </tr>
-                                }
-                            })
-                            .collect_view()
-                    }}
-                </tbody>
+                <tbody>{move || figure_row_views(rows(), show_theory())}</tbody>
             </table>
+            {approx(lab, show_theory)}
             <details class="report-json">
                 <summary>"Report as JSON"</summary>
                 <pre data-testid="report-json" data-final=move || finished().to_string()>
@@ -112,5 +58,127 @@ pub fn FiguresPanel(
                 </pre>
             </details>
         </section>
+    }
+}
+
+/// A lesson widget's short row of figures: the ones its lesson asks about,
+/// simulated beside theory (theory once the run has ended).
+#[component]
+pub fn FiguresRow(
+    /// The widget's lab.
+    lab: Lab,
+    /// Report figure names, e.g. `["latency_mean_ms"]`.
+    figures: Vec<String>,
+) -> impl IntoView {
+    let report = Memo::new(move |_| lab.report.get().unwrap_or_default());
+    let finished = move || lab.state.get() == RunState::Ended;
+    let rows = move || {
+        compact_rows(
+            &figures,
+            &lab.scenario.get(),
+            &report.get(),
+            &lab.theory.get(),
+        )
+    };
+    view! {
+        <div class="panel panel--figures panel--compact">
+            <table class="figures figures--compact" data-testid="figures-row">
+                <caption class="visually-hidden">"The figures this lesson asks about"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Figure"</th>
+                        <th scope="col">"This run"</th>
+                        <th scope="col">"Theory"</th>
+                    </tr>
+                </thead>
+                <tbody>{move || figure_row_views(rows(), finished())}</tbody>
+            </table>
+            <p class="figures__note muted" data-testid="figures-row-note">
+                {move || {
+                    let r = report.get();
+                    if r.arrived == 0 && r.completed == 0 {
+                        "Press Play or Run to the end: the figures fill in as the run goes, and theory appears when it ends.".to_owned()
+                    } else {
+                        measuring_note(&lab.scenario.get(), &r).unwrap_or_default()
+                    }
+                }}
+            </p>
+            {approx(lab, finished)}
+        </div>
+    }
+}
+
+fn figure_row_views(rows: Vec<FigureRow>, show_theory: bool) -> impl IntoView {
+    rows.into_iter()
+        .map(|r| {
+            let (theory, class) = if show_theory {
+                (r.theory, "figures__theory")
+            } else {
+                (THEORY_AFTER_THE_RUN.to_owned(), "figures__theory muted")
+            };
+            view! {
+                <tr data-testid=r.key>
+                    <th scope="row">{r.label}</th>
+                    <td class="figures__sim">{r.sim}</td>
+                    <td class=class>{theory}</td>
+                </tr>
+            }
+        })
+        .collect_view()
+}
+
+/// Why theory's "(approx.)" figures are approximate, under the table,
+/// while `show` says theory is shown.
+fn approx(lab: Lab, show: impl Fn() -> bool + Send + Sync + 'static) -> impl IntoView {
+    move || {
+        show()
+            .then(|| approx_note(&lab.theory.get()))
+            .flatten()
+            .map(|note| {
+                view! { <p class="figures__note" data-testid="approx-note">{note}</p> }
+            })
+    }
+}
+
+/// Reading the signs: what the figures say about the server, once they
+/// are measured; until then, what is not measured yet and why.
+fn verdict(lab: Lab, report: Memo<Report>) -> impl IntoView {
+    view! {
+        <div class="signs" data-testid="signs" aria-live="polite">
+            <h3>"Reading the signs"</h3>
+            {move || {
+                let r = report.get();
+                let s = lab.scenario.get();
+                if r.completed == 0 && r.arrived == 0 {
+                    return view! { <p class="signs__empty">"Play or step the run to read its signs."</p> }.into_any();
+                }
+                if let Some(note) = measuring_note(&s, &r) {
+                    return view! { <p class="signs__empty" data-testid="measuring">{note}</p> }.into_any();
+                }
+                let list = read_signs(&s, &r, &lab.theory.get());
+                view! {
+                    <ul class="signs__list">
+                        {list
+                            .into_iter()
+                            .map(|s| {
+                                let class = if s.kind == SignKind::Healthy {
+                                    "sign sign--healthy"
+                                } else {
+                                    "sign sign--warning"
+                                };
+                                view! {
+                                    <li class=class data-sign=format!("{:?}", s.kind)>
+                                        <strong>{group_thousands(&s.title)}</strong>
+                                        " "
+                                        <span>{group_thousands(&s.detail)}</span>
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ul>
+                }
+                    .into_any()
+            }}
+        </div>
     }
 }

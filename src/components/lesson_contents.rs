@@ -42,7 +42,8 @@ pub fn LessonContents(
             <p class="eyebrow">"Course"</p>
             <h1 id="lessons-title">"Lessons"</h1>
             <p class="lead">
-                "Thirteen short lessons, from the two halves of a request to a full sale-day plan. "
+                "Short lessons, from the two halves of a request to a full sale-day plan, "
+                "then what senior interviews ask: overload, pool sizing, tail latency and honest measurement. "
                 "Each has a live simulation and exercises checked as you type."
             </p>
             <StudentPanel />

@@ -1,9 +1,10 @@
 use leptos::prelude::*;
 use std::sync::Arc;
 
-use super::{ExerciseCard, LessonSim, PredictBox, WhoseNumbers};
+use super::{ExerciseCard, LessonSim, PredictBox, Prediction, WhoseNumbers};
 use crate::reveal::reveal_in_frames;
 use crate::route::lesson_href;
+use crate::session;
 use tellers_course::{Course, Segment};
 
 /// Segments drawn at once; the rest follow a few per frame.
@@ -11,14 +12,45 @@ const FIRST_SEGMENTS: usize = 2;
 /// Segments added per animation frame.
 const SEGMENTS_PER_FRAME: usize = 2;
 
-/// The view of one segment.
-fn segment_view(seg: &Segment, slug: &str) -> AnyView {
+/// The predict box of each segment that is one, shared with the sim block
+/// right after it (which compares its run with the guesses).
+fn predictions(segments: &[Segment], slug: &str) -> Vec<Option<Prediction>> {
+    segments
+        .iter()
+        .enumerate()
+        .map(|(i, seg)| match seg {
+            Segment::Predict { figures, when, .. } => Some(Prediction::new(
+                figures.clone(),
+                when.clone(),
+                session::lesson_key(slug, i, "guess"),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The view of segment `i`.
+fn segment_view(
+    seg: &Segment,
+    i: usize,
+    slug: &str,
+    predictions: &[Option<Prediction>],
+) -> AnyView {
     match seg {
         Segment::Html { html } => {
             view! { <div class="prose" inner_html=html.clone()></div> }.into_any()
         }
-        Segment::Predict { html } => view! { <PredictBox html=html.clone() /> }.into_any(),
-        Segment::Sim(block) => view! { <LessonSim block=block.clone() /> }.into_any(),
+        Segment::Predict { html, .. } => match predictions.get(i).cloned().flatten() {
+            Some(prediction) => view! { <PredictBox html=html.clone() prediction /> }.into_any(),
+            None => ().into_any(),
+        },
+        Segment::Sim(block) => {
+            let prediction = i
+                .checked_sub(1)
+                .and_then(|j| predictions.get(j).cloned().flatten());
+            let key = session::lesson_key(slug, i, "settings");
+            view! { <LessonSim block=block.clone() key prediction /> }.into_any()
+        }
         Segment::Exercise(ex) => {
             view! { <ExerciseCard exercise=ex.clone() lesson=slug.to_string() /> }.into_any()
         }
@@ -51,9 +83,12 @@ pub fn LessonView(
     let shown = reveal_in_frames(FIRST_SEGMENTS, total, SEGMENTS_PER_FRAME);
     let slug_for_segments = lesson.slug.clone();
     let for_segments = course.clone();
+    let predictions = StoredValue::new(predictions(&lesson.segments, &lesson.slug));
     let segments = view! {
         <For each=move || 0..shown.get() key=|i| *i let:i>
-            {segment_view(&for_segments.lessons[lesson_index].segments[i], &slug_for_segments)}
+            {predictions.with_value(|p| {
+                segment_view(&for_segments.lessons[lesson_index].segments[i], i, &slug_for_segments, p)
+            })}
         </For>
     };
     if let Some(id) = exercise {

@@ -5,9 +5,11 @@ use tellers_sim::Scenario;
 use wasm_bindgen::JsCast;
 
 use super::{CurvePanel, FiguresPanel, RunControls, ScenarioControls, SeriesPanel, TellersPanel};
-use crate::controls::visible_controls;
+use crate::controls::{presenter_controls, visible_controls};
 use crate::lab::Lab;
-use crate::playground::{hash_query, playground_hash, read_query, ViewState};
+use crate::playground::{
+    focus_of, hash_query, playground_hash, read_query, shortcut, Focus, Shortcut, ViewState,
+};
 use crate::reveal::reveal_in_frames;
 
 /// The playground page, at `#/playground?…`: every control, the tellers,
@@ -76,39 +78,45 @@ pub fn PlaygroundPage(
         }
     };
 
-    let fields = Signal::derive(move || visible_controls(&scenario.get()));
-    let fields = Memo::new(move |_| fields.get());
+    let fields = Memo::new(move |_| visible_controls(&scenario.get()));
+    let key_fields = Memo::new(move |_| presenter_controls(&scenario.get()));
 
-    // Keys: space plays or pauses, → steps, f goes full screen, p presents.
+    // Keys: space plays or pauses, → steps, f goes full screen, p presents;
+    // they keep working after a click on a button (see `shortcut`). Whether
+    // the focus came by pointer or by Tab decides what Space does on a button.
+    let by_pointer = std::rc::Rc::new(std::cell::Cell::new(false));
+    let pointer = window_event_listener(ev::pointerdown, {
+        let by_pointer = by_pointer.clone();
+        move |_| by_pointer.set(true)
+    });
+    let down = by_pointer.clone();
     let keys = window_event_listener(ev::keydown, move |e: ev::KeyboardEvent| {
+        if e.key() == "Tab" {
+            down.set(false);
+        }
         if e.ctrl_key() || e.meta_key() || e.alt_key() {
             return;
         }
-        let typing = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .is_some_and(|el| {
-                matches!(
-                    el.tag_name().as_str(),
-                    "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON" | "SUMMARY"
-                )
-            });
-        if typing {
+        let Some(action) = shortcut(&e.key(), key_focus(&e, down.get())) else {
             return;
+        };
+        e.prevent_default();
+        match action {
+            Shortcut::PlayPause => lab.toggle_play(),
+            Shortcut::Step => lab.step(),
+            Shortcut::FullScreen => toggle_full_screen(),
+            Shortcut::Presenter => presenter.update(|p| *p = !*p),
         }
-        match e.key().as_str() {
-            " " => {
-                e.prevent_default();
-                lab.toggle_play();
-            }
-            "ArrowRight" => {
-                e.prevent_default();
-                lab.step();
-            }
-            "f" => toggle_full_screen(),
-            "p" => presenter.update(|p| *p = !*p),
-            _ => {}
+    });
+    // A button pressed by Space fires on key up: the shortcut took the key.
+    let keys_up = window_event_listener(ev::keyup, move |e: ev::KeyboardEvent| {
+        if shortcut(&e.key(), key_focus(&e, by_pointer.get())).is_some() {
+            e.prevent_default();
         }
+    });
+    on_cleanup(move || {
+        pointer.remove();
+        keys_up.remove();
     });
     on_cleanup(move || keys.remove());
 
@@ -160,7 +168,7 @@ pub fn PlaygroundPage(
                     >
                         {move || if presenter.get() { "Leave presenter mode" } else { "Presenter mode" }}
                     </button>
-                    <button type="button" class="button" on:click=move |_| toggle_full_screen()>
+                    <button type="button" class="button" data-testid="full-screen" on:click=move |_| toggle_full_screen()>
                         "Full screen"
                     </button>
                     <p class="playground__copied" role="status">
@@ -188,6 +196,17 @@ pub fn PlaygroundPage(
                     <kbd>"f"</kbd> " full screen, " <kbd>"p"</kbd> " presenter mode."
                 </p>
             </header>
+            {move || {
+                presenter
+                    .get()
+                    .then(|| {
+                        view! {
+                            <section class="presenter-strip" aria-label="Key settings" data-testid="presenter-strip">
+                                <ScenarioControls scenario fields=key_fields />
+                            </section>
+                        }
+                    })
+            }}
             <div class="playground__layout">
                 <aside class="playground__controls" aria-label="Scenario">
                     <h2>"Scenario"</h2>
@@ -216,6 +235,19 @@ pub fn PlaygroundPage(
             </div>
         </section>
     }
+}
+
+/// Where a key event's focus is; `by_pointer` when it came by a click.
+fn key_focus(e: &ev::KeyboardEvent, by_pointer: bool) -> Focus {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map_or(Focus::Page, |el| {
+            focus_of(
+                &el.tag_name(),
+                &el.get_attribute("type").unwrap_or_default(),
+                !by_pointer,
+            )
+        })
 }
 
 fn toggle_full_screen() {

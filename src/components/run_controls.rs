@@ -1,8 +1,8 @@
 use leptos::prelude::*;
 
-use crate::format::{fmt_num, fmt_speed};
-use crate::lab::{Lab, RunState};
-use crate::playground::{slider_from_speed, speed_from_slider};
+use crate::format::fmt_speed;
+use crate::lab::{run_status, Lab, RunState};
+use crate::playground::{slider_from_speed, speed_from_slider, SPEEDS};
 
 /// Play, pause, step, speed, restart and "Run to the end", with a line
 /// saying where the run stands.
@@ -18,19 +18,13 @@ pub fn RunControls(
     let playing = move || lab.state.get() == RunState::Playing;
     let busy = move || lab.state.get() == RunState::RunningToEnd;
     let status = move || {
-        let t = lab.snapshot.get().t_s;
-        let s = lab.scenario.get();
-        let at = format!(
-            "{} s of {} s simulated",
-            fmt_num(t, 1),
-            fmt_num(s.duration_s, 0)
-        );
-        match lab.state.get() {
-            RunState::Playing => format!("Playing: {at}"),
-            RunState::Paused => format!("Paused: {at}"),
-            RunState::RunningToEnd => format!("Running to the end: {at}"),
-            RunState::Ended => format!("Finished: {at}. The figures are final."),
-        }
+        run_status(
+            lab.state.get(),
+            lab.snapshot.get().t_s,
+            &lab.scenario.get(),
+            lab.report.get().as_ref(),
+            &lab.theory.get(),
+        )
     };
     view! {
         <div class="run-controls" role="group" aria-label="Run the simulation">
@@ -69,9 +63,9 @@ pub fn RunControls(
                 <input
                     type="range"
                     id=speed_id
-                    min="-1"
-                    max="2"
-                    step="0.05"
+                    min="0"
+                    max=SPEEDS.len() - 1
+                    step="1"
                     prop:value=move || slider_from_speed(lab.speed.get()).to_string()
                     aria-valuetext=move || format!("{} simulated time", fmt_speed(lab.speed.get()))
                     on:input=move |ev| {

@@ -1,8 +1,12 @@
 use leptos::prelude::*;
 use tellers_sim::Scenario;
 
-use super::{CurvePanel, FiguresPanel, RunControls, ScenarioControls, SeriesPanel, TellersPanel};
-use crate::lab::Lab;
+use super::{
+    CurvePanel, FiguresPanel, FiguresRow, Prediction, RunControls, ScenarioControls, SeriesPanel,
+    TellersPanel,
+};
+use crate::lab::{Lab, RunState};
+use crate::predict::guess_lines;
 
 /// One view of a lab by name: `tellers`, `curve`, `series` or `stats`.
 #[component]
@@ -12,22 +16,27 @@ pub fn LabView(
     /// Which view.
     #[prop(into)]
     view: String,
+    /// In a lesson: theory waits until the run has ended.
+    #[prop(optional)]
+    lesson: bool,
 ) -> impl IntoView {
     match view.as_str() {
         "tellers" => view! { <TellersPanel lab /> }.into_any(),
         "curve" => view! { <CurvePanel lab /> }.into_any(),
         "series" => view! { <SeriesPanel lab /> }.into_any(),
-        _ => view! { <FiguresPanel lab /> }.into_any(),
+        _ => view! { <FiguresPanel lab lesson /> }.into_any(),
     }
 }
 
 /// A simulation a lesson embeds: one view, the sliders the learner may
-/// move, and a caption. The run plays on its own unless the learner asked
-/// for less motion.
+/// move, a caption, the figures the lesson asks about and, when a predict
+/// box comes before it, the learner's guesses beside the run. It waits for
+/// the learner to press Play or Run to the end; theory appears when the run
+/// has ended.
 #[component]
 pub fn SimWidget(
-    /// The scenario it starts from.
-    scenario: Scenario,
+    /// The scenario shown (the learner's sliders change it).
+    scenario: RwSignal<Scenario>,
     /// `tellers`, `curve`, `series` or `stats`.
     #[prop(into)]
     view: String,
@@ -37,11 +46,16 @@ pub fn SimWidget(
     /// What the widget shows, in a sentence.
     #[prop(into, optional)]
     caption: String,
+    /// Report figures the lesson asks about, shown in a short row under a
+    /// picture (a `stats` view shows them all in its table).
+    #[prop(optional)]
+    figures: Vec<String>,
+    /// The predict box's guesses to compare with the run.
+    prediction: Option<Prediction>,
 ) -> impl IntoView {
-    let scenario = RwSignal::new(scenario);
     // The curve needs no animation: it is simulated point by point.
     let animated = view != "curve";
-    let lab = Lab::new(scenario, animated, !animated);
+    let lab = Lab::new(scenario, false, !animated);
     // Names are checked when the course is built; an unknown one is skipped.
     let fields: Vec<&'static str> = sliders
         .iter()
@@ -50,12 +64,51 @@ pub fn SimWidget(
     let has_controls = !fields.is_empty();
     let view_name = view.clone();
     let fields = Signal::stored(fields);
+    let row = (animated && view != "stats" && !figures.is_empty())
+        .then(|| view! { <FiguresRow lab figures /> });
+    let guesses = (animated)
+        .then_some(prediction)
+        .flatten()
+        .map(|p| guess_result(lab, p));
     view! {
         <section class="sim-widget" data-view=view_name node_ref=lab.root>
             {(!caption.is_empty()).then(|| view! { <p class="sim-widget__caption">{caption}</p> })}
             {has_controls.then(|| view! { <ScenarioControls scenario fields /> })}
             {animated.then(|| view! { <RunControls lab run_to_end=true /> })}
-            <LabView lab view />
+            <LabView lab view lesson=true />
+            {row}
+            {guesses}
         </section>
+    }
+}
+
+/// The learner's guesses beside the run, once it has ended.
+fn guess_result(lab: Lab, p: Prediction) -> impl IntoView {
+    let lines = move || {
+        if lab.state.get() != RunState::Ended {
+            return vec![];
+        }
+        let report = lab.report.get().unwrap_or_default();
+        guess_lines(
+            &p.figures,
+            &p.when,
+            &p.guesses.get(),
+            &lab.scenario.get(),
+            &report,
+        )
+    };
+    view! {
+        <div class="guess-result" data-testid="guess-result" aria-live="polite">
+            {move || {
+                let lines = lines();
+                (!lines.is_empty())
+                    .then(|| {
+                        view! {
+                            <p class="predict__label">"Your prediction and the run"</p>
+                            <ul>{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+                        }
+                    })
+            }}
+        </div>
     }
 }

@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
 use crate::draw::SCENE;
-use crate::format::fmt_count;
+use crate::figures::tellers_summary;
 use crate::lab::Lab;
 
 /// The tellers scene: requests in line, the tellers and the cores they
@@ -12,20 +12,7 @@ pub fn TellersPanel(
     lab: Lab,
 ) -> impl IntoView {
     // A text twin of the picture for screen readers (and tests).
-    let summary = move || {
-        let s = lab.snapshot.get();
-        format!(
-            "{} requests in line, {} waiting off the CPU, {} of {} cores busy, {} tellers, {} done, {} refused, {} gave up.",
-            fmt_count(s.line as f64),
-            fmt_count(s.waiting as f64),
-            s.busy_cores,
-            s.cores,
-            fmt_count(s.tellers_alive as f64),
-            fmt_count(s.completed as f64),
-            fmt_count(s.refused as f64),
-            fmt_count(s.timed_out as f64),
-        )
-    };
+    let summary = move || tellers_summary(&lab.snapshot.get());
     // Draw once the canvas is on the page (and whenever the colours change).
     Effect::new(move |_| {
         lab.dark.track();

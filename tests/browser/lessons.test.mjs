@@ -10,7 +10,7 @@ export async function contentsListsEveryLessonInOrder({ page, open, screenshot }
   await open('#/lessons');
   await expectVisible(page.getByRole('heading', { level: 1, name: 'Lessons' }), 'the Lessons heading');
   const items = page.locator('.toc__item');
-  assert.equal(await items.count(), 13);
+  assert.equal(await items.count(), 17);
   assert.match(await items.first().innerText(), /Work and wait/);
   await screenshot('lessons-contents.png');
   await expectAccessible(page);

@@ -1047,6 +1047,7 @@ impl Simulation {
             in_flight_end: st.inside,
             queue_len_end: st.line_len,
             queue_growth_per_s: (st.line_len as f64 - st.line_at_warm as f64) / window_s,
+            inside_growth_per_s: (st.inside as f64 - st.inside_at_warm as f64) / window_s,
             throughput_rps: st.completed_in_window as f64 / window_s,
             goodput_rps: st.good_in_window as f64 / window_s,
             arrival_rps,

@@ -133,6 +133,8 @@ pub struct Stats {
     pub good_in_window: u64,
     /// Line length when the window began.
     pub line_at_warm: u64,
+    /// Requests inside when the window began.
+    pub inside_at_warm: u64,
     /// Response times of measured requests, ns.
     pub latency: Histogram,
     /// Time in line of measured requests, ns.
@@ -187,6 +189,7 @@ impl Stats {
             completed_in_window: 0,
             good_in_window: 0,
             line_at_warm: 0,
+            inside_at_warm: 0,
             latency: Histogram::new(),
             queue_wait: Histogram::new(),
             loop_block: Histogram::new(),
@@ -216,6 +219,7 @@ impl Stats {
                 self.accumulate(self.t_warm, busy_cores, dep_busy);
                 self.area_at_warm = self.area;
                 self.line_at_warm = self.line_len;
+                self.inside_at_warm = self.inside;
             }
             self.accumulate(t, busy_cores, dep_busy);
         }
@@ -238,6 +242,7 @@ impl Stats {
         self.t_warm = now;
         self.area_at_warm = self.area;
         self.line_at_warm = self.line_len;
+        self.inside_at_warm = self.inside;
     }
 
     /// A request left the line and started, `waited` ns after arriving.

@@ -1,0 +1,322 @@
+//! Predict, then run: a learner's guess beside what the run measured.
+//!
+//! A predict box may name report figures (`::: predict latency_mean_ms`)
+//! and the settings the guess is about (`rps=90`). Once the widget after it
+//! has run to its end, each guess is read with the course's answer checker
+//! (so "0.1 s" and "100 ms" are the same guess) and compared with the run.
+//! Plain functions, checked with `cargo test`.
+
+use tellers_course::exercise::report_value;
+use tellers_course::{check, explain, Unit, Verdict};
+use tellers_sim::report::Report;
+use tellers_sim::Scenario;
+
+use crate::controls::field_value;
+use crate::figures::{label_of, row_key, row_measured};
+use crate::format::{fmt_count, fmt_ms, fmt_num, fmt_rps, fmt_s, fmt_value};
+
+/// Within this share of the run's figure, a guess is close.
+pub const CLOSE: f64 = 0.1;
+/// Within this share, a guess is in the right range.
+pub const IN_RANGE: f64 = 0.5;
+
+/// The unit a guess of report figure `figure` is read in, and the factor
+/// from the report's value to that unit (shares are guessed in percent).
+pub fn guess_unit(figure: &str) -> (Unit, f64) {
+    if figure.ends_with("_ms") {
+        (Unit::Ms, 1.0)
+    } else if figure.ends_with("_s") {
+        (Unit::S, 1.0)
+    } else if figure.ends_with("_rps") || figure.ends_with("_per_s") {
+        (Unit::Rps, 1.0)
+    } else if figure.ends_with("_mb") {
+        (Unit::Mb, 1.0)
+    } else if figure.ends_with("utilisation") || figure.ends_with("_share") {
+        (Unit::Percent, 100.0)
+    } else {
+        (Unit::Count, 1.0)
+    }
+}
+
+/// What the learner reads beside the guess box, e.g. "Mean response time (ms)".
+pub fn guess_label(figure: &str) -> String {
+    let name = match figure {
+        "throughput_rps" => "Requests finished per second",
+        "goodput_rps" => "Finished while the caller still waited, per second",
+        "goodput_share" => "Share finished while the caller still waited",
+        "latency_mean_ms" => "Mean response time",
+        "latency_p50_ms" => "Median response time (p50)",
+        "latency_p90_ms" => "p90 response time",
+        "latency_p99_ms" => "p99 response time",
+        "queue_wait_mean_ms" => "Mean time in line",
+        "cpu_utilisation" => "CPU busy",
+        "mean_busy" => "Busy threads, loops and workers (mean)",
+        "mean_in_flight" => "Requests inside (mean)",
+        "makespan_s" => "Time until the last request finished",
+        "queue_len_end" => "Requests in line at the end",
+        "queue_growth_per_s" => "Line growth per second",
+        "peak_threads" => "Threads alive (peak)",
+        "peak_connections" => "Open connections (peak)",
+        "peak_memory_used_mb" => "Stack memory used (peak)",
+        "peak_memory_reserved_mb" => "Stack memory reserved (peak)",
+        "refused_share" => "Share refused",
+        other => other,
+    };
+    match guess_unit(figure).0 {
+        Unit::Count => name.to_owned(),
+        Unit::Percent => format!("{name} (%)"),
+        Unit::Rps => format!("{name} (rps)"),
+        u => format!("{name} ({})", u.label()),
+    }
+}
+
+/// The run's value of `figure`, in the unit the guess is read in; `None`
+/// while the table says it is not measured yet.
+pub fn measured(figure: &str, s: &Scenario, r: &Report) -> Option<f64> {
+    if row_key(figure).is_some_and(|k| !row_measured(k, s, r)) {
+        return None;
+    }
+    let (_, k) = guess_unit(figure);
+    report_value(r, figure).map(|v| v * k)
+}
+
+/// A measured value as the learner reads it, in the guess's unit.
+pub fn fmt_measured(figure: &str, v: f64) -> String {
+    match guess_unit(figure).0 {
+        Unit::Ms => fmt_ms(v),
+        Unit::S => fmt_s(v),
+        Unit::Rps => fmt_rps(v),
+        Unit::Percent => format!("{} %", fmt_num(v, if v < 10.0 { 1 } else { 0 })),
+        Unit::Mb => format!("{} MB", fmt_count(v.round())),
+        _ => fmt_count(v),
+    }
+}
+
+/// How a guess stands beside the run's figure.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Closeness {
+    /// Nothing was typed.
+    NoGuess,
+    /// Within [`CLOSE`] of the run.
+    Close,
+    /// Within [`IN_RANGE`], too high or too low.
+    InRange {
+        /// Above the run's figure.
+        too_high: bool,
+    },
+    /// Further off.
+    Far {
+        /// Above the run's figure.
+        too_high: bool,
+    },
+    /// Not a number in a unit that fits; the checker says why.
+    Unreadable(String),
+}
+
+/// How `guess` (as typed) compares with the run's `value` of `figure`.
+pub fn closeness(guess: &str, figure: &str, value: f64) -> Closeness {
+    if guess.trim().is_empty() {
+        return Closeness::NoGuess;
+    }
+    let (unit, _) = guess_unit(figure);
+    match check(guess, value, unit, CLOSE) {
+        Verdict::Correct => Closeness::Close,
+        Verdict::WrongValue { too_high } => match check(guess, value, unit, IN_RANGE) {
+            Verdict::Correct => Closeness::InRange { too_high },
+            _ => Closeness::Far { too_high },
+        },
+        other => Closeness::Unreadable(explain(&other, unit)),
+    }
+}
+
+/// A sentence on a guess beside the run.
+pub fn closeness_sentence(c: &Closeness) -> String {
+    let side = |too_high: bool| if too_high { "high" } else { "low" };
+    match c {
+        Closeness::NoGuess => "You wrote no guess for this one.".into(),
+        Closeness::Close => format!("Close: within {} % of the run.", fmt_num(CLOSE * 100.0, 0)),
+        Closeness::InRange { too_high } => format!(
+            "In the right range, but {}: within {} % of the run.",
+            side(*too_high),
+            fmt_num(IN_RANGE * 100.0, 0)
+        ),
+        Closeness::Far { too_high } => format!(
+            "Far too {}: more than {} % off. Before you read on, find what your guess left out.",
+            side(*too_high),
+            fmt_num(IN_RANGE * 100.0, 0)
+        ),
+        Closeness::Unreadable(why) => why.clone(),
+    }
+}
+
+/// The settings a guess is about that `s` does not have, in words ("Arrival
+/// rate 90 rps (this run: 50 rps)"); empty when the run fits the guess.
+pub fn unmet_settings(when: &[(String, f64)], s: &Scenario) -> Vec<String> {
+    when.iter()
+        .filter(|(f, v)| (field_value(s, f) - v).abs() > 1e-9 * v.abs().max(1.0))
+        .map(|(f, v)| {
+            let unit = Scenario::field(f).map_or("", |x| x.unit);
+            format!(
+                "{} {} (this run: {})",
+                label_of(f),
+                fmt_value(*v, unit),
+                fmt_value(field_value(s, f), unit)
+            )
+        })
+        .collect()
+}
+
+/// What the learner reads under a widget once its run has ended: each
+/// guess beside the run's figure, or why it cannot be compared.
+///
+/// * `figures`, `when` — what the predict box asked (see [`unmet_settings`]).
+/// * `guesses` — what was typed, one per figure (one in words when `figures` is empty).
+pub fn guess_lines(
+    figures: &[String],
+    when: &[(String, f64)],
+    guesses: &[String],
+    s: &Scenario,
+    r: &Report,
+) -> Vec<String> {
+    if figures.is_empty() {
+        let g = guesses.first().map_or("", |g| g.trim());
+        return vec![if g.is_empty() {
+            "You wrote no guess: next time, write one down before you run.".to_owned()
+        } else {
+            format!("Your guess was “{g}”. Set it beside the figures of the run.")
+        }];
+    }
+    let unmet = unmet_settings(when, s);
+    if !unmet.is_empty() {
+        return vec![format!(
+            "Your guess is about {}. Set that, then run to the end again to compare.",
+            unmet.join(" and ")
+        )];
+    }
+    figures
+        .iter()
+        .zip(guesses)
+        .map(|(f, g)| match measured(f, s, r) {
+            Some(v) => {
+                let g = g.trim();
+                let said = if g.is_empty() {
+                    String::new()
+                } else {
+                    format!("you guessed {g}; ")
+                };
+                format!(
+                    "{}: {said}the run measured {}. {}",
+                    guess_label(f),
+                    fmt_measured(f, v),
+                    closeness_sentence(&closeness(g, f, v))
+                )
+            }
+            None => format!("{}: the run did not measure it.", guess_label(f)),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_guess_is_read_in_the_figures_unit() {
+        assert_eq!(guess_unit("latency_mean_ms").0, Unit::Ms);
+        assert_eq!(guess_unit("makespan_s").0, Unit::S);
+        assert_eq!(guess_unit("cpu_utilisation"), (Unit::Percent, 100.0));
+        assert_eq!(guess_unit("mean_in_flight").0, Unit::Count);
+        assert_eq!(guess_label("latency_mean_ms"), "Mean response time (ms)");
+        assert_eq!(guess_label("cpu_utilisation"), "CPU busy (%)");
+        let s = Scenario::default();
+        let r = Report {
+            cpu_utilisation: 0.25,
+            sim_time_s: 60.0,
+            warmup_s: 6.0,
+            completed: 10,
+            ..Report::default()
+        };
+        assert_eq!(measured("cpu_utilisation", &s, &r), Some(25.0));
+        // No request since the warm-up has finished: the mean is not 0 ms, it is unknown.
+        assert_eq!(measured("latency_mean_ms", &s, &r), None);
+        assert_eq!(fmt_measured("cpu_utilisation", 25.0), "25 %");
+        assert_eq!(fmt_measured("makespan_s", 5.0), "5.0 s");
+    }
+
+    #[test]
+    fn a_guess_is_close_in_range_or_far_and_units_convert() {
+        assert_eq!(closeness("95", "latency_mean_ms", 100.0), Closeness::Close);
+        assert_eq!(
+            closeness("0.1 s", "latency_mean_ms", 100.0),
+            Closeness::Close
+        );
+        assert_eq!(
+            closeness("130 ms", "latency_mean_ms", 100.0),
+            Closeness::InRange { too_high: true }
+        );
+        assert_eq!(
+            closeness("20", "latency_mean_ms", 100.0),
+            Closeness::Far { too_high: false }
+        );
+        assert_eq!(
+            closeness("  ", "latency_mean_ms", 100.0),
+            Closeness::NoGuess
+        );
+        assert!(matches!(
+            closeness("fast", "latency_mean_ms", 100.0),
+            Closeness::Unreadable(_)
+        ));
+        // A share is guessed in percent: 10 for a run at 0.1 busy.
+        assert_eq!(closeness("10 %", "cpu_utilisation", 10.0), Closeness::Close);
+        for c in [
+            Closeness::NoGuess,
+            Closeness::Close,
+            Closeness::InRange { too_high: false },
+            Closeness::Far { too_high: true },
+        ] {
+            assert!(!closeness_sentence(&c).is_empty());
+        }
+        assert!(closeness_sentence(&Closeness::Far { too_high: true }).contains("Far too high"));
+    }
+
+    #[test]
+    fn the_lines_under_a_run_compare_each_guess() {
+        let s = Scenario::default();
+        let r = Report {
+            sim_time_s: 60.0,
+            warmup_s: 6.0,
+            latency_ms: tellers_sim::report::Latency {
+                mean: 100.0,
+                max: 900.0,
+                ..Default::default()
+            },
+            ..Report::default()
+        };
+        let figures = vec!["latency_mean_ms".to_string()];
+        let lines = guess_lines(&figures, &[], &["0.1 s".into()], &s, &r);
+        assert_eq!(
+            lines,
+            ["Mean response time (ms): you guessed 0.1 s; the run measured 100 ms. Close: within 10 % of the run."]
+        );
+        let words = guess_lines(&[], &[], &["it doubles".into()], &s, &r);
+        assert!(words[0].contains("“it doubles”"));
+        let at_90 = guess_lines(&figures, &[("rps".into(), 90.0)], &["1".into()], &s, &r);
+        assert!(
+            at_90[0].contains("Arrival rate 90 rps (this run: 150 rps)"),
+            "{at_90:?}"
+        );
+    }
+
+    #[test]
+    fn a_guess_for_other_settings_says_which() {
+        let s = Scenario {
+            rps: 50.0,
+            ..Scenario::default()
+        };
+        let when = vec![("rps".to_string(), 90.0)];
+        let unmet = unmet_settings(&when, &s);
+        assert_eq!(unmet, ["Arrival rate 90 rps (this run: 50 rps)"]);
+        let at_90 = Scenario { rps: 90.0, ..s };
+        assert!(unmet_settings(&when, &at_90).is_empty());
+    }
+}

@@ -1,0 +1,115 @@
+// The senior lessons (14–17): each opens with its widgets and exercises,
+// its first widget runs to the end, and the page passes the accessibility
+// check. Screenshots of each are saved for a person to judge.
+
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { SCREENSHOTS, expectAccessible, expectVisible } from './harness.mjs';
+
+/** Each senior lesson: its slug, a piece of its title, and its widget count. */
+const LESSONS = [
+  { slug: 'overload-and-retries', title: /When the callers push back/, widgets: 3 },
+  { slug: 'sizing-pools', title: /Sizing pools when arrivals are random/, widgets: 4 },
+  { slug: 'tail-latency-at-scale', title: /Tail latency at scale/, widgets: 2 },
+  { slug: 'measuring-honestly', title: /Measuring honestly/, widgets: 2 },
+];
+
+/** Clicks "run to the end" in `widget` and waits until its run has ended. */
+async function runToEnd(page, widget) {
+  await widget.locator('[data-testid="run-to-end"]').click();
+  await widget.locator('[data-testid="run-status"][data-state="ended"]').waitFor({ timeout: 20_000 });
+}
+
+async function openLesson(page, open, lesson) {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await open(`#/lessons/${lesson.slug}`);
+  await expectVisible(page.getByRole('heading', { level: 1, name: lesson.title }), `the heading of ${lesson.slug}`);
+  const widgets = page.getByTestId('lesson-sim');
+  await expectVisible(widgets.first(), `a widget in ${lesson.slug}`);
+  // Long pages are built a few parts per frame: wait for the last exercise.
+  await expectVisible(page.locator('.exercise').nth(7), `the eighth exercise of ${lesson.slug}`);
+  assert.equal(await widgets.count(), lesson.widgets, `${lesson.slug}: widgets`);
+  assert.ok((await page.locator('.exercise').count()) >= 8, `${lesson.slug}: at least eight exercises`);
+  return widgets;
+}
+
+export async function eachSeniorLessonShowsItsWidgetsAndExercises({ page, open, screenshot }) {
+  for (const lesson of LESSONS) {
+    const widgets = await openLesson(page, open, lesson);
+    const first = widgets.first();
+    await runToEnd(page, first);
+    await first.screenshot({ path: path.join(SCREENSHOTS, `senior-${lesson.slug}-widget.png`) });
+    await screenshot(`senior-${lesson.slug}.png`);
+    await expectAccessible(page);
+  }
+}
+
+export async function theRetryStormShowsOnTheLoadChart({ page, open }) {
+  const widgets = await openLesson(page, open, LESSONS[0]);
+  const storm = widgets.first();
+  await expectVisible(
+    storm.getByRole('img', { name: /Requests per second over simulated time/ }),
+    'the requests-per-second chart',
+  );
+  await runToEnd(page, storm);
+  // The spike's retries outlive it: the learner can switch them off.
+  await expectVisible(storm.getByText('Retries after a failed try'), 'the retries control');
+}
+
+export async function theContentsListTheSeniorLessonsAndCountTheirProgress({ page, open }) {
+  await open('#/lessons');
+  const items = page.locator('.toc__item');
+  await expectVisible(items.first(), 'the contents');
+  assert.equal(await items.count(), 17);
+  const titles = [/When the callers push back/, /Sizing pools/, /Tail latency at scale/, /Measuring honestly/];
+  for (const [i, title] of titles.entries()) {
+    assert.match(await items.nth(13 + i).innerText(), title);
+  }
+  // Solve the first exercise of lesson 17; its line in the contents counts it.
+  const right = 'Most requests are quick, but a few percent wait most of a second.';
+  await open('#/lessons/measuring-honestly/read-load-output');
+  const card = page.locator('#ex-read-load-output');
+  await card.locator('.exercise__option', { hasText: right }).locator('input').check();
+  await card.getByTestId('check').click();
+  await expectVisible(card.getByTestId('feedback').filter({ hasText: 'Correct.' }), 'the "Correct." message');
+  await open('#/lessons');
+  assert.match(await page.locator('.toc__item').nth(16).innerText(), /1 \/ 9/);
+}
+
+export async function theAnswerKeyHasTheSeniorExercisesWithEachStudentsNumbers({ page, open }) {
+  await open('#/lessons');
+  await page.getByTestId('class-code').fill('R12');
+  await page.getByTestId('student-name').fill('Ana');
+  await page.getByRole('button', { name: 'Use my numbers' }).click();
+  await open('#/lessons/overload-and-retries/retry-amplification');
+  const prompt = await page.locator('#ex-retry-amplification .exercise__prompt').textContent();
+  const m = prompt.match(/make ([\d,]+) calls per second with a retry limit of (\d+)/);
+  assert.ok(m, `prompt not as expected: ${prompt}`);
+  const [calls, retries] = m.slice(1).map((x) => Number(x.replace(/,/g, '')));
+
+  await open('#/lessons/answer-key?class=R12');
+  await page.getByTestId('key-names').fill('Ana');
+  await expectVisible(page.getByRole('heading', { level: 2, name: 'Ana' }), "Ana's section");
+  const row = (id) =>
+    page
+      .locator('.key__student')
+      .first()
+      .locator('tr')
+      .filter({ has: page.locator('td:nth-child(2)', { hasText: new RegExp(`^${id}$`) }) });
+  const shown = Number((await row('retry-amplification').locator('.key__answer').textContent()).replace(/[^\d.]/g, ''));
+  assert.equal(shown, calls * (1 + retries), `the key says ${shown} for ${calls} calls and ${retries} retries`);
+  // Every senior lesson is in the key, down to the last exercise of lesson 17.
+  for (const id of ['db-pool-limit', 'hedge-cost', 'use-method-order', 'sale-day-step-7']) {
+    await expectVisible(row(id), `the key's row for ${id}`);
+  }
+}
+
+export async function aSeniorLessonPrintsWithoutItsWidgets({ page, open, screenshot }) {
+  await open('#/lessons/tail-latency-at-scale');
+  await expectVisible(page.locator('.exercise').nth(7), 'the last exercise');
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await page.getByTestId('lesson-sim').first().isVisible(), false, 'widgets are left out of the print');
+  await expectVisible(page.locator('.exercise').first(), 'the exercises, in print');
+  await expectVisible(page.locator('.prose math').first(), 'the formulas, in print');
+  await screenshot('senior-print.png', { fullPage: false });
+}

@@ -1,0 +1,110 @@
+// The playground as a teacher uses it: keys that keep working after a
+// click, presenter mode that fits a 720p projector with the key sliders at
+// hand, and a printout with the whole scenario and no buttons.
+
+import assert from 'node:assert/strict';
+import { expectVisible } from './harness.mjs';
+
+const byTestId = (page, id) => page.locator(`[data-testid="${id}"]`);
+const state = (page) => byTestId(page, 'run-status').getAttribute('data-state');
+
+async function waitState(page, want) {
+  await page.waitForFunction((w) => document.querySelector('[data-testid="run-status"]').dataset.state === w, want, {
+    timeout: 5_000,
+  });
+}
+
+export async function shortcutsKeepWorkingAfterAButtonWasClicked({ page, open }) {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await open('#/playground');
+  await expectVisible(byTestId(page, 'tellers-canvas'), 'the tellers');
+  // A click on Restart leaves the focus on it; Space then plays and pauses.
+  await byTestId(page, 'restart').click();
+  await page.keyboard.press('Space');
+  await waitState(page, 'playing');
+  await page.keyboard.press('Space');
+  await waitState(page, 'paused');
+  // After a click on Full screen, p still switches presenter mode on and off.
+  await byTestId(page, 'full-screen').click();
+  await page.keyboard.press('p');
+  await page.waitForFunction(() => document.querySelector('.playground--presenter'));
+  await page.keyboard.press('p');
+  await page.waitForFunction(() => !document.querySelector('.playground--presenter'));
+  // After a click on Play itself, Space pauses once (not pause-and-play again).
+  await byTestId(page, 'play').click();
+  await waitState(page, 'playing');
+  await page.keyboard.press('Space');
+  await page.waitForTimeout(200);
+  assert.equal(await state(page), 'paused');
+  // In a number box, keys type: p is a letter there, not presenter mode.
+  const box = page.locator('.playground__controls [data-field="rps"] input.control__box');
+  await box.click();
+  await page.keyboard.press('p');
+  assert.equal(await page.locator('.playground--presenter').count(), 0);
+}
+
+/** The part of `locator`'s box inside a window `height` px tall, 0–1. */
+async function shareInView(locator, height) {
+  const b = await locator.boundingBox();
+  if (!b || b.height === 0) return 0;
+  return Math.max(0, Math.min(b.y + b.height, height) - Math.max(b.y, 0)) / b.height;
+}
+
+export async function presenterModeFitsA720pProjector({ page, open, screenshot }) {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open('#/playground?presenter=1&threads=20&rps=180&duration_s=30');
+  await expectVisible(byTestId(page, 'tellers-canvas'), 'the tellers');
+  await byTestId(page, 'presets').selectOption('sale-day');
+  // Plays by itself; past the warm-up the verdict names the limit.
+  await page.waitForFunction(() => document.querySelector('[data-sign="PoolLimit"]'), null, { timeout: 12_000 });
+  assert.equal(await page.locator('.site-header').isVisible(), false, 'the site header is hidden');
+  assert.equal(await shareInView(byTestId(page, 'tellers-canvas'), 720), 1, 'the whole scene is in view');
+  assert.equal(await shareInView(page.locator('.signs h3'), 720), 1, 'the verdict is in view');
+  const strip = byTestId(page, 'presenter-strip');
+  for (const field of ['rps', 'threads', 'cores']) {
+    const box = strip.locator(`[data-field="${field}"] input.control__box`);
+    assert.equal(await shareInView(box, 720), 1, `the ${field} box is in view`);
+  }
+  // The preset box shows the whole preset name.
+  const fits = await byTestId(page, 'presets').evaluate((sel) => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = getComputedStyle(sel).font;
+    return ctx.measureText('sale-day — ').width + 40 <= sel.clientWidth;
+  });
+  assert.ok(fits, 'the preset name is cut');
+  await screenshot('presenter-720p.png', { fullPage: false });
+  // A slider in the strip changes the run live.
+  const rps = strip.locator('[data-field="rps"] input.control__box');
+  await rps.fill('250');
+  await rps.press('Enter');
+  await page.waitForFunction(() => location.hash.includes('rps=250'));
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.waitForTimeout(600);
+  assert.equal(await shareInView(page.locator('.signs'), 1080), 1, 'the verdict is in view at 1080p');
+  await screenshot('presenter-1080p.png', { fullPage: false });
+}
+
+export async function printingThePlaygroundKeepsTheScenarioWholeWithoutButtons({ page, open, screenshot }) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ reducedMotion: 'reduce', media: 'print' });
+  await open('#/playground?rps=180&threads=30');
+  await expectVisible(byTestId(page, 'tellers-canvas'), 'the tellers');
+  await page.waitForTimeout(300);
+  const panel = page.locator('.playground__controls');
+  const cut = await panel.evaluate((el) => {
+    const cs = getComputedStyle(el);
+    return { position: cs.position, clipped: el.scrollHeight - el.clientHeight };
+  });
+  assert.equal(cut.position, 'static', 'the scenario panel is not sticky on paper');
+  assert.ok(cut.clipped <= 1, `the scenario panel cuts ${cut.clipped} px`);
+  for (const field of ['wait_ms', 'rps', 'duration_s']) {
+    await expectVisible(panel.locator(`[data-field="${field}"] input.control__box`), `${field} on paper`);
+  }
+  assert.equal(await panel.locator('[data-field="rps"] input.control__box').inputValue(), '180');
+  for (const id of ['play', 'step', 'restart', 'run-to-end', 'copy-link', 'presenter']) {
+    assert.equal(await byTestId(page, id).isVisible(), false, `the ${id} button is printed`);
+  }
+  assert.equal(await page.locator('.playground__controls input[type="range"]').first().isVisible(), false);
+  await screenshot('playground-print.png');
+}

@@ -1,0 +1,152 @@
+// Lesson widgets as a learner meets them: they wait to be run, show the
+// figures their lesson asks about, take a guess and compare it with the run
+// once it has ended, keep the learner's settings across the playground and
+// Back, and name settings by the labels on screen.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { DIST, expectAccessible, expectVisible } from './harness.mjs';
+
+const LAPTOP = { width: 1366, height: 768 };
+const PHONE = { width: 390, height: 844 };
+
+/** The course as the app fetches it. */
+async function courseJson() {
+  const name = (await fs.readdir(DIST)).find((f) => /^course-[0-9a-f]{16}\.json$/.test(f));
+  return JSON.parse(await fs.readFile(path.join(DIST, name), 'utf8'));
+}
+
+/** Opens a lesson and waits until all of its parts are drawn. */
+async function openLesson(page, open, slug) {
+  await open(`#/lessons/${slug}`);
+  await expectVisible(page.getByTestId('lesson'), `lesson ${slug}`);
+  await page.waitForFunction(() => document.querySelector('.pager'));
+  await page.waitForTimeout(300);
+}
+
+/** Waits until the widget's run has ended. */
+async function waitEnded(widget, timeout = 20_000) {
+  await widget.locator('[data-testid="run-status"][data-state="ended"]').waitFor({ timeout });
+}
+
+export async function lessonWidgetsWaitForTheLearnerAndShowTheirFigures({ page, open }) {
+  await page.setViewportSize(LAPTOP);
+  const course = await courseJson();
+  let widgets = 0;
+  for (const lesson of course.lessons) {
+    await openLesson(page, open, lesson.slug);
+    const sims = page.getByTestId('lesson-sim');
+    const n = await sims.count();
+    await page.waitForTimeout(400);
+    for (let i = 0; i < n; i += 1) {
+      const sim = sims.nth(i);
+      const view = await sim.locator('.sim-widget').getAttribute('data-view');
+      if (view === 'curve') continue;
+      widgets += 1;
+      const where = `lesson ${lesson.slug}, widget ${i + 1} (${view})`;
+      assert.match(await sim.getByTestId('run-status').textContent(), /^Paused: 0\.0 s/, `${where} started on its own`);
+      const table = view === 'stats' ? sim.getByTestId('figures') : sim.getByTestId('figures-row');
+      assert.equal(await table.count(), 1, `${where} shows no figures`);
+      assert.ok((await table.locator('tbody tr').count()) >= 1, `${where}: an empty figures row`);
+      // Theory waits for the run: nothing to copy before predicting.
+      const theory = await table.locator('td.figures__theory').allTextContents();
+      assert.ok(theory.every((t) => t === 'after the run'), `${where} shows theory before the run: ${theory.join(' | ')}`);
+    }
+  }
+  assert.ok(widgets >= 20, `only ${widgets} widgets checked`);
+}
+
+export async function lesson8AnswersItsOwnQuestionAndComparesTheGuess({ page, open, screenshot }) {
+  await page.setViewportSize(LAPTOP);
+  await openLesson(page, open, 'utilisation-and-response-time');
+  const predict = page.getByTestId('predict').first();
+  const guess = predict.getByLabel('Your guess: Mean response time (ms)');
+  await guess.fill('60');
+  const widget = page.getByTestId('lesson-sim').first();
+  const row = widget.getByTestId('figures-row');
+  await expectVisible(row.locator('[data-testid="fig-mean"]'), 'the mean response time in the widget');
+  // Run at the starting 50 rps: the guess is about 90 rps, and the widget says so.
+  await widget.getByTestId('run-to-end').click();
+  await waitEnded(widget);
+  const result = widget.getByTestId('guess-result');
+  await expectVisible(result.filter({ hasText: 'Arrival rate 90 rps (this run: 50 rps)' }), 'word that the guess is for 90 rps');
+  // Move the arrival rate to 90, as the predict box asks, and run again.
+  const rps = widget.locator('[data-field="rps"] input.control__box');
+  await rps.fill('90');
+  await rps.press('Enter');
+  assert.equal(await row.locator('[data-testid="fig-mean"] td.figures__theory').textContent(), 'after the run');
+  await widget.getByTestId('run-to-end').click();
+  await waitEnded(widget);
+  const mean = await row.locator('[data-testid="fig-mean"] td').allTextContents();
+  const simulated = Number(mean[0].replace(/[^\d.]/g, ''));
+  // One worker, 10 ms jobs at 90 % busy: theory says 10 ÷ (1 − 0.9) = 100 ms.
+  assert.equal(mean[1], '100 ms', `theory after the run: ${mean[1]}`);
+  assert.ok(simulated > 80 && simulated < 125, `the run's mean at 90 %: ${mean[0]}`);
+  await expectVisible(
+    result.filter({ hasText: /Mean response time \(ms\): you guessed 60; the run measured [\d.,]+ ms\. (Far too low|In the right range, but low)/ }),
+    'the guess beside the run',
+  );
+  await result.scrollIntoViewIfNeeded();
+  await screenshot('lesson-widget-guess.png', { fullPage: false });
+  await expectAccessible(page);
+}
+
+export async function theTheoryUnderLesson4sPredictBoxWaitsForTheRun({ page, open, screenshot }) {
+  await page.setViewportSize(PHONE);
+  await openLesson(page, open, 'littles-law');
+  const widget = page.getByTestId('lesson-sim').first();
+  const inside = widget.locator('[data-testid="fig-inside"] td');
+  assert.equal(await inside.nth(1).textContent(), 'after the run', 'the answer (40) is not shown before the run');
+  await page.getByTestId('predict').first().getByLabel('Your guess: Requests inside (mean)').fill('40');
+  await widget.getByTestId('run-to-end').click();
+  await waitEnded(widget);
+  assert.match(await inside.nth(1).textContent(), /rps ×/);
+  await expectVisible(widget.getByTestId('guess-result').filter({ hasText: 'Close: within 10 %' }), 'a close guess');
+  await widget.getByTestId('guess-result').scrollIntoViewIfNeeded();
+  await screenshot('lesson-widget-phone.png', { fullPage: false });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.equal(overflow, 0, `the lesson scrolls sideways by ${overflow} px on a phone`);
+}
+
+export async function thePlaygroundLinkAndBackKeepTheLearnersSettings({ page, open }) {
+  await page.setViewportSize(LAPTOP);
+  await openLesson(page, open, 'utilisation-and-response-time');
+  await page.getByTestId('predict').first().getByLabel(/Your guess/).fill('75');
+  const widget = page.getByTestId('lesson-sim').first();
+  const rps = widget.locator('[data-field="rps"] input.control__box');
+  await rps.fill('90');
+  await rps.press('Enter');
+  await widget.getByTestId('open-in-playground').click();
+  await expectVisible(page.getByRole('heading', { level: 1, name: 'Playground' }), 'the playground');
+  const there = page.locator('.playground__controls [data-field="rps"] input.control__box');
+  assert.equal(await there.inputValue(), '90', 'the playground opens the learner’s 90 rps, not the lesson’s 50');
+  await page.goBack();
+  await expectVisible(page.getByTestId('lesson'), 'the lesson again');
+  const back = page.getByTestId('lesson-sim').first().locator('[data-field="rps"] input.control__box');
+  await expectVisible(back, 'the widget after Back');
+  assert.equal(await back.inputValue(), '90', 'Back keeps the learner’s 90 rps');
+  assert.equal(await page.getByTestId('predict').first().getByLabel(/Your guess/).inputValue(), '75', 'and the guess');
+}
+
+export async function lessonTextNamesSettingsByTheirOnScreenLabels({ page, open }) {
+  const course = await courseJson();
+  // Every scenario field name, as in the sim blocks (wait_ms, queue_limit…).
+  const fields = new Set();
+  for (const l of course.lessons) {
+    for (const s of l.segments) if (s.type === 'sim') Object.keys(s.scenario).forEach((k) => fields.add(k));
+  }
+  const codeNames = [...fields].filter((f) => f.includes('_'));
+  assert.ok(codeNames.includes('wait_ms') && codeNames.includes('queue_limit'), codeNames.join(', '));
+  const pattern = new RegExp(`\\b(${codeNames.join('|')})\\b`);
+  for (const lesson of course.lessons) {
+    await openLesson(page, open, lesson.slug);
+    const text = await page.locator('.prose, .predict__text, .sim-widget__caption').allTextContents();
+    const found = text.join('\n').match(pattern);
+    assert.equal(found, null, `lesson ${lesson.slug} names a setting by its code name: ${found?.[0]}`);
+  }
+  // And the label it uses is the one on screen.
+  await openLesson(page, open, 'work-and-wait');
+  assert.ok((await page.locator('.prose').allTextContents()).join(' ').includes('Wait off the CPU'));
+  await expectVisible(page.getByTestId('lesson-sim').first().getByText('Wait off the CPU (database, disk)'), 'the same label on the slider');
+}
