@@ -43,7 +43,7 @@ pub fn check_answer(
             Checked {
                 correct: verdict == Verdict::Correct,
                 message: explain(&verdict, unit),
-                counts: verdict != Verdict::Unreadable,
+                counts: verdict.counts(),
             }
         }
         Kind::Choice | Kind::Diagnosis => match choice {
@@ -56,7 +56,7 @@ pub fn check_answer(
                 // The student's own option order: the variant carries it.
                 let correct = Some(i) == variant.correct;
                 let verdict = if correct { "Correct." } else { "Not this one." };
-                let message = match variant.explain.get(i) {
+                let message = match variant.explain.get(i).map(|w| after_verdict(w)) {
                     Some(why) if !why.is_empty() => format!("{verdict} {why}"),
                     _ => verdict.to_string(),
                 };
@@ -68,6 +68,16 @@ pub fn check_answer(
             }
         },
     }
+}
+
+/// An option's explanation without a verdict of its own at the start
+/// ("Right. L = λ × W…" → "L = λ × W…"): the card says "Correct." already.
+fn after_verdict(why: &str) -> &str {
+    ["Right.", "Correct.", "Yes."]
+        .iter()
+        .find_map(|v| why.strip_prefix(v))
+        .unwrap_or(why)
+        .trim_start()
 }
 
 /// What the simulator's run says beside the formula: `got` is the
@@ -161,11 +171,19 @@ pub fn answer_text(exercise: &Exercise, seed: &str) -> String {
     }
 }
 
-/// One student's part of the teacher's answer key, as HTML: for each
-/// exercise (of the lesson with slug `lesson`, or all when empty) the
-/// question with their numbers and the answer; with one lesson, a link to
-/// the student's worksheet. Built as text: a class's key is long and static.
-pub fn student_key_html(course: &Course, class: &str, name: &str, lesson: &str) -> String {
+/// One student's part of the teacher's answer key, as HTML: a table per
+/// lesson (of the lesson with slug `lesson`, or all when empty), headed by
+/// its number and title, a row per exercise by its number (`4.2`) with
+/// their answer and, when `questions`, the question with their numbers;
+/// with one lesson, a link to the student's worksheet. Built as text: a
+/// class's key is long and static.
+pub fn student_key_html(
+    course: &Course,
+    class: &str,
+    name: &str,
+    lesson: &str,
+    questions: bool,
+) -> String {
     let seed = student_seed(class, name);
     let who = if name.is_empty() {
         "Students without a name".to_string()
@@ -184,30 +202,46 @@ pub fn student_key_html(course: &Course, class: &str, name: &str, lesson: &str) 
             attr(&href)
         );
     }
-    h += "</div><table class=\"key__table\"><thead><tr><th scope=\"col\">Lesson</th>\
-          <th scope=\"col\">Exercise</th><th scope=\"col\">Question (their numbers)</th>\
-          <th scope=\"col\">Answer</th></tr></thead><tbody>";
+    h += if questions {
+        "</div><div class=\"key__lessons key__lessons--questions\">"
+    } else {
+        "</div><div class=\"key__lessons\">"
+    };
+    let question_head = if questions {
+        "<th scope=\"col\">Question (their numbers)</th>"
+    } else {
+        ""
+    };
     for l in course
         .lessons
         .iter()
         .filter(|l| lesson.is_empty() || l.slug == lesson)
     {
-        for e in l.exercises() {
-            let prompt = e
-                .variant(&seed)
-                .map(|v| v.prompt)
-                .unwrap_or_else(|_| e.prompt.clone());
+        h += &format!(
+            "<table class=\"key__table\"><caption>{}. {}</caption><thead><tr>\
+             <th scope=\"col\">No.</th>{question_head}<th scope=\"col\">Answer</th></tr></thead><tbody>",
+            l.number,
+            text(&l.title)
+        );
+        for (label, e) in l.numbered_exercises() {
+            let question = if questions {
+                let prompt = e
+                    .variant(&seed)
+                    .map(|v| v.prompt)
+                    .unwrap_or_else(|_| e.prompt.clone());
+                format!("<td>{}</td>", text(&prompt))
+            } else {
+                String::new()
+            };
             h += &format!(
-                "<tr><td>{}. {}</td><td>{}</td><td>{}</td><td class=\"key__answer\">{}</td></tr>",
-                l.number,
-                text(&l.title),
-                text(&e.id),
-                text(&prompt),
+                "<tr data-exercise=\"{}\"><th scope=\"row\">{label}</th>{question}<td class=\"key__answer\">{}</td></tr>",
+                attr(&e.id),
                 text(&answer_text(e, &seed))
             );
         }
+        h += "</tbody></table>";
     }
-    h + "</tbody></table></section>"
+    h + "</div></section>"
 }
 
 #[cfg(test)]
@@ -237,7 +271,7 @@ mod tests {
         let unit = check_answer(e, &v, &format!("{right} ms"), None);
         assert!(!unit.correct && unit.counts);
         assert!(
-            unit.message.contains("'ms' is not a unit"),
+            unit.message.starts_with("Wrong unit: 'ms' gives a time"),
             "{}",
             unit.message
         );
@@ -245,6 +279,59 @@ mod tests {
         let none = check_answer(e, &v, "lots", None);
         assert_eq!((none.correct, none.counts), (false, false));
         assert!(none.message.contains("Type a number"));
+    }
+
+    /// A student of class R12 whose "threads busy" answer has a decimal part.
+    fn decimal_student(e: &Exercise) -> Variant {
+        (0..200)
+            .map(|i| e.variant(&format!("r12/student {i}")).unwrap())
+            .find(|v| v.answer.unwrap().fract() != 0.0)
+            .expect("some student gets a fractional answer")
+    }
+
+    #[test]
+    fn answers_as_learners_type_them() {
+        let e = exercise("threads-busy");
+        let v = decimal_student(e);
+        let right = v.answer.unwrap();
+        let comma = format!("{right}").replace('.', ",");
+        // A decimal comma: right, and never read as a hundred times more.
+        let ok = check_answer(e, &v, &comma, None);
+        assert_eq!((ok.correct, ok.counts), (true, true), "{comma}");
+        let no_comma = format!("{right}").replace('.', "");
+        assert!(!check_answer(e, &v, &no_comma, None).correct);
+        // Little's law counts the requests inside, each holding a thread.
+        let requests = check_answer(e, &v, &format!("{right} requests"), None);
+        assert!(requests.correct, "{}", requests.message);
+        // A fraction is its value, not a unit.
+        let (num, den) = ((right * 20.0).round(), 20.0);
+        let fraction = check_answer(e, &v, &format!("{num}/{den}"), None);
+        assert!(fraction.correct, "{}", fraction.message);
+        // A time for a count: the unit is wrong, and nothing is said of the number.
+        let ms = check_answer(e, &v, "99 ms", None);
+        assert!(!ms.correct && ms.counts);
+        assert!(ms.message.starts_with("Wrong unit: 'ms'"), "{}", ms.message);
+        assert!(!ms.message.contains("may be fine"), "{}", ms.message);
+    }
+
+    #[test]
+    fn a_right_option_says_correct_once() {
+        let e = exercise("littles-law-says");
+        let v = e.variant("r12/ana").unwrap();
+        let right = v.correct.unwrap();
+        assert!(
+            v.explain[right].starts_with("Right. "),
+            "the lesson's own words"
+        );
+        let ok = check_answer(e, &v, "", Some(right));
+        assert!(ok.correct);
+        assert_eq!(
+            ok.message,
+            format!("Correct. {}", &v.explain[right]["Right. ".len()..])
+        );
+        assert!(!ok.message.contains("Right."), "{}", ok.message);
+        assert_eq!(after_verdict("Yes. Because."), "Because.");
+        assert_eq!(after_verdict("Rightly so."), "Rightly so.");
     }
 
     #[test]
@@ -320,18 +407,44 @@ mod tests {
     #[test]
     fn the_key_lists_a_students_answers_for_one_lesson_or_all() {
         let course = compiled_course();
-        let all = student_key_html(course, "R12", "Ana", "");
-        assert_eq!(all.matches("<tr><td>").count(), course.exercises().count());
+        let all = student_key_html(course, "R12", "Ana", "", false);
+        assert_eq!(
+            all.matches("<tr data-exercise=").count(),
+            course.exercises().count()
+        );
+        assert_eq!(all.matches("<caption>").count(), course.lessons.len());
         assert!(!all.contains("Their worksheet"));
-        let one = student_key_html(course, "R12", "Zoë <3", "littles-law");
-        let n = course.lesson("littles-law").unwrap().exercises().count();
-        assert_eq!(one.matches("<tr><td>").count(), n);
+        assert!(!all.contains("Question"), "compact: no questions");
+        let one = student_key_html(course, "R12", "Zoë <3", "littles-law", true);
+        let littles = course.lesson("littles-law").unwrap();
+        let n = littles.exercises().count();
+        assert_eq!(one.matches("<tr data-exercise=").count(), n);
+        // By lesson number and title, each exercise by its number.
+        assert!(one.contains(&format!(
+            "<caption>{}. Little's law</caption>",
+            littles.number
+        )));
+        let (label, first) = littles.numbered_exercises().next().unwrap();
+        assert_eq!(label, format!("{}.1", littles.number));
+        assert!(one.contains(&format!(
+            "<tr data-exercise=\"{}\"><th scope=\"row\">{label}</th><td>",
+            first.id
+        )));
         assert!(one.contains("<h2>Zoë &lt;3</h2>"));
         assert!(one.contains(
             "href=\"#/lessons/worksheet/littles-law?class=R12&amp;name=Zo%C3%AB%20%3C3\""
         ));
         let e = exercise("threads-busy");
         assert!(one.contains(&*text(&answer_text(e, &student_seed("R12", "Zoë <3")))));
+    }
+
+    #[test]
+    fn names_spaced_apart_have_the_same_key() {
+        let course = compiled_course();
+        let key = |name| student_key_html(course, "R12", name, "littles-law", true);
+        let (a, b) = (key("Ana Souza"), key("Ana  Souza"));
+        let body = |h: &str| h[h.find("<div class=\"key__lessons").unwrap()..].to_string();
+        assert_eq!(body(&a), body(&b));
     }
 
     #[test]

@@ -265,11 +265,23 @@ fn hmac_hex(key: &[u8], message: &[u8]) -> String {
         .collect()
 }
 
+/// `text` trimmed, with each run of spaces inside made one space: "Ana
+/// Souza" for "  Ana   Souza ".
+pub fn tidy(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A class code or a name as seeds and checks read it: [`tidy`], lower
+/// case. Two spellings that differ only so are the same student.
+pub fn seed_text(text: &str) -> String {
+    tidy(text).to_lowercase()
+}
+
 /// The check value of a progress file's `content` for class `class`: an
-/// HMAC-SHA-256 keyed by the class code as seeds use it (trimmed, lower
-/// case), so a file edited after saving, or moved to another class, fails.
+/// HMAC-SHA-256 keyed by the class code as seeds read it ([`seed_text`]),
+/// so a file edited after saving, or moved to another class, fails.
 pub fn file_check(class: &str, content: &str) -> String {
-    hmac_hex(class.trim().to_lowercase().as_bytes(), content.as_bytes())
+    hmac_hex(seed_text(class).as_bytes(), content.as_bytes())
 }
 
 #[cfg(test)]
@@ -435,6 +447,13 @@ mod tests {
     }
 
     #[test]
+    fn text_is_read_whatever_its_spacing_and_case() {
+        assert_eq!(tidy("  Ana \t  Souza "), "Ana Souza");
+        assert_eq!(seed_text("Ana  SOUZA"), "ana souza");
+        assert_eq!(tidy(""), "");
+    }
+
+    #[test]
     fn hmac_is_rfc_4231_hmac_sha_256() {
         // RFC 4231, test case 2.
         assert_eq!(
@@ -452,6 +471,11 @@ mod tests {
             "as seeds read the code"
         );
         assert_ne!(a, file_check("K7Q2-MX4Q", "{\"x\":1}"));
+        assert_eq!(
+            file_check("Room  12", "x"),
+            file_check(" room 12", "x"),
+            "spaces as seeds read them"
+        );
         assert_ne!(a, file_check("K7Q2-MX4P", "{\"x\":2}"));
         assert_eq!(a.len(), 64);
     }

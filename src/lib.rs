@@ -16,6 +16,7 @@ pub mod draw;
 pub mod figures;
 pub mod format;
 pub mod lab;
+pub mod page_change;
 pub mod playground;
 pub mod predict;
 pub mod progress;

@@ -2,35 +2,61 @@
 //! teacher. Reading it never fails: storage that is missing, corrupt or from
 //! another version is replaced by a fresh start, with a notice saying so.
 //!
+//! Progress is kept per identity: the shared numbers (no class code) and
+//! each class code and name have their own, so an exercise solved with one
+//! set of numbers is never solved for another. An exercise's record stops
+//! at its first right answer: later answers, hints and solutions are not
+//! counted. Opening the worked solution before solving is recorded.
+//!
 //! This module owns the progress in the app too: [`provide_progress`] loads
 //! it, saves every change, and hands the lesson components two narrow
 //! contexts, [`ProgressRead`] and [`ProgressWrite`].
 
-use crate::classroom::file_check;
+use crate::classroom::{file_check, read_class_code, seed_text, tidy};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The local-storage key; the version is in the name and in the value.
+/// The local-storage key.
 pub const STORAGE_KEY: &str = "tellers.progress";
-const VERSION: u32 = 1;
+/// The progress file's format: 2 records the worked solution and stops at
+/// the first right answer; files of format 1 are still read.
+pub const VERSION: u32 = 2;
+/// File formats a teacher's Tellers reads.
+pub const READABLE_VERSIONS: [u32; 2] = [1, VERSION];
+/// The local-storage format: progress by identity ([`Learner`]); format 1
+/// kept one [`Progress`], which is read as its student's identity.
+const STORE_VERSION: u32 = 2;
 
-/// How one exercise went.
+/// How one exercise went, up to its first right answer.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ExerciseProgress {
     /// Answered right at least once.
     pub solved: bool,
-    /// Answers checked.
+    /// Answers checked, up to and including the first right one (in files of
+    /// format 1, every answer checked).
     pub attempts: u32,
-    /// Hints opened (the most at once).
+    /// Hints opened before it was solved (the most at once).
     pub hints: u32,
     /// Whether the first checked answer was right (absent in progress kept
     /// before this was recorded).
     #[serde(default)]
     pub first_correct: Option<bool>,
+    /// Whether the worked solution was opened before it was solved (absent
+    /// in progress kept before this was recorded: not known).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solution: Option<bool>,
 }
 
 impl ExerciseProgress {
+    /// A record started by this version, which records the solution.
+    fn started() -> Self {
+        ExerciseProgress {
+            solution: Some(false),
+            ..Self::default()
+        }
+    }
+
     /// Was the first answer wrong? From the record when it was kept, else
     /// from what must have happened (tried and never solved: yes; solved at
     /// the first attempt: no); `None` when it cannot be known.
@@ -40,6 +66,32 @@ impl ExerciseProgress {
             None if self.attempts > 0 && !self.solved => Some(true),
             None if self.solved && self.attempts == 1 => Some(false),
             None => None,
+        }
+    }
+
+    /// Record a checked answer; none count once it is solved.
+    pub fn attempt(&mut self, correct: bool) {
+        if self.solved {
+            return;
+        }
+        if self.attempts == 0 {
+            self.first_correct = Some(correct);
+        }
+        self.attempts += 1;
+        self.solved = correct;
+    }
+
+    /// Record that `shown` hints are open (not once it is solved).
+    pub fn hints_open(&mut self, shown: u32) {
+        if !self.solved {
+            self.hints = self.hints.max(shown);
+        }
+    }
+
+    /// Record that the worked solution was opened (not once it is solved).
+    pub fn solution_open(&mut self) {
+        if !self.solved {
+            self.solution = Some(true);
         }
     }
 }
@@ -54,23 +106,45 @@ pub struct Student {
 }
 
 impl Student {
+    /// A class code and a name as typed, tidied: spaces trimmed and runs of
+    /// them made one, a code made in Tellers in capitals.
+    pub fn new(class: &str, name: &str) -> Self {
+        Student {
+            class: tidy(read_class_code(class).text()),
+            name: tidy(name),
+        }
+    }
+
+    /// Whose numbers these are, as the lessons say it: "Numbers for Ana
+    /// Souza · SD-101", or the shared numbers without a class code.
+    pub fn whose_numbers(&self) -> String {
+        match (self.class.is_empty(), self.name.is_empty()) {
+            (true, _) => "Shared numbers: everyone without a class code sees these".into(),
+            (false, true) => format!("Numbers for a student with no name · {}", self.class),
+            (false, false) => format!("Numbers for {} · {}", self.name, self.class),
+        }
+    }
+
     /// The seed for per-student numbers; empty when no class code is set,
-    /// so everyone without one shares the default numbers.
+    /// so everyone without one shares the default numbers. It also names
+    /// the identity progress is kept under.
     pub fn seed(&self) -> String {
         student_seed(&self.class, &self.name)
     }
 }
 
-/// The seed for a class code and a name: trimmed, lower case, `class/name`.
+/// The seed for a class code and a name, as [`seed_text`] reads each:
+/// `class/name`, or "" without a class. Case and spacing do not matter, so
+/// "Ana  Souza" has Ana Souza's numbers.
 pub fn student_seed(class: &str, name: &str) -> String {
-    let class = class.trim().to_lowercase();
+    let class = seed_text(class);
     if class.is_empty() {
         return String::new();
     }
-    format!("{class}/{}", name.trim().to_lowercase())
+    format!("{class}/{}", seed_text(name))
 }
 
-/// Everything kept for one learner.
+/// One student's progress: what a file for the teacher holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
     /// Format version.
@@ -98,49 +172,30 @@ impl Default for Progress {
 }
 
 impl Progress {
-    /// Read stored text: the progress and, if the text could not be used, a
-    /// notice for the learner.
-    pub fn load(stored: Option<&str>) -> (Progress, Option<String>) {
-        let Some(text) = stored else {
-            return (Progress::default(), None);
-        };
-        match serde_json::from_str::<Progress>(text) {
-            Ok(p) if p.version == VERSION => (p, None),
-            Ok(p) => (
-                Progress::default(),
-                Some(format!(
-                    "Saved progress was from another version ({}); starting fresh.",
-                    p.version
-                )),
-            ),
-            Err(_) => (
-                Progress::default(),
-                Some(
-                    "Saved progress could not be read (it may be damaged), so it was reset.".into(),
-                ),
-            ),
-        }
-    }
-
-    /// The text to store.
+    /// The compact text the check value is computed over.
     pub fn save(&self) -> String {
         serde_json::to_string(self).expect("progress serialises")
     }
 
     /// Record a checked answer.
     pub fn record_attempt(&mut self, id: &str, correct: bool) {
-        let e = self.exercises.entry(id.to_string()).or_default();
-        if e.attempts == 0 {
-            e.first_correct = Some(correct);
-        }
-        e.attempts += 1;
-        e.solved |= correct;
+        self.entry(id).attempt(correct);
     }
 
     /// Record that `shown` hints are open.
     pub fn record_hints(&mut self, id: &str, shown: u32) {
-        let e = self.exercises.entry(id.to_string()).or_default();
-        e.hints = e.hints.max(shown);
+        self.entry(id).hints_open(shown);
+    }
+
+    /// Record that the worked solution was opened.
+    pub fn record_solution(&mut self, id: &str) {
+        self.entry(id).solution_open();
+    }
+
+    fn entry(&mut self, id: &str) -> &mut ExerciseProgress {
+        self.exercises
+            .entry(id.to_string())
+            .or_insert_with(ExerciseProgress::started)
     }
 
     /// Is this exercise solved?
@@ -148,16 +203,14 @@ impl Progress {
         self.exercises.get(id).is_some_and(|e| e.solved)
     }
 
-    /// How many of these ids are solved.
-    pub fn solved_count<'a>(&self, ids: impl IntoIterator<Item = &'a str>) -> usize {
-        ids.into_iter().filter(|id| self.solved(id)).count()
-    }
-
     /// A file for the teacher: who, how each exercise went, and (with a
     /// class code) a check value over it, so the teacher can tell an edited
     /// file or one from another class.
     pub fn export(&self) -> String {
-        let mut file = self.unchecked();
+        let mut file = Progress {
+            check: None,
+            ..self.clone()
+        };
         if !file.student.class.trim().is_empty() {
             file.check = Some(file_check(&file.student.class, &file.save()));
         }
@@ -170,15 +223,9 @@ impl Progress {
         (self, check)
     }
 
-    fn unchecked(&self) -> Progress {
-        Progress {
-            check: None,
-            ..self.clone()
-        }
-    }
-
-    /// The name of the file [`Progress::export`] is saved as:
-    /// `tellers-progress-ana.json` (letters and digits of the name only).
+    /// The name of the file [`Progress::export`] is saved as, after the
+    /// student: `tellers-progress-ana-souza.json` (letters and digits of
+    /// the name only).
     pub fn export_file_name(&self) -> String {
         let name: String = self
             .student
@@ -203,18 +250,157 @@ impl Progress {
     }
 }
 
+/// What this browser keeps: who is working now, and the progress of every
+/// identity used here, by [`Student::seed`] ("" for the shared numbers).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Learner {
+    /// Format version ([`STORE_VERSION`]).
+    pub version: u32,
+    /// Who is working now.
+    pub student: Student,
+    /// By identity, then by exercise id.
+    pub identities: BTreeMap<String, BTreeMap<String, ExerciseProgress>>,
+}
+
+impl Default for Learner {
+    fn default() -> Self {
+        Learner {
+            version: STORE_VERSION,
+            student: Student::default(),
+            identities: BTreeMap::new(),
+        }
+    }
+}
+
+impl Learner {
+    /// Read stored text: the progress and, if the text could not be used, a
+    /// notice for the learner. Format 1 (one student's progress) is read as
+    /// that student's identity.
+    pub fn load(stored: Option<&str>) -> (Learner, Option<String>) {
+        let Some(text) = stored else {
+            return (Learner::default(), None);
+        };
+        let damaged = || {
+            (
+                Learner::default(),
+                Some(
+                    "Saved progress could not be read (it may be damaged), so it was reset.".into(),
+                ),
+            )
+        };
+        // Only the version first (any other field is skipped), to know the shape.
+        #[derive(Deserialize)]
+        struct Version {
+            version: u64,
+        }
+        let version = serde_json::from_str::<Version>(text).ok().map(|v| v.version);
+        match version {
+            Some(1) => match serde_json::from_str::<Progress>(text) {
+                Ok(old) => {
+                    let mut learner = Learner {
+                        student: old.student,
+                        ..Learner::default()
+                    };
+                    if !old.exercises.is_empty() {
+                        learner.identities.insert(learner.seed(), old.exercises);
+                    }
+                    (learner, None)
+                }
+                Err(_) => damaged(),
+            },
+            Some(v) if v == u64::from(STORE_VERSION) => match serde_json::from_str(text) {
+                Ok(learner) => (learner, None),
+                Err(_) => damaged(),
+            },
+            Some(v) => (
+                Learner::default(),
+                Some(format!(
+                    "Saved progress was from another version ({v}); starting fresh."
+                )),
+            ),
+            None => damaged(),
+        }
+    }
+
+    /// The text to store.
+    pub fn save(&self) -> String {
+        serde_json::to_string(self).expect("progress serialises")
+    }
+
+    /// The identity at work: its seed.
+    pub fn seed(&self) -> String {
+        self.student.seed()
+    }
+
+    /// The progress of the identity at work, as a file holds it.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            student: self.student.clone(),
+            exercises: self
+                .identities
+                .get(&self.seed())
+                .cloned()
+                .unwrap_or_default(),
+            ..Progress::default()
+        }
+    }
+
+    fn entry(&mut self, id: &str) -> &mut ExerciseProgress {
+        let seed = self.seed();
+        self.identities
+            .entry(seed)
+            .or_default()
+            .entry(id.to_string())
+            .or_insert_with(ExerciseProgress::started)
+    }
+
+    /// Record a checked answer to exercise `id`, for the identity at work.
+    pub fn record_attempt(&mut self, id: &str, correct: bool) {
+        self.entry(id).attempt(correct);
+    }
+
+    /// Record that `shown` hints of exercise `id` are open.
+    pub fn record_hints(&mut self, id: &str, shown: u32) {
+        self.entry(id).hints_open(shown);
+    }
+
+    /// Record that the worked solution of exercise `id` was opened.
+    pub fn record_solution(&mut self, id: &str) {
+        self.entry(id).solution_open();
+    }
+
+    /// Is exercise `id` solved by the identity at work?
+    pub fn solved(&self, id: &str) -> bool {
+        self.identities
+            .get(&self.seed())
+            .and_then(|ex| ex.get(id))
+            .is_some_and(|e| e.solved)
+    }
+
+    /// How many of these ids the identity at work has solved.
+    pub fn solved_count<'a>(&self, ids: impl IntoIterator<Item = &'a str>) -> usize {
+        ids.into_iter().filter(|id| self.solved(id)).count()
+    }
+
+    /// Who works from now on: a class code and a name as typed.
+    pub fn set_student(&mut self, class: &str, name: &str) {
+        self.student = Student::new(class, name);
+    }
+}
+
 /// Read access to the learner's progress, for every lesson component that
 /// shows it (what is solved, whose numbers these are). Read-only on purpose:
 /// showing progress must never be able to change it.
 #[derive(Clone, Copy)]
-pub struct ProgressRead(pub ReadSignal<Progress>);
+pub struct ProgressRead(pub ReadSignal<Learner>);
 
 /// The changes a lesson component may make, and no others: an exercise
-/// card records answers and hints, the student panel says who is working.
-/// Like the setter in Leptos's todomvc example, it is provided apart from
-/// the reading side, and it cannot replace or reset the progress wholesale.
+/// card records answers, hints and solutions, the student panel says who
+/// is working. Like the setter in Leptos's todomvc example, it is provided
+/// apart from the reading side, and it cannot replace or reset the progress
+/// wholesale.
 #[derive(Clone, Copy)]
-pub struct ProgressWrite(WriteSignal<Progress>);
+pub struct ProgressWrite(WriteSignal<Learner>);
 
 impl ProgressWrite {
     /// Record a checked answer to exercise `id`.
@@ -227,13 +413,19 @@ impl ProgressWrite {
         self.0.update(|p| p.record_hints(id, shown));
     }
 
-    /// Set who is working: a class code and a name, trimmed.
+    /// Record that the worked solution of exercise `id` was opened.
+    pub fn solution(&self, id: &str) {
+        self.0.update(|p| p.record_solution(id));
+    }
+
+    /// Set who is working: a class code and a name as typed (tidied). Does
+    /// nothing when they are already the ones at work.
     pub fn set_student(&self, class: &str, name: &str) {
-        self.0.update(|p| {
-            p.student = Student {
-                class: class.trim().to_string(),
-                name: name.trim().to_string(),
-            }
+        let student = Student::new(class, name);
+        self.0.maybe_update(|p| {
+            let changed = p.student != student;
+            p.student = student;
+            changed
         });
     }
 }
@@ -248,12 +440,12 @@ fn storage() -> Option<web_sys::Storage> {
 /// not be read and was reset.
 pub fn provide_progress() -> Option<String> {
     let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
-    let (loaded, notice) = Progress::load(stored.as_deref());
+    let (loaded, notice) = Learner::load(stored.as_deref());
     let (read, write) = signal(loaded);
     provide_context(ProgressRead(read));
     provide_context(ProgressWrite(write));
     Effect::new(move |_| {
-        let text = read.with(Progress::save);
+        let text = read.with(Learner::save);
         if let Some(s) = storage() {
             let _ = s.set_item(STORAGE_KEY, &text);
         }
@@ -265,37 +457,102 @@ pub fn provide_progress() -> Option<String> {
 mod tests {
     use super::*;
 
+    fn ana() -> Learner {
+        let mut l = Learner::default();
+        l.set_student("R12", "Ana");
+        l
+    }
+
     #[test]
     fn round_trip_keeps_everything() {
-        let mut p = Progress {
-            student: Student {
-                class: "R12".into(),
-                name: "Ana".into(),
-            },
-            ..Progress::default()
-        };
-        p.record_attempt("threads-busy", false);
-        p.record_attempt("threads-busy", true);
-        p.record_hints("threads-busy", 2);
-        let (back, notice) = Progress::load(Some(&p.save()));
-        assert_eq!((back, notice), (p.clone(), None));
-        assert!(p.solved("threads-busy"));
-        assert_eq!(p.exercises["threads-busy"].attempts, 2);
-        assert_eq!(p.solved_count(["threads-busy", "other"]), 1);
+        let mut l = ana();
+        l.record_attempt("threads-busy", false);
+        l.record_attempt("threads-busy", true);
+        l.record_hints("other", 2);
+        let (back, notice) = Learner::load(Some(&l.save()));
+        assert_eq!((back, notice), (l.clone(), None));
+        assert!(l.solved("threads-busy"));
+        assert_eq!(l.progress().exercises["threads-busy"].attempts, 2);
+        assert_eq!(l.solved_count(["threads-busy", "other"]), 1);
     }
 
     #[test]
     fn corrupt_or_foreign_storage_resets_with_a_notice() {
-        for bad in ["{", "null", "[]", "{\"version\":1}", "\u{0}garbage"] {
-            let (p, notice) = Progress::load(Some(bad));
-            assert_eq!(p, Progress::default());
+        for bad in [
+            "{",
+            "null",
+            "[]",
+            "{\"version\":1}",
+            "{\"version\":2}",
+            "\u{0}garbage",
+        ] {
+            let (p, notice) = Learner::load(Some(bad));
+            assert_eq!(p, Learner::default());
             assert!(notice.unwrap().contains("reset"), "{bad}");
         }
-        let (_, notice) = Progress::load(Some(
+        let (_, notice) = Learner::load(Some(
             r#"{"version":9,"student":{"class":"","name":""},"exercises":{}}"#,
         ));
         assert!(notice.unwrap().contains("another version"));
-        assert_eq!(Progress::load(None), (Progress::default(), None));
+        assert_eq!(Learner::load(None), (Learner::default(), None));
+    }
+
+    #[test]
+    fn progress_kept_before_identities_is_its_students() {
+        let (l, notice) = Learner::load(Some(
+            r#"{"version":1,"student":{"class":"R12","name":"Ana"},"exercises":{"a":{"solved":true,"attempts":1,"hints":0}}}"#,
+        ));
+        assert_eq!(notice, None);
+        assert_eq!(l.student, Student::new("R12", "Ana"));
+        assert!(l.solved("a"));
+        assert_eq!(l.progress().exercises["a"].wrong_first(), Some(false));
+        assert_eq!(l.progress().exercises["a"].solution, None, "not known");
+    }
+
+    #[test]
+    fn each_identity_keeps_its_own_progress() {
+        let mut l = Learner::default();
+        l.record_attempt("a", true);
+        assert!(l.solved("a"), "on the shared numbers");
+        l.set_student("SD-101", "Ana Souza");
+        assert!(!l.solved("a"), "her own numbers are not solved yet");
+        assert_eq!(l.progress().exercises.len(), 0);
+        l.record_attempt("a", false);
+        l.set_student("SD-101", "Ben");
+        assert_eq!(l.progress().exercises.len(), 0, "nor Ben's");
+        // Back to Ana, however the name is spaced: her record is there.
+        l.set_student(" sd-101 ", "ana   souza");
+        assert_eq!(l.progress().exercises["a"].attempts, 1);
+        assert!(!l.solved("a"));
+        l.set_student("", "Ana Souza");
+        assert!(l.solved("a"), "the shared numbers, as they were");
+    }
+
+    #[test]
+    fn a_record_stops_at_the_first_right_answer() {
+        let mut l = ana();
+        l.record_attempt("a", false);
+        l.record_hints("a", 1);
+        l.record_attempt("a", true);
+        for _ in 0..20 {
+            l.record_attempt("a", false);
+            l.record_attempt("a", true);
+        }
+        l.record_hints("a", 3);
+        l.record_solution("a");
+        let e = &l.progress().exercises["a"];
+        assert_eq!((e.solved, e.attempts, e.hints), (true, 2, 1));
+        assert_eq!(e.solution, Some(false), "opened after solving: not counted");
+        assert_eq!(e.wrong_first(), Some(true));
+    }
+
+    #[test]
+    fn the_worked_solution_opened_first_is_recorded() {
+        let mut l = ana();
+        l.record_solution("b");
+        l.record_attempt("b", true);
+        let e = &l.progress().exercises["b"];
+        assert_eq!((e.solved, e.attempts, e.solution), (true, 1, Some(true)));
     }
 
     #[test]
@@ -307,35 +564,29 @@ mod tests {
         p.record_attempt("b", false);
         assert_eq!(p.exercises["a"].wrong_first(), Some(true));
         assert_eq!(p.exercises["b"].wrong_first(), Some(false));
+        assert!(
+            p.solved("b"),
+            "a wrong answer after the right one changes nothing"
+        );
         let old = |solved, attempts| ExerciseProgress {
             solved,
             attempts,
-            hints: 0,
-            first_correct: None,
+            ..ExerciseProgress::default()
         };
         assert_eq!(old(false, 2).wrong_first(), Some(true));
         assert_eq!(old(true, 1).wrong_first(), Some(false));
         assert_eq!(old(true, 3).wrong_first(), None);
         assert_eq!(old(false, 0).wrong_first(), None);
-        // Progress kept before first_correct existed still loads.
-        let (back, notice) = Progress::load(Some(
-            r#"{"version":1,"student":{"class":"","name":""},"exercises":{"a":{"solved":true,"attempts":1,"hints":0}}}"#,
-        ));
-        assert_eq!(notice, None);
-        assert_eq!(back.exercises["a"].wrong_first(), Some(false));
     }
 
     #[test]
     fn an_exported_file_carries_a_check_over_its_progress() {
-        let mut p = Progress {
-            student: Student {
-                class: "K7Q2-MX4P".into(),
-                name: "Ana Lí".into(),
-            },
-            ..Progress::default()
-        };
-        p.record_attempt("threads-busy", true);
+        let mut l = Learner::default();
+        l.set_student("K7Q2-MX4P", "Ana  Lí");
+        l.record_attempt("threads-busy", true);
+        let p = l.progress();
         let file: Progress = serde_json::from_str(&p.export()).unwrap();
+        assert_eq!(file.version, VERSION);
         let (progress, check) = file.split_check();
         assert_eq!(progress, p);
         assert_eq!(check, Some(file_check("K7Q2-MX4P", &p.save())));
@@ -351,9 +602,35 @@ mod tests {
     }
 
     #[test]
-    fn seeds_ignore_case_and_spaces_and_need_a_class() {
+    fn a_file_of_format_one_reads_back_byte_for_byte() {
+        // Its check value was computed over exactly this text.
+        let old = r#"{"version":1,"student":{"class":"R12","name":"Ana"},"exercises":{"a":{"solved":true,"attempts":1,"hints":0,"first_correct":true}}}"#;
+        let p: Progress = serde_json::from_str(old).unwrap();
+        assert_eq!(p.save(), old);
+    }
+
+    #[test]
+    fn a_student_is_tidied_and_seeds_ignore_case_and_spaces() {
         assert_eq!(student_seed(" R12 ", "Ana "), "r12/ana");
+        assert_eq!(
+            student_seed("R12", "Ana  Souza"),
+            student_seed("r12", " ana souza")
+        );
         assert_eq!(student_seed("", "Ana"), "");
         assert_ne!(student_seed("r12", "ana"), student_seed("r12", "ben"));
+        let s = Student::new(" k7q2-mx4p ", "  Ana   Souza ");
+        assert_eq!(s.name, "Ana Souza");
+        assert_eq!(s.class, Student::new("K7Q2-MX4P", "").class);
+        assert_eq!(Student::new("Room  12", "x").class, "Room 12");
+        assert_eq!(
+            Student::new("SD-101", " Ana  Souza").whose_numbers(),
+            "Numbers for Ana Souza · SD-101"
+        );
+        assert!(Student::new("SD-101", "")
+            .whose_numbers()
+            .contains("no name"));
+        assert!(Student::default()
+            .whose_numbers()
+            .starts_with("Shared numbers"));
     }
 }

@@ -12,8 +12,8 @@
 //! static once drawn, and one string is far less code and drawing than as
 //! many reactive nodes. People's text (names, file names) is escaped.
 
-use crate::classroom::file_check;
-use crate::progress::{ExerciseProgress, Progress};
+use crate::classroom::{file_check, seed_text};
+use crate::progress::{ExerciseProgress, Progress, READABLE_VERSIONS};
 use crate::route::{lesson_href, query_escape};
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 use std::fmt;
@@ -97,14 +97,14 @@ pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
         Rejection::Unreadable(why)
     })?;
     let (p, check) = file.split_check();
-    if p.version != Progress::default().version {
+    if !READABLE_VERSIONS.contains(&p.version) {
         return Err(Rejection::OtherVersion(p.version));
     }
     let theirs = p.student.class.trim();
     if theirs.is_empty() {
         return Err(Rejection::NoClass);
     }
-    if theirs.to_lowercase() != class.trim().to_lowercase() {
+    if seed_text(theirs) != seed_text(class) {
         return Err(Rejection::OtherClass(theirs.chars().take(40).collect()));
     }
     match check {
@@ -197,11 +197,11 @@ impl ClassResults {
         let mut lessons = Vec::new();
         for (li, lesson) in course.lessons.iter().enumerate() {
             let before = columns.len();
-            for (ei, e) in lesson.exercises().enumerate() {
+            for (label, e) in lesson.numbered_exercises() {
                 columns.push(Column {
                     lesson: li,
                     id: e.id.clone(),
-                    label: format!("{}.{}", lesson.number, ei + 1),
+                    label,
                 });
             }
             lessons.push(LessonSpan {
@@ -226,7 +226,7 @@ impl ClassResults {
         let answers = |p: &Progress| p.exercises.values().map(|e| e.attempts).sum::<u32>();
         let mut kept: Vec<(String, String, Progress)> = Vec::new();
         for (file, p) in read {
-            let key = p.student.name.trim().to_lowercase();
+            let key = seed_text(&p.student.name);
             match kept.binary_search_by(|(k, _, _)| k.as_str().cmp(&key)) {
                 Err(at) => kept.insert(at, (key, file, p)),
                 Ok(i) => {
@@ -329,14 +329,17 @@ impl ClassResults {
         hard
     }
 
-    /// The table as CSV: a row per student (per exercise: solved yes/no and
-    /// answers checked, blank if never tried; per lesson and in all: solved),
-    /// then the class's totals per exercise and per lesson.
+    /// The table as CSV: a row per student (per exercise: solved yes/no,
+    /// answers checked, hints opened and whether the worked solution was
+    /// opened before solving, blank if never tried or not recorded; per
+    /// lesson and in all: solved), then the class's totals per exercise and
+    /// per lesson.
     pub fn csv(&self) -> String {
         let mut header = vec!["student".to_string(), "file".to_string()];
         for c in &self.columns {
-            header.push(format!("{} {} solved", c.label, c.id));
-            header.push(format!("{} {} answers checked", c.label, c.id));
+            for what in CSV_PER_EXERCISE {
+                header.push(format!("{} {} {what}", c.label, c.id));
+            }
         }
         for l in &self.lessons {
             header.push(format!("lesson {} solved (of {})", l.number, l.exercises));
@@ -346,12 +349,15 @@ impl ClassResults {
         for s in &self.students {
             let mut row = vec![s.name.clone(), s.file.clone()];
             for cell in &s.cells {
+                let yes = |b: bool| if b { "yes" } else { "no" }.to_string();
                 match cell {
-                    Some(e) => {
-                        row.push(if e.solved { "yes" } else { "no" }.into());
-                        row.push(e.attempts.to_string());
-                    }
-                    None => row.extend([String::new(), String::new()]),
+                    Some(e) => row.extend([
+                        yes(e.solved),
+                        e.attempts.to_string(),
+                        e.hints.to_string(),
+                        e.solution.map(yes).unwrap_or_default(),
+                    ]),
+                    None => row.extend(CSV_PER_EXERCISE.map(|_| String::new())),
                 }
             }
             row.extend(s.solved_per_lesson.iter().map(usize::to_string));
@@ -361,9 +367,12 @@ impl ClassResults {
         let n = self.students.len();
         let mut solved = vec![format!("solved by (of {n})"), String::new()];
         let mut wrong = vec!["wrong at first by".to_string(), String::new()];
+        let blanks = || CSV_PER_EXERCISE[1..].iter().map(|_| String::new());
         for c in 0..self.columns.len() {
-            solved.extend([self.solved_by(c).to_string(), String::new()]);
-            wrong.extend([self.wrong_first_by(c).to_string(), String::new()]);
+            solved.push(self.solved_by(c).to_string());
+            solved.extend(blanks());
+            wrong.push(self.wrong_first_by(c).to_string());
+            wrong.extend(blanks());
         }
         solved.extend((0..self.lessons.len()).map(|l| self.lesson_solved(l).to_string()));
         solved.push(
@@ -474,16 +483,22 @@ impl ClassResults {
             );
             for (li, _) in &lessons {
                 for (ci, c) in in_lesson(*li) {
-                    let (class, mark) = match &s.cells[ci] {
-                        None => ("", String::new()),
-                        Some(e) if e.solved => {
-                            (" results__cell--solved", format!("✓ {}", e.attempts))
-                        }
-                        Some(e) => (" results__cell--open", format!("✗ {}", e.attempts)),
+                    let (class, mark, words) = match &s.cells[ci] {
+                        None => ("", String::new(), "not tried".to_string()),
+                        Some(e) => (
+                            if e.solved {
+                                " results__cell--solved"
+                            } else {
+                                " results__cell--open"
+                            },
+                            cell_mark(e),
+                            cell_words(e),
+                        ),
                     };
                     h += &format!(
-                        "<td class=\"results__cell{class}\" title=\"{}\">{mark}</td>",
-                        attr(&c.id)
+                        "<td class=\"results__cell{class}\" title=\"{}: {}\">{mark}</td>",
+                        attr(&c.id),
+                        attr(&words)
                     );
                 }
                 h += &format!(
@@ -546,7 +561,9 @@ pub fn results_html(
     if !r.students.is_empty() {
         h += &format!(
             "<h2>The table</h2><p class=\"results__legend\">✓ solved, ✗ not yet; the number is how many \
-             answers they checked. Columns are lesson.exercise; hover for the exercise's name.</p>\
+             answers they checked, up to the first right one; h2: two hints opened, S: the worked \
+             solution opened before solving. Columns are lesson.exercise; hover for the exercise's \
+             name.</p>\
              <p><a class=\"button button--primary\" href=\"data:text/csv;charset=utf-8,{}\" \
              download=\"{}\" data-testid=\"results-csv\">Download as CSV</a></p>\
              <div class=\"results__scroll\" tabindex=\"0\" role=\"region\" aria-label=\"The table, scrolls sideways\">{}</div>",
@@ -556,6 +573,48 @@ pub fn results_html(
         );
     }
     h
+}
+
+/// The CSV's columns for each exercise, after its label and id.
+const CSV_PER_EXERCISE: [&str; 4] = [
+    "solved",
+    "answers checked",
+    "hints opened",
+    "solution seen first",
+];
+
+/// A cell of the table: ✓ solved or ✗ not yet, the answers checked, then
+/// `h2` for two hints opened and `S` for the worked solution opened before
+/// solving: `✓ 1 h2 S`.
+pub fn cell_mark(e: &ExerciseProgress) -> String {
+    let mut mark = format!("{} {}", if e.solved { "✓" } else { "✗" }, e.attempts);
+    if e.hints > 0 {
+        mark += &format!(" h{}", e.hints);
+    }
+    if e.solution == Some(true) {
+        mark += " S";
+    }
+    mark
+}
+
+/// A cell in words, for its tooltip: "solved in 1 answer, 2 hints, the
+/// worked solution opened first".
+pub fn cell_words(e: &ExerciseProgress) -> String {
+    let plural = |n: u32, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let mut words = if e.solved {
+        format!("solved in {}", plural(e.attempts, "answer"))
+    } else {
+        format!("not yet solved, {} checked", plural(e.attempts, "answer"))
+    };
+    if e.hints > 0 {
+        words += &format!(", {}", plural(e.hints, "hint"));
+    }
+    match e.solution {
+        Some(true) => words += ", the worked solution opened first",
+        Some(false) => {}
+        None => words += " (solutions not recorded in this file)",
+    }
+    words
 }
 
 /// One CSV field: quoted when it holds a comma, quote or line break, and
@@ -692,7 +751,7 @@ mod tests {
             ("list.json".to_string(), Ok("[1, 2]".to_string())),
             (
                 "v9.json".to_string(),
-                Ok(ana.export().replace("\"version\": 1", "\"version\": 9")),
+                Ok(ana.export().replace("\"version\": 2", "\"version\": 9")),
             ),
             (
                 "big.json".to_string(),
@@ -747,7 +806,7 @@ mod tests {
         let csv = r.csv();
         let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
         assert_eq!(lines.len(), 1 + 2 + 2);
-        let cols = 2 + 2 * r.columns.len() + r.lessons.len() + 1;
+        let cols = 2 + 4 * r.columns.len() + r.lessons.len() + 1;
         assert!(lines[0].starts_with("student,file,1.1 "));
         assert_eq!(lines[0].split(',').count(), cols);
         // By name: "=cmd()" sorts before "Ana".
@@ -757,7 +816,7 @@ mod tests {
             "{}",
             lines[2]
         );
-        assert!(lines[2].contains(",yes,2,"), "{}", lines[2]);
+        assert!(lines[2].contains(",yes,2,0,no,"), "{}", lines[2]);
         assert!(lines[3].starts_with("solved by (of 2),"));
         assert!(lines[3].ends_with(",1"), "{}", lines[3]);
         assert!(lines[4].starts_with("wrong at first by,"));
@@ -808,6 +867,63 @@ mod tests {
             query_escape(&csv)
         )));
         assert!(page.contains("data-testid=\"results-table\""));
+    }
+
+    #[test]
+    fn hints_and_solutions_reach_the_table_and_the_csv() {
+        let mut ana = student("Ana", CLASS, &[]);
+        ana.record_hints("threads-busy", 2);
+        ana.record_solution("threads-busy");
+        ana.record_attempt("threads-busy", true);
+        ana.record_attempt("work-or-wait-step", false);
+        let r = ClassResults::new(compiled_course(), CLASS, &[file("a.json", &ana)]);
+        let table = r.table_html();
+        assert!(table.contains(">✓ 1 h2 S</td>"), "{table}");
+        assert!(table.contains(
+            "threads-busy: solved in 1 answer, 2 hints, the worked solution opened first"
+        ));
+        assert!(table.contains(">✗ 1</td>"));
+        let csv = r.csv();
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let at = header
+            .iter()
+            .position(|h| h.ends_with(" threads-busy solved"))
+            .unwrap();
+        let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+        assert_eq!(row[at..at + 4], ["yes", "1", "2", "yes"]);
+        assert!(header[at + 3].ends_with("threads-busy solution seen first"));
+    }
+
+    #[test]
+    fn files_of_format_one_are_still_read() {
+        // As Tellers wrote them before solutions were recorded.
+        let text = r#"{"version":1,"student":{"class":"K7Q2-MX4P","name":"Ana"},"exercises":{"threads-busy":{"solved":true,"attempts":3,"hints":1,"first_correct":false}}}"#;
+        let check = file_check(CLASS, text);
+        let file = format!("{},\"check\":\"{check}\"}}", &text[..text.len() - 1]);
+        let r = ClassResults::new(compiled_course(), CLASS, &[("old.json".into(), Ok(file))]);
+        assert_eq!(r.rejected, vec![]);
+        let table = r.table_html();
+        assert!(table.contains(">✓ 3 h1</td>"), "{table}");
+        assert!(table.contains("(solutions not recorded in this file)"));
+        let row = r.csv().lines().nth(1).unwrap().to_string();
+        assert!(row.contains(",yes,3,1,,"), "{row}");
+    }
+
+    #[test]
+    fn one_student_however_their_name_is_spaced() {
+        let a = student("Ana Souza", CLASS, &[("threads-busy", &[true])]);
+        let b = student(
+            "ana  souza",
+            "k7q2-mx4p ",
+            &[("threads-busy", &[false, true])],
+        );
+        let r = ClassResults::new(
+            compiled_course(),
+            CLASS,
+            &[file("a.json", &a), file("b.json", &b)],
+        );
+        assert_eq!(r.students.len(), 1);
+        assert_eq!(r.students[0].file, "b.json");
     }
 
     #[test]

@@ -47,14 +47,37 @@ impl Route {
             Route::NotFound => "Page not found",
         }
     }
+}
 
-    /// The browser tab's title while this page is open.
-    pub fn document_title(self) -> String {
-        match self {
-            Route::Home => "Tellers".to_owned(),
-            other => format!("{} · Tellers", other.label()),
+/// The browser tab's title for the page at `hash`, whose main heading reads
+/// `heading` once it is drawn: the page, then the part of the site, then
+/// Tellers ("Little's law · Lessons · Tellers"). Before the heading is
+/// there (a lesson still loading), the part of the site alone.
+pub fn page_title(hash: &str, heading: Option<&str>) -> String {
+    let route = route_from_hash(hash);
+    let heading = heading.map(str::trim).filter(|h| !h.is_empty());
+    match (route, heading) {
+        (Route::Home, _) => "Tellers".to_owned(),
+        (Route::Lessons, Some(h)) if h != Route::Lessons.label() => {
+            let page = match lesson_path(hash) {
+                LessonPath::Worksheet { .. } => format!("Worksheet: {h}"),
+                _ => h.to_owned(),
+            };
+            format!("{page} · Lessons · Tellers")
         }
+        (other, _) => format!("{} · Tellers", other.label()),
     }
+}
+
+/// Which page `hash` shows, for telling a change of page (a new heading
+/// to announce) from a change inside one (a scenario, a class code): the
+/// path, without the query.
+pub fn page_of(hash: &str) -> &str {
+    let path = hash.trim_start_matches('#').trim_start_matches('/');
+    path.split('?')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('/')
 }
 
 /// Reads a URL hash such as `#/playground` (as `location.hash` gives it)
@@ -266,9 +289,49 @@ mod tests {
     }
 
     #[test]
-    fn titles_name_the_page_then_the_app() {
-        assert_eq!(Route::Home.document_title(), "Tellers");
-        assert_eq!(Route::Lessons.document_title(), "Lessons · Tellers");
+    fn titles_name_the_page_then_the_part_then_the_app() {
+        assert_eq!(page_title("", Some("Tellers")), "Tellers");
+        assert_eq!(
+            page_title("#/playground?cores=2", Some("Playground")),
+            "Playground · Tellers"
+        );
+        assert_eq!(
+            page_title("#/lessons", Some("Lessons")),
+            "Lessons · Tellers"
+        );
+        assert_eq!(
+            page_title("#/lessons/littles-law/threads-busy", Some(" Little's law ")),
+            "Little's law · Lessons · Tellers"
+        );
+        assert_eq!(
+            page_title("#/lessons/littles-law", None),
+            "Lessons · Tellers",
+            "still loading"
+        );
+        assert_eq!(
+            page_title("#/lessons/answer-key?class=R12", Some("Answer key")),
+            "Answer key · Lessons · Tellers"
+        );
+        assert_eq!(
+            page_title("#/lessons/worksheet/littles-law", Some("Little's law")),
+            "Worksheet: Little's law · Lessons · Tellers"
+        );
+        assert_eq!(
+            page_title("#/nope", Some("Page not found")),
+            "Page not found · Tellers"
+        );
+    }
+
+    #[test]
+    fn a_page_is_its_path_without_the_query() {
+        assert_eq!(page_of("#/playground?cores=2"), "playground");
+        assert_eq!(page_of("#/playground/"), page_of("#/playground?cores=6"));
+        assert_eq!(
+            page_of("#/lessons/answer-key?class=R12"),
+            "lessons/answer-key"
+        );
+        assert_ne!(page_of("#/lessons/a"), page_of("#/lessons/b"));
+        assert_eq!(page_of(""), "");
     }
 
     #[test]

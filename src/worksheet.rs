@@ -20,26 +20,33 @@ pub struct WorksheetItem {
     pub unit: String,
 }
 
-/// The worksheet of `lesson` for the student with `seed`.
+/// The worksheet of `lesson` for the student with `seed`: their numbers,
+/// and the options in their order (the one the answer key's letters use).
 pub fn worksheet(lesson: &Lesson, seed: &str) -> Vec<WorksheetItem> {
     lesson
         .exercises()
-        .map(|e| WorksheetItem {
-            kind: kind_label(e.kind),
-            prompt: e
-                .variant(seed)
-                .map(|v| v.prompt)
-                .unwrap_or_else(|err| format!("(this exercise could not be set up: {err})")),
-            options: match e.kind {
-                Kind::Numeric => vec![],
-                Kind::Choice | Kind::Diagnosis => e
-                    .options
-                    .iter()
-                    .enumerate()
-                    .map(|(i, o)| format!("{}. {o}", option_letter(i)))
-                    .collect(),
-            },
-            unit: e.unit.map(|u| u.label().to_string()).unwrap_or_default(),
+        .map(|e| {
+            let variant = e.variant(seed);
+            let (prompt, options) = match &variant {
+                Ok(v) => (v.prompt.clone(), v.options.clone()),
+                Err(err) => (
+                    format!("(this exercise could not be set up: {err})"),
+                    e.options.clone(),
+                ),
+            };
+            WorksheetItem {
+                kind: kind_label(e.kind),
+                prompt,
+                options: match e.kind {
+                    Kind::Numeric => vec![],
+                    Kind::Choice | Kind::Diagnosis => options
+                        .iter()
+                        .enumerate()
+                        .map(|(i, o)| format!("{}. {o}", option_letter(i)))
+                        .collect(),
+                },
+                unit: e.unit.map(|u| u.label().to_string()).unwrap_or_default(),
+            }
         })
         .collect()
 }
@@ -137,6 +144,17 @@ mod tests {
                 } else {
                     assert_eq!(item.options.len(), e.options.len());
                     assert!(item.options[0].starts_with("A. "));
+                    // In the student's order, so the key's letter is theirs.
+                    let right = v.correct.unwrap();
+                    assert_eq!(
+                        item.options[right],
+                        format!("{}. {}", option_letter(right), v.options[right])
+                    );
+                    assert!(
+                        answer_text(e, &seed).starts_with(&item.options[right]),
+                        "{}",
+                        e.id
+                    );
                 }
             }
         }

@@ -1,8 +1,15 @@
 //! Checking a learner's numeric answer: the number, its unit, and the
 //! tolerance. A wrong unit is explained apart from a wrong value, and
 //! equivalent forms (0.1 s and 100 ms; 1 MB as 1,000 KB or as 1,024 KB;
-//! "10 times" for a ratio) are all accepted. Where the line grows without
-//! limit, the answer is a phrase such as "no limit", not a number.
+//! "10 times" for a ratio; "15/2" for 7.5) are all accepted. Where the line
+//! grows without limit, the answer is a phrase such as "no limit", not a
+//! number.
+//!
+//! Commas: "1,000" is one thousand, as the lessons print numbers; a comma
+//! that cannot group thousands is a decimal comma ("7,5" is 7.5, never 75).
+//! A lone comma before three digits ("7,500") reads both ways: as the
+//! lessons print numbers first, and if only the decimal reading is right,
+//! the learner is asked which they meant.
 
 use serde::{Deserialize, Serialize};
 
@@ -91,14 +98,39 @@ impl Unit {
     }
 
     /// Units a learner may type for this answer, for the hint under the box.
-    pub fn accepted(self) -> &'static str {
+    pub fn accepted(self) -> String {
         match self.family() {
-            Family::Count => "a number, optionally followed by its unit",
-            Family::Time => "a time: ms or s (e.g. 100 ms or 0.1 s)",
-            Family::Rate => "a rate: rps, req/s or requests per second",
-            Family::Memory => "a size: KB, MB or GB (1 GB = 1,000 MB)",
-            Family::Percent => "a percentage (70 %) or a fraction (0.7)",
+            Family::Count if self == Unit::Count => "a number".into(),
+            Family::Count => format!("a number, optionally followed by {}", self.label()),
+            Family::Time => "a time: ms or s (e.g. 100 ms or 0.1 s)".into(),
+            Family::Rate => "a rate: rps, req/s or requests per second".into(),
+            Family::Memory => "a size: KB, MB or GB (1 GB = 1,000 MB)".into(),
+            Family::Percent => "a percentage (70 %) or a fraction (0.7)".into(),
         }
+    }
+
+    /// What an answer in this unit is, for a message: "a number of threads".
+    fn what(self) -> String {
+        match self.family() {
+            Family::Count if self == Unit::Count => "a plain number".into(),
+            Family::Count => format!("a number of {}", self.label()),
+            Family::Time => "a time".into(),
+            Family::Rate => "a rate".into(),
+            Family::Memory => "a size".into(),
+            Family::Percent => "a percentage".into(),
+        }
+    }
+
+    /// Whether a count typed in this unit answers a question asked in
+    /// `asked`: the same unit, or a plain number on either side, or
+    /// requests for threads (a thread is busy exactly while a request holds
+    /// it, so Little's law counts either). Cores, servers and threads do
+    /// not stand for one another.
+    fn counts_for(self, asked: Unit) -> bool {
+        self == asked
+            || self == Unit::Count
+            || asked == Unit::Count
+            || (self == Unit::Requests && asked == Unit::Threads)
     }
 }
 
@@ -170,6 +202,27 @@ pub enum Verdict {
         /// Whether the answer is too high (true) or too low (false).
         too_high: bool,
     },
+    /// A number such as "7,500", which reads as 7500 (as the lessons print
+    /// numbers) or as 7.5 (a decimal comma), and is wrong read either way,
+    /// one reading too high and the other too low.
+    WrongEitherWay {
+        /// The number as typed.
+        typed: String,
+        /// Read with a thousands comma.
+        thousands: f64,
+        /// Read with a decimal comma.
+        decimal: f64,
+    },
+    /// A number such as "7,500" that is right only with a decimal comma:
+    /// the learner is asked which they meant (not counted as an attempt).
+    Ambiguous {
+        /// The number as typed.
+        typed: String,
+        /// Read with a thousands comma.
+        thousands: f64,
+        /// Read with a decimal comma.
+        decimal: f64,
+    },
     /// The unit cannot measure this answer (e.g. ms for a count of threads).
     WrongUnit {
         /// What was typed.
@@ -183,39 +236,145 @@ pub enum Verdict {
     ExpectedNoLimit,
 }
 
-/// Read "1,000", "0.1", "1.5e3", "50 %" into a number and the text after it.
-fn split_number(input: &str) -> Option<(f64, String)> {
-    // The lessons print a typographic minus; learners type a hyphen. Both read.
-    let t = input.trim().replace('\u{2212}', "-");
-    let t = t.as_str();
+impl Verdict {
+    /// Whether this verdict is an answer at all, and so an attempt: not
+    /// when nothing could be read, nor when the learner is asked what they
+    /// meant.
+    pub fn counts(&self) -> bool {
+        !matches!(self, Verdict::Unreadable | Verdict::Ambiguous { .. })
+    }
+}
+
+/// A number as the learner typed it.
+#[derive(Clone, Debug, PartialEq)]
+struct Reading {
+    /// The value, with commas read as the lessons print numbers ("1,000" is
+    /// one thousand) and a decimal comma where that is the only reading
+    /// ("7,5" is seven and a half).
+    value: f64,
+    /// For a lone comma before exactly three digits ("7,500"): the value
+    /// with it read as a decimal comma (7.5).
+    decimal: Option<f64>,
+    /// The number as typed.
+    text: String,
+    /// The text after the number: its unit, if any.
+    rest: String,
+}
+
+/// Where the number at the start of `t` ends (0: none): digits,
+/// separators, a leading sign and an exponent. A separator at the end
+/// belongs to the sentence, not the number.
+fn number_end(t: &str) -> usize {
     let mut end = 0;
-    let mut seen_digit = false;
     for (i, c) in t.char_indices() {
         let ok = c.is_ascii_digit()
-            || c == '.'
-            || c == ','
-            || c == '_'
-            || c == '\u{202f}'
+            || matches!(c, '.' | ',' | '_' | '\u{202f}')
             || ((c == '-' || c == '+') && i == 0)
             || ((c == 'e' || c == 'E')
-                && seen_digit
+                && t[..i].ends_with(|d: char| d.is_ascii_digit())
                 && t[i + 1..].starts_with(|d: char| d.is_ascii_digit() || d == '-'))
-            || ((c == '-') && t[..i].ends_with(['e', 'E']));
+            || (c == '-' && t[..i].ends_with(['e', 'E']));
         if !ok {
             break;
         }
-        seen_digit |= c.is_ascii_digit();
         end = i + c.len_utf8();
     }
-    if !seen_digit {
+    let number = t[..end].trim_end_matches([',', '.']);
+    if number.contains(|c: char| c.is_ascii_digit()) {
+        number.len()
+    } else {
+        0
+    }
+}
+
+/// `digits` with its grouping separator `sep` removed, if it groups by
+/// thousands ("1,234,567"): one to three digits, then groups of three.
+fn ungrouped(digits: &str, sep: char) -> Option<String> {
+    let mut groups = digits.split(sep);
+    let first = groups.next()?;
+    let rest: Vec<&str> = groups.collect();
+    let ok = (1..=3).contains(&first.len()) && rest.iter().all(|g| g.len() == 3);
+    ok.then(|| digits.replace(sep, ""))
+}
+
+/// The value of a number as typed ("1,000", "7,5", "1.234,5", "1.5e3",
+/// "−4"), and for a lone comma before three digits its decimal reading.
+fn read_token(token: &str) -> Option<(f64, Option<f64>)> {
+    let token: String = token
+        .chars()
+        .filter(|c| !matches!(c, '_' | '\u{202f}'))
+        .collect();
+    let (mantissa, exponent) = token.split_at(token.find(['e', 'E']).unwrap_or(token.len()));
+    let (sign, digits) = match mantissa.strip_prefix(['-', '+']) {
+        Some(d) => (&mantissa[..1], d),
+        None => ("", mantissa),
+    };
+    let parse = |d: &str| -> Option<f64> {
+        let v: f64 = format!("{sign}{d}{exponent}").parse().ok()?;
+        v.is_finite().then_some(v)
+    };
+    let commas = digits.matches(',').count();
+    let dots = digits.matches('.').count();
+    let last = |c: char| digits.rfind(c).unwrap_or(0);
+    let plain = match (commas, dots) {
+        (0, 0 | 1) => digits.to_string(),
+        (0, _) => ungrouped(digits, '.')?,
+        (1, 0) => {
+            let (int, frac) = digits.split_once(',')?;
+            let decimal = format!("{int}.{frac}");
+            // "7,500": one thousand-style group; "0,500" or "1234,5" cannot be one.
+            if frac.len() == 3 && (1..=3).contains(&int.len()) && !int.starts_with('0') {
+                return Some((parse(&format!("{int}{frac}"))?, Some(parse(&decimal)?)));
+            }
+            decimal
+        }
+        (_, 0) => ungrouped(digits, ',')?,
+        // Both: the last one is the decimal mark, and occurs once.
+        _ if last('.') > last(',') && dots == 1 => {
+            let (int, frac) = digits.split_once('.')?;
+            format!("{}.{frac}", ungrouped(int, ',')?)
+        }
+        _ if last(',') > last('.') && commas == 1 => {
+            let (int, frac) = digits.split_once(',')?;
+            format!("{}.{frac}", ungrouped(int, '.')?)
+        }
+        _ => return None,
+    };
+    Some((parse(&plain)?, None))
+}
+
+/// Read "1,000", "0.1", "7,5", "1.5e3", "15/2", "50 %" into a number and
+/// the text after it. A fraction of two numbers is read as its value.
+fn read_number(input: &str) -> Option<Reading> {
+    // The lessons print a typographic minus; learners type a hyphen. Both read.
+    let t = input.trim().replace('\u{2212}', "-");
+    let end = number_end(&t);
+    if end == 0 {
         return None;
     }
-    let num: String = t[..end]
-        .chars()
-        .filter(|c| !matches!(c, ',' | '_' | '\u{202f}'))
-        .collect();
-    let v: f64 = num.parse().ok()?;
-    v.is_finite().then(|| (v, t[end..].trim().to_string()))
+    let (mut value, mut decimal) = read_token(&t[..end])?;
+    let mut text = t[..end].to_string();
+    let mut rest = t[end..].trim_start();
+    // A fraction: "15/2", "15 / 2 ms" (but "400/s" is a unit).
+    if let Some(after) = rest.strip_prefix('/').map(str::trim_start) {
+        let den_end = number_end(after);
+        if den_end > 0 {
+            let (den, den_decimal) = read_token(&after[..den_end])?;
+            if den == 0.0 || den_decimal.is_some() {
+                return None;
+            }
+            value /= den;
+            decimal = decimal.map(|d| d / den);
+            text = format!("{text}/{}", &after[..den_end]);
+            rest = after[den_end..].trim_start();
+        }
+    }
+    value.is_finite().then(|| Reading {
+        value,
+        decimal,
+        text,
+        rest: rest.to_string(),
+    })
 }
 
 /// Check `input` against `expected` (in `unit`), with relative `tolerance`.
@@ -229,37 +388,32 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
             Verdict::ExpectedNumber
         };
     }
-    let Some((value, rest)) = split_number(input) else {
+    let Some(reading) = read_number(input) else {
         return Verdict::Unreadable;
     };
+    let rest = reading.rest.clone();
     let typed_unit = if rest.is_empty() {
         None
     } else {
         unit_from_words(&rest)
     };
-    if !rest.is_empty() && typed_unit.is_none() {
-        return Verdict::WrongUnit { typed: rest };
-    }
-    let value = match typed_unit {
-        None => {
-            // A bare fraction for a percentage: 0.7 means 70 %.
-            if unit == Unit::Percent && value.abs() <= 1.0 && expected.abs() > 1.0 {
-                value * 100.0
-            } else {
-                value
-            }
+    // The typed number in the answer's unit.
+    let in_unit = |value: f64| match typed_unit {
+        // A bare fraction for a percentage: 0.7 means 70 %.
+        None if unit == Unit::Percent && value.abs() <= 1.0 && expected.abs() > 1.0 => {
+            value * 100.0
         }
-        Some(t) if t.family() != unit.family() => return Verdict::WrongUnit { typed: rest },
-        Some(t)
-            if t.family() == Family::Count
-                && t != unit
-                && t != Unit::Count
-                && unit != Unit::Count =>
-        {
-            return Verdict::WrongUnit { typed: rest };
-        }
+        None => value,
         Some(t) => value * t.scale() / unit.scale(),
     };
+    match typed_unit {
+        None if !rest.is_empty() => return Verdict::WrongUnit { typed: rest },
+        Some(t) if t.family() != unit.family() => return Verdict::WrongUnit { typed: rest },
+        Some(t) if t.family() == Family::Count && !t.counts_for(unit) => {
+            return Verdict::WrongUnit { typed: rest };
+        }
+        _ => {}
+    }
     if expected.is_infinite() {
         return Verdict::ExpectedNoLimit;
     }
@@ -276,32 +430,86 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
     } else {
         &[1.0]
     };
-    if conventions
-        .iter()
-        .any(|k| (value - expected * k).abs() <= allowed * k)
-    {
-        Verdict::Correct
+    let right = |value: f64| {
+        conventions
+            .iter()
+            .any(|k| (value - expected * k).abs() <= allowed * k)
+    };
+    let value = in_unit(reading.value);
+    if right(value) {
+        return Verdict::Correct;
+    }
+    let too_high = value > expected;
+    let Some(decimal) = reading.decimal else {
+        return Verdict::WrongValue { too_high };
+    };
+    let (typed, thousands) = (reading.text, reading.value);
+    let other = in_unit(decimal);
+    if right(other) {
+        Verdict::Ambiguous {
+            typed,
+            thousands,
+            decimal,
+        }
+    } else if (other > expected) == too_high {
+        Verdict::WrongValue { too_high }
     } else {
-        Verdict::WrongValue {
-            too_high: value > expected,
+        Verdict::WrongEitherWay {
+            typed,
+            thousands,
+            decimal,
         }
     }
 }
 
 /// A sentence for the learner about a verdict.
 pub fn explain(v: &Verdict, unit: Unit) -> String {
+    // Numbers in messages are printed plainly: "7500", never "7,500". (Fixed
+    // decimals, trimmed: the shortest-form float printer would add its own
+    // code to the app's download.)
+    let plain = |x: &f64| {
+        let s = format!("{x:.6}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
     match v {
         Verdict::Correct => "Correct.".into(),
         Verdict::WrongValue { too_high: true } => "Not quite: that is too high. Try a hint.".into(),
         Verdict::WrongValue { too_high: false } => "Not quite: that is too low. Try a hint.".into(),
-        Verdict::WrongUnit { typed } => {
+        Verdict::WrongEitherWay {
+            typed,
+            thousands,
+            decimal,
+        } => format!(
+            "Not quite, whether {typed} means {} or {}. Try a hint.",
+            plain(thousands),
+            plain(decimal)
+        ),
+        Verdict::Ambiguous {
+            typed,
+            thousands,
+            decimal,
+        } => {
+            let (t, d) = (plain(thousands), plain(decimal));
             format!(
-                "The number may be fine, but '{typed}' is not a unit for this answer. Use {}.",
-                unit.accepted()
+                "{typed}: did you mean {t} or {d}? A comma before three digits reads both ways, \
+                 so type {t} (no comma) or {d} (with a dot)."
             )
         }
+        Verdict::WrongUnit { typed } => match unit_from_words(typed) {
+            None => format!(
+                "Wrong unit: '{typed}' is not a unit Tellers reads, and this answer is {}. Use {}.",
+                unit.what(),
+                unit.accepted()
+            ),
+            Some(t) => format!(
+                "Wrong unit: '{typed}' gives {}, but this answer is {}. Use {}.",
+                t.what(),
+                unit.what(),
+                unit.accepted()
+            ),
+        },
         Verdict::Unreadable => format!(
-            "Type a number, such as 40 or 1,000. Use {}.",
+            "Type a number, such as 40, 7.5 or 1,000 (a fraction such as 15/2 works too). Use {}.",
             unit.accepted()
         ),
         Verdict::ExpectedNumber => {
@@ -447,5 +655,170 @@ mod tests {
             Verdict::Unreadable
         );
         assert!(explain(&Verdict::Unreadable, Unit::Ms).contains("Type a number"));
+    }
+
+    #[test]
+    fn a_decimal_comma_is_read_where_it_is_the_only_reading() {
+        for (typed, value) in [
+            ("7,5", 7.5),
+            ("0,25", 0.25),
+            ("0,500", 0.5),
+            ("7,25 ms", 7.25),
+            ("1234,5", 1234.5),
+            ("1.234,5", 1234.5),
+            ("1,234.5", 1234.5),
+            ("1,000", 1000.0),
+            ("12,345,678", 12_345_678.0),
+            ("1.000.000", 1_000_000.0),
+            ("−7,5", -7.5),
+        ] {
+            assert_eq!(
+                check(typed, value, Unit::Ms, 0.001),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        // "7,5" is never seventy-five.
+        assert_eq!(
+            check("7,5", 75.0, Unit::Count, 0.01),
+            Verdict::WrongValue { too_high: false }
+        );
+        for bad in ["1,2,3", "1.2.3", "1,23,456", "1.234.5,6,7"] {
+            assert_eq!(
+                check(bad, 1.0, Unit::Count, 0.01),
+                Verdict::Unreadable,
+                "{bad}"
+            );
+        }
+        // A comma closing the number belongs to the sentence.
+        assert_eq!(
+            check("40, I think", 40.0, Unit::Count, 0.01),
+            Verdict::WrongUnit {
+                typed: ", I think".into()
+            }
+        );
+    }
+
+    #[test]
+    fn a_comma_before_three_digits_reads_as_the_lessons_print_numbers_or_asks() {
+        // As the lessons print numbers: one thousand five hundred.
+        assert_eq!(check("7,500", 7500.0, Unit::Count, 0.01), Verdict::Correct);
+        // Right only with a decimal comma: asked, not counted.
+        let asked = check("7,500", 7.5, Unit::Count, 0.01);
+        let reading = Verdict::Ambiguous {
+            typed: "7,500".into(),
+            thousands: 7500.0,
+            decimal: 7.5,
+        };
+        assert_eq!(asked, reading);
+        assert!(!asked.counts());
+        let msg = explain(&asked, Unit::Count);
+        assert!(msg.contains("did you mean 7500 or 7.5?"), "{msg}");
+        // Wrong either way, one reading on each side: said so, and counted.
+        let wrong = check("7,500", 40.0, Unit::Count, 0.01);
+        assert_eq!(
+            wrong,
+            Verdict::WrongEitherWay {
+                typed: "7,500".into(),
+                thousands: 7500.0,
+                decimal: 7.5
+            }
+        );
+        assert!(wrong.counts());
+        assert_eq!(
+            explain(&wrong, Unit::Count),
+            "Not quite, whether 7,500 means 7500 or 7.5. Try a hint."
+        );
+        // Both readings on one side: too high is too high.
+        assert_eq!(
+            check("7,500", 2.0, Unit::Count, 0.01),
+            Verdict::WrongValue { too_high: true }
+        );
+        // In another unit, both readings are converted.
+        assert_eq!(
+            check("1,500 s", 1.5, Unit::Ms, 0.01),
+            Verdict::WrongValue { too_high: true }
+        );
+        assert!(matches!(
+            check("1,500 s", 1500.0, Unit::Ms, 0.01),
+            Verdict::Ambiguous { .. }
+        ));
+    }
+
+    #[test]
+    fn a_fraction_is_read_as_its_value() {
+        assert_eq!(check("15/2", 7.5, Unit::Threads, 0.01), Verdict::Correct);
+        assert_eq!(
+            check("15 / 2 threads", 7.5, Unit::Threads, 0.01),
+            Verdict::Correct
+        );
+        assert_eq!(check("1/2 s", 500.0, Unit::Ms, 0.01), Verdict::Correct);
+        assert_eq!(
+            check("15/2", 75.0, Unit::Count, 0.01),
+            Verdict::WrongValue { too_high: false }
+        );
+        // "/s" after a number is a unit, not a fraction.
+        assert_eq!(check("400/s", 400.0, Unit::Rps, 0.01), Verdict::Correct);
+        assert_eq!(check("15/0", 7.5, Unit::Count, 0.01), Verdict::Unreadable);
+        assert!(explain(&Verdict::Unreadable, Unit::Count).contains("15/2"));
+    }
+
+    #[test]
+    fn a_wrong_unit_says_the_unit_is_wrong_and_nothing_about_the_number() {
+        let v = check("99 ms", 40.0, Unit::Threads, 0.01);
+        assert_eq!(v, Verdict::WrongUnit { typed: "ms".into() });
+        assert!(v.counts());
+        let msg = explain(&v, Unit::Threads);
+        assert_eq!(
+            msg,
+            "Wrong unit: 'ms' gives a time, but this answer is a number of threads. \
+             Use a number, optionally followed by threads."
+        );
+        assert!(!msg.contains("may be fine"));
+        let msg = explain(&check("99 ms", 40.0, Unit::Count, 0.01), Unit::Count);
+        assert!(
+            msg.contains("this answer is a plain number. Use a number."),
+            "{msg}"
+        );
+        let msg = explain(&check("4 bananas", 4.0, Unit::Ms, 0.01), Unit::Ms);
+        assert!(
+            msg.starts_with(
+                "Wrong unit: 'bananas' is not a unit Tellers reads, and this answer is a time."
+            ),
+            "{msg}"
+        );
+        let msg = explain(&check("4 cores", 4.0, Unit::Threads, 0.01), Unit::Threads);
+        assert!(msg.contains("'cores' gives a number of cores"), "{msg}");
+    }
+
+    #[test]
+    fn requests_count_for_threads_busy_but_not_the_other_way() {
+        // Little's law: 75 requests per second × 0.1 s = 7.5 requests inside,
+        // each holding a thread.
+        assert_eq!(
+            check("7.5 requests", 7.5, Unit::Threads, 0.02),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("7,5 requests", 7.5, Unit::Threads, 0.02),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("7.5 requests", 7.5, Unit::Requests, 0.02),
+            Verdict::Correct
+        );
+        // Requests waiting in a line hold no thread.
+        assert_eq!(
+            check("7.5 threads", 7.5, Unit::Requests, 0.02),
+            Verdict::WrongUnit {
+                typed: "threads".into()
+            }
+        );
+        assert_eq!(
+            check("7.5 requests", 7.5, Unit::Cores, 0.02),
+            Verdict::WrongUnit {
+                typed: "requests".into()
+            }
+        );
     }
 }

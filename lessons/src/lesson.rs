@@ -84,6 +84,14 @@ impl Lesson {
             _ => None,
         })
     }
+
+    /// The lesson's exercises with their numbers, as teachers see them:
+    /// `4.2` is the second exercise of lesson 4.
+    pub fn numbered_exercises(&self) -> impl Iterator<Item = (String, &Exercise)> {
+        self.exercises()
+            .enumerate()
+            .map(|(i, e)| (format!("{}.{}", self.number, i + 1), e))
+    }
 }
 
 /// The whole course, in order.

@@ -3,7 +3,7 @@ use std::sync::Arc;
 
 use super::{ClassCodeField, KeyHonesty, TeacherHead};
 use crate::answer::student_key_html;
-use crate::classroom::{key_access, key_opens, read_class_code, KeyAccess};
+use crate::classroom::{key_access, key_opens, read_class_code, seed_text, tidy, KeyAccess};
 use crate::reveal::reveal_in_frames;
 use tellers_course::Course;
 
@@ -27,6 +27,7 @@ pub fn AnswerKey(
     let refused = RwSignal::new(None::<String>);
     let lesson = RwSignal::new(lesson.unwrap_or_default());
     let names = RwSignal::new(String::new());
+    let questions = RwSignal::new(false);
     let access = Memo::new(move |_| opened.with(|o| key_access(&class.get(), o.as_deref())));
 
     let open = move |ev: leptos::ev::SubmitEvent| {
@@ -122,11 +123,15 @@ pub fn AnswerKey(
                             .collect_view()}
                     </select>
                 </label>
+                <label class="key__check">
+                    <input type="checkbox" prop:checked=questions on:change=move |ev| questions.set(event_target_checked(&ev)) data-testid="key-questions" />
+                    "With the questions (longer to print)"
+                </label>
                 <button type="button" class="button" on:click=move |_| { let _ = window().print(); }>
                     "Print the key"
                 </button>
             </div>
-            <KeyTables course=course.clone() code lesson names />
+            <KeyTables course=course.clone() code lesson names questions />
         })
     };
 
@@ -160,13 +165,17 @@ fn KeyTables(
     lesson: RwSignal<String>,
     /// The names typed, one per line.
     names: RwSignal<String>,
+    /// Whether to show each question with the student's numbers.
+    questions: RwSignal<bool>,
 ) -> impl IntoView {
+    // Each name once, tidied as students' names are: "Ana  Souza" is Ana Souza.
     let students = Memo::new(move |_| {
+        let mut seen = std::collections::BTreeSet::new();
         let mut names: Vec<String> = names
             .get()
             .lines()
-            .map(|n| n.trim().to_string())
-            .filter(|n| !n.is_empty())
+            .map(tidy)
+            .filter(|n| !n.is_empty() && seen.insert(seed_text(n)))
             .take(200)
             .collect();
         if names.is_empty() {
@@ -177,6 +186,7 @@ fn KeyTables(
     let tables = move || {
         let list = students.get();
         let slug = lesson.get();
+        let questions = questions.get();
         let shown = reveal_in_frames(1, list.len(), 1);
         let course = course.clone();
         let code = code.clone();
@@ -186,7 +196,7 @@ fn KeyTables(
                 key=|(i, name)| format!("{i}/{name}")
                 let:student
             >
-                <div inner_html=student_key_html(&course, &code, &student.1, &slug)></div>
+                <div inner_html=student_key_html(&course, &code, &student.1, &slug, questions)></div>
             </For>
         }
     };

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use super::{LessonsPage, NavBar, NotFound, PlaygroundPage, SiteFooter, UpdateNotice, Welcome};
 use crate::course_data::CourseLoader;
+use crate::page_change::follow_page_changes;
 use crate::route::{lessons_part, route_from_hash, watch_hash, Route};
 
 /// How long after start-up the course is fetched in the background (and
@@ -28,7 +29,8 @@ pub fn App() -> impl IntoView {
             window().scroll_to_with_x_and_y(0.0, 0.0);
         }
     });
-    Effect::new(move |_| document().set_title(&route.get().document_title()));
+    // Each page titled, and focus on its heading after a change of page.
+    follow_page_changes(hash);
 
     // Fetch the course once the first page has settled, so the lessons open
     // at once later and still open if the network has gone by then; and

@@ -29,7 +29,7 @@ pub fn ExerciseCard(
     let record = expect_context::<ProgressWrite>();
     let ex = StoredValue::new(exercise);
     let id = ex.with_value(|e| e.id.clone());
-    let seed = Memo::new(move |_| progress.with(|p| p.student.seed()));
+    let seed = Memo::new(move |_| progress.with(|p| p.seed()));
     let variant = Memo::new(move |_| ex.with_value(|e| e.variant(&seed.get())));
     let answer = RwSignal::new(String::new());
     let choice = RwSignal::new(None::<usize>);
@@ -41,12 +41,16 @@ pub fn ExerciseCard(
         let id = id.clone();
         move || progress.with(|p| p.solved(&id))
     };
-    // New numbers (another student) clear what was typed, and the option
-    // picked: the options come in that student's order.
+    // New numbers (another student) clear what was typed, the option
+    // picked (the options come in that student's order) and the help shown:
+    // that student has not opened it.
     Effect::new(move |_| {
         seed.track();
+        answer.set(String::new());
         choice.set(None);
         feedback.set(None);
+        hints_shown.set(0);
+        show_solution.set(false);
         sim_check.set(SimCheck::Idle);
     });
 
@@ -136,7 +140,16 @@ pub fn ExerciseCard(
                 {(!steps.is_empty())
                     .then(|| {
                         view! {
-                            <button type="button" class="button" on:click=move |_| show_solution.update(|s| *s = !*s)>
+                            <button
+                                type="button"
+                                class="button"
+                                on:click=move |_| {
+                                    show_solution.update(|s| *s = !*s);
+                                    if show_solution.get_untracked() {
+                                        ex.with_value(|e| record.solution(&e.id));
+                                    }
+                                }
+                            >
                                 {move || if show_solution.get() { "Hide the solution" } else { "Show the worked solution" }}
                             </button>
                         }

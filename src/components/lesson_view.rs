@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 use std::sync::Arc;
 
-use super::{ExerciseCard, LessonSim, PredictBox, Prediction};
+use super::{ExerciseCard, LessonSim, PredictBox, Prediction, WhoseNumbers};
 use crate::reveal::reveal_in_frames;
 use crate::route::lesson_href;
 use crate::session;
@@ -127,6 +127,7 @@ pub fn LessonView(
             </p>
             <h1>{lesson.title.clone()}</h1>
             <p class="lead">{lesson.summary.clone()}</p>
+            <WhoseNumbers />
             <p class="lesson__print print-hide">
                 <button class="button" on:click=move |_| { let _ = window().print(); }>
                     "Print this lesson"

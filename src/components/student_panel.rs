@@ -1,10 +1,11 @@
 use leptos::prelude::*;
 
-use crate::classroom::{class_code_note, read_class_code};
+use crate::classroom::class_code_note;
 use crate::progress::{ProgressRead, ProgressWrite};
 
 /// Who is working: a class code and a name give each student their own
-/// numbers; progress can be saved to a file for the teacher. A code that
+/// numbers, taken as they are typed (so leaving the page never loses
+/// them); progress can be saved to a file for the teacher. A code that
 /// looks mistyped gets a note (it is still used: a teacher may have chosen
 /// it by hand, before class codes were made in Tellers).
 #[component]
@@ -14,20 +15,29 @@ pub fn StudentPanel() -> impl IntoView {
     let class = RwSignal::new(progress.with_untracked(|p| p.student.class.clone()));
     let name = RwSignal::new(progress.with_untracked(|p| p.student.name.clone()));
     let note = Memo::new(move |_| class.with(|c| class_code_note(c)));
+    // Every keystroke: these are the numbers from now on.
+    let apply = move || record.set_student(&class.get_untracked(), &name.get_untracked());
+    // Leaving a box, or pressing the button: the boxes show what is kept
+    // (a code made in Tellers in capitals, spaces tidied).
+    let tidy_boxes = move || {
+        progress.with_untracked(|p| {
+            class.set(p.student.class.clone());
+            name.set(p.student.name.clone());
+        })
+    };
     let save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let code = read_class_code(&class.get_untracked());
-        class.set(code.text().to_string());
-        record.set_student(code.text(), &name.get_untracked());
+        apply();
+        tidy_boxes();
     };
     let export_href = move || {
-        let text = progress.with(|p| p.export());
+        let text = progress.with(|p| p.progress().export());
         format!(
             "data:application/json;charset=utf-8,{}",
             js_sys::encode_uri_component(&text)
         )
     };
-    let export_name = move || progress.with(|p| p.export_file_name());
+    let export_name = move || progress.with(|p| p.progress().export_file_name());
     view! {
         <form class="student" on:submit=save aria-label="Your class and name">
             <label>
@@ -38,7 +48,11 @@ pub fn StudentPanel() -> impl IntoView {
                     maxlength="40"
                     autocomplete="off"
                     prop:value=class
-                    on:input=move |ev| class.set(event_target_value(&ev))
+                    on:input=move |ev| {
+                        class.set(event_target_value(&ev));
+                        apply();
+                    }
+                    on:change=move |_| tidy_boxes()
                     data-testid="class-code"
                 />
             </label>
@@ -49,7 +63,11 @@ pub fn StudentPanel() -> impl IntoView {
                     name="student"
                     maxlength="60"
                     prop:value=name
-                    on:input=move |ev| name.set(event_target_value(&ev))
+                    on:input=move |ev| {
+                        name.set(event_target_value(&ev));
+                        apply();
+                    }
+                    on:change=move |_| tidy_boxes()
                     data-testid="student-name"
                 />
             </label>
@@ -69,7 +87,7 @@ pub fn StudentPanel() -> impl IntoView {
                         }
                     })
             }}
-            <p class="student__hint">
+            <p class="student__hint" data-testid="student-status">
                 {move || {
                     progress
                         .with(|p| {
@@ -77,14 +95,36 @@ pub fn StudentPanel() -> impl IntoView {
                                 "Without a class code everyone sees the same numbers.".to_string()
                             } else {
                                 format!(
-                                    "Numbers for {} in class {}. Save your progress to a file to hand it to your teacher.",
-                                    if p.student.name.is_empty() { "you" } else { &p.student.name },
-                                    p.student.class,
+                                    "{}. Each class code and name keeps its own progress; save it to a file to hand it to your teacher.",
+                                    p.student.whose_numbers(),
                                 )
                             }
                         })
                 }}
             </p>
         </form>
+    }
+}
+
+/// Whose numbers a lesson's exercises use, at the top of every lesson and
+/// worksheet: "Numbers for Ana Souza · SD-101", or the shared numbers, with
+/// the way to the student panel.
+#[component]
+pub fn WhoseNumbers() -> impl IntoView {
+    let ProgressRead(progress) = expect_context();
+    view! {
+        <p class="whose" data-testid="whose-numbers">
+            {move || progress.with(|p| p.student.whose_numbers())}
+            " "
+            <a class="print-hide" href="#/lessons">
+                {move || {
+                    if progress.with(|p| p.student.class.is_empty()) {
+                        "Have a class code?"
+                    } else {
+                        "Change"
+                    }
+                }}
+            </a>
+        </p>
     }
 }

@@ -100,11 +100,13 @@ pub fn TeacherPage() -> impl IntoView {
 /// The rest of a class, step by step (static text).
 const STEPS: &str = "\
 <h2>2. In class</h2>\
-<p>Students open the Lessons, type the class code and their name, and press “Use my numbers”. \
-Each lesson has a printable worksheet with their numbers.</p>\
+<p>Students open the Lessons and type the class code and their name: from then on each lesson \
+says “Numbers for” their name and shows their own numbers. Each lesson has a printable worksheet \
+with their numbers.</p>\
 <h2>3. The answer key</h2>\
 <p>Open the answer key, type your teacher key, then list your students' names: it shows each \
-one's numbers and answers, for one lesson or all, ready to print.</p>\
+one's answers by lesson and exercise number (with their questions if you like), for one lesson or \
+all, ready to print.</p>\
 <p><a class=\"button\" href=\"#/lessons/answer-key\">Open the answer key</a></p>\
 <h2>4. The class's results</h2>\
 <p>Students press “Save progress to a file” and give you the file. Drop all the files on the \

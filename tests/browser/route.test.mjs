@@ -26,7 +26,7 @@ export async function backAndForwardFollowTheHash({ page, open }) {
   await expectVisible(byTestId(page, 'tellers-canvas'), 'the playground');
   await page.goBack();
   await expectVisible(page.getByRole('heading', { level: 1, name: "Little's law" }), 'the lesson, back');
-  assert.equal(await page.title(), 'Lessons · Tellers');
+  await page.waitForFunction(() => document.title === "Little's law · Lessons · Tellers");
   await page.goBack();
   await expectVisible(page.getByRole('heading', { level: 1, name: 'Lessons' }), 'the contents, back');
   await page.goForward();
