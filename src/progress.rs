@@ -293,7 +293,9 @@ impl Learner {
         struct Version {
             version: u64,
         }
-        let version = serde_json::from_str::<Version>(text).ok().map(|v| v.version);
+        let version = serde_json::from_str::<Version>(text)
+            .ok()
+            .map(|v| v.version);
         match version {
             Some(1) => match serde_json::from_str::<Progress>(text) {
                 Ok(old) => {

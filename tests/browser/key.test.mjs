@@ -39,6 +39,8 @@ export async function theKeyIsByLessonFilteredPrintedCompactlyAndTidiesNames({ p
   await open('#/lessons');
   await page.getByTestId('class-code').fill('R12');
   await page.getByTestId('student-name').fill('Ana Souza');
+  await expectVisible(page.locator('.toc__link').first(), 'the contents');
+  const lessonCount = await page.locator('.toc__link').count();
   await page.locator('.toc__link').nth(3).click();
   const { answer } = await threadsBusy(page);
 
@@ -50,7 +52,7 @@ export async function theKeyIsByLessonFilteredPrintedCompactlyAndTidiesNames({ p
   let key = await keyContents(page);
   assert.deepEqual(key.map((s) => s.name), ['Ana Souza', 'Ben', 'Cy Dee'], 'tidied, each once');
   const [ana] = key;
-  assert.equal(ana.lessons.length, 13, 'a table per lesson');
+  assert.equal(ana.lessons.length, lessonCount, 'a table per lesson');
   ana.lessons.forEach((l, i) => assert.match(l.caption, new RegExp(`^${i + 1}\\. \\S`), 'by number and title'));
   const littles = ana.lessons.find((l) => l.caption === "4. Little's law");
   assert.ok(littles, ana.lessons.map((l) => l.caption).join(' | '));
