@@ -4,6 +4,7 @@
 //! on a canvas of a given width. [`crate::draw`] paints them with plotters.
 
 use tellers_sim::report::{Report, SeriesPoint};
+use tellers_sim::signs::backlog_grows;
 use tellers_sim::theory::Theory;
 
 use crate::figures::warming_up;
@@ -520,9 +521,13 @@ pub fn curve_chart(th: &Theory, points: &[SweepPoint], live: Option<&Report>) ->
         points: points.iter().map(|p| (p.rho, p.p99_ms)).collect(),
     });
     // Where the scenario runs now: measured when the run has gone far
-    // enough, else what theory says.
+    // enough, else what theory says. The curve is for one steady load: a
+    // load that changes during the run, or a run whose backlog keeps
+    // growing (retries feeding a line, say), has no point on it.
     let measured = live.filter(|r| r.completed > 0 && !warming_up(r));
+    let settled = th.steady_load && !measured.is_some_and(backlog_grows);
     let now = match (th.utilisation, measured, th.mean_ms) {
+        _ if !settled => None,
         (Some(u), Some(r), _) if u < 1.0 => Some(("now (mean, simulated)", u, r.latency_ms.mean)),
         (Some(u), None, Some(m)) if u < 1.0 => Some(("now (mean, theory)", u, m)),
         _ => None,
@@ -707,6 +712,33 @@ mod tests {
             }),
         );
         assert!(ch.series.iter().all(|s| s.mark != Mark::Ring));
+    }
+
+    #[test]
+    fn a_run_that_does_not_settle_has_no_operating_point() {
+        // Spike, then back to 75 %: retries keep the line growing, and the
+        // load changes during the run, so no point of the curve is "now".
+        let s = preset("spike-metastable").unwrap();
+        let th = theory(&s);
+        assert!(th.utilisation.unwrap() < 1.0 && !th.steady_load);
+        let ring = |ch: &Chart| ch.series.iter().any(|s| s.mark == Mark::Ring);
+        assert!(!ring(&curve_chart(&th, &[], None)));
+        // The same load held steady, but the run's backlog grows.
+        let mut steady = s.clone();
+        steady.rps_schedule = None;
+        let th = theory(&steady);
+        assert!(th.steady_load);
+        assert!(
+            ring(&curve_chart(&th, &[], None)),
+            "a steady load has a point"
+        );
+        let r = tellers_sim::simulate(&s).unwrap();
+        assert!(
+            tellers_sim::signs::backlog_grows(&r),
+            "{}",
+            r.inside_growth_per_s
+        );
+        assert!(!ring(&curve_chart(&th, &[], Some(&r))));
     }
 
     #[test]

@@ -30,6 +30,7 @@ use crate::charts::{
     type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW, SIDE_PX,
     X_LABEL_ROW, X_TICKS_PX,
 };
+use crate::figures::dep_lines;
 use crate::format::fmt_count;
 use tellers_sim::{Snapshot, TellerKind, TellerState};
 
@@ -459,6 +460,12 @@ pub struct SceneLayout {
     pub back: Area,
     /// Columns and rows of the back office's dots.
     pub back_grid: (u64, u64),
+    /// The dependency's limits, a part each (its connections, its slots),
+    /// `dep_row` px apart; none high when it has no limit.
+    pub dep: Area,
+    /// Spacing of the dependency's parts, CSS px: [`DEP_ROW`] when a part's
+    /// heading and detail share a line (wide), else [`DEP_PART`] (stacked).
+    pub dep_row: f64,
     /// Done / refused / gave up: first row's middle, left, width.
     pub outcomes: Area,
     /// Spacing of the outcome rows, CSS px.
@@ -469,14 +476,28 @@ pub struct SceneLayout {
     pub legend_row: f64,
 }
 
+/// Height of one of the dependency's parts in the scene (its connections,
+/// its slots) with its heading over its detail (narrow), CSS px.
+pub const DEP_PART: f64 = 44.0;
+
+/// Height of one of the dependency's parts on one line (wide), CSS px.
+pub const DEP_ROW: f64 = 26.0;
+
 /// Narrower than this, the scene's sections stack, CSS px.
 pub const SCENE_WIDE_FROM: f64 = 720.0;
 
 /// Lays out the scene for a canvas `width` CSS px wide, with the legend
 /// `labels` as `measure` measures them in the layout's body font (see
-/// [`scene_fonts`]).
-pub fn scene_layout(width: f64, labels: &[&str], measure: &dyn Fn(&str) -> f64) -> SceneLayout {
+/// [`scene_fonts`]) and room for `dep_parts` limits of the dependency
+/// (0–2: its connections, its slots).
+pub fn scene_layout(
+    width: f64,
+    labels: &[&str],
+    measure: &dyn Fn(&str) -> f64,
+    dep_parts: usize,
+) -> SceneLayout {
     let width = width.max(200.0);
+    let parts = dep_parts as f64;
     let fonts = scene_fonts(width);
     // Legend entries: a 16 px square, 6 px, the label.
     let legend = |x0: f64, y0: f64, max_w: f64, gap: f64, row_h: f64| {
@@ -490,11 +511,15 @@ pub fn scene_layout(width: f64, labels: &[&str], measure: &dyn Fn(&str) -> f64) 
         let mid = inner - 2.0 * side - 2.0 * gap;
         let step = 20.0;
         let row_h = 26.0;
-        let (legend, legend_h) = legend(pad, 384.0, inner, 22.0, row_h);
+        // Under every column, over the legend: the dependency's limits, a
+        // line each (its columns are too narrow for them).
+        let dep_y = 368.0;
+        let legend_top = 384.0 + parts * DEP_ROW;
+        let (legend, legend_h) = legend(pad, legend_top, inner, 22.0, row_h);
         let xb = width - pad - side;
         SceneLayout {
             width,
-            height: 384.0 - row_h / 2.0 + legend_h + 5.0,
+            height: legend_top - row_h / 2.0 + legend_h + 5.0,
             fonts,
             heading: (22.0, 44.0),
             content: 60.0,
@@ -525,6 +550,13 @@ pub fn scene_layout(width: f64, labels: &[&str], measure: &dyn Fn(&str) -> f64) 
                 h: 6.0 * step,
             },
             back_grid: ((side / step).floor() as u64, 6),
+            dep: Area {
+                x: pad,
+                y: dep_y,
+                w: inner,
+                h: parts * DEP_ROW,
+            },
+            dep_row: DEP_ROW,
             outcomes: Area {
                 x: xb,
                 y: 232.0,
@@ -569,7 +601,13 @@ pub fn scene_layout(width: f64, labels: &[&str], measure: &dyn Fn(&str) -> f64) 
             w: inner,
             h: 3.0 * step,
         };
-        let outcomes_y = back.y + content + back.h + 34.0;
+        let dep = Area {
+            x: pad,
+            y: back.y + content + back.h + 30.0,
+            w: inner,
+            h: parts * DEP_PART,
+        };
+        let outcomes_y = dep.y + dep.h + if dep_parts > 0 { 12.0 } else { 4.0 };
         let outcome_row = 24.0;
         let legend_top = outcomes_y + 3.0 * outcome_row + 8.0;
         let row_h = 22.0;
@@ -587,6 +625,8 @@ pub fn scene_layout(width: f64, labels: &[&str], measure: &dyn Fn(&str) -> f64) 
             cores,
             back,
             back_grid: (cols, 3),
+            dep,
+            dep_row: DEP_PART,
             outcomes: Area {
                 x: pad,
                 y: outcomes_y,
@@ -665,7 +705,8 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
             .map_or(s.len() as f64 * 9.0, |m| m.width())
     };
     let labels = legend.map(|(_, label)| label);
-    let lay = scene_layout(width, &labels, &measure);
+    let dep = snap.dep.as_ref().map(dep_lines).unwrap_or_default();
+    let lay = scene_layout(width, &labels, &measure, dep.len());
     let Some(ctx) = context(canvas, width, lay.height, dpr).map(Pen::new) else {
         return;
     };
@@ -787,6 +828,21 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         palette::SKY,
         f.strong,
     );
+
+    // The dependency's limits: how much of each is in use, and its line.
+    // Wide: the detail follows its heading on one line; narrow: under it.
+    for (i, (head, detail)) in dep.iter().enumerate() {
+        let y = lay.dep.y + i as f64 * lay.dep_row;
+        text(&ctx, head, lay.dep.x, y + 12.0, f.head, th.ink, "left");
+        let (dx, dy) = if lay.dep_row == DEP_ROW {
+            raw.set_font(f.head);
+            let w = raw.measure_text(head).map_or(0.0, |m| m.width());
+            (lay.dep.x + w + 10.0, y + 12.0)
+        } else {
+            (lay.dep.x, y + 32.0)
+        };
+        text(&ctx, detail, dx, dy, f.body, th.muted, "left");
+    }
 
     // Outcomes.
     let o = lay.outcomes;
@@ -1132,17 +1188,26 @@ mod tests {
 
     #[test]
     fn the_scene_fits_every_width_from_a_small_phone_up() {
-        for width in [
+        let widths = [
             240.0, 300.0, 342.0, 390.0, 500.0, 719.0, 720.0, 880.0, 960.0, 1400.0,
-        ] {
+        ];
+        for (width, dep) in widths.iter().flat_map(|&w| (0..=2).map(move |d| (w, d))) {
             let m = measure_at(width);
-            let lay = scene_layout(width, &LEGEND, &m);
+            let lay = scene_layout(width, &LEGEND, &m, dep);
             let f = lay.fonts;
             for (font, px) in [f.head, f.body, f.strong, f.number].iter().zip(f.px) {
                 assert_eq!(px_of(font), px);
                 assert!(px >= 12.0, "{width}: {font} is under 12 px");
             }
-            let areas = [lay.line, lay.tellers, lay.cores, lay.back, lay.outcomes];
+            assert_eq!(lay.dep.h, dep as f64 * lay.dep_row);
+            let areas = [
+                lay.line,
+                lay.tellers,
+                lay.cores,
+                lay.back,
+                lay.dep,
+                lay.outcomes,
+            ];
             for a in areas {
                 assert!(
                     a.x >= 0.0 && a.x + a.w <= width,
@@ -1163,12 +1228,23 @@ mod tests {
                     h: a.h + lay.content + 20.0,
                     ..*a
                 })
-                .chain([Area {
-                    y: lay.cores.y,
-                    h: lay.cores.h + 28.0,
-                    ..lay.cores
-                }])
+                .chain([
+                    Area {
+                        y: lay.cores.y,
+                        h: lay.cores.h + 28.0,
+                        ..lay.cores
+                    },
+                    lay.dep,
+                    // The outcome rows, from the top of the first square
+                    // to the bottom of the last.
+                    Area {
+                        y: lay.outcomes.y - 8.0,
+                        h: 2.0 * lay.outcome_row + 16.0,
+                        ..lay.outcomes
+                    },
+                ])
                 .collect();
+            let boxes: Vec<Area> = boxes.into_iter().filter(|a| a.h > 0.0).collect();
             for (i, a) in boxes.iter().enumerate() {
                 for b in &boxes[i + 1..] {
                     let apart = a.x + a.w <= b.x
@@ -1183,6 +1259,10 @@ mod tests {
                 let w = e.lines.iter().map(|l| m(l)).fold(0.0, f64::max);
                 assert!(e.x + w + 22.0 <= width - 8.0, "{width}: {e:?} runs off");
                 assert!(e.y > lay.outcomes.y + lay.outcomes.h - lay.outcome_row);
+                assert!(
+                    e.y - 8.0 > lay.dep.y + lay.dep.h,
+                    "{width}: the legend under the dependency"
+                );
                 let last = e.y + (e.lines.len() - 1) as f64 * lay.legend_row;
                 assert!(last + 8.0 <= lay.height, "{width}: {e:?} below the canvas");
             }
@@ -1190,11 +1270,39 @@ mod tests {
     }
 
     #[test]
+    fn the_dependencys_lines_fit_their_column() {
+        // A pool of 100 with 9,999 calls in line and 100 slots: the longest
+        // lines a lesson's scenario gives, at 0.6 em a letter.
+        let dep = tellers_sim::DepView {
+            pool: Some(100),
+            conns_busy: 100,
+            conn_line: 9_999,
+            slots: Some(100),
+            slots_busy: 100,
+            slot_line: 9_999,
+        };
+        let lines = dep_lines(&dep);
+        for width in [300.0, 390.0, 719.0, 720.0, 960.0, 1400.0] {
+            let lay = scene_layout(width, &LEGEND, &measure_at(width), lines.len());
+            let f = lay.fonts;
+            let em = |s: &str, px: f64| s.chars().count() as f64 * px * 0.6;
+            for (head, detail) in &lines {
+                let w = if lay.dep_row == DEP_ROW {
+                    em(head, f.px[0]) + 10.0 + em(detail, f.px[1])
+                } else {
+                    em(head, f.px[0]).max(em(detail, f.px[1]))
+                };
+                assert!(w <= lay.dep.w, "{width}: {head} {detail}");
+            }
+        }
+    }
+
+    #[test]
     fn a_phone_gets_the_stacked_scene_and_a_desktop_three_columns() {
-        let phone = scene_layout(342.0, &LEGEND, &measure_at(342.0));
+        let phone = scene_layout(342.0, &LEGEND, &measure_at(342.0), 0);
         assert_eq!(phone.line.x, phone.tellers.x);
         assert!(phone.tellers.y > phone.line.y && phone.back.y > phone.cores.y);
-        let desk = scene_layout(960.0, &LEGEND, &measure_at(960.0));
+        let desk = scene_layout(960.0, &LEGEND, &measure_at(960.0), 0);
         assert!(desk.line.x < desk.tellers.x && desk.tellers.x < desk.back.x);
         assert_eq!(desk.line.y, desk.back.y);
         // The desktop layout is the one the scene always had at 960 px.

@@ -6,7 +6,7 @@ use tellers_sim::analytic::Limit;
 use tellers_sim::engine::MAX_IN_FLIGHT;
 use tellers_sim::report::Report;
 use tellers_sim::theory::Theory;
-use tellers_sim::{Arrivals, Dist, Model, Scenario, Snapshot, StoppedBy};
+use tellers_sim::{Arrivals, DepView, Dist, Model, Scenario, Snapshot, StoppedBy};
 
 use crate::format::{fmt_count, fmt_ms, fmt_num, fmt_pct, fmt_rps, fmt_s};
 
@@ -278,7 +278,7 @@ pub fn approx_note(th: &Theory) -> Option<String> {
 pub fn tellers_summary(s: &Snapshot) -> String {
     let n =
         |x: u64, one: &str, many: &str| format!("{} {}", fmt_count(x as f64), plural(x, one, many));
-    format!(
+    let text = format!(
         "{} in line, {} waiting off the CPU, {} of {} busy, {}, {} done, {} refused, {} gave up.",
         n(s.line, "request", "requests"),
         fmt_count(s.waiting as f64),
@@ -288,7 +288,48 @@ pub fn tellers_summary(s: &Snapshot) -> String {
         fmt_count(s.completed as f64),
         fmt_count(s.refused as f64),
         fmt_count(s.timed_out as f64),
-    )
+    );
+    let dep = s.dep.as_ref().map(dep_lines).unwrap_or_default();
+    dep.iter()
+        .fold(text, |t, (head, detail)| format!("{t} {head} {detail}."))
+}
+
+/// The dependency's limits as the scene shows them: a heading and a detail
+/// line for its connections, then for its slots (the calls it serves at
+/// once), each only when it is limited. Empty for a dependency with no
+/// limit (fan-out or hedging alone).
+pub fn dep_lines(d: &DepView) -> Vec<(String, String)> {
+    let n = |x: u64| fmt_count(x as f64);
+    let mut lines = Vec::new();
+    if let Some(pool) = d.pool {
+        lines.push((
+            format!(
+                "Connections: {} of {}",
+                n(u64::from(d.conns_busy)),
+                n(u64::from(pool))
+            ),
+            format!(
+                "in use; {} {} in line",
+                n(d.conn_line),
+                plural(d.conn_line, "call", "calls")
+            ),
+        ));
+    }
+    if let Some(slots) = d.slots {
+        lines.push((
+            format!(
+                "Dependency: {} of {}",
+                n(u64::from(d.slots_busy)),
+                n(u64::from(slots))
+            ),
+            format!(
+                "busy; {} {} in line",
+                n(d.slot_line),
+                plural(d.slot_line, "call", "calls")
+            ),
+        ));
+    }
+    lines
 }
 
 /// The curve's note on its "(approx.)" lines: why they are approximate
@@ -908,6 +949,46 @@ mod tests {
             ..Snapshot::default()
         };
         assert!(tellers_summary(&many).starts_with("7,238 requests in line"));
+        let pool = Snapshot {
+            dep: Some(DepView {
+                pool: Some(10),
+                conns_busy: 10,
+                conn_line: 1,
+                ..DepView::default()
+            }),
+            ..many
+        };
+        assert!(
+            tellers_summary(&pool).ends_with(" Connections: 10 of 10 in use; 1 call in line."),
+            "{}",
+            tellers_summary(&pool)
+        );
+    }
+
+    #[test]
+    fn the_dependency_shows_each_limit_it_has() {
+        let both = DepView {
+            pool: Some(1000),
+            conns_busy: 999,
+            conn_line: 0,
+            slots: Some(40),
+            slots_busy: 40,
+            slot_line: 1234,
+        };
+        assert_eq!(
+            dep_lines(&both),
+            [
+                (
+                    "Connections: 999 of 1,000".to_owned(),
+                    "in use; 0 calls in line".to_owned()
+                ),
+                (
+                    "Dependency: 40 of 40".to_owned(),
+                    "busy; 1,234 calls in line".to_owned()
+                ),
+            ]
+        );
+        assert!(dep_lines(&DepView::default()).is_empty());
     }
 
     #[test]

@@ -64,6 +64,14 @@ pub const LOOP_BLOCK_MS: f64 = 20.0;
 /// ...when it is also this many times the mean CPU step.
 pub const LOOP_BLOCK_RATIO: f64 = 6.0;
 
+/// True when `r`'s line or the requests inside grow by more than 5 % of
+/// the arrivals (and more than one request) each second of the measured
+/// window: less is the noise of a short window. A run that grows has not
+/// settled, whatever its utilisation says.
+pub fn backlog_grows(r: &Report) -> bool {
+    r.queue_growth_per_s.max(r.inside_growth_per_s) > (0.05 * r.arrival_rps).max(1.0)
+}
+
 /// The signs a report shows, most important first; `[Healthy]` when none.
 ///
 /// * `s` — the scenario that ran.
@@ -78,9 +86,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         0.0
     };
     let service_ms = s.mean_service_ms();
-    // The line grows when it gains more than 5 % of the arrivals (and more
-    // than one request) each second: less is the noise of a short window.
-    let growing = r.queue_growth_per_s.max(r.inside_growth_per_s) > (0.05 * r.arrival_rps).max(1.0);
+    let growing = backlog_grows(r);
     let slow = r.latency_ms.mean > 1.5 * service_ms.max(0.001) || growing;
 
     if let Some(p) = s.thread_limit() {

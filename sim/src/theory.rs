@@ -23,6 +23,10 @@ pub struct Theory {
     /// Offered load (open arrivals), rps: the load schedule's first step when
     /// there is one; `None` for batch and closed workloads.
     pub offered_rps: Option<f64>,
+    /// True when the offered load is one rate for the whole run (no load
+    /// schedule that changes it): only then does the run settle at one
+    /// point of the utilisation curve.
+    pub steady_load: bool,
     /// Utilisation of the binding resource, 0–∞ (≥ 1 means overload).
     pub utilisation: Option<f64>,
     /// CPU utilisation expected, 0–1 (capped: the CPU cannot do more than all of its time).
@@ -374,6 +378,10 @@ pub fn theory(s: &Scenario) -> Theory {
     let mut approx_because = approximations(s, capacity.binding, pinned, scv, servers);
     let mut th = Theory {
         offered_rps: offered,
+        steady_load: s
+            .rps_schedule
+            .as_ref()
+            .is_none_or(|sch| sch.steps().iter().all(|st| st.1 == sch.base_rps())),
         utilisation: offered.map(|r| r / capacity.capacity_rps),
         cpu_utilisation: offered.map(|r| {
             let used = r.min(capacity.capacity_rps);

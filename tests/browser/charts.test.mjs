@@ -104,3 +104,20 @@ export async function chartsAndSceneFitA300PxPhone({ page, open }) {
     await checkScreen(page, open, { width: 300, height: 640, dpr: 2, scheme });
   }
 }
+
+export async function theSceneShowsTheDependencysConnectionsAndTheirLine({ page, open, screenshot }) {
+  // Ten connections to a database, 20 ms a call, 600 rps: 500 calls a
+  // second is all ten can carry, so calls queue for a connection.
+  await open('#/playground?model=event-loop&cores=4&loops=4&accept=shared&cpu_ms=1&wait_ms=20&dep_pool=10&rps=600&duration_s=4');
+  await expectVisible(page.locator('[data-testid="tellers-canvas"]'), 'the tellers');
+  await page.locator('[data-testid="run-to-end"]').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.dataset.state === 'ended', null, {
+    timeout: 20_000,
+  });
+  const summary = await page.getByTestId('tellers-summary').textContent();
+  const m = summary.match(/Connections: (\d+) of 10 in use; ([\d,]+) calls? in line\./);
+  assert.ok(m, summary);
+  assert.equal(m[1], '10', 'every connection is taken');
+  assert.ok(Number(m[2].replace(/,/g, '')) > 0, 'calls wait for a connection');
+  await page.locator('.panel--tellers').screenshot({ path: path.join(SCREENSHOTS, 'scene-dependency-pool.png') });
+}
