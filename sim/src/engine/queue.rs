@@ -14,19 +14,8 @@ use std::collections::BinaryHeap;
 /// Simulated time, ns.
 pub type Time = u64;
 
-/// Order key: time ns in the high 64 bits, sequence number in the low 64,
-/// so one integer comparison orders by (time, sequence).
-type Key = u128;
-
-#[inline]
-fn key(at: Time, seq: u64) -> Key {
-    (u128::from(at) << 64) | u128::from(seq)
-}
-
-#[inline]
-fn time_of(k: Key) -> Time {
-    (k >> 64) as Time
-}
+/// Order key: (time ns, sequence number).
+type Key = (Time, u64);
 
 /// A heap entry, compared by its key only (keys are unique).
 #[derive(Clone, Copy, Debug)]
@@ -93,7 +82,7 @@ impl<E: Copy> EventQueue<E> {
     #[inline]
     fn next_key(&mut self, at: Time) -> Key {
         self.seq += 1;
-        key(at, self.seq)
+        (at, self.seq)
     }
 
     /// Schedules `ev` at `at` ns.
@@ -132,14 +121,13 @@ impl<E: Copy> EventQueue<E> {
     /// Time of the earliest pending event, ns.
     #[inline]
     pub fn peek_time(&self) -> Option<Time> {
-        self.earliest().map(|(k, _)| time_of(k))
+        self.earliest().map(|(k, _)| k.0)
     }
 
     /// Takes the earliest pending event.
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Next<E>)> {
-        let (k, which) = self.earliest()?;
-        let t = time_of(k);
+        let ((t, _), which) = self.earliest()?;
         Some(match which {
             0 => {
                 let e = self.heap.pop().expect("peeked");
