@@ -486,6 +486,22 @@ pub const DEP_ROW: f64 = 26.0;
 /// Narrower than this, the scene's sections stack, CSS px.
 pub const SCENE_WIDE_FROM: f64 = 720.0;
 
+/// How much the scene's drawing follows the page's larger type (`fit.zoom`,
+/// 1–2) on a canvas `fit.width` CSS px wide: fully, unless that would make
+/// a canvas wide enough for the three columns fall back to the stacked
+/// sections, which are twice as tall (a presenter's 720p screen has no
+/// room for them). The type then grows only as far as the columns allow.
+pub fn scene_zoom(fit: Fit) -> f64 {
+    let zoom = fit.zoom.clamp(1.0, 2.0);
+    if fit.width >= SCENE_WIDE_FROM {
+        // A pixel of margin: the canvas's width is rounded to whole device
+        // pixels, and the drawing must not come out a hair under the mark.
+        zoom.min((fit.width - 1.0) / SCENE_WIDE_FROM).max(1.0)
+    } else {
+        zoom
+    }
+}
+
 /// Lays out the scene for a canvas `width` CSS px wide, with the legend
 /// `labels` as `measure` measures them in the layout's body font (see
 /// [`scene_fonts`]) and room for `dep_parts` limits of the dependency
@@ -1267,6 +1283,34 @@ mod tests {
                 assert!(last + 8.0 <= lay.height, "{width}: {e:?} below the canvas");
             }
         }
+    }
+
+    #[test]
+    fn larger_type_keeps_a_wide_scene_in_columns() {
+        // Presenter mode at 720p: the scene gets about 740 px at 1.1× type.
+        let z = scene_zoom(Fit {
+            width: 740.0,
+            zoom: 1.1,
+        });
+        assert!(z > 1.0 && 740.0 / z >= SCENE_WIDE_FROM, "{z}");
+        // Whole device pixels at that zoom still give the three columns.
+        for width in [720.0, 720.4, 744.0, 744.6, 800.0] {
+            let z = scene_zoom(Fit { width, zoom: 1.1 });
+            let px = (width as f64).round();
+            assert!(px / z >= SCENE_WIDE_FROM, "{width}: {z}");
+        }
+        // Room to spare: the type follows the page in full.
+        let wide = Fit {
+            width: 1200.0,
+            zoom: 1.35,
+        };
+        assert_eq!(scene_zoom(wide), 1.35);
+        // A narrow canvas stacks anyway: the type follows the page.
+        let phone = Fit {
+            width: 360.0,
+            zoom: 1.25,
+        };
+        assert_eq!(scene_zoom(phone), 1.25);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::draw::{canvas_fit, pixel_ratio};
+use crate::draw::{canvas_fit, pixel_ratio, scene_zoom};
 use crate::figures::tellers_summary;
 use crate::lab::Lab;
 
@@ -22,7 +22,7 @@ pub fn TellersPanel(
         if let Some(c) = lab.scene.get() {
             if fit.width > 0.0 {
                 c.set_width((fit.width * pixel_ratio()).round() as u32);
-                let _ = c.set_attribute("data-zoom", &fit.zoom.to_string());
+                let _ = c.set_attribute("data-zoom", &scene_zoom(fit).to_string());
             }
             lab.draw();
         }

@@ -11,13 +11,16 @@ import { DIST } from './harness.mjs';
 
 /**
  * Most the app may weigh, gzipped: it must open quickly on a classroom
- * network. Issue 10 asks for 300 KB; the app is about 384 KB with plotters
- * in it, and the README ("In the browser") shows what the rest is and why
- * it cannot go without splitting the wasm. The budget holds what was
- * reached with the same few KB of room the old one had (400 for 395.5),
- * so nothing grows back unnoticed.
+ * network. Issue 10 asks for 300 KB, which is not reached: the charts on
+ * plotters came to 384 KB on their own branch, and what landed beside them
+ * (the overload and dependency mechanisms with their controls, the
+ * classroom's per-student progress, the answer checker's new readings)
+ * brings the app to 448.7 KB. The README ("In the browser") shows what the
+ * wasm holds and why only splitting it would cut a fifth. The budget holds
+ * what was reached with the few KB of room the old one had, so nothing
+ * grows back unnoticed.
  */
-const BUDGET_KB = 390;
+const BUDGET_KB = 455;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
