@@ -1296,7 +1296,7 @@ mod tests {
         // Whole device pixels at that zoom still give the three columns.
         for width in [720.0, 720.4, 744.0, 744.6, 800.0] {
             let z = scene_zoom(Fit { width, zoom: 1.1 });
-            let px = (width as f64).round();
+            let px = width.round();
             assert!(px / z >= SCENE_WIDE_FROM, "{width}: {z}");
         }
         // Room to spare: the type follows the page in full.
