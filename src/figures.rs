@@ -332,6 +332,36 @@ pub fn dep_lines(d: &DepView) -> Vec<(String, String)> {
     lines
 }
 
+/// The curve's caption: what it shows for this scenario, and where the
+/// scenario sits on it. A load that changes during the run has no one
+/// point on a curve of steady loads, and the caption says so.
+pub fn curve_caption(th: &Theory) -> String {
+    let now = match (th.utilisation, th.mean_ms) {
+        (Some(u), _) if !th.steady_load => format!(
+            " This scenario's load changes during the run, so no one point of these steady-load curves is its own; its first step asks for {} of its limit.",
+            fmt_pct(u)
+        ),
+        (Some(u), Some(m)) => format!(
+            " This scenario runs at {} of its limit: theory says {} on average.",
+            fmt_pct(u),
+            fmt_ms(m)
+        ),
+        (Some(u), None) if u >= 1.0 => format!(
+            " This scenario asks for {} of its limit: it is overloaded.",
+            fmt_pct(u)
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "Response time as the line at {} gets busier ({}: {} {} of {} each).{now}",
+        th.line_at,
+        th.queue_model,
+        th.servers,
+        plural(u64::from(th.servers), "worker", "workers"),
+        fmt_ms(th.service_ms)
+    )
+}
+
 /// The curve's note on its "(approx.)" lines: why they are approximate
 /// and, for fixed-size jobs, which side of the p99 line the simulated dots
 /// fall (their tail is shorter than the random jobs the formula assumes).
@@ -963,6 +993,21 @@ mod tests {
             "{}",
             tellers_summary(&pool)
         );
+    }
+
+    #[test]
+    fn the_curve_caption_places_a_steady_load_and_says_when_the_load_changes() {
+        let steady = preset("mm1").unwrap();
+        let text = curve_caption(&theory(&steady));
+        assert!(text.contains("1 worker of"), "{text}");
+        assert!(
+            text.contains("runs at") && text.contains("theory says"),
+            "{text}"
+        );
+        let spike = preset("spike-metastable").unwrap();
+        let text = curve_caption(&theory(&spike));
+        assert!(text.contains("load changes during the run"), "{text}");
+        assert!(!text.contains("theory says"), "{text}");
     }
 
     #[test]

@@ -3,8 +3,7 @@ use leptos::prelude::*;
 
 use crate::charts::{curve_chart, sweep_json};
 use crate::draw::{canvas_fit, draw_chart, Theme};
-use crate::figures::curve_approx_note;
-use crate::format::{fmt_ms, fmt_pct};
+use crate::figures::{curve_approx_note, curve_caption};
 use crate::lab::Lab;
 use tellers_sim::sweep::SWEEP_RHOS;
 
@@ -28,32 +27,7 @@ pub fn CurvePanel(
             draw_chart(&c, &chart, &Theme::new(dark), fit, true);
         }
     });
-    let caption = move || {
-        let th = lab.theory.get();
-        let now = match (th.utilisation, th.mean_ms) {
-            (Some(u), Some(m)) => format!(
-                " This scenario runs at {} of its limit: theory says {} on average.",
-                fmt_pct(u),
-                fmt_ms(m)
-            ),
-            (Some(u), None) if u >= 1.0 => format!(
-                " This scenario asks for {} of its limit: it is overloaded.",
-                fmt_pct(u)
-            ),
-            _ => String::new(),
-        };
-        format!(
-            "Response time as the line at {} gets busier ({}: {} of {} each).{now}",
-            th.line_at,
-            th.queue_model,
-            if th.servers == 1 {
-                "1 worker".to_owned()
-            } else {
-                format!("{} workers", th.servers)
-            },
-            fmt_ms(th.service_ms)
-        )
-    };
+    let caption = move || curve_caption(&lab.theory.get());
     let progress = move || {
         let done = lab.sweep.get().len();
         if lab.sweeping.get() {
