@@ -207,6 +207,27 @@ pub fn canvas_fit(canvas: NodeRef<html::Canvas>) -> ReadSignal<Fit> {
     fit.read_only()
 }
 
+/// Runs `draw` soon, in a task of its own, once however often it is asked
+/// for before then (`pending` remembers that it is asked for). `draw` reads
+/// what it needs when it runs, so the drawing is of the latest state. A
+/// change that touches every chart (a preset, a restart) then draws them in
+/// several short tasks, after the page's own update, not in one long one.
+pub fn draw_soon(pending: StoredValue<bool>, draw: impl FnOnce() + 'static) {
+    if pending.try_get_value().unwrap_or(true) {
+        return;
+    }
+    pending.set_value(true);
+    set_timeout(
+        move || {
+            // The component that asked is gone: nothing to draw on.
+            if pending.try_update_value(|p| *p = false).is_some() {
+                draw();
+            }
+        },
+        std::time::Duration::ZERO,
+    );
+}
+
 /// A `#rrggbb` colour as plotters takes it (black if malformed).
 pub fn rgb(hex: &str) -> RGBColor {
     let channel = |i: usize| {

@@ -2,7 +2,7 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::charts::{curve_chart, sweep_json};
-use crate::draw::{canvas_fit, draw_chart, Theme};
+use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
 use crate::figures::{curve_approx_note, curve_caption};
 use crate::lab::Lab;
 use tellers_sim::sweep::SWEEP_RHOS;
@@ -16,16 +16,29 @@ pub fn CurvePanel(
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let fit = canvas_fit(canvas);
+    // Redrawn whenever theory, the sweep, the run, the colours or the width
+    // change, in a task of its own (see `draw_soon`).
+    let pending = StoredValue::new(false);
     Effect::new(move |_| {
-        let th = lab.theory.get();
-        let points = lab.sweep.get();
-        let report = lab.report.get();
-        let dark = lab.dark.get();
-        let fit = fit.get();
-        if let Some(c) = canvas.get() {
+        lab.theory.track();
+        lab.sweep.track();
+        lab.report.track();
+        lab.dark.track();
+        fit.track();
+        draw_soon(pending, move || {
+            let (Some(c), Some(th), Some(points), Some(report), Some(dark), Some(fit)) = (
+                canvas.get_untracked(),
+                lab.theory.try_get_untracked(),
+                lab.sweep.try_get_untracked(),
+                lab.report.try_get_untracked(),
+                lab.dark.try_get_untracked(),
+                fit.try_get_untracked(),
+            ) else {
+                return;
+            };
             let chart = curve_chart(&th, &points, report.as_ref());
             draw_chart(&c, &chart, &Theme::new(dark), fit, true);
-        }
+        });
     });
     let caption = move || curve_caption(&lab.theory.get());
     let progress = move || {

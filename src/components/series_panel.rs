@@ -2,7 +2,7 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::charts::series_charts;
-use crate::draw::{canvas_fit, draw_chart, Theme};
+use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
 use crate::lab::Lab;
 
 /// The run over time: requests in line and inside, the load (arriving,
@@ -19,18 +19,30 @@ pub fn SeriesPanel(
         NodeRef::<html::Canvas>::new(),
     ];
     let fits = refs.map(canvas_fit);
-    Effect::new(move |_| {
-        let report = lab.report.get();
-        let dark = lab.dark.get();
-        let fits = fits.map(|f| f.get());
-        let series = report.map(|r| r.series).unwrap_or_default();
-        let charts = series_charts(&series);
-        for ((chart, r), fit) in charts.iter().zip(refs).zip(fits) {
-            if let Some(c) = r.get() {
-                draw_chart(&c, chart, &Theme::new(dark), fit, false);
-            }
-        }
-    });
+    // Each chart redrawn in a task of its own (see `draw_soon`) whenever the
+    // run, the colours or its width change.
+    for (i, (canvas, fit)) in refs.into_iter().zip(fits).enumerate() {
+        let pending = StoredValue::new(false);
+        Effect::new(move |_| {
+            lab.report.track();
+            lab.dark.track();
+            fit.track();
+            draw_soon(pending, move || {
+                let (Some(c), Some(report), Some(dark), Some(fit)) = (
+                    canvas.get_untracked(),
+                    lab.report.try_get_untracked(),
+                    lab.dark.try_get_untracked(),
+                    fit.try_get_untracked(),
+                ) else {
+                    return;
+                };
+                let series = report.map(|r| r.series).unwrap_or_default();
+                if let Some(chart) = series_charts(&series).get(i) {
+                    draw_chart(&c, chart, &Theme::new(dark), fit, false);
+                }
+            });
+        });
+    }
     let labels = [
         "Requests in line and inside over simulated time",
         "Requests per second over simulated time: arriving, finished, finished in time, retries",
