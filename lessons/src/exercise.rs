@@ -361,26 +361,13 @@ impl Exercise {
     }
 }
 
-/// A scenario from JSON fields laid over the defaults; integers given as
-/// floats (from `{param}` substitution) are accepted where whole.
+/// A scenario from JSON fields laid over the defaults, read by the field
+/// table (integers given as floats, from `{param}` substitution, are
+/// accepted where whole), and validated.
 pub fn scenario_from_fields(
-    mut obj: serde_json::Map<String, serde_json::Value>,
+    obj: serde_json::Map<String, serde_json::Value>,
 ) -> Result<Scenario, String> {
-    // Whole-number fields, optional ones (off by default) included.
-    let whole = |k: &str| {
-        Scenario::field(k).is_some_and(|f| matches!(f.kind, tellers_sim::fields::Kind::Int { .. }))
-    };
-    for (k, v) in obj.iter_mut() {
-        if whole(k) {
-            if let Some(f) = v.as_f64() {
-                if f.fract() == 0.0 && f >= 0.0 {
-                    *v = serde_json::json!(f as u64);
-                }
-            }
-        }
-    }
-    let s: Scenario =
-        serde_json::from_value(serde_json::Value::Object(obj)).map_err(|e| e.to_string())?;
+    let s: Scenario = tellers_sim::fields::read_object(tellers_sim::scenario::FIELDS, &obj)?;
     match s.validate().first() {
         Some(e) => Err(e.to_string()),
         None => Ok(s),

@@ -32,7 +32,10 @@ pub struct SimBlock {
 
 /// One piece of a lesson, in reading order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case")]
+// Externally tagged (`{"sim": {…}}`): read in one pass. A `"type"` tag inside
+// the object made serde buffer each segment and compile a second reader for
+// the exercises and sim blocks inside (about 20 KB of the app's wasm).
+#[serde(rename_all = "kebab-case")]
 // A course holds a few hundred segments, built once: their size does not matter.
 #[allow(clippy::large_enum_variant)]
 pub enum Segment {

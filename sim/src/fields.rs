@@ -217,6 +217,33 @@ impl<S, U> fmt::Debug for Field<S, U> {
     }
 }
 
+/// A scenario from a JSON object of fields laid over the defaults, by the
+/// table: what the JSON reader of a scenario file, a lesson's sim block and
+/// a check-it scenario share. Each key must be a field; each value must have
+/// its field's type (see [`Field::from_json`]); ranges are left to
+/// `validate`. The message names the field and what it allows.
+pub fn read_object<S: Default, U>(
+    fields: &[Field<S, U>],
+    obj: &serde_json::Map<String, serde_json::Value>,
+) -> Result<S, String> {
+    let mut s = S::default();
+    for (key, v) in obj {
+        let Some(f) = fields.iter().find(|f| f.name == key.as_str()) else {
+            let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
+            return Err(format!(
+                "'{}' is not a scenario field; the fields are {}",
+                clip(key),
+                names.join(", ")
+            ));
+        };
+        let value = f.from_json(v).map_err(|e| format!("{}: {e}", f.name))?;
+        if !(f.set)(&mut s, value) {
+            return Err(format!("{}: {} does not fit this field", f.name, clip(&v.to_string())));
+        }
+    }
+    Ok(s)
+}
+
 /// `snake_case` → `kebab-case`.
 pub fn kebab(name: &str) -> String {
     name.replace('_', "-")
@@ -374,6 +401,32 @@ impl<S: Default, U> Field<S, U> {
                 "{other} is not allowed: allowed {}",
                 self.allowed()
             )),
+        }
+    }
+
+    /// Reads a JSON value as a value of this field: a number for a count or
+    /// a time (a whole one for a count), `true`/`false` for a switch, a
+    /// choice's name or a schedule as a string, `null` for an optional field
+    /// that is off; a string is also read as text is ([`Field::parse`]). The
+    /// range is not checked here (`validate` does that for the whole scenario).
+    pub fn from_json(&self, v: &serde_json::Value) -> Result<Value, String> {
+        use serde_json::Value as J;
+        let wrong = || format!("{} is not allowed: allowed {}", clip(&v.to_string()), self.allowed());
+        match (self.kind, v) {
+            (_, J::String(t)) => self.parse(t),
+            (_, J::Null) if self.optional => Ok(Value::Off),
+            (Kind::Int { .. }, J::Number(n)) => match (n.as_u64(), n.as_f64()) {
+                (Some(k), _) => Ok(Value::Int(k)),
+                // A whole number written as a float (`8.0`, or after a lesson's
+                // `{param}` substitution) is that count.
+                (None, Some(x)) if x >= 0.0 && x.fract() == 0.0 && x <= u64::MAX as f64 => {
+                    Ok(Value::Int(x as u64))
+                }
+                _ => Err(wrong()),
+            },
+            (Kind::Real { .. }, J::Number(n)) => n.as_f64().map(Value::Real).ok_or_else(wrong),
+            (Kind::Switch, J::Bool(b)) => Ok(Value::Switch(*b)),
+            _ => Err(wrong()),
         }
     }
 
@@ -606,8 +659,7 @@ macro_rules! scenario_fields {
         )+
     ) => {
         $(#[$meta])*
-        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-        #[serde(default, deny_unknown_fields)]
+        #[derive(Clone, Debug, PartialEq, serde::Serialize)]
         pub struct $Scenario {
             $( #[doc = $help] pub $name: $ty, )+
         }
@@ -615,6 +667,15 @@ macro_rules! scenario_fields {
         impl Default for $Scenario {
             fn default() -> Self {
                 $Scenario { $( $name: $default, )+ }
+            }
+        }
+
+        /// Read from a JSON object by the field table ([`read_object`](crate::fields::read_object)):
+        /// missing fields take their defaults, unknown ones are refused by name.
+        impl<'de> serde::Deserialize<'de> for $Scenario {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let obj = <serde_json::Map<String, serde_json::Value>>::deserialize(d)?;
+                $crate::fields::read_object(FIELDS, &obj).map_err(serde::de::Error::custom)
             }
         }
 

@@ -648,5 +648,32 @@ mod tests {
         };
         let text = serde_json::to_string(&s).unwrap();
         assert_eq!(Scenario::from_json(&text).unwrap(), s);
+        // Every preset, with its schedules, choices and optional fields.
+        for p in crate::presets::presets() {
+            let text = serde_json::to_string(&p.scenario).unwrap();
+            assert_eq!(Scenario::from_json(&text).unwrap(), p.scenario, "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn json_values_are_read_by_their_fields_type() {
+        let s = Scenario::from_json(
+            r#"{"cores": 8.0, "timeout_ms": null, "retry_budget": "none", "model": "event-loop",
+                "rps_schedule": "0:100,5:200", "drop_hopeless": true, "rps": 50}"#,
+        )
+        .unwrap();
+        assert_eq!((s.cores, s.timeout_ms, s.model, s.rps), (8, None, Model::EventLoop, 50.0));
+        assert!(s.drop_hopeless && s.rps_schedule.is_some());
+        for (json, says) in [
+            (r#"{"cores": 2.5}"#, "cores: 2.5 is not allowed: allowed 1–1,024 cores"),
+            (r#"{"cores": -1}"#, "cores: -1 is not allowed"),
+            (r#"{"model": "fibers"}"#, "'fibers' is not one of"),
+            (r#"{"cpu_ms": null}"#, "cpu_ms: null is not allowed"),
+            (r#"{"drop_hopeless": 1}"#, "drop_hopeless: 1 is not allowed"),
+            (r#"[1, 2]"#, "not a valid scenario"),
+        ] {
+            let err = Scenario::from_json(json).unwrap_err();
+            assert!(err[0].message.contains(says), "{json}: {}", err[0]);
+        }
     }
 }

@@ -134,7 +134,7 @@ export async function lessonTextNamesSettingsByTheirOnScreenLabels({ page, open 
   // Every scenario field name, as in the sim blocks (wait_ms, queue_limit…).
   const fields = new Set();
   for (const l of course.lessons) {
-    for (const s of l.segments) if (s.type === 'sim') Object.keys(s.scenario).forEach((k) => fields.add(k));
+    for (const s of l.segments) if (s.sim) Object.keys(s.sim.scenario).forEach((k) => fields.add(k));
   }
   const codeNames = [...fields].filter((f) => f.includes('_'));
   assert.ok(codeNames.includes('wait_ms') && codeNames.includes('queue_limit'), codeNames.join(', '));
