@@ -296,8 +296,13 @@ fn read(d: &Def, earlier: &[Preset]) -> Result<Scenario, String> {
     Ok(s)
 }
 
-/// Every preset, in the order menus show them.
+/// Every preset, in the order menus show them (read once, then copied).
 pub fn presets() -> Vec<Preset> {
+    static READ: std::sync::OnceLock<Vec<Preset>> = std::sync::OnceLock::new();
+    READ.get_or_init(read_all).clone()
+}
+
+fn read_all() -> Vec<Preset> {
     let mut all: Vec<Preset> = Vec::with_capacity(DEFS.len());
     for d in DEFS {
         let scenario = read(d, &all)

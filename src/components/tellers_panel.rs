@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::draw::{canvas_fit, pixel_ratio, scene_zoom};
+use crate::draw::{canvas_fit, draw_soon, pixel_ratio, scene_zoom};
 use crate::figures::tellers_summary;
 use crate::lab::Lab;
 
@@ -15,17 +15,26 @@ pub fn TellersPanel(
     let summary = move || tellers_summary(&lab.snapshot.get());
     // Draw once the canvas is laid out, whenever its width changes (the
     // scene is drawn for the width it gets) and when the colours change.
+    // Like the charts, in a task of its own: at start-up the first drawing
+    // (the first text on a canvas makes the browser resolve its fonts) was
+    // a third of the task that builds the page.
     let fit = canvas_fit(lab.scene);
+    let pending = StoredValue::new(false);
     Effect::new(move |_| {
         lab.dark.track();
-        let fit = fit.get();
-        if let Some(c) = lab.scene.get() {
-            if fit.width > 0.0 {
-                c.set_width((fit.width * pixel_ratio()).round() as u32);
-                let _ = c.set_attribute("data-zoom", &scene_zoom(fit).to_string());
+        fit.track();
+        lab.scene.track();
+        // Sized and drawn in one task, so no frame shows it blank.
+        draw_soon(pending, move || {
+            let fit = fit.get_untracked();
+            if let Some(c) = lab.scene.get_untracked() {
+                if fit.width > 0.0 {
+                    c.set_width((fit.width * pixel_ratio()).round() as u32);
+                    let _ = c.set_attribute("data-zoom", &scene_zoom(fit).to_string());
+                }
+                lab.draw();
             }
-            lab.draw();
-        }
+        });
     });
     view! {
         <figure class="panel panel--tellers">
