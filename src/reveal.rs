@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 /// A count of parts to show that starts at `first` and grows by `per_frame`
-/// each animation frame until it reaches `total`. Growth stops by itself
+/// after each animation frame until it reaches `total`. Growth stops by itself
 /// when the page that owns the signal is gone.
 pub fn reveal_in_frames(first: usize, total: usize, per_frame: usize) -> RwSignal<usize> {
     let shown = RwSignal::new(first.min(total));
@@ -16,13 +16,21 @@ fn grow_each_frame(shown: RwSignal<usize>, total: usize, per_frame: usize) {
     if shown.get_untracked() >= total {
         return;
     }
+    // After the next frame, in a task of its own: a part built inside the
+    // frame's callback shared its task with that frame's layout (at
+    // start-up, the page's first layout), which made one long task of two.
     request_animation_frame(move || {
-        // `None` once the page has been left: stop.
-        if shown
-            .try_update(|n| *n = (*n + per_frame).min(total))
-            .is_some()
-        {
-            grow_each_frame(shown, total, per_frame);
-        }
+        set_timeout(
+            move || {
+                // `None` once the page has been left: stop.
+                if shown
+                    .try_update(|n| *n = (*n + per_frame).min(total))
+                    .is_some()
+                {
+                    grow_each_frame(shown, total, per_frame);
+                }
+            },
+            std::time::Duration::ZERO,
+        );
     });
 }

@@ -123,7 +123,7 @@ pub fn PlaygroundPage(
     let has_notices = !notices.is_empty();
     // The controls come first; the tellers, figures, curve and series
     // follow one per frame, so no single task lays out the whole page.
-    let parts = reveal_in_frames(0, 4, 1);
+    let parts = reveal_in_frames(0, 5, 1);
     view! {
         <section
             class="playground"
@@ -210,24 +210,26 @@ pub fn PlaygroundPage(
             <div class="playground__layout">
                 <aside class="playground__controls" aria-label="Scenario">
                     <h2>"Scenario"</h2>
-                    <ScenarioControls scenario fields=fields />
+                    <Show when=move || { parts.get() >= 1 }>
+                        <ScenarioControls scenario fields=fields />
+                    </Show>
                     <button type="button" class="button" on:click=move |_| scenario.set(Scenario::default())>
                         "Reset to defaults"
                     </button>
                 </aside>
                 <div class="playground__main">
                     <RunControls lab run_to_end=true />
-                    <Show when=move || { parts.get() >= 1 }>
+                    <Show when=move || { parts.get() >= 2 }>
                         <TellersPanel lab />
                     </Show>
-                    <Show when=move || { parts.get() >= 2 }>
+                    <Show when=move || { parts.get() >= 3 }>
                         <FiguresPanel lab />
                     </Show>
-                    <Show when=move || { parts.get() >= 3 }>
+                    <Show when=move || { parts.get() >= 4 }>
                         <h2>"Utilisation and response time"</h2>
                         <CurvePanel lab />
                     </Show>
-                    <Show when=move || { parts.get() >= 4 }>
+                    <Show when=move || { parts.get() >= 5 }>
                         <h2>"The run over time"</h2>
                         <SeriesPanel lab />
                     </Show>
