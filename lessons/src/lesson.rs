@@ -12,7 +12,10 @@ pub const VIEWS: &[&str] = &["tellers", "curve", "series", "stats"];
 /// An embedded, preconfigured simulation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SimBlock {
-    /// The scenario it starts from.
+    /// The scenario it starts from, written as the fields that differ from
+    /// the defaults (a sim block's full scenario was 60-odd fields, and the
+    /// course's JSON is read at start-up on a lesson page).
+    #[serde(serialize_with = "changed_fields")]
     pub scenario: Scenario,
     /// The preset it was built on, if any.
     pub preset: Option<String>,
@@ -28,6 +31,10 @@ pub struct SimBlock {
     /// check, each once. Curve claims (`sweep_rho`) are read off the curve.
     #[serde(default)]
     pub figures: Vec<String>,
+}
+
+fn changed_fields<S: serde::Serializer>(s: &Scenario, ser: S) -> Result<S::Ok, S::Error> {
+    tellers_sim::fields::changed_object(tellers_sim::scenario::FIELDS, s).serialize(ser)
 }
 
 /// One piece of a lesson, in reading order.

@@ -15,6 +15,33 @@ fn course() -> tellers_course::Course {
 }
 
 #[test]
+fn the_compiled_course_reads_back_to_the_same_course() {
+    // What the app fetches (sim blocks keep only their changed fields) is
+    // what the lessons say, field for field, less what only the build's
+    // checks use (not sent to the app).
+    let mut c = course();
+    for l in &mut c.lessons {
+        for s in &mut l.segments {
+            if let tellers_course::Segment::Exercise(e) = s {
+                e.no_limit = false;
+                e.mistakes.clear();
+                e.branches.clear();
+            }
+        }
+    }
+    let (json, _) = tellers_course::parse::compile_course(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let back = tellers_course::Course::from_json(&json).unwrap();
+    assert_eq!(back.lessons.len(), c.lessons.len());
+    for (b, l) in back.lessons.iter().zip(&c.lessons) {
+        for (i, (sb, sl)) in b.segments.iter().zip(&l.segments).enumerate() {
+            assert_eq!(sb, sl, "lesson {}, segment {i}", l.slug);
+        }
+    }
+    assert_eq!(back, c);
+}
+
+#[test]
 fn every_lesson_parses_in_order() {
     let c = course();
     assert_eq!(c.lessons.len(), 17);

@@ -244,6 +244,33 @@ pub fn read_object<S: Default, U>(
     Ok(s)
 }
 
+/// The fields of `s` that differ from the defaults, as a JSON object that
+/// [`read_object`] reads back to `s`: a scenario written where many are
+/// stored (the course's sim blocks) without the fields nobody changed.
+pub fn changed_object<S: Default, U>(
+    fields: &[Field<S, U>],
+    s: &S,
+) -> serde_json::Map<String, serde_json::Value> {
+    use serde_json::Value as J;
+    let default = S::default();
+    let mut out = serde_json::Map::new();
+    for f in fields {
+        let v = (f.get)(s);
+        if v == (f.get)(&default) {
+            continue;
+        }
+        let json = match v {
+            Value::Int(n) => J::from(n),
+            Value::Real(x) => J::from(x),
+            Value::Switch(b) => J::Bool(b),
+            Value::Off => J::Null,
+            Value::Choice(_) | Value::Schedule(_) => J::String(v.to_string()),
+        };
+        out.insert(f.name.to_owned(), json);
+    }
+    out
+}
+
 /// `snake_case` → `kebab-case`.
 pub fn kebab(name: &str) -> String {
     name.replace('_', "-")

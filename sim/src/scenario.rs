@@ -656,6 +656,24 @@ mod tests {
     }
 
     #[test]
+    fn the_changed_fields_read_back_to_the_scenario() {
+        use crate::fields::{changed_object, read_object};
+        assert!(changed_object(FIELDS, &Scenario::default()).is_empty());
+        for p in crate::presets::presets() {
+            let changed = changed_object(FIELDS, &p.scenario);
+            assert!(changed.len() < FIELDS.len() / 2, "{}: {changed:?}", p.name);
+            let back: Scenario = read_object(FIELDS, &changed).unwrap();
+            assert_eq!(back, p.scenario, "{}", p.name);
+        }
+        // A real number that reads back to itself only when written in full.
+        let s = Scenario {
+            stack_reserved_kb: 0.1 + 0.2,
+            ..Scenario::default()
+        };
+        assert_eq!(read_object::<Scenario, _>(FIELDS, &changed_object(FIELDS, &s)).unwrap(), s);
+    }
+
+    #[test]
     fn json_values_are_read_by_their_fields_type() {
         let s = Scenario::from_json(
             r#"{"cores": 8.0, "timeout_ms": null, "retry_budget": "none", "model": "event-loop",

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { DIST, expectAccessible, expectVisible } from './harness.mjs';
+import { DIST, expectAccessible, expectVisible, tellersCli } from './harness.mjs';
 
 const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
@@ -131,11 +131,9 @@ export async function thePlaygroundLinkAndBackKeepTheLearnersSettings({ page, op
 
 export async function lessonTextNamesSettingsByTheirOnScreenLabels({ page, open }) {
   const course = await courseJson();
-  // Every scenario field name, as in the sim blocks (wait_ms, queue_limit…).
-  const fields = new Set();
-  for (const l of course.lessons) {
-    for (const s of l.segments) if (s.sim) Object.keys(s.sim.scenario).forEach((k) => fields.add(k));
-  }
+  // Every scenario field name (wait_ms, queue_limit…): a preset written in full.
+  const presets = JSON.parse(tellersCli('presets', '--json'));
+  const fields = new Set(Object.keys(Object.values(presets)[0]));
   const codeNames = [...fields].filter((f) => f.includes('_'));
   assert.ok(codeNames.includes('wait_ms') && codeNames.includes('queue_limit'), codeNames.join(', '));
   const pattern = new RegExp(`\\b(${codeNames.join('|')})\\b`);
