@@ -78,8 +78,10 @@ async fn load_course() -> Result<Course, CourseError> {
     if course.lessons.is_empty() {
         return Err(CourseError(format!("{COURSE_FILE} holds no lessons")));
     }
-    // Reading the course and drawing the page it opens are separate tasks.
-    next_frame().await;
+    // Reading the course and drawing the page it opens are separate tasks,
+    // and the page is drawn after a frame, not in it: in the frame's own
+    // callback it shared a task with that frame's layout.
+    after_next_frame().await;
     Ok(course)
 }
 
@@ -102,11 +104,14 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     text.as_string().ok_or_else(|| failed("read"))
 }
 
-/// Resolves at the next animation frame.
-async fn next_frame() {
+/// Resolves in a task of its own after the next animation frame.
+async fn after_next_frame() {
     let frame = js_sys::Promise::new(&mut |resolve, _| {
         request_animation_frame(move || {
-            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+            set_timeout(
+                move || _ = resolve.call0(&wasm_bindgen::JsValue::NULL),
+                std::time::Duration::ZERO,
+            );
         });
     });
     let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
