@@ -121,9 +121,11 @@ pub fn PlaygroundPage(
     on_cleanup(move || keys.remove());
 
     let has_notices = !notices.is_empty();
-    // The controls come first; the tellers, figures, curve and series
-    // follow one per frame, so no single task lays out the whole page.
-    let parts = reveal_in_frames(0, 5, 1);
+    // The page's heading and the run's buttons come first; the tools, the
+    // controls, the tellers, figures, curve and series follow, each built
+    // in a task of its own after a frame, so no single task builds or lays
+    // out the whole page.
+    let parts = reveal_in_frames(0, 6, 1);
     view! {
         <section
             class="playground"
@@ -138,6 +140,7 @@ pub fn PlaygroundPage(
                         "the tellers and the figures beside what theory predicts."
                     </p>
                 </div>
+                <Show when=move || { parts.get() >= 1 }>
                 <div class="playground__tools">
                     <label class="playground__preset">
                         <span>"Preset"</span>
@@ -179,6 +182,7 @@ pub fn PlaygroundPage(
                     <span>"Link to this scenario"</span>
                     <input type="text" readonly data-testid="share-link" prop:value=link />
                 </label>
+                </Show>
                 {has_notices
                     .then(|| {
                         view! {
@@ -210,7 +214,7 @@ pub fn PlaygroundPage(
             <div class="playground__layout">
                 <aside class="playground__controls" aria-label="Scenario">
                     <h2>"Scenario"</h2>
-                    <Show when=move || { parts.get() >= 1 }>
+                    <Show when=move || { parts.get() >= 2 }>
                         <ScenarioControls scenario fields=fields />
                     </Show>
                     <button type="button" class="button" on:click=move |_| scenario.set(Scenario::default())>
@@ -219,17 +223,17 @@ pub fn PlaygroundPage(
                 </aside>
                 <div class="playground__main">
                     <RunControls lab run_to_end=true />
-                    <Show when=move || { parts.get() >= 2 }>
+                    <Show when=move || { parts.get() >= 3 }>
                         <TellersPanel lab />
                     </Show>
-                    <Show when=move || { parts.get() >= 3 }>
+                    <Show when=move || { parts.get() >= 4 }>
                         <FiguresPanel lab />
                     </Show>
-                    <Show when=move || { parts.get() >= 4 }>
+                    <Show when=move || { parts.get() >= 5 }>
                         <h2>"Utilisation and response time"</h2>
                         <CurvePanel lab />
                     </Show>
-                    <Show when=move || { parts.get() >= 5 }>
+                    <Show when=move || { parts.get() >= 6 }>
                         <h2>"The run over time"</h2>
                         <SeriesPanel lab />
                     </Show>
