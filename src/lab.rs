@@ -36,18 +36,24 @@ fn now_ms() -> f64 {
 
 /// True when the learner asked the system for less motion.
 pub fn prefers_reduced_motion() -> bool {
-    media_matches("(prefers-reduced-motion: reduce)")
+    thread_local! {
+        static LIST: Option<web_sys::MediaQueryList> = media_list("(prefers-reduced-motion: reduce)");
+    }
+    LIST.with(|l| l.as_ref().is_some_and(web_sys::MediaQueryList::matches))
 }
 
 /// True when the page is in the dark colour scheme.
 pub fn prefers_dark() -> bool {
-    media_matches("(prefers-color-scheme: dark)")
+    // One query list, asked again each time: the animation asks a few times
+    // a second, and making a list evaluates the query anew.
+    thread_local! {
+        static LIST: Option<web_sys::MediaQueryList> = media_list("(prefers-color-scheme: dark)");
+    }
+    LIST.with(|l| l.as_ref().is_some_and(web_sys::MediaQueryList::matches))
 }
 
-fn media_matches(q: &str) -> bool {
-    web_sys::window()
-        .and_then(|w| w.match_media(q).ok().flatten())
-        .is_some_and(|m| m.matches())
+fn media_list(q: &str) -> Option<web_sys::MediaQueryList> {
+    web_sys::window().and_then(|w| w.match_media(q).ok().flatten())
 }
 
 /// Runs `sim` up to simulated time `t_ns`, for at most `budget_ms` of wall

@@ -63,7 +63,6 @@ pub fn PlaygroundPage(
         });
     };
 
-    let preset_list = presets();
     let current_preset = Memo::new(move |_| {
         let s = scenario.get();
         presets()
@@ -141,47 +140,47 @@ pub fn PlaygroundPage(
                     </p>
                 </div>
                 <Show when=move || { parts.get() >= 1 }>
-                <div class="playground__tools">
-                    <label class="playground__preset">
-                        <span>"Preset"</span>
-                        <select data-testid="presets" prop:value=move || current_preset.get() on:change=choose_preset>
-                            <option value="">"Your own scenario"</option>
-                            {preset_list
-                                .iter()
-                                .map(|p| {
-                                    let name = p.name;
-                                    view! {
-                                        <option value=name selected=move || current_preset.get() == name>
-                                            {format!("{} — {}", p.name, p.about)}
-                                        </option>
-                                    }
-                                })
-                                .collect_view()}
-                        </select>
+                    <div class="playground__tools">
+                        <label class="playground__preset">
+                            <span>"Preset"</span>
+                            <select data-testid="presets" prop:value=move || current_preset.get() on:change=choose_preset>
+                                <option value="">"Your own scenario"</option>
+                                {presets()
+                                    .into_iter()
+                                    .map(|p| {
+                                        let name = p.name;
+                                        view! {
+                                            <option value=name selected=move || current_preset.get() == name>
+                                                {format!("{} — {}", p.name, p.about)}
+                                            </option>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </select>
+                        </label>
+                        <button type="button" class="button" data-testid="copy-link" on:click=copy_link>
+                            "Copy link"
+                        </button>
+                        <button
+                            type="button"
+                            class="button"
+                            data-testid="presenter"
+                            aria-pressed=move || presenter.get().to_string()
+                            on:click=move |_| presenter.update(|p| *p = !*p)
+                        >
+                            {move || if presenter.get() { "Leave presenter mode" } else { "Presenter mode" }}
+                        </button>
+                        <button type="button" class="button" data-testid="full-screen" on:click=move |_| toggle_full_screen()>
+                            "Full screen"
+                        </button>
+                        <p class="playground__copied" role="status">
+                            {move || copied.get()}
+                        </p>
+                    </div>
+                    <label class="playground__link">
+                        <span>"Link to this scenario"</span>
+                        <input type="text" readonly data-testid="share-link" prop:value=link />
                     </label>
-                    <button type="button" class="button" data-testid="copy-link" on:click=copy_link>
-                        "Copy link"
-                    </button>
-                    <button
-                        type="button"
-                        class="button"
-                        data-testid="presenter"
-                        aria-pressed=move || presenter.get().to_string()
-                        on:click=move |_| presenter.update(|p| *p = !*p)
-                    >
-                        {move || if presenter.get() { "Leave presenter mode" } else { "Presenter mode" }}
-                    </button>
-                    <button type="button" class="button" data-testid="full-screen" on:click=move |_| toggle_full_screen()>
-                        "Full screen"
-                    </button>
-                    <p class="playground__copied" role="status">
-                        {move || copied.get()}
-                    </p>
-                </div>
-                <label class="playground__link">
-                    <span>"Link to this scenario"</span>
-                    <input type="text" readonly data-testid="share-link" prop:value=link />
-                </label>
                 </Show>
                 {has_notices
                     .then(|| {
