@@ -238,7 +238,11 @@ pub fn read_object<S: Default, U>(
         };
         let value = f.from_json(v).map_err(|e| format!("{}: {e}", f.name))?;
         if !(f.set)(&mut s, value) {
-            return Err(format!("{}: {} does not fit this field", f.name, clip(&v.to_string())));
+            return Err(format!(
+                "{}: {} does not fit this field",
+                f.name,
+                clip(&v.to_string())
+            ));
         }
     }
     Ok(s)
@@ -438,7 +442,13 @@ impl<S: Default, U> Field<S, U> {
     /// range is not checked here (`validate` does that for the whole scenario).
     pub fn from_json(&self, v: &serde_json::Value) -> Result<Value, String> {
         use serde_json::Value as J;
-        let wrong = || format!("{} is not allowed: allowed {}", clip(&v.to_string()), self.allowed());
+        let wrong = || {
+            format!(
+                "{} is not allowed: allowed {}",
+                clip(&v.to_string()),
+                self.allowed()
+            )
+        };
         match (self.kind, v) {
             (_, J::String(t)) => self.parse(t),
             (_, J::Null) if self.optional => Ok(Value::Off),

@@ -29,7 +29,12 @@ struct Def {
     set: &'static str,
 }
 
-const fn def(name: &'static str, about: &'static str, from: &'static str, set: &'static str) -> Def {
+const fn def(
+    name: &'static str,
+    about: &'static str,
+    from: &'static str,
+    set: &'static str,
+) -> Def {
     Def {
         name,
         about,

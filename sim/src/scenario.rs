@@ -651,7 +651,12 @@ mod tests {
         // Every preset, with its schedules, choices and optional fields.
         for p in crate::presets::presets() {
             let text = serde_json::to_string(&p.scenario).unwrap();
-            assert_eq!(Scenario::from_json(&text).unwrap(), p.scenario, "{}", p.name);
+            assert_eq!(
+                Scenario::from_json(&text).unwrap(),
+                p.scenario,
+                "{}",
+                p.name
+            );
         }
     }
 
@@ -670,7 +675,10 @@ mod tests {
             stack_reserved_kb: 0.1 + 0.2,
             ..Scenario::default()
         };
-        assert_eq!(read_object::<Scenario, _>(FIELDS, &changed_object(FIELDS, &s)).unwrap(), s);
+        assert_eq!(
+            read_object::<Scenario, _>(FIELDS, &changed_object(FIELDS, &s)).unwrap(),
+            s
+        );
     }
 
     #[test]
@@ -680,10 +688,16 @@ mod tests {
                 "rps_schedule": "0:100,5:200", "drop_hopeless": true, "rps": 50}"#,
         )
         .unwrap();
-        assert_eq!((s.cores, s.timeout_ms, s.model, s.rps), (8, None, Model::EventLoop, 50.0));
+        assert_eq!(
+            (s.cores, s.timeout_ms, s.model, s.rps),
+            (8, None, Model::EventLoop, 50.0)
+        );
         assert!(s.drop_hopeless && s.rps_schedule.is_some());
         for (json, says) in [
-            (r#"{"cores": 2.5}"#, "cores: 2.5 is not allowed: allowed 1–1,024 cores"),
+            (
+                r#"{"cores": 2.5}"#,
+                "cores: 2.5 is not allowed: allowed 1–1,024 cores",
+            ),
             (r#"{"cores": -1}"#, "cores: -1 is not allowed"),
             (r#"{"model": "fibers"}"#, "'fibers' is not one of"),
             (r#"{"cpu_ms": null}"#, "cpu_ms: null is not allowed"),
