@@ -71,10 +71,26 @@ impl Default for CourseLoader {
     }
 }
 
-/// Fetches and reads the course.
+/// Lessons read in one task: a lesson is a few milliseconds of reading.
+const LESSONS_PER_TASK: usize = 3;
+
+/// Fetches and reads the course, a few lessons a task (the whole course in
+/// one task was a long one on every lesson page's start).
 async fn load_course() -> Result<Course, CourseError> {
     let text = fetch_text(COURSE_FILE).await.map_err(CourseError)?;
-    let course = Course::from_json(&text).map_err(CourseError)?;
+    let course = match Course::lesson_lines(&text) {
+        Some(lines) => {
+            let mut lessons = Vec::with_capacity(lines.len());
+            for (i, line) in lines.iter().enumerate() {
+                if i > 0 && i % LESSONS_PER_TASK == 0 {
+                    next_task().await;
+                }
+                lessons.push(Course::read_lesson(line).map_err(CourseError)?);
+            }
+            Course { lessons }
+        }
+        None => Course::from_json(&text).map_err(CourseError)?,
+    };
     if course.lessons.is_empty() {
         return Err(CourseError(format!("{COURSE_FILE} holds no lessons")));
     }
@@ -102,6 +118,17 @@ async fn fetch_text(url: &str) -> Result<String, String> {
         .await
         .map_err(|_| failed("read"))?;
     text.as_string().ok_or_else(|| failed("read"))
+}
+
+/// Resolves in a task of its own.
+async fn next_task() {
+    let task = js_sys::Promise::new(&mut |resolve, _| {
+        set_timeout(
+            move || _ = resolve.call0(&wasm_bindgen::JsValue::NULL),
+            std::time::Duration::ZERO,
+        );
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(task).await;
 }
 
 /// Resolves in a task of its own after the next animation frame.

@@ -111,8 +111,53 @@ pub struct Course {
     pub lessons: Vec<Lesson>,
 }
 
+/// The first line of the course as [`Course::to_json`] writes it.
+const FIRST_LINE: &str = "{\"lessons\":[";
+/// Its last line.
+const LAST_LINE: &str = "]}";
+
 impl Course {
-    /// The course compiled into JSON at build time.
+    /// The course as JSON, one lesson to a line, so the app can read it a
+    /// lesson at a time (see [`Course::lesson_lines`]); still one JSON value.
+    pub fn to_json(&self) -> Result<String, String> {
+        let mut out = String::from(FIRST_LINE);
+        for (i, lesson) in self.lessons.iter().enumerate() {
+            out.push_str(if i == 0 { "\n" } else { ",\n" });
+            // serde_json escapes newlines inside strings: one lesson, one line.
+            out.push_str(
+                &serde_json::to_string(lesson)
+                    .map_err(|e| format!("lesson {} does not serialise: {e}", lesson.slug))?,
+            );
+        }
+        out.push('\n');
+        out.push_str(LAST_LINE);
+        out.push('\n');
+        Ok(out)
+    }
+
+    /// Each lesson's JSON in a course written by [`Course::to_json`];
+    /// `None` when `text` is laid out some other way (read it whole).
+    pub fn lesson_lines(text: &str) -> Option<Vec<&str>> {
+        let mut lines = text.lines();
+        if lines.next()? != FIRST_LINE {
+            return None;
+        }
+        let mut out = Vec::new();
+        for line in lines {
+            if line == LAST_LINE {
+                return Some(out);
+            }
+            out.push(line.strip_suffix(',').unwrap_or(line));
+        }
+        None
+    }
+
+    /// One lesson from its line of the compiled course.
+    pub fn read_lesson(line: &str) -> Result<Lesson, String> {
+        serde_json::from_str(line).map_err(|e| format!("the compiled course is not readable: {e}"))
+    }
+
+    /// The course compiled into JSON at build time, read whole.
     pub fn from_json(text: &str) -> Result<Course, String> {
         serde_json::from_str(text).map_err(|e| format!("the compiled course is not readable: {e}"))
     }
@@ -127,5 +172,55 @@ impl Course {
         self.lessons
             .iter()
             .flat_map(|l| l.exercises().map(move |e| (l.slug.as_str(), e)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lesson(slug: &str) -> Lesson {
+        Lesson {
+            slug: slug.into(),
+            number: 1,
+            title: "A\nB, \"c\"".into(),
+            summary: "]}".into(),
+            segments: vec![Segment::Html {
+                html: "<p>one\ntwo</p>".into(),
+            }],
+        }
+    }
+
+    #[test]
+    fn the_compiled_course_is_one_json_value_with_a_lesson_to_a_line() {
+        let course = Course {
+            lessons: vec![lesson("a"), lesson("b")],
+        };
+        let json = course.to_json().unwrap();
+        assert_eq!(Course::from_json(&json).unwrap(), course);
+        let lines = Course::lesson_lines(&json).unwrap();
+        assert_eq!(lines.len(), 2);
+        let read: Vec<Lesson> = lines.iter().map(|l| Course::read_lesson(l).unwrap()).collect();
+        assert_eq!(read, course.lessons);
+        // No lessons: no lines, still a course.
+        let empty = Course::default().to_json().unwrap();
+        assert_eq!(Course::lesson_lines(&empty), Some(vec![]));
+        assert_eq!(Course::from_json(&empty).unwrap(), Course::default());
+    }
+
+    #[test]
+    fn another_layout_is_read_whole() {
+        let whole = serde_json::to_string(&Course {
+            lessons: vec![lesson("a")],
+        })
+        .unwrap();
+        assert_eq!(Course::lesson_lines(&whole), None);
+        let cut = Course {
+            lessons: vec![lesson("a")],
+        }
+        .to_json()
+        .unwrap()
+        .replace("]}\n", "");
+        assert_eq!(Course::lesson_lines(&cut), None, "no last line");
     }
 }

@@ -698,8 +698,7 @@ pub fn parse_course_with_claims(
 /// course beside a new app.
 pub fn compile_course(dir: &std::path::Path) -> Result<(String, String), String> {
     let course = parse_course(dir)?;
-    let json = serde_json::to_string(&course)
-        .map_err(|e| format!("the course does not serialise: {e}"))?;
+    let json = course.to_json()?;
     let name = course_file_name(&json);
     Ok((json, name))
 }

@@ -32,6 +32,13 @@ fn the_compiled_course_reads_back_to_the_same_course() {
     let (json, _) = tellers_course::parse::compile_course(Path::new(env!("CARGO_MANIFEST_DIR")))
         .unwrap_or_else(|e| panic!("{e}"));
     let back = tellers_course::Course::from_json(&json).unwrap();
+    // Read a lesson at a time, as the app reads it, it is the same.
+    let lines = tellers_course::Course::lesson_lines(&json).expect("one lesson to a line");
+    let by_line: Vec<_> = lines
+        .iter()
+        .map(|l| tellers_course::Course::read_lesson(l).unwrap())
+        .collect();
+    assert_eq!(by_line, back.lessons);
     assert_eq!(back.lessons.len(), c.lessons.len());
     for (b, l) in back.lessons.iter().zip(&c.lessons) {
         for (i, (sb, sl)) in b.segments.iter().zip(&l.segments).enumerate() {
