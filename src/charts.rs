@@ -7,7 +7,7 @@ use tellers_sim::report::{Report, SeriesPoint};
 use tellers_sim::signs::backlog_grows;
 use tellers_sim::theory::Theory;
 
-use crate::figures::warming_up;
+use crate::figures::{plural, warming_up};
 use crate::format::fmt_axis_tick;
 
 /// Okabe–Ito colours: distinct for the common kinds of colour blindness.
@@ -473,13 +473,7 @@ pub fn curve_chart(th: &Theory, points: &[SweepPoint], live: Option<&Report>) ->
             format!("{what} (approx.)")
         }
     };
-    let workers = |n: u32| {
-        if n == 1 {
-            "1 worker".to_owned()
-        } else {
-            format!("{n} workers")
-        }
-    };
+    let workers = |n: u32| format!("{n} {}", plural(u64::from(n), "worker", "workers"));
     let mut series = vec![
         Series {
             label: label(&format!("mean, theory, {}", workers(c)), th.mean_exact),

@@ -200,7 +200,10 @@ mod tests {
         assert_eq!(Course::from_json(&json).unwrap(), course);
         let lines = Course::lesson_lines(&json).unwrap();
         assert_eq!(lines.len(), 2);
-        let read: Vec<Lesson> = lines.iter().map(|l| Course::read_lesson(l).unwrap()).collect();
+        let read: Vec<Lesson> = lines
+            .iter()
+            .map(|l| Course::read_lesson(l).unwrap())
+            .collect();
         assert_eq!(read, course.lessons);
         // No lessons: no lines, still a course.
         let empty = Course::default().to_json().unwrap();
