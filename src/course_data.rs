@@ -134,14 +134,10 @@ async fn next_task() {
 /// Resolves in a task of its own after the next animation frame.
 async fn after_next_frame() {
     let frame = js_sys::Promise::new(&mut |resolve, _| {
-        request_animation_frame(move || {
-            set_timeout(
-                move || _ = resolve.call0(&wasm_bindgen::JsValue::NULL),
-                std::time::Duration::ZERO,
-            );
-        });
+        request_animation_frame(move || _ = resolve.call0(&wasm_bindgen::JsValue::NULL));
     });
     let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
+    next_task().await;
 }
 
 /// The course compiled by `build.rs`, for native tests.

@@ -301,10 +301,10 @@ fn read(d: &Def, earlier: &[Preset]) -> Result<Scenario, String> {
     Ok(s)
 }
 
-/// Every preset, in the order menus show them (read once, then copied).
-pub fn presets() -> Vec<Preset> {
+/// Every preset, in the order menus show them (read once).
+pub fn presets() -> &'static [Preset] {
     static READ: std::sync::OnceLock<Vec<Preset>> = std::sync::OnceLock::new();
-    READ.get_or_init(read_all).clone()
+    READ.get_or_init(read_all)
 }
 
 fn read_all() -> Vec<Preset> {
@@ -325,9 +325,9 @@ fn read_all() -> Vec<Preset> {
 /// The preset called `name`.
 pub fn preset(name: &str) -> Option<Scenario> {
     presets()
-        .into_iter()
+        .iter()
         .find(|p| p.name == name)
-        .map(|p| p.scenario)
+        .map(|p| p.scenario.clone())
 }
 
 /// Names of all presets, for error messages.
@@ -342,7 +342,7 @@ mod tests {
     #[test]
     fn every_preset_is_valid_and_named_once() {
         let all = presets();
-        for p in &all {
+        for p in all {
             assert_eq!(p.scenario.validate(), vec![], "{}", p.name);
             assert_eq!(
                 all.iter().filter(|q| q.name == p.name).count(),

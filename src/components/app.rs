@@ -59,14 +59,14 @@ pub fn App() -> impl IntoView {
         }
     };
 
-    // The page itself comes in the task after the one that draws the
-    // shell: on a cold load each function the app calls is compiled on its
-    // first call, and the shell and the first page together made one task
-    // of 64-84 ms on a 2-core machine, half of it compiling.
     // A lesson's course download need not wait for its page: start it now.
     if route.get_untracked() == Route::Lessons {
         course.want();
     }
+    // The page itself comes in the task after the one that draws the
+    // shell: on a cold load each function the app calls is compiled on its
+    // first call, and the shell and the first page together made one task
+    // of 64-84 ms on a 2-core machine, half of it compiling.
     let started = RwSignal::new(false);
     set_timeout(move || started.set(true), std::time::Duration::ZERO);
 

@@ -66,14 +66,14 @@ pub fn PlaygroundPage(
     let current_preset = Memo::new(move |_| {
         let s = scenario.get();
         presets()
-            .into_iter()
+            .iter()
             .find(|p| p.scenario == s)
             .map_or(String::new(), |p| p.name.to_owned())
     });
     let choose_preset = move |ev: ev::Event| {
         let name = event_target_value(&ev);
-        if let Some(p) = presets().into_iter().find(|p| p.name == name) {
-            scenario.set(p.scenario);
+        if let Some(p) = presets().iter().find(|p| p.name == name) {
+            scenario.set(p.scenario.clone());
         }
     };
 
@@ -146,7 +146,7 @@ pub fn PlaygroundPage(
                             <select data-testid="presets" prop:value=move || current_preset.get() on:change=choose_preset>
                                 <option value="">"Your own scenario"</option>
                                 {presets()
-                                    .into_iter()
+                                    .iter()
                                     .map(|p| {
                                         let name = p.name;
                                         view! {

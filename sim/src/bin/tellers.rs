@@ -49,7 +49,7 @@ fn run(cmd: Command) -> ExitCode {
         }
         Command::Presets { json: true } => {
             let all: serde_json::Map<String, serde_json::Value> = presets()
-                .into_iter()
+                .iter()
                 .map(|p| {
                     (
                         p.name.to_string(),
