@@ -2,11 +2,14 @@
 //!
 //! In the browser it is fetched from `course-<hash>.json`, so the playground
 //! and the home page never download or parse lesson text. [`CourseLoader`]
-//! holds it as a Leptos `LocalResource`, made (and so fetched) the first
-//! time something wants the course: the app, two seconds after start-up, or
+//! starts its fetch the first time something wants the course: the app, two seconds after start-up, or
 //! a lessons page, at once. A failed fetch can be tried again. Native
 //! builds (the tests) read the JSON that `build.rs` left in OUT_DIR
 //! ([`compiled_course`]).
+//!
+//! The course is held in a plain signal filled by a spawned task, not in a
+//! `LocalResource` read under `<Suspense>`: that machinery (async derived
+//! values, suspense boundaries) was code in the wasm for this one use.
 
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -36,11 +39,38 @@ pub type CourseResult = Result<Arc<Course>, CourseError>;
 pub struct CourseLoader(StoredValue<Loader>);
 
 struct Loader {
-    /// The app's owner: the resource lives as long as the app, not as the
+    /// The app's owner: the course lives as long as the app, not as the
     /// page that first wanted it.
     owner: Owner,
-    /// The fetched course, once wanted.
-    course: Option<LocalResource<CourseResult>>,
+    /// The course's state, once wanted.
+    course: Option<CourseState>,
+}
+
+/// The course as a page sees it: `None` while it is on its way, then what
+/// came (the course, or why it did not).
+#[derive(Clone, Copy)]
+pub struct CourseState(RwSignal<Option<CourseResult>>);
+
+impl CourseState {
+    /// The course, if it has come (tracked: a view re-runs when it does).
+    pub fn get(&self) -> Option<CourseResult> {
+        self.0.get()
+    }
+
+    /// Fetches the course again (after a failure), showing it as on its
+    /// way until then.
+    pub fn retry(&self) {
+        self.0.set(None);
+        self.fetch();
+    }
+
+    fn fetch(self) {
+        leptos::task::spawn_local(async move {
+            let course = load_course().await.map(Arc::new);
+            // `try_set`: the app may be gone by the time it arrives.
+            let _ = self.0.try_set(Some(course));
+        });
+    }
 }
 
 impl CourseLoader {
@@ -54,11 +84,12 @@ impl CourseLoader {
     }
 
     /// The course, its fetch started now if it had not been.
-    pub fn want(&self) -> LocalResource<CourseResult> {
+    pub fn want(&self) -> CourseState {
         let made = self.0.try_update_value(|l| {
             *l.course.get_or_insert_with(|| {
-                l.owner
-                    .with(|| LocalResource::new(|| async { load_course().await.map(Arc::new) }))
+                let state = CourseState(l.owner.with(|| RwSignal::new(None)));
+                state.fetch();
+                state
             })
         });
         made.expect("the course loader lives as long as the app")

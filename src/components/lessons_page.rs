@@ -3,7 +3,7 @@ use std::sync::Arc;
 use tellers_course::Course;
 
 use super::{LessonContents, LessonView, TeacherTools, WorksheetPage};
-use crate::course_data::{CourseError, CourseLoader, CourseResult};
+use crate::course_data::{CourseError, CourseLoader, CourseState};
 use crate::progress::provide_progress;
 use crate::route::LessonPath;
 
@@ -46,30 +46,21 @@ pub fn LessonsPage(
 /// the lessons…" until then, and, if it did not come, why and a button to
 /// try again.
 pub(crate) fn with_course(
-    course: LocalResource<CourseResult>,
+    course: CourseState,
     path: Memo<LessonPath>,
     page: fn(Arc<Course>, LessonPath) -> AnyView,
 ) -> impl IntoView {
-    view! {
-        <Suspense fallback=|| {
-            view! {
-                <p class="loading" role="status">
-                    "Loading the lessons…"
-                </p>
-            }
-        }>
-            // The one failure (the course did not come) is shown in place:
-            // an ErrorBoundary would add about 8 KB of gzipped wasm for it.
-            {move || {
-                let path = path.get();
-                Suspend::new(async move {
-                    match course.await {
-                        Ok(course) => page(course, path),
-                        Err(e) => course_error(e, move || course.refetch()).into_any(),
-                    }
-                })
-            }}
-        </Suspense>
+    move || match course.get() {
+        None => view! {
+            <p class="loading" role="status">
+                "Loading the lessons…"
+            </p>
+        }
+        .into_any(),
+        Some(Ok(loaded)) => page(loaded, path.get()),
+        // The one failure (the course did not come) is shown in place:
+        // an ErrorBoundary would add about 8 KB of gzipped wasm for it.
+        Some(Err(e)) => course_error(e, move || course.retry()).into_any(),
     }
 }
 
