@@ -2,15 +2,26 @@ use leptos::prelude::*;
 use std::sync::Arc;
 
 use super::{ExerciseCard, LessonSim, PredictBox, Prediction, WhoseNumbers};
-use crate::reveal::reveal_in_frames;
+use crate::reveal::{reveal_in_steps, steps_by_cost};
 use crate::route::lesson_href;
 use crate::session;
 use tellers_course::{Course, Segment};
 
-/// Segments drawn at once; the rest follow a few per frame.
-const FIRST_SEGMENTS: usize = 2;
-/// Segments added per animation frame.
-const SEGMENTS_PER_FRAME: usize = 2;
+/// What a segment costs to build, in paragraphs: a simulation (its
+/// controls, picture and figures) is the costliest part of a lesson.
+fn segment_cost(seg: &Segment) -> u32 {
+    match seg {
+        Segment::Html { .. } => 1,
+        Segment::Predict { .. } | Segment::Exercise(_) => 2,
+        Segment::Sim(_) => 4,
+    }
+}
+
+/// Segments built with the lesson's heading, in paragraphs (see `segment_cost`).
+const FIRST_STEP_COST: u32 = 2;
+/// Segments built in each later step, after a frame, in paragraphs: a
+/// simulation gets a step of its own.
+const STEP_COST: u32 = 4;
 
 /// The predict box of each segment that is one, shared with the sim block
 /// right after it (which compares its run with the guesses).
@@ -80,7 +91,8 @@ pub fn LessonView(
     // A lesson is long: draw the first segments now and the rest a few per
     // frame, so no single task blocks the page (and a deep link still lands).
     let total = lesson.segments.len();
-    let shown = reveal_in_frames(FIRST_SEGMENTS, total, SEGMENTS_PER_FRAME);
+    let costs: Vec<u32> = lesson.segments.iter().map(segment_cost).collect();
+    let shown = reveal_in_steps(steps_by_cost(&costs, FIRST_STEP_COST, STEP_COST));
     let slug_for_segments = lesson.slug.clone();
     let for_segments = course.clone();
     let predictions = StoredValue::new(predictions(&lesson.segments, &lesson.slug));
@@ -144,4 +156,37 @@ pub fn LessonView(
         </article>
     }
     .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::course_data::compiled_course;
+
+    #[test]
+    fn each_simulation_is_built_in_a_step_of_its_own_and_every_segment_is_shown() {
+        for lesson in &compiled_course().lessons {
+            let costs: Vec<u32> = lesson.segments.iter().map(segment_cost).collect();
+            let steps = steps_by_cost(&costs, FIRST_STEP_COST, STEP_COST);
+            assert_eq!(
+                steps.last(),
+                Some(&lesson.segments.len()),
+                "{}",
+                lesson.slug
+            );
+            for pair in steps.windows(2) {
+                let step = &lesson.segments[pair[0]..pair[1]];
+                if step.iter().any(|s| matches!(s, Segment::Sim(_))) {
+                    assert_eq!(step.len(), 1, "{}: a simulation shares a step", lesson.slug);
+                }
+            }
+            // The heading's step holds no simulation.
+            let first = &lesson.segments[..steps[0]];
+            assert!(
+                !first.iter().any(|s| matches!(s, Segment::Sim(_))),
+                "{}",
+                lesson.slug
+            );
+        }
+    }
 }
