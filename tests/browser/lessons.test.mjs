@@ -206,6 +206,8 @@ export async function aLessonWidgetRunsToTheEndBesideItsTheory({ page, open }) {
 
 /** The options of a choice card, in the order this student sees them. */
 async function optionTexts(card) {
+  // A lesson's exercises are drawn a few steps after its page opens.
+  await expectVisible(card.locator('.exercise__option span').first(), "the exercise's options");
   return card.locator('.exercise__option span').allTextContents();
 }
 
