@@ -285,3 +285,19 @@ export async function leavingTheLessonsBeforeTheCourseArrivesIsHarmless({ page, 
   await page.getByRole('link', { name: 'Playground' }).first().click();
   await expectVisible(page.locator('[data-testid="tellers-canvas"]'), 'the playground again');
 }
+
+export async function aLinkToAnExerciseBringsItIntoView({ page, open }) {
+  // A lesson is drawn a few parts a step; a link to one of its last
+  // exercises still lands on it once every part is there.
+  await open('#/lessons/littles-law/littles-law-says');
+  const card = page.locator('#ex-littles-law-says');
+  await expectVisible(card, 'the linked exercise');
+  await page.waitForFunction(
+    () => {
+      const box = document.getElementById('ex-littles-law-says')?.getBoundingClientRect();
+      return box && window.scrollY > 0 && box.top >= -1 && box.top < window.innerHeight / 2;
+    },
+    null,
+    { timeout: 10_000 },
+  );
+}
