@@ -2,8 +2,9 @@
 //!
 //! In the browser it is fetched from `course-<hash>.json`, so the playground
 //! and the home page never download or parse lesson text. [`CourseLoader`]
-//! starts its fetch the first time something wants the course: the app, two seconds after start-up, or
-//! a lessons page, at once. A failed fetch can be tried again. Native
+//! starts its fetch the first time something wants the course: the app,
+//! two seconds after start-up, or a lessons page, at once. A failed fetch
+//! can be tried again ([`CourseState::retry`]). Native
 //! builds (the tests) read the JSON that `build.rs` left in OUT_DIR
 //! ([`compiled_course`]).
 //!

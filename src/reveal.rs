@@ -42,7 +42,7 @@ fn grow_each_frame(shown: RwSignal<usize>, steps: Vec<usize>, next: usize) {
 
 /// The counts shown after each step when the first step shows `first` parts
 /// and each later step `per_step` more, up to `total`.
-pub fn even_steps(first: usize, total: usize, per_step: usize) -> Vec<usize> {
+fn even_steps(first: usize, total: usize, per_step: usize) -> Vec<usize> {
     let mut steps = vec![first.min(total)];
     let mut n = first.min(total);
     while n < total {

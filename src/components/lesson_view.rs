@@ -88,8 +88,9 @@ pub fn LessonView(
     let lesson = &lessons[i];
     let prev = i.checked_sub(1).map(|j| &lessons[j]);
     let next = lessons.get(i + 1);
-    // A lesson is long: draw the first segments now and the rest a few per
-    // frame, so no single task blocks the page (and a deep link still lands).
+    // A lesson is long: draw its first paragraph now and the rest in steps
+    // by what they cost to build, each after a frame, so no single task
+    // blocks the page (and a deep link still lands once all are drawn).
     let total = lesson.segments.len();
     let costs: Vec<u32> = lesson.segments.iter().map(segment_cost).collect();
     let shown = reveal_in_steps(steps_by_cost(&costs, FIRST_STEP_COST, STEP_COST));
