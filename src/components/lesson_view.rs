@@ -23,6 +23,12 @@ const FIRST_STEP_COST: u32 = 2;
 /// simulation gets a step of its own.
 const STEP_COST: u32 = 4;
 
+/// How many of a lesson's segments are shown after each step of its reveal.
+fn lesson_steps(segments: &[Segment]) -> Vec<usize> {
+    let costs: Vec<u32> = segments.iter().map(segment_cost).collect();
+    steps_by_cost(&costs, FIRST_STEP_COST, STEP_COST)
+}
+
 /// The predict box of each segment that is one, shared with the sim block
 /// right after it (which compares its run with the guesses).
 fn predictions(segments: &[Segment], slug: &str) -> Vec<Option<Prediction>> {
@@ -92,8 +98,7 @@ pub fn LessonView(
     // by what they cost to build, each after a frame, so no single task
     // blocks the page (and a deep link still lands once all are drawn).
     let total = lesson.segments.len();
-    let costs: Vec<u32> = lesson.segments.iter().map(segment_cost).collect();
-    let shown = reveal_in_steps(steps_by_cost(&costs, FIRST_STEP_COST, STEP_COST));
+    let shown = reveal_in_steps(lesson_steps(&lesson.segments));
     let slug_for_segments = lesson.slug.clone();
     let for_segments = course.clone();
     let predictions = StoredValue::new(predictions(&lesson.segments, &lesson.slug));
@@ -167,8 +172,7 @@ mod tests {
     #[test]
     fn each_simulation_is_built_in_a_step_of_its_own_and_every_segment_is_shown() {
         for lesson in &compiled_course().lessons {
-            let costs: Vec<u32> = lesson.segments.iter().map(segment_cost).collect();
-            let steps = steps_by_cost(&costs, FIRST_STEP_COST, STEP_COST);
+            let steps = lesson_steps(&lesson.segments);
             assert_eq!(
                 steps.last(),
                 Some(&lesson.segments.len()),
