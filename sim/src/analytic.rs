@@ -33,7 +33,7 @@
 //! request has no bound); a NaN `p` gives `f64::INFINITY`.
 //! The limit functions treat negative or NaN arguments as 0.
 
-use crate::{Dist, Scenario};
+use crate::{Dist, Model, Scenario};
 use serde::Serialize;
 
 // ---------------------------------------------------------------------------
@@ -194,23 +194,36 @@ pub struct Capacity {
 
 /// The CPU limit, the thread limit and which one binds, for a scenario.
 ///
-/// * `s` — the scenario. Uses `cores`, the mean CPU per request
-///   ([`Scenario::mean_cpu_ms`], ms) and the mean time inside
-///   ([`Scenario::mean_service_ms`], CPU + wait, ms).
+/// * `s` — the scenario. Uses `cores`, the mean CPU per request with the
+///   costs the engine adds ([`cpu_ms_per_request`], ms) and the mean time
+///   inside (that CPU + the wait step, ms).
 /// * returns — a [`Capacity`] in rps.
 ///
 /// Per model:
 /// * thread pool — CPU limit on all cores; thread limit with `threads` threads;
-/// * thread per request — same, but a thread limit only when `threads > 0` (a cap);
+/// * thread per request — same, but a thread limit only when there is a cap;
+///   creating each request's thread (`spawn_ms`) is CPU too;
 /// * event loop — a loop runs on one core, so the CPU limit uses
 ///   min(cores, loops); no thread limit (a loop does not wait);
-/// * event loop + workers — loops and workers share the cores, so the CPU limit
-///   uses min(cores, loops + workers); no thread limit.
+/// * event loop + workers — the lowest of three: all the work on
+///   min(cores, loops + worker threads), the loops' own steps (hand-offs
+///   included) on min(cores, loops), and the handed-over steps on
+///   min(cores, worker threads) ([`Scenario::worker_threads`]); no thread limit.
 pub fn capacity(s: &Scenario) -> Capacity {
-    let cpu_ms = s.mean_cpu_ms();
+    let cpu_ms = cpu_ms_per_request(s);
     let inside_ms = cpu_ms + wait_step_ms(s);
-    let (cpu_cores, threads) = (s.usable_cores(), s.thread_limit());
-    let cpu_limit = cpu_limit_rps(cpu_cores, cpu_ms);
+    let threads = s.thread_limit();
+    let cpu_limit = match s.model {
+        Model::EventLoopWorkers => {
+            let (cores, loops) = (f64::from(s.cores), f64::from(s.loop_count()));
+            let workers = f64::from(s.worker_threads());
+            let (_, worker_ms) = offloaded(s);
+            cpu_limit_rps(cores.min(loops + workers), cpu_ms)
+                .min(cpu_limit_rps(cores.min(loops), cpu_ms - worker_ms))
+                .min(cpu_limit_rps(cores.min(workers), worker_ms))
+        }
+        _ => cpu_limit_rps(s.usable_cores(), cpu_ms),
+    };
     let thread_limit = threads.map(|t| thread_limit_rps(f64::from(t), inside_ms));
     let dep_limit = dep_slots(s).map(|k| thread_limit_rps(f64::from(k), slot_ms_per_request(s)));
     let mut cap = Capacity {
@@ -231,6 +244,55 @@ pub fn capacity(s: &Scenario) -> Capacity {
         }
     }
     cap
+}
+
+/// The read steps handed to the workers (event loop + workers): the share
+/// of requests whose read step goes (0–1) and the worker CPU per request,
+/// ms, over all requests. By class (`offload_heavy`): every heavy read
+/// step. By cost: read steps of at least `offload_above_ms` — all or none
+/// of a class with fixed times, a share e^(−X/m) of mean (X + m) e^(−X/m)
+/// with exponential ones. (0, 0) for other models.
+pub fn offloaded(s: &Scenario) -> (f64, f64) {
+    if s.model != Model::EventLoopWorkers {
+        return (0.0, 0.0);
+    }
+    let x = s.offload_above_ms;
+    // (share of the class offloaded, offloaded CPU per request of the class, ms)
+    let class = |m: f64, heavy: bool| -> (f64, f64) {
+        if s.offload_heavy {
+            return if heavy { (1.0, m) } else { (0.0, 0.0) };
+        }
+        match s.cpu_dist {
+            Dist::Const if m >= x => (1.0, m),
+            Dist::Const => (0.0, 0.0),
+            Dist::Exp if m > 0.0 => {
+                let p = (-x / m).exp();
+                (p, (x + m) * p)
+            }
+            Dist::Exp => (if x <= 0.0 { 1.0 } else { 0.0 }, 0.0),
+        }
+    };
+    let (h, l) = (s.heavy_share, 1.0 - s.heavy_share);
+    let (lp, lm) = class(s.cpu_ms, false);
+    let (hp, hm) = if h > 0.0 {
+        class(s.heavy_cpu_ms, true)
+    } else {
+        (0.0, 0.0)
+    };
+    (l * lp + h * hp, l * lm + h * hm)
+}
+
+/// Mean CPU time one request costs, ms: its read, compute and write steps
+/// ([`Scenario::mean_cpu_ms`]) plus what the engine adds — creating its
+/// thread (`spawn_ms`, thread per request) or the loop's hand-off of a
+/// step given to the workers (`handoff_ms` × the share handed over).
+pub fn cpu_ms_per_request(s: &Scenario) -> f64 {
+    let extra = match s.model {
+        Model::ThreadPerRequest => s.spawn_ms,
+        Model::EventLoopWorkers => offloaded(s).0 * s.handoff_ms,
+        Model::ThreadPool | Model::EventLoop => 0.0,
+    };
+    s.mean_cpu_ms() + extra
 }
 
 /// Calls the dependency side can hold at once: its slots or the pool's
@@ -799,7 +861,8 @@ mod tests {
         let cap = capacity(&s);
         assert_eq!(cap.thread_limit_rps, None);
         assert_eq!(cap.binding, Limit::Cpu);
-        assert_close!(cap.capacity_rps, 400.0, 1e-12);
+        // Each request's thread costs 0.05 ms of CPU to create (spawn_ms).
+        assert_close!(cap.capacity_rps, 4000.0 / 10.05, 1e-12);
 
         let s = Scenario {
             model: Model::ThreadPerRequest,
@@ -807,7 +870,7 @@ mod tests {
             ..Scenario::default()
         };
         let cap = capacity(&s);
-        assert_close!(cap.thread_limit_rps.unwrap(), 100.0, 1e-12);
+        assert_close!(cap.thread_limit_rps.unwrap(), 10_000.0 / 100.05, 1e-12);
         assert_eq!(cap.binding, Limit::Threads);
     }
 
@@ -836,13 +899,23 @@ mod tests {
 
     #[test]
     fn event_loop_workers_share_the_cores() {
+        // Exponential 10 ms reads, those of 5 ms or more handed over: a
+        // share e^(−0.5) of requests, (5 + 10) e^(−0.5) ms of worker CPU
+        // per request, and 0.05 ms of hand-off on the loop for each.
         let s = Scenario {
             model: Model::EventLoopWorkers,
             loops: 1,
             workers: 1,
             ..Scenario::default()
         };
-        assert_close!(capacity(&s).cpu_limit_rps, 200.0, 1e-12);
+        let share = (-0.5f64).exp();
+        let (p, worker_ms) = offloaded(&s);
+        assert_close!(p, share, 1e-12);
+        assert_close!(worker_ms, 15.0 * share, 1e-12);
+        assert_close!(cpu_ms_per_request(&s), 10.0 + 0.05 * share, 1e-12);
+        // The one worker is the limit, before the two cores the loop and
+        // it could use.
+        assert_close!(capacity(&s).cpu_limit_rps, 1000.0 / worker_ms, 1e-12);
         let s = Scenario {
             model: Model::EventLoopWorkers,
             loops: 1,
@@ -850,8 +923,15 @@ mod tests {
             ..Scenario::default()
         };
         let cap = capacity(&s);
-        assert_close!(cap.cpu_limit_rps, 400.0, 1e-12);
+        assert_close!(cap.cpu_limit_rps, 4000.0 / (10.0 + 0.05 * share), 1e-12);
         assert_eq!(cap.thread_limit_rps, None);
+        // A pool per loop: 2 loops × 16 workers, still 4 cores.
+        let s = Scenario {
+            loops: 2,
+            pool_per_loop: true,
+            ..s
+        };
+        assert_eq!(s.worker_threads(), 32);
     }
 
     #[test]

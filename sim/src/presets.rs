@@ -61,7 +61,7 @@ const DEFS: &[Def] = &[
     ),
     def(
         "sale-day-pool-40",
-        "Sale day with a pool of 40: the CPU is now the limit",
+        "Sale day with a pool of 40: the thread limit rises to 400 rps, level with the CPU",
         "sale-day",
         "threads=40",
     ),
@@ -351,5 +351,23 @@ mod tests {
                 p.name
             );
         }
+    }
+
+    #[test]
+    fn the_pool_of_40_ties_its_thread_limit_with_the_cpu() {
+        // 40 threads ÷ (10 + 90) ms = 400 rps; 4 cores ÷ 10 ms = 400 rps.
+        let p = presets()
+            .iter()
+            .find(|p| p.name == "sale-day-pool-40")
+            .unwrap();
+        let cap = crate::analytic::capacity(&p.scenario);
+        assert_eq!(cap.thread_limit_rps, Some(400.0));
+        assert_eq!(cap.cpu_limit_rps, 400.0);
+        assert!(
+            p.about.contains("400 rps, level with the CPU"),
+            "{}",
+            p.about
+        );
+        assert!(!p.about.contains("the CPU is now the limit"), "{}", p.about);
     }
 }

@@ -550,14 +550,25 @@ impl Scenario {
     }
 
     /// Cores the model can keep busy: all of them for threads; one per loop
-    /// for event loops (a loop runs on one core at a time), plus the workers.
+    /// for event loops (a loop runs on one core at a time), plus the worker
+    /// threads ([`Scenario::worker_threads`]) beside the loops.
     pub fn usable_cores(&self) -> f64 {
         let cores = f64::from(self.cores);
         let loops = f64::from(self.loop_count());
         match self.model {
             Model::ThreadPool | Model::ThreadPerRequest => cores,
             Model::EventLoop => cores.min(loops),
-            Model::EventLoopWorkers => cores.min(loops + f64::from(self.workers)),
+            Model::EventLoopWorkers => cores.min(loops + f64::from(self.worker_threads())),
+        }
+    }
+
+    /// Worker threads beside the loops (event loop + workers): `workers`,
+    /// or `workers` for each loop with `pool_per_loop`; 0 for other models.
+    pub fn worker_threads(&self) -> u32 {
+        match (self.model, self.pool_per_loop) {
+            (Model::EventLoopWorkers, true) => self.workers.saturating_mul(self.loop_count()),
+            (Model::EventLoopWorkers, false) => self.workers,
+            _ => 0,
         }
     }
 
@@ -608,6 +619,31 @@ impl Scenario {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn usable_cores_count_a_pool_per_loop_once_per_loop() {
+        // 4 loops with a worker each on 16 cores: 8 threads can run, not 5.
+        let s = Scenario {
+            model: Model::EventLoopWorkers,
+            cores: 16,
+            loops: 4,
+            workers: 1,
+            pool_per_loop: true,
+            ..Scenario::default()
+        };
+        assert_eq!(s.worker_threads(), 4);
+        assert_eq!(s.usable_cores(), 8.0);
+        // One shared pool: 4 loops + 1 worker.
+        let shared = Scenario {
+            pool_per_loop: false,
+            ..s.clone()
+        };
+        assert_eq!(shared.worker_threads(), 1);
+        assert_eq!(shared.usable_cores(), 5.0);
+        // Never more than the cores.
+        let few = Scenario { cores: 6, ..s };
+        assert_eq!(few.usable_cores(), 6.0);
+    }
 
     #[test]
     fn default_is_valid() {

@@ -4,7 +4,8 @@
 //! [`read_signs`] looks at a report beside its theory and names what limits
 //! the server: a full pool with the CPU half idle, a CPU near its limit, a
 //! line that keeps growing, one slow step that freezes its event loop,
-//! callers who give up. When none of these shows, the run is healthy.
+//! callers who give up, requests turned away. When none of these shows, the
+//! run is healthy.
 
 use crate::analytic::{self, Limit};
 use crate::report::Report;
@@ -29,14 +30,18 @@ pub enum SignKind {
     /// Retries add a large share of the load: failures make more work.
     RetryStorm,
     /// Calls wait for a connection to the dependency (or a slot there)
-    /// while the CPU idles: the pool is the limit.
+    /// while the CPU idles: the connection pool, or the dependency's own
+    /// limit on calls at once, is the limit.
     ConnectionPoolLimit,
     /// Each request waits for the slowest of many calls.
     SlowestCallDecides,
     /// Requests wait in line longer than their callers wait for them: the
     /// server is busy, but mostly for callers who have left.
     LineOutlivesCallers,
-    /// Nothing above: the server keeps up with room to spare.
+    /// Requests are refused at the door, shed from the line or dropped as
+    /// hopeless: the response time counts only the requests let in.
+    TurnedAway,
+    /// Nothing above, and no request turned away: the server keeps up with room to spare.
     Healthy,
 }
 
@@ -63,6 +68,12 @@ pub const POOL_FULL: f64 = 0.9;
 pub const LOOP_BLOCK_MS: f64 = 20.0;
 /// ...when it is also this many times the mean CPU step.
 pub const LOOP_BLOCK_RATIO: f64 = 6.0;
+/// Requests turned away (refused at the door, shed, or dropped as hopeless)
+/// at or above this share of the requests that arrived are a sign of their
+/// own, whatever else shows: 1 %, above the odd request a short burst
+/// turns away. A run that shows no other sign is never called healthy with
+/// any request turned away: then the sign names even a few.
+pub const TURNED_AWAY: f64 = 0.01;
 
 /// True when `r`'s line or the requests inside grow by more than 5 % of
 /// the arrivals (and more than one request) each second of the measured
@@ -72,7 +83,8 @@ pub fn backlog_grows(r: &Report) -> bool {
     r.queue_growth_per_s.max(r.inside_growth_per_s) > (0.05 * r.arrival_rps).max(1.0)
 }
 
-/// The signs a report shows, most important first; `[Healthy]` when none.
+/// The signs a report shows, most important first; `[Healthy]` when none
+/// shows and no request was turned away.
 ///
 /// * `s` — the scenario that ran.
 /// * `r` — its report (a finished run, or one in progress).
@@ -85,9 +97,17 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     } else {
         0.0
     };
-    let service_ms = s.mean_service_ms();
+    // CPU and the wait step off the CPU: with fan-out the slowest of the
+    // calls, with hedging the hedged call (the wait itself for one call).
+    let work_ms = s.mean_cpu_ms() + analytic::wait_step_ms(s);
     let growing = backlog_grows(r);
-    let slow = r.latency_ms.mean > 1.5 * service_ms.max(0.001) || growing;
+    let slow = r.latency_ms.mean > 1.5 * work_ms.max(0.001) || growing;
+    let turned_away = r.refused + r.shed + r.dropped_hopeless;
+    let turned_share = if r.arrived > 0 {
+        turned_away as f64 / r.arrived as f64
+    } else {
+        0.0
+    };
 
     if let Some(p) = s.thread_limit() {
         if r.mean_busy >= POOL_FULL * f64::from(p) && cpu_of_usable < CPU_NEAR && slow {
@@ -95,13 +115,15 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 kind: SignKind::PoolLimit,
                 title: "The pool is the limit".into(),
                 detail: format!(
-                    "{:.0} of {} threads are busy while the CPU is only {:.0} % used: threads sit waiting, \
-                     requests wait in line (mean {:.0} ms against {:.0} ms of work). More threads, or less waiting, helps.",
+                    "{:.0} of {} threads are busy while the CPU is only {:.0} % used: threads sit waiting. \
+                     Requests take {:.0} ms on average ({:.0} ms of it in line), against {:.0} ms of CPU and \
+                     waiting off the CPU. More threads, or less waiting, helps.",
                     r.mean_busy,
                     p,
                     r.cpu_utilisation * 100.0,
                     r.latency_ms.mean,
-                    service_ms
+                    r.queue_wait_ms.mean,
+                    work_ms
                 ),
             });
         }
@@ -142,6 +164,9 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             ),
         });
     }
+    if turned_share >= TURNED_AWAY {
+        signs.push(turned_away_sign(r, turned_share));
+    }
     if let Some(b) = r.loop_block_ms {
         let mean_step = s.mean_cpu_ms().max(0.001);
         if b.p99 >= LOOP_BLOCK_MS && b.p99 >= LOOP_BLOCK_RATIO * mean_step {
@@ -161,13 +186,37 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         || th.capacity.binding == Limit::Dependency && growing;
     if analytic::dep_slots(s).is_some() && (dep_busy || dep_wait >= s.wait_ms.max(0.001)) {
         let held = analytic::slot_ms_per_request(s);
+        // The pool binds when it has no more connections than the
+        // dependency has slots (or the dependency has no limit).
+        let pool_binds = match (s.dep_pool, s.dep_concurrency) {
+            (Some(n), Some(k)) => n <= k,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        let wait_for = match (s.dep_pool, s.dep_concurrency) {
+            (Some(_), Some(_)) => "a connection or a slot at the dependency",
+            (Some(_), None) => "a connection to the dependency",
+            _ => "a slot at the dependency",
+        };
+        let (title, what, help) = if pool_binds {
+            (
+                "The connection pool is the limit",
+                "connections",
+                "More connections help only if the dependency has room; less time held helps always.",
+            )
+        } else {
+            (
+                "The dependency is the limit",
+                "slots",
+                "A dependency that serves more calls at once, or less time per call there, helps.",
+            )
+        };
         signs.push(Sign {
             kind: SignKind::ConnectionPoolLimit,
-            title: "The connection pool is the limit".into(),
+            title: title.into(),
             detail: format!(
-                "Calls wait {:.0} ms for a connection or a slot at the dependency, against {:.0} ms of work there, \
-                 while the CPU is {:.0} % busy: {} connections ÷ {:.0} ms held per request = {:.0} rps at most. \
-                 More connections help only if the dependency has room; less time held helps always.",
+                "Calls wait {:.0} ms for {wait_for}, against {:.0} ms of work there, \
+                 while the CPU is {:.0} % busy: {} {what} ÷ {:.0} ms held per request = {:.0} rps at most. {help}",
                 dep_wait,
                 s.wait_ms,
                 r.cpu_utilisation * 100.0,
@@ -177,7 +226,10 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             ),
         });
     }
-    if s.fan_out >= SLOW_FAN_OUT {
+    // Theory gives 1 − 0.99^N only for calls whose times vary (random,
+    // exponential waits); fixed waits are all the same, and no call is
+    // slower than another.
+    if let Some(share) = th.dep.slow_call_share.filter(|_| s.fan_out >= SLOW_FAN_OUT) {
         signs.push(Sign {
             kind: SignKind::SlowestCallDecides,
             title: "The slowest call decides".into(),
@@ -186,7 +238,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                  call's own p99, so their p50 ({:.0} ms) sits far above one call's mean ({:.0} ms). Hedging slow \
                  calls, or fewer calls per request, cuts the tail.",
                 s.fan_out,
-                analytic::share_meeting_a_slow_call(s.fan_out) * 100.0,
+                share * 100.0,
                 r.latency_ms.p50,
                 s.wait_ms
             ),
@@ -230,6 +282,10 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             ),
         });
     }
+    if signs.is_empty() && turned_away > 0 {
+        // Under TURNED_AWAY, but the only thing to say: not healthy.
+        signs.push(turned_away_sign(r, turned_share));
+    }
     if signs.is_empty() {
         signs.push(Sign {
             kind: SignKind::Healthy,
@@ -242,6 +298,45 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         });
     }
     signs
+}
+
+/// The sign for requests turned away: `share` of those that arrived.
+fn turned_away_sign(r: &Report, share: f64) -> Sign {
+    let parts: Vec<String> = [
+        (r.refused, "refused at the door"),
+        (r.shed, "shed after waiting too long"),
+        (r.dropped_hopeless, "dropped with too little time left"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, how)| format!("{n} {how}"))
+    .collect();
+    Sign {
+        kind: SignKind::TurnedAway,
+        title: "Requests are turned away".into(),
+        detail: format!(
+            "{} % of the {} requests that arrived were turned away: {}. The response time counts only \
+             the requests let in: {:.0} rps finish of {:.0} rps arriving.",
+            percent(share),
+            r.arrived,
+            parts.join(", "),
+            r.throughput_rps,
+            r.arrival_rps
+        ),
+    }
+}
+
+/// A share as a percentage for a sentence: whole numbers from 10 %, one
+/// decimal below, "under 0.1" for less.
+fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    if p >= 10.0 {
+        format!("{p:.0}")
+    } else if p >= 0.1 {
+        format!("{p:.1}")
+    } else {
+        "under 0.1".into()
+    }
 }
 
 #[cfg(test)]
@@ -348,5 +443,230 @@ mod tests {
         let s = Scenario::default();
         let k = read_signs(&s, &Report::default(), &theory(&s));
         assert_eq!(k[0].kind, SignKind::Healthy);
+    }
+
+    fn kinds_of(s: &Scenario, r: &Report) -> Vec<SignKind> {
+        read_signs(s, r, &theory(s))
+            .into_iter()
+            .map(|g| g.kind)
+            .collect()
+    }
+
+    #[test]
+    fn a_pool_per_loop_is_not_called_near_its_cpu_limit_early() {
+        // 4 loops with a worker each can keep 8 of 16 cores busy; 30 % of
+        // the 16 (4.8 cores) is 60 % of those 8, not near their limit.
+        let s = Scenario {
+            model: crate::Model::EventLoopWorkers,
+            cores: 16,
+            loops: 4,
+            workers: 1,
+            pool_per_loop: true,
+            ..Scenario::default()
+        };
+        let r = Report {
+            cpu_utilisation: 0.3,
+            ..Report::default()
+        };
+        let k = kinds_of(&s, &r);
+        assert!(!k.contains(&SignKind::CpuNear), "{k:?}");
+        let busy = Report {
+            cpu_utilisation: 0.45,
+            ..Report::default()
+        };
+        assert!(kinds_of(&s, &busy).contains(&SignKind::CpuNear));
+    }
+
+    #[test]
+    fn a_short_line_that_refuses_half_is_not_healthy() {
+        // The sale-day pool (200 rps) asked 400 rps behind a line of 5: the
+        // line cannot grow and the mean stays near the 100 ms of work, but
+        // about half the requests are refused at the door.
+        let s = Scenario {
+            queue_limit: Some(5),
+            ..preset("sale-day").unwrap()
+        };
+        let r = crate::simulate(&s).unwrap();
+        assert!(r.refused * 4 > r.arrived, "{} of {}", r.refused, r.arrived);
+        let signs = read_signs(&s, &r, &theory(&s));
+        let k: Vec<_> = signs.iter().map(|g| g.kind).collect();
+        assert!(k.contains(&SignKind::TurnedAway), "{k:?}");
+        assert!(!k.contains(&SignKind::Healthy), "{k:?}");
+        let away = signs
+            .iter()
+            .find(|g| g.kind == SignKind::TurnedAway)
+            .unwrap();
+        assert!(
+            away.detail.contains("refused at the door"),
+            "{}",
+            away.detail
+        );
+    }
+
+    #[test]
+    fn a_few_turned_away_are_named_only_when_nothing_else_shows() {
+        let s = Scenario::default();
+        let calm = Report {
+            arrived: 10_000,
+            shed: 5,
+            throughput_rps: 150.0,
+            arrival_rps: 150.0,
+            ..Report::default()
+        };
+        // 0.05 %: under TURNED_AWAY, but the run is not healthy either.
+        let signs = read_signs(&s, &calm, &theory(&s));
+        assert_eq!(signs.len(), 1, "{signs:?}");
+        assert_eq!(signs[0].kind, SignKind::TurnedAway);
+        assert!(
+            signs[0]
+                .detail
+                .starts_with("under 0.1 % of the 10000 requests"),
+            "{}",
+            signs[0].detail
+        );
+        assert!(signs[0].detail.contains("5 shed"), "{}", signs[0].detail);
+        // Beside another sign, so few are noise.
+        let growing = Report {
+            arrival_rps: 150.0,
+            queue_growth_per_s: 50.0,
+            ..calm.clone()
+        };
+        let k = kinds_of(&s, &growing);
+        assert!(!k.contains(&SignKind::TurnedAway), "{k:?}");
+        // 2 %, beside another sign, is named.
+        let more = Report {
+            refused: 100,
+            dropped_hopeless: 100,
+            ..growing
+        };
+        let k = kinds_of(&s, &more);
+        assert!(k.contains(&SignKind::TurnedAway), "{k:?}");
+    }
+
+    #[test]
+    fn the_pool_sign_says_what_its_numbers_are() {
+        let s = preset("sale-day").unwrap();
+        let r = Report {
+            mean_busy: 20.0,
+            cpu_utilisation: 0.5,
+            latency_ms: crate::report::Latency {
+                mean: 6000.0,
+                ..Default::default()
+            },
+            queue_wait_ms: crate::report::QueueWait {
+                mean: 5900.0,
+                p99: 0.0,
+            },
+            arrival_rps: 400.0,
+            throughput_rps: 200.0,
+            queue_growth_per_s: 200.0,
+            ..Report::default()
+        };
+        let signs = read_signs(&s, &r, &theory(&s));
+        assert_eq!(signs[0].kind, SignKind::PoolLimit, "{signs:?}");
+        let d = &signs[0].detail;
+        assert!(
+            d.contains(
+                "Requests take 6000 ms on average (5900 ms of it in line), against 100 ms of CPU and \
+                 waiting off the CPU."
+            ),
+            "{d}"
+        );
+        assert!(!d.contains("wait in line (mean"), "{d}");
+    }
+
+    #[test]
+    fn a_full_pool_of_fanned_out_requests_that_keeps_up_is_not_the_limit() {
+        // 20 exponential calls of 90 ms: the wait step is the slowest,
+        // 90 ms × H(20) = 324 ms, so requests take about 334 ms with no line.
+        let s = Scenario {
+            fan_out: 20,
+            threads: 40,
+            rps: 110.0,
+            ..preset("sale-day").unwrap()
+        };
+        let r = Report {
+            mean_busy: 37.0,
+            cpu_utilisation: 0.3,
+            latency_ms: crate::report::Latency {
+                mean: 340.0,
+                ..Default::default()
+            },
+            arrival_rps: 110.0,
+            throughput_rps: 110.0,
+            ..Report::default()
+        };
+        let k = kinds_of(&s, &r);
+        assert!(!k.contains(&SignKind::PoolLimit), "{k:?}");
+    }
+
+    fn dep_sign(s: &Scenario) -> Sign {
+        let r = Report {
+            dep_utilisation: Some(0.99),
+            cpu_utilisation: 0.1,
+            ..Report::default()
+        };
+        read_signs(s, &r, &theory(s))
+            .into_iter()
+            .find(|g| g.kind == SignKind::ConnectionPoolLimit)
+            .expect("a dependency sign")
+    }
+
+    #[test]
+    fn a_dependency_limit_without_a_pool_is_not_called_a_pool() {
+        let base = Scenario {
+            wait_ms: 20.0,
+            ..Scenario::default()
+        };
+        let dep = dep_sign(&Scenario {
+            dep_concurrency: Some(10),
+            ..base.clone()
+        });
+        assert_eq!(dep.title, "The dependency is the limit");
+        assert!(dep.detail.contains("10 slots ÷ 20 ms"), "{}", dep.detail);
+        assert!(!dep.detail.contains("connection"), "{}", dep.detail);
+        let pool = dep_sign(&Scenario {
+            dep_pool: Some(10),
+            ..base.clone()
+        });
+        assert_eq!(pool.title, "The connection pool is the limit");
+        assert!(
+            pool.detail.contains("10 connections ÷ 20 ms"),
+            "{}",
+            pool.detail
+        );
+        // Both: the smaller decides; on a tie, calls wait for connections.
+        let tighter_dep = dep_sign(&Scenario {
+            dep_concurrency: Some(5),
+            dep_pool: Some(10),
+            ..base.clone()
+        });
+        assert_eq!(tighter_dep.title, "The dependency is the limit");
+        assert!(
+            tighter_dep.detail.contains("5 slots"),
+            "{}",
+            tighter_dep.detail
+        );
+        let tie = dep_sign(&Scenario {
+            dep_concurrency: Some(10),
+            dep_pool: Some(10),
+            ..base
+        });
+        assert_eq!(tie.title, "The connection pool is the limit");
+    }
+
+    #[test]
+    fn the_slowest_call_decides_only_when_call_times_vary() {
+        let exp = Scenario {
+            fan_out: 20,
+            ..Scenario::default()
+        };
+        assert!(kinds_of(&exp, &Report::default()).contains(&SignKind::SlowestCallDecides));
+        let fixed = Scenario {
+            wait_dist: crate::Dist::Const,
+            ..exp
+        };
+        let k = kinds_of(&fixed, &Report::default());
+        assert!(!k.contains(&SignKind::SlowestCallDecides), "{k:?}");
     }
 }

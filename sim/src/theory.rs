@@ -12,7 +12,7 @@
 //! SCV) / 2), which is exact for one worker's mean (Pollaczek–Khinchine).
 
 use crate::analytic::{self, Capacity, Limit};
-use crate::scenario::{Accept, Arrivals, Dist, Model, Scenario};
+use crate::scenario::{Accept, Arrivals, Discipline, Dist, Model, Scenario};
 use serde::Serialize;
 
 /// What theory says about a scenario.
@@ -53,8 +53,19 @@ pub struct Theory {
     /// The dependency side: calls, its utilisation, the waits in its lines,
     /// fan-out and hedging.
     pub dep: DepTheory,
-    /// The model's name, e.g. "M/M/4" or "M/G/1".
+    /// The formulas' model, e.g. "M/M/4" or "M/G/1": random (Poisson)
+    /// arrivals into the line at `line_at`, as the curve's points are run.
     pub queue_model: String,
+    /// This scenario's own line in words, e.g. "M/M/4 at the 4 cores" or
+    /// "D/M/1 at the 1 core" (evenly spaced arrivals); for a batch or a
+    /// closed loop of clients, which no queueing formula here covers, says so.
+    pub model_of_line: String,
+    /// True when [`Theory::mean_at`] and [`Theory::p99_at`] give this
+    /// scenario's response times with random (Poisson) arrivals at a steady
+    /// load below its limit, as the curve's points are run; false when no
+    /// formula covers its line at any load (the slowest of several calls
+    /// through a shared line at the dependency).
+    pub curve_formula: bool,
     /// True when the mean formula is exact for this scenario.
     pub mean_exact: bool,
     /// True when the p99 formula is exact for this scenario.
@@ -93,7 +104,8 @@ pub struct DepTheory {
     /// exponential calls: F⁻¹(0.99^(1/N))).
     pub wait_step_p99_ms: Option<f64>,
     /// Share of requests that meet at least one call slower than a call's
-    /// own p99: 1 − 0.99^N; `None` for one call.
+    /// own p99: 1 − 0.99^N, 0–1; `None` for one call, and for calls whose
+    /// times do not vary (fixed or zero waits: no call is slower than another).
     pub slow_call_share: Option<f64>,
     /// Extra calls hedging sends, as a share of calls: e^(−h/W).
     pub hedge_share: Option<f64>,
@@ -133,7 +145,8 @@ fn dep_theory(s: &Scenario, offered: Option<f64>, cap: &Capacity) -> DepTheory {
         pool_wait_ms,
         wait_step_ms: analytic::wait_step_ms(s),
         wait_step_p99_ms: exp.then(|| analytic::fanout_quantile_ms(s.fan_out, s.wait_ms, 0.99)),
-        slow_call_share: (s.fan_out > 1).then(|| analytic::share_meeting_a_slow_call(s.fan_out)),
+        slow_call_share: (s.fan_out > 1 && exp)
+            .then(|| analytic::share_meeting_a_slow_call(s.fan_out)),
         hedge_share,
     }
 }
@@ -174,15 +187,34 @@ fn var(mean: f64, dist: Dist) -> f64 {
     }
 }
 
-/// Mean CPU per request and its variance, ms and ms², over both classes.
+/// Mean CPU per request and its variance, ms and ms², over both classes,
+/// with the CPU the engine adds ([`analytic::cpu_ms_per_request`]: thread
+/// creation, hand-offs) counted in the mean only.
 fn cpu_moments(s: &Scenario) -> (f64, f64) {
     let (h, l) = (s.heavy_share, 1.0 - s.heavy_share);
     let second = |m: f64| var(m, s.cpu_dist) + m * m;
     let mean = l * s.cpu_ms + h * s.heavy_cpu_ms;
     let ex2 = l * second(s.cpu_ms) + h * second(s.heavy_cpu_ms);
     let write_var = var(s.write_ms, s.cpu_dist);
-    (mean + s.write_ms, (ex2 - mean * mean).max(0.0) + write_var)
+    (
+        analytic::cpu_ms_per_request(s),
+        (ex2 - mean * mean).max(0.0) + write_var,
+    )
 }
+
+/// A rate in rps as the reasons write it: "150", "0.5".
+fn rps_text(rps: f64) -> String {
+    if (rps - rps.round()).abs() < 1e-9 {
+        format!("{rps:.0}")
+    } else {
+        format!("{rps:.1}")
+    }
+}
+
+/// The reason theory gives no response time when the dependency binds and
+/// each request makes several calls at once.
+const NO_FAN_OUT_FORMULA: &str =
+    "no formula: the slowest of N calls through a shared line at the dependency";
 
 impl Theory {
     /// Mean response time, ms, of this scenario's queue with `servers`
@@ -221,12 +253,25 @@ impl Theory {
 /// Why the single-queue model is not exactly this scenario (empty when it is).
 fn approximations(
     s: &Scenario,
-    binding: Limit,
+    cap: &Capacity,
     pinned: bool,
     scv: f64,
     servers: u32,
+    steady_load: bool,
 ) -> Vec<String> {
+    let binding = cap.binding;
     let mut why: Vec<String> = Vec::new();
+    if !steady_load {
+        why.push(format!(
+            "the load changes during the run; theory describes the first step's {} rps only",
+            rps_text(s.steady_rps())
+        ));
+    }
+    if let Some(x) = s.shed_after_ms {
+        why.push(format!(
+            "requests that waited in line over {x} ms are shed and never answered; the formula serves everyone"
+        ));
+    }
     let mut add = |w: &str| why.push(w.to_owned());
     if s.queue_limit.is_some() || s.max_connections.is_some() {
         add("a line or connection limit refuses some requests; the formula has no limit");
@@ -234,10 +279,25 @@ fn approximations(
     if s.timeout_ms.is_some() && s.drop_abandoned {
         add("requests whose caller left are dropped; the formula serves everyone");
     }
+    if s.timeout_ms.is_some() && s.drop_hopeless {
+        add("requests that cannot finish before their caller gives up are dropped; the formula serves everyone");
+    }
+    let tries_fail = s.timeout_ms.is_some()
+        || s.shed_after_ms.is_some()
+        || s.queue_limit.is_some()
+        || s.max_connections.is_some();
+    if s.retries > 0 && tries_fail {
+        add("callers try again after a failed try, adding load the formula does not count");
+    }
+    if s.arrivals == Arrivals::Uniform {
+        add("requests arrive evenly spaced; the formulas are for random (Poisson) arrivals, so theory gives no response time");
+    }
     if (scv - 1.0).abs() > 1e-9 && servers > 1 {
         add("service times are not exponential: the wait uses the Allen–Cunneen approximation");
     }
-    if s.fan_out > 1 {
+    if s.fan_out > 1 && binding == Limit::Dependency {
+        add(NO_FAN_OUT_FORMULA);
+    } else if s.fan_out > 1 {
         add("the wait is the slowest of several calls: its mean uses W × H(N), exact only for random (exponential) calls with no line at the dependency");
     }
     if s.hedge_after_ms.is_some() {
@@ -262,9 +322,6 @@ fn approximations(
             if f64::from(threads) > s.usable_cores() || (s.switch_us > 0.0 && s.cpu_ms > 0.0) {
                 add("threads also queue for the cores and pay for switches; the formula gives each thread its own core");
             }
-            if s.model == Model::ThreadPerRequest && s.spawn_ms > 0.0 {
-                add("creating a thread costs CPU; the formula leaves it out");
-            }
         }
         Limit::Cpu => {
             match s.model {
@@ -287,9 +344,16 @@ fn approximations(
                         _ => {}
                     }
                 }
-                Model::EventLoopWorkers => add(
-                    "steps handed to workers queue twice (loop, then pool); the formula has one line",
-                ),
+                Model::EventLoopWorkers => {
+                    add("steps handed to workers queue twice (loop, then pool); the formula has one line");
+                    let all_cores = analytic::cpu_limit_rps(
+                        f64::from(servers),
+                        analytic::cpu_ms_per_request(s),
+                    );
+                    if cap.cpu_limit_rps < all_cores * (1.0 - 1e-9) {
+                        add("the loops' own steps (hand-offs included) or the workers' steps reach their limit before the cores do; the formula shares all the work over the cores");
+                    }
+                }
             }
             if s.write_ms > 0.0 && s.wait_ms > 0.0 {
                 add("each request visits the CPU twice, before and after its wait; the formula sees one visit");
@@ -349,6 +413,12 @@ pub fn theory(s: &Scenario) -> Theory {
                     let c = s.cores.min(loops);
                     (c, format!("{} sharing one line", plural(u64::from(c), "loop")))
                 }
+                Model::EventLoopWorkers => {
+                    let c = s
+                        .cores
+                        .min(loops.saturating_add(s.worker_threads()));
+                    (c, format!("the {}", plural(u64::from(c), "core")))
+                }
                 _ => (s.cores, format!("the {}", plural(u64::from(s.cores), "core"))),
             };
             (c, cpu_mean, cpu_var, wait_mean, at)
@@ -374,14 +444,33 @@ pub fn theory(s: &Scenario) -> Theory {
     } else {
         "G"
     };
-    let stable = rho.is_some_and(|r| r < 1.0) && s.arrivals == Arrivals::Poisson;
-    let mut approx_because = approximations(s, capacity.binding, pinned, scv, servers);
+    // No formula for the slowest of several calls through a shared line.
+    let fan_out_at_limit = capacity.binding == Limit::Dependency && s.fan_out > 1;
+    let stable = rho.is_some_and(|r| r < 1.0)
+        && offered.is_some_and(|o| o < capacity.capacity_rps)
+        && s.arrivals == Arrivals::Poisson
+        && !fan_out_at_limit;
+    let steady_load = s
+        .rps_schedule
+        .as_ref()
+        .is_none_or(|sch| sch.steps().iter().all(|st| st.1 == sch.base_rps()));
+    let mut approx_because = approximations(s, &capacity, pinned, scv, servers, steady_load);
+    let queue_model = format!("M/{letter}/{servers}");
+    let model_of_line = match s.arrivals {
+        Arrivals::Poisson => format!("{queue_model} at {line_at}"),
+        Arrivals::Uniform => format!("D/{letter}/{servers} at {line_at}"),
+        Arrivals::Batch => format!(
+            "none: {} all at once are no line fed at a rate, so no queueing formula applies",
+            plural(u64::from(s.count), "request")
+        ),
+        Arrivals::Closed => format!(
+            "none: {} that each wait for their answer are no line fed at a rate, so no queueing formula applies",
+            plural(u64::from(s.clients), "client")
+        ),
+    };
     let mut th = Theory {
         offered_rps: offered,
-        steady_load: s
-            .rps_schedule
-            .as_ref()
-            .is_none_or(|sch| sch.steps().iter().all(|st| st.1 == sch.base_rps())),
+        steady_load,
         utilisation: offered.map(|r| r / capacity.capacity_rps),
         cpu_utilisation: offered.map(|r| {
             let used = r.min(capacity.capacity_rps);
@@ -396,10 +485,14 @@ pub fn theory(s: &Scenario) -> Theory {
             && s.fan_out == 1
             && s.hedge_after_ms.is_none()
             && dep_wq == 0.0,
-        delay_p99_ms: (s.fan_out > 1 && s.wait_dist == Dist::Exp)
+        // Only when the wait comes after the line (the cores bind): when
+        // threads bind the wait is already inside the service time.
+        delay_p99_ms: (s.fan_out > 1 && s.wait_dist == Dist::Exp && capacity.binding == Limit::Cpu)
             .then(|| analytic::fanout_quantile_ms(s.fan_out, s.wait_ms, 0.99) + dep_wq),
         dep,
-        queue_model: format!("M/{letter}/{servers}"),
+        queue_model,
+        model_of_line,
+        curve_formula: !fan_out_at_limit,
         mean_exact: false,
         p99_exact: false,
         approx_because: Vec::new(),
@@ -429,10 +522,22 @@ pub fn theory(s: &Scenario) -> Theory {
         th.mean_ms = Some(mean);
         th.p99_ms = Some(th.p99_at(servers, r));
         th.mean_exact = approx_because.is_empty();
-        th.p99_exact = th.mean_exact && letter == "M";
-        if th.mean_exact && !th.p99_exact {
+        // The order of the line leaves the mean alone (every order keeps
+        // the workers busy alike) but not the tail.
+        let newest_first = s.thread_limit().is_some() && s.discipline != Discipline::Fifo;
+        th.p99_exact = th.mean_exact && letter == "M" && !newest_first;
+        if th.mean_exact && letter != "M" {
             approx_because
                 .push("the p99 uses the formula for random (exponential) service times; fixed or mixed service times have a different tail".to_owned());
+        }
+        if newest_first {
+            approx_because.push(match s.discipline {
+                Discipline::AdaptiveLifo => format!(
+                    "the line is served newest first once its oldest request has waited {} ms; the p99 formula is for oldest first",
+                    s.lifo_above_ms
+                ),
+                _ => "the line is served newest first; the p99 formula is for oldest first".to_owned(),
+            });
         }
     }
     th.approx_because = approx_because;

@@ -304,3 +304,41 @@ fn offload_by_class_sends_exactly_the_heavy_requests() {
     // Offloading everything puts hand-off cost on every request instead.
     assert!(by_cost.loop_block_ms.unwrap().p99 < block.p99 + 1.0);
 }
+
+#[test]
+fn the_cpu_limit_counts_what_the_engine_charges() {
+    // Node's pool preset: 10 clients keep one loop busy with 7.5 ms of
+    // hand-off per request, so it finishes 1000 ÷ 7.5 = 133 rps, as the
+    // CPU limit now says (leaving the hand-off out said 4,444).
+    let s = preset("node-light-pool").unwrap();
+    let cap = tellers_sim::theory::theory(&s).capacity;
+    let r = simulate(&s).unwrap();
+    close(
+        r.throughput_rps,
+        cap.cpu_limit_rps,
+        0.03,
+        "one loop's hand-offs",
+    );
+    // A worker pool per loop: 4 loops × 1 worker of 10 ms steps finish
+    // 400 rps (one pool of 1 worker would be 100; 5 cores' worth, 500).
+    let per_loop = Scenario {
+        model: Model::EventLoopWorkers,
+        cores: 16,
+        loops: 4,
+        workers: 1,
+        pool_per_loop: true,
+        accept: tellers_sim::Accept::RoundRobin,
+        offload_above_ms: 0.0,
+        handoff_ms: 0.0,
+        cpu_ms: 10.0,
+        cpu_dist: Dist::Const,
+        wait_ms: 0.0,
+        arrivals: Arrivals::Closed,
+        clients: 40,
+        duration_s: 30.0,
+        ..Scenario::default()
+    };
+    let cap = tellers_sim::theory::theory(&per_loop).capacity;
+    let r = simulate(&per_loop).unwrap();
+    close(r.throughput_rps, cap.cpu_limit_rps, 0.03, "a pool per loop");
+}

@@ -198,13 +198,7 @@ fn print_table(s: &Scenario, r: &Report) {
         r.peak_memory_used_mb,
         r.peak_connections
     );
-    out!(
-        "queue model {}: the line is at {}; mean {}, p99 {}",
-        th.queue_model,
-        th.line_at,
-        Theory::label(th.mean_exact),
-        Theory::label(th.p99_exact),
-    );
+    out!("{}", model_line(&th));
     for why in &th.approx_because {
         out!("  approximate because {why}");
     }
@@ -305,4 +299,51 @@ fn bench(n: u64, json: bool) {
         "  ratio engine/loop   {:>7.3}   (theory mean {theory:.2} ms)",
         eng_rate / ref_rate
     );
+}
+
+/// The run's "model of the line" line: this scenario's own line
+/// ([`Theory::model_of_line`]) and whether each response time theory gives
+/// is exact; "none" for one it does not give.
+fn model_line(th: &Theory) -> String {
+    let label = |x: Option<f64>, exact: bool| x.map_or("none", |_| Theory::label(exact));
+    format!(
+        "model of the line: {}; mean {}, p99 {}",
+        th.model_of_line,
+        label(th.mean_ms, th.mean_exact),
+        label(th.p99_ms, th.p99_exact)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tellers_sim::presets::preset;
+    use tellers_sim::Arrivals;
+
+    #[test]
+    fn the_model_line_names_the_scenarios_own_line() {
+        let mm4 = preset("mm4").unwrap();
+        assert_eq!(
+            model_line(&theory(&mm4)),
+            "model of the line: M/M/4 at the 4 cores; mean exact, p99 exact"
+        );
+        let even = Scenario {
+            arrivals: Arrivals::Uniform,
+            ..mm4.clone()
+        };
+        assert_eq!(
+            model_line(&theory(&even)),
+            "model of the line: D/M/4 at the 4 cores; mean none, p99 none"
+        );
+        let batch = Scenario {
+            arrivals: Arrivals::Batch,
+            count: 100,
+            ..mm4
+        };
+        let line = model_line(&theory(&batch));
+        assert!(
+            line.starts_with("model of the line: none: 100 requests all at once"),
+            "{line}"
+        );
+    }
 }

@@ -1,0 +1,249 @@
+//! Theory's labels: when a figure is called exact, when it is an
+//! approximation and why, and when theory has no formula at all. Plain
+//! theory, no runs (the runs that check the figures are in `theory.rs`).
+
+use tellers_sim::analytic::Limit;
+use tellers_sim::presets::preset;
+use tellers_sim::schedule::Schedule;
+use tellers_sim::theory::{theory, Theory};
+use tellers_sim::{Accept, Arrivals, Discipline, Model, Scenario};
+
+fn says(th: &Theory, words: &str) -> bool {
+    th.approx_because.iter().any(|w| w.contains(words))
+}
+
+#[test]
+fn fan_out_through_a_shared_line_at_the_dependency_has_no_formula() {
+    // 50 slots, 10 calls of 10 ms per request: the dependency caps at
+    // 500 rps, far below the CPU's 16,000. Asked 300 rps: 60 % busy.
+    let s = Scenario {
+        model: Model::EventLoop,
+        cores: 8,
+        loops: 8,
+        accept: Accept::Shared,
+        cpu_ms: 0.5,
+        wait_ms: 10.0,
+        fan_out: 10,
+        dep_concurrency: Some(50),
+        rps: 300.0,
+        ..Scenario::default()
+    };
+    let th = theory(&s);
+    assert_eq!(th.capacity.binding, Limit::Dependency);
+    assert!(th.utilisation.unwrap() < 1.0);
+    assert_eq!(
+        th.mean_ms, None,
+        "one call's M/M/k time is not the slowest of 10"
+    );
+    assert_eq!(th.p99_ms, None);
+    assert!(!th.mean_exact && !th.p99_exact);
+    assert!(says(&th, "no formula"), "{:?}", th.approx_because);
+    assert!(!th.curve_formula, "no formula at any load, the curve's too");
+    assert!(!says(&th, "W × H(N)"), "{:?}", th.approx_because);
+    // One call per request keeps its (Erlang C) formula.
+    let one = theory(&Scenario {
+        fan_out: 1,
+        dep_concurrency: Some(5),
+        ..s
+    });
+    assert_eq!(one.capacity.binding, Limit::Dependency);
+    assert!(one.mean_ms.is_some());
+    assert!(one.curve_formula);
+}
+
+#[test]
+fn a_thread_bound_fan_out_p99_counts_the_slowest_call_once() {
+    // 20 threads, 1 ms of CPU and the slowest of 10 calls of 10 ms: the
+    // threads bind and the wait is inside the thread's service time, so
+    // the slowest call's p99 must not be added on top of it.
+    let s = Scenario {
+        cores: 8,
+        threads: 20,
+        cpu_ms: 1.0,
+        wait_ms: 10.0,
+        fan_out: 10,
+        rps: 400.0,
+        ..Scenario::default()
+    };
+    let th = theory(&s);
+    assert_eq!(th.capacity.binding, Limit::Threads);
+    assert_eq!(th.delay_p99_ms, None);
+    let rho = th.utilisation.unwrap();
+    assert_eq!(th.p99_ms.unwrap(), th.p99_at(th.servers, rho));
+    let line_only = tellers_sim::analytic::mmc_response_percentile_ms(20, th.service_ms, rho, 0.99);
+    assert!((th.p99_ms.unwrap() - line_only).abs() < 1e-9);
+}
+
+#[test]
+fn newest_first_keeps_the_mean_exact_but_not_the_p99() {
+    for d in [Discipline::Lifo, Discipline::AdaptiveLifo] {
+        let th = theory(&Scenario {
+            discipline: d,
+            ..preset("mm1").unwrap()
+        });
+        assert!(th.mean_exact, "{d:?}: {:?}", th.approx_because);
+        assert!(!th.p99_exact, "{d:?}");
+        assert!(says(&th, "newest first"), "{:?}", th.approx_because);
+    }
+    let fifo = theory(&preset("mm1").unwrap());
+    assert!(fifo.mean_exact && fifo.p99_exact);
+}
+
+#[test]
+fn requests_that_are_shed_dropped_or_retried_make_the_figures_approximate() {
+    let mm1 = preset("mm1").unwrap();
+    let with_timeout = Scenario {
+        timeout_ms: Some(1000.0),
+        ..mm1.clone()
+    };
+    // A timeout alone drops nobody: every request is still served and timed.
+    let th = theory(&with_timeout);
+    assert!(th.mean_exact && th.p99_exact, "{:?}", th.approx_because);
+    for (what, s) in [
+        (
+            "shed",
+            Scenario {
+                shed_after_ms: Some(100.0),
+                ..mm1.clone()
+            },
+        ),
+        (
+            "cannot finish",
+            Scenario {
+                drop_hopeless: true,
+                ..with_timeout.clone()
+            },
+        ),
+        (
+            "try again",
+            Scenario {
+                retries: 2,
+                ..with_timeout.clone()
+            },
+        ),
+    ] {
+        let th = theory(&s);
+        assert!(th.mean_ms.is_some(), "{what}");
+        assert!(!th.mean_exact && !th.p99_exact, "{what}");
+        assert!(says(&th, what), "{what}: {:?}", th.approx_because);
+    }
+}
+
+#[test]
+fn a_changing_load_is_described_by_its_first_step_and_says_so() {
+    let s = Scenario {
+        rps_schedule: Some(Schedule::new(&[(0.0, 40.0), (300.0, 90.0)]).unwrap()),
+        ..preset("mm1").unwrap()
+    };
+    let th = theory(&s);
+    assert!(!th.steady_load);
+    assert_eq!(th.offered_rps, Some(40.0));
+    assert!(!th.mean_exact && !th.p99_exact);
+    assert!(
+        says(&th, "the first step's 40 rps only"),
+        "{:?}",
+        th.approx_because
+    );
+}
+
+#[test]
+fn the_model_of_the_line_names_the_arrivals() {
+    let mm1 = preset("mm1").unwrap();
+    assert_eq!(theory(&mm1).model_of_line, "M/M/1 at the 1 core");
+    let even = theory(&Scenario {
+        arrivals: Arrivals::Uniform,
+        ..mm1.clone()
+    });
+    assert_eq!(even.model_of_line, "D/M/1 at the 1 core");
+    assert_eq!(even.mean_ms, None, "no formula for evenly spaced arrivals");
+    // The curve is run with random arrivals, so its model stays M/M/1.
+    assert_eq!(even.queue_model, "M/M/1");
+    for name in ["batch-pool-20", "node-light-blocking"] {
+        let th = theory(&preset(name).unwrap());
+        assert!(
+            th.model_of_line.starts_with("none:") && th.mean_ms.is_none(),
+            "{name}: {}",
+            th.model_of_line
+        );
+    }
+}
+
+#[test]
+fn the_cpu_limit_counts_hand_offs_spawns_and_every_pool_per_loop() {
+    // Node's pool presets: one loop pays 7.5 ms of hand-off per request,
+    // so it caps at 133 rps, not 6 cores ÷ 1.35 ms = 4,444.
+    let th = theory(&preset("node-light-pool").unwrap());
+    assert!(
+        (th.capacity.cpu_limit_rps - 1000.0 / 7.5).abs() < 1e-6,
+        "{}",
+        th.capacity.cpu_limit_rps
+    );
+    // Creating a thread per request costs CPU: 4 cores ÷ (10 + 10) ms.
+    let spawn = Scenario {
+        model: Model::ThreadPerRequest,
+        spawn_ms: 10.0,
+        ..Scenario::default()
+    };
+    assert!((theory(&spawn).capacity.cpu_limit_rps - 200.0).abs() < 1e-9);
+    // A pool per loop: 4 loops × 1 worker, each step 10 ms, all handed
+    // over at no cost: 4 workers ÷ 10 ms = 400 rps.
+    let per_loop = Scenario {
+        model: Model::EventLoopWorkers,
+        cores: 16,
+        loops: 4,
+        workers: 1,
+        pool_per_loop: true,
+        offload_above_ms: 0.0,
+        handoff_ms: 0.0,
+        cpu_ms: 10.0,
+        cpu_dist: tellers_sim::Dist::Const,
+        wait_ms: 0.0,
+        ..Scenario::default()
+    };
+    assert_eq!(per_loop.worker_threads(), 4);
+    assert!((theory(&per_loop).capacity.cpu_limit_rps - 400.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_loop_bound_open_scenario_is_not_given_an_all_cores_formula_as_exact() {
+    // 300 rps at a loop that caps near 133 rps: overloaded, no mean.
+    let s = Scenario {
+        arrivals: Arrivals::Poisson,
+        rps: 300.0,
+        ..preset("node-light-pool").unwrap()
+    };
+    let th = theory(&s);
+    assert!(th.utilisation.unwrap() > 1.0);
+    assert_eq!(th.mean_ms, None);
+    assert!(th.growth_per_s.unwrap() > 160.0);
+    // Below the loop's limit the formula is labelled and says why.
+    let th = theory(&Scenario { rps: 100.0, ..s });
+    assert!(th.mean_ms.is_some() && !th.mean_exact);
+    assert!(says(&th, "hand-offs"), "{:?}", th.approx_because);
+}
+
+#[test]
+fn only_calls_whose_times_vary_have_a_slow_call_share() {
+    // 100 random calls: 1 − 0.99^100 ≈ 63 % of requests meet a slow one.
+    let exp = Scenario {
+        fan_out: 100,
+        ..Scenario::default()
+    };
+    let share = theory(&exp).dep.slow_call_share.unwrap();
+    assert!((share - 0.634).abs() < 0.001, "{share}");
+    // Fixed waits are all alike: no call is slower than another.
+    let fixed = Scenario {
+        wait_dist: tellers_sim::Dist::Const,
+        ..exp.clone()
+    };
+    assert_eq!(theory(&fixed).dep.slow_call_share, None);
+    // Nor are calls that take no time.
+    let instant = Scenario {
+        wait_ms: 0.0,
+        ..exp.clone()
+    };
+    assert_eq!(theory(&instant).dep.slow_call_share, None);
+    // One call has no share.
+    let one = Scenario { fan_out: 1, ..exp };
+    assert_eq!(theory(&one).dep.slow_call_share, None);
+}
