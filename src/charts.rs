@@ -446,7 +446,8 @@ fn theory_rhos() -> Vec<f64> {
 }
 
 /// The utilisation → response-time chart: theory for one worker and for
-/// `th.servers` workers (mean and p99), the simulated points, and where the
+/// `th.servers` workers (mean and p99; none when theory has no formula for
+/// the line, [`Theory::curve_formula`]), the simulated points, and where the
 /// scenario runs now (from `live`, when it has open arrivals below capacity).
 pub fn curve_chart(th: &Theory, points: &[SweepPoint], live: Option<&Report>) -> Chart {
     let c = th.servers.max(1);
@@ -474,29 +475,36 @@ pub fn curve_chart(th: &Theory, points: &[SweepPoint], live: Option<&Report>) ->
         }
     };
     let workers = |n: u32| format!("{n} {}", plural(u64::from(n), "worker", "workers"));
-    let mut series = vec![
-        Series {
+    let mut series = Vec::new();
+    // No formula covers this scenario's line at any load (theory says
+    // so): no theory lines, only the simulated points.
+    if th.curve_formula {
+        series.push(Series {
             label: label(&format!("mean, theory, {}", workers(c)), th.mean_exact),
             color: palette::BLUE,
             mark: Mark::Line,
             points: line(c, false),
-        },
-        Series {
+        });
+        series.push(Series {
             label: label(&format!("p99, theory, {}", workers(c)), th.p99_exact),
             color: palette::VERMILLION,
             mark: Mark::Line,
             points: line(c, true),
-        },
-    ];
-    if c > 1 {
+        });
+    }
+    if th.curve_formula && c > 1 {
+        // The same formulas with one worker, labelled by theory's own
+        // flags: one worker assumes nothing the c-worker line does not
+        // (the p99 still takes service times as random), so they are exact
+        // where theory's are.
         series.push(Series {
-            label: "mean, 1 worker".into(),
+            label: label("mean, 1 worker", th.mean_exact),
             color: palette::BLUE,
             mark: Mark::Dashed,
             points: line(1, false),
         });
         series.push(Series {
-            label: "p99, 1 worker".into(),
+            label: label("p99, 1 worker", th.p99_exact),
             color: palette::VERMILLION,
             mark: Mark::Dashed,
             points: line(1, true),
@@ -651,7 +659,9 @@ mod tests {
         let ch = curve_chart(&th, &pts, Some(&r));
         let labels: Vec<_> = ch.series.iter().map(|s| s.label.as_str()).collect();
         assert!(
-            labels.contains(&"mean, 1 worker") && labels.contains(&"now (mean, simulated)"),
+            labels.contains(&"mean, 1 worker (approx.)")
+                && labels.contains(&"p99, 1 worker (approx.)")
+                && labels.contains(&"now (mean, simulated)"),
             "{labels:?}"
         );
         assert!(labels
@@ -661,6 +671,88 @@ mod tests {
         // Mean rises with utilisation.
         let mean = &ch.series[0].points;
         assert!(mean.windows(2).all(|w| w[1].1 >= w[0].1));
+    }
+
+    #[test]
+    fn no_theory_lines_where_theory_has_no_formula() {
+        use tellers_sim::Scenario;
+        // The slowest of 10 calls through the dependency's 50 slots, the
+        // dependency the limit: theory has no formula at any load.
+        let s = Scenario {
+            model: tellers_sim::Model::EventLoop,
+            cores: 8,
+            loops: 8,
+            accept: tellers_sim::Accept::Shared,
+            cpu_ms: 0.5,
+            wait_ms: 10.0,
+            fan_out: 10,
+            dep_concurrency: Some(50),
+            rps: 300.0,
+            ..Scenario::default()
+        };
+        let th = theory(&s);
+        assert!(th.mean_ms.is_none() && th.utilisation.unwrap() < 1.0);
+        let pts = [SweepPoint {
+            rho: 0.5,
+            mean_ms: 30.0,
+            p99_ms: 60.0,
+        }];
+        let labels: Vec<_> = curve_chart(&th, &pts, None)
+            .series
+            .into_iter()
+            .map(|s| (s.label, s.points.len()))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("mean, simulated".to_owned(), 1),
+                ("p99, simulated".to_owned(), 1)
+            ]
+        );
+        // Evenly spaced arrivals: no figure for the run itself, but the
+        // curve's points arrive at random, and the formulas are for those.
+        let even = Scenario {
+            arrivals: tellers_sim::Arrivals::Uniform,
+            ..preset("mm4").unwrap()
+        };
+        let th = theory(&even);
+        assert!(th.mean_ms.is_none() && th.utilisation.unwrap() < 1.0);
+        let labels: Vec<_> = curve_chart(&th, &pts, None)
+            .series
+            .into_iter()
+            .map(|s| s.label)
+            .collect();
+        assert!(
+            labels
+                .iter()
+                .any(|l| l.starts_with("mean, theory, 4 workers")),
+            "{labels:?}"
+        );
+    }
+
+    #[test]
+    fn the_one_worker_lines_say_approx_as_theory_does() {
+        let labels = |name: &str| {
+            let th = theory(&preset(name).unwrap());
+            curve_chart(&th, &[], None)
+                .series
+                .into_iter()
+                .map(|s| s.label)
+                .collect::<Vec<_>>()
+        };
+        // M/M/4: random times, the formulas are exact.
+        let mm4 = labels("mm4");
+        assert!(
+            mm4.contains(&"mean, 1 worker".to_owned()) && mm4.contains(&"p99, 1 worker".to_owned()),
+            "{mm4:?}"
+        );
+        // A pool holding threads through a random wait: approximate.
+        let planned = labels("sale-day-planned");
+        assert!(
+            planned.contains(&"mean, 1 worker (approx.)".to_owned())
+                && planned.contains(&"p99, 1 worker (approx.)".to_owned()),
+            "{planned:?}"
+        );
     }
 
     #[test]

@@ -120,22 +120,39 @@ pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
 /// and what the line already says about them.
 pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
     let cut = stopped_early(r).is_some();
-    let warm = fmt_num(s.duration_s * s.warmup, 1);
-    match window(s, r) {
-        Window::Measured => None,
-        Window::WarmingUp if cut => Some(format!(
-            "Nothing was measured: the run stopped inside its {warm} s warm-up."
+    match (window(s, r), warm_up(s)) {
+        (Window::Measured, _) => None,
+        (Window::WarmingUp, Some(WarmUp::Seconds(t))) if cut => Some(format!(
+            "Nothing was measured: the run stopped inside its {} s warm-up.",
+            fmt_num(t, 1)
         )),
-        Window::WarmingUp => Some(format!(
-            "Warming up: the first {warm} s are not measured. The figures and signs appear after."
+        (Window::WarmingUp, Some(WarmUp::Arrivals(n))) if cut => Some(format!(
+            "Nothing was measured: the run stopped inside its warm-up (the first {} arrivals).",
+            fmt_count(n as f64)
         )),
-        Window::Measuring => {
+        (Window::WarmingUp, None) if cut => {
+            Some("Nothing was measured: the run stopped as it began.".to_owned())
+        }
+        (Window::WarmingUp, Some(w)) => Some(format!(
+            "Warming up: {} not measured. The figures and signs appear after.",
+            w.first()
+        )),
+        (Window::WarmingUp, None) => {
+            Some("The run has just begun: the figures and signs appear as it goes.".to_owned())
+        }
+        (Window::Measuring, warm) => {
             let since = fmt_num(r.sim_time_s - r.warmup_s, 1);
+            // A run measured from t = 0 has no warm-up to count from.
+            let (after, since_start) = if warm.is_some() {
+                ("after the warm-up", "since the warm-up")
+            } else {
+                ("in the run", "since the run began")
+            };
             let head = if cut {
-                "No request that arrived after the warm-up finished before the run stopped, so response times were not measured.".to_owned()
+                format!("No request that arrived {after} finished before the run stopped, so response times were not measured.")
             } else {
                 format!(
-                    "Measuring: none of the requests that arrived in the {since} s since the warm-up has finished yet, so response times are not known."
+                    "Measuring: none of the requests that arrived in the {since} s {since_start} has finished yet, so response times are not known."
                 )
             };
             let line = if r.queue_len_end > 0 && r.throughput_rps > 0.0 {
@@ -151,6 +168,59 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
             };
             Some(format!("{head}{line}"))
         }
+    }
+}
+
+/// The part of a run the engine leaves out of its figures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WarmUp {
+    /// The first this many simulated seconds (an open run of set length).
+    Seconds(f64),
+    /// The first this many arrivals, retries included (an open run that
+    /// stops arrivals after a number of requests).
+    Arrivals(u64),
+}
+
+impl WarmUp {
+    /// "the first 6.0 s are", "the first 10 arrivals are".
+    fn first(self) -> String {
+        match self {
+            WarmUp::Seconds(t) => format!("the first {} s are", fmt_num(t, 1)),
+            WarmUp::Arrivals(n) => format!("the first {} arrivals are", fmt_count(n as f64)),
+        }
+    }
+}
+
+/// The warm-up `s`'s run leaves unmeasured, as the engine decides it:
+/// `None` when the engine measures from t = 0 (closed and batch arrivals,
+/// whatever the warm-up share, or a share of 0).
+pub fn warm_up(s: &Scenario) -> Option<WarmUp> {
+    if !matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform) {
+        return None;
+    }
+    match s.requests {
+        Some(n) => {
+            let count = (s.warmup * n as f64).floor() as u64;
+            (count > 0).then_some(WarmUp::Arrivals(count))
+        }
+        None => {
+            let t = s.warmup * s.duration_s;
+            (t > 0.0).then_some(WarmUp::Seconds(t))
+        }
+    }
+}
+
+/// The figures table's caption: "Figures so far" or "Figures of the whole
+/// run", and the warm-up the figures leave out when there is one.
+pub fn figures_caption(s: &Scenario, finished: bool) -> String {
+    let what = if finished {
+        "Figures of the whole run"
+    } else {
+        "Figures so far"
+    };
+    match warm_up(s) {
+        Some(w) => format!("{what} ({} warm-up and not measured)", w.first()),
+        None => what.to_owned(),
     }
 }
 
@@ -265,12 +335,22 @@ pub fn compact_rows(figures: &[String], s: &Scenario, r: &Report, th: &Theory) -
         .collect()
 }
 
-/// Why theory's response times are approximate here, for a note beside the
-/// "(approx.)" labels; `None` when they are exact or there are none.
+/// Theory's reasons, for a note beside the figures: why its response
+/// times are approximate ("Approx.: …", beside the "(approx.)" labels), or,
+/// when it gives none, every reason it has (no formula, evenly spaced
+/// arrivals, a load that changes…); `None` when it has no reason to give.
 pub fn approx_note(th: &Theory) -> Option<String> {
-    let shown = th.mean_ms.is_some() || th.p99_ms.is_some();
-    (shown && !th.approx_because.is_empty())
-        .then(|| format!("Approx.: {}.", th.approx_because.join("; ")))
+    if th.approx_because.is_empty() {
+        return None;
+    }
+    let why = th.approx_because.join("; ");
+    if th.mean_ms.is_some() || th.p99_ms.is_some() {
+        Some(format!("Approx.: {why}."))
+    } else {
+        Some(format!(
+            "Theory gives no response time here. About its model: {why}."
+        ))
+    }
 }
 
 /// The tellers scene in words, for screen readers (and tests): "1 request
@@ -365,9 +445,13 @@ pub fn curve_caption(th: &Theory) -> String {
 /// The curve's note on its "(approx.)" lines: why they are approximate
 /// and, for fixed-size jobs, which side of the p99 line the simulated dots
 /// fall (their tail is shorter than the random jobs the formula assumes).
+/// Said only when the service time really is fixed (no spread at all) and
+/// the mean formula is exact, so the p99's random-time tail is the one
+/// approximation; a spread below random's (CPU plus a random wait, say)
+/// says nothing of which side the dots fall.
 pub fn curve_approx_note(th: &Theory) -> Option<String> {
     let why = approx_note(th)?;
-    let side = if !th.p99_exact && th.scv < 1.0 {
+    let side = if !th.p99_exact && th.mean_exact && th.scv == 0.0 {
         " Jobs of fixed size have a shorter tail than random ones, so the simulated p99 dots sit below that line."
     } else {
         ""
@@ -436,7 +520,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         "Thread limit",
         "—".into(),
         cap.thread_limit_rps.map_or_else(
-            || "none: no thread waits".to_owned(),
+            || no_thread_limit(s.model).to_owned(),
             |t| format!("{}{}", fmt_rps(t), binding(Limit::Threads)),
         ),
     );
@@ -532,27 +616,35 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         "fig-inside",
         "Requests inside (mean) vs λ·W",
         fmt_count(r.mean_in_flight),
-        format!(
-            "{} rps × {} = {}",
-            fmt_num(r.arrival_rps, 0),
-            fmt_ms(r.latency_ms.mean),
-            fmt_count(r.littles_law_in_flight)
-        ),
+        littles_law_text(r),
     );
     let count =
         |n: u64, one: &str, many: &str| format!("{} {}", fmt_count(n as f64), plural(n, one, many));
     let loops = u64::from(s.loop_count());
+    // Worker threads as the engine runs them (a pool per loop: `workers`
+    // for each loop).
+    let workers = u64::from(s.worker_threads());
+    // Without a cap, theory has only Little's law: the mean number alive,
+    // which the peak the row shows is above.
+    let mut peak_note = "";
     let threads_theory = match s.model {
         Model::ThreadPool => count(u64::from(s.threads), "thread", "threads"),
         Model::EventLoop => count(loops, "loop", "loops"),
         Model::EventLoopWorkers => format!(
             "{} + {}",
             count(loops, "loop", "loops"),
-            count(u64::from(s.workers), "worker", "workers")
+            count(workers, "worker", "workers")
         ),
         Model::ThreadPerRequest => match (s.thread_cap, th.threads_needed) {
             (Some(cap), _) => format!("up to {}", count(u64::from(cap), "thread", "threads")),
-            (None, Some(n)) => format!("≈ {}", count(n.ceil() as u64, "thread", "threads")),
+            (None, Some(n)) => {
+                peak_note = if s.arrivals == Arrivals::Poisson {
+                    " (the peak is higher)"
+                } else {
+                    " (the peak is at least that)"
+                };
+                format!("mean ≈ {}", count(n.round() as u64, "thread", "threads"))
+            }
             (None, None) => "—".into(),
         },
     };
@@ -561,7 +653,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             "fig-peak-threads",
             "Threads alive (peak)",
             fmt_count(r.peak_threads as f64),
-            threads_theory.clone(),
+            format!("{threads_theory}{peak_note}"),
         );
     }
     row(
@@ -572,7 +664,10 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             fmt_count(r.peak_memory_reserved_mb),
             fmt_count(r.peak_memory_used_mb)
         ),
-        format!("{threads_theory} × {} KB", fmt_num(s.stack_reserved_kb, 0)),
+        format!(
+            "{threads_theory} × {} KB{peak_note}",
+            fmt_num(s.stack_reserved_kb, 0)
+        ),
     );
     row(
         "fig-connections",
@@ -685,7 +780,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         "fig-model",
         "Theory's model of the line",
         "—".into(),
-        format!("{} at {}", th.queue_model, th.line_at),
+        th.model_of_line.clone(),
     );
     rows
 }
@@ -744,13 +839,18 @@ fn dependency_rows(
             "fig-dep-busy",
             "Dependency slots busy",
             fmt_pct(u),
-            d.utilisation.map_or("—".into(), |x| fmt_pct(x.min(1.0))),
+            dep_slots_busy_text(s, th),
         );
     }
     let wait =
         |w: &tellers_sim::report::QueueWait| format!("{} / {}", fmt_ms(w.mean), fmt_ms(w.p99));
+    let erlang = if erlang_c_exact(s, th) {
+        "Erlang C"
+    } else {
+        "Erlang C, approx."
+    };
     let mean_theory =
-        |x: Option<f64>| x.map_or("—".into(), |m| format!("mean {} (Erlang C)", fmt_ms(m)));
+        |x: Option<f64>| x.map_or("—".into(), |m| format!("mean {} ({erlang})", fmt_ms(m)));
     if s.dep_pool.is_some() {
         row(
             "fig-dep-pool-wait",
@@ -786,6 +886,100 @@ fn dependency_rows(
             format!("mean {}{p99}{slow}", fmt_ms(d.wait_step_ms)),
         );
     }
+}
+
+/// The thread limit's theory cell when threads do not limit the rate.
+/// Threads per request without a cap still wait (for cores, off the CPU);
+/// they are just never too few. An event loop holds no thread while a
+/// request waits.
+fn no_thread_limit(model: Model) -> &'static str {
+    match model {
+        Model::ThreadPerRequest => "none: threads are not capped",
+        _ => "none: no thread waits",
+    }
+}
+
+/// Little's law beside the requests inside: arrival rate × mean response
+/// time. The report's arrival rate counts requests refused at the door,
+/// which spend no time inside, so with refusals the rate is the admitted
+/// one: the arrival rate times the share of the run's arrivals let in
+/// (the report counts refusals over the whole run, not its window, hence
+/// "approx.").
+pub fn littles_law_text(r: &Report) -> String {
+    let w = r.latency_ms.mean;
+    if r.refused == 0 || r.arrived == 0 {
+        return format!(
+            "{} rps × {} = {}",
+            fmt_num(r.arrival_rps, 0),
+            fmt_ms(w),
+            fmt_count(r.littles_law_in_flight)
+        );
+    }
+    let admitted_share = r.arrived.saturating_sub(r.refused) as f64 / r.arrived as f64;
+    let admitted = r.arrival_rps * admitted_share;
+    format!(
+        "{} admitted rps × {} = {} (approx.)",
+        fmt_num(admitted, 0),
+        fmt_ms(w),
+        fmt_count(admitted * w / 1e3)
+    )
+}
+
+/// True when the dependency gets the calls theory counts: each request
+/// makes its calls once at a steady rate the server keeps up with (no
+/// hedges, retries, refusals, callers leaving or load changes).
+fn dep_calls_exact(s: &Scenario, th: &Theory) -> bool {
+    s.hedge_after_ms.is_none()
+        && s.retries == 0
+        && s.timeout_ms.is_none()
+        && s.queue_limit.is_none()
+        && s.max_connections.is_none()
+        && s.shed_after_ms.is_none()
+        && !s.drop_hopeless
+        && th.steady_load
+        && th.growth_per_s == Some(0.0)
+}
+
+/// True when Erlang C's mean wait is exact for the dependency's line:
+/// calls arrive at random (each request calls once, as it arrives: no CPU
+/// before the call, no thread cap or pool, no keep-alive), hold a slot for
+/// a random (exponential) time, and one line (a pool or a slot limit, not
+/// both) serves them first come, first served, everyone kept.
+pub fn erlang_c_exact(s: &Scenario, th: &Theory) -> bool {
+    let no_delay = match s.model {
+        Model::ThreadPerRequest => s.spawn_ms == 0.0 && s.thread_cap.is_none(),
+        Model::EventLoop => true,
+        Model::ThreadPool | Model::EventLoopWorkers => false,
+    };
+    dep_calls_exact(s, th)
+        && no_delay
+        && s.arrivals == Arrivals::Poisson
+        && s.conn_requests <= 1
+        && s.fan_out == 1
+        && s.wait_dist == Dist::Exp
+        && s.mean_cpu_ms() == 0.0
+        && !(s.dep_pool.is_some() && s.dep_concurrency.is_some())
+}
+
+/// Theory's share of the dependency's slots busy, as the simulator
+/// measures it: calls in service (calls per second × time each holds a
+/// slot) ÷ the slots, never more than a smaller pool in front lets in.
+/// (Theory's own utilisation divides by the pool when it is the smaller.)
+pub fn dep_slots_busy_text(s: &Scenario, th: &Theory) -> String {
+    let (Some(k), Some(calls)) = (s.dep_concurrency, th.dep.calls_rps) else {
+        return "—".into();
+    };
+    let most = f64::from(s.dep_pool.map_or(k, |n| n.min(k)));
+    let held = (calls * s.wait_ms / 1000.0).min(most);
+    format!(
+        "{}{}",
+        fmt_pct(held / f64::from(k)),
+        if dep_calls_exact(s, th) {
+            ""
+        } else {
+            " (approx.)"
+        }
+    )
 }
 
 /// The report as the CLI's `--json` prints it: no series, no wall time.
@@ -958,6 +1152,86 @@ mod tests {
             "{note}"
         );
         assert!(approx_note(&theory(&preset("mm1").unwrap())).is_none());
+    }
+
+    #[test]
+    fn without_a_response_time_theory_still_gives_its_reasons() {
+        // The slowest of 10 calls through the dependency's 50 slots.
+        let fan = Scenario {
+            model: Model::EventLoop,
+            cores: 8,
+            loops: 8,
+            accept: tellers_sim::Accept::Shared,
+            cpu_ms: 0.5,
+            wait_ms: 10.0,
+            fan_out: 10,
+            dep_concurrency: Some(50),
+            rps: 300.0,
+            ..Scenario::default()
+        };
+        let th = theory(&fan);
+        assert!(th.mean_ms.is_none() && th.p99_ms.is_none());
+        let note = approx_note(&th).unwrap();
+        assert!(
+            note.starts_with("Theory gives no response time here.")
+                && note.contains("no formula: the slowest of N calls"),
+            "{note}"
+        );
+        // A load that starts above the limit, then changes.
+        let mm1 = preset("mm1").unwrap();
+        let cap = theory(&mm1).capacity.capacity_rps;
+        let changing = Scenario {
+            rps_schedule: Some(
+                tellers_sim::schedule::Schedule::new(&[(0.0, cap * 1.2), (300.0, cap * 0.5)])
+                    .unwrap(),
+            ),
+            ..mm1
+        };
+        let th = theory(&changing);
+        assert!(th.mean_ms.is_none());
+        let note = approx_note(&th).unwrap();
+        assert!(note.contains("the load changes during the run"), "{note}");
+        // Evenly spaced arrivals say why there is no response time.
+        let even = Scenario {
+            arrivals: Arrivals::Uniform,
+            ..preset("mm4").unwrap()
+        };
+        let note = approx_note(&theory(&even)).unwrap();
+        assert!(note.contains("evenly spaced"), "{note}");
+    }
+
+    #[test]
+    fn theorys_model_of_the_line_is_the_scenarios_own() {
+        let model = |s: &Scenario| theory_of("fig-model", s, &Report::default());
+        let mm4 = preset("mm4").unwrap();
+        assert_eq!(model(&mm4), "M/M/4 at the 4 cores");
+        let even = Scenario {
+            arrivals: Arrivals::Uniform,
+            ..mm4.clone()
+        };
+        assert_eq!(model(&even), "D/M/4 at the 4 cores");
+        let batch = Scenario {
+            arrivals: Arrivals::Batch,
+            count: 100,
+            ..mm4
+        };
+        assert!(model(&batch).starts_with("none: 100 requests all at once"));
+    }
+
+    #[test]
+    fn fixed_calls_have_no_share_slower_than_their_p99() {
+        let wait_step = |s: &Scenario| theory_of("fig-wait-step", s, &Report::default());
+        let exp = Scenario {
+            fan_out: 100,
+            ..Scenario::default()
+        };
+        assert!(wait_step(&exp).contains("63 % meet a call slower than its p99"));
+        let fixed = Scenario {
+            wait_dist: Dist::Const,
+            ..exp
+        };
+        let text = wait_step(&fixed);
+        assert!(!text.contains("slower than"), "{text}");
     }
 
     #[test]
@@ -1142,6 +1416,262 @@ mod tests {
         assert!(!j.contains("series") && j.contains("\"wall_s\":0.0"), "{j}");
         let v: serde_json::Value = serde_json::from_str(&j).unwrap();
         assert!(v.is_object());
+    }
+
+    /// The theory cell of row `key` for `s` after `r`.
+    fn theory_of(key: &str, s: &Scenario, r: &Report) -> String {
+        figure_rows(s, r, &theory(s))
+            .into_iter()
+            .find(|row| row.key == key)
+            .unwrap_or_else(|| panic!("no row {key}"))
+            .theory
+    }
+
+    #[test]
+    fn uncapped_threads_per_request_are_no_limit_yet_still_wait() {
+        let tpr = Scenario {
+            model: Model::ThreadPerRequest,
+            ..Scenario::default()
+        };
+        assert_eq!(
+            theory_of("fig-thread-limit", &tpr, &Report::default()),
+            "none: threads are not capped"
+        );
+        let loops = Scenario {
+            model: Model::EventLoop,
+            ..Scenario::default()
+        };
+        assert_eq!(
+            theory_of("fig-thread-limit", &loops, &Report::default()),
+            "none: no thread waits"
+        );
+    }
+
+    #[test]
+    fn uncapped_threads_theory_is_a_mean_below_the_peak() {
+        let s = Scenario {
+            model: Model::ThreadPerRequest,
+            duration_s: 10.0,
+            ..Scenario::default()
+        };
+        let r = tellers_sim::simulate(&s).unwrap();
+        let n = theory(&s).threads_needed.unwrap();
+        assert!(r.peak_threads as f64 > n + 1.0, "{} vs {n}", r.peak_threads);
+        let peak = theory_of("fig-peak-threads", &s, &r);
+        assert!(
+            peak.starts_with("mean ≈ ") && peak.ends_with("(the peak is higher)"),
+            "{peak}"
+        );
+        let mem = theory_of("fig-memory", &s, &r);
+        assert!(
+            mem.starts_with("mean ≈ ") && mem.ends_with("KB (the peak is higher)"),
+            "{mem}"
+        );
+    }
+
+    #[test]
+    fn a_pool_per_loop_counts_every_loops_workers() {
+        let s = Scenario {
+            duration_s: 1.0,
+            ..preset("waf-offload-unbalanced").unwrap()
+        };
+        assert!(s.pool_per_loop && s.model == Model::EventLoopWorkers);
+        let r = tellers_sim::simulate(&s).unwrap();
+        let mem = theory_of("fig-memory", &s, &r);
+        assert!(mem.starts_with("4 loops + 4 workers ×"), "{mem}");
+        assert_eq!(s.worker_threads(), 4, "the count's one home");
+        assert_eq!(r.peak_threads, 8, "the threads the engine runs");
+    }
+
+    #[test]
+    fn littles_law_counts_only_the_requests_let_in() {
+        // 400 rps at a pool that finishes about 200 with a line of 10:
+        // about half are refused at the door and spend no time inside.
+        let s = Scenario {
+            rps: 400.0,
+            queue_limit: Some(10),
+            duration_s: 30.0,
+            ..Scenario::default()
+        };
+        let r = tellers_sim::simulate(&s).unwrap();
+        assert!(r.refused > r.arrived / 4, "{} of {}", r.refused, r.arrived);
+        let admitted = r.arrival_rps * (r.arrived - r.refused) as f64 / r.arrived as f64;
+        let law = admitted * r.latency_ms.mean / 1e3;
+        let off = |x: f64| (x / r.mean_in_flight - 1.0).abs();
+        assert!(off(law) < 0.1, "λ·W {law} vs {} inside", r.mean_in_flight);
+        assert!(
+            off(r.littles_law_in_flight) > 0.5,
+            "all arrivals count refusals"
+        );
+        let text = theory_of("fig-inside", &s, &r);
+        assert!(
+            text.contains("admitted rps ×")
+                && text.ends_with(&format!("= {} (approx.)", fmt_count(law))),
+            "{text}"
+        );
+        // With nobody refused, the law reads as before.
+        let mm1 = preset("mm1").unwrap();
+        let r = Report {
+            arrived: 10,
+            arrival_rps: 50.0,
+            latency_ms: tellers_sim::report::Latency {
+                mean: 20.0,
+                max: 90.0,
+                ..Default::default()
+            },
+            littles_law_in_flight: 1.0,
+            sim_time_s: 100.0,
+            warmup_s: 1.0,
+            ..Report::default()
+        };
+        assert_eq!(theory_of("fig-inside", &mm1, &r), "50 rps × 20.0 ms = 1");
+    }
+
+    #[test]
+    fn erlang_c_says_approx_unless_calls_come_at_random() {
+        // Ten connections in front of a dependency, called after 1 ms of
+        // CPU on the loops: the calls do not come at random.
+        let pool = Scenario {
+            rps: 400.0,
+            duration_s: 2.0,
+            ..preset("db-pool-limit").unwrap()
+        };
+        let r = tellers_sim::simulate(&pool).unwrap();
+        let wait = theory_of("fig-dep-pool-wait", &pool, &r);
+        assert!(wait.ends_with("(Erlang C, approx.)"), "{wait}");
+        // Random calls as requests arrive, random times, one line: exact,
+        // and the simulated mean wait agrees.
+        let s = Scenario {
+            model: Model::ThreadPerRequest,
+            spawn_ms: 0.0,
+            cpu_ms: 0.0,
+            wait_ms: 20.0,
+            rps: 150.0,
+            dep_concurrency: Some(4),
+            duration_s: 200.0,
+            ..Scenario::default()
+        };
+        let th = theory(&s);
+        assert!(erlang_c_exact(&s, &th));
+        let r = tellers_sim::simulate(&s).unwrap();
+        let text = theory_of("fig-dep-queue-wait", &s, &r);
+        assert!(text.ends_with("(Erlang C)"), "{text}");
+        let erlang = th.dep.queue_wait_ms.unwrap();
+        let sim = r.dep_queue_wait_ms.mean;
+        assert!((sim / erlang - 1.0).abs() < 0.15, "{sim} vs {erlang} ms");
+        // Fan-out, fixed waits, hedges or CPU before the call break it.
+        for bent in [
+            Scenario {
+                fan_out: 2,
+                rps: 50.0,
+                ..s.clone()
+            },
+            Scenario {
+                wait_dist: Dist::Const,
+                ..s.clone()
+            },
+            Scenario {
+                hedge_after_ms: Some(30.0),
+                ..s.clone()
+            },
+            Scenario {
+                cpu_ms: 1.0,
+                ..s.clone()
+            },
+        ] {
+            assert!(!erlang_c_exact(&bent, &theory(&bent)), "{bent:?}");
+        }
+    }
+
+    #[test]
+    fn dependency_slots_busy_compares_like_with_like() {
+        // 200 calls/s of 20 ms: 4 calls in service, on 10 slots behind a
+        // pool of 5 connections. The simulator divides by the 10 slots.
+        let s = Scenario {
+            model: Model::ThreadPerRequest,
+            cpu_ms: 1.0,
+            wait_ms: 20.0,
+            wait_dist: Dist::Const,
+            rps: 200.0,
+            dep_pool: Some(5),
+            dep_concurrency: Some(10),
+            duration_s: 30.0,
+            ..Scenario::default()
+        };
+        let r = tellers_sim::simulate(&s).unwrap();
+        let u = r.dep_utilisation.unwrap();
+        assert!((u - 0.4).abs() < 0.03, "simulated {u}");
+        assert_eq!(theory_of("fig-dep-busy", &s, &r), fmt_pct(0.4));
+        // Overloaded: the pool lets in at most 5 at once, half the slots.
+        let over = Scenario {
+            rps: 400.0,
+            ..s.clone()
+        };
+        assert_eq!(dep_slots_busy_text(&over, &theory(&over)), "50 % (approx.)");
+    }
+
+    #[test]
+    fn the_fixed_size_note_needs_fixed_service_times() {
+        // The default pool: 10 ms of CPU plus a 90 ms random wait, SCV
+        // about 0.82. Below random's, but not fixed: no side is promised.
+        let th = theory(&Scenario::default());
+        assert!(th.scv > 0.0 && th.scv < 1.0 && !th.p99_exact, "{}", th.scv);
+        let note = curve_approx_note(&th).unwrap();
+        assert!(!note.contains("fixed size"), "{note}");
+    }
+
+    #[test]
+    fn the_caption_names_the_warm_up_the_engine_leaves_out() {
+        let open = Scenario {
+            duration_s: 10.0,
+            ..Scenario::default()
+        };
+        assert_eq!(
+            figures_caption(&open, false),
+            "Figures so far (the first 1.0 s are warm-up and not measured)"
+        );
+        assert_eq!(tellers_sim::simulate(&open).unwrap().warmup_s, 1.0);
+        // Closed and batch runs are measured from t = 0, whatever the share.
+        for arrivals in [Arrivals::Closed, Arrivals::Batch] {
+            let s = Scenario {
+                arrivals,
+                count: 100,
+                ..open.clone()
+            };
+            assert!(s.warmup > 0.0);
+            assert_eq!(tellers_sim::simulate(&s).unwrap().warmup_s, 0.0);
+            assert_eq!(figures_caption(&s, true), "Figures of the whole run");
+        }
+        // Stopping after 200 requests: the first 20 arrivals are warm-up.
+        let counted = Scenario {
+            requests: Some(200),
+            ..open.clone()
+        };
+        assert_eq!(
+            figures_caption(&counted, true),
+            "Figures of the whole run (the first 20 arrivals are warm-up and not measured)"
+        );
+    }
+
+    #[test]
+    fn a_run_measured_from_the_start_never_mentions_a_warm_up() {
+        // A batch of 10-second waits: nobody has finished after 5 s.
+        let s = Scenario {
+            model: Model::ThreadPerRequest,
+            cpu_ms: 0.1,
+            wait_ms: 10_000.0,
+            wait_dist: Dist::Const,
+            arrivals: Arrivals::Batch,
+            count: 1000,
+            ..Scenario::default()
+        };
+        let r = report_at(&s, 5.0);
+        assert_eq!(window(&s, &r), Window::Measuring);
+        let note = measuring_note(&s, &r).unwrap();
+        assert!(
+            note.contains("since the run began") && !note.contains("warm-up"),
+            "{note}"
+        );
     }
 
     #[test]

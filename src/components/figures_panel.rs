@@ -3,9 +3,9 @@ use tellers_sim::report::Report;
 use tellers_sim::signs::{read_signs, SignKind};
 
 use crate::figures::{
-    approx_note, compact_rows, figure_rows, measuring_note, report_json, FigureRow,
+    approx_note, compact_rows, figure_rows, figures_caption, measuring_note, report_json, FigureRow,
 };
-use crate::format::{fmt_num, group_thousands};
+use crate::format::group_thousands;
 use crate::lab::{Lab, RunState};
 
 /// What a theory cell says in a lesson before the run has ended: the
@@ -30,17 +30,7 @@ pub fn FiguresPanel(
         <section class="panel panel--figures" aria-label="Figures">
             {verdict(lab, report)}
             <table class="figures" data-testid="figures">
-                <caption>
-                    {move || {
-                        let s = lab.scenario.get();
-                        let warm = if s.warmup > 0.0 {
-                            format!(" (the first {} s are warm-up and not measured)", fmt_num(s.duration_s * s.warmup, 1))
-                        } else {
-                            String::new()
-                        };
-                        if finished() { format!("Figures of the whole run{warm}") } else { format!("Figures so far{warm}") }
-                    }}
-                </caption>
+                <caption>{move || figures_caption(&lab.scenario.get(), finished())}</caption>
                 <thead>
                     <tr>
                         <th scope="col">"Figure"</th>
