@@ -136,10 +136,22 @@ export async function runAxe(page, options = {}) {
   if (!(await page.evaluate(() => 'axe' in window))) {
     await page.addScriptTag({ path: AXE });
   }
-  return page.evaluate(
-    (opts) => window.axe.run(document, { resultTypes: ['violations'], ...opts }).then((r) => r.violations),
-    options,
-  );
+  return page.evaluate(async (opts) => {
+    // axe scrolls each element into view to see what is behind it. Lesson
+    // blocks are laid out only near the screen (content-visibility: auto,
+    // lessons.css), so that scroll lays out blocks it passes and moves the
+    // page under the point axe measures: it then reads the colour of
+    // whatever moved there (a Check button behind a word of text). Lay out
+    // everything while axe runs, and put the page back after.
+    const style = document.createElement('style');
+    style.textContent = '* { content-visibility: visible !important; }';
+    document.head.append(style);
+    try {
+      return (await window.axe.run(document, { resultTypes: ['violations'], ...opts })).violations;
+    } finally {
+      style.remove();
+    }
+  }, options);
 }
 
 /**
