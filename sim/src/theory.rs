@@ -414,9 +414,8 @@ pub fn theory(s: &Scenario) -> Theory {
                     (c, format!("{} sharing one line", plural(u64::from(c), "loop")))
                 }
                 Model::EventLoopWorkers => {
-                    let c = s
-                        .cores
-                        .min(loops.saturating_add(s.worker_threads()));
+                    // The cores the loops and their workers can keep busy.
+                    let c = s.usable_cores() as u32;
                     (c, format!("the {}", plural(u64::from(c), "core")))
                 }
                 _ => (s.cores, format!("the {}", plural(u64::from(s.cores), "core"))),
