@@ -839,12 +839,12 @@ fn dependency_rows(
             "fig-dep-busy",
             "Dependency slots busy",
             fmt_pct(u),
-            dep_slots_busy_text(s, th),
+            dep_slots_busy_text(th),
         );
     }
     let wait =
         |w: &tellers_sim::report::QueueWait| format!("{} / {}", fmt_ms(w.mean), fmt_ms(w.p99));
-    let erlang = if erlang_c_exact(s, th) {
+    let erlang = if th.dep.wait_exact {
         "Erlang C"
     } else {
         "Erlang C, approx."
@@ -925,61 +925,19 @@ pub fn littles_law_text(r: &Report) -> String {
     )
 }
 
-/// True when the dependency gets the calls theory counts: each request
-/// makes its calls once at a steady rate the server keeps up with (no
-/// hedges, retries, refusals, callers leaving or load changes).
-fn dep_calls_exact(s: &Scenario, th: &Theory) -> bool {
-    s.hedge_after_ms.is_none()
-        && s.retries == 0
-        && s.timeout_ms.is_none()
-        && s.queue_limit.is_none()
-        && s.max_connections.is_none()
-        && s.shed_after_ms.is_none()
-        && !s.drop_hopeless
-        && th.steady_load
-        && th.growth_per_s == Some(0.0)
-}
-
-/// True when Erlang C's mean wait is exact for the dependency's line:
-/// calls arrive at random (each request calls once, as it arrives: no CPU
-/// before the call, no thread cap or pool, no keep-alive), hold a slot for
-/// a random (exponential) time, and one line (a pool or a slot limit, not
-/// both) serves them first come, first served, everyone kept.
-pub fn erlang_c_exact(s: &Scenario, th: &Theory) -> bool {
-    let no_delay = match s.model {
-        Model::ThreadPerRequest => s.spawn_ms == 0.0 && s.thread_cap.is_none(),
-        Model::EventLoop => true,
-        Model::ThreadPool | Model::EventLoopWorkers => false,
-    };
-    dep_calls_exact(s, th)
-        && no_delay
-        && s.arrivals == Arrivals::Poisson
-        && s.conn_requests <= 1
-        && s.fan_out == 1
-        && s.wait_dist == Dist::Exp
-        && s.mean_cpu_ms() == 0.0
-        && !(s.dep_pool.is_some() && s.dep_concurrency.is_some())
-}
-
 /// Theory's share of the dependency's slots busy, as the simulator
-/// measures it: calls in service (calls per second × time each holds a
-/// slot) ÷ the slots, never more than a smaller pool in front lets in.
-/// (Theory's own utilisation divides by the pool when it is the smaller.)
-pub fn dep_slots_busy_text(s: &Scenario, th: &Theory) -> String {
-    let (Some(k), Some(calls)) = (s.dep_concurrency, th.dep.calls_rps) else {
-        return "—".into();
-    };
-    let most = f64::from(s.dep_pool.map_or(k, |n| n.min(k)));
-    let held = (calls * s.wait_ms / 1000.0).min(most);
-    format!(
-        "{}{}",
-        fmt_pct(held / f64::from(k)),
-        if dep_calls_exact(s, th) {
-            ""
-        } else {
-            " (approx.)"
-        }
-    )
+/// measures it ([`DepTheory::slots_busy`]), "(approx.)" unless the
+/// dependency gets the calls theory counts.
+///
+/// [`DepTheory::slots_busy`]: tellers_sim::theory::DepTheory::slots_busy
+pub fn dep_slots_busy_text(th: &Theory) -> String {
+    th.dep.slots_busy.map_or("—".into(), |u| {
+        format!(
+            "{}{}",
+            fmt_pct(u),
+            if th.dep.calls_exact { "" } else { " (approx.)" }
+        )
+    })
 }
 
 /// The report as the CLI's `--json` prints it: no series, no wall time.
@@ -1552,7 +1510,7 @@ mod tests {
             ..Scenario::default()
         };
         let th = theory(&s);
-        assert!(erlang_c_exact(&s, &th));
+        assert!(th.dep.wait_exact);
         let r = tellers_sim::simulate(&s).unwrap();
         let text = theory_of("fig-dep-queue-wait", &s, &r);
         assert!(text.ends_with("(Erlang C)"), "{text}");
@@ -1579,7 +1537,7 @@ mod tests {
                 ..s.clone()
             },
         ] {
-            assert!(!erlang_c_exact(&bent, &theory(&bent)), "{bent:?}");
+            assert!(!theory(&bent).dep.wait_exact, "{bent:?}");
         }
     }
 
@@ -1607,7 +1565,7 @@ mod tests {
             rps: 400.0,
             ..s.clone()
         };
-        assert_eq!(dep_slots_busy_text(&over, &theory(&over)), "50 % (approx.)");
+        assert_eq!(dep_slots_busy_text(&theory(&over)), "50 % (approx.)");
     }
 
     #[test]

@@ -109,6 +109,22 @@ pub struct DepTheory {
     pub slow_call_share: Option<f64>,
     /// Extra calls hedging sends, as a share of calls: e^(−h/W).
     pub hedge_share: Option<f64>,
+    /// Share of the slots busy as the simulator measures it, 0–1: calls in
+    /// service (calls per second × time each holds a slot) ÷ the slots,
+    /// never more than a smaller pool in front lets in (`utilisation`
+    /// divides by the pool when it is the smaller); `None` without a slot
+    /// limit or open arrivals.
+    pub slots_busy: Option<f64>,
+    /// True when the dependency gets the calls theory counts: each request
+    /// makes its calls once at a steady rate the server keeps up with (no
+    /// hedges, retries, refusals, callers leaving or load changes).
+    pub calls_exact: bool,
+    /// True when Erlang C's mean wait is exact for the dependency's line:
+    /// calls arrive at random (each request calls once, as it arrives: no
+    /// CPU before the call, no thread cap or pool, no keep-alive), hold a
+    /// slot for a random (exponential) time, and one line (a pool or a slot
+    /// limit, not both) serves them first come, first served, everyone kept.
+    pub wait_exact: bool,
 }
 
 /// The dependency side of `s` at `offered` rps.
@@ -138,6 +154,35 @@ fn dep_theory(s: &Scenario, offered: Option<f64>, cap: &Capacity) -> DepTheory {
         (Some(_), Some(_)) => (None, erlang(k)),
         (None, None) => (None, None),
     };
+    let slots_busy = match (s.dep_concurrency, calls_rps) {
+        (Some(k), Some(c)) => {
+            let most = f64::from(s.dep_pool.map_or(k, |n| n.min(k)));
+            Some((c * s.wait_ms / 1000.0).min(most) / f64::from(k))
+        }
+        _ => None,
+    };
+    let calls_exact = s.hedge_after_ms.is_none()
+        && s.retries == 0
+        && s.timeout_ms.is_none()
+        && s.queue_limit.is_none()
+        && s.max_connections.is_none()
+        && s.shed_after_ms.is_none()
+        && !s.drop_hopeless
+        && steady_load(s)
+        && offered.is_some_and(|o| o <= cap.capacity_rps);
+    let no_delay = match s.model {
+        Model::ThreadPerRequest => s.spawn_ms == 0.0 && s.thread_cap.is_none(),
+        Model::EventLoop => true,
+        Model::ThreadPool | Model::EventLoopWorkers => false,
+    };
+    let wait_exact = calls_exact
+        && no_delay
+        && s.arrivals == Arrivals::Poisson
+        && s.conn_requests <= 1
+        && s.fan_out == 1
+        && s.wait_dist == Dist::Exp
+        && s.mean_cpu_ms() == 0.0
+        && !(s.dep_pool.is_some() && s.dep_concurrency.is_some());
     DepTheory {
         calls_rps,
         utilisation,
@@ -148,7 +193,18 @@ fn dep_theory(s: &Scenario, offered: Option<f64>, cap: &Capacity) -> DepTheory {
         slow_call_share: (s.fan_out > 1 && exp)
             .then(|| analytic::share_meeting_a_slow_call(s.fan_out)),
         hedge_share,
+        slots_busy,
+        calls_exact,
+        wait_exact,
     }
+}
+
+/// True when the arrival rate stays at its first value all run (no load
+/// schedule, or one whose every step is the base rate).
+fn steady_load(s: &Scenario) -> bool {
+    s.rps_schedule
+        .as_ref()
+        .is_none_or(|sch| sch.steps().iter().all(|st| st.1 == sch.base_rps()))
 }
 
 /// Mean and variance, ms and ms², of the wait step with capacity to spare.
@@ -449,10 +505,7 @@ pub fn theory(s: &Scenario) -> Theory {
         && offered.is_some_and(|o| o < capacity.capacity_rps)
         && s.arrivals == Arrivals::Poisson
         && !fan_out_at_limit;
-    let steady_load = s
-        .rps_schedule
-        .as_ref()
-        .is_none_or(|sch| sch.steps().iter().all(|st| st.1 == sch.base_rps()));
+    let steady_load = steady_load(s);
     let mut approx_because = approximations(s, &capacity, pinned, scv, servers, steady_load);
     let queue_model = format!("M/{letter}/{servers}");
     let model_of_line = match s.arrivals {
