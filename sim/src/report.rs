@@ -144,6 +144,9 @@ pub struct Report {
     pub goodput_rps: f64,
     /// Arrivals per second in the measured window.
     pub arrival_rps: f64,
+    /// Arrivals let in per second in the measured window: `arrival_rps`
+    /// less those refused at the door.
+    pub admitted_rps: f64,
     /// Response time from arrival to finish, ms.
     pub latency_ms: Latency,
     /// Time from arrival to first service, ms.
@@ -154,7 +157,10 @@ pub struct Report {
     pub mean_busy: f64,
     /// Time-averaged requests inside the server.
     pub mean_in_flight: f64,
-    /// Little's law: arrival rate × mean response time.
+    /// Little's law: admitted rate (`admitted_rps`) × mean response time,
+    /// requests. Requests that leave the line unserved (dropped, shed) are
+    /// inside for a while but have no response time, so with them the law
+    /// is an approximation.
     pub littles_law_in_flight: f64,
     /// Time the last request finished, s.
     pub makespan_s: f64,

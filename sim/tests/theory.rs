@@ -132,6 +132,46 @@ fn littles_law_holds_in_every_model() {
     }
 }
 
+/// Refused requests are never inside: Little's law holds with the rate let
+/// in. Each model at twice what it can serve, behind a door that turns
+/// about half away (a line of 10, or 30 connections for the loops).
+#[test]
+fn littles_law_counts_only_the_requests_let_in() {
+    for model in [
+        Model::ThreadPool,
+        Model::ThreadPerRequest,
+        Model::EventLoop,
+        Model::EventLoopWorkers,
+    ] {
+        let bounded = matches!(model, Model::ThreadPool);
+        let s = Scenario {
+            model,
+            threads: 40,
+            rps: 800.0,
+            queue_limit: bounded.then_some(10),
+            max_connections: (!bounded).then_some(30),
+            duration_s: 200.0,
+            seed: 3,
+            ..Scenario::default()
+        };
+        let r = simulate(&s).unwrap();
+        let refused = r.refused as f64 / r.arrived as f64;
+        assert!(refused > 0.2, "{model:?}: {refused} refused");
+        close(
+            r.admitted_rps,
+            r.arrival_rps * (1.0 - refused),
+            0.01,
+            &format!("admitted rate, {model:?}"),
+        );
+        close(
+            r.mean_in_flight,
+            r.littles_law_in_flight,
+            0.03,
+            &format!("Little's law with refusals, {model:?}"),
+        );
+    }
+}
+
 #[test]
 fn sale_day_pool_of_20_is_the_limit() {
     let r = simulate(&preset("sale-day").unwrap()).unwrap();

@@ -946,6 +946,9 @@ impl Simulation {
         if at_conn_limit || self.server.line_is_full(&self.ctx) {
             let c = &mut self.ctx;
             c.stats.refused += 1;
+            if measured {
+                c.stats.refused_in_window += 1;
+            }
             c.call_try_failed(caller, attempt, true);
             return;
         }
@@ -996,6 +999,8 @@ impl Simulation {
             max: st.latency.max() as f64 / NS_PER_MS,
         };
         let arrival_rps = st.arrived_in_window as f64 / window_s;
+        // Refused arrivals spend no time inside: Little's law counts the rest.
+        let admitted_rps = (st.arrived_in_window - st.refused_in_window) as f64 / window_s;
         // Callers still inside past their timeout have given up too.
         let gone_inside = c.timeout.map_or(0, |to| {
             c.reqs.live().filter(|q| now >= q.arrival + to).count() as u64
@@ -1051,6 +1056,7 @@ impl Simulation {
             throughput_rps: st.completed_in_window as f64 / window_s,
             goodput_rps: st.good_in_window as f64 / window_s,
             arrival_rps,
+            admitted_rps,
             latency_ms,
             queue_wait_ms: QueueWait {
                 mean: st.queue_wait.mean() / NS_PER_MS,
@@ -1059,7 +1065,7 @@ impl Simulation {
             cpu_utilisation: (area.busy_cores / window_ns / cores).clamp(0.0, 1.0),
             mean_busy: area.busy / window_ns,
             mean_in_flight: area.inside / window_ns,
-            littles_law_in_flight: arrival_rps * latency_ms.mean / 1e3,
+            littles_law_in_flight: admitted_rps * latency_ms.mean / 1e3,
             makespan_s: st.last_finish as f64 / 1e9,
             loop_block_ms: has_loops.then(|| LoopBlock {
                 p99: st.loop_block.quantile(0.99) / NS_PER_MS,

@@ -127,6 +127,8 @@ pub struct Stats {
     pub warm_count: u64,
     /// Arrivals in the window.
     pub arrived_in_window: u64,
+    /// Arrivals in the window refused at the door (never inside).
+    pub refused_in_window: u64,
     /// Completions in the window.
     pub completed_in_window: u64,
     /// Completions in the window within the caller's timeout.
@@ -186,6 +188,7 @@ impl Stats {
             t_warm,
             warm_count,
             arrived_in_window: 0,
+            refused_in_window: 0,
             completed_in_window: 0,
             good_in_window: 0,
             line_at_warm: 0,
