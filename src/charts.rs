@@ -447,9 +447,18 @@ fn theory_rhos() -> Vec<f64> {
 
 /// The utilisation → response-time chart: theory for one worker and for
 /// `th.servers` workers (mean and p99; none when theory has no formula for
-/// the line, [`Theory::curve_formula`]), the simulated points, and where the
-/// scenario runs now (from `live`, when it has open arrivals below capacity).
-pub fn curve_chart(th: &Theory, points: &[SweepPoint], live: Option<&Report>) -> Chart {
+/// the line, [`Theory::curve_formula`]), labelled "(approx.)" as the theory
+/// of the points (`points_th`, [`curve_theory`]) says, the simulated
+/// points, and where the scenario runs now (from `live`, when it has open
+/// arrivals below capacity).
+///
+/// [`curve_theory`]: tellers_sim::sweep::curve_theory
+pub fn curve_chart(
+    th: &Theory,
+    points_th: &Theory,
+    points: &[SweepPoint],
+    live: Option<&Report>,
+) -> Chart {
     let c = th.servers.max(1);
     let rhos = theory_rhos();
     // Theory decides the formula (and its corrections); the chart only reads it.
@@ -480,13 +489,16 @@ pub fn curve_chart(th: &Theory, points: &[SweepPoint], live: Option<&Report>) ->
     // so): no theory lines, only the simulated points.
     if th.curve_formula {
         series.push(Series {
-            label: label(&format!("mean, theory, {}", workers(c)), th.mean_exact),
+            label: label(
+                &format!("mean, theory, {}", workers(c)),
+                points_th.mean_exact,
+            ),
             color: palette::BLUE,
             mark: Mark::Line,
             points: line(c, false),
         });
         series.push(Series {
-            label: label(&format!("p99, theory, {}", workers(c)), th.p99_exact),
+            label: label(&format!("p99, theory, {}", workers(c)), points_th.p99_exact),
             color: palette::VERMILLION,
             mark: Mark::Line,
             points: line(c, true),
@@ -498,13 +510,13 @@ pub fn curve_chart(th: &Theory, points: &[SweepPoint], live: Option<&Report>) ->
         // (the p99 still takes service times as random), so they are exact
         // where theory's are.
         series.push(Series {
-            label: label("mean, 1 worker", th.mean_exact),
+            label: label("mean, 1 worker", points_th.mean_exact),
             color: palette::BLUE,
             mark: Mark::Dashed,
             points: line(1, false),
         });
         series.push(Series {
-            label: label("p99, 1 worker", th.p99_exact),
+            label: label("p99, 1 worker", points_th.p99_exact),
             color: palette::VERMILLION,
             mark: Mark::Dashed,
             points: line(1, true),
@@ -636,7 +648,9 @@ pub fn series_charts(series: &[SeriesPoint]) -> [Chart; 4] {
 mod tests {
     use super::*;
     use tellers_sim::presets::preset;
+    use tellers_sim::sweep::curve_theory;
     use tellers_sim::theory::theory;
+    use tellers_sim::Scenario;
 
     #[test]
     fn log_ranges_are_whole_decades() {
@@ -656,7 +670,7 @@ mod tests {
             mean_ms: 100.0,
             p99_ms: 400.0,
         }];
-        let ch = curve_chart(&th, &pts, Some(&r));
+        let ch = curve_chart(&th, &th, &pts, Some(&r));
         let labels: Vec<_> = ch.series.iter().map(|s| s.label.as_str()).collect();
         assert!(
             labels.contains(&"mean, 1 worker (approx.)")
@@ -697,7 +711,7 @@ mod tests {
             mean_ms: 30.0,
             p99_ms: 60.0,
         }];
-        let labels: Vec<_> = curve_chart(&th, &pts, None)
+        let labels: Vec<_> = curve_chart(&th, &th, &pts, None)
             .series
             .into_iter()
             .map(|s| (s.label, s.points.len()))
@@ -717,7 +731,7 @@ mod tests {
         };
         let th = theory(&even);
         assert!(th.mean_ms.is_none() && th.utilisation.unwrap() < 1.0);
-        let labels: Vec<_> = curve_chart(&th, &pts, None)
+        let labels: Vec<_> = curve_chart(&th, &th, &pts, None)
             .series
             .into_iter()
             .map(|s| s.label)
@@ -732,14 +746,15 @@ mod tests {
 
     #[test]
     fn the_one_worker_lines_say_approx_as_theory_does() {
-        let labels = |name: &str| {
-            let th = theory(&preset(name).unwrap());
-            curve_chart(&th, &[], None)
+        let labels_of = |s: &Scenario| {
+            let th = theory(s);
+            curve_chart(&th, &curve_theory(s, &th), &[], None)
                 .series
                 .into_iter()
                 .map(|s| s.label)
                 .collect::<Vec<_>>()
         };
+        let labels = |name: &str| labels_of(&preset(name).unwrap());
         // M/M/4: random times, the formulas are exact.
         let mm4 = labels("mm4");
         assert!(
@@ -753,6 +768,17 @@ mod tests {
                 && planned.contains(&"p99, 1 worker (approx.)".to_owned()),
             "{planned:?}"
         );
+        // M/M/4 asked for twice its limit: theory has no figure for the
+        // scenario, but the lines are exact for the points (all below it).
+        let over = labels_of(&Scenario {
+            rps: 800.0,
+            ..preset("mm4").unwrap()
+        });
+        assert!(
+            over.contains(&"mean, theory, 4 workers".to_owned())
+                && over.contains(&"p99, 1 worker".to_owned()),
+            "{over:?}"
+        );
     }
 
     #[test]
@@ -762,7 +788,7 @@ mod tests {
         assert!((theory(&mm1).scv - 1.0).abs() < 1e-12);
         assert_eq!(theory(&md1).scv, 0.0);
         // M/D/1 at 80 %: 10 ms + 20 ms in line, the theory's own figure.
-        let ch = curve_chart(&theory(&md1), &[], None);
+        let ch = curve_chart(&theory(&md1), &theory(&md1), &[], None);
         let at80 = ch.series[0]
             .points
             .iter()
@@ -780,7 +806,7 @@ mod tests {
     #[test]
     fn without_a_run_the_operating_point_is_theory() {
         let s = preset("mm1").unwrap();
-        let ch = curve_chart(&theory(&s), &[], None);
+        let ch = curve_chart(&theory(&s), &theory(&s), &[], None);
         let ring = ch.series.iter().find(|s| s.mark == Mark::Ring).unwrap();
         assert_eq!(ring.label, "now (mean, theory)");
         assert!((ring.points[0].1 - 50.0).abs() < 1e-9);
@@ -790,6 +816,7 @@ mod tests {
     fn an_overloaded_scenario_has_no_operating_point() {
         let s = preset("sale-day").unwrap();
         let ch = curve_chart(
+            &theory(&s),
             &theory(&s),
             &[],
             Some(&Report {
@@ -808,14 +835,14 @@ mod tests {
         let th = theory(&s);
         assert!(th.utilisation.unwrap() < 1.0 && !th.steady_load);
         let ring = |ch: &Chart| ch.series.iter().any(|s| s.mark == Mark::Ring);
-        assert!(!ring(&curve_chart(&th, &[], None)));
+        assert!(!ring(&curve_chart(&th, &th, &[], None)));
         // The same load held steady, but the run's backlog grows.
         let mut steady = s.clone();
         steady.rps_schedule = None;
         let th = theory(&steady);
         assert!(th.steady_load);
         assert!(
-            ring(&curve_chart(&th, &[], None)),
+            ring(&curve_chart(&th, &th, &[], None)),
             "a steady load has a point"
         );
         let r = tellers_sim::simulate(&s).unwrap();
@@ -824,7 +851,7 @@ mod tests {
             "{}",
             r.inside_growth_per_s
         );
-        assert!(!ring(&curve_chart(&th, &[], Some(&r))));
+        assert!(!ring(&curve_chart(&th, &th, &[], Some(&r))));
     }
 
     #[test]
@@ -903,7 +930,7 @@ mod tests {
     #[test]
     fn a_chart_lays_out_for_a_phone_and_a_desktop() {
         let s = preset("sale-day-planned").unwrap();
-        let ch = curve_chart(&theory(&s), &[], None);
+        let ch = curve_chart(&theory(&s), &theory(&s), &[], None);
         let labels: Vec<&str> = ch.series.iter().map(|s| s.label.as_str()).collect();
         for width in [220.0, 258.0, 342.0, 600.0, 900.0] {
             let lay = chart_layout(width, &labels, &ch.x_label, &measure, 48.0, true);
@@ -978,7 +1005,7 @@ mod tests {
     fn the_curve_stays_inside_its_axis() {
         // Theory at 98 % is far above the axis; the drawn parts end at its top.
         let s = preset("mm1").unwrap();
-        let ch = curve_chart(&theory(&s), &[], None);
+        let ch = curve_chart(&theory(&s), &theory(&s), &[], None);
         for series in ch.series.iter().filter(|s| s.mark == Mark::Line) {
             for part in clip_to_range(&series.points, ch.y, true) {
                 assert!(part

@@ -3,7 +3,7 @@
 //! `tellers sweep` both use these, so they show the same points.
 
 use crate::scenario::{Arrivals, Scenario};
-use crate::theory::Theory;
+use crate::theory::{theory, Theory};
 
 /// Utilisations the curve is simulated at.
 pub const SWEEP_RHOS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
@@ -41,6 +41,18 @@ pub fn sweep_scenario(s: &Scenario, th: &Theory, rho: f64) -> Option<Scenario> {
     })
 }
 
+/// Theory of the curve's own points: `s` as [`sweep_scenario`] runs it at
+/// the highest utilisation of [`SWEEP_RHOS`] (random arrivals at a steady
+/// load below the limit, no timeout, retries or shedding). Its exactness
+/// flags and reasons say whether the curve's theory lines are exact for
+/// the points drawn beside them, which the scenario's own theory cannot
+/// when the scenario is overloaded, its arrivals evenly spaced or its load
+/// changing. `s`'s own theory (`th`) when the curve does not apply.
+pub fn curve_theory(s: &Scenario, th: &Theory) -> Theory {
+    let top = SWEEP_RHOS[SWEEP_RHOS.len() - 1];
+    sweep_scenario(s, th, top).map_or_else(|| th.clone(), |p| theory(&p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,6 +70,33 @@ mod tests {
         );
         assert_eq!(p.requests, Some(SWEEP_REQUESTS));
         assert!(p.validate().is_empty());
+    }
+
+    #[test]
+    fn the_curves_formulas_are_exact_for_its_points_at_any_load_of_the_scenario() {
+        // M/M/1 at twice its limit: theory has no mean for the scenario,
+        // but the curve's points run below the limit, where it is exact.
+        let over = Scenario {
+            rps: 200.0,
+            ..preset("mm1").unwrap()
+        };
+        let th = theory(&over);
+        assert!(th.mean_ms.is_none() && !th.mean_exact, "overloaded");
+        let c = curve_theory(&over, &th);
+        assert!(c.mean_exact && c.p99_exact, "{:?}", c.approx_because);
+        // Evenly spaced arrivals: the scenario's figures are approximate,
+        // the curve's points arrive at random.
+        let even = Scenario {
+            arrivals: Arrivals::Uniform,
+            ..preset("mm1").unwrap()
+        };
+        assert!(!theory(&even).mean_exact);
+        assert!(curve_theory(&even, &theory(&even)).mean_exact);
+        // What is approximate for the points stays so: a pool holding its
+        // threads through a random wait.
+        let planned = preset("sale-day-planned").unwrap();
+        let c = curve_theory(&planned, &theory(&planned));
+        assert!(!c.mean_exact && !c.approx_because.is_empty());
     }
 
     #[test]

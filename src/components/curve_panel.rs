@@ -5,7 +5,7 @@ use crate::charts::{curve_chart, sweep_json};
 use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
 use crate::figures::{curve_approx_note, curve_caption};
 use crate::lab::Lab;
-use tellers_sim::sweep::SWEEP_RHOS;
+use tellers_sim::sweep::{curve_theory, SWEEP_RHOS};
 
 /// The utilisation → response-time curve: theory for one and for c
 /// workers, simulated points, and where the scenario runs now.
@@ -19,16 +19,21 @@ pub fn CurvePanel(
     // Redrawn whenever theory, the sweep, the run, the colours or the width
     // change, in a task of its own (see `draw_soon`).
     let pending = StoredValue::new(false);
+    // Theory of the curve's own points: whether its lines are exact for
+    // them (the scenario may be overloaded; the points never are).
+    let points_theory = Memo::new(move |_| curve_theory(&lab.scenario.get(), &lab.theory.get()));
     Effect::new(move |_| {
         lab.theory.track();
+        points_theory.track();
         lab.sweep.track();
         lab.report.track();
         lab.dark.track();
         fit.track();
         draw_soon(pending, move || {
-            let (Some(c), Some(th), Some(points), Some(report), Some(dark), Some(fit)) = (
+            let (Some(c), Some(th), Some(pth), Some(points), Some(report), Some(dark), Some(fit)) = (
                 canvas.get_untracked(),
                 lab.theory.try_get_untracked(),
+                points_theory.try_get_untracked(),
                 lab.sweep.try_get_untracked(),
                 lab.report.try_get_untracked(),
                 lab.dark.try_get_untracked(),
@@ -36,7 +41,7 @@ pub fn CurvePanel(
             ) else {
                 return;
             };
-            let chart = curve_chart(&th, &points, report.as_ref());
+            let chart = curve_chart(&th, &pth, &points, report.as_ref());
             draw_chart(&c, &chart, &Theme::new(dark), fit, true);
         });
     });
@@ -70,7 +75,7 @@ pub fn CurvePanel(
                 {caption}
                 " "
                 <span data-testid="curve-approx">
-                    {move || curve_approx_note(&lab.theory.get()).unwrap_or_default()}
+                    {move || curve_approx_note(&points_theory.get()).unwrap_or_default()}
                 </span>
                 " "
                 <span class="muted" data-testid="sweep-progress">
