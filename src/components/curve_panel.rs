@@ -19,21 +19,18 @@ pub fn CurvePanel(
     // Redrawn whenever theory, the sweep, the run, the colours or the width
     // change, in a task of its own (see `draw_soon`).
     let pending = StoredValue::new(false);
-    // Theory of the curve's own points: whether its lines are exact for
-    // them (the scenario may be overloaded; the points never are).
-    let points_theory = Memo::new(move |_| curve_theory(&lab.scenario.get(), &lab.theory.get()));
     Effect::new(move |_| {
+        lab.scenario.track();
         lab.theory.track();
-        points_theory.track();
         lab.sweep.track();
         lab.report.track();
         lab.dark.track();
         fit.track();
         draw_soon(pending, move || {
-            let (Some(c), Some(th), Some(pth), Some(points), Some(report), Some(dark), Some(fit)) = (
+            let (Some(c), Some(s), Some(th), Some(points), Some(report), Some(dark), Some(fit)) = (
                 canvas.get_untracked(),
+                lab.scenario.try_get_untracked(),
                 lab.theory.try_get_untracked(),
-                points_theory.try_get_untracked(),
                 lab.sweep.try_get_untracked(),
                 lab.report.try_get_untracked(),
                 lab.dark.try_get_untracked(),
@@ -41,7 +38,9 @@ pub fn CurvePanel(
             ) else {
                 return;
             };
-            let chart = curve_chart(&th, &pth, &points, report.as_ref());
+            // Theory of the curve's own points says whether its lines are
+            // exact for them (the scenario may be overloaded; they never are).
+            let chart = curve_chart(&th, &curve_theory(&s, &th), &points, report.as_ref());
             draw_chart(&c, &chart, &Theme::new(dark), fit, true);
         });
     });
@@ -75,7 +74,10 @@ pub fn CurvePanel(
                 {caption}
                 " "
                 <span data-testid="curve-approx">
-                    {move || curve_approx_note(&points_theory.get()).unwrap_or_default()}
+                    {move || {
+                        let th = lab.theory.get();
+                        curve_approx_note(&curve_theory(&lab.scenario.get(), &th)).unwrap_or_default()
+                    }}
                 </span>
                 " "
                 <span class="muted" data-testid="sweep-progress">
