@@ -2,7 +2,7 @@
 //! theory's own label (exact or approximate). Plain logic, checked with
 //! `cargo test`; the component only draws the rows.
 
-use tellers_sim::analytic::Limit;
+use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::engine::MAX_IN_FLIGHT;
 use tellers_sim::report::Report;
 use tellers_sim::theory::Theory;
@@ -513,7 +513,16 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         "fig-cpu-limit",
         "CPU limit",
         "—".into(),
-        format!("{}{}", fmt_rps(cap.cpu_limit_rps), binding(Limit::Cpu)),
+        format!(
+            "{}{}{}",
+            fmt_rps(cap.cpu_limit_rps),
+            match cap.cpu_part {
+                CpuPart::Cores => "",
+                CpuPart::Loops => " (the loops' own steps)",
+                CpuPart::Workers => " (the workers' steps)",
+            },
+            binding(Limit::Cpu)
+        ),
     );
     row(
         "fig-thread-limit",
@@ -961,6 +970,41 @@ mod tests {
         assert_eq!(get("fig-growth").theory, "200 per s");
         assert!(get("fig-inside").theory.contains("rps ×"));
         assert!(rows.iter().all(|r| r.key != "fig-loop-block"));
+    }
+
+    #[test]
+    fn the_cpu_limit_says_when_the_workers_or_the_loops_give_it() {
+        // One worker for 10 ms of CPU a request on 8 cores: the worker's
+        // core gives the limit, 100 rps.
+        let s = Scenario {
+            model: Model::EventLoopWorkers,
+            cores: 8,
+            loops: 1,
+            workers: 1,
+            cpu_ms: 10.0,
+            offload_above_ms: 0.0,
+            ..Scenario::default()
+        };
+        let th = theory(&s);
+        let rows = figure_rows(&s, &Report::default(), &th);
+        let cpu = rows.iter().find(|r| r.key == "fig-cpu-limit").unwrap();
+        assert_eq!(cpu.theory, "100 rps (the workers' steps) ← the limit");
+        let loops = Scenario {
+            workers: 8,
+            handoff_ms: 8.0,
+            ..s
+        };
+        let rows = figure_rows(&loops, &Report::default(), &theory(&loops));
+        let cpu = rows.iter().find(|r| r.key == "fig-cpu-limit").unwrap();
+        assert!(
+            cpu.theory.contains(" (the loops' own steps)"),
+            "{}",
+            cpu.theory
+        );
+        let mm4 = preset("mm4").unwrap();
+        let rows = figure_rows(&mm4, &Report::default(), &theory(&mm4));
+        let cpu = rows.iter().find(|r| r.key == "fig-cpu-limit").unwrap();
+        assert!(!cpu.theory.contains("steps"), "{}", cpu.theory);
     }
 
     #[test]

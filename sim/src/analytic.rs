@@ -173,6 +173,20 @@ pub enum Limit {
     Dependency,
 }
 
+/// Which part of the CPU gives the CPU limit.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+#[serde(rename_all = "kebab-case")]
+pub enum CpuPart {
+    /// All the work shared over the cores the model can use.
+    Cores,
+    /// Event loop + workers: the loops' own steps (hand-offs included) on
+    /// the cores the loops can use.
+    Loops,
+    /// Event loop + workers: the steps handed to the workers, on the cores
+    /// the worker threads can use.
+    Workers,
+}
+
 /// The most a scenario's server can do, and what stops it.
 ///
 /// Infinite limits (for example no CPU work) are serialized by `serde_json` as `null`.
@@ -180,6 +194,8 @@ pub enum Limit {
 pub struct Capacity {
     /// CPU limit, rps (see [`cpu_limit_rps`]).
     pub cpu_limit_rps: f64,
+    /// Which part of the CPU gives `cpu_limit_rps` (the cores on a tie).
+    pub cpu_part: CpuPart,
     /// Thread limit, rps (see [`thread_limit_rps`]); `None` when threads are not
     /// held while waiting (event loops) or not capped (thread per request with 0).
     pub thread_limit_rps: Option<f64>,
@@ -213,21 +229,33 @@ pub fn capacity(s: &Scenario) -> Capacity {
     let cpu_ms = cpu_ms_per_request(s);
     let inside_ms = cpu_ms + wait_step_ms(s);
     let threads = s.thread_limit();
-    let cpu_limit = match s.model {
-        Model::EventLoopWorkers => {
-            let (cores, loops) = (f64::from(s.cores), f64::from(s.loop_count()));
-            let workers = f64::from(s.worker_threads());
-            let (_, worker_ms) = offloaded(s);
-            cpu_limit_rps(cores.min(loops + workers), cpu_ms)
-                .min(cpu_limit_rps(cores.min(loops), cpu_ms - worker_ms))
-                .min(cpu_limit_rps(cores.min(workers), worker_ms))
+    let mut cpu_limit = cpu_limit_rps(s.usable_cores(), cpu_ms);
+    let mut cpu_part = CpuPart::Cores;
+    if s.model == Model::EventLoopWorkers {
+        let (cores, loops) = (f64::from(s.cores), f64::from(s.loop_count()));
+        let workers = f64::from(s.worker_threads());
+        let (_, worker_ms) = offloaded(s);
+        // The cores on a tie, then the loops.
+        for (limit, part) in [
+            (
+                cpu_limit_rps(cores.min(loops), cpu_ms - worker_ms),
+                CpuPart::Loops,
+            ),
+            (
+                cpu_limit_rps(cores.min(workers), worker_ms),
+                CpuPart::Workers,
+            ),
+        ] {
+            if limit < cpu_limit {
+                (cpu_limit, cpu_part) = (limit, part);
+            }
         }
-        _ => cpu_limit_rps(s.usable_cores(), cpu_ms),
-    };
+    }
     let thread_limit = threads.map(|t| thread_limit_rps(f64::from(t), inside_ms));
     let dep_limit = dep_slots(s).map(|k| thread_limit_rps(f64::from(k), slot_ms_per_request(s)));
     let mut cap = Capacity {
         cpu_limit_rps: cpu_limit,
+        cpu_part,
         thread_limit_rps: thread_limit,
         dep_limit_rps: dep_limit,
         capacity_rps: cpu_limit,

@@ -155,6 +155,10 @@ pub struct Report {
     pub cpu_utilisation: f64,
     /// Mean busy threads, loops and workers.
     pub mean_busy: f64,
+    /// Mean busy worker threads (event loop + workers; counted in
+    /// `mean_busy` too, so the loops' share is the difference); `None` for
+    /// other models.
+    pub mean_busy_workers: Option<f64>,
     /// Time-averaged requests inside the server.
     pub mean_in_flight: f64,
     /// Little's law: admitted rate (`admitted_rps`) × mean response time,

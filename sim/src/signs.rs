@@ -7,9 +7,9 @@
 //! callers who give up, requests turned away. When none of these shows, the
 //! run is healthy.
 
-use crate::analytic::{self, Limit};
+use crate::analytic::{self, CpuPart, Limit};
 use crate::report::Report;
-use crate::scenario::Scenario;
+use crate::scenario::{Model, Scenario};
 use crate::theory::Theory;
 use serde::Serialize;
 
@@ -19,6 +19,12 @@ use serde::Serialize;
 pub enum SignKind {
     /// Every thread is taken while the CPU has time to spare.
     PoolLimit,
+    /// Event loop + workers: the worker threads are nearly always busy
+    /// while the CPU has time to spare.
+    WorkerPoolLimit,
+    /// Event loop + workers: the event loops are nearly always busy while
+    /// the CPU has time to spare.
+    LoopLimit,
     /// The cores the model can use are nearly always busy.
     CpuNear,
     /// More requests arrive than the server finishes: the line grows.
@@ -97,9 +103,10 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     } else {
         0.0
     };
-    // CPU and the wait step off the CPU: with fan-out the slowest of the
-    // calls, with hedging the hedged call (the wait itself for one call).
-    let work_ms = s.mean_cpu_ms() + analytic::wait_step_ms(s);
+    // CPU (with what the engine adds: thread spawns, hand-offs) and the
+    // wait step off the CPU: with fan-out the slowest of the calls, with
+    // hedging the hedged call (the wait itself for one call).
+    let work_ms = analytic::cpu_ms_per_request(s) + analytic::wait_step_ms(s);
     let growing = backlog_grows(r);
     let slow = r.latency_ms.mean > 1.5 * work_ms.max(0.001) || growing;
     let turned_away = r.refused + r.shed + r.dropped_hopeless;
@@ -128,28 +135,82 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             });
         }
     }
-    if cpu_of_usable >= CPU_NEAR {
-        let on = if usable < f64::from(s.cores) {
-            format!("the {usable:.0} core(s) its loops can use")
+    // Event loop + workers: the loops, or the workers, each run on one core
+    // at a time, so either can be the limit while cores sit idle.
+    if let (Some(workers_busy), true, true) = (r.mean_busy_workers, cpu_of_usable < CPU_NEAR, slow)
+    {
+        let loops_busy = (r.mean_busy - workers_busy).max(0.0);
+        let (workers, loops) = (s.worker_threads(), s.loop_count());
+        let part = if workers_busy >= POOL_FULL * f64::from(workers) {
+            Some((
+                SignKind::WorkerPoolLimit,
+                "The worker pool is the limit",
+                workers_busy,
+                workers,
+                "Worker threads",
+                "the steps handed to the workers wait for one",
+                "More workers (up to the cores), or fewer steps handed to them,",
+            ))
+        } else if loops_busy >= POOL_FULL * f64::from(loops) {
+            Some((
+                SignKind::LoopLimit,
+                "The event loops are the limit",
+                loops_busy,
+                loops,
+                "Event loops",
+                "every step on a loop, hand-offs included, waits for its loop",
+                "More loops (up to the cores), or cheaper hand-offs,",
+            ))
         } else {
-            "the cores".to_string()
+            None
+        };
+        if let Some((kind, title, busy, n, what, waits, helps)) = part {
+            signs.push(Sign {
+                kind,
+                title: title.into(),
+                detail: format!(
+                    "{what} busy: {busy:.1} of {n} on average, while the CPU is only {:.0} % used: {waits}. \
+                     Requests take {:.0} ms on average, against {work_ms:.0} ms of CPU and waiting off the CPU. {helps} helps.",
+                    r.cpu_utilisation * 100.0,
+                    r.latency_ms.mean,
+                ),
+            });
+        }
+    }
+    if cpu_of_usable >= CPU_NEAR {
+        let cores = s.cores;
+        let (on, helps) = match s.model {
+            _ if usable >= f64::from(cores) => (
+                "the cores".to_string(),
+                "Less CPU per request or more cores helps; more threads do not.".to_string(),
+            ),
+            Model::EventLoopWorkers => (
+                format!("the {usable:.0} core(s) its loops and workers can use"),
+                format!("Less CPU per request, or more loops or workers (up to the {cores} cores), helps."),
+            ),
+            _ => (
+                format!("the {usable:.0} core(s) its loops can use"),
+                format!("Less CPU per request, or more loops (up to the {cores} cores), helps."),
+            ),
         };
         signs.push(Sign {
             kind: SignKind::CpuNear,
             title: "The CPU limit is near".into(),
             detail: format!(
                 "{on} are busy {:.0} % of the time; the CPU limit is {:.0} rps. Above about 80 %, the line and \
-                 the response time rise steeply. Less CPU per request or more cores helps; more threads do not.",
+                 the response time rise steeply. {helps}",
                 cpu_of_usable * 100.0,
                 th.capacity.cpu_limit_rps
             ),
         });
     }
     if growing {
-        let cap = match th.capacity.binding {
-            Limit::Cpu => "the CPU limit",
-            Limit::Threads => "the thread limit",
-            Limit::Dependency => "the dependency limit",
+        let cap = match (th.capacity.binding, th.capacity.cpu_part) {
+            (Limit::Cpu, CpuPart::Loops) => "the event loops' limit",
+            (Limit::Cpu, CpuPart::Workers) => "the worker pool's limit",
+            (Limit::Cpu, CpuPart::Cores) => "the CPU limit",
+            (Limit::Threads, _) => "the thread limit",
+            (Limit::Dependency, _) => "the dependency limit",
         };
         signs.push(Sign {
             kind: SignKind::LineGrowing,
@@ -352,6 +413,91 @@ mod tests {
             .into_iter()
             .map(|g| g.kind)
             .collect()
+    }
+
+    /// Event loop + workers on 8 cores, 10 ms of CPU per request, all of
+    /// it handed to the workers: `workers` threads, hand-offs of
+    /// `handoff_ms` on one loop, at `rps`.
+    fn loop_and_workers(workers: u32, handoff_ms: f64, rps: f64) -> (Scenario, Report, Vec<Sign>) {
+        let s = Scenario {
+            model: Model::EventLoopWorkers,
+            cores: 8,
+            loops: 1,
+            workers,
+            cpu_ms: 10.0,
+            wait_ms: 0.0,
+            offload_above_ms: 0.0,
+            handoff_ms,
+            rps,
+            duration_s: 60.0,
+            ..Scenario::default()
+        };
+        let r = crate::simulate(&s).unwrap();
+        let signs = read_signs(&s, &r, &theory(&s));
+        (s, r, signs)
+    }
+
+    #[test]
+    fn one_worker_or_one_loop_is_the_limit_while_the_cores_idle() {
+        // One worker, 10 ms a request: 100 rps at most, on 1 of 8 cores.
+        // At 95 rps it is busy 95 % of the time and requests take many
+        // times their 10 ms: not healthy, whatever the CPU says.
+        let (s, r, signs) = loop_and_workers(1, 0.05, 95.0);
+        assert_eq!(analytic::capacity(&s).cpu_part, CpuPart::Workers);
+        let w = r.mean_busy_workers.unwrap();
+        assert!((w - 0.95).abs() < 0.03, "{w} busy workers");
+        assert!(r.cpu_utilisation < 0.2 && r.latency_ms.mean > 50.0, "{r:?}");
+        let kinds: Vec<_> = signs.iter().map(|g| g.kind).collect();
+        assert_eq!(kinds, vec![SignKind::WorkerPoolLimit], "{signs:?}");
+        assert!(
+            signs[0].detail.contains("More workers"),
+            "{}",
+            signs[0].detail
+        );
+        // Above it the line grows, and the sign says which limit it is.
+        let (_, _, signs) = loop_and_workers(1, 0.05, 120.0);
+        let grow = signs
+            .iter()
+            .find(|g| g.kind == SignKind::LineGrowing)
+            .unwrap();
+        assert!(
+            grow.detail.contains("(the worker pool's limit is 100 rps)"),
+            "{}",
+            grow.detail
+        );
+        // Eight workers, but 8 ms of hand-off per request on the one loop:
+        // 125 rps at most. At 115 rps the loop is busy 92 % of the time.
+        let (s, r, signs) = loop_and_workers(8, 8.0, 115.0);
+        assert_eq!(analytic::capacity(&s).cpu_part, CpuPart::Loops);
+        let loops_busy = r.mean_busy - r.mean_busy_workers.unwrap();
+        assert!((loops_busy - 0.92).abs() < 0.03, "{loops_busy} busy loops");
+        let kinds: Vec<_> = signs.iter().map(|g| g.kind).collect();
+        assert_eq!(kinds, vec![SignKind::LoopLimit], "{signs:?}");
+        // Requests take 8 ms of hand-off and 10 ms of work: the sign counts both.
+        assert!(
+            signs[0].detail.contains("against 18 ms of CPU"),
+            "{}",
+            signs[0].detail
+        );
+        // Eight workers, cheap hand-offs, half the load: healthy.
+        let (_, _, signs) = loop_and_workers(8, 0.05, 400.0);
+        assert_eq!(signs[0].kind, SignKind::Healthy, "{signs:?}");
+    }
+
+    #[test]
+    fn near_the_cpu_limit_of_the_cores_it_can_use_more_loops_or_workers_help() {
+        // Node's pool: 1 loop and 5 workers may use 6 of the 8 cores.
+        let s = preset("node-heavy-pool").unwrap();
+        let r = crate::simulate(&s).unwrap();
+        let signs = read_signs(&s, &r, &theory(&s));
+        let near = signs.iter().find(|g| g.kind == SignKind::CpuNear).unwrap();
+        assert!(
+            near.detail
+                .contains("more loops or workers (up to the 8 cores), helps")
+                && !near.detail.contains("more threads do not"),
+            "{}",
+            near.detail
+        );
     }
 
     #[test]

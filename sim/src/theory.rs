@@ -11,7 +11,7 @@
 //! figures; other shapes use the Allen–Cunneen correction (mean wait × (1 +
 //! SCV) / 2), which is exact for one worker's mean (Pollaczek–Khinchine).
 
-use crate::analytic::{self, Capacity, Limit};
+use crate::analytic::{self, Capacity, CpuPart, Limit};
 use crate::scenario::{Accept, Arrivals, Discipline, Dist, Model, Scenario};
 use serde::Serialize;
 
@@ -402,11 +402,7 @@ fn approximations(
                 }
                 Model::EventLoopWorkers => {
                     add("steps handed to workers queue twice (loop, then pool); the formula has one line");
-                    let all_cores = analytic::cpu_limit_rps(
-                        f64::from(servers),
-                        analytic::cpu_ms_per_request(s),
-                    );
-                    if cap.cpu_limit_rps < all_cores * (1.0 - 1e-9) {
+                    if cap.cpu_part != CpuPart::Cores {
                         add("the loops' own steps (hand-offs included) or the workers' steps reach their limit before the cores do; the formula shares all the work over the cores");
                     }
                 }

@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 use std::time::Instant;
+use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::bench::{bench_scenario, engine_mmc, reference_mmc};
 use tellers_sim::cli::{command, field_help, fields_help, parse_or_help, Command, Outcome, USAGE};
 use tellers_sim::presets::presets;
@@ -115,7 +116,11 @@ fn print_table(s: &Scenario, r: &Report) {
     row(
         "  binding limit",
         String::new(),
-        format!("{:?}", cap.binding).to_lowercase(),
+        match (cap.binding, cap.cpu_part) {
+            (Limit::Cpu, CpuPart::Loops) => "cpu (the loops' own steps)".to_owned(),
+            (Limit::Cpu, CpuPart::Workers) => "cpu (the workers' steps)".to_owned(),
+            (b, _) => format!("{b:?}").to_lowercase(),
+        },
     );
     row(
         "CPU utilisation, %",

@@ -266,6 +266,7 @@ impl LoopServer {
             let read = ctx.reqs.get(r).read;
             ctx.tellers.get_mut(w).req = Some(r);
             ctx.stats.busy_tellers += 1;
+            ctx.stats.busy_workers += 1;
             if read > 0 {
                 ctx.want_cpu(w, read);
             } else {
@@ -279,6 +280,7 @@ impl LoopServer {
         let r = tl.req.take().expect("a worker in a step runs a request");
         tl.state = TellerState::Idle;
         ctx.stats.busy_tellers -= 1;
+        ctx.stats.busy_workers -= 1;
         let p = self.worker_pool[(w - self.first_worker) as usize];
         self.pools[p as usize].free.push(w);
         ctx.reqs.get_mut(r).phase = Phase::Resume;

@@ -1064,6 +1064,8 @@ impl Simulation {
             },
             cpu_utilisation: (area.busy_cores / window_ns / cores).clamp(0.0, 1.0),
             mean_busy: area.busy / window_ns,
+            mean_busy_workers: (c.s.model == Model::EventLoopWorkers)
+                .then(|| area.busy_workers / window_ns),
             mean_in_flight: area.inside / window_ns,
             littles_law_in_flight: admitted_rps * latency_ms.mean / 1e3,
             makespan_s: st.last_finish as f64 / 1e9,

@@ -64,6 +64,8 @@ pub struct Area {
     pub line: f64,
     /// Busy tellers × ns.
     pub busy: f64,
+    /// Busy worker threads (event loop + workers) × ns.
+    pub busy_workers: f64,
     /// Dependency slots serving a call × ns.
     pub dep_busy: f64,
 }
@@ -76,6 +78,7 @@ impl std::ops::Sub for Area {
             inside: self.inside - o.inside,
             line: self.line - o.line,
             busy: self.busy - o.busy,
+            busy_workers: self.busy_workers - o.busy_workers,
             dep_busy: self.dep_busy - o.dep_busy,
         }
     }
@@ -93,6 +96,9 @@ pub struct Stats {
     pub waiting: u64,
     /// Tellers busy with a request (threads held, loops and workers in a step).
     pub busy_tellers: u64,
+    /// Worker threads (event loop + workers) running a step now; counted
+    /// in `busy_tellers` too.
+    pub busy_workers: u64,
     /// Most requests inside at once.
     pub peak_inside: u64,
 
@@ -173,6 +179,7 @@ impl Stats {
             line_len: 0,
             waiting: 0,
             busy_tellers: 0,
+            busy_workers: 0,
             peak_inside: 0,
             completed: 0,
             refused: 0,
@@ -237,6 +244,7 @@ impl Stats {
         a.inside += dt * real(self.inside);
         a.line += dt * real(self.line_len);
         a.busy += dt * real(self.busy_tellers);
+        a.busy_workers += dt * real(self.busy_workers);
         self.last_t = t;
     }
 
