@@ -172,7 +172,11 @@ pub fn suggested_code(text: &str) -> Option<String> {
         .chars()
         .filter(|c| !c.is_whitespace() && *c != '-')
         .collect();
-    if bare.len() != 8 || format!("{}-{}", &bare[..4], &bare[4..]) == text.trim() {
+    // A Tellers code is ASCII: only then is byte 4 between two letters.
+    if bare.len() != 8
+        || !bare.is_ascii()
+        || format!("{}-{}", &bare[..4], &bare[4..]) == text.trim()
+    {
         return None;
     }
     match read_class_code(&format!("{}-{}", &bare[..4], &bare[4..])) {
@@ -404,6 +408,17 @@ mod tests {
             shaped,
             "suggested only when well formed"
         );
+    }
+
+    #[test]
+    fn any_code_a_student_types_is_read_without_a_panic() {
+        // Eight bytes with byte 4 inside a letter: cutting there panicked,
+        // and the lessons page stopped answering.
+        for typed in ["Année24", "中文12", "Ünïcødé", "ab€defg", "€€€€€€€€", "-", " ", "é"] {
+            assert_eq!(suggested_code(typed), None, "{typed}");
+            let _ = class_code_note(typed);
+            assert_eq!(read_class_code(typed).text(), typed.trim(), "{typed}");
+        }
     }
 
     #[test]

@@ -123,11 +123,46 @@ pub fn with_choice(s: &Scenario, name: &str, value: &str) -> Scenario {
     }
 }
 
+/// A number typed in a box without its thousands commas ("1,200" →
+/// "1200"), or what is wrong: a comma anywhere else ("2,5" meant as 2.5)
+/// is refused, not read as a bigger number.
+pub fn ungrouped(text: &str) -> Result<String, String> {
+    let t = text.trim();
+    if !t.contains(',') {
+        return Ok(t.to_owned());
+    }
+    let whole = t.split(['.', 'e', 'E']).next().unwrap_or("");
+    let mut groups = whole.trim_start_matches(['-', '+']).split(',');
+    let first = groups.next().unwrap_or("");
+    let grouped = (1..=3).contains(&first.len())
+        && first.bytes().all(|b| b.is_ascii_digit())
+        && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()))
+        && !t[whole.len()..].contains(',');
+    if grouped {
+        Ok(t.replace(',', ""))
+    } else {
+        Err(format!(
+            "'{}': write decimals with a point (2.5); a comma may only group thousands (1,000)",
+            tellers_sim::text::clip(t)
+        ))
+    }
+}
+
+/// A number typed in a box: [`ungrouped`], then read.
+pub fn box_number(text: &str) -> Result<f64, String> {
+    let t = ungrouped(text)?;
+    t.parse::<f64>()
+        .map_err(|_| format!("'{}' is not a number", tellers_sim::text::clip(&t)))
+}
+
 /// What a number box says when its text is not allowed: what is wrong and
 /// what is allowed, or `None` when the text is fine.
 pub fn box_problem(s: &Scenario, name: &str, text: &str) -> Option<String> {
     let f = field(name)?;
-    let cleaned = text.trim().replace(',', "");
+    let cleaned = match ungrouped(text) {
+        Ok(t) => t,
+        Err(e) => return Some(format!("{}: {e}", f.label)),
+    };
     let mut next = s.clone();
     match f.set_text(&mut next, &cleaned) {
         Err(e) => Some(e),
@@ -371,5 +406,34 @@ mod tests {
         assert!(box_problem(&s, "cores", "many")
             .unwrap()
             .contains("whole number"));
+    }
+
+    #[test]
+    fn a_decimal_comma_is_refused_not_read_as_a_bigger_number() {
+        let s = Scenario::default();
+        // "2,5" meant 2.5 ms; it was read as 25 ms with no word said.
+        let e = box_problem(&s, "cpu_ms", "2,5").unwrap();
+        assert!(e.contains("'2,5': write decimals with a point"), "{e}");
+        assert!(box_problem(&s, "heavy_share", "0,5").is_some());
+        assert_eq!(
+            box_number("2,5").unwrap_err(),
+            ungrouped("2,5").unwrap_err()
+        );
+        // Commas that group thousands read as before.
+        for (typed, v) in [
+            ("1,200", 1200.0),
+            ("12,500.5", 12500.5),
+            ("-1,000", -1000.0),
+            ("2.5", 2.5),
+            ("1e3", 1000.0),
+        ] {
+            assert_eq!(box_number(typed), Ok(v), "{typed}");
+        }
+        for bad in [
+            "1,20", "1,2000", ",5", "1,,000", "1.000,5", "1,000,5", "abc,def",
+        ] {
+            assert!(box_number(bad).is_err(), "{bad}");
+        }
+        assert_eq!(box_number("many").unwrap_err(), "'many' is not a number");
     }
 }

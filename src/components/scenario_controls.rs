@@ -6,8 +6,8 @@ use tellers_sim::scenario::Field;
 use tellers_sim::Scenario;
 
 use crate::controls::{
-    a_spike, box_problem, choice_value, control_field, control_items, field_value, schedule_rows,
-    with_choice, with_field, with_schedule_rows, ControlItem,
+    a_spike, box_number, box_problem, choice_value, control_field, control_items, field_value,
+    schedule_rows, with_choice, with_field, with_schedule_rows, ControlItem,
 };
 use crate::format::{fmt_tick, fmt_value};
 
@@ -85,7 +85,7 @@ fn SliderControl(
     let set_box = move |text: String| {
         let trouble = box_problem(&scenario.get_untracked(), name, &text);
         if trouble.is_none() {
-            if let Ok(v) = text.trim().replace(',', "").parse::<f64>() {
+            if let Ok(v) = box_number(&text) {
                 scenario.update(|s| *s = with_field(s, name, v));
             }
         }
@@ -218,6 +218,9 @@ fn SeedControl(
     id: String,
 ) -> impl IntoView {
     let name = field.name;
+    // A seed that is not allowed stays as typed, with what is wrong below.
+    let problem = RwSignal::new(None::<String>);
+    let note_id = format!("{id}-note");
     view! {
         <div class="control control--select" data-field=name>
             <label class="control__label" for=id.clone()>
@@ -227,14 +230,24 @@ fn SeedControl(
                 type="number"
                 id=id
                 class="control__box control__box--wide"
+                class:control__box--bad=move || problem.get().is_some()
+                aria-invalid=move || problem.get().is_some().to_string()
+                aria-describedby=note_id.clone()
                 min="0"
                 step="1"
                 prop:value=move || choice_value(&scenario.get(), name)
                 on:change=move |ev| {
                     let text = event_target_value(&ev);
-                    scenario.update(|s| *s = with_choice(s, name, text.trim()));
+                    let trouble = box_problem(&scenario.get_untracked(), name, &text);
+                    if trouble.is_none() {
+                        scenario.update(|s| *s = with_choice(s, name, text.trim()));
+                    }
+                    problem.set(trouble);
                 }
             />
+            <div class="control__range" id=note_id aria-live="polite">
+                {move || problem.get().map(|p| view! { <span class="control__problem" role="alert">{p}</span> })}
+            </div>
         </div>
     }
 }
@@ -273,13 +286,12 @@ fn ScheduleEditor(
         }
     };
     let edit = move |i: usize, col: usize, text: String| {
-        let Ok(v) = text.trim().replace(',', "").parse::<f64>() else {
-            problem.set(Some(format!(
-                "step {}: '{}' is not a number",
-                i + 1,
-                tellers_sim::text::clip(text.trim())
-            )));
-            return;
+        let v = match box_number(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                problem.set(Some(format!("step {}: {e}", i + 1)));
+                return;
+            }
         };
         let mut r = rows.get_untracked();
         if let Some(row) = r.get_mut(i) {
