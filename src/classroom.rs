@@ -414,7 +414,16 @@ mod tests {
     fn any_code_a_student_types_is_read_without_a_panic() {
         // Eight bytes with byte 4 inside a letter: cutting there panicked,
         // and the lessons page stopped answering.
-        for typed in ["Année24", "中文12", "Ünïcødé", "ab€defg", "€€€€€€€€", "-", " ", "é"] {
+        for typed in [
+            "Année24",
+            "中文12",
+            "Ünïcødé",
+            "ab€defg",
+            "€€€€€€€€",
+            "-",
+            " ",
+            "é",
+        ] {
             assert_eq!(suggested_code(typed), None, "{typed}");
             let _ = class_code_note(typed);
             assert_eq!(read_class_code(typed).text(), typed.trim(), "{typed}");

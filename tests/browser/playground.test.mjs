@@ -114,6 +114,8 @@ export async function aBoxWithABadValueSaysWhatIsAllowedAndKeepsTheRun({ page, o
   for (const [typed, allowed] of [
     ['-1', /allowed 0\.001–1,000,000 rps/],
     ['fast', /not a number/],
+    // A decimal comma is refused, not read as 25.
+    ['2,5', /'2,5': write decimals with a point/],
   ]) {
     await rps.fill(typed);
     await rps.press('Enter');
@@ -126,6 +128,14 @@ export async function aBoxWithABadValueSaysWhatIsAllowedAndKeepsTheRun({ page, o
   await cores.fill('0');
   await cores.press('Enter');
   await expectVisible(control(page, 'cores').getByRole('alert').filter({ hasText: /allowed 1–1,024 cores/ }), 'the cores rule');
+  // The seed box too: a seed that is not allowed stays, with the rule.
+  const seed = control(page, 'seed').locator('input');
+  await seed.scrollIntoViewIfNeeded();
+  await seed.fill('1.5');
+  await seed.press('Enter');
+  await expectVisible(control(page, 'seed').getByRole('alert').filter({ hasText: /whole number/ }), 'the seed rule');
+  assert.equal(await seed.getAttribute('aria-invalid'), 'true');
+  assert.equal(page.url(), before, 'the seed did not change');
   await screenshot('playground-bad-box.png');
   // Fixing it clears the note and applies the value.
   await rps.fill('120');
