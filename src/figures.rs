@@ -47,17 +47,16 @@ pub fn warming_up(r: &Report) -> bool {
 }
 
 /// True once some request that arrived after the warm-up has finished, so
-/// its response time is in the report. (A measured response time is never
-/// 0 ns unless a request needs no time at all, which `s` then says.)
-pub fn latency_measured(s: &Scenario, r: &Report) -> bool {
-    r.latency_ms.max > 0.0 || (s.mean_service_ms() == 0.0 && r.completed > 0)
+/// its response time is in the report.
+pub fn latency_measured(r: &Report) -> bool {
+    r.measured > 0
 }
 
 /// Where `r`'s measured window stands.
-pub fn window(s: &Scenario, r: &Report) -> Window {
+pub fn window(r: &Report) -> Window {
     if warming_up(r) {
         Window::WarmingUp
-    } else if latency_measured(s, r) {
+    } else if latency_measured(r) {
         Window::Measured
     } else {
         Window::Measuring
@@ -120,7 +119,7 @@ pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
 /// and what the line already says about them.
 pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
     let cut = stopped_early(r).is_some();
-    match (window(s, r), warm_up(s)) {
+    match (window(r), warm_up(s)) {
         (Window::Measured, _) => None,
         (Window::WarmingUp, Some(WarmUp::Seconds(t))) if cut => Some(format!(
             "Nothing was measured: the run stopped inside its {} s warm-up.",
@@ -231,7 +230,7 @@ pub fn figures_caption(s: &Scenario, finished: bool) -> String {
 pub fn figure_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     let mut rows = figure_rows_raw(s, r, th);
     let cut = stopped_early(r).is_some();
-    let (hidden, why): (&[&str], &str) = match window(s, r) {
+    let (hidden, why): (&[&str], &str) = match window(r) {
         Window::WarmingUp if r.sim_time_s == 0.0 => (&WINDOWED, "not run yet"),
         Window::WarmingUp => (&WINDOWED, "warming up"),
         Window::Measuring => (&TIMED, "measuring…"),
@@ -250,8 +249,8 @@ pub fn figure_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
 
 /// True when row `key` of `r` holds a measured figure (not "warming up"
 /// or "measuring…").
-pub fn row_measured(key: &str, s: &Scenario, r: &Report) -> bool {
-    match window(s, r) {
+pub fn row_measured(key: &str, r: &Report) -> bool {
+    match window(r) {
         Window::WarmingUp => !WINDOWED.contains(&key),
         Window::Measuring => !TIMED.contains(&key),
         Window::Measured => true,
@@ -1044,7 +1043,7 @@ mod tests {
         let s = preset("sale-day").unwrap();
         let th = theory(&s);
         let r = report_at(&s, 3.2);
-        assert_eq!(window(&s, &r), Window::Measuring);
+        assert_eq!(window(&r), Window::Measuring);
         assert_eq!(
             r.latency_ms.mean, 0.0,
             "the report has no response time yet"
@@ -1066,7 +1065,7 @@ mod tests {
         );
         // Once someone who came after the warm-up has finished, the figures show.
         let later = report_at(&s, 8.0);
-        assert_eq!(window(&s, &later), Window::Measured);
+        assert_eq!(window(&later), Window::Measured);
         assert!(measuring_note(&s, &later).is_none());
         assert!(figure_rows(&s, &later, &th)
             .iter()
@@ -1513,6 +1512,7 @@ mod tests {
         let mm1 = preset("mm1").unwrap();
         let r = Report {
             arrived: 10,
+            measured: 10,
             arrival_rps: 50.0,
             admitted_rps: 50.0,
             latency_ms: tellers_sim::report::Latency {
@@ -1673,7 +1673,7 @@ mod tests {
             ..Scenario::default()
         };
         let r = report_at(&s, 5.0);
-        assert_eq!(window(&s, &r), Window::Measuring);
+        assert_eq!(window(&r), Window::Measuring);
         let note = measuring_note(&s, &r).unwrap();
         assert!(
             note.contains("since the run began") && !note.contains("warm-up"),

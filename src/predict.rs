@@ -72,8 +72,8 @@ pub fn guess_label(figure: &str) -> String {
 
 /// The run's value of `figure`, in the unit the guess is read in; `None`
 /// while the table says it is not measured yet.
-pub fn measured(figure: &str, s: &Scenario, r: &Report) -> Option<f64> {
-    if row_key(figure).is_some_and(|k| !row_measured(k, s, r)) {
+pub fn measured(figure: &str, r: &Report) -> Option<f64> {
+    if row_key(figure).is_some_and(|k| !row_measured(k, r)) {
         return None;
     }
     let (_, k) = guess_unit(figure);
@@ -196,7 +196,7 @@ pub fn guess_lines(
     figures
         .iter()
         .zip(guesses)
-        .map(|(f, g)| match measured(f, s, r) {
+        .map(|(f, g)| match measured(f, r) {
             Some(v) => {
                 let g = g.trim();
                 let said = if g.is_empty() {
@@ -228,7 +228,6 @@ mod tests {
         assert_eq!(guess_unit("mean_in_flight").0, Unit::Count);
         assert_eq!(guess_label("latency_mean_ms"), "Mean response time (ms)");
         assert_eq!(guess_label("cpu_utilisation"), "CPU busy (%)");
-        let s = Scenario::default();
         let r = Report {
             cpu_utilisation: 0.25,
             sim_time_s: 60.0,
@@ -236,9 +235,9 @@ mod tests {
             completed: 10,
             ..Report::default()
         };
-        assert_eq!(measured("cpu_utilisation", &s, &r), Some(25.0));
+        assert_eq!(measured("cpu_utilisation", &r), Some(25.0));
         // No request since the warm-up has finished: the mean is not 0 ms, it is unknown.
-        assert_eq!(measured("latency_mean_ms", &s, &r), None);
+        assert_eq!(measured("latency_mean_ms", &r), None);
         assert_eq!(fmt_measured("cpu_utilisation", 25.0), "25 %");
         assert_eq!(fmt_measured("makespan_s", 5.0), "5.0 s");
     }
@@ -285,6 +284,7 @@ mod tests {
         let r = Report {
             sim_time_s: 60.0,
             warmup_s: 6.0,
+            measured: 100,
             latency_ms: tellers_sim::report::Latency {
                 mean: 100.0,
                 max: 900.0,

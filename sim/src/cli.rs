@@ -160,7 +160,9 @@ fn field_arg(f: &'static Field) -> Arg {
             .num_args(0..=1)
             .default_missing_value("true")
             .value_name("BOOL"),
-        _ => arg.value_name(value_name(f)),
+        // `--cores -1` is a value out of range (the field says so), not
+        // an unknown flag `-1`.
+        _ => arg.value_name(value_name(f)).allow_negative_numbers(true),
     }
 }
 
@@ -547,6 +549,17 @@ mod tests {
         assert!(e.contains("unknown flag '--bogus'"), "{e}");
         let e = run("simulate --rps").unwrap_err();
         assert!(e.contains("needs a value"), "{e}");
+        // A negative value is out of range, not an unknown flag '-1'.
+        let e = run("simulate --cores -1").unwrap_err();
+        assert!(
+            e.starts_with("--cores:") && e.contains("allowed 1–1,024 cores"),
+            "{e}"
+        );
+        let e = run("simulate --rps -5").unwrap_err();
+        assert!(
+            e.starts_with("--rps:") && e.contains("allowed 0.001"),
+            "{e}"
+        );
         for e in [
             run("simulate --cores 0").unwrap_err(),
             run("simulate --rsp 5").unwrap_err(),

@@ -280,17 +280,23 @@ pub fn kebab(name: &str) -> String {
     name.replace('_', "-")
 }
 
+/// A whole number with its thousands grouped: `18,446,744,073,709,551,615`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 /// A number as a range shows it: `1,000,000`, `0.5`.
 fn shown(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
-        let digits = format!("{}", x.abs() as u64);
-        let mut out = String::new();
-        for (i, ch) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(ch);
-        }
+        let out = grouped(x.abs() as u64);
         if x < 0.0 {
             format!("-{out}")
         } else {
@@ -316,7 +322,7 @@ impl<S: Default, U> Field<S, U> {
             format!(" {}", self.unit)
         };
         let base = match self.kind {
-            Kind::Int { min, max } => format!("{}–{}{unit}", shown(min as f64), shown(max as f64)),
+            Kind::Int { min, max } => format!("{}–{}{unit}", grouped(min), grouped(max)),
             Kind::Real { min, max } => format!("{}–{}{unit}", shown(min), shown(max)),
             Kind::Switch => "true or false".to_owned(),
             Kind::Choice(c) => format!(

@@ -147,6 +147,9 @@ pub struct Report {
     /// Arrivals let in per second in the measured window: `arrival_rps`
     /// less those refused at the door.
     pub admitted_rps: f64,
+    /// Requests whose response time `latency_ms` holds: arrived in the
+    /// measured window and finished. 0: no response time was measured.
+    pub measured: u64,
     /// Response time from arrival to finish, ms.
     pub latency_ms: Latency,
     /// Time from arrival to first service, ms.

@@ -342,7 +342,9 @@ scenario_fields! {
     }
     count: u32 = 1000 => {
         group: Group::Arrivals,
-        label: "Requests in the batch", unit: "requests", kind: int(1, 10_000_000),
+        // At most the requests the engine keeps inside at once
+        // (engine::MAX_IN_FLIGHT): a batch all arrives at t = 0.
+        label: "Requests in the batch", unit: "requests", kind: int(1, 1_000_000),
         used: Used::Arrivals(&[Arrivals::Batch]), control: slider(1.0, 10_000.0, 1.0), playground: true,
         help: "Requests in a batch, all arriving at t = 0.",
     }

@@ -154,3 +154,26 @@ fn the_readme_lists_the_flags_tellers_help_prints() {
         "README's flag list differs from `tellers help`: paste the FLAGS part of `tellers help`"
     );
 }
+
+#[test]
+fn a_range_shows_its_whole_numbers_exactly() {
+    // Through f64 the seed's top read 18446744073709552000, above u64::MAX.
+    let seed = FIELDS.iter().find(|f| f.name == "seed").unwrap();
+    assert_eq!(seed.allowed(), "0–18,446,744,073,709,551,615");
+    let cores = FIELDS.iter().find(|f| f.name == "cores").unwrap();
+    assert_eq!(cores.allowed(), "1–1,024 cores");
+}
+
+#[test]
+fn a_batch_fits_inside_the_server_the_engine_keeps() {
+    // A batch arrives whole at t = 0: a larger one could never run (the
+    // engine stops at MAX_IN_FLIGHT) and was allowed, with a report of zeros.
+    let count = FIELDS.iter().find(|f| f.name == "count").unwrap();
+    assert_eq!(
+        count.kind,
+        Kind::Int {
+            min: 1,
+            max: tellers_sim::engine::MAX_IN_FLIGHT
+        }
+    );
+}

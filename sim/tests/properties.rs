@@ -165,6 +165,13 @@ proptest! {
             prop_assert!((0.0..=1.0).contains(&u), "dep utilisation {}", u);
         }
         prop_assert!(r.finished_after_timeout <= r.completed);
+        // Response times measured: finished requests of the window, and
+        // none at all means no latency figure (all zero).
+        prop_assert!(r.measured <= r.completed);
+        if r.measured == 0 {
+            prop_assert!(r.latency_ms.max == 0.0 && r.latency_ms.mean == 0.0, "{:?}", r.latency_ms);
+        }
+        prop_assert!(r.admitted_rps <= r.arrival_rps);
         prop_assert!(r.timed_out <= r.arrived);
         prop_assert!((0.0..=1.0).contains(&r.cpu_utilisation), "cpu {}", r.cpu_utilisation);
         for p in &r.series {

@@ -382,3 +382,38 @@ fn the_cpu_limit_counts_what_the_engine_charges() {
     let r = simulate(&per_loop).unwrap();
     close(r.throughput_rps, cap.cpu_limit_rps, 0.03, "a pool per loop");
 }
+
+/// The report says how many response times it measured: none when the
+/// run ends inside its warm-up, even though requests finished; all of the
+/// window's when requests need no time at all (a response time of 0 ms is
+/// still measured).
+#[test]
+fn the_report_counts_the_response_times_it_measured() {
+    let short = Scenario {
+        duration_s: 1.0,
+        warmup: 0.9,
+        rps: 1000.0,
+        cpu_ms: 1.0,
+        wait_ms: 0.0,
+        ..Scenario::default()
+    };
+    let r = simulate(&short).unwrap();
+    assert!(r.completed > 500, "{} finished", r.completed);
+    // Arrivals of the last 0.1 s, less those still inside at the end.
+    assert!(
+        r.measured > 50 && r.measured < 150,
+        "{} measured",
+        r.measured
+    );
+    let inside_warm_up = Scenario {
+        duration_s: 0.001,
+        ..short.clone()
+    };
+    assert_eq!(simulate(&inside_warm_up).unwrap().measured, 0);
+    let instant = Scenario {
+        cpu_ms: 0.0,
+        ..short
+    };
+    let r = simulate(&instant).unwrap();
+    assert!(r.measured > 50 && r.latency_ms.max == 0.0, "{r:?}");
+}

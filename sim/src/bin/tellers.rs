@@ -5,7 +5,9 @@ use std::time::Instant;
 use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::bench::{bench_scenario, engine_mmc, reference_mmc};
 use tellers_sim::cli::{command, field_help, fields_help, parse_or_help, Command, Outcome, USAGE};
+use tellers_sim::engine::MAX_IN_FLIGHT;
 use tellers_sim::presets::presets;
+use tellers_sim::report::StoppedBy;
 use tellers_sim::theory::{theory, Theory};
 use tellers_sim::{simulate, Report, Scenario};
 
@@ -41,7 +43,11 @@ fn run(cmd: Command) -> ExitCode {
         Command::Help { field: None } => out!("{USAGE}\n\n{}", fields_help().trim_end()),
         Command::Help { field: Some(f) } => out!("{}", field_help(f).trim_end()),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut command(), "tellers", &mut std::io::stdout());
+            // Into a buffer, then written as everything else is: a closed
+            // pipe (`| head`) ends the program quietly, not in a panic.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command(), "tellers", &mut script);
+            out!("{}", String::from_utf8_lossy(&script).trim_end());
         }
         Command::Presets { json: false } => {
             for p in presets() {
@@ -93,6 +99,15 @@ fn opt(x: Option<f64>) -> String {
     x.map_or("—".into(), |v| format!("{v:.1}"))
 }
 
+/// A limit in rps: "no limit" when nothing bounds it (no work at all).
+fn limit(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.1}")
+    } else {
+        "no limit".into()
+    }
+}
+
 fn print_table(s: &Scenario, r: &Report) {
     let th = theory(s);
     let cap = &th.capacity;
@@ -101,17 +116,13 @@ fn print_table(s: &Scenario, r: &Report) {
     row(
         "throughput, rps",
         format!("{:.1}", r.throughput_rps),
-        format!("{:.1} cap", cap.capacity_rps),
+        format!("{} cap", limit(cap.capacity_rps)),
     );
-    row(
-        "  CPU limit, rps",
-        String::new(),
-        format!("{:.1}", cap.cpu_limit_rps),
-    );
+    row("  CPU limit, rps", String::new(), limit(cap.cpu_limit_rps));
     row(
         "  thread limit, rps",
         String::new(),
-        opt(cap.thread_limit_rps),
+        cap.thread_limit_rps.map_or("—".into(), limit),
     );
     row(
         "  binding limit",
@@ -127,29 +138,23 @@ fn print_table(s: &Scenario, r: &Report) {
         format!("{:.1}", r.cpu_utilisation * 100.0),
         opt(th.cpu_utilisation.map(|u| u * 100.0)),
     );
+    // No request of the measured window finished: no time was measured.
+    let measured = |x: f64| opt((r.measured > 0).then_some(x));
     row(
         "latency mean, ms",
-        format!("{:.1}", r.latency_ms.mean),
+        measured(r.latency_ms.mean),
         opt(th.mean_ms),
     );
-    row(
-        "latency p50, ms",
-        format!("{:.1}", r.latency_ms.p50),
-        String::new(),
-    );
+    row("latency p50, ms", measured(r.latency_ms.p50), String::new());
     row(
         "latency p99, ms",
-        format!("{:.1}", r.latency_ms.p99),
+        measured(r.latency_ms.p99),
         opt(th.p99_ms),
     );
-    row(
-        "latency max, ms",
-        format!("{:.1}", r.latency_ms.max),
-        String::new(),
-    );
+    row("latency max, ms", measured(r.latency_ms.max), String::new());
     row(
         "line wait mean, ms",
-        format!("{:.1}", r.queue_wait_ms.mean),
+        measured(r.queue_wait_ms.mean),
         String::new(),
     );
     row(
@@ -215,6 +220,24 @@ fn print_table(s: &Scenario, r: &Report) {
         r.events,
         r.wall_s
     );
+    if let Some(advice) = stop_advice(r.stopped_by) {
+        out!("  {advice}");
+    }
+}
+
+/// What to change when a bound other than the duration ended the run.
+fn stop_advice(by: StoppedBy) -> Option<String> {
+    match by {
+        StoppedBy::InFlightLimit => Some(format!(
+            "more than {MAX_IN_FLIGHT} requests were inside at once, the most the simulator keeps: \
+             lower --rps, add capacity, or set --queue-limit so extra requests are refused"
+        )),
+        StoppedBy::EventBudget => Some(
+            "the run used its whole --max-events budget: a shorter --duration-s or a lower --rps needs fewer events"
+                .into(),
+        ),
+        _ => None,
+    }
 }
 
 fn sweep(s: &Scenario, points: &[f64], json: bool) -> Result<(), String> {
@@ -227,10 +250,12 @@ fn sweep(s: &Scenario, points: &[f64], json: bool) -> Result<(), String> {
         )?;
         let point_theory = theory(&sc);
         let r = simulate(&sc).map_err(|e| format!("sweep: point ρ = {rho} is not valid: {e:?}"))?;
+        // A point where nothing finished has no simulated time (null, "—").
+        let done = (r.measured > 0).then_some(&r.latency_ms);
         rows.push(serde_json::json!({
             "rho": rho, "rps": sc.rps,
             "theory_mean_ms": point_theory.mean_ms, "theory_p99_ms": point_theory.p99_ms,
-            "sim_mean_ms": r.latency_ms.mean, "sim_p99_ms": r.latency_ms.p99,
+            "sim_mean_ms": done.map(|l| l.mean), "sim_p99_ms": done.map(|l| l.p99),
             "sim_cpu": r.cpu_utilisation, "completed": r.completed,
         }));
     }
@@ -248,7 +273,17 @@ fn sweep(s: &Scenario, points: &[f64], json: bool) -> Result<(), String> {
         "sim p99"
     );
     for r in rows {
-        let f = |k: &str| r[k].as_f64().map_or("—".to_string(), |v| format!("{v:.1}"));
+        // Three significant digits below 100 (a rate of 0.0033 rps is not 0.0).
+        let f = |k: &str| {
+            r[k].as_f64().map_or("—".to_string(), |v| {
+                if v != 0.0 && v.abs() < 100.0 {
+                    let decimals = (2 - v.abs().log10().floor() as i32).clamp(1, 9) as usize;
+                    format!("{v:.decimals$}")
+                } else {
+                    format!("{v:.1}")
+                }
+            })
+        };
         let rho = r["rho"]
             .as_f64()
             .map_or("—".to_string(), |v| format!("{v:.2}"));

@@ -1057,6 +1057,7 @@ impl Simulation {
             goodput_rps: st.good_in_window as f64 / window_s,
             arrival_rps,
             admitted_rps,
+            measured: st.latency.count(),
             latency_ms,
             queue_wait_ms: QueueWait {
                 mean: st.queue_wait.mean() / NS_PER_MS,
