@@ -265,8 +265,14 @@ fn one_line(err: &clap::Error) -> String {
     let flag = arg.split_whitespace().next().unwrap_or("").to_owned();
     match err.kind() {
         ErrorKind::UnknownArgument => match nearest_flag(&arg) {
-            Some(s) => format!("unknown flag '{arg}'; did you mean '{s}'? (see tellers help)"),
-            None => format!("unknown flag '{arg}' (see tellers help)"),
+            Some(s) => format!(
+                "unknown flag '{}'; did you mean '{s}'? (see tellers help)",
+                crate::fields::clip(&arg)
+            ),
+            None => format!(
+                "unknown flag '{}' (see tellers help)",
+                crate::fields::clip(&arg)
+            ),
         },
         ErrorKind::InvalidSubcommand => {
             let sub = ctx(ContextKind::InvalidSubcommand).unwrap_or(arg);
@@ -340,10 +346,17 @@ fn scenario_from(
             )
         })?
     } else if let Some(path) = given(m, "scenario") {
-        let text = read_file(path).map_err(|e| format!("--scenario: cannot read '{path}': {e}"))?;
+        // The path as given, control characters (a newline, a terminal
+        // escape) shown as '?'.
+        let shown: String = path
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        let text =
+            read_file(path).map_err(|e| format!("--scenario: cannot read '{shown}': {e}"))?;
         Scenario::from_json(&text).map_err(|errs| {
             let all: Vec<_> = errs.iter().map(|e| e.to_string()).collect();
-            format!("--scenario {path}: {}", all.join("; "))
+            format!("--scenario {shown}: {}", all.join("; "))
         })?
     } else {
         Scenario::default()
@@ -549,6 +562,14 @@ mod tests {
         assert!(e.contains("unknown flag '--bogus'"), "{e}");
         let e = run("simulate --rps").unwrap_err();
         assert!(e.contains("needs a value"), "{e}");
+        // Typed text echoed back carries no control characters.
+        let e = run("simulate --bo\u{1b}[2Jgus 1").unwrap_err();
+        assert!(!e.contains('\u{1b}'), "{e}");
+        let args: Vec<String> = ["simulate", "--scenario", "a\nb.json"]
+            .map(String::from)
+            .to_vec();
+        let e = parse(&args, &|_| Err("no such file".into())).unwrap_err();
+        assert!(e.contains("cannot read 'a?b.json'"), "{e}");
         // A negative value is out of range, not an unknown flag '-1'.
         let e = run("simulate --cores -1").unwrap_err();
         assert!(

@@ -239,9 +239,10 @@ pub fn read_object<S: Default, U>(
         let value = f.from_json(v).map_err(|e| format!("{}: {e}", f.name))?;
         if !(f.set)(&mut s, value) {
             return Err(format!(
-                "{}: {} does not fit this field",
+                "{}: {} is not allowed: allowed {}",
                 f.name,
-                clip(&v.to_string())
+                clip(&v.to_string()),
+                f.allowed()
             ));
         }
     }
@@ -481,7 +482,11 @@ impl<S: Default, U> Field<S, U> {
         if (self.set)(s, v) {
             Ok(())
         } else {
-            Err(format!("'{}' does not fit this field", clip(text)))
+            Err(format!(
+                "'{}' is not allowed: allowed {}",
+                clip(text),
+                self.allowed()
+            ))
         }
     }
 

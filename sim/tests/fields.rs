@@ -177,3 +177,13 @@ fn a_batch_fits_inside_the_server_the_engine_keeps() {
         }
     );
 }
+
+#[test]
+fn a_scenario_file_value_too_large_for_its_field_says_what_is_allowed() {
+    let e = Scenario::from_json(r#"{"cores": 5000000000}"#).unwrap_err();
+    let text = e[0].to_string();
+    assert!(
+        text.contains("cores: 5000000000 is not allowed: allowed 1–1,024 cores"),
+        "{text}"
+    );
+}
