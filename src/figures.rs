@@ -91,10 +91,15 @@ pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
                 .offered_rps
                 .filter(|o| *o > th.capacity.capacity_rps)
                 .map_or(String::new(), |o| {
+                    let cap = th.capacity.capacity_rps;
                     format!(
-                        " {} requests arrive each second and the server can finish about {}, so the line grows without limit.",
+                        " {} requests arrive each second and the server can finish {}, so the line grows without limit.",
                         fmt_num(o, 0),
-                        fmt_num(th.capacity.capacity_rps, 0)
+                        if cap < 1.0 {
+                            "less than one".to_owned()
+                        } else {
+                            format!("about {}", fmt_num(cap, 0))
+                        }
                     )
                 });
             format!(
@@ -1096,6 +1101,17 @@ mod tests {
             .unwrap()
             .contains("1,000,000 requests arrive each second"));
         assert!(stop_note(&s, &Report::default(), &th).is_none());
+        // Ten minutes of CPU a request: the server finishes a fraction of
+        // one a second, not "about 0".
+        let slow = Scenario {
+            cpu_ms: 600_000.0,
+            ..Scenario::default()
+        };
+        let note = stop_note(&slow, &r, &theory(&slow)).unwrap();
+        assert!(
+            note.contains("the server can finish less than one,"),
+            "{note}"
+        );
     }
 
     #[test]

@@ -496,13 +496,17 @@ pub fn explain(v: &Verdict, unit: Unit) -> String {
             )
         }
         Verdict::WrongUnit { typed } => match unit_from_words(typed) {
+            // What was typed after the number, a few characters of it: a
+            // long answer is not repeated back whole.
             None => format!(
-                "Wrong unit: '{typed}' is not a unit Tellers reads, and this answer is {}. Use {}.",
+                "Wrong unit: '{}' is not a unit Tellers reads, and this answer is {}. Use {}.",
+                tellers_sim::text::clip(typed),
                 unit.what(),
                 unit.accepted()
             ),
             Some(t) => format!(
-                "Wrong unit: '{typed}' gives {}, but this answer is {}. Use {}.",
+                "Wrong unit: '{}' gives {}, but this answer is {}. Use {}.",
+                tellers_sim::text::clip(typed),
                 t.what(),
                 unit.what(),
                 unit.accepted()
@@ -655,6 +659,16 @@ mod tests {
             Verdict::Unreadable
         );
         assert!(explain(&Verdict::Unreadable, Unit::Ms).contains("Type a number"));
+        // A long answer after its number is not echoed whole.
+        let long = format!("40 {}", "because the pool is full ".repeat(12));
+        let Verdict::WrongUnit { typed } = check(&long, 40.0, Unit::Requests, 0.01) else {
+            panic!("read as a number with a unit");
+        };
+        let said = explain(&Verdict::WrongUnit { typed }, Unit::Requests);
+        assert!(
+            said.len() < 200 && said.contains("because the pool is"),
+            "{said}"
+        );
     }
 
     #[test]
