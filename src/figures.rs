@@ -300,7 +300,7 @@ pub fn row_key(figure: &str) -> Option<&'static str> {
         "latency_p999_ms" | "latency_max_ms" => "fig-tail",
         "queue_wait_mean_ms" | "queue_wait_p99_ms" => "fig-queue-wait",
         "cpu_utilisation" => "fig-cpu",
-        "mean_busy" => "fig-busy",
+        "mean_busy" | "mean_busy_workers" => "fig-busy",
         "arrival_rps" | "admitted_rps" | "mean_in_flight" | "littles_law_in_flight" => "fig-inside",
         "makespan_s" => "fig-makespan",
         "queue_len_end" => "fig-line",

@@ -51,6 +51,7 @@ pub fn guess_label(figure: &str) -> String {
         "queue_wait_mean_ms" => "Mean time in line",
         "cpu_utilisation" => "CPU busy",
         "mean_busy" => "Busy threads, loops and workers (mean)",
+        "mean_busy_workers" => "Busy worker threads (mean)",
         "mean_in_flight" => "Requests inside (mean)",
         "makespan_s" => "Time until the last request finished",
         "queue_len_end" => "Requests in line at the end",

@@ -485,6 +485,21 @@ mod tests {
     }
 
     #[test]
+    fn lesson_11s_pool_cut_to_one_worker_shows_the_worker_pool_sign() {
+        // Lesson 11 says the signs name the worker pool as the limit here.
+        let s = Scenario {
+            workers: 1,
+            ..preset("node-heavy-pool").unwrap()
+        };
+        let r = crate::simulate(&s).unwrap();
+        let kinds: Vec<_> = read_signs(&s, &r, &theory(&s))
+            .into_iter()
+            .map(|g| g.kind)
+            .collect();
+        assert_eq!(kinds, vec![SignKind::WorkerPoolLimit]);
+    }
+
+    #[test]
     fn near_the_cpu_limit_of_the_cores_it_can_use_more_loops_or_workers_help() {
         // Node's pool: 1 loop and 5 workers may use 6 of the 8 cores.
         let s = preset("node-heavy-pool").unwrap();
