@@ -281,6 +281,23 @@ pub fn seed_text(text: &str) -> String {
     tidy(text).to_lowercase()
 }
 
+/// Most students one answer key lists.
+pub const KEY_MAX_STUDENTS: usize = 200;
+
+/// The students an answer key lists, from names typed one per line: each
+/// [`tidy`], each student once ([`seed_text`]), at most
+/// [`KEY_MAX_STUDENTS`]; and how many more students were typed and left out.
+pub fn key_students(text: &str) -> (Vec<String>, usize) {
+    let mut seen = std::collections::BTreeSet::new();
+    let all: Vec<String> = text
+        .lines()
+        .map(tidy)
+        .filter(|n| !n.is_empty() && seen.insert(seed_text(n)))
+        .collect();
+    let left_out = all.len().saturating_sub(KEY_MAX_STUDENTS);
+    (all.into_iter().take(KEY_MAX_STUDENTS).collect(), left_out)
+}
+
 /// The check value of a progress file's `content` for class `class`: an
 /// HMAC-SHA-256 keyed by the class code as seeds read it ([`seed_text`]),
 /// so a file edited after saving, or moved to another class, fails.
@@ -408,6 +425,19 @@ mod tests {
             shaped,
             "suggested only when well formed"
         );
+    }
+
+    #[test]
+    fn an_answer_key_lists_each_student_once_and_says_who_was_left_out() {
+        let (names, left) = key_students("Ana  Souza\n\n ana souza \nBo\n");
+        assert_eq!(
+            (names, left),
+            (vec!["Ana Souza".to_owned(), "Bo".to_owned()], 0)
+        );
+        let many: String = (0..205).map(|i| format!("Student {i}\n")).collect();
+        let (names, left) = key_students(&many);
+        assert_eq!((names.len(), left), (KEY_MAX_STUDENTS, 5));
+        assert_eq!(names[199], "Student 199");
     }
 
     #[test]

@@ -3,7 +3,9 @@ use std::sync::Arc;
 
 use super::{ClassCodeField, KeyHonesty, TeacherHead};
 use crate::answer::student_key_html;
-use crate::classroom::{key_access, key_opens, read_class_code, seed_text, tidy, KeyAccess};
+use crate::classroom::{
+    key_access, key_opens, key_students, read_class_code, KeyAccess, KEY_MAX_STUDENTS,
+};
 use crate::reveal::reveal_in_frames;
 use tellers_course::Course;
 
@@ -169,20 +171,26 @@ fn KeyTables(
     questions: RwSignal<bool>,
 ) -> impl IntoView {
     // Each name once, tidied as students' names are: "Ana  Souza" is Ana Souza.
+    let listed = Memo::new(move |_| key_students(&names.get()));
     let students = Memo::new(move |_| {
-        let mut seen = std::collections::BTreeSet::new();
-        let mut names: Vec<String> = names
-            .get()
-            .lines()
-            .map(tidy)
-            .filter(|n| !n.is_empty() && seen.insert(seed_text(n)))
-            .take(200)
-            .collect();
+        let mut names = listed.get().0;
         if names.is_empty() {
             names.push(String::new());
         }
         names
     });
+    let left_out = move || {
+        let n = listed.get().1;
+        (n > 0).then(|| {
+            view! {
+                <p class="notice" role="status" data-testid="key-left-out">
+                    {format!(
+                        "This key lists the first {KEY_MAX_STUDENTS} names; {n} more were left out. Make a second key with the rest."
+                    )}
+                </p>
+            }
+        })
+    };
     let tables = move || {
         let list = students.get();
         let slug = lesson.get();
@@ -200,5 +208,5 @@ fn KeyTables(
             </For>
         }
     };
-    view! { <div data-testid="key-tables">{tables}</div> }
+    view! { {left_out} <div data-testid="key-tables">{tables}</div> }
 }
