@@ -151,8 +151,8 @@ pub fn ungrouped(text: &str) -> Result<String, String> {
 /// A number typed in a box: [`ungrouped`], then read.
 pub fn box_number(text: &str) -> Result<f64, String> {
     let t = ungrouped(text)?;
-    t.parse::<f64>()
-        .map_err(|_| format!("'{}' is not a number", tellers_sim::text::clip(&t)))
+    tellers_sim::text::number(&t)
+        .ok_or_else(|| format!("'{}' is not a number", tellers_sim::text::clip(&t)))
 }
 
 /// What a number box says when its text is not allowed: what is wrong and

@@ -166,7 +166,7 @@ pub fn watch_width(el: &web_sys::Element, f: impl Fn(Fit) + 'static) -> Option<W
             let font_px = web_sys::window()
                 .and_then(|w| w.get_computed_style(&target).ok().flatten())
                 .and_then(|style| style.get_property_value("font-size").ok())
-                .and_then(|v| v.trim_end_matches("px").parse::<f64>().ok())
+                .and_then(|v| tellers_sim::text::number(v.trim_end_matches("px")))
                 .unwrap_or(16.0);
             f(Fit {
                 width: entry.content_rect().width(),
@@ -727,7 +727,7 @@ fn scene_legend(th: &Theme) -> [(&'static str, &'static str); 5] {
 pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     let zoom = canvas
         .get_attribute("data-zoom")
-        .and_then(|z| z.parse::<f64>().ok())
+        .and_then(|z| tellers_sim::text::number(&z))
         .unwrap_or(1.0)
         .clamp(1.0, 2.0);
     let dpr = pixel_ratio() * zoom;

@@ -37,10 +37,8 @@ pub fn read_query(q: &str) -> (Scenario, ViewState, Vec<String>) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         match k {
             "presenter" => view.presenter = v == "1" || v == "true",
-            "speed" => match percent_decode(v).parse::<f64>() {
-                Ok(x) if x.is_finite() && (SPEED_RANGE.0..=SPEED_RANGE.1).contains(&x) => {
-                    view.speed = x
-                }
+            "speed" => match tellers_sim::text::number(&percent_decode(v)) {
+                Some(x) if (SPEED_RANGE.0..=SPEED_RANGE.1).contains(&x) => view.speed = x,
                 _ => notices.push("speed: not a speed from 0.1 to 100; 1× was used".to_owned()),
             },
             _ => rest.push(pair),

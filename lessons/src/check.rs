@@ -309,10 +309,8 @@ fn read_token(token: &str) -> Option<(f64, Option<f64>)> {
         Some(d) => (&mantissa[..1], d),
         None => ("", mantissa),
     };
-    let parse = |d: &str| -> Option<f64> {
-        let v: f64 = format!("{sign}{d}{exponent}").parse().ok()?;
-        v.is_finite().then_some(v)
-    };
+    let parse =
+        |d: &str| -> Option<f64> { tellers_sim::text::number(&format!("{sign}{d}{exponent}")) };
     let commas = digits.matches(',').count();
     let dots = digits.matches('.').count();
     let last = |c: char| digits.rfind(c).unwrap_or(0);

@@ -351,9 +351,9 @@ impl Exercise {
                         Ok(t) => t,
                         Err(e) => return Some(Err(e)),
                     };
-                    let n: f64 = match text.replace(',', "").parse() {
-                        Ok(n) => n,
-                        Err(_) => return Some(Err(format!("check.{k}: '{text}' is not a number"))),
+                    let n: f64 = match tellers_sim::text::number(&text.replace(',', "")) {
+                        Some(n) => n,
+                        None => return Some(Err(format!("check.{k}: '{text}' is not a number"))),
                     };
                     serde_json::json!(n)
                 }

@@ -42,8 +42,8 @@ fn tokens(src: &str) -> Result<Vec<Tok>, String> {
             }
             let text: String = cs[start..i].iter().filter(|&&c| c != '_').collect();
             out.push(Tok::Num(
-                text.parse()
-                    .map_err(|_| format!("'{text}' is not a number"))?,
+                tellers_sim::text::number(&text)
+                    .ok_or_else(|| format!("'{text}' is not a number"))?,
             ));
         } else if c.is_alphabetic() || c == '_' {
             let start = i;

@@ -145,9 +145,8 @@ fn predict_header(rest: &str) -> Result<PredictAsks, String> {
             Some((field, value)) => {
                 let f = Scenario::field(field)
                     .ok_or_else(|| format!("predict box: '{field}' is not a scenario field"))?;
-                let v: f64 = value
-                    .parse()
-                    .map_err(|_| format!("predict box: '{word}' needs a number after '='"))?;
+                let v: f64 = tellers_sim::text::number(value)
+                    .ok_or_else(|| format!("predict box: '{word}' needs a number after '='"))?;
                 f.from_f64(v)
                     .ok_or_else(|| format!("predict box: '{word}' is not a value of {field}"))
                     .and_then(|x| f.check(x))

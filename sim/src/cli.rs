@@ -493,7 +493,7 @@ pub fn parse_or_help(
                     let points = v
                         .split(',')
                         .map(|x| {
-                            x.trim().parse::<f64>().map_err(|_| {
+                            crate::text::number(x).ok_or_else(|| {
                                 format!("--rhos: '{}' is not a number", crate::fields::clip(x))
                             })
                         })

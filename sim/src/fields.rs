@@ -363,8 +363,8 @@ impl<S: Default, U> Field<S, U> {
                     self.allowed()
                 )
             })?,
-            Kind::Real { .. } => match t.parse::<f64>() {
-                Ok(x) if x.is_finite() => Value::Real(x),
+            Kind::Real { .. } => match crate::text::number(t) {
+                Some(x) => Value::Real(x),
                 _ => {
                     return Err(format!(
                         "'{}' is not a number; allowed {}",

@@ -126,7 +126,7 @@ impl std::str::FromStr for Schedule {
             let (t, r) = part.split_once(':').ok_or_else(|| {
                 format!("pair {} ('{shown}'): write time_s:rps, e.g. 10:400", i + 1)
             })?;
-            let num = |x: &str| x.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+            let num = crate::text::number;
             match (num(t), num(r)) {
                 (Some(t), Some(r)) => steps.push((t, r)),
                 _ => {

@@ -69,7 +69,7 @@ pub fn RunControls(
                     prop:value=move || slider_from_speed(lab.speed.get()).to_string()
                     aria-valuetext=move || format!("{} simulated time", fmt_speed(lab.speed.get()))
                     on:input=move |ev| {
-                        if let Ok(x) = event_target_value(&ev).parse::<f64>() {
+                        if let Some(x) = tellers_sim::text::number(&event_target_value(&ev)) {
                             lab.speed.set(speed_from_slider(x));
                         }
                     }

@@ -77,7 +77,7 @@ fn SliderControl(
     let value = Memo::new(move |_| field_value(&scenario.get(), name));
     let problem = RwSignal::new(None::<String>);
     let set_slider = move |text: String| {
-        if let Ok(v) = text.trim().parse::<f64>() {
+        if let Some(v) = tellers_sim::text::number(&text) {
             problem.set(None);
             scenario.update(|s| *s = with_field(s, name, v));
         }
