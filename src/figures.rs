@@ -436,13 +436,21 @@ pub fn curve_caption(th: &Theory) -> String {
         ),
         _ => String::new(),
     };
+    // The queue's model only where a formula draws its lines.
+    let model = if th.curve_formula {
+        format!(
+            " ({}: {} {} of {} each)",
+            th.queue_model,
+            th.servers,
+            plural(u64::from(th.servers), "worker", "workers"),
+            fmt_ms(th.service_ms)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "Response time as the line at {} gets busier ({}: {} {} of {} each).{now}",
+        "Response time as the line at {} gets busier{model}.{now}",
         th.line_at,
-        th.queue_model,
-        th.servers,
-        plural(u64::from(th.servers), "worker", "workers"),
-        fmt_ms(th.service_ms)
     )
 }
 
@@ -1294,6 +1302,24 @@ mod tests {
         let text = curve_caption(&theory(&spike));
         assert!(text.contains("load changes during the run"), "{text}");
         assert!(!text.contains("theory says"), "{text}");
+        // No formula for the line: the caption names the line, no model.
+        let one_worker = Scenario {
+            model: Model::EventLoopWorkers,
+            cores: 8,
+            loops: 1,
+            workers: 1,
+            cpu_ms: 10.0,
+            wait_ms: 0.0,
+            offload_above_ms: 0.0,
+            rps: 95.0,
+            ..Scenario::default()
+        };
+        let text = curve_caption(&theory(&one_worker));
+        assert!(
+            text.starts_with("Response time as the line at the 1 worker thread gets busier.")
+                && !text.contains("M/"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -64,7 +64,9 @@ pub struct Theory {
     /// scenario's response times with random (Poisson) arrivals at a steady
     /// load below its limit, as the curve's points are run; false when no
     /// formula covers its line at any load (the slowest of several calls
-    /// through a shared line at the dependency).
+    /// through a shared line at the dependency; event loop + workers when
+    /// the loops' or the workers' own steps reach their limit before the
+    /// cores, [`analytic::CpuPart`]).
     pub curve_formula: bool,
     /// True when the mean formula is exact for this scenario.
     pub mean_exact: bool,
@@ -402,8 +404,10 @@ fn approximations(
                 }
                 Model::EventLoopWorkers => {
                     add("steps handed to workers queue twice (loop, then pool); the formula has one line");
-                    if cap.cpu_part != CpuPart::Cores {
-                        add("the loops' own steps (hand-offs included) or the workers' steps reach their limit before the cores do; the formula shares all the work over the cores");
+                    match cap.cpu_part {
+                        CpuPart::Cores => {}
+                        CpuPart::Loops => add("the loops' own steps (hand-offs included) reach their limit before the cores do: the loops are a line of their own, which no formula here models, so theory gives no response time"),
+                        CpuPart::Workers => add("the steps handed to the workers reach their limit before the cores do: the worker pool is a line of its own, which no formula here models, so theory gives no response time"),
                     }
                 }
             }
@@ -465,11 +469,22 @@ pub fn theory(s: &Scenario) -> Theory {
                     let c = s.cores.min(loops);
                     (c, format!("{} sharing one line", plural(u64::from(c), "loop")))
                 }
-                Model::EventLoopWorkers => {
+                Model::EventLoopWorkers => match capacity.cpu_part {
                     // The cores the loops and their workers can keep busy.
-                    let c = s.usable_cores() as u32;
-                    (c, format!("the {}", plural(u64::from(c), "core")))
-                }
+                    CpuPart::Cores => {
+                        let c = s.usable_cores() as u32;
+                        (c, format!("the {}", plural(u64::from(c), "core")))
+                    }
+                    // A part that binds first is the line (no formula for it).
+                    CpuPart::Workers => {
+                        let c = s.cores.min(s.worker_threads());
+                        (c, format!("the {}", plural(u64::from(c), "worker thread")))
+                    }
+                    CpuPart::Loops => {
+                        let c = s.cores.min(loops);
+                        (c, format!("the {}", plural(u64::from(c), "loop")))
+                    }
+                },
                 _ => (s.cores, format!("the {}", plural(u64::from(s.cores), "core"))),
             };
             (c, cpu_mean, cpu_var, wait_mean, at)
@@ -497,14 +512,22 @@ pub fn theory(s: &Scenario) -> Theory {
     };
     // No formula for the slowest of several calls through a shared line.
     let fan_out_at_limit = capacity.binding == Limit::Dependency && s.fan_out > 1;
+    // Nor for the loops' or the workers' own line when it binds before the
+    // cores (the formula would share all the work over the cores: at 95 %
+    // of one worker's limit it gave 13 ms where the run took 144 ms).
+    let part_binds = capacity.binding == Limit::Cpu && capacity.cpu_part != CpuPart::Cores;
     let stable = rho.is_some_and(|r| r < 1.0)
         && offered.is_some_and(|o| o < capacity.capacity_rps)
         && s.arrivals == Arrivals::Poisson
-        && !fan_out_at_limit;
+        && !fan_out_at_limit
+        && !part_binds;
     let steady_load = steady_load(s);
     let mut approx_because = approximations(s, &capacity, pinned, scv, servers, steady_load);
     let queue_model = format!("M/{letter}/{servers}");
     let model_of_line = match s.arrivals {
+        _ if part_binds => format!(
+            "none: the steps on {line_at} reach their limit before the cores do, a line of its own that no formula here models"
+        ),
         Arrivals::Poisson => format!("{queue_model} at {line_at}"),
         Arrivals::Uniform => format!("D/{letter}/{servers} at {line_at}"),
         Arrivals::Batch => format!(
@@ -540,7 +563,7 @@ pub fn theory(s: &Scenario) -> Theory {
         dep,
         queue_model,
         model_of_line,
-        curve_formula: !fan_out_at_limit,
+        curve_formula: !fan_out_at_limit && !part_binds,
         mean_exact: false,
         p99_exact: false,
         approx_because: Vec::new(),
