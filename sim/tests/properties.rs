@@ -69,6 +69,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             proptest::option::of(0.5f64..50.0),
             prop_oneof![Just(1u32), 2u32..20],
             any::<bool>(),
+            proptest::option::of(1u32..50),
         ),
     )
         .prop_map(
@@ -78,9 +79,10 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 (cpu, wait, write, heavy, rps),
                 (timeout, drop, dur, seed, handoff),
                 (retries, backoff, budget, discipline, shed, hopeless, spike),
-                (dep_concurrency, dep_pool, fan_out, hedge, conn_requests, per_loop),
+                (dep_concurrency, dep_pool, fan_out, hedge, conn_requests, per_loop, max_conns),
             )| {
                 Scenario {
+                    max_connections: max_conns,
                     dep_concurrency,
                     dep_pool,
                     fan_out,
@@ -165,6 +167,11 @@ proptest! {
             prop_assert!((0.0..=1.0).contains(&u), "dep utilisation {}", u);
         }
         prop_assert!(r.finished_after_timeout <= r.completed);
+        // Open connections (each request's, or keep-alive ones between
+        // their requests) never pass the limit.
+        if let Some(m) = s.max_connections {
+            prop_assert!(r.peak_connections <= u64::from(m), "{} > {}", r.peak_connections, m);
+        }
         // Response times measured: finished requests of the window, and
         // none at all means no latency figure (all zero).
         prop_assert!(r.measured <= r.completed);

@@ -417,3 +417,44 @@ fn the_report_counts_the_response_times_it_measured() {
     let r = simulate(&instant).unwrap();
     assert!(r.measured > 50 && r.latency_ms.max == 0.0, "{r:?}");
 }
+
+/// Keep-alive connections stay open between their requests: the peak
+/// counts them, idle or not, and the connection limit turns away new
+/// connections, never a request on one already open. 10 connections a
+/// second, each sending 10 requests 1 s apart (1 ms of CPU each): about
+/// 100 open at once, while about 0.1 requests are inside.
+#[test]
+fn keep_alive_connections_count_while_idle_and_the_limit_refuses_new_ones() {
+    let s = Scenario {
+        model: Model::EventLoop,
+        rps: 100.0,
+        conn_requests: 10,
+        think_ms: 1000.0,
+        cpu_ms: 1.0,
+        wait_ms: 0.0,
+        duration_s: 60.0,
+        seed: 4,
+        ..Scenario::default()
+    };
+    let r = simulate(&s).unwrap();
+    assert!(
+        (80..=140).contains(&r.peak_connections),
+        "{} open at the peak",
+        r.peak_connections
+    );
+    assert_eq!(r.refused, 0);
+    // A limit of 50: new connections are refused at the door; those let
+    // in send all their requests.
+    let limited = Scenario {
+        max_connections: Some(50),
+        ..s
+    };
+    let r = simulate(&limited).unwrap();
+    assert_eq!(r.peak_connections, 50);
+    assert!(r.refused > 100, "{} refused", r.refused);
+    // Every connection opened sent its 10 requests (or is still sending).
+    assert!(
+        r.completed + r.in_flight_end >= 10 * (r.connections_opened - 50),
+        "{r:?}"
+    );
+}

@@ -489,6 +489,8 @@ impl Ctx {
     /// A keep-alive connection opens, with `n` requests to send.
     fn open_conn(&mut self) -> u32 {
         self.stats.connections_opened += 1;
+        self.stats.conns_open += 1;
+        self.stats.peak_conns = self.stats.peak_conns.max(self.stats.conns_open);
         self.conns.insert(Conn {
             left: self.s.conn_requests - 1,
             pinned: None,
@@ -501,6 +503,7 @@ impl Ctx {
         let c = self.conns.get_mut(conn);
         if c.left == 0 || self.arrivals_done {
             self.conns.remove(conn);
+            self.stats.conns_open -= 1;
             return;
         }
         c.left -= 1;
@@ -912,9 +915,6 @@ impl Simulation {
                         if let Some(at) = c.next_open_arrival() {
                             c.queue.set_arrival(at);
                         }
-                        if c.conn_share().is_some() {
-                            caller = Caller::Conn(c.open_conn());
-                        }
                     }
                     Arrivals::Batch => c.queue.set_arrival(c.now),
                     Arrivals::Closed => {}
@@ -939,10 +939,22 @@ impl Simulation {
             c.stats.arrived_in_window += 1;
         }
 
-        // The door: too many connections, or a full line.
-        let at_conn_limit =
+        // The door: too many connections, or a full line. With keep-alive
+        // connections, a new one (a first try, or a retry of one refused)
+        // opens if the limit allows; requests on open connections pass it.
+        // Without, each request inside holds its own connection.
+        let at_conn_limit = if c.conns_on {
+            let full =
+                c.s.max_connections
+                    .is_some_and(|m| c.stats.conns_open >= u64::from(m));
+            if caller == Caller::Open && !full {
+                caller = Caller::Conn(c.open_conn());
+            }
+            caller == Caller::Open
+        } else {
             c.s.max_connections
-                .is_some_and(|m| c.stats.inside >= u64::from(m));
+                .is_some_and(|m| c.stats.inside >= u64::from(m))
+        };
         if at_conn_limit || self.server.line_is_full(&self.ctx) {
             let c = &mut self.ctx;
             c.stats.refused += 1;
@@ -1010,6 +1022,12 @@ impl Simulation {
         let kb_to_mb = 1.0 / 1000.0;
         let conn_kb = if has_loops { c.s.conn_state_kb } else { 0.0 };
         let peak_threads = c.tellers.peak;
+        // Keep-alive connections stay open between their requests.
+        let peak_connections = if c.conns_on {
+            st.peak_conns
+        } else {
+            st.peak_inside
+        };
         // Tries still inside past their caller's timeout, whose failure no
         // event has counted yet, are failed calls too.
         let failed_inside = c.timeout.map_or(0, |to| {
@@ -1078,9 +1096,9 @@ impl Simulation {
             peak_threads,
             peak_memory_reserved_mb: peak_threads as f64 * c.s.stack_reserved_kb * kb_to_mb,
             peak_memory_used_mb: (peak_threads as f64 * c.s.stack_used_kb
-                + st.peak_inside as f64 * conn_kb)
+                + peak_connections as f64 * conn_kb)
                 * kb_to_mb,
-            peak_connections: st.peak_inside,
+            peak_connections,
             stopped_by: self.stopped.unwrap_or(StoppedBy::Duration),
             events: self.events,
             sim_time_s: now as f64 / 1e9,

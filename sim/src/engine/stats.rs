@@ -119,6 +119,10 @@ pub struct Stats {
     pub dropped_hopeless: u64,
     /// Keep-alive connections opened.
     pub connections_opened: u64,
+    /// Keep-alive connections open now (sending a request or between two).
+    pub conns_open: u64,
+    /// Most keep-alive connections open at once.
+    pub peak_conns: u64,
     /// Calls answered within the caller's timeout, on any try.
     pub calls_succeeded: u64,
     /// Calls that ran out of tries (or of retry budget).
@@ -189,6 +193,8 @@ impl Stats {
             shed: 0,
             dropped_hopeless: 0,
             connections_opened: 0,
+            conns_open: 0,
+            peak_conns: 0,
             calls_succeeded: 0,
             calls_failed: 0,
             last_finish: 0,
