@@ -988,15 +988,7 @@ mod tests {
     fn the_cpu_limit_says_when_the_workers_or_the_loops_give_it() {
         // One worker for 10 ms of CPU a request on 8 cores: the worker's
         // core gives the limit, 100 rps.
-        let s = Scenario {
-            model: Model::EventLoopWorkers,
-            cores: 8,
-            loops: 1,
-            workers: 1,
-            cpu_ms: 10.0,
-            offload_above_ms: 0.0,
-            ..Scenario::default()
-        };
+        let s = preset("one-worker-limit").unwrap();
         let th = theory(&s);
         let rows = figure_rows(&s, &Report::default(), &th);
         let cpu = rows.iter().find(|r| r.key == "fig-cpu-limit").unwrap();
@@ -1303,18 +1295,7 @@ mod tests {
         assert!(text.contains("load changes during the run"), "{text}");
         assert!(!text.contains("theory says"), "{text}");
         // No formula for the line: the caption names the line, no model.
-        let one_worker = Scenario {
-            model: Model::EventLoopWorkers,
-            cores: 8,
-            loops: 1,
-            workers: 1,
-            cpu_ms: 10.0,
-            wait_ms: 0.0,
-            offload_above_ms: 0.0,
-            rps: 95.0,
-            ..Scenario::default()
-        };
-        let text = curve_caption(&theory(&one_worker));
+        let text = curve_caption(&theory(&preset("one-worker-limit").unwrap()));
         assert!(
             text.starts_with("Response time as the line at the 1 worker thread gets busier.")
                 && !text.contains("M/"),

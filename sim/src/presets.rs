@@ -223,6 +223,15 @@ const DEFS: &[Def] = &[
         "",
         "model=event-loop cores=4 loops=4 accept=shared cpu_ms=1 wait_ms=20 dep_pool=10 rps=600 duration_s=60",
     ),
+    // Event loop + workers on 8 cores, all 10 ms of CPU per request handed
+    // to one worker thread, at 95 rps: the worker's own line is the limit
+    // while the cores sit idle (read by the signs, theory and their tests).
+    def(
+        "one-worker-limit",
+        "Event loop + one worker for the CPU steps: the worker pool is the limit, not the cores",
+        "",
+        "model=event-loop-workers cores=8 loops=1 workers=1 cpu_ms=10 wait_ms=0 offload_above_ms=0 rps=95 duration_s=60",
+    ),
     // A page that calls n backends at once, each answering in 10 ms on
     // average (exponential), on eight event loops with room to spare.
     def(

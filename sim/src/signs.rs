@@ -443,6 +443,15 @@ mod tests {
         // At 95 rps it is busy 95 % of the time and requests take many
         // times their 10 ms: not healthy, whatever the CPU says.
         let (s, r, signs) = loop_and_workers(1, 0.05, 95.0);
+        let preset_one = preset("one-worker-limit").unwrap();
+        assert_eq!(
+            Scenario {
+                duration_s: 60.0,
+                ..s.clone()
+            },
+            preset_one,
+            "the preset is this scenario"
+        );
         assert_eq!(analytic::capacity(&s).cpu_part, CpuPart::Workers);
         let w = r.mean_busy_workers.unwrap();
         assert!((w - 0.95).abs() < 0.03, "{w} busy workers");

@@ -229,18 +229,7 @@ fn a_loop_bound_open_scenario_is_not_given_an_all_cores_formula_as_exact() {
         th.model_of_line
     );
     // One worker for the offloaded steps on 8 cores: its own line binds.
-    let one_worker = Scenario {
-        model: tellers_sim::Model::EventLoopWorkers,
-        cores: 8,
-        loops: 1,
-        workers: 1,
-        cpu_ms: 10.0,
-        wait_ms: 0.0,
-        offload_above_ms: 0.0,
-        rps: 95.0,
-        ..Scenario::default()
-    };
-    let th = theory(&one_worker);
+    let th = theory(&preset("one-worker-limit").unwrap());
     assert!(th.mean_ms.is_none() && !th.curve_formula, "{th:?}");
     assert_eq!(th.line_at, "the 1 worker thread");
     assert!(
