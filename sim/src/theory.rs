@@ -403,9 +403,8 @@ fn approximations(
                     }
                 }
                 Model::EventLoopWorkers => {
-                    add("steps handed to workers queue twice (loop, then pool); the formula has one line");
                     match cap.cpu_part {
-                        CpuPart::Cores => {}
+                        CpuPart::Cores => add("steps handed to workers queue twice (loop, then pool); the formula has one line"),
                         CpuPart::Loops => add("the loops' own steps (hand-offs included) reach their limit before the cores do: the loops are a line of their own, which no formula here models, so theory gives no response time"),
                         CpuPart::Workers => add("the steps handed to the workers reach their limit before the cores do: the worker pool is a line of its own, which no formula here models, so theory gives no response time"),
                     }
