@@ -237,6 +237,12 @@ fn a_loop_bound_open_scenario_is_not_given_an_all_cores_formula_as_exact() {
         "{:?}",
         th.approx_because
     );
+    // No formula is used, so no reason speaks of what one leaves out.
+    assert!(
+        !says(&th, "the formula has one line"),
+        "{:?}",
+        th.approx_because
+    );
 }
 
 #[test]
