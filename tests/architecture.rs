@@ -1,7 +1,7 @@
 //! The README's architecture invariants that name what is absent, checked
 //! here rather than remembered: the simulator pulls in no web crate, no
 //! module imports one that imports it back, and components branch on no
-//! domain value.
+//! domain value; and that typed numbers have one reader.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -188,4 +188,31 @@ fn components_branch_on_no_domain_value() {
             );
         }
     }
+}
+
+#[test]
+fn numbers_people_type_are_read_by_one_function() {
+    // `tellers_sim::text::number` reads every typed number; std's float
+    // parser would bring its 10 KB table back into the app's wasm (and a
+    // second grammar). Test modules may compare with it.
+    let mut found = Vec::new();
+    for dir in ["src", "sim/src", "lessons/src"] {
+        for f in rust_files(&root().join(dir)) {
+            let text = fs::read_to_string(&f).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            for (i, line) in code.lines().enumerate() {
+                if line.trim_start().starts_with("//") {
+                    continue;
+                }
+                let typed_f64 = line.contains(": f64 =") && line.contains(".parse()");
+                if line.contains("parse::<f64>") || line.contains("parse::<f32>") || typed_f64 {
+                    found.push(format!("{}:{}", f.display(), i + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "read numbers with tellers_sim::text::number: {found:?}"
+    );
 }
