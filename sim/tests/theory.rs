@@ -458,3 +458,32 @@ fn keep_alive_connections_count_while_idle_and_the_limit_refuses_new_ones() {
         "{r:?}"
     );
 }
+
+/// Evenly spaced keep-alive connections keep their spacing when the
+/// connection limit turns some away: the stream is timed by connections
+/// that came, not by those let in. (Timed by those let in, a refusal put the
+/// next arrival at the same instant, refused again while nothing could
+/// close, until the event budget ran out.) 10 connections a second for 30 s,
+/// each open about 9 s, a limit of 5: at most 300 come, nearly all refused.
+#[test]
+fn evenly_spaced_connections_keep_their_spacing_at_the_connection_limit() {
+    let s = Scenario {
+        model: Model::EventLoop,
+        arrivals: Arrivals::Uniform,
+        rps: 100.0,
+        conn_requests: 10,
+        think_ms: 1000.0,
+        cpu_ms: 1.0,
+        wait_ms: 0.0,
+        duration_s: 30.0,
+        max_connections: Some(5),
+        max_events: 2_000_000,
+        ..Scenario::default()
+    };
+    let r = simulate(&s).unwrap();
+    assert_eq!(r.stopped_by, StoppedBy::Duration, "{r:?}");
+    assert_eq!(r.peak_connections, 5);
+    // 300 connections come in 30 s (one every 0.1 s from 0 s); about 5 are
+    // let in every 9 s or so, and each refused one is refused once.
+    assert!((250..=300).contains(&r.refused), "{} refused", r.refused);
+}

@@ -205,6 +205,10 @@ pub struct Ctx {
     arrived: u64,
     /// Calls that have arrived (first tries).
     calls: u64,
+    /// Arrivals the open stream has scheduled after its first: requests, or
+    /// keep-alive connections, refused ones too. Evenly spaced arrivals are
+    /// timed by it, so a refusal cannot pull the next one to the same instant.
+    stream_sent: u64,
     /// Retries that have arrived.
     retries: u64,
     /// Retries scheduled that have not arrived yet.
@@ -497,13 +501,18 @@ impl Ctx {
         })
     }
 
+    /// A keep-alive connection closes.
+    fn close_conn(&mut self, conn: u32) {
+        self.conns.remove(conn);
+        self.stats.conns_open -= 1;
+    }
+
     /// A connection's call is over: it sends its next request after
     /// thinking (at least 1 ms after a refusal), or closes.
     fn conn_next(&mut self, conn: u32, refused: bool) {
         let c = self.conns.get_mut(conn);
         if c.left == 0 || self.arrivals_done {
-            self.conns.remove(conn);
-            self.stats.conns_open -= 1;
+            self.close_conn(conn);
             return;
         }
         c.left -= 1;
@@ -568,11 +577,9 @@ impl Ctx {
         let per = self.conn_share();
         if self.s.rps_schedule.is_none() {
             return Some(match (self.s.arrivals, per) {
-                (Arrivals::Uniform, None) => {
-                    ((self.calls + 1) as f64 * 1e9 / self.s.rps).round() as Time
-                }
-                (Arrivals::Uniform, Some(n)) => {
-                    ((self.stats.connections_opened + 1) as f64 * 1e9 * n / self.s.rps).round()
+                (Arrivals::Uniform, _) => {
+                    self.stream_sent += 1;
+                    (self.stream_sent as f64 * 1e9 * per.unwrap_or(1.0) / self.s.rps).round()
                         as Time
                 }
                 (_, None) => {
@@ -716,6 +723,7 @@ impl Simulation {
             stats: Stats::new(t_warm, warm_count, series_dt),
             arrived: 0,
             calls: 0,
+            stream_sent: 0,
             retries: 0,
             pending_retries: 0,
             tokens: MAX_TOKENS,
@@ -905,6 +913,10 @@ impl Simulation {
             };
             if c.arrivals_done || bounded_n.is_some_and(|n| c.calls >= n) {
                 c.arrivals_done = true;
+                // A keep-alive connection with nothing more to send closes.
+                if let Caller::Conn(conn) = caller {
+                    c.close_conn(conn);
+                }
                 return;
             }
             // The next arrival of an open or batch stream (a request, or a
@@ -1183,4 +1195,48 @@ fn first_series_interval(s: &Scenario) -> Time {
 /// Run a scenario to the end: the report, or every bad field.
 pub fn simulate(s: &Scenario) -> Result<Report, Vec<FieldError>> {
     Ok(Simulation::new(s)?.run())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A keep-alive connection thinking when the last call of a bounded
+    /// run arrives closes when it would have sent its next request, so it
+    /// does not hold a place under the connection limit from then on (a
+    /// late retry would have been refused by connections with nothing
+    /// left to send). The run ends once nothing is inside; the test then
+    /// lets the thinking connections come back, one by one.
+    #[test]
+    fn keep_alive_connections_close_when_the_calls_run_out() {
+        let s = Scenario {
+            model: Model::EventLoop,
+            rps: 100.0,
+            conn_requests: 10,
+            think_ms: 1000.0,
+            cpu_ms: 1.0,
+            wait_ms: 0.0,
+            requests: Some(200),
+            seed: 3,
+            ..Scenario::default()
+        };
+        let mut sim = Simulation::new(&s).unwrap();
+        while sim.step() {}
+        assert_eq!(sim.stopped(), Some(StoppedBy::AllDone));
+        assert_eq!(sim.ctx.calls, 200);
+        assert!(sim.ctx.stats.connections_opened > 20);
+        let thinking = sim.ctx.stats.conns_open;
+        assert!(thinking > 5, "{thinking} connections thinking at the end");
+        let mut came_back = 0;
+        while let Some((t, next)) = sim.ctx.queue.pop() {
+            sim.ctx.now = t;
+            if let Next::Event(Event::ConnSends { conn }) = next {
+                sim.on_arrival(Caller::Conn(conn), 0);
+                came_back += 1;
+            }
+        }
+        assert_eq!(came_back, thinking);
+        assert_eq!(sim.ctx.stats.conns_open, 0);
+        assert_eq!(sim.ctx.calls, 200, "no call was sent after the last");
+    }
 }
