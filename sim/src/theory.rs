@@ -308,6 +308,11 @@ impl Theory {
     }
 }
 
+/// Why theory has no formula when the loops' own steps bind before the cores.
+const LOOPS_BIND: &str = "the loops' own steps (hand-offs included) reach their limit before the cores do: the loops are a line of their own, which no formula here models, so theory gives no response time";
+/// Why theory has no formula when the workers' steps bind before the cores.
+const WORKERS_BIND: &str = "the steps handed to the workers reach their limit before the cores do: the worker pool is a line of its own, which no formula here models, so theory gives no response time";
+
 /// Why the single-queue model is not exactly this scenario (empty when it is).
 fn approximations(
     s: &Scenario,
@@ -324,6 +329,20 @@ fn approximations(
             "the load changes during the run; theory describes the first step's {} rps only",
             rps_text(s.steady_rps())
         ));
+    }
+    // When the loops' or the workers' own steps bind before the cores, no
+    // formula is used: the reasons below are about one, so only what binds
+    // is said.
+    let part = (binding == Limit::Cpu && s.model == Model::EventLoopWorkers)
+        .then_some(cap.cpu_part)
+        .filter(|p| *p != CpuPart::Cores);
+    match part {
+        Some(CpuPart::Loops) => why.push(LOOPS_BIND.to_owned()),
+        Some(_) => why.push(WORKERS_BIND.to_owned()),
+        None => {}
+    }
+    if part.is_some() {
+        return why;
     }
     if let Some(x) = s.shed_after_ms {
         why.push(format!(
@@ -402,13 +421,8 @@ fn approximations(
                         _ => {}
                     }
                 }
-                Model::EventLoopWorkers => {
-                    match cap.cpu_part {
-                        CpuPart::Cores => add("steps handed to workers queue twice (loop, then pool); the formula has one line"),
-                        CpuPart::Loops => add("the loops' own steps (hand-offs included) reach their limit before the cores do: the loops are a line of their own, which no formula here models, so theory gives no response time"),
-                        CpuPart::Workers => add("the steps handed to the workers reach their limit before the cores do: the worker pool is a line of its own, which no formula here models, so theory gives no response time"),
-                    }
-                }
+                // The cores bind (a part binding returned above).
+                Model::EventLoopWorkers => add("steps handed to workers queue twice (loop, then pool); the formula has one line"),
             }
             if s.write_ms > 0.0 && s.wait_ms > 0.0 {
                 add("each request visits the CPU twice, before and after its wait; the formula sees one visit");

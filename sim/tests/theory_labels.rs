@@ -243,6 +243,20 @@ fn a_loop_bound_open_scenario_is_not_given_an_all_cores_formula_as_exact() {
         "{:?}",
         th.approx_because
     );
+    // Two workers at 190 rps, each request waiting 5 ms and then writing
+    // for 1 ms: service times are not exponential and the CPU is visited
+    // twice, but no formula's approximation or visit count is named, since
+    // none is used; what binds is the only reason.
+    let th = theory(&Scenario {
+        workers: 2,
+        rps: 190.0,
+        write_ms: 1.0,
+        wait_ms: 5.0,
+        ..preset("one-worker-limit").unwrap()
+    });
+    assert!(th.mean_ms.is_none() && !th.curve_formula, "{th:?}");
+    assert_eq!(th.approx_because.len(), 1, "{:?}", th.approx_because);
+    assert!(says(&th, "worker pool is a line of its own"));
 }
 
 #[test]
