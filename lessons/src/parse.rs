@@ -48,12 +48,9 @@ pub fn tie_units(text: &str) -> String {
 
 /// A sim block and the ids of the claims its caption cites.
 fn sim_block(json: &str) -> Result<(SimBlock, Vec<String>), String> {
-    let v: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| format!("sim block is not JSON: {e}"))?;
-    let mut obj = v
-        .as_object()
-        .cloned()
-        .ok_or("sim block must be a JSON object")?;
+    let mut obj = serde_json::from_str::<tellers_sim::fields::UniqueKeys>(json)
+        .map_err(|e| format!("sim block is not a JSON object with each key once: {e}"))?
+        .0;
     let take_str = |obj: &mut serde_json::Map<String, serde_json::Value>,
                     k: &str|
      -> Result<Option<String>, String> {
@@ -879,6 +876,10 @@ mistakes = ["rps", "rps * 0.01"]
         assert!(parse_lesson("01-a.md", &bad_field)
             .unwrap_err()
             .contains("thread"));
+        let twice = GOOD.replace("\"threads\": 40", "\"threads\": 40, \"threads\": 8");
+        assert!(parse_lesson("01-a.md", &twice)
+            .unwrap_err()
+            .contains("'threads' is given twice"));
         let bad_view = GOOD.replace("stats", "movie");
         assert!(parse_lesson("01-a.md", &bad_view)
             .unwrap_err()

@@ -249,6 +249,41 @@ pub fn read_object<S: Default, U>(
     Ok(s)
 }
 
+/// A JSON object in which no key is given twice. serde_json's own map keeps
+/// the last of a repeated key without a word, so a scenario file giving
+/// `cores` twice would run with one of the two and nobody told; read through
+/// this, it is refused, naming the key.
+pub struct UniqueKeys(pub serde_json::Map<String, serde_json::Value>);
+
+impl<'de> serde::Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = UniqueKeys;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON object of scenario fields")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<UniqueKeys, A::Error> {
+                let mut out = serde_json::Map::new();
+                while let Some((key, value)) = m.next_entry::<String, serde_json::Value>()? {
+                    if out.contains_key(&key) {
+                        return Err(serde::de::Error::custom(format!(
+                            "'{}' is given twice; give each field once",
+                            clip(&key)
+                        )));
+                    }
+                    out.insert(key, value);
+                }
+                Ok(UniqueKeys(out))
+            }
+        }
+        d.deserialize_map(Keys)
+    }
+}
+
 /// The fields of `s` that differ from the defaults, as a JSON object that
 /// [`read_object`] reads back to `s`: a scenario written where many are
 /// stored (the course's sim blocks) without the fields nobody changed.
@@ -722,7 +757,7 @@ macro_rules! scenario_fields {
         /// missing fields take their defaults, unknown ones are refused by name.
         impl<'de> serde::Deserialize<'de> for $Scenario {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let obj = <serde_json::Map<String, serde_json::Value>>::deserialize(d)?;
+                let obj = $crate::fields::UniqueKeys::deserialize(d)?.0;
                 $crate::fields::read_object(FIELDS, &obj).map_err(serde::de::Error::custom)
             }
         }

@@ -741,6 +741,10 @@ mod tests {
             (r#"{"cpu_ms": null}"#, "cpu_ms: null is not allowed"),
             (r#"{"drop_hopeless": 1}"#, "drop_hopeless: 1 is not allowed"),
             (r#"[1, 2]"#, "not a valid scenario"),
+            (
+                r#"{"cores": 4, "rps": 50, "cores": 8}"#,
+                "'cores' is given twice; give each field once",
+            ),
         ] {
             let err = Scenario::from_json(json).unwrap_err();
             assert!(err[0].message.contains(says), "{json}: {}", err[0]);
