@@ -236,6 +236,8 @@ pub fn figure_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     let mut rows = figure_rows_raw(s, r, th);
     let cut = stopped_early(r).is_some();
     let (hidden, why): (&[&str], &str) = match window(r) {
+        Window::WarmingUp if r.sim_time_s == 0.0 && r.events > 0 => (&WINDOWED, "no time passed"),
+        Window::WarmingUp if r.sim_time_s == 0.0 && r.events > 0 => (&WINDOWED, "no time passed"),
         Window::WarmingUp if r.sim_time_s == 0.0 => (&WINDOWED, "not run yet"),
         Window::WarmingUp => (&WINDOWED, "warming up"),
         Window::Measuring => (&TIMED, "measuring…"),
@@ -1009,6 +1011,35 @@ mod tests {
         let rows = figure_rows(&mm4, &Report::default(), &theory(&mm4));
         let cpu = rows.iter().find(|r| r.key == "fig-cpu-limit").unwrap();
         assert!(!cpu.theory.contains("steps"), "{}", cpu.theory);
+    }
+
+    #[test]
+    fn a_run_with_no_work_says_no_time_passed() {
+        // One request with no work ends at 0 s: the rates would divide by
+        // no time at all (the engine floors the window at 1 ns, giving
+        // 1e9 rps), so the windowed rows say why they are empty, and a
+        // run not started yet still says so.
+        let s = Scenario {
+            requests: Some(1),
+            cpu_ms: 0.0,
+            wait_ms: 0.0,
+            ..preset("mm1").unwrap()
+        };
+        let r = tellers_sim::engine::simulate(&s).unwrap();
+        assert_eq!(r.completed, 1);
+        assert_eq!(r.sim_time_s, 0.0);
+        let rows = figure_rows(&s, &r, &theory(&s));
+        let tput = rows.iter().find(|r| r.key == "fig-throughput").unwrap();
+        assert_eq!(tput.sim, "no time passed");
+        for row in &rows {
+            assert!(
+                !row.sim.contains("inf") && !row.sim.contains("NaN"),
+                "{row:?}"
+            );
+        }
+        let rows = figure_rows(&s, &Report::default(), &theory(&s));
+        let tput = rows.iter().find(|r| r.key == "fig-throughput").unwrap();
+        assert_eq!(tput.sim, "not run yet");
     }
 
     #[test]
