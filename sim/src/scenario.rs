@@ -532,6 +532,14 @@ impl Scenario {
                 ),
             });
         }
+        // Clients that send again the moment they are answered, with
+        // requests that take no time, would send without end at one instant.
+        if s.arrivals == Arrivals::Closed && s.think_ms == 0.0 && s.mean_service_ms() == 0.0 {
+            e.push(FieldError {
+                field: "think_ms".into(),
+                message: "closed clients with no think time need requests that take some time: set a think time above 0 ms, or a CPU or wait time above 0".into(),
+            });
+        }
         e
     }
 

@@ -41,6 +41,9 @@ pub struct LoopServer {
     next_loop: u32,
     /// Requests each loop served (took the first step of).
     served: Vec<u64>,
+    /// Loops inside [`LoopServer::pump_loop`]: a nested call for the same
+    /// loop leaves the work to it.
+    pumping: Vec<bool>,
     /// The worker pools: one shared, or one per loop.
     pools: Vec<WorkerPool>,
     /// Each worker's pool, by teller id minus the first worker's.
@@ -78,6 +81,7 @@ impl LoopServer {
             conns: vec![0; n as usize],
             next_loop: 0,
             served: vec![0; n as usize],
+            pumping: vec![false; n as usize],
             pools: Vec::new(),
             worker_pool: Vec::new(),
             first_worker: 0,
@@ -151,8 +155,22 @@ impl LoopServer {
             }
     }
 
-    /// If loop teller `t` is free, starts its next step; zero-cost steps finish at once.
+    /// If loop teller `t` is free, starts its next step; zero-cost steps
+    /// finish at once. A step that finishes at once may queue another on
+    /// this loop and pump it again: that call returns at once and this loop
+    /// goes on, so the stack does not grow by one call per free step.
     fn pump_loop(&mut self, ctx: &mut Ctx, t: TellerId) {
+        let l = self.loop_index(t) as usize;
+        if self.pumping[l] {
+            return;
+        }
+        self.pumping[l] = true;
+        self.pump_steps(ctx, t);
+        self.pumping[l] = false;
+    }
+
+    #[inline(always)]
+    fn pump_steps(&mut self, ctx: &mut Ctx, t: TellerId) {
         let l = self.loop_index(t);
         loop {
             let tl = ctx.tellers.get(t);

@@ -361,15 +361,18 @@ impl Ctx {
     }
 
     /// The caller of `r` learns its try failed (timed out, shed, dropped),
-    /// unless it already knew.
+    /// unless it already knew. A try dropped the instant it arrived is
+    /// turned away like a refusal: a client waits at least 1 ms before its
+    /// next call, so a client whose every try is hopeless cannot send
+    /// without end at one instant.
     fn try_failed(&mut self, r: ReqId) {
         let q = self.reqs.get_mut(r);
         if q.abandoned {
             return;
         }
         q.abandoned = true;
-        let (caller, attempt) = (q.caller, q.attempt);
-        self.call_try_failed(caller, attempt, false);
+        let (caller, attempt, at_once) = (q.caller, q.attempt, q.arrival == self.now);
+        self.call_try_failed(caller, attempt, at_once);
     }
 
     /// Try number `attempt` of `caller`'s call failed: retry it after a

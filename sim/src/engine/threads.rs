@@ -29,6 +29,8 @@ pub struct ThreadServer {
     discipline: Discipline,
     /// Adaptive LIFO: newest first once the oldest has waited this long, ns.
     lifo_above: Time,
+    /// Inside [`ThreadServer::pump`]: a nested call leaves the work to it.
+    pumping: bool,
 }
 
 impl ThreadServer {
@@ -45,6 +47,7 @@ impl ThreadServer {
             free: Vec::new(),
             discipline: s.discipline,
             lifo_above: ctx.ms(s.lifo_above_ms),
+            pumping: false,
         };
         if pool {
             for _ in 0..ctx.s.threads {
@@ -61,7 +64,20 @@ impl ThreadServer {
 
     /// Hands waiting requests to free threads (or new ones, thread per
     /// request), each taken from the line in the discipline's order.
+    /// A request with no work finishes inside `start`, and the thread it
+    /// frees pumps again: that call returns at once and this loop serves
+    /// the next request, so the stack does not grow by one call per request.
     fn pump(&mut self, ctx: &mut Ctx) {
+        if self.pumping {
+            return;
+        }
+        self.pumping = true;
+        self.pump_line(ctx);
+        self.pumping = false;
+    }
+
+    #[inline(always)]
+    fn pump_line(&mut self, ctx: &mut Ctx) {
         while !self.line.is_empty() {
             // A pool thread, or (thread per request) room for a new thread.
             let pooled = if self.pool {
