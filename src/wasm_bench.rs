@@ -25,8 +25,11 @@ pub fn bench_reference(n: u32) -> f64 {
 pub fn report_json(scenario: &str) -> String {
     match tellers_sim::Scenario::from_json(scenario) {
         Err(errs) => {
-            serde_json::json!({ "error": errs.iter().map(|e| e.to_string()).collect::<Vec<_>>() })
-                .to_string()
+            let errs: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+            format!(
+                "{{\"error\": {}}}",
+                serde_json::to_string(&errs).expect("text serialises")
+            )
         }
         Ok(s) => match tellers_sim::simulate(&s) {
             Err(_) => "{\"error\": \"invalid\"}".into(),
