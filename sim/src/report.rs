@@ -171,7 +171,8 @@ pub struct Report {
     pub littles_law_in_flight: f64,
     /// Time the last request finished, s.
     pub makespan_s: f64,
-    /// Time each CPU step held its loop, ms; `None` without loops.
+    /// Time each CPU step held its loop, ms, over the whole run, the
+    /// warm-up included (unlike the response times); `None` without loops.
     pub loop_block_ms: Option<LoopBlock>,
     /// Connections each event loop accepted; empty without loops.
     pub loop_connections: Vec<u64>,

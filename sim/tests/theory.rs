@@ -503,3 +503,59 @@ fn percentiles_of_fixed_times_are_exact() {
         r.latency_ms
     );
 }
+
+/// The time series ends without a spike: a run whose last answer comes a
+/// sliver of time after the last sample (1,000 evenly spaced requests of a
+/// fixed 10.1 ms, 50 ms points) merges that sliver into the point before,
+/// instead of a point of one answer in 0.1 ms, 10,000 rps.
+#[test]
+fn the_series_ends_without_a_spike() {
+    let s = Scenario {
+        model: Model::ThreadPool,
+        arrivals: Arrivals::Uniform,
+        rps: 100.0,
+        requests: Some(1000),
+        cpu_ms: 10.1,
+        cpu_dist: Dist::Const,
+        wait_ms: 0.0,
+        switch_us: 0.0,
+        ..Scenario::default()
+    };
+    let r = simulate(&s).unwrap();
+    let peak = r
+        .series
+        .iter()
+        .map(|p| p.throughput_rps)
+        .fold(0.0, f64::max);
+    assert!(
+        peak < 3.0 * r.throughput_rps,
+        "peak {peak} rps, run {} rps",
+        r.throughput_rps
+    );
+    // The merged point keeps the time-weighted figures: the run's mean CPU.
+    let last = r.series.last().unwrap();
+    assert!(last.cpu > 0.0 && last.cpu <= 1.0, "{last:?}");
+}
+
+/// A call answered at the very instant its caller gives up counts once, as
+/// timed out: one client, requests of a fixed 100 ms and a 100 ms timeout.
+/// (The timeout fired first and counted the call failed, then the answer
+/// counted it answered: 100 succeeded and 100 failed of 101 calls.)
+#[test]
+fn a_call_answered_exactly_at_its_timeout_counts_once() {
+    let s = Scenario {
+        arrivals: Arrivals::Closed,
+        clients: 1,
+        cpu_ms: 100.0,
+        cpu_dist: Dist::Const,
+        wait_ms: 0.0,
+        switch_us: 0.0,
+        timeout_ms: Some(100.0),
+        duration_s: 10.0,
+        ..Scenario::default()
+    };
+    let r = simulate(&s).unwrap();
+    assert!(r.calls_succeeded + r.calls_failed <= r.calls, "{r:?}");
+    assert_eq!(r.calls_succeeded, 0, "{r:?}");
+    assert!(r.timed_out >= 99, "{r:?}");
+}

@@ -541,12 +541,14 @@ impl Ctx {
         }
     }
 
-    /// `r` is answered.
+    /// `r` is answered. An answer at the very instant of the timeout comes
+    /// too late, as the caller has gone then ([`Ctx::caller_gone`]): one
+    /// boundary, so a call is never counted both failed and answered.
     #[inline]
     fn finish(&mut self, r: ReqId) {
         let q = self.reqs.get(r);
         let latency = self.now - q.arrival;
-        let late = self.timeout.is_some_and(|to| latency > to);
+        let late = self.timeout.is_some_and(|to| latency >= to);
         let (measured, caller, abandoned) = (q.measured, q.caller, q.abandoned);
         self.stats.finished(self.now, latency, late, measured);
         if late {
@@ -888,7 +890,7 @@ impl Simulation {
     fn stop(&mut self, why: StoppedBy, at: Time) -> bool {
         self.advance(at.max(self.ctx.now));
         let c = &mut self.ctx;
-        c.stats.close_window(c.now, c.cores.count());
+        c.stats.close_last(c.now, c.cores.count());
         self.stopped = Some(why);
         false
     }
