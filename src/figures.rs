@@ -130,9 +130,10 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
             "Nothing was measured: the run stopped inside its {} s warm-up.",
             fmt_num(t, 1)
         )),
-        (Window::WarmingUp, Some(WarmUp::Arrivals(n))) if cut => Some(format!(
-            "Nothing was measured: the run stopped inside its warm-up (the first {} arrivals).",
-            fmt_count(n as f64)
+        (Window::WarmingUp, Some(WarmUp::Arrivals(n, t))) if cut => Some(format!(
+            "Nothing was measured: the run stopped inside its warm-up (the first {} arrivals, or {} s if sooner).",
+            fmt_count(n as f64),
+            fmt_num(t, 1)
         )),
         (Window::WarmingUp, None) if cut => {
             Some("Nothing was measured: the run stopped as it began.".to_owned())
@@ -180,9 +181,10 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
 pub enum WarmUp {
     /// The first this many simulated seconds (an open run of set length).
     Seconds(f64),
-    /// The first this many arrivals, retries included (an open run that
-    /// stops arrivals after a number of requests).
-    Arrivals(u64),
+    /// The first this many arrivals, retries included, or the first this
+    /// many seconds if they end sooner (an open run that stops arrivals
+    /// after a number of requests).
+    Arrivals(u64, f64),
 }
 
 impl WarmUp {
@@ -190,7 +192,11 @@ impl WarmUp {
     fn first(self) -> String {
         match self {
             WarmUp::Seconds(t) => format!("the first {} s are", fmt_num(t, 1)),
-            WarmUp::Arrivals(n) => format!("the first {} arrivals are", fmt_count(n as f64)),
+            WarmUp::Arrivals(n, t) => format!(
+                "the first {} arrivals, or {} s if sooner, are",
+                fmt_count(n as f64),
+                fmt_num(t, 1)
+            ),
         }
     }
 }
@@ -205,7 +211,7 @@ pub fn warm_up(s: &Scenario) -> Option<WarmUp> {
     match s.requests {
         Some(n) => {
             let count = (s.warmup * n as f64).floor() as u64;
-            (count > 0).then_some(WarmUp::Arrivals(count))
+            (count > 0).then_some(WarmUp::Arrivals(count, s.warmup * s.duration_s))
         }
         None => {
             let t = s.warmup * s.duration_s;
@@ -1710,7 +1716,7 @@ mod tests {
         };
         assert_eq!(
             figures_caption(&counted, true),
-            "Figures of the whole run (the first 20 arrivals are warm-up and not measured)"
+            "Figures of the whole run (the first 20 arrivals, or 1.0 s if sooner, are warm-up and not measured)"
         );
     }
 

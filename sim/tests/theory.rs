@@ -559,3 +559,33 @@ fn a_call_answered_exactly_at_its_timeout_counts_once() {
     assert_eq!(r.calls_succeeded, 0, "{r:?}");
     assert!(r.timed_out >= 99, "{r:?}");
 }
+
+/// A warm-up counted in requests that the run never reaches (100,000
+/// requests asked for at 150 rps, the 60 s run length ends it after about
+/// 9,000) ends with the warm-up share of the run length instead, so the
+/// run is measured from 6 s: before, nothing was measured and the report
+/// gave 0 rps for 9,000 answers.
+#[test]
+fn a_count_warm_up_never_reached_ends_with_the_time_share() {
+    let r = simulate(&Scenario {
+        requests: Some(100_000),
+        ..Scenario::default()
+    })
+    .unwrap();
+    assert!(r.completed > 8_000, "{r:?}");
+    assert_eq!(r.warmup_s, 6.0);
+    assert!(
+        (r.throughput_rps - 150.0).abs() < 15.0,
+        "{}",
+        r.throughput_rps
+    );
+    assert!(r.cpu_utilisation > 0.1 && r.measured > 7_000, "{r:?}");
+    // A count reached first still decides: 1,000 requests at 150 rps arrive
+    // in under 7 s, and the warm-up is their first 100.
+    let r = simulate(&Scenario {
+        requests: Some(1_000),
+        ..Scenario::default()
+    })
+    .unwrap();
+    assert!(r.warmup_s < 1.0, "{}", r.warmup_s);
+}

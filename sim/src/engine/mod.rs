@@ -700,13 +700,17 @@ impl Simulation {
         let s = s.clone();
         let end_ns = (s.duration_s * 1e9).round() as Time;
         let open = matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform);
-        // The measured window.
+        // The measured window: it starts after the warm-up share of the
+        // run length, or, with a number of requests, after that share of
+        // the requests if they come sooner (a count never reached, because
+        // the run length ends the run first, left nothing measured).
+        let warm_time = (s.warmup * end_ns as f64).round() as Time;
         let (t_warm, warm_count) = match (open, s.requests) {
             (true, Some(n)) => {
                 let warm_count = (s.warmup * n as f64).floor() as u64;
-                (if warm_count == 0 { 0 } else { Time::MAX }, warm_count)
+                (if warm_count == 0 { 0 } else { warm_time }, warm_count)
             }
-            (true, None) => ((s.warmup * end_ns as f64).round() as Time, 0),
+            (true, None) => (warm_time, 0),
             (false, _) => (0, 0),
         };
         let series_dt = first_series_interval(&s);
@@ -948,7 +952,7 @@ impl Simulation {
         }
         c.arrived += 1;
         c.stats.win_arrived += 1;
-        if c.stats.t_warm == Time::MAX && c.arrived > c.stats.warm_count {
+        if c.stats.warm_count > 0 && c.now < c.stats.t_warm && c.arrived > c.stats.warm_count {
             c.stats.start_window(c.now);
         }
         let measured = c.now >= c.stats.t_warm;

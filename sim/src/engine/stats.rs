@@ -131,7 +131,8 @@ pub struct Stats {
     pub last_finish: Time,
 
     // --- the measured window ---
-    /// Start of the measured window, ns (`Time::MAX` until a count of arrivals decides it).
+    /// Start of the measured window, ns: the warm-up share of the run length,
+    /// or earlier when a count of arrivals (`warm_count`) comes first.
     pub t_warm: Time,
     /// Arrivals discarded as warm-up when the run is bounded by a count.
     pub warm_count: u64,
