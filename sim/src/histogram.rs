@@ -104,18 +104,31 @@ impl Histogram {
     /// value (the middle of the bucket said 2,504 ms for requests that all
     /// took 2,500 ms). 0 when empty.
     pub fn quantile(&self, q: f64) -> f64 {
+        self.quantiles([q])[0]
+    }
+
+    /// Several quantiles (each 0 < q ≤ 1, in rising order) in one pass
+    /// over the buckets, ns, as [`Histogram::quantile`] gives each.
+    pub fn quantiles<const N: usize>(&self, qs: [f64; N]) -> [f64; N] {
+        let mut out = [0.0; N];
         if self.n == 0 {
-            return 0.0;
+            return out;
         }
-        let rank = ((q * self.n as f64).ceil() as u64).clamp(1, self.n);
+        let ranks = qs.map(|q| ((q * self.n as f64).ceil() as u64).clamp(1, self.n));
+        let mut k = 0;
         let mut seen = 0u64;
         for b in &self.buckets {
             seen += u64::from(b.count);
-            if seen >= rank {
-                return (b.sum / f64::from(b.count)).min(self.max as f64);
+            while k < N && seen >= ranks[k] {
+                out[k] = (b.sum / f64::from(b.count)).min(self.max as f64);
+                k += 1;
+            }
+            if k == N {
+                return out;
             }
         }
-        self.max as f64
+        out[k..].fill(self.max as f64);
+        out
     }
 }
 
@@ -174,6 +187,7 @@ mod tests {
         }
         assert_eq!(h.quantile(0.5), 2.5e9);
         assert_eq!(h.quantile(0.9), 4.5e9);
+        assert_eq!(h.quantiles([0.5, 0.5, 0.9]), [2.5e9, 2.5e9, 4.5e9]);
         // Two values in one bucket: their mean, inside the bucket.
         let mut h = Histogram::new();
         h.record(2_500_000_000);

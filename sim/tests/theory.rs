@@ -589,3 +589,29 @@ fn a_count_warm_up_never_reached_ends_with_the_time_share() {
     .unwrap();
     assert!(r.warmup_s < 1.0, "{}", r.warmup_s);
 }
+
+/// A request shed after its caller had given up counts among the callers
+/// that gave up: one thread, fixed 100 ms requests at 20 a second (twice
+/// what it can serve), a 150 ms timeout and shedding after 200 ms in line.
+/// Every shed request waited over 200 ms, past its caller's 150 ms.
+#[test]
+fn requests_shed_after_their_caller_left_count_as_timed_out() {
+    let s = Scenario {
+        model: Model::ThreadPool,
+        cores: 1,
+        threads: 1,
+        cpu_ms: 100.0,
+        cpu_dist: Dist::Const,
+        wait_ms: 0.0,
+        switch_us: 0.0,
+        arrivals: Arrivals::Uniform,
+        rps: 20.0,
+        timeout_ms: Some(150.0),
+        shed_after_ms: Some(200.0),
+        duration_s: 10.0,
+        ..Scenario::default()
+    };
+    let r = simulate(&s).unwrap();
+    assert!(r.shed > 50, "{r:?}");
+    assert!(r.timed_out >= r.finished_after_timeout + r.shed, "{r:?}");
+}

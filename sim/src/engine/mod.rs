@@ -354,7 +354,13 @@ impl Ctx {
         } else {
             return true;
         };
+        // Shed or dropped as hopeless after its caller had given up: a
+        // caller that gave up all the same.
+        let gave_up = why != LeftLine::CallerGone && self.caller_gone(r);
         self.stats.left_line(why);
+        if gave_up {
+            self.stats.timed_out += 1;
+        }
         self.try_failed(r);
         self.reqs.remove(r);
         false
@@ -1022,13 +1028,16 @@ impl Simulation {
         } else {
             stats::Area::default()
         };
-        let lat = |q: f64| st.latency.quantile(q) / NS_PER_MS;
+        let [p50, p90, p99, p999] = st
+            .latency
+            .quantiles([0.5, 0.9, 0.99, 0.999])
+            .map(|ns| ns / NS_PER_MS);
         let latency_ms = Latency {
             mean: st.latency.mean() / NS_PER_MS,
-            p50: lat(0.5),
-            p90: lat(0.9),
-            p99: lat(0.99),
-            p999: lat(0.999),
+            p50,
+            p90,
+            p99,
+            p999,
             max: st.latency.max() as f64 / NS_PER_MS,
         };
         let arrival_rps = st.arrived_in_window as f64 / window_s;
