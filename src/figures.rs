@@ -243,7 +243,6 @@ pub fn figure_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     let cut = stopped_early(r).is_some();
     let (hidden, why): (&[&str], &str) = match window(r) {
         Window::WarmingUp if r.sim_time_s == 0.0 && r.events > 0 => (&WINDOWED, "no time passed"),
-        Window::WarmingUp if r.sim_time_s == 0.0 && r.events > 0 => (&WINDOWED, "no time passed"),
         Window::WarmingUp if r.sim_time_s == 0.0 => (&WINDOWED, "not run yet"),
         Window::WarmingUp => (&WINDOWED, "warming up"),
         Window::Measuring => (&TIMED, "measuring…"),

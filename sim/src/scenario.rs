@@ -533,8 +533,17 @@ impl Scenario {
             });
         }
         // Clients that send again the moment they are answered, with
-        // requests that take no time, would send without end at one instant.
-        if s.arrivals == Arrivals::Closed && s.think_ms == 0.0 && s.mean_service_ms() == 0.0 {
+        // requests that take no time, would send without end at one
+        // instant, unless a number of requests ends the run. "No time" is
+        // as the engine counts it: under half a nanosecond rounds to 0.
+        let no_time = |ms: f64| ms * 1e6 < 0.5;
+        let spawns = s.model == Model::ThreadPerRequest && !no_time(s.spawn_ms);
+        if s.arrivals == Arrivals::Closed
+            && s.requests.is_none()
+            && no_time(s.think_ms)
+            && no_time(s.mean_service_ms())
+            && !spawns
+        {
             e.push(FieldError {
                 field: "think_ms".into(),
                 message: "closed clients with no think time need requests that take some time: set a think time above 0 ms, or a CPU or wait time above 0".into(),

@@ -43,6 +43,20 @@ fn closed_clients_with_no_work_and_no_thinking_are_refused() {
     };
     let errs = simulate(&s).unwrap_err();
     assert!(errs[0].message.contains("think"), "{errs:?}");
+    // A think time the engine rounds to 0 ns is no think time.
+    let errs = simulate(&Scenario {
+        think_ms: 1e-7,
+        ..s.clone()
+    })
+    .unwrap_err();
+    assert!(errs[0].message.contains("think"), "{errs:?}");
+    // A number of requests ends such a run: it is allowed, and ends at 0 s.
+    let r = simulate(&Scenario {
+        requests: Some(100),
+        ..s.clone()
+    })
+    .unwrap();
+    assert_eq!((r.stopped_by, r.completed), (StoppedBy::AllDone, 100));
     // With a little thinking, they run (and time passes).
     let r = simulate(&Scenario { think_ms: 1.0, ..s }).unwrap();
     assert_eq!(r.stopped_by, StoppedBy::Duration, "{r:?}");
@@ -93,4 +107,7 @@ fn a_thread_pool_serving_free_requests_does_not_recurse_per_request() {
     };
     let r = simulate(&s).unwrap();
     assert!(r.completed > 100_000, "{r:?}");
+    // The long request came, and a long line of free ones waited behind it.
+    assert!(r.latency_ms.max >= 1000.0, "{:?}", r.latency_ms);
+    assert!(r.queue_wait_ms.mean > 100.0, "{:?}", r.queue_wait_ms);
 }
