@@ -63,6 +63,12 @@ pub fn window(r: &Report) -> Window {
     }
 }
 
+/// The run is over: it has finished, or a bound stopped it, so what is not
+/// measured by now never will be.
+fn ended(r: &Report) -> bool {
+    r.finished || stopped_early(r).is_some()
+}
+
 /// Why a run ended before its run length, when a bound stopped it.
 pub fn stopped_early(r: &Report) -> Option<StoppedBy> {
     matches!(
@@ -123,7 +129,7 @@ pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
 /// once they are measured): the warm-up, or response times not known yet
 /// and what the line already says about them.
 pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
-    let cut = stopped_early(r).is_some();
+    let cut = ended(r);
     match (window(r), warm_up(s)) {
         (Window::Measured, _) => None,
         (Window::WarmingUp, Some(WarmUp::Seconds(t))) if cut => Some(format!(
@@ -236,21 +242,23 @@ pub fn figures_caption(s: &Scenario, finished: bool) -> String {
 
 /// The figures table: simulated beside theory, for the figures that matter
 /// to `s`'s model and arrivals. A figure not measured yet says why
-/// ("warming up", "measuring…", "not measured" when a bound stopped the
-/// run) instead of showing an empty window's zero.
+/// ("warming up", "measuring…", "not measured" once the run has ended
+/// without it) instead of showing an empty window's zero.
 pub fn figure_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     let mut rows = figure_rows_raw(s, r, th);
-    let cut = stopped_early(r).is_some();
+    let ended = ended(r);
     let (hidden, why): (&[&str], &str) = match window(r) {
         Window::WarmingUp if r.sim_time_s == 0.0 && r.events > 0 => (&WINDOWED, "no time passed"),
-        Window::WarmingUp if r.sim_time_s == 0.0 => (&WINDOWED, "not run yet"),
+        Window::WarmingUp if r.sim_time_s == 0.0 && !ended => (&WINDOWED, "not run yet"),
+        Window::WarmingUp if ended => (&WINDOWED, "not measured"),
         Window::WarmingUp => (&WINDOWED, "warming up"),
+        Window::Measuring if ended => (&TIMED, "not measured"),
         Window::Measuring => (&TIMED, "measuring…"),
         Window::Measured => (&[], ""),
     };
     for row in &mut rows {
         if hidden.contains(&row.key) {
-            row.sim = if cut { "not measured" } else { why }.to_owned();
+            row.sim = why.to_owned();
             if row.key == "fig-inside" {
                 row.theory = "λ·W once measured".to_owned();
             }
@@ -1016,6 +1024,45 @@ mod tests {
         let rows = figure_rows(&mm4, &Report::default(), &theory(&mm4));
         let cpu = rows.iter().find(|r| r.key == "fig-cpu-limit").unwrap();
         assert!(!cpu.theory.contains("steps"), "{}", cpu.theory);
+    }
+
+    #[test]
+    fn a_run_that_ended_with_nothing_measured_says_so_not_measuring() {
+        // Every request is hopeless (a 50 ms timeout, 100 ms of fixed work)
+        // and dropped as a thread takes it: no response time is ever
+        // measured. While the run goes on the rows say "measuring…"; once
+        // it has ended they say "not measured", and the note says why.
+        let s = Scenario {
+            model: Model::ThreadPool,
+            cpu_ms: 100.0,
+            cpu_dist: Dist::Const,
+            wait_ms: 0.0,
+            timeout_ms: Some(50.0),
+            drop_hopeless: true,
+            duration_s: 10.0,
+            ..preset("mm1").unwrap()
+        };
+        let r = tellers_sim::simulate(&s).unwrap();
+        assert!(
+            r.finished && r.measured == 0 && r.dropped_hopeless > 0,
+            "{r:?}"
+        );
+        let th = theory(&s);
+        let mean = |r: &Report| {
+            figure_rows(&s, r, &th)
+                .into_iter()
+                .find(|row| row.key == "fig-mean")
+                .unwrap()
+                .sim
+        };
+        assert_eq!(mean(&r), "not measured");
+        let note = measuring_note(&s, &r).unwrap();
+        assert!(note.contains("before the run stopped"), "{note}");
+        let running = Report {
+            finished: false,
+            ..r
+        };
+        assert_eq!(mean(&running), "measuring…");
     }
 
     #[test]

@@ -185,8 +185,10 @@ pub struct Report {
     pub peak_memory_used_mb: f64,
     /// Most open connections at once.
     pub peak_connections: u64,
-    /// Which bound ended the run.
+    /// Which bound ended the run (`Duration` while it runs: see `finished`).
     pub stopped_by: StoppedBy,
+    /// The run has ended: false in a report taken while it runs.
+    pub finished: bool,
     /// Events processed.
     pub events: u64,
     /// Simulated time at the end, s.

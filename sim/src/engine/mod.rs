@@ -1130,6 +1130,7 @@ impl Simulation {
                 * kb_to_mb,
             peak_connections,
             stopped_by: self.stopped.unwrap_or(StoppedBy::Duration),
+            finished: self.stopped.is_some(),
             events: self.events,
             sim_time_s: now as f64 / 1e9,
             warmup_s: t_warm as f64 / 1e9,
