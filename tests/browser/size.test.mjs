@@ -20,7 +20,7 @@ import { DIST } from './harness.mjs';
  * Leptos's async machinery: 408.0 KB. Corrections to theory and signs
  * brought it to 412.0 KB; minified CSS and numbers read by serde_json's
  * reader instead of std's (whose table was 10 KB of the wasm): 398.7 KB.
- * The report's JSON written without a serde_json::Value (2 Dec): 397.1 KB
+ * The report's JSON written without a serde_json::Value (2 Dec): 397.3 KB
  * after that day's bug fixes.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
