@@ -86,12 +86,7 @@ pub fn group_thousands(text: &str) -> String {
         if fraction || run.len() < 4 {
             out.push_str(&run);
         } else {
-            for (k, c) in run.chars().enumerate() {
-                if k > 0 && (run.len() - k).is_multiple_of(3) {
-                    out.push(',');
-                }
-                out.push(c);
-            }
+            out.push_str(&tellers_sim::text::group_digits(&run));
         }
     }
     out

@@ -222,13 +222,7 @@ pub fn fmt_fixed(x: f64, decimals: usize) -> String {
     }
     let s = format!("{:.*}", decimals, x.abs());
     let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(a, b)| (a, b));
-    let mut out = String::new();
-    for (i, ch) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
+    let mut out = tellers_sim::text::group_digits(int);
     if !frac.is_empty() {
         out.push('.');
         out.push_str(frac);

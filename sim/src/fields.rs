@@ -318,15 +318,7 @@ pub fn kebab(name: &str) -> String {
 
 /// A whole number with its thousands grouped: `18,446,744,073,709,551,615`.
 fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
+    crate::text::group_digits(&n.to_string())
 }
 
 /// A number as a range shows it: `1,000,000`, `0.5`.

@@ -25,6 +25,20 @@ pub fn clip(raw: &str) -> String {
     }
 }
 
+/// A run of digits with its thousands grouped by commas: `"1234567"` →
+/// `"1,234,567"`. Every number the app, the CLI and the course print is
+/// grouped here.
+pub fn group_digits(digits: &str) -> String {
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 /// A decimal number as typed: an optional sign, digits with at most one
 /// point, an optional exponent ("12", "-0.5", ".5", "5.", "+2", "1e3",
 /// "2.5E-3"), spaces around it ignored; `None` for anything else ("inf",
@@ -83,7 +97,20 @@ pub fn number(text: &str) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{clip, number};
+    use super::{clip, group_digits, number};
+
+    #[test]
+    fn digits_are_grouped_by_thousands() {
+        for (digits, shown) in [
+            ("0", "0"),
+            ("999", "999"),
+            ("1000", "1,000"),
+            ("123456", "123,456"),
+            ("18446744073709551615", "18,446,744,073,709,551,615"),
+        ] {
+            assert_eq!(group_digits(digits), shown);
+        }
+    }
 
     #[test]
     fn numbers_read_as_people_type_them() {
