@@ -85,6 +85,25 @@ impl std::ops::Sub for Area {
 }
 
 /// Levels, counters, latencies and time-weighted sums of one run.
+/// Two neighbouring series points as one, ending where `b` ends: each
+/// figure the mean of the two weighted by their intervals' lengths (`wa`,
+/// `wb`, any unit), the p99 the larger of the two.
+fn merged(a: &SeriesPoint, b: &SeriesPoint, wa: f64, wb: f64) -> SeriesPoint {
+    let mix = |x: f64, y: f64| (x * wa + y * wb) / (wa + wb);
+    SeriesPoint {
+        t_s: b.t_s,
+        line: mix(a.line, b.line),
+        in_flight: mix(a.in_flight, b.in_flight),
+        cpu: mix(a.cpu, b.cpu),
+        busy: mix(a.busy, b.busy),
+        throughput_rps: mix(a.throughput_rps, b.throughput_rps),
+        p99_ms: a.p99_ms.max(b.p99_ms),
+        offered_rps: mix(a.offered_rps, b.offered_rps),
+        goodput_rps: mix(a.goodput_rps, b.goodput_rps),
+        retries_rps: mix(a.retries_rps, b.retries_rps),
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Stats {
     // --- levels: how many are where now ---
@@ -326,18 +345,7 @@ impl Stats {
                 .series
                 .chunks(2)
                 .map(|p| match p {
-                    [a, b] => SeriesPoint {
-                        t_s: b.t_s,
-                        line: (a.line + b.line) / 2.0,
-                        in_flight: (a.in_flight + b.in_flight) / 2.0,
-                        cpu: (a.cpu + b.cpu) / 2.0,
-                        busy: (a.busy + b.busy) / 2.0,
-                        throughput_rps: (a.throughput_rps + b.throughput_rps) / 2.0,
-                        p99_ms: a.p99_ms.max(b.p99_ms),
-                        offered_rps: (a.offered_rps + b.offered_rps) / 2.0,
-                        goodput_rps: (a.goodput_rps + b.goodput_rps) / 2.0,
-                        retries_rps: (a.retries_rps + b.retries_rps) / 2.0,
-                    },
+                    [a, b] => merged(a, b, 1.0, 1.0),
                     [a] => *a,
                     _ => unreachable!("chunks of two"),
                 })
@@ -365,21 +373,7 @@ impl Stats {
             0.0
         };
         let a = self.series.last_mut().expect("a point before it");
-        let (wa, wb) = (a.t_s - start, b.t_s - a.t_s);
-        let w = wa + wb;
-        let mix = |x: f64, y: f64| (x * wa + y * wb) / w;
-        *a = SeriesPoint {
-            t_s: b.t_s,
-            line: mix(a.line, b.line),
-            in_flight: mix(a.in_flight, b.in_flight),
-            cpu: mix(a.cpu, b.cpu),
-            busy: mix(a.busy, b.busy),
-            throughput_rps: mix(a.throughput_rps, b.throughput_rps),
-            p99_ms: a.p99_ms.max(b.p99_ms),
-            offered_rps: mix(a.offered_rps, b.offered_rps),
-            goodput_rps: mix(a.goodput_rps, b.goodput_rps),
-            retries_rps: mix(a.retries_rps, b.retries_rps),
-        };
+        *a = merged(a, &b, a.t_s - start, b.t_s - a.t_s);
     }
 
     /// Closes the open series interval at `now` ns.
