@@ -208,6 +208,16 @@ pub struct Capacity {
     pub binding: Limit,
 }
 
+impl Capacity {
+    /// The part of the CPU that reaches its limit before all the cores do
+    /// (event loop + workers: the loops' own steps, or the workers'), when
+    /// the CPU is the binding limit; `None` otherwise. No queueing formula
+    /// here models such a line.
+    pub fn part_binds(&self) -> Option<CpuPart> {
+        (self.binding == Limit::Cpu && self.cpu_part != CpuPart::Cores).then_some(self.cpu_part)
+    }
+}
+
 /// The CPU limit, the thread limit and which one binds, for a scenario.
 ///
 /// * `s` — the scenario. Uses `cores`, the mean CPU per request with the

@@ -333,15 +333,14 @@ fn approximations(
     // When the loops' or the workers' own steps bind before the cores, no
     // formula is used: the reasons below are about one, so only what binds
     // is said.
-    let part = (binding == Limit::Cpu && s.model == Model::EventLoopWorkers)
-        .then_some(cap.cpu_part)
-        .filter(|p| *p != CpuPart::Cores);
-    match part {
-        Some(CpuPart::Loops) => why.push(LOOPS_BIND.to_owned()),
-        Some(_) => why.push(WORKERS_BIND.to_owned()),
-        None => {}
-    }
-    if part.is_some() {
+    if let Some(part) = cap.part_binds() {
+        why.push(
+            match part {
+                CpuPart::Loops => LOOPS_BIND,
+                _ => WORKERS_BIND,
+            }
+            .to_owned(),
+        );
         return why;
     }
     if let Some(x) = s.shed_after_ms {
@@ -528,7 +527,7 @@ pub fn theory(s: &Scenario) -> Theory {
     // Nor for the loops' or the workers' own line when it binds before the
     // cores (the formula would share all the work over the cores: at 95 %
     // of one worker's limit it gave 13 ms where the run took 144 ms).
-    let part_binds = capacity.binding == Limit::Cpu && capacity.cpu_part != CpuPart::Cores;
+    let part_binds = capacity.part_binds().is_some();
     let stable = rho.is_some_and(|r| r < 1.0)
         && offered.is_some_and(|o| o < capacity.capacity_rps)
         && s.arrivals == Arrivals::Poisson
