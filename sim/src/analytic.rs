@@ -343,13 +343,26 @@ pub fn dep_slots(s: &Scenario) -> Option<u32> {
 }
 
 /// Slot time at the dependency per request, ms: each of its `fan_out`
-/// calls holds a slot for its service time, and a hedge for its own.
+/// calls holds a slot for its service time, and a hedge for its own (the
+/// slower copy is not called back).
 pub fn slot_ms_per_request(s: &Scenario) -> f64 {
-    let extra = s
-        .hedge_after_ms
-        .filter(|_| s.wait_dist == crate::Dist::Exp && s.wait_ms > 0.0)
-        .map_or(0.0, |h| hedge_share(s.wait_ms, h));
-    f64::from(s.fan_out) * s.wait_ms * (1.0 + extra)
+    f64::from(s.fan_out) * s.wait_ms * (1.0 + hedges_per_call(s))
+}
+
+/// Extra calls hedging sends, as a share of calls, with capacity to spare
+/// (no call waits in a line first): a call is hedged when it has not been
+/// answered `hedge_after_ms` after it was sent. Random (exponential) calls
+/// of mean W: e^(−h/W). Fixed calls: all of them when h < W, none when
+/// h ≥ W. 0 without hedging or without a wait.
+pub fn hedges_per_call(s: &Scenario) -> f64 {
+    match s.hedge_after_ms {
+        Some(h) if s.wait_ms > 0.0 => match s.wait_dist {
+            crate::Dist::Exp => hedge_share(s.wait_ms, h),
+            crate::Dist::Const if h < s.wait_ms => 1.0,
+            crate::Dist::Const => 0.0,
+        },
+        _ => 0.0,
+    }
 }
 
 /// Mean time of the wait step, ms, with capacity to spare: the slowest of

@@ -109,7 +109,9 @@ pub struct DepTheory {
     /// own p99: 1 − 0.99^N, 0–1; `None` for one call, and for calls whose
     /// times do not vary (fixed or zero waits: no call is slower than another).
     pub slow_call_share: Option<f64>,
-    /// Extra calls hedging sends, as a share of calls: e^(−h/W).
+    /// Extra calls hedging sends, as a share of calls, 0–1
+    /// ([`analytic::hedges_per_call`]: e^(−h/W) for random calls; all or
+    /// none for fixed ones); `None` without hedging.
     pub hedge_share: Option<f64>,
     /// Share of the slots busy as the simulator measures it, 0–1: calls in
     /// service (calls per second × time each holds a slot) ÷ the slots,
@@ -132,10 +134,7 @@ pub struct DepTheory {
 /// The dependency side of `s` at `offered` rps.
 fn dep_theory(s: &Scenario, offered: Option<f64>, cap: &Capacity) -> DepTheory {
     let exp = s.wait_dist == Dist::Exp && s.wait_ms > 0.0;
-    let hedge_share = s
-        .hedge_after_ms
-        .filter(|_| exp)
-        .map(|h| analytic::hedge_share(s.wait_ms, h));
+    let hedge_share = s.hedge_after_ms.map(|_| analytic::hedges_per_call(s));
     let calls_rps = offered.map(|r| {
         r.min(cap.capacity_rps) * f64::from(s.fan_out) * (1.0 + hedge_share.unwrap_or(0.0))
     });

@@ -174,6 +174,66 @@ fn hedging_one_call_matches_its_formula_and_costs_the_late_share() {
     assert!((extra - hedge_share(10.0, 30.0)).abs() < 0.005, "{extra}");
 }
 
+/// Fixed 100 ms calls hedged after 50 ms: every call is still out at 50 ms,
+/// so every call is sent twice and holds two slots for 100 ms each; the
+/// dependency's 10 slots finish 10 × 1000 / 200 = 50 requests a second, not
+/// the 100 that one copy per call would give. Hedged after 150 ms: none.
+#[test]
+fn hedging_fixed_calls_sends_every_call_twice_or_none() {
+    let base = Scenario {
+        model: Model::EventLoop,
+        cores: 4,
+        loops: 4,
+        accept: Accept::Shared,
+        cpu_ms: 1.0,
+        wait_ms: 100.0,
+        wait_dist: tellers_sim::Dist::Const,
+        dep_concurrency: Some(10),
+        duration_s: 200.0,
+        ..Scenario::default()
+    };
+    let twice = Scenario {
+        hedge_after_ms: Some(50.0),
+        rps: 40.0,
+        ..base.clone()
+    };
+    let th = theory(&twice);
+    assert!(
+        (th.capacity.capacity_rps - 50.0).abs() < 1e-9,
+        "{:?}",
+        th.capacity
+    );
+    assert_eq!(th.dep.hedge_share, Some(1.0));
+    let r = run(&twice);
+    // Every call hedged once, but the few sent in the last 50 ms of the run.
+    let unhedged = r.dep_calls - 2 * r.hedges;
+    assert!(unhedged <= 5, "{} copies, {} hedges", r.dep_calls, r.hedges);
+    // 40 rps × 2 copies at 80 % of the 10 slots: the line stays short.
+    close(
+        th.dep.calls_rps.unwrap(),
+        r.dep_calls as f64 / r.sim_time_s,
+        0.03,
+        "calls per second",
+    );
+    // At 80 rps the dependency is the limit (it was called 100 rps before).
+    let over = theory(&Scenario {
+        rps: 80.0,
+        ..twice.clone()
+    });
+    assert_eq!(
+        over.capacity.binding,
+        tellers_sim::analytic::Limit::Dependency
+    );
+    assert!(over.mean_ms.is_none());
+    let none = Scenario {
+        hedge_after_ms: Some(150.0),
+        rps: 40.0,
+        ..base
+    };
+    assert_eq!(theory(&none).dep.hedge_share, Some(0.0));
+    assert_eq!(run(&none).hedges, 0);
+}
+
 #[test]
 fn ten_database_connections_not_the_cpu_cap_the_service() {
     let s = preset("db-pool-limit").unwrap();
