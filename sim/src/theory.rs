@@ -422,8 +422,10 @@ fn approximations(
                 // The cores bind (a part binding returned above).
                 Model::EventLoopWorkers => add("steps handed to workers queue twice (loop, then pool); the formula has one line"),
             }
-            if s.write_ms > 0.0 && s.wait_ms > 0.0 {
-                add("each request visits the CPU twice, before and after its wait; the formula sees one visit");
+            // An event loop puts a write at the back of its line even with
+            // no wait before it: other requests are served in between.
+            if s.write_ms > 0.0 && (s.wait_ms > 0.0 || s.model == Model::EventLoop) {
+                add("each request visits the CPU twice, for its read and its write, with others served in between; the formula sees one visit");
             }
         }
     }

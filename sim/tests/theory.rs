@@ -615,3 +615,54 @@ fn requests_shed_after_their_caller_left_count_as_timed_out() {
     assert!(r.shed > 50, "{r:?}");
     assert!(r.timed_out >= r.finished_after_timeout + r.shed, "{r:?}");
 }
+
+/// On an event loop a request's write is a second step at the back of the
+/// loop's line, even with no wait before it: other requests are served
+/// between its read and its write. The formula that takes read + write as
+/// one service (M/M/1, 40 ms here) is then an approximation, and says so;
+/// the run (about 50 ms) is well above it. On a thread pool the thread
+/// goes on from read to write, and the formula stays exact.
+#[test]
+fn an_event_loops_write_is_a_second_visit_even_without_a_wait() {
+    let s = Scenario {
+        model: Model::EventLoop,
+        cores: 1,
+        loops: 1,
+        accept: tellers_sim::Accept::Shared,
+        cpu_ms: 5.0,
+        write_ms: 5.0,
+        wait_ms: 0.0,
+        switch_us: 0.0,
+        rps: 80.0,
+        requests: Some(400_000),
+        duration_s: 86_400.0,
+        warmup: 0.02,
+        ..Scenario::default()
+    };
+    let th = tellers_sim::theory::theory(&s);
+    assert!(!th.mean_exact, "{:?}", th.approx_because);
+    assert!(th
+        .approx_because
+        .iter()
+        .any(|w| w.contains("visits the CPU twice")));
+    let formula = th.mean_ms.unwrap();
+    let r = simulate(&s).unwrap();
+    assert!(
+        r.latency_ms.mean > 1.15 * formula,
+        "{} vs {formula}",
+        r.latency_ms.mean
+    );
+    let pool = Scenario {
+        model: Model::ThreadPool,
+        threads: 1,
+        ..s
+    };
+    let th = tellers_sim::theory::theory(&pool);
+    assert!(th.mean_exact, "{:?}", th.approx_because);
+    close(
+        simulate(&pool).unwrap().latency_ms.mean,
+        th.mean_ms.unwrap(),
+        0.03,
+        "pool",
+    );
+}
