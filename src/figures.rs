@@ -995,6 +995,17 @@ mod tests {
         assert!(!get("fig-cpu-limit").theory.contains("← the limit"));
         assert_eq!(get("fig-mean").theory, "grows without limit");
         assert_eq!(get("fig-growth").theory, "200 per s");
+        // With a line limit the excess is refused: no growth is claimed.
+        let limited = Scenario {
+            queue_limit: Some(10),
+            ..s.clone()
+        };
+        let r = tellers_sim::simulate(&limited).unwrap();
+        let rows = figure_rows(&limited, &r, &theory(&limited));
+        let get = |k: &str| rows.iter().find(|r| r.key == k).unwrap().clone();
+        assert_eq!(get("fig-mean").theory, "—");
+        assert_eq!(get("fig-growth").theory, "—");
+        assert!(r.queue_len_end <= 10);
         assert!(get("fig-inside").theory.contains("rps ×"));
         assert!(rows.iter().all(|r| r.key != "fig-loop-block"));
     }

@@ -80,7 +80,11 @@ pub struct Theory {
     pub p99_ms: Option<f64>,
     /// Threads needed by Little's law at the offered load (CPU + wait only, no line).
     pub threads_needed: Option<f64>,
-    /// Line growth when overloaded: offered − capacity, requests per second.
+    /// Line growth when overloaded: offered − capacity, requests per second
+    /// (0 when the server keeps up); `None` without a steady offered rate,
+    /// or when something turns the excess away instead of letting the line
+    /// grow ([`excess_turned_away`]: no formula here says how long the
+    /// line then is).
     pub growth_per_s: Option<f64>,
 }
 
@@ -432,6 +436,16 @@ fn approximations(
     why
 }
 
+/// True when `s` refuses, sheds or drops requests, so an overloaded line
+/// need not grow without limit: a line or connection limit, shedding, or
+/// dropping requests whose caller has gone or cannot be answered in time.
+pub fn excess_turned_away(s: &Scenario) -> bool {
+    s.queue_limit.is_some()
+        || s.max_connections.is_some()
+        || s.shed_after_ms.is_some()
+        || s.timeout_ms.is_some() && (s.drop_abandoned || s.drop_hopeless)
+}
+
 /// The analytic companion of `s`.
 pub fn theory(s: &Scenario) -> Theory {
     let capacity = analytic::capacity(s);
@@ -583,7 +597,9 @@ pub fn theory(s: &Scenario) -> Theory {
         mean_ms: None,
         p99_ms: None,
         threads_needed: offered.map(|r| analytic::threads_needed(r, s.mean_service_ms())),
-        growth_per_s: offered.map(|r| (r - capacity.capacity_rps).max(0.0)),
+        growth_per_s: offered
+            .map(|r| (r - capacity.capacity_rps).max(0.0))
+            .filter(|g| *g == 0.0 || !excess_turned_away(s)),
         capacity,
     };
     if stable {

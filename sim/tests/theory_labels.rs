@@ -284,3 +284,52 @@ fn only_calls_whose_times_vary_have_a_slow_call_share() {
     let one = Scenario { fan_out: 1, ..exp };
     assert_eq!(theory(&one).dep.slow_call_share, None);
 }
+
+/// Overloaded with a line limit: the excess is refused, the line stays
+/// short (the run in `theory.rs`'s Little's-law test keeps it at 10), so
+/// theory gives no growth and no "grows without limit"; without the limit
+/// the line grows by offered − capacity.
+#[test]
+fn an_overloaded_line_that_turns_the_excess_away_is_not_said_to_grow() {
+    let open = Scenario {
+        rps: 400.0,
+        ..Scenario::default()
+    };
+    let grows = theory(&open).growth_per_s.unwrap();
+    assert!((grows - 200.0).abs() < 1e-9, "{grows}");
+    for bounded in [
+        Scenario {
+            queue_limit: Some(10),
+            ..open.clone()
+        },
+        Scenario {
+            max_connections: Some(50),
+            ..open.clone()
+        },
+        Scenario {
+            shed_after_ms: Some(500.0),
+            ..open.clone()
+        },
+        Scenario {
+            timeout_ms: Some(1000.0),
+            drop_abandoned: true,
+            ..open.clone()
+        },
+        Scenario {
+            timeout_ms: Some(1000.0),
+            drop_hopeless: true,
+            ..open.clone()
+        },
+    ] {
+        let th = theory(&bounded);
+        assert_eq!(th.growth_per_s, None, "{bounded:?}");
+        assert_eq!(th.mean_ms, None);
+    }
+    // Keeping up, the growth is 0 with or without a limit.
+    let light = Scenario {
+        rps: 50.0,
+        queue_limit: Some(10),
+        ..open
+    };
+    assert_eq!(theory(&light).growth_per_s, Some(0.0));
+}
