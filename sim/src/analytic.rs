@@ -705,8 +705,12 @@ fn hypoexp_tail(rates: &[f64], t: f64) -> f64 {
 /// the CPU with mean `wait_ms` (exponential): the time in line, the CPU
 /// and the wait are added as the independent random times they are,
 /// rather than taking the wait as fixed. Exact for exponential CPU times.
+/// With no CPU time it is the wait's own p99, `wait_ms` × ln 100.
 pub fn mmc_then_wait_p99_ms(c: u32, svc: f64, rho: f64, wait_ms: f64) -> f64 {
-    if !(rho > 0.0 && rho < 1.0 && svc > 0.0 && wait_ms > 0.0) {
+    if wait_ms > 0.0 && svc == 0.0 {
+        return wait_ms * 100f64.ln();
+    }
+    if !((0.0..1.0).contains(&rho) && svc > 0.0 && wait_ms > 0.0) {
         return mmc_response_percentile_ms(c, svc, rho, 0.99) + wait_ms;
     }
     let mu = 1.0 / svc;
@@ -1439,5 +1443,13 @@ mod tests {
         // Equal rates are fine.
         let q = mmc_then_wait_p99_ms(1, 10.0, 0.5, 10.0);
         assert!(q.is_finite() && q > 20.0, "{q}");
+        // No CPU: the wait alone, whose p99 is 90 ms × ln 100 = 414.5 ms
+        // (it was the mean, 90 ms); no load at all: the same as ρ → 0.
+        assert_close!(
+            mmc_then_wait_p99_ms(4, 0.0, 0.0, 90.0),
+            90.0 * 100f64.ln(),
+            1e-9
+        );
+        assert!((mmc_then_wait_p99_ms(4, 10.0, 0.0, 90.0) - p).abs() < 0.01);
     }
 }
