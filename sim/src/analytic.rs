@@ -237,7 +237,7 @@ impl Capacity {
 ///   min(cores, worker threads) ([`Scenario::worker_threads`]); no thread limit.
 pub fn capacity(s: &Scenario) -> Capacity {
     let cpu_ms = cpu_ms_per_request(s);
-    let inside_ms = cpu_ms + wait_step_ms(s);
+    let inside_ms = thread_hold_ms(s);
     let threads = s.thread_limit();
     let mut cpu_limit = cpu_limit_rps(s.usable_cores(), cpu_ms);
     let mut cpu_part = CpuPart::Cores;
@@ -340,6 +340,13 @@ pub fn dep_slots(s: &Scenario) -> Option<u32> {
         (Some(k), Some(n)) => Some(k.min(n)),
         (k, n) => k.or(n),
     }
+}
+
+/// Mean time one request holds its thread with capacity to spare, ms: its
+/// CPU with the costs the engine adds ([`cpu_ms_per_request`]) and its
+/// wait step ([`wait_step_ms`]: the slowest of its calls, or a hedged call).
+pub fn thread_hold_ms(s: &Scenario) -> f64 {
+    cpu_ms_per_request(s) + wait_step_ms(s)
 }
 
 /// Slot time at the dependency per request, ms: each of its `fan_out`

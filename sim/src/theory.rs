@@ -78,7 +78,9 @@ pub struct Theory {
     pub mean_ms: Option<f64>,
     /// 99th percentile response time, ms; `None` when `mean_ms` is.
     pub p99_ms: Option<f64>,
-    /// Threads needed by Little's law at the offered load (CPU + wait only, no line).
+    /// Threads needed by Little's law at the offered load: rps × the time a
+    /// request holds its thread ([`analytic::thread_hold_ms`]: CPU with its
+    /// costs + the wait step, no line).
     pub threads_needed: Option<f64>,
     /// Line growth when overloaded: offered − capacity, requests per second
     /// (0 when the server keeps up); `None` without a steady offered rate,
@@ -596,7 +598,7 @@ pub fn theory(s: &Scenario) -> Theory {
         approx_because: Vec::new(),
         mean_ms: None,
         p99_ms: None,
-        threads_needed: offered.map(|r| analytic::threads_needed(r, s.mean_service_ms())),
+        threads_needed: offered.map(|r| analytic::threads_needed(r, analytic::thread_hold_ms(s))),
         growth_per_s: offered
             .map(|r| (r - capacity.capacity_rps).max(0.0))
             .filter(|g| *g == 0.0 || !excess_turned_away(s)),
@@ -737,5 +739,26 @@ mod tests {
         let rho = t.utilisation.unwrap();
         assert_eq!(t.mean_at(t.servers, rho), t.mean_ms.unwrap());
         assert_eq!(t.p99_at(t.servers, rho), t.p99_ms.unwrap());
+    }
+}
+
+#[cfg(test)]
+mod thread_tests {
+    use super::*;
+
+    /// Ten calls of 90 ms (exponential) per request hold the thread for the
+    /// slowest, 90 × H(10) = 263.6 ms, plus 10 ms of CPU: at 60 rps Little's
+    /// law needs 16.4 threads, not the 6 that one call's 90 ms gives.
+    #[test]
+    fn threads_needed_counts_the_slowest_of_the_calls() {
+        let s = Scenario {
+            fan_out: 10,
+            rps: 60.0,
+            ..Scenario::default()
+        };
+        let n = theory(&s).threads_needed.unwrap();
+        let hold = 10.0 + 90.0 * (1..=10).map(|k| 1.0 / f64::from(k)).sum::<f64>();
+        assert!((n - 60.0 * hold / 1000.0).abs() < 1e-9, "{n}");
+        assert!((n - 16.4).abs() < 0.05, "{n}");
     }
 }
