@@ -150,10 +150,12 @@ const NO_LIMIT_WORDS: &[&str] = &[
     "without end",
 ];
 
-/// True when the learner says the line grows without limit instead of giving a number.
+/// True when the learner says the line grows without limit instead of
+/// giving a number: a phrase such as "no limit" and no digit ("grows by
+/// 200" gives a number).
 pub fn says_no_limit(input: &str) -> bool {
     let t = input.trim().to_lowercase();
-    NO_LIMIT_WORDS.iter().any(|w| t.contains(w))
+    !t.contains(|c: char| c.is_ascii_digit()) && NO_LIMIT_WORDS.iter().any(|w| t.contains(w))
 }
 
 /// The learner's unit words, lower case, mapped to a unit.
@@ -180,10 +182,17 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         "thread" | "threads" => Unit::Threads,
         "core" | "cores" | "cpu" | "cpus" => Unit::Cores,
         "server" | "servers" | "machine" | "machines" => Unit::Servers,
-        "request" | "requests" | "req" | "connections" => Unit::Requests,
-        // A ratio: "10 times", "10x", "10 times less".
+        "request" | "requests" | "req" | "connection" | "connections" => Unit::Requests,
+        // What a plain count in the lessons counts: workers, tries, clients…
+        "worker" | "workers" | "try" | "tries" | "attempt" | "attempts" | "client" | "clients"
+        | "call" | "calls" | "loop" | "loops" | "user" | "users" => Unit::Count,
+        // A ratio: "10 times", "10x", "10 times less" (not "10 x 4": a
+        // product, read as one by `read_number`).
         w if RATIO_WORDS.contains(&w.split_whitespace().next().unwrap_or(""))
-            && w.split_whitespace().count() <= 2 =>
+            && w.split_whitespace().count() <= 2
+            && w.split_whitespace()
+                .nth(1)
+                .is_none_or(|x| number_end(x) == 0) =>
         {
             Unit::Count
         }
@@ -269,11 +278,12 @@ fn number_end(t: &str) -> usize {
     for (i, c) in t.char_indices() {
         let ok = c.is_ascii_digit()
             || matches!(c, '.' | ',' | '_' | '\u{202f}')
+            || (matches!(c, ' ' | '\u{a0}') && thousands_space(t, i))
             || ((c == '-' || c == '+') && i == 0)
             || ((c == 'e' || c == 'E')
                 && t[..i].ends_with(|d: char| d.is_ascii_digit())
-                && t[i + 1..].starts_with(|d: char| d.is_ascii_digit() || d == '-'))
-            || (c == '-' && t[..i].ends_with(['e', 'E']));
+                && t[i + 1..].starts_with(|d: char| d.is_ascii_digit() || d == '-' || d == '+'))
+            || ((c == '-' || c == '+') && t[..i].ends_with(['e', 'E']));
         if !ok {
             break;
         }
@@ -285,6 +295,14 @@ fn number_end(t: &str) -> usize {
     } else {
         0
     }
+}
+
+/// Whether the space at byte `i` of `t` groups thousands, as in "10 000":
+/// a digit before it, exactly three digits after it.
+fn thousands_space(t: &str, i: usize) -> bool {
+    let after = &t[i + t[i..].chars().next().map_or(1, char::len_utf8)..];
+    let digits = after.chars().take_while(char::is_ascii_digit).count();
+    t[..i].ends_with(|d: char| d.is_ascii_digit()) && digits == 3
 }
 
 /// `digits` with its grouping separator `sep` removed, if it groups by
@@ -302,7 +320,7 @@ fn ungrouped(digits: &str, sep: char) -> Option<String> {
 fn read_token(token: &str) -> Option<(f64, Option<f64>)> {
     let token: String = token
         .chars()
-        .filter(|c| !matches!(c, '_' | '\u{202f}'))
+        .filter(|c| !matches!(c, '_' | '\u{202f}' | ' ' | '\u{a0}'))
         .collect();
     let (mantissa, exponent) = token.split_at(token.find(['e', 'E']).unwrap_or(token.len()));
     let (sign, digits) = match mantissa.strip_prefix(['-', '+']) {
@@ -367,6 +385,21 @@ fn read_number(input: &str) -> Option<Reading> {
             rest = after[den_end..].trim_start();
         }
     }
+    // A product: "400 × 0.1", "200 x 0.2", "400*0.1" (but "10x" and
+    // "10 times less" are ratios).
+    let times = ["×", "*", "x"].iter().find_map(|m| rest.strip_prefix(m));
+    if let Some(after) = times.map(str::trim_start) {
+        let f_end = number_end(after);
+        if f_end > 0 {
+            let (f, f_decimal) = read_token(&after[..f_end])?;
+            if f_decimal.is_some() || decimal.is_some() {
+                return None;
+            }
+            value *= f;
+            text = format!("{text} × {}", &after[..f_end]);
+            rest = after[f_end..].trim_start();
+        }
+    }
     value.is_finite().then(|| Reading {
         value,
         decimal,
@@ -395,12 +428,13 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
     } else {
         unit_from_words(&rest)
     };
-    // The typed number in the answer's unit.
+    // A bare number up to 1 for a percentage reads as a fraction (0.7 is
+    // 70 %) or as the percentage itself (0.5 is 0.5 %): right if either is.
+    let fraction = typed_unit.is_none() && unit == Unit::Percent && reading.value.abs() <= 1.0;
+    // The typed number in the answer's unit (for a bare fraction, the
+    // reading nearer a percentage of this size).
     let in_unit = |value: f64| match typed_unit {
-        // A bare fraction for a percentage: 0.7 means 70 %.
-        None if unit == Unit::Percent && value.abs() <= 1.0 && expected.abs() > 1.0 => {
-            value * 100.0
-        }
+        None if fraction && expected.abs() > 1.0 => value * 100.0,
         None => value,
         Some(t) => value * t.scale() / unit.scale(),
     };
@@ -434,7 +468,7 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
             .any(|k| (value - expected * k).abs() <= allowed * k)
     };
     let value = in_unit(reading.value);
-    if right(value) {
+    if right(value) || fraction && (right(reading.value) || right(reading.value * 100.0)) {
         return Verdict::Correct;
     }
     let too_high = value > expected;
@@ -526,6 +560,74 @@ pub fn explain(v: &Verdict, unit: Unit) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn forms_learners_type_are_read() {
+        // A fraction for a percentage under 1 % (pause-share: 0.833 %):
+        // the fraction the worked solution shows, or the percentage.
+        assert_eq!(
+            check("0.00833", 0.833, Unit::Percent, 0.02),
+            Verdict::Correct
+        );
+        assert_eq!(check("0.833", 0.833, Unit::Percent, 0.02), Verdict::Correct);
+        assert_eq!(check("0.01", 1.0, Unit::Percent, 0.02), Verdict::Correct);
+        assert_eq!(check("1", 1.0, Unit::Percent, 0.02), Verdict::Correct);
+        assert_eq!(
+            check("0.02", 1.0, Unit::Percent, 0.02),
+            Verdict::WrongValue { too_high: false }
+        );
+        // A product, as the lessons write Little's law (400 × 0.1 s).
+        assert_eq!(
+            check("400 × 0.1", 40.0, Unit::Threads, 0.01),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("200 x 0.2", 40.0, Unit::Threads, 0.01),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("400*0.1", 40.0, Unit::Threads, 0.01),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("200 x 0.3", 40.0, Unit::Threads, 0.01),
+            Verdict::WrongValue { too_high: true }
+        );
+        // The prompt's own nouns for a plain count.
+        for typed in [
+            "26 workers",
+            "27 tries",
+            "3950 clients",
+            "1 connection",
+            "3 attempts",
+        ] {
+            let n = read_number(typed).unwrap().value;
+            assert_eq!(
+                check(typed, n, Unit::Count, 0.01),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        // Thousands grouped by spaces, and an exponent with a plus sign.
+        assert_eq!(
+            check("10 000", 10_000.0, Unit::Count, 0.01),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("10\u{a0}000 ms", 10.0, Unit::S, 0.01),
+            Verdict::Correct
+        );
+        assert_eq!(check("1 000 000", 1e6, Unit::Count, 0.01), Verdict::Correct);
+        assert_eq!(check("1e+3", 1000.0, Unit::Count, 0.01), Verdict::Correct);
+        assert_eq!(check("15 / 2", 7.5, Unit::Count, 0.01), Verdict::Correct);
+        // "grows by 200" gives a number: no "the server keeps up" verdict.
+        assert_ne!(
+            check("grows by 200", 200.0, Unit::Requests, 0.01),
+            Verdict::ExpectedNumber
+        );
+        assert!(!says_no_limit("grows by 200 per second"));
+        assert!(says_no_limit("it grows"));
+    }
 
     #[test]
     fn equivalent_forms_are_accepted() {
