@@ -139,14 +139,38 @@ impl ClassCode {
     }
 }
 
-/// Read a class code. Only the exact shape `XXXX-XXXX` (any case) can be a
+/// Read a class code. Only the shape `XXXX-XXXX` (any case) can be a
 /// Tellers code, so a class's seeds never depend on how a code is typed;
-/// anything else is a plain code from before teacher keys.
+/// anything else is a plain code from before teacher keys. Letters that
+/// look like digits (O for 0, I or L for 1) and any dash (a code pasted
+/// from slides has an en dash) are read as what they look like, when that
+/// makes a well-formed Tellers code.
 pub fn read_class_code(text: &str) -> ClassCode {
     let code = text.trim();
     if code.is_empty() {
         return ClassCode::None;
     }
+    let read = read_exact_code(code);
+    if matches!(read, ClassCode::Keyed(_)) {
+        return read;
+    }
+    let look_alike: String = code
+        .chars()
+        .map(|c| match c.to_ascii_uppercase() {
+            'O' => '0',
+            'I' | 'L' => '1',
+            '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+            c => c,
+        })
+        .collect();
+    match read_exact_code(&look_alike) {
+        keyed @ ClassCode::Keyed(_) => keyed,
+        _ => read,
+    }
+}
+
+/// [`read_class_code`] of a code exactly as typed (trimmed, not empty).
+fn read_exact_code(code: &str) -> ClassCode {
     let upper = code.to_ascii_uppercase();
     let b = upper.as_bytes();
     let shaped = b.len() == 9
@@ -185,9 +209,19 @@ pub fn suggested_code(text: &str) -> Option<String> {
     }
 }
 
+/// A class code as a teacher typed it on the answer key: as
+/// [`read_class_code`] reads it, and a Tellers code typed without its
+/// hyphen ([`suggested_code`]) as that code.
+pub fn teacher_class_code(typed: &str) -> ClassCode {
+    match suggested_code(typed) {
+        Some(code) => ClassCode::Keyed(code),
+        None => read_class_code(typed),
+    }
+}
+
 /// Whether `key` opens the answer key of class `code`, or why not.
 pub fn key_opens(key: &str, code: &str) -> Result<(), String> {
-    let ClassCode::Keyed(code) = read_class_code(code) else {
+    let ClassCode::Keyed(code) = teacher_class_code(code) else {
         return Err("Only a class created in Tellers has a teacher key.".into());
     };
     if class_code(key)? == code {
@@ -234,7 +268,7 @@ pub enum KeyAccess {
 /// What the answer key page shows for the `typed` class code, given the
 /// code a teacher key has opened on this page (if any).
 pub fn key_access(typed: &str, opened: Option<&str>) -> KeyAccess {
-    match read_class_code(typed) {
+    match teacher_class_code(typed) {
         ClassCode::None => KeyAccess::AskCode,
         ClassCode::Keyed(code) if opened == Some(code.as_str()) => {
             KeyAccess::Open { code, notice: None }
@@ -320,6 +354,45 @@ mod tests {
         // 10000 = 16, the seventeenth symbol: G.
         assert_eq!(base32(&[0b1000_0000], 1), "G");
         assert_eq!(base32(&[1], 9), "0", "never reads past the bytes");
+    }
+
+    /// A code with a 0 and a 1 in it, typed with O, l and I, or pasted with
+    /// an en dash, is the same class; a hand-chosen code with an O stays
+    /// as it was (its numbers must not change).
+    #[test]
+    fn look_alike_letters_and_dashes_read_as_the_code() {
+        let key = (0u8..)
+            .map(|i| new_teacher_key(&[i; KEY_RANDOM_BYTES]))
+            .find(|k| {
+                let c = class_code(k).unwrap();
+                c[..8].contains('0') && c[..8].contains('1')
+            })
+            .unwrap();
+        let code = class_code(&key).unwrap();
+        let keyed = ClassCode::Keyed(code.clone());
+        let typed = code.replacen('0', "O", 1).replacen('1', "l", 1);
+        assert_eq!(read_class_code(&typed), keyed, "{typed}");
+        assert_eq!(read_class_code(&typed.to_lowercase()), keyed);
+        assert_eq!(read_class_code(&code.replace('1', "I")), keyed);
+        assert_eq!(read_class_code(&code.replace('-', "\u{2013}")), keyed);
+        assert_eq!(class_code_note(&typed), None);
+        assert_eq!(
+            crate::progress::Student::new(&typed, "Ana"),
+            crate::progress::Student::new(&code, "Ana")
+        );
+        // Hand-chosen codes are read as before.
+        assert_eq!(
+            read_class_code("ROOM-2024"),
+            ClassCode::Plain("ROOM-2024".into())
+        );
+        assert_eq!(read_class_code("R12"), ClassCode::Plain("R12".into()));
+        // The answer key: without its hyphen, or with a look-alike, it is
+        // the Tellers code and asks for its key (not "a plain class code").
+        let bare = code.replace('-', "");
+        assert_eq!(key_access(&bare, None), KeyAccess::AskKey(code.clone()));
+        assert_eq!(key_access(&typed, None), KeyAccess::AskKey(code.clone()));
+        assert_eq!(key_opens(&key, &bare), Ok(()));
+        assert_eq!(teacher_class_code(&bare), keyed);
     }
 
     #[test]
