@@ -94,6 +94,25 @@ impl ExerciseProgress {
             self.solution = Some(true);
         }
     }
+
+    /// Take in what another copy of this record holds (the same exercise
+    /// worked in another tab): solved if either is, the more attempts and
+    /// hints, the solution opened if either says so. Returns whether
+    /// anything changed.
+    fn absorb(&mut self, other: &ExerciseProgress) -> bool {
+        let before = self.clone();
+        if self.attempts == 0 && other.attempts > 0 {
+            self.first_correct = other.first_correct;
+        }
+        self.solved |= other.solved;
+        self.attempts = self.attempts.max(other.attempts);
+        self.hints = self.hints.max(other.hints);
+        self.solution = match (self.solution, other.solution) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (a, b) => a.or(b),
+        };
+        *self != before
+    }
 }
 
 /// Who is working, for per-student numbers.
@@ -388,6 +407,54 @@ impl Learner {
     pub fn set_student(&mut self, class: &str, name: &str) {
         self.student = Student::new(class, name);
     }
+
+    /// Take in the progress of `stored`, text another tab saved: every
+    /// exercise either worked on is kept ([`ExerciseProgress::absorb`]);
+    /// who is at work here stays. Text that is not this format is left
+    /// alone. Returns whether anything changed.
+    pub fn absorb(&mut self, stored: &str) -> bool {
+        let Ok(other) = serde_json::from_str::<Learner>(stored) else {
+            return false;
+        };
+        if other.version != STORE_VERSION {
+            return false;
+        }
+        let mut changed = false;
+        for (seed, exercises) in other.identities {
+            let mine = self.identities.entry(seed).or_default();
+            for (id, theirs) in exercises {
+                match mine.get_mut(&id) {
+                    Some(record) => changed |= record.absorb(&theirs),
+                    None => {
+                        mine.insert(id, theirs);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        changed
+    }
+
+    /// The text to store over `stored` (what storage holds now, which
+    /// another tab may have saved since this one read it): this progress
+    /// with the stored one taken in, so no tab's work is lost. `None`
+    /// when the stored text is of a newer format than this version reads
+    /// (a newer Tellers in another tab): it is left as it is.
+    pub fn to_store_over(&self, stored: Option<&str>) -> Option<String> {
+        #[derive(Deserialize)]
+        struct Version {
+            version: u64,
+        }
+        let version = stored.and_then(|t| serde_json::from_str::<Version>(t).ok());
+        if version.is_some_and(|v| v.version > u64::from(STORE_VERSION)) {
+            return None;
+        }
+        let mut merged = self.clone();
+        if let Some(text) = stored {
+            merged.absorb(text);
+        }
+        Some(merged.save())
+    }
 }
 
 /// Read access to the learner's progress, for every lesson component that
@@ -437,9 +504,10 @@ fn storage() -> Option<web_sys::Storage> {
 }
 
 /// Loads the learner's progress from local storage, saves it on every
-/// change, and provides [`ProgressRead`] and [`ProgressWrite`] to the
-/// components below. Returns the notice to show when saved progress could
-/// not be read and was reset.
+/// change (taking in what other tabs saved: [`Learner::to_store_over`]),
+/// takes in what other tabs save while it is open, and provides
+/// [`ProgressRead`] and [`ProgressWrite`] to the components below. Returns
+/// the notice to show when saved progress could not be read and was reset.
 pub fn provide_progress() -> Option<String> {
     let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
     let (loaded, notice) = Learner::load(stored.as_deref());
@@ -447,11 +515,22 @@ pub fn provide_progress() -> Option<String> {
     provide_context(ProgressRead(read));
     provide_context(ProgressWrite(write));
     Effect::new(move |_| {
-        let text = read.with(Learner::save);
-        if let Some(s) = storage() {
+        let Some(s) = storage() else { return };
+        let stored = s.get_item(STORAGE_KEY).ok().flatten();
+        if let Some(text) = read.with(|l| l.to_store_over(stored.as_deref())) {
             let _ = s.set_item(STORAGE_KEY, &text);
         }
     });
+    // Another tab saved: show its work here too (only when it adds
+    // something, so two tabs do not answer each other forever).
+    let listener = window_event_listener(leptos::ev::storage, move |e| {
+        if e.key().as_deref() == Some(STORAGE_KEY) {
+            if let Some(text) = e.new_value() {
+                write.maybe_update(|l| l.absorb(&text));
+            }
+        }
+    });
+    on_cleanup(move || listener.remove());
     notice
 }
 
@@ -497,6 +576,52 @@ mod tests {
         ));
         assert!(notice.unwrap().contains("another version"));
         assert_eq!(Learner::load(None), (Learner::default(), None));
+    }
+
+    /// Two tabs of one browser: each read the store when it opened; what
+    /// one saved is not lost when the other saves after it.
+    #[test]
+    fn a_save_keeps_what_another_tab_saved() {
+        let (mut tab_a, _) = Learner::load(None);
+        let (mut tab_b, _) = Learner::load(None);
+        tab_a.set_student("R12", "Ana");
+        tab_b.set_student("R12", "Ana");
+        tab_a.record_attempt("threads-busy", false);
+        tab_a.record_hints("threads-busy", 1);
+        tab_a.record_attempt("threads-busy", true);
+        let stored = tab_a.to_store_over(None).unwrap();
+        tab_b.record_attempt("capacity", true);
+        let stored = tab_b.to_store_over(Some(&stored)).unwrap();
+        let (back, notice) = Learner::load(Some(&stored));
+        assert_eq!(notice, None);
+        assert!(back.solved("threads-busy") && back.solved("capacity"));
+        let ex = &back.progress().exercises["threads-busy"];
+        assert_eq!(
+            (ex.attempts, ex.hints, ex.wrong_first()),
+            (2, 1, Some(true))
+        );
+        assert_eq!(back.student, Student::new("R12", "Ana"));
+        // Tab A hears of B's save and shows it; a second hearing changes nothing.
+        assert!(tab_a.absorb(&stored));
+        assert!(tab_a.solved("capacity"));
+        assert!(!tab_a.absorb(&stored));
+        // The same exercise in both: solved in either is solved; the
+        // solution opened in either is opened.
+        let mut one = ExerciseProgress::started();
+        one.attempt(false);
+        let mut other = ExerciseProgress::started();
+        other.solution_open();
+        other.attempt(false);
+        other.attempt(true);
+        assert!(one.absorb(&other));
+        assert!(one.solved && one.solution == Some(true));
+        assert_eq!((one.attempts, one.first_correct), (2, Some(false)));
+        // A store of a newer format (a newer Tellers in another tab) is
+        // left alone; a damaged one is saved over.
+        let newer = r#"{"version":9,"student":{"class":"","name":""},"identities":{}}"#;
+        assert_eq!(tab_a.to_store_over(Some(newer)), None);
+        assert!(tab_a.to_store_over(Some("{")).is_some());
+        assert!(!tab_a.absorb("{") && !tab_a.absorb(newer));
     }
 
     #[test]

@@ -49,6 +49,33 @@ export async function answerWrongThenRightAndProgressSurvivesReload({ page, open
   assert.match(await page.locator('.toc__item').nth(3).innerText(), /1 \/ \d+/);
 }
 
+export async function workInTwoTabsIsAllKept({ page, open }) {
+  // Two tabs of one browser, each opened before the other saved anything.
+  await open('#/lessons/littles-law/threads-busy');
+  const other = await page.context().newPage();
+  await other.goto(page.url(), { waitUntil: 'load' });
+  await expectVisible(other.locator('#ex-time-inside-from-count'), 'the other tab\'s lesson');
+  // Tab one solves an exercise.
+  const { card, answer } = await threadsBusy(page);
+  await card.getByTestId('answer').fill(String(answer));
+  await card.getByTestId('check').click();
+  await expectVisible(card.getByText('✓ solved'), 'the solved mark');
+  // Tab two hears of it, then saves an answer of its own.
+  await expectVisible(other.locator('#ex-threads-busy').getByText('✓ solved'), 'the solved mark in the other tab');
+  const second = other.locator('#ex-time-inside-from-count');
+  await second.getByTestId('answer').fill('1');
+  await second.getByTestId('check').click();
+  await expectVisible(second.getByTestId('feedback'), 'feedback in the other tab');
+  await other.close();
+  // Both are kept: tab two's save did not write over tab one's.
+  await page.reload();
+  await expectVisible(page.locator('#ex-threads-busy').getByText('✓ solved'), 'the solved mark after the other tab saved');
+  const stored = JSON.parse(await page.evaluate(() => localStorage.getItem('tellers.progress')));
+  const mine = stored.identities[''];
+  assert.equal(mine['threads-busy'].solved, true);
+  assert.equal(mine['time-inside-from-count'].attempts, 1);
+}
+
 export async function theSimulatorConfirmsAnAnswer({ page, open }) {
   await open('#/lessons/littles-law/threads-busy');
   const { card } = await threadsBusy(page);
