@@ -177,6 +177,42 @@ fn retries_multiply_the_offered_load_when_every_try_fails() {
     }
 }
 
+/// A retry is the same call: a heavy call (1 s of CPU) that times out at
+/// 500 ms is heavy again when tried again, so retries cannot save it.
+/// (They were drawn a new class: 3 retries turned 5 % heavy calls, all
+/// failing, into 0 failures.) About 200 of 4,000 calls are heavy
+/// (binomial, sd 14): 150–260 is over three sd either side.
+#[test]
+fn a_retried_heavy_call_is_heavy_again() {
+    for retries in [0u32, 3] {
+        let s = Scenario {
+            model: Model::ThreadPool,
+            threads: 100,
+            cores: 8,
+            cpu_ms: 1.0,
+            cpu_dist: tellers_sim::Dist::Const,
+            heavy_share: 0.05,
+            heavy_cpu_ms: 1000.0,
+            wait_ms: 0.0,
+            rps: 20.0,
+            timeout_ms: Some(500.0),
+            retries,
+            retry_backoff_ms: 10.0,
+            requests: Some(4000),
+            duration_s: 1000.0,
+            ..Scenario::default()
+        };
+        let r = run(&s);
+        conserved(&r, "heavy retries");
+        assert!(
+            (150..=260).contains(&r.calls_failed),
+            "retries {retries}: {} calls failed",
+            r.calls_failed
+        );
+        assert_eq!(r.retries, u64::from(retries) * r.calls_failed);
+    }
+}
+
 #[test]
 fn a_retry_budget_caps_retries_at_its_share_of_successes() {
     let r = run(&preset("spike-retry-budget").unwrap());

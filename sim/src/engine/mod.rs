@@ -109,6 +109,9 @@ pub enum Event {
         caller: Caller,
         /// Which try this is (1 = the first retry).
         attempt: u32,
+        /// The call's class, once a try of it was let in and drawn one
+        /// (true = heavy): a retry is the same call, so it is as heavy.
+        heavy: Option<bool>,
     },
 }
 
@@ -275,8 +278,14 @@ impl Ctx {
     }
 
     #[inline]
-    fn new_request(&mut self, caller: Caller, attempt: u32, measured: bool) -> ReqId {
-        let heavy = self.heavy.is_some_and(|b| b.sample(&mut self.rng));
+    fn new_request(
+        &mut self,
+        caller: Caller,
+        attempt: u32,
+        measured: bool,
+        heavy: Option<bool>,
+    ) -> ReqId {
+        let heavy = heavy.unwrap_or_else(|| self.heavy.is_some_and(|b| b.sample(&mut self.rng)));
         let cpu_mean = if heavy {
             self.s.heavy_cpu_ms
         } else {
@@ -378,12 +387,21 @@ impl Ctx {
         }
         q.abandoned = true;
         let (caller, attempt, at_once) = (q.caller, q.attempt, q.arrival == self.now);
-        self.call_try_failed(caller, attempt, at_once);
+        let heavy = Some(q.heavy);
+        self.call_try_failed(caller, attempt, at_once, heavy);
     }
 
     /// Try number `attempt` of `caller`'s call failed: retry it after a
-    /// backoff if tries and budget are left, else the call has failed.
-    fn call_try_failed(&mut self, caller: Caller, attempt: u32, refused: bool) {
+    /// backoff if tries and budget are left, else the call has failed. The
+    /// retry keeps the call's class (`heavy`, when one was drawn); its
+    /// times are drawn again, as the same work can take another time.
+    fn call_try_failed(
+        &mut self,
+        caller: Caller,
+        attempt: u32,
+        refused: bool,
+        heavy: Option<bool>,
+    ) {
         let budget_ok = self.s.retry_budget.is_none() || self.tokens >= 1.0;
         if attempt < self.s.retries && budget_ok {
             if self.s.retry_budget.is_some() {
@@ -402,6 +420,7 @@ impl Ctx {
                 Event::Retry {
                     caller,
                     attempt: attempt + 1,
+                    heavy,
                 },
             );
         } else {
@@ -823,15 +842,19 @@ impl Simulation {
         self.advance(t);
         self.events += 1;
         match next {
-            Next::Arrival => self.on_arrival(Caller::Open, 0),
+            Next::Arrival => self.on_arrival(Caller::Open, 0, None),
             Next::Sample => {
                 let c = &mut self.ctx;
                 let at = c.stats.sample(c.now, c.cores.count());
                 c.queue.set_sample(at);
             }
             Next::Event(ev) => match ev {
-                Event::ClientSends { client } => self.on_arrival(Caller::Client(client), 0),
-                Event::Retry { caller, attempt } => self.on_arrival(caller, attempt),
+                Event::ClientSends { client } => self.on_arrival(Caller::Client(client), 0, None),
+                Event::Retry {
+                    caller,
+                    attempt,
+                    heavy,
+                } => self.on_arrival(caller, attempt, heavy),
                 Event::CpuDone { core, gen } => {
                     let c = &mut self.ctx;
                     if let Some(t) =
@@ -846,7 +869,7 @@ impl Simulation {
                     c.cores
                         .on_slice_end(&mut c.tellers, &mut c.queue, c.now, core, gen);
                 }
-                Event::ConnSends { conn } => self.on_arrival(Caller::Conn(conn), 0),
+                Event::ConnSends { conn } => self.on_arrival(Caller::Conn(conn), 0, None),
                 Event::DepDone { copy } => {
                     if let Some(r) = self.ctx.dep_done(copy) {
                         self.ctx.stats.waiting -= 1;
@@ -914,8 +937,9 @@ impl Simulation {
     }
 
     /// A try arrives: a new call (`attempt` 0, from the open stream, the
-    /// batch or a closed client) or a retry of an earlier one.
-    fn on_arrival(&mut self, mut caller: Caller, attempt: u32) {
+    /// batch or a closed client) or a retry of an earlier one (of class
+    /// `heavy`, once drawn).
+    fn on_arrival(&mut self, mut caller: Caller, attempt: u32, heavy: Option<bool>) {
         let c = &mut self.ctx;
         if attempt == 0 {
             let s = &c.s;
@@ -988,12 +1012,12 @@ impl Simulation {
             if measured {
                 c.stats.refused_in_window += 1;
             }
-            c.call_try_failed(caller, attempt, true);
+            c.call_try_failed(caller, attempt, true, heavy);
             return;
         }
 
         let c = &mut self.ctx;
-        let r = c.new_request(caller, attempt, measured);
+        let r = c.new_request(caller, attempt, measured, heavy);
         c.stats.inside += 1;
         c.stats.line_len += 1;
         if let (true, Some(to)) = (c.timeout_events, c.timeout) {
@@ -1250,7 +1274,7 @@ mod tests {
         while let Some((t, next)) = sim.ctx.queue.pop() {
             sim.ctx.now = t;
             if let Next::Event(Event::ConnSends { conn }) = next {
-                sim.on_arrival(Caller::Conn(conn), 0);
+                sim.on_arrival(Caller::Conn(conn), 0, None);
                 came_back += 1;
             }
         }
