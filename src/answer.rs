@@ -171,6 +171,22 @@ pub fn answer_text(exercise: &Exercise, seed: &str) -> String {
     }
 }
 
+/// The lesson an answer key opens on, from its link: the slug when the
+/// course has that lesson, else all lessons ("") and a note saying why.
+pub fn key_lesson(course: &Course, asked: Option<&str>) -> (String, Option<String>) {
+    match asked.filter(|a| !a.is_empty()) {
+        None => (String::new(), None),
+        Some(a) if course.lessons.iter().any(|l| l.slug == a) => (a.to_string(), None),
+        Some(a) => (
+            String::new(),
+            Some(format!(
+                "The link names a lesson \u{201c}{}\u{201d} that is not in this course, so every lesson is shown; pick one below.",
+                a.chars().filter(|c| !c.is_control()).take(60).collect::<String>()
+            )),
+        ),
+    }
+}
+
 /// One student's part of the teacher's answer key, as HTML: a table per
 /// lesson (of the lesson with slug `lesson`, or all when empty), headed by
 /// its number and title, a row per exercise by its number (`4.2`) with
@@ -198,7 +214,7 @@ pub fn student_key_html(
             query_escape(name)
         );
         h += &format!(
-            "<a class=\"print-hide\" href=\"{}\">Their worksheet</a>",
+            "<a class=\"print-hide\" href=\"{}\" target=\"_blank\" rel=\"noopener\">Their worksheet</a>",
             attr(&href)
         );
     }
@@ -248,6 +264,27 @@ pub fn student_key_html(
 mod tests {
     use super::*;
     use crate::course_data::compiled_course;
+
+    #[test]
+    fn a_key_link_naming_no_lesson_of_the_course_shows_all_and_says_so() {
+        let course = compiled_course();
+        assert_eq!(key_lesson(&course, None), (String::new(), None));
+        assert_eq!(
+            key_lesson(&course, Some("littles-law")),
+            ("littles-law".to_string(), None)
+        );
+        let (slug, note) = key_lesson(&course, Some("thread-pool"));
+        assert_eq!(slug, "");
+        assert!(note
+            .unwrap()
+            .contains("\u{201c}thread-pool\u{201d} that is not in this course"));
+        // The worksheet opens beside the key, which keeps its unlocked state.
+        let html = student_key_html(&course, "R12", "Ana", "littles-law", false);
+        assert!(
+            html.contains("target=\"_blank\" rel=\"noopener\">Their worksheet"),
+            "{html}"
+        );
+    }
 
     fn exercise(id: &str) -> &'static Exercise {
         compiled_course()

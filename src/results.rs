@@ -48,6 +48,8 @@ pub enum Rejection {
         name: String,
         /// The file kept for them.
         kept: String,
+        /// Whether the two record the same work (else the kept one records more).
+        same: bool,
     },
 }
 
@@ -74,9 +76,13 @@ impl fmt::Display for Rejection {
             Rejection::Edited => f.write_str(
                 "changed after it was saved: its check value does not match its contents",
             ),
-            Rejection::SameStudent { name, kept } => write!(
+            Rejection::SameStudent { name, kept, same: false } => write!(
                 f,
-                "a second file for {name}; kept {kept}, which has more answers checked"
+                "a second file for {name}; kept {kept}, which records more of their work (a later save)"
+            ),
+            Rejection::SameStudent { name, kept, same: true } => write!(
+                f,
+                "a second file for {name}, recording the same work as {kept}, which is kept"
             ),
         }
     }
@@ -221,15 +227,26 @@ impl ClassResults {
             }
         }
         // One row per student, by name: of two files for one name, keep the
-        // one with more answers checked (the later save), list the other.
-        // (Kept in order as they come: cheaper than sorting afterwards.)
-        let answers = |p: &Progress| p.exercises.values().map(|e| e.attempts).sum::<u32>();
+        // one that records more (a record only grows, so the later save):
+        // more exercises solved, then answers checked, hints and solutions
+        // opened; list the other. (Kept in order as they come: cheaper
+        // than sorting afterwards.)
+        let answers = |p: &Progress| {
+            let sum = |f: fn(&ExerciseProgress) -> u32| p.exercises.values().map(f).sum::<u32>();
+            (
+                sum(|e| u32::from(e.solved)),
+                sum(|e| e.attempts),
+                sum(|e| e.hints),
+                sum(|e| u32::from(e.solution == Some(true))),
+            )
+        };
         let mut kept: Vec<(String, String, Progress)> = Vec::new();
         for (file, p) in read {
             let key = seed_text(&p.student.name);
             match kept.binary_search_by(|(k, _, _)| k.as_str().cmp(&key)) {
                 Err(at) => kept.insert(at, (key, file, p)),
                 Ok(i) => {
+                    let same = answers(&p) == answers(&kept[i].2);
                     let dropped = if answers(&p) > answers(&kept[i].2) {
                         std::mem::replace(&mut kept[i], (key, file, p)).1
                     } else {
@@ -238,6 +255,7 @@ impl ClassResults {
                     let why = Rejection::SameStudent {
                         name: shown_name(&kept[i].2.student.name),
                         kept: kept[i].1.clone(),
+                        same,
                     };
                     rejected.push((dropped, why.to_string()));
                 }
@@ -788,10 +806,30 @@ mod tests {
             assert_eq!(r.students[0].file, "late.json");
             assert_eq!(
                 reason(&r, "early.json"),
-                "a second file for Ana; kept late.json, which has more answers checked"
+                "a second file for Ana; kept late.json, which records more of their work (a later save)"
                     .replace("Ana", &r.students[0].name)
             );
         }
+        // The same answers, but the later save opened a hint on the next
+        // exercise: that one is kept, in either order.
+        let mut hinted = late.clone();
+        hinted.record_hints("time-inside-from-count", 2);
+        for files in [
+            vec![file("late.json", &late), file("hinted.json", &hinted)],
+            vec![file("hinted.json", &hinted), file("late.json", &late)],
+        ] {
+            let r = ClassResults::new(compiled_course(), CLASS, &files);
+            assert_eq!(r.students[0].file, "hinted.json");
+            assert!(reason(&r, "late.json").contains("kept hinted.json, which records more"));
+        }
+        // Two copies of one save: the first is kept, and the note says they are the same.
+        let r = ClassResults::new(
+            compiled_course(),
+            CLASS,
+            &[file("a.json", &late), file("b.json", &late)],
+        );
+        assert_eq!(r.students[0].file, "a.json");
+        assert!(reason(&r, "b.json").contains("recording the same work as a.json, which is kept"));
     }
 
     #[test]

@@ -2,7 +2,7 @@ use leptos::prelude::*;
 use std::sync::Arc;
 
 use super::{ClassCodeField, KeyHonesty, TeacherHead};
-use crate::answer::student_key_html;
+use crate::answer::{key_lesson, student_key_html};
 use crate::classroom::{
     key_access, key_opens, key_students, teacher_class_code, KeyAccess, KEY_MAX_STUDENTS,
 };
@@ -27,7 +27,8 @@ pub fn AnswerKey(
     let key = RwSignal::new(String::new());
     let opened = RwSignal::new(None::<String>);
     let refused = RwSignal::new(None::<String>);
-    let lesson = RwSignal::new(lesson.unwrap_or_default());
+    let (lesson, lesson_note) = key_lesson(&course, lesson.as_deref());
+    let lesson = RwSignal::new(lesson);
     let names = RwSignal::new(String::new());
     let questions = RwSignal::new(false);
     let access = Memo::new(move |_| opened.with(|o| key_access(&class.get(), o.as_deref())));
@@ -109,6 +110,7 @@ pub fn AnswerKey(
             return None;
         };
         Some(view! {
+            {lesson_note.clone().map(|note| view! { <p class="notice print-hide" role="status" data-testid="key-lesson-note">{note}</p> })}
             <div class="key__form print-hide">
                 <label>
                     "Student names, one per line"
