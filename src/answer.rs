@@ -268,18 +268,18 @@ mod tests {
     #[test]
     fn a_key_link_naming_no_lesson_of_the_course_shows_all_and_says_so() {
         let course = compiled_course();
-        assert_eq!(key_lesson(&course, None), (String::new(), None));
+        assert_eq!(key_lesson(course, None), (String::new(), None));
         assert_eq!(
-            key_lesson(&course, Some("littles-law")),
+            key_lesson(course, Some("littles-law")),
             ("littles-law".to_string(), None)
         );
-        let (slug, note) = key_lesson(&course, Some("thread-pool"));
+        let (slug, note) = key_lesson(course, Some("thread-pool"));
         assert_eq!(slug, "");
         assert!(note
             .unwrap()
             .contains("\u{201c}thread-pool\u{201d} that is not in this course"));
         // The worksheet opens beside the key, which keeps its unlocked state.
-        let html = student_key_html(&course, "R12", "Ana", "littles-law", false);
+        let html = student_key_html(course, "R12", "Ana", "littles-law", false);
         assert!(
             html.contains("target=\"_blank\" rel=\"noopener\">Their worksheet"),
             "{html}"
