@@ -588,6 +588,33 @@ fn a_count_warm_up_never_reached_ends_with_the_time_share() {
     })
     .unwrap();
     assert!(r.warmup_s < 1.0, "{}", r.warmup_s);
+    // The count is of calls, as `requests` is: retries do not bring the
+    // window forward. A line of one refuses most tries of 1,000 calls at
+    // 400 rps, and each is tried three more times at once; the window
+    // still opens as call 501 arrives (about 1.25 s in), not at try 501.
+    let s = Scenario {
+        rps: 400.0,
+        queue_limit: Some(1),
+        requests: Some(1_000),
+        warmup: 0.5,
+        retries: 3,
+        retry_backoff_ms: 0.0,
+        ..Scenario::default()
+    };
+    let plain = simulate(&Scenario {
+        retries: 0,
+        ..s.clone()
+    })
+    .unwrap();
+    let retried = simulate(&s).unwrap();
+    assert!(retried.retries > 1_000, "{}", retried.retries);
+    assert!(
+        (retried.warmup_s - plain.warmup_s).abs() < 0.1,
+        "{} vs {}",
+        retried.warmup_s,
+        plain.warmup_s
+    );
+    assert!(retried.warmup_s > 1.0, "{}", retried.warmup_s);
 }
 
 /// A request shed after its caller had given up counts among the callers

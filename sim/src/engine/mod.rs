@@ -982,7 +982,8 @@ impl Simulation {
         }
         c.arrived += 1;
         c.stats.win_arrived += 1;
-        if c.stats.warm_count > 0 && c.now < c.stats.t_warm && c.arrived > c.stats.warm_count {
+        // The warm-up counts calls, as `requests` does (not retries).
+        if c.stats.warm_count > 0 && c.now < c.stats.t_warm && c.calls > c.stats.warm_count {
             c.stats.start_window(c.now);
         }
         let measured = c.now >= c.stats.t_warm;

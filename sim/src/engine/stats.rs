@@ -153,7 +153,8 @@ pub struct Stats {
     /// Start of the measured window, ns: the warm-up share of the run length,
     /// or earlier when a count of arrivals (`warm_count`) comes first.
     pub t_warm: Time,
-    /// Arrivals discarded as warm-up when the run is bounded by a count.
+    /// Calls (first tries, as `requests` counts them) discarded as warm-up
+    /// when the run is bounded by a count.
     pub warm_count: u64,
     /// Arrivals in the window.
     pub arrived_in_window: u64,
