@@ -24,7 +24,8 @@ choice_enum! {
         ThreadPool = "thread-pool", "Thread pool";
         /// `loops` event loops; CPU steps run to the end on their loop.
         EventLoop = "event-loop", "Event loop";
-        /// Event loops that hand CPU steps of at least `offload_above_ms` to `workers` threads.
+        /// Event loops that hand read steps (the CPU before the wait) of at
+        /// least `offload_above_ms` to `workers` threads; writes stay on the loops.
         EventLoopWorkers = "event-loop-workers", "Event loop + worker pool";
     }
 }
@@ -211,9 +212,9 @@ scenario_fields! {
     }
     offload_above_ms: f64 = 5.0 => {
         group: Group::Server,
-        label: "Hand steps of at least this to workers", unit: "ms", kind: real(0.0, 600_000.0),
+        label: "Hand read steps of at least this to workers", unit: "ms", kind: real(0.0, 600_000.0),
         used: Used::Models(&[Model::EventLoopWorkers]), control: slider(0.0, 100.0, 0.5), playground: true,
-        help: "CPU steps costing at least this many ms go to the workers (0 = all).",
+        help: "A request's read step (its CPU before the wait) costing at least this many ms goes to the workers (0 = all); its write step (write_ms) stays on the loop.",
     }
     offload_heavy: bool = false => {
         group: Group::Server,
