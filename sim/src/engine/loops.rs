@@ -6,7 +6,7 @@
 
 use super::cores::{TellerId, TellerKind, TellerState};
 use super::queue::Time;
-use super::request::{Owner, Phase, ReqId};
+use super::request::{Caller, Owner, Phase, ReqId};
 use super::{Ctx, Server};
 use crate::scenario::{Accept, Model};
 use std::collections::VecDeque;
@@ -312,12 +312,20 @@ impl LoopServer {
 }
 
 impl Server for LoopServer {
-    fn line_is_full(&self, _ctx: &Ctx) -> bool {
+    /// Only loops that accept when idle have a line at the door: the
+    /// listen line of connections not yet accepted. A request on a
+    /// keep-alive connection already on a loop does not wait in it.
+    fn line_is_full(&self, ctx: &Ctx, caller: Caller) -> bool {
         self.limit.is_some_and(|limit| {
             self.accept == Accept::Idlest
+                && ctx.conn_loop(caller).is_none()
                 && self.idle.is_empty()
                 && self.listen.len() as u64 >= limit
         })
+    }
+
+    fn line_holds_connections(&self) -> bool {
+        self.accept == Accept::Idlest
     }
 
     fn accept(&mut self, ctx: &mut Ctx, r: ReqId) {

@@ -119,8 +119,14 @@ pub enum Event {
 /// machinery as `ctx`; the server keeps only its own state (its line, its
 /// idle threads, its loops' queues).
 pub trait Server {
-    /// Would the door refuse a new request now (a full line)?
-    fn line_is_full(&self, ctx: &Ctx) -> bool;
+    /// Would the door refuse a try of `caller` now (a full line)?
+    fn line_is_full(&self, ctx: &Ctx, caller: Caller) -> bool;
+    /// Whether the line [`Server::line_is_full`] guards holds connections
+    /// waiting to be accepted (loops that accept when idle), so a full one
+    /// refuses the connection itself, not a request on it.
+    fn line_holds_connections(&self) -> bool {
+        false
+    }
     /// A new request `r`, already counted inside and in line.
     fn accept(&mut self, ctx: &mut Ctx, r: ReqId);
     /// Teller `t` finished the CPU step it asked for.
@@ -161,8 +167,12 @@ macro_rules! each {
 
 impl Server for AnyServer {
     #[inline]
-    fn line_is_full(&self, ctx: &Ctx) -> bool {
-        each!(self, s => s.line_is_full(ctx))
+    fn line_is_full(&self, ctx: &Ctx, caller: Caller) -> bool {
+        each!(self, s => s.line_is_full(ctx, caller))
+    }
+    #[inline]
+    fn line_holds_connections(&self) -> bool {
+        each!(self, s => s.line_holds_connections())
     }
     #[inline]
     fn accept(&mut self, ctx: &mut Ctx, r: ReqId) {
@@ -994,21 +1004,25 @@ impl Simulation {
         // The door: too many connections, or a full line. With keep-alive
         // connections, a new one (a first try, or a retry of one refused)
         // opens if the limit allows; requests on open connections pass it.
-        // Without, each request inside holds its own connection.
+        // Without, each request inside holds its own connection. A full
+        // line of connections waiting to be accepted refuses the new
+        // connection; another full line refuses the request on it.
+        let new_conn = c.conns_on && caller == Caller::Open;
         let at_conn_limit = if c.conns_on {
-            let full =
-                c.s.max_connections
-                    .is_some_and(|m| c.stats.conns_open >= u64::from(m));
-            if caller == Caller::Open && !full {
-                caller = Caller::Conn(c.open_conn());
-            }
-            caller == Caller::Open
+            new_conn
+                && c.s
+                    .max_connections
+                    .is_some_and(|m| c.stats.conns_open >= u64::from(m))
         } else {
             c.s.max_connections
                 .is_some_and(|m| c.stats.inside >= u64::from(m))
         };
-        if at_conn_limit || self.server.line_is_full(&self.ctx) {
-            let c = &mut self.ctx;
+        let line_full = !at_conn_limit && self.server.line_is_full(&self.ctx, caller);
+        let c = &mut self.ctx;
+        if new_conn && !at_conn_limit && !(line_full && self.server.line_holds_connections()) {
+            caller = Caller::Conn(c.open_conn());
+        }
+        if at_conn_limit || line_full {
             c.stats.refused += 1;
             if measured {
                 c.stats.refused_in_window += 1;

@@ -5,7 +5,7 @@
 
 use super::cores::{TellerId, TellerKind, TellerState};
 use super::queue::Time;
-use super::request::{Owner, Phase, ReqId};
+use super::request::{Caller, Owner, Phase, ReqId};
 use super::{Ctx, Server};
 use crate::scenario::{Discipline, Model};
 use std::collections::VecDeque;
@@ -189,7 +189,7 @@ impl ThreadServer {
 }
 
 impl Server for ThreadServer {
-    fn line_is_full(&self, ctx: &Ctx) -> bool {
+    fn line_is_full(&self, ctx: &Ctx, _caller: Caller) -> bool {
         let Some(limit) = self.limit else {
             return false;
         };
