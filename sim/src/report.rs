@@ -31,6 +31,8 @@ pub struct QueueWait {
 /// How long one CPU step held its event loop, ms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct LoopBlock {
+    /// Mean, ms.
+    pub mean: f64,
     /// 99th percentile, ms.
     pub p99: f64,
     /// Longest, ms.

@@ -229,7 +229,9 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         signs.push(turned_away_sign(r, turned_share));
     }
     if let Some(b) = r.loop_block_ms {
-        let mean_step = s.mean_cpu_ms().max(0.001);
+        // The mean step as measured: a read and a write are two steps, and
+        // steps handed to workers are not the loop's.
+        let mean_step = b.mean.max(0.001);
         if b.p99 >= LOOP_BLOCK_MS && b.p99 >= LOOP_BLOCK_RATIO * mean_step {
             signs.push(Sign {
                 kind: SignKind::LoopBlocked,
@@ -613,6 +615,40 @@ mod tests {
         let s = Scenario::default();
         let k = read_signs(&s, &Report::default(), &theory(&s));
         assert_eq!(k[0].kind, SignKind::Healthy);
+    }
+
+    /// Reads of 2 ms (4 % of them 30 ms) and writes of 2 ms are two steps
+    /// each: the mean step the loop ran is (0.96 × 2 + 0.04 × 30 + 2) ÷ 2
+    /// = 2.56 ms, not the 5.12 ms of CPU a request needs. 2 % of steps
+    /// take 30 ms, over 6 × 2.56: the sign is read (it was not, against
+    /// 6 × 5.12 = 30.7 ms), and says the mean step it measured.
+    #[test]
+    fn the_loop_sign_compares_with_the_mean_step_the_loops_ran() {
+        let s = Scenario {
+            model: crate::Model::EventLoop,
+            cores: 1,
+            loops: 1,
+            cpu_ms: 2.0,
+            cpu_dist: crate::Dist::Const,
+            write_ms: 2.0,
+            heavy_share: 0.04,
+            heavy_cpu_ms: 30.0,
+            wait_ms: 0.0,
+            rps: 50.0,
+            duration_s: 400.0,
+            ..Scenario::default()
+        };
+        let r = crate::simulate(&s).unwrap();
+        let b = r.loop_block_ms.unwrap();
+        assert!((b.mean - 2.56).abs() < 0.05, "{}", b.mean);
+        let signs = read_signs(&s, &r, &theory(&s));
+        let sign = signs.iter().find(|g| g.kind == SignKind::LoopBlocked);
+        let detail = &sign.expect("the loop sign").detail;
+        let said = format!("the mean step needs {:.1} ms", b.mean);
+        assert!(
+            detail.contains(&said) && !detail.contains("5.1 ms"),
+            "{detail}"
+        );
     }
 
     fn kinds_of(s: &Scenario, r: &Report) -> Vec<SignKind> {

@@ -1158,6 +1158,7 @@ impl Simulation {
             littles_law_in_flight: admitted_rps * latency_ms.mean / 1e3,
             makespan_s: st.last_finish as f64 / 1e9,
             loop_block_ms: has_loops.then(|| LoopBlock {
+                mean: st.loop_block.mean() / NS_PER_MS,
                 p99: st.loop_block.quantile(0.99) / NS_PER_MS,
                 max: st.loop_block.max() as f64 / NS_PER_MS,
             }),
