@@ -359,7 +359,7 @@ scenario_fields! {
         group: Group::Arrivals,
         label: "Requests per connection (keep-alive)", unit: "requests", kind: int(1, 100_000),
         used: Used::Arrivals(OPEN), control: slider(1.0, 1000.0, 1.0), playground: true,
-        help: "Keep-alive: open arrivals become new connections at rps ÷ N per second, each sending N requests one after another (the next think_ms after the previous answer), pinned to the loop that accepted the connection; 1 = a new connection per request.",
+        help: "Keep-alive: open arrivals become new connections at rps ÷ N per second, each sending N requests one after another (the next think_ms after the previous answer), pinned to the loop that accepted the connection; 1 = a new connection per request. A run starts with none open, so the arrivals reach rps only once the first connections have sent all theirs, about N × (think + service) in.",
     }
     think_ms: f64 = 0.0 => {
         group: Group::Arrivals,

@@ -234,6 +234,14 @@ fn wait_step_moments(s: &Scenario) -> (f64, f64) {
     }
 }
 
+/// How long a keep-alive connection sends, s, with capacity to spare: its
+/// `conn_requests` one after another, each a think time and a service
+/// time ([`Scenario::mean_service_ms`]). A run that starts with none open
+/// reaches its full arrival rate only after this long.
+pub fn keep_alive_fill_s(s: &Scenario) -> f64 {
+    f64::from(s.conn_requests) * (s.think_ms + s.mean_service_ms()) / 1000.0
+}
+
 /// `1 core`, `4 cores`.
 fn plural(n: u64, word: &str) -> String {
     if n == 1 {
@@ -386,6 +394,18 @@ fn approximations(
     }
     if s.conn_requests > 1 {
         add("keep-alive connections send their requests one after another, not at random moments");
+        // The run starts with no connection open, and they add up until
+        // the first have sent all their requests (a connection lives about
+        // N × (think + service)): until then fewer than rps arrive.
+        let fill_s = keep_alive_fill_s(s);
+        let warm_s = s.warmup * s.duration_s;
+        if fill_s > warm_s {
+            add(&format!(
+                "the run starts with no connection open: they open at {:.1} a second and each sends for about {fill_s:.0} s, so the arrivals reach {} rps only after that, and the measured window starts at {warm_s:.0} s",
+                s.steady_rps() / f64::from(s.conn_requests),
+                rps_text(s.steady_rps()),
+            ));
+        }
     }
     let dep_line = analytic::dep_slots(s).is_some();
     if dep_line && binding != Limit::Dependency {

@@ -333,3 +333,24 @@ fn an_overloaded_line_that_turns_the_excess_away_is_not_said_to_grow() {
     };
     assert_eq!(theory(&light).growth_per_s, Some(0.0));
 }
+
+/// Keep-alive connections of 500 requests, 50 ms apart, open at 2.2 a
+/// second: each sends for about 36 s (500 × (50 ms think + 20 ms wait +
+/// 3 ms CPU)), longer than the 6 s warm-up of a
+/// 60 s run, so theory says the arrivals are still climbing (the run's
+/// window saw about 700 rps of the 1,100); with 10 requests a connection
+/// they fill in half a second, and nothing is said.
+#[test]
+fn keep_alive_connections_that_fill_slowly_say_so() {
+    let th = theory(&preset("waf-inline").unwrap());
+    assert!(
+        says(&th, "open at 2.2 a second and each sends for about 36 s, so the arrivals reach 1100 rps only after that"),
+        "{:?}",
+        th.approx_because
+    );
+    let short = Scenario {
+        conn_requests: 10,
+        ..preset("waf-inline").unwrap()
+    };
+    assert!(!says(&theory(&short), "no connection open"));
+}
