@@ -54,6 +54,9 @@ pub struct Teller {
     pub state: TellerState,
     /// When its current loop step started, ns.
     pub step_start: Time,
+    /// Which teller this is of those that had its id: an ended thread's id
+    /// is reused by a new thread, which is still another thread to switch to.
+    pub born: u32,
 }
 
 /// Every teller, with reuse of ended threads' slots.
@@ -66,6 +69,8 @@ pub struct Tellers {
     pub alive: u64,
     /// Most tellers alive at once.
     pub peak: u64,
+    /// Tellers spawned so far (each one's [`Teller::born`]).
+    spawned: u32,
 }
 
 impl Tellers {
@@ -78,7 +83,9 @@ impl Tellers {
             req: None,
             state: TellerState::Idle,
             step_start: 0,
+            born: self.spawned,
         };
+        self.spawned = self.spawned.wrapping_add(1);
         self.alive += 1;
         self.peak = self.peak.max(self.alive);
         if let Some(i) = self.free.pop() {
@@ -115,8 +122,9 @@ impl Tellers {
 struct Core {
     /// The teller running, if any.
     teller: Option<TellerId>,
-    /// The teller that ran last (no switch cost to run it again).
-    last: Option<TellerId>,
+    /// The teller that ran last, with its [`Teller::born`] (no switch cost
+    /// to run that same teller again).
+    last: Option<(TellerId, u32)>,
     /// When progress started (after any switch cost), ns.
     start: Time,
     /// When the current burst ends, ns.
@@ -215,13 +223,14 @@ impl Cores {
         t: TellerId,
     ) {
         let c = &mut self.cores[core as usize];
-        let switch = if c.last != Some(t) { self.switch } else { 0 };
-        let start = now + switch;
         let tl = tellers.get_mut(t);
+        let me = Some((t, tl.born));
+        let switch = if c.last != me { self.switch } else { 0 };
+        let start = now + switch;
         let end = start + tl.cpu_left;
         tl.state = TellerState::OnCore;
         c.teller = Some(t);
-        c.last = Some(t);
+        c.last = me;
         c.start = start;
         c.end = end;
         c.gen = c.gen.wrapping_add(1);
