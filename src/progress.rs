@@ -499,6 +499,9 @@ impl ProgressWrite {
     }
 }
 
+/// The notice when the browser keeps no site data for Tellers.
+pub const NOT_KEPT: &str = "This browser does not let Tellers keep your progress (site data is blocked or off), so it is lost when the page closes. Use \u{201c}Save progress to a file\u{201d} before you leave.";
+
 fn storage() -> Option<web_sys::Storage> {
     window().local_storage().ok().flatten()
 }
@@ -509,8 +512,12 @@ fn storage() -> Option<web_sys::Storage> {
 /// [`ProgressRead`] and [`ProgressWrite`] to the components below. Returns
 /// the notice to show when saved progress could not be read and was reset.
 pub fn provide_progress() -> Option<String> {
-    let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
+    let store = storage();
+    let stored = store
+        .as_ref()
+        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
     let (loaded, notice) = Learner::load(stored.as_deref());
+    let notice = notice.or_else(|| store.is_none().then(|| NOT_KEPT.to_owned()));
     let (read, write) = signal(loaded);
     provide_context(ProgressRead(read));
     provide_context(ProgressWrite(write));

@@ -152,6 +152,25 @@ export async function damagedProgressIsResetWithANotice({ page, open }) {
   await expectVisible(page.locator('.toc__item').first(), 'the contents, still usable');
 }
 
+export async function blockedSiteDataSaysProgressIsNotKept({ page, open }) {
+  // Site data blocked: reading localStorage throws, as browsers do then.
+  await page.addInitScript(() => {
+    Object.defineProperty(window, 'localStorage', {
+      get() {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      },
+    });
+  });
+  await open('#/lessons/littles-law/threads-busy');
+  await expectVisible(page.getByTestId('progress-notice'), 'the notice that progress is not kept');
+  assert.match(await page.getByTestId('progress-notice').innerText(), /does not let Tellers keep your progress.*Save progress to a file/s);
+  // The lesson still works: an answer is checked.
+  const { card, answer } = await threadsBusy(page);
+  await card.getByTestId('answer').fill(String(answer));
+  await card.getByTestId('check').click();
+  await expectVisible(card.getByText('✓ solved'), 'the solved mark');
+}
+
 export async function lessonsThatCannotBeLoadedSaySoAndThePlaygroundStillWorks({ page, open, expectConsoleError }) {
   // A server that lost the course file (or a network that dropped it).
   await page.route(/course-[0-9a-f]{16}\.json$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
