@@ -24,7 +24,6 @@ pub mod results;
 pub mod reveal;
 pub mod route;
 pub mod session;
-pub mod wasm_bench;
 pub mod worksheet;
 
 pub use components::{App, SimWidget};

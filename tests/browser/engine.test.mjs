@@ -12,9 +12,16 @@ function tellers(...args) {
   return JSON.parse(tellersCli(...args));
 }
 
+// The engine's test entry points live in the teacher's wasm (built with the
+// app's profile and simulator), so the app students download does not carry
+// them: import it as the app does on a teacher page.
 async function bindings(page, open) {
   await open('');
-  await page.waitForFunction(() => window.wasmBindings && window.wasmBindings.report_json, null, { timeout: 15_000 });
+  await page.evaluate(async () => {
+    const m = await import(new URL('./tellers-teacher.js', location.href).href);
+    await m.default();
+    window.engineBindings = m;
+  });
 }
 
 export async function wasmReportsEqualNativeReports({ page, open }) {
@@ -26,7 +33,7 @@ export async function wasmReportsEqualNativeReports({ page, open }) {
     const file = path.join(os.tmpdir(), `tellers-${name}.json`);
     await fs.writeFile(file, JSON.stringify(scenario));
     const native = tellers('simulate', '--scenario', file, '--json');
-    const wasm = JSON.parse(await page.evaluate((s) => window.wasmBindings.report_json(s), JSON.stringify(scenario)));
+    const wasm = JSON.parse(await page.evaluate((s) => window.engineBindings.report_json(s), JSON.stringify(scenario)));
     delete native.wall_s;
     delete wasm.wall_s;
     assert.deepEqual(wasm, native, `${name}: the browser and the CLI disagree`);
@@ -37,7 +44,7 @@ export async function benchmarkInWasmBesideNative({ page, open }) {
   await bindings(page, open);
   const n = 400_000;
   const timed = await page.evaluate((n) => {
-    const b = window.wasmBindings;
+    const b = window.engineBindings;
     b.bench_reference(20_000);
     b.bench_engine(20_000);
     let t = performance.now();
