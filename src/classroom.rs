@@ -139,38 +139,15 @@ impl ClassCode {
     }
 }
 
-/// Read a class code. Only the shape `XXXX-XXXX` (any case) can be a
+/// Read a class code. Only the exact shape `XXXX-XXXX` (any case) can be a
 /// Tellers code, so a class's seeds never depend on how a code is typed;
-/// anything else is a plain code from before teacher keys. Letters that
-/// look like digits (O for 0, I or L for 1) and any dash (a code pasted
-/// from slides has an en dash) are read as what they look like, when that
-/// makes a well-formed Tellers code.
+/// anything else is a plain code from before teacher keys (a code typed
+/// with a look-alike is one too, with a suggestion: [`suggested_code`]).
 pub fn read_class_code(text: &str) -> ClassCode {
     let code = text.trim();
     if code.is_empty() {
         return ClassCode::None;
     }
-    let read = read_exact_code(code);
-    if matches!(read, ClassCode::Keyed(_)) {
-        return read;
-    }
-    let look_alike: String = code
-        .chars()
-        .map(|c| match c.to_ascii_uppercase() {
-            'O' => '0',
-            'I' | 'L' => '1',
-            '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
-            c => c,
-        })
-        .collect();
-    match read_exact_code(&look_alike) {
-        keyed @ ClassCode::Keyed(_) => keyed,
-        _ => read,
-    }
-}
-
-/// [`read_class_code`] of a code exactly as typed (trimmed, not empty).
-fn read_exact_code(code: &str) -> ClassCode {
     let upper = code.to_ascii_uppercase();
     let b = upper.as_bytes();
     let shaped = b.len() == 9
@@ -189,18 +166,26 @@ fn read_exact_code(code: &str) -> ClassCode {
     }
 }
 
-/// For a code typed without its hyphen or with a space (`k7q2mx4p`), the
-/// Tellers code it most likely means, if that code is well formed.
+/// For a code that is not a Tellers code as typed, the Tellers code it most
+/// likely means, if that code is well formed: typed without its hyphen or
+/// with a space (`k7q2mx4p`), with another dash (an en dash pasted from
+/// slides), or with letters that look like digits (O for 0, I or L for 1).
+/// Only suggested, never read so: a hand-chosen code must keep its numbers.
 pub fn suggested_code(text: &str) -> Option<String> {
+    if matches!(read_class_code(text), ClassCode::Keyed(_)) {
+        return None;
+    }
     let bare: String = text
         .chars()
-        .filter(|c| !c.is_whitespace() && *c != '-')
+        .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}'))
+        .map(|c| match c.to_ascii_uppercase() {
+            'O' => '0',
+            'I' | 'L' => '1',
+            c => c,
+        })
         .collect();
     // A Tellers code is ASCII: only then is byte 4 between two letters.
-    if bare.len() != 8
-        || !bare.is_ascii()
-        || format!("{}-{}", &bare[..4], &bare[4..]) == text.trim()
-    {
+    if bare.len() != 8 || !bare.is_ascii() {
         return None;
     }
     match read_class_code(&format!("{}-{}", &bare[..4], &bare[4..])) {
@@ -209,19 +194,9 @@ pub fn suggested_code(text: &str) -> Option<String> {
     }
 }
 
-/// A class code as a teacher typed it on the answer key: as
-/// [`read_class_code`] reads it, and a Tellers code typed without its
-/// hyphen ([`suggested_code`]) as that code.
-pub fn teacher_class_code(typed: &str) -> ClassCode {
-    match suggested_code(typed) {
-        Some(code) => ClassCode::Keyed(code),
-        None => read_class_code(typed),
-    }
-}
-
 /// Whether `key` opens the answer key of class `code`, or why not.
 pub fn key_opens(key: &str, code: &str) -> Result<(), String> {
-    let ClassCode::Keyed(code) = teacher_class_code(code) else {
+    let ClassCode::Keyed(code) = read_class_code(code) else {
         return Err("Only a class created in Tellers has a teacher key.".into());
     };
     if class_code(key)? == code {
@@ -237,7 +212,7 @@ pub fn key_opens(key: &str, code: &str) -> Result<(), String> {
 pub fn class_code_note(text: &str) -> Option<String> {
     if let Some(code) = suggested_code(text) {
         return Some(format!(
-            "Did you mean {code}? Class codes made in Tellers have a hyphen in the middle."
+            "Did you mean {code}? Class codes made in Tellers have a hyphen in the middle, and use 0 and 1, never O, I or L."
         ));
     }
     match read_class_code(text) {
@@ -268,7 +243,11 @@ pub enum KeyAccess {
 /// What the answer key page shows for the `typed` class code, given the
 /// code a teacher key has opened on this page (if any).
 pub fn key_access(typed: &str, opened: Option<&str>) -> KeyAccess {
-    match teacher_class_code(typed) {
+    // A code that looks like a mistyped Tellers code says which it may be.
+    let maybe = suggested_code(typed).map_or(String::new(), |c| {
+        format!(" If you meant the Tellers code {c}, type it exactly so.")
+    });
+    match read_class_code(typed) {
         ClassCode::None => KeyAccess::AskCode,
         ClassCode::Keyed(code) if opened == Some(code.as_str()) => {
             KeyAccess::Open { code, notice: None }
@@ -278,14 +257,14 @@ pub fn key_access(typed: &str, opened: Option<&str>) -> KeyAccess {
             notice: Some(format!(
                 "Class {code} was made with a plain class code, before teacher keys, so anyone who \
                  knows the code can open this key. Create your next class in Tellers to get a \
-                 teacher key."
+                 teacher key.{maybe}"
             )),
             code,
         },
         ClassCode::Mistyped(code) => KeyAccess::Open {
             notice: Some(format!(
                 "{code} is not a code made in Tellers (its last symbol does not match), so it has \
-                 no teacher key: these are the numbers of students who typed exactly {code}."
+                 no teacher key: these are the numbers of students who typed exactly {code}.{maybe}"
             )),
             code,
         },
@@ -357,10 +336,11 @@ mod tests {
     }
 
     /// A code with a 0 and a 1 in it, typed with O, l and I, or pasted with
-    /// an en dash, is the same class; a hand-chosen code with an O stays
-    /// as it was (its numbers must not change).
+    /// an en dash, is suggested as the code it looks like, but read as
+    /// typed: a hand-chosen code that happens to look like one keeps its
+    /// numbers.
     #[test]
-    fn look_alike_letters_and_dashes_read_as_the_code() {
+    fn look_alike_letters_and_dashes_are_suggested_not_read() {
         let key = (0u8..)
             .map(|i| new_teacher_key(&[i; KEY_RANDOM_BYTES]))
             .find(|k| {
@@ -369,30 +349,38 @@ mod tests {
             })
             .unwrap();
         let code = class_code(&key).unwrap();
-        let keyed = ClassCode::Keyed(code.clone());
         let typed = code.replacen('0', "O", 1).replacen('1', "l", 1);
-        assert_eq!(read_class_code(&typed), keyed, "{typed}");
-        assert_eq!(read_class_code(&typed.to_lowercase()), keyed);
-        assert_eq!(read_class_code(&code.replace('1', "I")), keyed);
-        assert_eq!(read_class_code(&code.replace('-', "\u{2013}")), keyed);
-        assert_eq!(class_code_note(&typed), None);
-        assert_eq!(
-            crate::progress::Student::new(&typed, "Ana"),
-            crate::progress::Student::new(&code, "Ana")
-        );
-        // Hand-chosen codes are read as before.
-        assert_eq!(
-            read_class_code("ROOM-2024"),
-            ClassCode::Plain("ROOM-2024".into())
-        );
-        assert_eq!(read_class_code("R12"), ClassCode::Plain("R12".into()));
-        // The answer key: without its hyphen, or with a look-alike, it is
-        // the Tellers code and asks for its key (not "a plain class code").
-        let bare = code.replace('-', "");
-        assert_eq!(key_access(&bare, None), KeyAccess::AskKey(code.clone()));
-        assert_eq!(key_access(&typed, None), KeyAccess::AskKey(code.clone()));
-        assert_eq!(key_opens(&key, &bare), Ok(()));
-        assert_eq!(teacher_class_code(&bare), keyed);
+        for typo in [
+            typed.clone(),
+            typed.to_lowercase(),
+            code.replace('1', "I"),
+            code.replace('-', "\u{2013}"),
+            code.replace('-', ""),
+        ] {
+            assert_eq!(suggested_code(&typo), Some(code.clone()), "{typo}");
+            assert!(
+                !matches!(read_class_code(&typo), ClassCode::Keyed(_)),
+                "{typo}"
+            );
+            assert!(class_code_note(&typo)
+                .unwrap()
+                .contains(&format!("Did you mean {code}?")));
+            // The answer key opens it as typed, and names the Tellers code.
+            let KeyAccess::Open { notice, .. } = key_access(&typo, None) else {
+                panic!("{typo}: opened as typed");
+            };
+            assert!(notice
+                .unwrap()
+                .contains(&format!("If you meant the Tellers code {code}")));
+        }
+        assert_eq!(suggested_code(&code), None, "already right");
+        // Hand-chosen codes read as before, whatever they look like.
+        for plain in ["ROLL-2024", "FILE-2024", "ROOM-2024", "R12", "CS100F24"] {
+            assert!(
+                !matches!(read_class_code(plain), ClassCode::Keyed(_)),
+                "{plain}"
+            );
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use super::{ClassCodeField, KeyHonesty, TeacherHead};
 use crate::answer::{key_lesson, student_key_html};
 use crate::classroom::{
-    key_access, key_opens, key_students, teacher_class_code, KeyAccess, KEY_MAX_STUDENTS,
+    key_access, key_opens, key_students, read_class_code, KeyAccess, KEY_MAX_STUDENTS,
 };
 use crate::reveal::reveal_in_frames;
 use tellers_course::Course;
@@ -39,7 +39,7 @@ pub fn AnswerKey(
         match key_opens(&key.get_untracked(), &code) {
             Ok(()) => {
                 refused.set(None);
-                opened.set(Some(teacher_class_code(&code).text().to_string()));
+                opened.set(Some(read_class_code(&code).text().to_string()));
                 key.set(String::new());
             }
             Err(why) => refused.set(Some(why)),
