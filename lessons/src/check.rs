@@ -150,13 +150,23 @@ const NO_LIMIT_WORDS: &[&str] = &[
     "without end",
 ];
 
-/// True when the learner says the line grows without limit instead of
-/// giving a number: a phrase such as "no limit" and no digit ("grows by
-/// 200" gives a number).
+/// True when the learner says the line grows without limit: a phrase such
+/// as "no limit" (with or without numbers beside it).
 pub fn says_no_limit(input: &str) -> bool {
     let t = input.trim().to_lowercase();
-    !t.contains(|c: char| c.is_ascii_digit()) && NO_LIMIT_WORDS.iter().any(|w| t.contains(w))
+    NO_LIMIT_WORDS.iter().any(|w| t.contains(w))
 }
+
+/// Words a learner may put before the number ("grows by 200", "about 40").
+const LEAD_WORDS: &[&str] = &[
+    "it grows by",
+    "grows by",
+    "about",
+    "roughly",
+    "around",
+    "≈",
+    "~",
+];
 
 /// The learner's unit words, lower case, mapped to a unit.
 fn unit_from_words(w: &str) -> Option<Unit> {
@@ -183,9 +193,12 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         "core" | "cores" | "cpu" | "cpus" => Unit::Cores,
         "server" | "servers" | "machine" | "machines" => Unit::Servers,
         "request" | "requests" | "req" | "connection" | "connections" => Unit::Requests,
-        // What a plain count in the lessons counts: workers, tries, clients…
-        "worker" | "workers" | "try" | "tries" | "attempt" | "attempts" | "client" | "clients"
-        | "call" | "calls" | "loop" | "loops" | "user" | "users" => Unit::Count,
+        // Worker threads are threads; tries, calls, clients and users are
+        // counted as requests (they count for a plain number, or for
+        // threads busy by Little's law, never for cores or servers).
+        "worker" | "workers" => Unit::Threads,
+        "try" | "tries" | "attempt" | "attempts" | "client" | "clients" | "call" | "calls"
+        | "user" | "users" => Unit::Requests,
         // A ratio: "10 times", "10x", "10 times less" (not "10 x 4": a
         // product, read as one by `read_number`).
         w if RATIO_WORDS.contains(&w.split_whitespace().next().unwrap_or(""))
@@ -412,14 +425,26 @@ fn read_number(input: &str) -> Option<Reading> {
 /// An infinite `expected` means the line grows without limit: only a phrase
 /// such as "no limit" or "∞" is right.
 pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict {
-    if says_no_limit(input) {
+    // "No limit", "∞ (500 > 400)": right where the line grows without
+    // limit; elsewhere a number is expected, and one given beside the
+    // words ("grows by 200") is read.
+    let has_digit = input.contains(|c: char| c.is_ascii_digit());
+    if says_no_limit(input) && (expected.is_infinite() || !has_digit) {
         return if expected.is_infinite() {
             Verdict::Correct
         } else {
             Verdict::ExpectedNumber
         };
     }
-    let Some(reading) = read_number(input) else {
+    let trimmed = input.trim();
+    let number = LEAD_WORDS
+        .iter()
+        .find_map(|w| {
+            let lead = trimmed.get(..w.len())?;
+            lead.eq_ignore_ascii_case(w).then(|| &trimmed[w.len()..])
+        })
+        .unwrap_or(trimmed);
+    let Some(reading) = read_number(number) else {
         return Verdict::Unreadable;
     };
     let rest = reading.rest.clone();
@@ -620,13 +645,41 @@ mod tests {
         assert_eq!(check("1 000 000", 1e6, Unit::Count, 0.01), Verdict::Correct);
         assert_eq!(check("1e+3", 1000.0, Unit::Count, 0.01), Verdict::Correct);
         assert_eq!(check("15 / 2", 7.5, Unit::Count, 0.01), Verdict::Correct);
-        // "grows by 200" gives a number: no "the server keeps up" verdict.
-        assert_ne!(
+        // "grows by 200" gives a number, which is read.
+        assert_eq!(
             check("grows by 200", 200.0, Unit::Requests, 0.01),
-            Verdict::ExpectedNumber
+            Verdict::Correct
         );
-        assert!(!says_no_limit("grows by 200 per second"));
-        assert!(says_no_limit("it grows"));
+        assert_eq!(
+            check("It grows by 200 rps", 200.0, Unit::Rps, 0.01),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("about 40", 40.0, Unit::Threads, 0.01),
+            Verdict::Correct
+        );
+        // The no-limit answer with numbers beside it is still right.
+        let inf = f64::INFINITY;
+        for said in ["no limit (500 > 400)", "∞, ρ = 1.2", "unbounded at 100/s"] {
+            assert_eq!(check(said, inf, Unit::Ms, 0.02), Verdict::Correct, "{said}");
+        }
+        // Workers are threads: not an answer for cores.
+        assert_eq!(
+            check("4 workers", 4.0, Unit::Threads, 0.01),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("4 workers", 4.0, Unit::Cores, 0.01),
+            Verdict::WrongUnit {
+                typed: "workers".into()
+            }
+        );
+        assert_eq!(
+            check("4 loops", 4.0, Unit::Cores, 0.01),
+            Verdict::WrongUnit {
+                typed: "loops".into()
+            }
+        );
     }
 
     #[test]
