@@ -717,7 +717,8 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             "fig-loop-block",
             "Loop held by one step: p99 / longest",
             format!("{} / {}", fmt_ms(b.p99), fmt_ms(b.max)),
-            format!("mean step {}", fmt_ms(s.mean_cpu_ms())),
+            tellers_sim::analytic::mean_loop_step_ms(s)
+                .map_or("—".into(), |m| format!("mean step {}", fmt_ms(m))),
         );
         row(
             "fig-loop-conns",
@@ -985,6 +986,39 @@ mod tests {
     use super::*;
     use tellers_sim::presets::preset;
     use tellers_sim::theory::theory;
+    /// Reads and writes of 2 ms are two loop steps of 2 ms, as the engine
+    /// measures them (the table said "mean step 4 ms", a request's whole
+    /// CPU); with workers, which steps stay on the loop is not a formula.
+    #[test]
+    fn the_loop_rows_mean_step_is_a_step_not_a_request() {
+        let s = Scenario {
+            model: Model::EventLoop,
+            cores: 1,
+            loops: 1,
+            cpu_ms: 2.0,
+            cpu_dist: Dist::Const,
+            write_ms: 2.0,
+            wait_ms: 0.0,
+            rps: 50.0,
+            duration_s: 20.0,
+            ..Scenario::default()
+        };
+        let r = tellers_sim::simulate(&s).unwrap();
+        let rows = figure_rows(&s, &r, &theory(&s));
+        let row = rows.iter().find(|r| r.key == "fig-loop-block").unwrap();
+        assert_eq!(row.theory, format!("mean step {}", fmt_ms(2.0)));
+        // (A switch to the loop now and then adds a few µs.)
+        assert!((r.loop_block_ms.unwrap().mean - 2.0).abs() < 0.01);
+        let workers = Scenario {
+            model: Model::EventLoopWorkers,
+            ..s
+        };
+        let r = tellers_sim::simulate(&workers).unwrap();
+        let rows = figure_rows(&workers, &r, &theory(&workers));
+        let row = rows.iter().find(|r| r.key == "fig-loop-block").unwrap();
+        assert_eq!(row.theory, "—");
+    }
+
     #[test]
     fn figures_mark_the_binding_limit_and_little() {
         let s = preset("sale-day").unwrap();

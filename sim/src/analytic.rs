@@ -333,6 +333,15 @@ pub fn cpu_ms_per_request(s: &Scenario) -> f64 {
     s.mean_cpu_ms() + extra
 }
 
+/// Mean time one step holds an event loop, ms, for plain event loops: a
+/// request's read (heavy or light) and its write are two steps (one when
+/// it has no write). `None` for other models (with workers, which steps
+/// stay on the loop depends on the hand-offs: the report measures it).
+pub fn mean_loop_step_ms(s: &Scenario) -> Option<f64> {
+    let steps = if s.write_ms > 0.0 { 2.0 } else { 1.0 };
+    (s.model == Model::EventLoop).then(|| s.mean_cpu_ms() / steps)
+}
+
 /// Calls the dependency side can hold at once: its slots or the pool's
 /// connections, whichever is fewer; `None` when neither is limited.
 pub fn dep_slots(s: &Scenario) -> Option<u32> {
