@@ -147,7 +147,7 @@ fn has_thread_line(s: &Scenario) -> bool {
 
 /// Does `s` use a line limit? A pool's line, the line in front of a capped
 /// thread-per-request server, and the listen line of loops that accept when idle.
-fn has_line(s: &Scenario) -> bool {
+pub(crate) fn has_line(s: &Scenario) -> bool {
     match s.model {
         Model::ThreadPool => true,
         Model::ThreadPerRequest => s.thread_cap.is_some(),

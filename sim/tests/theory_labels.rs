@@ -325,6 +325,14 @@ fn an_overloaded_line_that_turns_the_excess_away_is_not_said_to_grow() {
         assert_eq!(th.growth_per_s, None, "{bounded:?}");
         assert_eq!(th.mean_ms, None);
     }
+    // A line limit where there is no line (thread per request with no cap)
+    // turns nothing away: the line still grows.
+    let no_line = Scenario {
+        model: Model::ThreadPerRequest,
+        queue_limit: Some(10),
+        ..open.clone()
+    };
+    assert!(theory(&no_line).growth_per_s.is_some_and(|g| g > 0.0));
     // Keeping up, the growth is 0 with or without a limit.
     let light = Scenario {
         rps: 50.0,
