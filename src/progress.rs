@@ -413,10 +413,10 @@ impl Learner {
     /// who is at work here stays. Text that is not this format is left
     /// alone. Returns whether anything changed.
     pub fn absorb(&mut self, stored: &str) -> bool {
-        let Ok(other) = serde_json::from_str::<Learner>(stored) else {
-            return false;
-        };
-        if other.version != STORE_VERSION {
+        // Read as at start-up: an older format is converted; damaged text
+        // or a newer format gives a notice, and nothing to take in.
+        let (other, notice) = Learner::load(Some(stored));
+        if notice.is_some() {
             return false;
         }
         let mut changed = false;
@@ -629,6 +629,10 @@ mod tests {
         assert_eq!(tab_a.to_store_over(Some(newer)), None);
         assert!(tab_a.to_store_over(Some("{")).is_some());
         assert!(!tab_a.absorb("{") && !tab_a.absorb(newer));
+        // An older build in another tab saved format 1: its work is kept.
+        let old = r#"{"version":1,"student":{"class":"R12","name":"Ana"},"exercises":{"pause-share":{"solved":true,"attempts":1,"hints":0}}}"#;
+        let merged = tab_a.to_store_over(Some(old)).unwrap();
+        assert!(Learner::load(Some(&merged)).0.solved("pause-share"));
     }
 
     #[test]

@@ -246,7 +246,7 @@ impl ClassResults {
             match kept.binary_search_by(|(k, _, _)| k.as_str().cmp(&key)) {
                 Err(at) => kept.insert(at, (key, file, p)),
                 Ok(i) => {
-                    let same = answers(&p) == answers(&kept[i].2);
+                    let same = p.exercises == kept[i].2.exercises;
                     let dropped = if answers(&p) > answers(&kept[i].2) {
                         std::mem::replace(&mut kept[i], (key, file, p)).1
                     } else {
@@ -830,6 +830,18 @@ mod tests {
         );
         assert_eq!(r.students[0].file, "a.json");
         assert!(reason(&r, "b.json").contains("recording the same work as a.json, which is kept"));
+        // As many answers, but on other exercises (two computers): not the same.
+        let elsewhere = student("Ana", CLASS, &[("time-inside-from-count", &[false, true])]);
+        let r = ClassResults::new(
+            compiled_course(),
+            CLASS,
+            &[file("a.json", &late), file("b.json", &elsewhere)],
+        );
+        assert!(
+            !reason(&r, "b.json").contains("same work"),
+            "{}",
+            reason(&r, "b.json")
+        );
     }
 
     #[test]

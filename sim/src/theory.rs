@@ -397,11 +397,17 @@ fn approximations(
         // The run starts with no connection open, and they add up until
         // the first have sent all their requests (a connection lives about
         // N × (think + service)): until then fewer than rps arrive.
+        // The measured window starts at the warm-up's share of the run at
+        // the latest (a count of requests may start it sooner).
         let fill_s = keep_alive_fill_s(s);
-        let warm_s = s.warmup * s.duration_s;
-        if fill_s > warm_s {
+        if fill_s > s.warmup * s.duration_s {
+            let secs = if fill_s < 10.0 {
+                format!("{fill_s:.1}")
+            } else {
+                format!("{fill_s:.0}")
+            };
             add(&format!(
-                "the run starts with no connection open: they open at {:.1} a second and each sends for about {fill_s:.0} s, so the arrivals reach {} rps only after that, and the measured window starts at {warm_s:.0} s",
+                "the run starts with no connection open: they open at {:.1} a second and each sends for about {secs} s, so the arrivals reach {} rps only after that, later than the warm-up ends",
                 s.steady_rps() / f64::from(s.conn_requests),
                 rps_text(s.steady_rps()),
             ));

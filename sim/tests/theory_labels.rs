@@ -361,4 +361,15 @@ fn keep_alive_connections_that_fill_slowly_say_so() {
         ..preset("waf-inline").unwrap()
     };
     assert!(!says(&theory(&short), "no connection open"));
+    // A short run: fractions of a second say so, not "about 0 s".
+    let brief = Scenario {
+        conn_requests: 10,
+        duration_s: 1.0,
+        ..preset("waf-inline").unwrap()
+    };
+    assert!(
+        says(&theory(&brief), "each sends for about 0.7 s"),
+        "{:?}",
+        theory(&brief).approx_because
+    );
 }
