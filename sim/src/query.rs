@@ -29,6 +29,14 @@ pub fn to_query(s: &Scenario) -> String {
         .filter(|f| (f.get)(s) != (f.get)(&base))
         .map(|f| format!("{}={}", f.name, percent_encode(&(f.get)(s).to_string())))
         .collect();
+    // Old thread-per-request links wrote their cap as `threads` ([`legacy_key`]):
+    // a link with `threads` and no cap says so, or it would read back capped.
+    if s.model == crate::Model::ThreadPerRequest
+        && s.thread_cap.is_none()
+        && s.threads != base.threads
+    {
+        pairs.push("thread_cap=none".to_owned());
+    }
     pairs.sort();
     pairs.join("&")
 }
@@ -130,6 +138,20 @@ pub fn from_query(q: &str) -> (Scenario, Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pool of 50 switched to thread per request keeps `threads=50` (the
+    /// model switch leaves it): its link reads back uncapped, as it was.
+    #[test]
+    fn a_thread_per_request_link_with_a_pool_size_reads_back_uncapped() {
+        let s = Scenario {
+            model: crate::Model::ThreadPerRequest,
+            threads: 50,
+            ..Scenario::default()
+        };
+        let q = to_query(&s);
+        assert!(q.contains("thread_cap=none"), "{q}");
+        assert_eq!(from_query(&q), (s, vec![]));
+    }
     use crate::presets::presets;
     use crate::scenario::{Arrivals, Model};
 
