@@ -266,6 +266,27 @@ mod tests {
         assert!(batch.contains(&"count") && !batch.contains(&"rps"));
     }
 
+    /// A slider shows only where moving it changes the run: the arrival
+    /// rate not under a load schedule (which sets the rate), the adaptive
+    /// LIFO threshold only where threads take from a line.
+    #[test]
+    fn a_control_that_would_change_nothing_is_hidden() {
+        let scheduled = tellers_sim::presets::preset("spike-metastable").unwrap();
+        assert!(scheduled.rps_schedule.is_some());
+        assert!(!visible_controls(&scheduled).contains(&"rps"));
+        assert!(visible_controls(&Scenario::default()).contains(&"rps"));
+        let adaptive = Scenario {
+            discipline: tellers_sim::Discipline::AdaptiveLifo,
+            ..Scenario::default()
+        };
+        assert!(visible_controls(&adaptive).contains(&"lifo_above_ms"));
+        let on_loops = Scenario {
+            model: tellers_sim::Model::EventLoop,
+            ..adaptive
+        };
+        assert!(!visible_controls(&on_loops).contains(&"lifo_above_ms"));
+    }
+
     #[test]
     fn presenter_mode_keeps_the_load_the_size_and_the_cores() {
         let pool = presenter_controls(&Scenario::default());

@@ -332,8 +332,9 @@ scenario_fields! {
     rps: f64 = 150.0 => {
         group: Group::Arrivals,
         label: "Arrival rate", unit: "rps", kind: real(0.001, 1_000_000.0),
-        used: Used::Arrivals(OPEN), control: slider(1.0, 2000.0, 1.0), playground: true,
-        help: "Arrival rate of open arrivals, requests per second.",
+        used: Used::If(|s| OPEN.contains(&s.arrivals) && s.rps_schedule.is_none(), "open arrivals without a load schedule (the schedule sets the rate)"),
+        control: slider(1.0, 2000.0, 1.0), playground: true,
+        help: "Arrival rate of open arrivals, requests per second (a load schedule, when set, gives the rate instead).",
     }
     rps_schedule: Option<Schedule> = None => {
         group: Group::Arrivals,
@@ -432,7 +433,7 @@ scenario_fields! {
     lifo_above_ms: f64 = 100.0 => {
         group: Group::Overload,
         label: "Adaptive LIFO: newest first once the oldest waited", unit: "ms", kind: real(0.0, 3_600_000.0),
-        used: Used::If(|s| s.discipline == Discipline::AdaptiveLifo, "the adaptive-lifo discipline"),
+        used: Used::If(|s| has_thread_line(s) && s.discipline == Discipline::AdaptiveLifo, "the adaptive-lifo discipline, where threads take from a line"),
         control: slider(0.0, 5000.0, 10.0), playground: true,
         help: "With adaptive-lifo: while the oldest request has waited less than this many ms the line is served oldest first, after that newest first.",
     }
