@@ -320,4 +320,50 @@ mod tests {
         let at_90 = Scenario { rps: 90.0, ..s };
         assert!(unmet_settings(&when, &at_90).is_empty());
     }
+
+    /// Lesson 4's guess names no settings: it is about the widget as it
+    /// opens (400 rps, 90 ms of wait), so a run after moving a slider is
+    /// not compared with it (it was: "far too high" against 200 rps).
+    #[test]
+    fn a_guess_naming_no_settings_is_about_the_widget_as_it_opens() {
+        let course = crate::course_data::compiled_course();
+        let lesson = course
+            .lessons
+            .iter()
+            .find(|l| l.slug == "littles-law")
+            .unwrap();
+        let (when, block) = lesson
+            .segments
+            .windows(2)
+            .find_map(|w| match (&w[0], &w[1]) {
+                (
+                    tellers_course::Segment::Predict { when, figures, .. },
+                    tellers_course::Segment::Sim(b),
+                ) if figures.iter().any(|f| f == "mean_in_flight") => {
+                    Some((when.clone(), b.clone()))
+                }
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(
+            when,
+            [("rps".to_string(), 400.0), ("wait_ms".to_string(), 90.0)]
+        );
+        assert!(unmet_settings(&when, &block.scenario).is_empty());
+        let moved = Scenario {
+            rps: 200.0,
+            ..block.scenario.clone()
+        };
+        let lines = guess_lines(
+            &["mean_in_flight".into()],
+            &when,
+            &["40".into()],
+            &moved,
+            &Report::default(),
+        );
+        assert!(
+            lines[0].contains("Arrival rate 400 rps (this run: 200 rps)"),
+            "{lines:?}"
+        );
+    }
 }

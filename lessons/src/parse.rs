@@ -208,6 +208,19 @@ fn settle_figures(
                     "the predict box asks about {f}, but the sim block after it has no {f} slider"
                 ));
             }
+            // A guess of figures that names no settings is about the block
+            // as it opens: its sliders' own values (a run after moving one
+            // is not what was asked).
+            if when.is_empty() && !figures.is_empty() {
+                let at_start: Vec<(String, f64)> = b
+                    .sliders
+                    .iter()
+                    .filter_map(|f| Some((f.clone(), Scenario::field(f)?.number(&b.scenario))))
+                    .collect();
+                if let Segment::Predict { when, .. } = &mut segments[i] {
+                    *when = at_start;
+                }
+            }
         }
     }
     Ok(())
