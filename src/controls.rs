@@ -96,17 +96,24 @@ pub fn choice_value(s: &Scenario, name: &str) -> String {
 /// `s` with `name` set to `value`, clamped to the field's range (0
 /// switches an optional field off). Unchanged if the result is invalid.
 pub fn with_field(s: &Scenario, name: &str, value: f64) -> Scenario {
-    let Some(f) = field(name) else {
-        return s.clone();
-    };
-    let Some(v) = f.from_f64(value.clamp(f.min(), f.max())) else {
-        return s.clone();
-    };
+    try_field(s, name, value).unwrap_or_else(|_| s.clone())
+}
+
+/// [`with_field`], or why the scenario would not be valid (a rule between
+/// fields, in the learner's words).
+pub fn try_field(s: &Scenario, name: &str, value: f64) -> Result<Scenario, String> {
+    let f = field(name).ok_or_else(|| format!("'{name}' is not a scenario field"))?;
+    let v = f
+        .from_f64(value.clamp(f.min(), f.max()))
+        .ok_or_else(|| format!("{}: {value} is not allowed", f.label))?;
+    f.check(v)?;
     let mut next = s.clone();
-    if f.check(v).is_ok() && (f.set)(&mut next, v) && next.validate().is_empty() {
-        next
-    } else {
-        s.clone()
+    if !(f.set)(&mut next, v) {
+        return Err(format!("{}: {value} is not allowed", f.label));
+    }
+    match next.validate().first() {
+        Some(e) => Err(e.message.clone()),
+        None => Ok(next),
     }
 }
 
@@ -158,15 +165,19 @@ pub fn box_number(text: &str) -> Result<f64, String> {
 /// What a number box says when its text is not allowed: what is wrong and
 /// what is allowed, or `None` when the text is fine.
 pub fn box_problem(s: &Scenario, name: &str, text: &str) -> Option<String> {
-    let f = field(name)?;
-    let cleaned = match ungrouped(text) {
-        Ok(t) => t,
-        Err(e) => return Some(format!("{}: {e}", f.label)),
-    };
+    with_box(s, name, text).err()
+}
+
+/// `s` with `name` set from the text typed in its number box ("1,200", or
+/// "none" for an optional field), or what is wrong and what is allowed.
+pub fn with_box(s: &Scenario, name: &str, text: &str) -> Result<Scenario, String> {
+    let f = field(name).ok_or_else(|| format!("'{name}' is not a scenario field"))?;
+    let cleaned = ungrouped(text).map_err(|e| format!("{}: {e}", f.label))?;
     let mut next = s.clone();
-    match f.set_text(&mut next, &cleaned) {
-        Err(e) => Some(e),
-        Ok(()) => next.validate().first().map(|e| e.message.clone()),
+    f.set_text(&mut next, &cleaned)?;
+    match next.validate().first() {
+        Some(e) => Err(e.message.clone()),
+        None => Ok(next),
     }
 }
 
@@ -427,6 +438,35 @@ mod tests {
         assert!(box_problem(&s, "cores", "many")
             .unwrap()
             .contains("whole number"));
+    }
+
+    /// "none" in a box for an optional field switches it off, as the help
+    /// and links say (the box showed "none" while the run kept 50); a move
+    /// the scenario cannot take says why instead of doing nothing.
+    #[test]
+    fn a_box_or_slider_sets_what_it_shows_or_says_why_not() {
+        let s = Scenario {
+            queue_limit: Some(50),
+            ..Scenario::default()
+        };
+        assert_eq!(
+            with_box(&s, "queue_limit", "none").unwrap().queue_limit,
+            None
+        );
+        assert_eq!(
+            with_box(&s, "queue_limit", "1,200").unwrap().queue_limit,
+            Some(1200)
+        );
+        // Closed clients with no think time and no wait: no CPU either is refused.
+        let closed = Scenario {
+            arrivals: tellers_sim::Arrivals::Closed,
+            wait_ms: 0.0,
+            ..Scenario::default()
+        };
+        let why = try_field(&closed, "cpu_ms", 0.0).unwrap_err();
+        assert!(why.contains("think"), "{why}");
+        assert_eq!(with_field(&closed, "cpu_ms", 0.0), closed, "unchanged");
+        assert_eq!(box_problem(&closed, "cpu_ms", "0"), Some(why));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use tellers_sim::Scenario;
 
 use crate::controls::{
     a_spike, box_number, box_problem, choice_value, control_field, control_items, field_value,
-    schedule_rows, with_choice, with_field, with_schedule_rows, ControlItem,
+    schedule_rows, try_field, with_box, with_choice, with_schedule_rows, ControlItem,
 };
 use crate::format::{fmt_tick, fmt_value};
 
@@ -76,20 +76,25 @@ fn SliderControl(
     let name = field.name;
     let value = Memo::new(move |_| field_value(&scenario.get(), name));
     let problem = RwSignal::new(None::<String>);
+    // A move or a number the scenario cannot take (a rule between fields)
+    // says why beside the control; the run keeps the last good value.
     let set_slider = move |text: String| {
         if let Some(v) = tellers_sim::text::number(&text) {
-            problem.set(None);
-            scenario.update(|s| *s = with_field(s, name, v));
-        }
-    };
-    let set_box = move |text: String| {
-        let trouble = box_problem(&scenario.get_untracked(), name, &text);
-        if trouble.is_none() {
-            if let Ok(v) = box_number(&text) {
-                scenario.update(|s| *s = with_field(s, name, v));
+            match try_field(&scenario.get_untracked(), name, v) {
+                Ok(next) => {
+                    problem.set(None);
+                    scenario.set(next);
+                }
+                Err(why) => problem.set(Some(why)),
             }
         }
-        problem.set(trouble);
+    };
+    let set_box = move |text: String| match with_box(&scenario.get_untracked(), name, &text) {
+        Ok(next) => {
+            problem.set(None);
+            scenario.set(next);
+        }
+        Err(why) => problem.set(Some(why)),
     };
     let box_id = format!("{id}-box");
     let note_id = format!("{id}-note");
