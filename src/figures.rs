@@ -8,7 +8,7 @@ use tellers_sim::report::Report;
 use tellers_sim::theory::Theory;
 use tellers_sim::{Arrivals, DepView, Dist, Model, Scenario, Snapshot, StoppedBy};
 
-use crate::format::{fmt_count, fmt_ms, fmt_num, fmt_pct, fmt_rps, fmt_s};
+use crate::format::{fmt_count, fmt_length_s, fmt_ms, fmt_num, fmt_pct, fmt_per_s, fmt_rps, fmt_s};
 
 /// One row of the figures table.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,7 +89,7 @@ pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
     let at = format!(
         "The run stopped at {} s of {} s",
         fmt_num(r.sim_time_s, 1),
-        fmt_num(s.duration_s, 0)
+        fmt_length_s(s.duration_s)
     );
     Some(match stopped_early(r)? {
         StoppedBy::InFlightLimit => {
@@ -600,8 +600,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             "{} per s",
             fmt_count(r.inside_growth_per_s.max(0.0).round())
         ),
-        th.growth_per_s
-            .map_or("—".into(), |g| format!("{} per s", fmt_count(g.round()))),
+        th.growth_per_s.map_or("—".into(), fmt_per_s),
     );
     let unbounded = th.growth_per_s.is_some_and(|g| g > 0.0);
     // Theory says whether each formula is exact for this scenario.

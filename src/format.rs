@@ -21,12 +21,26 @@ pub fn fmt_ms(x: f64) -> String {
     format!("{} ms", fmt_num(x, decimals_for(x)))
 }
 
-/// A duration in seconds, e.g. `2.3 s`, `0.25 s`, `1,200 s`.
+/// A duration in seconds, e.g. `2.3 s`, `0.25 s`, `1,200 s`; under 10 ms
+/// in ms (`1.00 ms`, not `0.00 s`).
 pub fn fmt_s(x: f64) -> String {
+    if x != 0.0 && x.abs() < 0.01 {
+        return fmt_ms(x * 1000.0);
+    }
     format!(
         "{} s",
         fmt_num(x, decimals_for(x).min(if x >= 1.0 { 1 } else { 2 }))
     )
+}
+
+/// A run length in seconds as it was set: `60`, `2.5` (never rounded to
+/// `2`), without the unit.
+pub fn fmt_length_s(x: f64) -> String {
+    let exact = |d: usize| {
+        let k = 10f64.powi(d as i32);
+        ((x * k).round() / k - x).abs() < 1e-9
+    };
+    fmt_num(x, (0..3).find(|d| exact(*d)).unwrap_or(3))
 }
 
 /// A rate, e.g. `400 rps`.
@@ -34,12 +48,32 @@ pub fn fmt_rps(x: f64) -> String {
     format!("{} rps", fmt_num(x, decimals_for(x)))
 }
 
-/// A share 0–1 as a percentage, e.g. `50 %`.
+/// A share 0–1 as a percentage, e.g. `50 %`. Near 100 % a share just
+/// under or over it says which (`99.8 %`, `100.3 %`), never a round
+/// `100 %` that is not exactly all.
 pub fn fmt_pct(x: f64) -> String {
-    format!(
-        "{} %",
-        fmt_num(x * 100.0, if x.abs() < 0.1 { 1 } else { 0 })
-    )
+    let p = x * 100.0;
+    let mut d = if x.abs() < 0.1 { 1 } else { 0 };
+    while d < 3 && p != 100.0 && {
+        let k = 10f64.powi(d as i32);
+        (p * k).round() == 100.0 * k
+    } {
+        d += 1;
+    }
+    format!("{} %", fmt_num(p, d))
+}
+
+/// A rate of growth per second, e.g. `200 per s`, `0.05 per s`: a line
+/// that grows at all never reads `0 per s`.
+pub fn fmt_per_s(x: f64) -> String {
+    let n = if x <= 0.0 || x >= 1.0 {
+        fmt_count(x.max(0.0).round())
+    } else if x < 0.005 {
+        "under 0.01".to_owned()
+    } else {
+        fmt_num(x, 2)
+    };
+    format!("{n} per s")
 }
 
 /// A count or a mean count, e.g. `2,260` or `19.6`.
@@ -144,6 +178,18 @@ mod tests {
         assert_eq!(fmt_value(2.5, "ms"), "2.50 ms");
         assert_eq!(fmt_s(2.34), "2.3 s");
         assert_eq!(fmt_s(0.25), "0.25 s");
+        assert_eq!(fmt_s(0.001), "1.00 ms", "a short makespan is not 0.00 s");
+        assert_eq!(fmt_length_s(2.5), "2.5");
+        assert_eq!(fmt_length_s(60.0), "60");
+        // The tipping point reads as what it is.
+        assert_eq!(fmt_pct(0.9975), "99.8 %");
+        assert_eq!(fmt_pct(0.9996), "99.96 %");
+        assert_eq!(fmt_pct(1.0), "100 %");
+        assert_eq!(fmt_pct(1.003), "100.3 %");
+        assert_eq!(fmt_per_s(0.048), "0.05 per s");
+        assert_eq!(fmt_per_s(0.001), "under 0.01 per s");
+        assert_eq!(fmt_per_s(0.0), "0 per s");
+        assert_eq!(fmt_per_s(200.4), "200 per s");
     }
 
     #[test]

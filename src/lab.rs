@@ -18,7 +18,7 @@ use tellers_sim::{Scenario, Simulation, Snapshot};
 use crate::charts::SweepPoint;
 use crate::draw::{draw_tellers, Theme};
 use crate::figures::stop_note;
-use crate::format::fmt_num;
+use crate::format::{fmt_length_s, fmt_num};
 use tellers_sim::sweep::{sweep_scenario, SWEEP_RHOS};
 
 /// Wall time one slice may use, ms.
@@ -115,7 +115,7 @@ pub fn run_status(
     let at = format!(
         "{} s of {} s simulated",
         fmt_num(t_s, 1),
-        fmt_num(s.duration_s, 0)
+        fmt_length_s(s.duration_s)
     );
     match state {
         RunState::Playing => format!("Playing: {at}"),
