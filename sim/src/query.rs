@@ -97,6 +97,9 @@ pub fn from_query(q: &str) -> (Scenario, Vec<String>) {
     let mut s = Scenario::default();
     let mut notices = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
+    // The fields the link set, in its order: what a rule between fields
+    // can put back when the field it names is already at its default.
+    let mut set = Vec::new();
     for pair in q.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         let key = percent_decode(k);
@@ -110,27 +113,39 @@ pub fn from_query(q: &str) -> (Scenario, Vec<String>) {
             continue;
         }
         seen.push(f.name);
-        if let Err(e) = f.set_text(&mut s, &raw) {
-            notices.push(format!("{}: {e}; the default was used", f.name));
+        match f.set_text(&mut s, &raw) {
+            Ok(()) => set.push(f),
+            Err(e) => notices.push(format!("{}: {e}; the default was used", f.name)),
         }
     }
-    // Rules between fields: put each field they name back to its default.
-    for _ in 0..4 {
-        let errs = s.validate();
-        if errs.is_empty() {
-            break;
-        }
-        let base = Scenario::default();
-        for e in errs {
-            if let Some(f) = FIELDS.iter().find(|f| f.name == e.field) {
-                (f.set)(&mut s, (f.get)(&base));
+    // Rules between fields: put the field a rule names back to its default,
+    // or, when it is already there, the last field the link set (so
+    // `arrivals=closed&cpu_ms=0&wait_ms=0` keeps its closed clients).
+    let base = Scenario::default();
+    let differs = |f: &&crate::scenario::Field, s: &Scenario| (f.get)(s) != (f.get)(&base);
+    while let Some(e) = s.validate().into_iter().next() {
+        let named = FIELDS
+            .iter()
+            .find(|f| f.name == e.field)
+            .filter(|f| differs(f, &s));
+        let Some(f) = named.or_else(|| {
+            while let Some(f) = set.pop() {
+                if differs(&f, &s) {
+                    return Some(f);
+                }
             }
-            notices.push(format!("{e}; the default was used"));
-        }
-    }
-    if !s.validate().is_empty() {
-        notices.push("the scenario could not be repaired; the defaults were used".to_string());
-        s = Scenario::default();
+            None
+        }) else {
+            notices.push("the scenario could not be repaired; the defaults were used".to_string());
+            s = Scenario::default();
+            break;
+        };
+        (f.set)(&mut s, (f.get)(&base));
+        notices.push(if f.name == e.field {
+            format!("{e}; the default was used")
+        } else {
+            format!("{e}; {} was put back to its default", f.name)
+        });
     }
     (s, notices)
 }
@@ -138,6 +153,28 @@ pub fn from_query(q: &str) -> (Scenario, Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A link breaking a rule between fields whose named field is already
+    /// at its default puts back a field the link set, once, and keeps the
+    /// rest (it said the same notice four times, then reset everything).
+    #[test]
+    fn a_link_breaking_a_rule_keeps_what_it_can() {
+        let (s, notices) = from_query("arrivals=closed&cpu_ms=0&wait_ms=0");
+        assert_eq!(s.arrivals, crate::Arrivals::Closed, "{notices:?}");
+        assert!(s.validate().is_empty());
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert!(
+            notices[0].contains("wait_ms was put back to its default"),
+            "{notices:?}"
+        );
+        let (s, notices) = from_query("stack_reserved_kb=50");
+        assert!(s.validate().is_empty());
+        assert!(
+            notices.iter().all(|n| !n.contains("could not be repaired")),
+            "{notices:?}"
+        );
+        assert!(notices.len() <= 2, "{notices:?}");
+    }
 
     /// A pool of 50 switched to thread per request keeps `threads=50` (the
     /// model switch leaves it): its link reads back uncapped, as it was.
