@@ -78,14 +78,20 @@ fn SliderControl(
     let problem = RwSignal::new(None::<String>);
     // A move or a number the scenario cannot take (a rule between fields)
     // says why beside the control; the run keeps the last good value.
-    let set_slider = move |text: String| {
-        if let Some(v) = tellers_sim::text::number(&text) {
-            match try_field(&scenario.get_untracked(), name, v) {
-                Ok(next) => {
-                    problem.set(None);
-                    scenario.set(next);
-                }
-                Err(why) => problem.set(Some(why)),
+    let set_slider = move |ev: leptos::ev::Event| {
+        let Some(v) = tellers_sim::text::number(&event_target_value(&ev)) else {
+            return;
+        };
+        match try_field(&scenario.get_untracked(), name, v) {
+            Ok(next) => {
+                problem.set(None);
+                scenario.set(next);
+            }
+            Err(why) => {
+                problem.set(Some(why));
+                // The thumb goes back to the value the run keeps.
+                let input = event_target::<web_sys::HtmlInputElement>(&ev);
+                input.set_value(&value.get_untracked().to_string());
             }
         }
     };
@@ -114,7 +120,7 @@ fn SliderControl(
                     step=step
                     prop:value=move || value.get().to_string()
                     aria-valuetext=move || fmt_value(value.get(), unit)
-                    on:input=move |ev| set_slider(event_target_value(&ev))
+                    on:input=set_slider
                 />
                 <input
                     type="text"

@@ -144,6 +144,25 @@ export async function aBoxWithABadValueSaysWhatIsAllowedAndKeepsTheRun({ page, o
   assert.match(page.url(), /rps=120/);
 }
 
+export async function aSliderOrBoxSetsWhatItShowsOrSaysWhyNot({ page, open }) {
+  // Closed clients with no think time and no wait: CPU 0 would leave them
+  // nothing to do. The slider says why and goes back to the value kept.
+  await openPaused(page, open, '?arrivals=closed&wait_ms=0');
+  const before = page.url();
+  const cpu = control(page, 'cpu_ms').locator('input[type="range"]');
+  await cpu.fill('0');
+  await expectVisible(control(page, 'cpu_ms').getByRole('alert').filter({ hasText: /think/ }), 'why CPU 0 is refused');
+  assert.equal(Number(await cpu.inputValue()), 10, 'the thumb is back at the value the run keeps');
+  assert.equal(page.url(), before, 'the scenario did not change');
+  // "none" in an optional field's box switches it off, as links write it.
+  await openPaused(page, open, '?queue_limit=50');
+  const limit = control(page, 'queue_limit').locator('input.control__box');
+  await limit.fill('none');
+  await limit.press('Enter');
+  await page.waitForFunction(() => !location.hash.includes('queue_limit'));
+  assert.equal(await control(page, 'queue_limit').getByRole('alert').count(), 0);
+}
+
 export async function everyPresetLoadsFromTheMenu({ page, open }) {
   await openPaused(page, open);
   const menu = byTestId(page, 'presets');
