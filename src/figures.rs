@@ -86,6 +86,12 @@ pub fn label_of(name: &str) -> &'static str {
 /// Which bound stopped a run and what to change, in the learner's words,
 /// or `None` when the run was not cut short.
 pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
+    // What sets the load: the arrival rate, or a load schedule's steps.
+    let load = if s.rps_schedule.is_some() {
+        format!("rates in the {}", label_of("rps_schedule").to_lowercase())
+    } else {
+        label_of("rps").to_lowercase()
+    };
     let at = format!(
         "The run stopped at {} s of {} s",
         fmt_num(r.sim_time_s, 1),
@@ -112,7 +118,7 @@ pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
                 "{at}: more than {} requests were inside at once, the most the simulator keeps.{over} \
                  Lower the {}, give the server more capacity, or set a {} so extra requests are refused.",
                 fmt_count(MAX_IN_FLIGHT as f64),
-                label_of("rps").to_lowercase(),
+                load,
                 label_of("queue_limit").to_lowercase(),
             )
         }
@@ -120,7 +126,7 @@ pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
             "{at}: it used its whole budget of {} events. A shorter {} or a lower {} needs fewer events.",
             fmt_count(s.max_events as f64),
             label_of("duration_s").to_lowercase(),
-            label_of("rps").to_lowercase(),
+            load,
         ),
     })
 }
@@ -1237,6 +1243,14 @@ mod tests {
         let note = stop_note(&slow, &r, &theory(&slow)).unwrap();
         assert!(
             note.contains("the server can finish less than one,"),
+            "{note}"
+        );
+        assert!(note.contains("Lower the arrival rate,"), "{note}");
+        // Under a load schedule the schedule sets the load, not the slider.
+        let scheduled = tellers_sim::presets::preset("spike-metastable").unwrap();
+        let note = stop_note(&scheduled, &r, &theory(&scheduled)).unwrap();
+        assert!(
+            note.contains("Lower the rates in the load schedule,"),
             "{note}"
         );
     }
