@@ -184,7 +184,10 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         | "requests per second"
         | "requests/second"
         | "request per second"
-        | "qps" => Unit::Rps,
+        | "qps"
+        | "tries per second"
+        | "calls per second"
+        | "retries per second" => Unit::Rps,
         "kb" => Unit::Kb,
         "mb" => Unit::Mb,
         "gb" => Unit::Gb,
@@ -192,7 +195,11 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         "thread" | "threads" => Unit::Threads,
         "core" | "cores" | "cpu" | "cpus" => Unit::Cores,
         "server" | "servers" | "machine" | "machines" => Unit::Servers,
-        "request" | "requests" | "req" | "connection" | "connections" => Unit::Requests,
+        "request" | "requests" | "req" | "connection" | "connections" | "place" | "places" => {
+            Unit::Requests
+        }
+        // A ratio of counts, as the solutions write them.
+        "tries per call" | "calls per call" | "extra calls per call" | "per call" => Unit::Count,
         // Worker threads are threads; tries, calls, clients and users are
         // counted as requests (they count for a plain number, or for
         // threads busy by Little's law, never for cores or servers).
@@ -663,6 +670,23 @@ mod tests {
         for said in ["no limit (500 > 400)", "∞, ρ = 1.2", "unbounded at 100/s"] {
             assert_eq!(check(said, inf, Unit::Ms, 0.02), Verdict::Correct, "{said}");
         }
+        // The solutions' own words.
+        assert_eq!(
+            check("100 places", 100.0, Unit::Requests, 0.01),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("2.31 tries per call", 2.31, Unit::Count, 0.01),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("0.0183 extra calls per call", 0.0183, Unit::Count, 0.01),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("600 tries per second", 600.0, Unit::Rps, 0.01),
+            Verdict::Correct
+        );
         // Workers are threads: not an answer for cores.
         assert_eq!(
             check("4 workers", 4.0, Unit::Threads, 0.01),
