@@ -120,14 +120,13 @@ pub fn try_field(s: &Scenario, name: &str, value: f64) -> Result<Scenario, Strin
 /// `s` with `name` set from text (a select's value such as `event-loop`, or
 /// `true`). Unchanged if the text is not allowed.
 pub fn with_choice(s: &Scenario, name: &str, value: &str) -> Scenario {
-    let Some(f) = field(name) else {
-        return s.clone();
-    };
-    let mut next = s.clone();
-    match f.set_text(&mut next, value) {
-        Ok(()) if next.validate().is_empty() => next,
-        _ => s.clone(),
-    }
+    try_choice(s, name, value).unwrap_or_else(|_| s.clone())
+}
+
+/// [`with_choice`], or why not: the text is not one of the choices, or the
+/// scenario would break a rule between fields (in the learner's words).
+pub fn try_choice(s: &Scenario, name: &str, value: &str) -> Result<Scenario, String> {
+    with_box(s, name, value)
 }
 
 /// A number typed in a box without its thousands commas ("1,200" →
@@ -467,6 +466,16 @@ mod tests {
         assert!(why.contains("think"), "{why}");
         assert_eq!(with_field(&closed, "cpu_ms", 0.0), closed, "unchanged");
         assert_eq!(box_problem(&closed, "cpu_ms", "0"), Some(why));
+        // A select too: closed clients where requests have no work.
+        let idle = Scenario {
+            cpu_ms: 0.0,
+            wait_ms: 0.0,
+            ..Scenario::default()
+        };
+        let why = try_choice(&idle, "arrivals", "closed").unwrap_err();
+        assert!(why.contains("think"), "{why}");
+        assert_eq!(with_choice(&idle, "arrivals", "closed"), idle);
+        assert!(try_choice(&idle, "arrivals", "batch").is_ok());
     }
 
     #[test]

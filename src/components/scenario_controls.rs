@@ -7,7 +7,7 @@ use tellers_sim::Scenario;
 
 use crate::controls::{
     a_spike, box_number, box_problem, choice_value, control_field, control_items, field_value,
-    schedule_rows, try_field, with_box, with_choice, with_schedule_rows, ControlItem,
+    schedule_rows, try_choice, try_field, with_box, with_choice, with_schedule_rows, ControlItem,
 };
 use crate::format::{fmt_tick, fmt_value};
 
@@ -75,7 +75,14 @@ fn SliderControl(
     };
     let name = field.name;
     let value = Memo::new(move |_| field_value(&scenario.get(), name));
+    // What is wrong with the number in the box (kept until it is fixed),
+    // or why the last slider move was refused (until the scenario changes).
     let problem = RwSignal::new(None::<String>);
+    let refused = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        scenario.track();
+        refused.set(None);
+    });
     // A move or a number the scenario cannot take (a rule between fields)
     // says why beside the control; the run keeps the last good value.
     let set_slider = move |ev: leptos::ev::Event| {
@@ -88,7 +95,7 @@ fn SliderControl(
                 scenario.set(next);
             }
             Err(why) => {
-                problem.set(Some(why));
+                refused.set(Some(why));
                 // The thumb goes back to the value the run keeps.
                 let input = event_target::<web_sys::HtmlInputElement>(&ev);
                 input.set_value(&value.get_untracked().to_string());
@@ -137,7 +144,7 @@ fn SliderControl(
                 <span class="control__unit">{unit}</span>
             </div>
             <div class="control__range" id=note_id aria-live="polite">
-                {move || match problem.get() {
+                {move || match problem.get().or_else(|| refused.get()) {
                     Some(p) => view! { <span class="control__problem" role="alert">{p}</span> }.into_any(),
                     None => view! { <span aria-hidden="true">{format!("{}–{}", fmt_tick(min), fmt_tick(max))}</span> }.into_any(),
                 }}
@@ -159,6 +166,13 @@ fn ChoiceControl(
 ) -> impl IntoView {
     let name = field.name;
     let current = Memo::new(move |_| choice_value(&scenario.get(), name));
+    // Why the last choice was refused (a rule between fields), until the
+    // scenario changes.
+    let refused = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        scenario.track();
+        refused.set(None);
+    });
     view! {
         <div class="control control--select" data-field=name>
             <label class="control__label" for=id.clone()>
@@ -169,7 +183,15 @@ fn ChoiceControl(
                 prop:value=move || current.get()
                 on:change=move |ev| {
                     let v = event_target_value(&ev);
-                    scenario.update(|s| *s = with_choice(s, name, &v));
+                    match try_choice(&scenario.get_untracked(), name, &v) {
+                        Ok(next) => scenario.set(next),
+                        Err(why) => {
+                            refused.set(Some(why));
+                            // The select goes back to the choice the run keeps.
+                            let select = event_target::<web_sys::HtmlSelectElement>(&ev);
+                            select.set_value(&current.get_untracked());
+                        }
+                    }
                 }
             >
                 {field
@@ -184,6 +206,7 @@ fn ChoiceControl(
                     })
                     .collect_view()}
             </select>
+            {move || refused.get().map(|p| view! { <span class="control__problem" role="alert">{p}</span> })}
         </div>
     }
 }
