@@ -118,29 +118,35 @@ pub fn from_query(q: &str) -> (Scenario, Vec<String>) {
             Err(e) => notices.push(format!("{}: {e}; the default was used", f.name)),
         }
     }
-    // Rules between fields: put the field a rule names back to its default,
-    // or, when it is already there, the last field the link set (so
-    // `arrivals=closed&cpu_ms=0&wait_ms=0` keeps its closed clients).
+    // Rules between fields: put back to its default the first field that
+    // clears the rule's error, trying the field it names, then the fields
+    // the link set from the last; if none alone clears it, the named field
+    // (or the last set) goes back and the next pass looks again. Each pass
+    // puts one changed field back, so it ends.
     let base = Scenario::default();
-    let differs = |f: &&crate::scenario::Field, s: &Scenario| (f.get)(s) != (f.get)(&base);
+    let differs = |f: &crate::scenario::Field, s: &Scenario| (f.get)(s) != (f.get)(&base);
+    let reset = |f: &crate::scenario::Field, s: &Scenario| {
+        let mut next = s.clone();
+        (f.set)(&mut next, (f.get)(&base));
+        next
+    };
     while let Some(e) = s.validate().into_iter().next() {
-        let named = FIELDS
+        let named = FIELDS.iter().find(|f| f.name == e.field);
+        let candidates: Vec<&crate::scenario::Field> = named
+            .into_iter()
+            .chain(set.iter().rev().copied())
+            .filter(|f| differs(f, &s))
+            .collect();
+        let clears = candidates
             .iter()
-            .find(|f| f.name == e.field)
-            .filter(|f| differs(f, &s));
-        let Some(f) = named.or_else(|| {
-            while let Some(f) = set.pop() {
-                if differs(&f, &s) {
-                    return Some(f);
-                }
-            }
-            None
-        }) else {
+            .find(|f| !reset(f, &s).validate().iter().any(|x| x.field == e.field));
+        let Some(f) = clears.or(candidates.first()).copied() else {
             notices.push("the scenario could not be repaired; the defaults were used".to_string());
             s = Scenario::default();
             break;
         };
-        (f.set)(&mut s, (f.get)(&base));
+        s = reset(f, &s);
+        set.retain(|x| x.name != f.name);
         notices.push(if f.name == e.field {
             format!("{e}; the default was used")
         } else {
@@ -167,13 +173,22 @@ mod tests {
             notices[0].contains("wait_ms was put back to its default"),
             "{notices:?}"
         );
-        let (s, notices) = from_query("stack_reserved_kb=50");
+        // The field that clears the rule goes back, not the last one set.
+        let (s, notices) = from_query("stack_reserved_kb=50&timeout_ms=3000");
         assert!(s.validate().is_empty());
+        assert_eq!(s.timeout_ms, Some(3000.0), "{notices:?}");
+        assert_eq!(notices.len(), 1, "{notices:?}");
         assert!(
-            notices.iter().all(|n| !n.contains("could not be repaired")),
+            notices[0].contains("stack_reserved_kb was put back"),
             "{notices:?}"
         );
-        assert!(notices.len() <= 2, "{notices:?}");
+        let (s, notices) = from_query("stack_used_kb=60&stack_reserved_kb=50");
+        assert!(s.validate().is_empty());
+        assert_eq!(s.stack_used_kb, 60.0, "{notices:?}");
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        let (_, notices) = from_query("arrivals=closed&cpu_ms=0&wait_ms=0&warmup=0");
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert!(!notices[0].contains("warmup"), "{notices:?}");
     }
 
     /// A pool of 50 switched to thread per request keeps `threads=50` (the
