@@ -52,13 +52,21 @@ pub fn fmt_rps(x: f64) -> String {
 /// under or over it says which (`99.8 %`, `100.3 %`), never a round
 /// `100 %` that is not exactly all.
 pub fn fmt_pct(x: f64) -> String {
-    let p = x * 100.0;
+    let mut p = x * 100.0;
+    // Off by rounding in the sum that made it (1000/19 × 19/1000): all.
+    if (p - 100.0).abs() < 1e-9 {
+        p = 100.0;
+    }
     let mut d = if x.abs() < 0.1 { 1 } else { 0 };
-    while d < 3 && p != 100.0 && {
+    let rounds_to_all = |d: usize| {
         let k = 10f64.powi(d as i32);
-        (p * k).round() == 100.0 * k
-    } {
+        p != 100.0 && (p * k).round() == 100.0 * k
+    };
+    while d < 3 && rounds_to_all(d) {
         d += 1;
+    }
+    if rounds_to_all(d) {
+        return if p < 100.0 { "99.999 %" } else { "100.001 %" }.to_owned();
     }
     format!("{} %", fmt_num(p, d))
 }
@@ -186,6 +194,8 @@ mod tests {
         assert_eq!(fmt_pct(0.9996), "99.96 %");
         assert_eq!(fmt_pct(1.0), "100 %");
         assert_eq!(fmt_pct(1.003), "100.3 %");
+        assert_eq!(fmt_pct(1000.0 / 19.0 * 19.0 / 1000.0), "100 %");
+        assert_eq!(fmt_pct(0.999_999_9), "99.999 %");
         assert_eq!(fmt_per_s(0.048), "0.05 per s");
         assert_eq!(fmt_per_s(0.001), "under 0.01 per s");
         assert_eq!(fmt_per_s(0.0), "0 per s");
