@@ -86,11 +86,17 @@ pub fn label_of(name: &str) -> &'static str {
 /// Which bound stopped a run and what to change, in the learner's words,
 /// or `None` when the run was not cut short.
 pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
-    // What sets the load: the arrival rate, or a load schedule's steps.
-    let load = if s.rps_schedule.is_some() {
-        format!("rates in the {}", label_of("rps_schedule").to_lowercase())
+    // What sets the load: the arrival rate, or a load schedule's steps
+    // (which only open arrivals follow).
+    let scheduled =
+        s.rps_schedule.is_some() && matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform);
+    let load = if scheduled {
+        format!(
+            "the rates in the {}",
+            label_of("rps_schedule").to_lowercase()
+        )
     } else {
-        label_of("rps").to_lowercase()
+        format!("the {}", label_of("rps").to_lowercase())
     };
     let at = format!(
         "The run stopped at {} s of {} s",
@@ -116,14 +122,14 @@ pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
                 });
             format!(
                 "{at}: more than {} requests were inside at once, the most the simulator keeps.{over} \
-                 Lower the {}, give the server more capacity, or set a {} so extra requests are refused.",
+                 Lower {}, give the server more capacity, or set a {} so extra requests are refused.",
                 fmt_count(MAX_IN_FLIGHT as f64),
                 load,
                 label_of("queue_limit").to_lowercase(),
             )
         }
         _ => format!(
-            "{at}: it used its whole budget of {} events. A shorter {} or a lower {} needs fewer events.",
+            "{at}: it used its whole budget of {} events. A shorter {} or lowering {} needs fewer events.",
             fmt_count(s.max_events as f64),
             label_of("duration_s").to_lowercase(),
             load,
@@ -1251,6 +1257,17 @@ mod tests {
         let note = stop_note(&scheduled, &r, &theory(&scheduled)).unwrap();
         assert!(
             note.contains("Lower the rates in the load schedule,"),
+            "{note}"
+        );
+        let budget = Report {
+            stopped_by: StoppedBy::EventBudget,
+            ..r.clone()
+        };
+        let note = stop_note(&scheduled, &budget, &theory(&scheduled)).unwrap();
+        assert!(note.contains("A shorter run length or lowering the rates in the load schedule needs fewer events."), "{note}");
+        let note = stop_note(&slow, &budget, &theory(&slow)).unwrap();
+        assert!(
+            note.contains("or lowering the arrival rate needs"),
             "{note}"
         );
     }
