@@ -212,10 +212,20 @@ fn settle_figures(
             // as it opens: its sliders' own values (a run after moving one
             // is not what was asked).
             if when.is_empty() && !figures.is_empty() {
+                // Numbers only: a choice, a switch or a field that is off
+                // has no number to compare a run's with.
                 let at_start: Vec<(String, f64)> = b
                     .sliders
                     .iter()
-                    .filter_map(|f| Some((f.clone(), Scenario::field(f)?.number(&b.scenario))))
+                    .filter_map(|f| {
+                        let field = Scenario::field(f)?;
+                        matches!(
+                            (field.get)(&b.scenario),
+                            tellers_sim::fields::Value::Int(_)
+                                | tellers_sim::fields::Value::Real(_)
+                        )
+                        .then(|| (f.clone(), field.number(&b.scenario)))
+                    })
                     .collect();
                 if let Segment::Predict { when, .. } = &mut segments[i] {
                     *when = at_start;
@@ -848,6 +858,33 @@ mistakes = ["rps", "rps * 0.01"]
             .replace("::: predict\n", "::: predict cpu_utilisation\n")
             .replace("Guess.\n:::\n", "Guess.\n:::\n\nA paragraph between.\n"));
         assert!(e.contains("right before"), "{e}");
+    }
+
+    /// A guess of figures naming no settings is about the widget as it
+    /// opens: its number sliders' values, not its choices or switches.
+    #[test]
+    fn a_guess_naming_no_settings_takes_the_widgets_numbers() {
+        let text = GOOD.replace("::: predict\n", "::: predict latency_mean_ms\n");
+        let sliders = text
+            .find("\"sliders\": [")
+            .map(|i| i + "\"sliders\": [".len())
+            .unwrap();
+        let text = format!(
+            "{}\"arrivals\", \"timeout_ms\", {}",
+            &text[..sliders],
+            &text[sliders..]
+        );
+        let l = parse_lesson("04-little.md", &text).unwrap();
+        let (Segment::Predict { when, .. }, Segment::Sim(b)) = (&l.segments[1], &l.segments[2])
+        else {
+            panic!()
+        };
+        assert!(!when.is_empty());
+        assert!(
+            when.iter()
+                .all(|(f, _)| b.sliders.contains(f) && f != "arrivals" && f != "timeout_ms"),
+            "{when:?}"
+        );
     }
 
     #[test]
