@@ -21,13 +21,15 @@ import { DIST } from './harness.mjs';
  * brought it to 412.0 KB; minified CSS and numbers read by serde_json's
  * reader instead of std's (whose table was 10 KB of the wasm): 398.7 KB.
  * The report's JSON written without a serde_json::Value (2 Dec): 397.3 KB
- * after that day's bug fixes.
+ * after that day's bug fixes. A second session's fixes (about fifty, found
+ * by reviews) cost about 6 KB, less 3.1 KB for the engine's test entry
+ * points moved to the teacher's wasm: 400.2 KB, and the budget 401 KB.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 399;
+const BUDGET_KB = 401;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
