@@ -56,4 +56,12 @@ export async function theAppStaysWithinItsBudgetGzipped() {
       `the teacher's tools, on a teacher's page: ${(toolsGz / 1024).toFixed(1)} KB`,
   );
   assert.ok(total < BUDGET_BYTES, `the app is ${(total / 1024).toFixed(1)} KB gzipped (budget ${BUDGET_KB} KB): ${sizes.join(', ')}`);
+  // What only the tests call stays out of what students download: the
+  // engine's bench and report entry points are the teacher's wasm's.
+  for (const f of files.filter((f) => f.endsWith('.js'))) {
+    const js = await fs.readFile(path.join(DIST, f), 'utf8');
+    for (const name of ['bench_engine', 'bench_reference', 'report_json']) {
+      assert.ok(!js.includes(name), `${f} exports ${name}, which only the browser tests call`);
+    }
+  }
 }
