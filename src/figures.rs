@@ -586,13 +586,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         fmt_pct(r.cpu_utilisation),
         th.cpu_utilisation.map_or("—".into(), fmt_pct),
     );
-    let busy_theory = match (s.model, th.threads_needed, s.thread_limit()) {
-        (Model::ThreadPool | Model::ThreadPerRequest, Some(n), Some(t)) => {
-            fmt_count(n.min(f64::from(t)))
-        }
-        (Model::ThreadPerRequest, Some(n), None) => fmt_count(n),
-        _ => "—".into(),
-    };
+    let busy_theory = th.busy_threads(s).map_or("—".into(), fmt_count);
     row(
         "fig-busy",
         "Busy threads, loops and workers (mean)",

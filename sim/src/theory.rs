@@ -469,6 +469,22 @@ fn approximations(
     why
 }
 
+impl Theory {
+    /// Threads busy on average by Little's law, as many as there are at
+    /// most: [`Theory::threads_needed`], capped by the pool or a thread
+    /// per request's cap; `None` for event loops (a loop holds no request
+    /// while it waits) and without a steady offered rate.
+    pub fn busy_threads(&self, s: &Scenario) -> Option<f64> {
+        match (s.model, self.threads_needed, s.thread_limit()) {
+            (Model::ThreadPool | Model::ThreadPerRequest, Some(n), Some(t)) => {
+                Some(n.min(f64::from(t)))
+            }
+            (Model::ThreadPerRequest, Some(n), None) => Some(n),
+            _ => None,
+        }
+    }
+}
+
 /// True when `s` refuses, sheds or drops requests, so an overloaded line
 /// need not grow without limit: a line or connection limit, shedding, or
 /// dropping requests whose caller has gone or cannot be answered in time.

@@ -158,7 +158,7 @@ fn print_table(s: &Scenario, r: &Report) {
         String::new(),
     );
     row(
-        "requests inside (mean)",
+        "requests inside (mean) vs λ·W",
         format!("{:.2}", r.mean_in_flight),
         format!("{:.2} λ·W", r.littles_law_in_flight),
     );
@@ -170,7 +170,7 @@ fn print_table(s: &Scenario, r: &Report) {
     row(
         "busy tellers (mean)",
         format!("{:.2}", r.mean_busy),
-        opt(th.threads_needed),
+        opt(th.busy_threads(s)),
     );
     if let Some(b) = r.loop_block_ms {
         row(
@@ -209,8 +209,8 @@ fn print_table(s: &Scenario, r: &Report) {
         r.peak_connections
     );
     out!("{}", model_line(&th));
-    for why in &th.approx_because {
-        out!("  approximate because {why}");
+    for line in reason_lines(&th) {
+        out!("{line}");
     }
     out!(
         "stopped by {:?} at {:.3} s simulated  last finish {:.3} s  {} events in {:.3} s",
@@ -344,6 +344,23 @@ fn bench(n: u64, json: bool) {
 /// The run's "model of the line" line: this scenario's own line
 /// ([`Theory::model_of_line`]) and whether each response time theory gives
 /// is exact; "none" for one it does not give.
+/// Theory's reasons under the table: they qualify the figures theory
+/// gives; when it gives none, they describe its model (as the app's note
+/// beside its figures does), not an approximation of nothing.
+fn reason_lines(th: &Theory) -> Vec<String> {
+    let gives = th.mean_ms.is_some() || th.p99_ms.is_some();
+    th.approx_because
+        .iter()
+        .map(|why| {
+            if gives {
+                format!("  approximate because {why}")
+            } else {
+                format!("  about the model: {why}")
+            }
+        })
+        .collect()
+}
+
 fn model_line(th: &Theory) -> String {
     let label = |x: Option<f64>, exact: bool| x.map_or("none", |_| Theory::label(exact));
     format!(
@@ -385,5 +402,34 @@ mod tests {
             line.starts_with("model of the line: none: 100 requests all at once"),
             "{line}"
         );
+        // No figure, so nothing is "approximate": the reasons describe the model.
+        let lines = reason_lines(&theory(&preset("batch-pool-20").unwrap()));
+        assert!(
+            !lines.is_empty() && lines.iter().all(|l| l.starts_with("  about the model: ")),
+            "{lines:?}"
+        );
+        let pool = Scenario {
+            rps: 300.0,
+            ..preset("sale-day-pool-40").unwrap()
+        };
+        let lines = reason_lines(&theory(&pool));
+        assert!(
+            !lines.is_empty()
+                && lines
+                    .iter()
+                    .all(|l| l.starts_with("  approximate because ")),
+            "{lines:?}"
+        );
+    }
+
+    /// The busy-tellers theory is threads busy, at most the pool, and
+    /// nothing for event loops (it printed 40 for a pool of 20, and 20 for
+    /// four loops).
+    #[test]
+    fn busy_threads_are_at_most_the_pool_and_none_for_loops() {
+        let sale = preset("sale-day").unwrap();
+        assert_eq!(theory(&sale).busy_threads(&sale), Some(20.0));
+        let loops = preset("sale-day-event-loop").unwrap();
+        assert_eq!(theory(&loops).busy_threads(&loops), None);
     }
 }
