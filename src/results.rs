@@ -267,7 +267,13 @@ impl ClassResults {
             .map(|(_, file, p)| {
                 let cells: Vec<Option<ExerciseProgress>> = columns
                     .iter()
-                    .map(|c| p.exercises.get(&c.id).filter(|e| e.attempts > 0).cloned())
+                    // Worked on: an answer checked, a hint or the solution opened.
+                    .map(|c| {
+                        p.exercises
+                            .get(&c.id)
+                            .filter(|e| e.attempts > 0 || e.hints > 0 || e.solution == Some(true))
+                            .cloned()
+                    })
                     .collect();
                 let mut solved_per_lesson = vec![0; lessons.len()];
                 for (c, cell) in columns.iter().zip(&cells) {
@@ -306,7 +312,7 @@ impl ClassResults {
 
     /// Students who checked at least one answer to it.
     pub fn tried_by(&self, column: usize) -> usize {
-        self.count(column, |_| true)
+        self.count(column, |e| e.attempts > 0)
     }
 
     /// Students whose first answer to it was wrong.
@@ -314,12 +320,24 @@ impl ClassResults {
         self.count(column, |e| e.wrong_first() == Some(true))
     }
 
-    /// Exercises solved in lesson `lesson` by the whole class.
+    /// Students who solved every exercise of lesson `lesson` (the "solved
+    /// by" row under the lesson's total: students, as in every other cell
+    /// of that row, not a sum of solves).
     pub fn lesson_solved(&self, lesson: usize) -> usize {
+        let exercises = self.columns.iter().filter(|c| c.lesson == lesson).count();
         self.students
             .iter()
-            .map(|s| s.solved_per_lesson[lesson])
-            .sum()
+            .filter(|s| exercises > 0 && s.solved_per_lesson[lesson] == exercises)
+            .count()
+    }
+
+    /// Students who solved every exercise of the course.
+    pub fn all_solved(&self) -> usize {
+        let n = self.columns.len();
+        self.students
+            .iter()
+            .filter(|s| n > 0 && s.solved == n)
+            .count()
     }
 
     /// The exercises more than half of those whose first answer is known
@@ -393,13 +411,7 @@ impl ClassResults {
             wrong.extend(blanks());
         }
         solved.extend((0..self.lessons.len()).map(|l| self.lesson_solved(l).to_string()));
-        solved.push(
-            self.students
-                .iter()
-                .map(|s| s.solved)
-                .sum::<usize>()
-                .to_string(),
-        );
+        solved.push(self.all_solved().to_string());
         wrong.extend((0..=self.lessons.len()).map(|_| String::new()));
         rows.push(solved);
         rows.push(wrong);
@@ -739,7 +751,10 @@ mod tests {
         assert_eq!(r.students[0].cells[tic], None);
         let littles = r.columns[tb].lesson;
         assert_eq!(r.students[0].solved_per_lesson[littles], 1);
-        assert_eq!(r.lesson_solved(littles), 2);
+        // Solved by: students who solved every exercise of the lesson
+        // (none here), not the three solves added up.
+        assert_eq!(r.lesson_solved(littles), 0);
+        assert_eq!(r.all_solved(), 0);
         // Most got it wrong first: time-inside (1 of 1); threads-busy is 1 of 2.
         let hard: Vec<usize> = r.most_wrong_first().iter().map(|h| h.column).collect();
         assert_eq!(hard, [tic]);
@@ -868,7 +883,9 @@ mod tests {
         );
         assert!(lines[2].contains(",yes,2,0,no,"), "{}", lines[2]);
         assert!(lines[3].starts_with("solved by (of 2),"));
-        assert!(lines[3].ends_with(",1"), "{}", lines[3]);
+        // The total: students who solved every exercise (nobody), not the
+        // one solve counted.
+        assert!(lines[3].ends_with(",0"), "{}", lines[3]);
         assert!(lines[4].starts_with("wrong at first by,"));
         for line in [lines[0], lines[1], lines[3], lines[4]] {
             assert_eq!(line.split(',').count(), cols, "{line}");
@@ -942,6 +959,24 @@ mod tests {
         let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
         assert_eq!(row[at..at + 4], ["yes", "1", "2", "yes"]);
         assert!(header[at + 3].ends_with("threads-busy solution seen first"));
+        // Hints and the solution opened with no answer checked: worked on,
+        // and the teacher sees it (it was an empty, "not tried" cell), but
+        // not counted as tried.
+        let mut ben = student("Ben", CLASS, &[]);
+        ben.record_hints("threads-busy", 2);
+        ben.record_solution("threads-busy");
+        let r = ClassResults::new(compiled_course(), CLASS, &[file("b.json", &ben)]);
+        assert!(
+            r.table_html().contains(">✗ 0 h2 S</td>"),
+            "{}",
+            r.table_html()
+        );
+        let tb = r
+            .columns
+            .iter()
+            .position(|c| c.id == "threads-busy")
+            .unwrap();
+        assert_eq!(r.tried_by(tb), 0);
     }
 
     #[test]
