@@ -241,6 +241,14 @@ fn stop_advice(by: StoppedBy) -> Option<String> {
 }
 
 fn sweep(s: &Scenario, points: &[f64], json: bool) -> Result<(), String> {
+    let rows = sweep_rows(s, points)?;
+    sweep_print(rows, json);
+    Ok(())
+}
+
+/// One row per utilisation point: theory at the point (with whether each
+/// figure is exact) and the simulated run.
+fn sweep_rows(s: &Scenario, points: &[f64]) -> Result<Vec<serde_json::Value>, String> {
     let th = theory(s);
     let mut rows = Vec::new();
     for &rho in points {
@@ -255,13 +263,18 @@ fn sweep(s: &Scenario, points: &[f64], json: bool) -> Result<(), String> {
         rows.push(serde_json::json!({
             "rho": rho, "rps": sc.rps,
             "theory_mean_ms": point_theory.mean_ms, "theory_p99_ms": point_theory.p99_ms,
+            "theory_mean_exact": point_theory.mean_exact, "theory_p99_exact": point_theory.p99_exact,
             "sim_mean_ms": done.map(|l| l.mean), "sim_p99_ms": done.map(|l| l.p99),
             "sim_cpu": r.cpu_utilisation, "completed": r.completed,
         }));
     }
+    Ok(rows)
+}
+
+fn sweep_print(rows: Vec<serde_json::Value>, json: bool) {
     if json {
         out!("{}", serde_json::Value::Array(rows));
-        return Ok(());
+        return;
     }
     out!(
         "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
@@ -272,6 +285,7 @@ fn sweep(s: &Scenario, points: &[f64], json: bool) -> Result<(), String> {
         "theory p99",
         "sim p99"
     );
+    let mut approx = false;
     for r in rows {
         // Three significant digits below 100 (a rate of 0.0033 rps is not 0.0).
         let f = |k: &str| {
@@ -287,17 +301,27 @@ fn sweep(s: &Scenario, points: &[f64], json: bool) -> Result<(), String> {
         let rho = r["rho"]
             .as_f64()
             .map_or("—".to_string(), |v| format!("{v:.2}"));
+        // An approximate theory figure is marked, as `simulate` labels it.
+        let inexact = |k: &str, exact: &str| r[exact].as_bool() == Some(false) && r[k].is_number();
+        approx |= inexact("theory_mean_ms", "theory_mean_exact")
+            || inexact("theory_p99_ms", "theory_p99_exact");
+        let theory = |k: &str, exact: &str| {
+            let star = if inexact(k, exact) { "*" } else { "" };
+            format!("{}{star}", f(k))
+        };
         out!(
             "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
             rho,
             f("rps"),
-            f("theory_mean_ms"),
+            theory("theory_mean_ms", "theory_mean_exact"),
             f("sim_mean_ms"),
-            f("theory_p99_ms"),
+            theory("theory_p99_ms", "theory_p99_exact"),
             f("sim_p99_ms")
         );
     }
-    Ok(())
+    if approx {
+        out!("* approximate: `tellers simulate` with the same scenario says why");
+    }
 }
 
 fn bench(n: u64, json: bool) {
@@ -420,6 +444,17 @@ mod tests {
                     .all(|l| l.starts_with("  approximate because ")),
             "{lines:?}"
         );
+    }
+
+    /// A sweep says which theory figures are exact at its points: M/D/1's
+    /// p99 uses the exponential tail (it printed unmarked, 92 against 44).
+    #[test]
+    fn a_sweep_marks_approximate_theory() {
+        let rows = sweep_rows(&preset("md1").unwrap(), &[0.5]).unwrap();
+        assert_eq!(rows[0]["theory_mean_exact"], true);
+        assert_eq!(rows[0]["theory_p99_exact"], false);
+        let rows = sweep_rows(&preset("mm1").unwrap(), &[0.5]).unwrap();
+        assert_eq!(rows[0]["theory_p99_exact"], true);
     }
 
     /// The busy-tellers theory is threads busy, at most the pool, and
