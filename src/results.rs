@@ -591,7 +591,7 @@ pub fn results_html(
     if !r.students.is_empty() {
         h += &format!(
             "<h2>The table</h2><p class=\"results__legend\">✓ solved, ✗ not yet; the number is how many \
-             answers they checked, up to the first right one; h2: two hints opened, S: the worked \
+             answers they checked, up to the first right one (files from older Tellers may count them all); h2: two hints opened, S: the worked \
              solution opened before solving. Columns are lesson.exercise; hover for the exercise's \
              name.</p>\
              <p><a class=\"button button--primary\" href=\"data:text/csv;charset=utf-8,{}\" \
@@ -631,7 +631,11 @@ pub fn cell_mark(e: &ExerciseProgress) -> String {
 /// worked solution opened first".
 pub fn cell_words(e: &ExerciseProgress) -> String {
     let plural = |n: u32, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    let mut words = if e.solved {
+    // Files from before solutions were recorded may count every answer
+    // checked, after the first right one too: "in" would claim too much.
+    let mut words = if e.solved && e.solution.is_none() {
+        format!("solved, {} checked", plural(e.attempts, "answer"))
+    } else if e.solved {
         format!("solved in {}", plural(e.attempts, "answer"))
     } else {
         format!("not yet solved, {} checked", plural(e.attempts, "answer"))
@@ -642,7 +646,9 @@ pub fn cell_words(e: &ExerciseProgress) -> String {
     match e.solution {
         Some(true) => words += ", the worked solution opened first",
         Some(false) => {}
-        None => words += " (solutions not recorded in this file)",
+        None => {
+            words += " (an older file: solutions not recorded, and answers after the first right one may be counted)"
+        }
     }
     words
 }
@@ -989,7 +995,7 @@ mod tests {
         assert_eq!(r.rejected, vec![]);
         let table = r.table_html();
         assert!(table.contains(">✓ 3 h1</td>"), "{table}");
-        assert!(table.contains("(solutions not recorded in this file)"));
+        assert!(table.contains("threads-busy: solved, 3 answers checked, 1 hint (an older file: solutions not recorded"), "{table}");
         let row = r.csv().lines().nth(1).unwrap().to_string();
         assert!(row.contains(",yes,3,1,,"), "{row}");
     }
