@@ -149,7 +149,8 @@ pub struct StudentRow {
     pub name: String,
     /// The file it came from.
     pub file: String,
-    /// How each exercise went, by column; `None` if never tried.
+    /// How each exercise went, by column; `None` if not worked on (no
+    /// answer checked, hint or solution opened).
     pub cells: Vec<Option<ExerciseProgress>>,
     /// Exercises solved, per lesson.
     pub solved_per_lesson: Vec<usize>,
@@ -367,7 +368,7 @@ impl ClassResults {
 
     /// The table as CSV: a row per student (per exercise: solved yes/no,
     /// answers checked, hints opened and whether the worked solution was
-    /// opened before solving, blank if never tried or not recorded; per
+    /// opened before solving, blank if not worked on or not recorded; per
     /// lesson and in all: solved), then the class's totals per exercise and
     /// per lesson.
     pub fn csv(&self) -> String {
@@ -500,7 +501,7 @@ impl ClassResults {
                 );
             }
             h += &format!(
-                "<th scope=\"col\" class=\"results__sum\" title=\"Solved in lesson {}\">Σ</th>",
+                "<th scope=\"col\" class=\"results__sum\" title=\"Exercises solved in lesson {}; in the Solved by row, students who solved them all\">Σ</th>",
                 l.number
             );
         }
@@ -557,7 +558,12 @@ impl ClassResults {
                 };
                 h += &format!("<td class=\"results__sum\">{sum}</td>");
             }
-            h += "<td class=\"results__sum\"></td></tr>";
+            let all = if wrong {
+                String::new()
+            } else {
+                self.all_solved().to_string()
+            };
+            h += &format!("<td class=\"results__sum\">{all}</td></tr>");
         }
         h + "</tfoot></table>"
     }
@@ -591,9 +597,10 @@ pub fn results_html(
     if !r.students.is_empty() {
         h += &format!(
             "<h2>The table</h2><p class=\"results__legend\">✓ solved, ✗ not yet; the number is how many \
-             answers they checked, up to the first right one (files from older Tellers may count them all); h2: two hints opened, S: the worked \
+             answers they checked, up to the first right one (records from an older Tellers may count them all); h2: two hints opened, S: the worked \
              solution opened before solving. Columns are lesson.exercise; hover for the exercise's \
-             name.</p>\
+             name. Σ: exercises solved in the lesson; in the Solved by row, students who solved \
+             every exercise of the lesson (in the last column, of the course).</p>\
              <p><a class=\"button button--primary\" href=\"data:text/csv;charset=utf-8,{}\" \
              download=\"{}\" data-testid=\"results-csv\">Download as CSV</a></p>\
              <div class=\"results__scroll\" tabindex=\"0\" role=\"region\" aria-label=\"The table, scrolls sideways\">{}</div>",
@@ -647,7 +654,7 @@ pub fn cell_words(e: &ExerciseProgress) -> String {
         Some(true) => words += ", the worked solution opened first",
         Some(false) => {}
         None => {
-            words += " (an older file: solutions not recorded, and answers after the first right one may be counted)"
+            words += " (recorded by an older Tellers: solutions not recorded, and answers after the first right one may be counted)"
         }
     }
     words
@@ -761,6 +768,10 @@ mod tests {
         // (none here), not the three solves added up.
         assert_eq!(r.lesson_solved(littles), 0);
         assert_eq!(r.all_solved(), 0);
+        // The table's Solved by row ends with that count, not a blank.
+        assert!(r.table_html().contains(
+            "<td class=\"results__sum\">0</td></tr><tr><th scope=\"row\">Wrong at first"
+        ));
         // Most got it wrong first: time-inside (1 of 1); threads-busy is 1 of 2.
         let hard: Vec<usize> = r.most_wrong_first().iter().map(|h| h.column).collect();
         assert_eq!(hard, [tic]);
@@ -995,7 +1006,7 @@ mod tests {
         assert_eq!(r.rejected, vec![]);
         let table = r.table_html();
         assert!(table.contains(">✓ 3 h1</td>"), "{table}");
-        assert!(table.contains("threads-busy: solved, 3 answers checked, 1 hint (an older file: solutions not recorded"), "{table}");
+        assert!(table.contains("threads-busy: solved, 3 answers checked, 1 hint (recorded by an older Tellers: solutions not recorded"), "{table}");
         let row = r.csv().lines().nth(1).unwrap().to_string();
         assert!(row.contains(",yes,3,1,,"), "{row}");
     }

@@ -158,7 +158,7 @@ fn print_table(s: &Scenario, r: &Report) {
         String::new(),
     );
     row(
-        "requests inside (mean) vs λ·W",
+        "inside (mean) vs λ·W",
         format!("{:.2}", r.mean_in_flight),
         format!("{:.2} λ·W", r.littles_law_in_flight),
     );
@@ -264,6 +264,7 @@ fn sweep_rows(s: &Scenario, points: &[f64]) -> Result<Vec<serde_json::Value>, St
             "rho": rho, "rps": sc.rps,
             "theory_mean_ms": point_theory.mean_ms, "theory_p99_ms": point_theory.p99_ms,
             "theory_mean_exact": point_theory.mean_exact, "theory_p99_exact": point_theory.p99_exact,
+            "theory_approx_because": point_theory.approx_because,
             "sim_mean_ms": done.map(|l| l.mean), "sim_p99_ms": done.map(|l| l.p99),
             "sim_cpu": r.cpu_utilisation, "completed": r.completed,
         }));
@@ -276,6 +277,16 @@ fn sweep_print(rows: Vec<serde_json::Value>, json: bool) {
         out!("{}", serde_json::Value::Array(rows));
         return;
     }
+    let rows_why: Vec<String> = rows
+        .iter()
+        .flat_map(|r| {
+            r["theory_approx_because"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter_map(|w| w.as_str().map(str::to_owned))
+        .collect();
     out!(
         "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
         "ρ",
@@ -319,8 +330,17 @@ fn sweep_print(rows: Vec<serde_json::Value>, json: bool) {
             f("sim_p99_ms")
         );
     }
+    // Why, once each: the points' own theory (Poisson arrivals at each
+    // rate, nothing refused or retried), which can differ from the
+    // scenario's.
     if approx {
-        out!("* approximate: `tellers simulate` with the same scenario says why");
+        let mut said: Vec<String> = Vec::new();
+        for why in rows_why {
+            if !said.contains(&why) {
+                out!("* approximate because {why}");
+                said.push(why);
+            }
+        }
     }
 }
 
@@ -365,9 +385,6 @@ fn bench(n: u64, json: bool) {
     );
 }
 
-/// The run's "model of the line" line: this scenario's own line
-/// ([`Theory::model_of_line`]) and whether each response time theory gives
-/// is exact; "none" for one it does not give.
 /// Theory's reasons under the table: they qualify the figures theory
 /// gives; when it gives none, they describe its model (as the app's note
 /// beside its figures does), not an approximation of nothing.
@@ -385,6 +402,9 @@ fn reason_lines(th: &Theory) -> Vec<String> {
         .collect()
 }
 
+/// The run's "model of the line" line: this scenario's own line
+/// ([`Theory::model_of_line`]) and whether each response time theory gives
+/// is exact; "none" for one it does not give.
 fn model_line(th: &Theory) -> String {
     let label = |x: Option<f64>, exact: bool| x.map_or("none", |_| Theory::label(exact));
     format!(
@@ -453,6 +473,10 @@ mod tests {
         let rows = sweep_rows(&preset("md1").unwrap(), &[0.5]).unwrap();
         assert_eq!(rows[0]["theory_mean_exact"], true);
         assert_eq!(rows[0]["theory_p99_exact"], false);
+        assert!(rows[0]["theory_approx_because"][0]
+            .as_str()
+            .unwrap()
+            .contains("exponential"));
         let rows = sweep_rows(&preset("mm1").unwrap(), &[0.5]).unwrap();
         assert_eq!(rows[0]["theory_p99_exact"], true);
     }
