@@ -307,15 +307,7 @@ impl Learner {
                 ),
             )
         };
-        // Only the version first (any other field is skipped), to know the shape.
-        #[derive(Deserialize)]
-        struct Version {
-            version: u64,
-        }
-        let version = serde_json::from_str::<Version>(text)
-            .ok()
-            .map(|v| v.version);
-        match version {
+        match stored_version(text) {
             Some(1) => match serde_json::from_str::<Progress>(text) {
                 Ok(old) => {
                     let mut learner = Learner {
@@ -441,12 +433,10 @@ impl Learner {
     /// when the stored text is of a newer format than this version reads
     /// (a newer Tellers in another tab): it is left as it is.
     pub fn to_store_over(&self, stored: Option<&str>) -> Option<String> {
-        #[derive(Deserialize)]
-        struct Version {
-            version: u64,
-        }
-        let version = stored.and_then(|t| serde_json::from_str::<Version>(t).ok());
-        if version.is_some_and(|v| v.version > u64::from(STORE_VERSION)) {
+        if stored
+            .and_then(stored_version)
+            .is_some_and(|v| v > u64::from(STORE_VERSION))
+        {
             return None;
         }
         let mut merged = self.clone();
@@ -455,6 +445,18 @@ impl Learner {
         }
         Some(merged.save())
     }
+}
+
+/// The format version of stored progress, read alone (any other field is
+/// skipped) to know its shape; `None` when the text has none.
+fn stored_version(text: &str) -> Option<u64> {
+    #[derive(Deserialize)]
+    struct Version {
+        version: u64,
+    }
+    serde_json::from_str::<Version>(text)
+        .ok()
+        .map(|v| v.version)
 }
 
 /// Read access to the learner's progress, for every lesson component that
