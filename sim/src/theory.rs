@@ -362,7 +362,7 @@ fn approximations(
         ));
     }
     let mut add = |w: &str| why.push(w.to_owned());
-    if s.queue_limit.is_some() && crate::scenario::has_line(s) || s.max_connections.is_some() {
+    if refuses_at_the_door(s) {
         add("a line or connection limit refuses some requests; the formula has no limit");
     }
     if s.timeout_ms.is_some() && s.drop_abandoned {
@@ -485,13 +485,17 @@ impl Theory {
     }
 }
 
+/// True when `s` has a line or connection limit that refuses requests at
+/// the door (a line limit counts only where there is a line to limit).
+fn refuses_at_the_door(s: &Scenario) -> bool {
+    s.queue_limit.is_some() && crate::scenario::has_line(s) || s.max_connections.is_some()
+}
+
 /// True when `s` refuses, sheds or drops requests, so an overloaded line
 /// need not grow without limit: a line or connection limit, shedding, or
 /// dropping requests whose caller has gone or cannot be answered in time.
 pub fn excess_turned_away(s: &Scenario) -> bool {
-    // A line limit counts only where there is a line for it to limit.
-    s.queue_limit.is_some() && crate::scenario::has_line(s)
-        || s.max_connections.is_some()
+    refuses_at_the_door(s)
         || s.shed_after_ms.is_some()
         || s.timeout_ms.is_some() && (s.drop_abandoned || s.drop_hopeless)
 }
