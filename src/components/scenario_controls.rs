@@ -58,6 +58,17 @@ pub fn ScenarioControls(
     }
 }
 
+/// Why a control's last change was refused (a rule between fields), shown
+/// beside it until the scenario changes.
+fn refusal(scenario: RwSignal<Scenario>) -> RwSignal<Option<String>> {
+    let refused = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        scenario.track();
+        refused.set(None);
+    });
+    refused
+}
+
 /// One slider with its number box, unit and range. A number box holding a
 /// value that is not allowed keeps it, marks it and says what is allowed
 /// beside it, until it is fixed; the run goes on with the last good value.
@@ -78,11 +89,7 @@ fn SliderControl(
     // What is wrong with the number in the box (kept until it is fixed),
     // or why the last slider move was refused (until the scenario changes).
     let problem = RwSignal::new(None::<String>);
-    let refused = RwSignal::new(None::<String>);
-    Effect::new(move |_| {
-        scenario.track();
-        refused.set(None);
-    });
+    let refused = refusal(scenario);
     // A move or a number the scenario cannot take (a rule between fields)
     // says why beside the control; the run keeps the last good value.
     let set_slider = move |ev: leptos::ev::Event| {
@@ -166,13 +173,7 @@ fn ChoiceControl(
 ) -> impl IntoView {
     let name = field.name;
     let current = Memo::new(move |_| choice_value(&scenario.get(), name));
-    // Why the last choice was refused (a rule between fields), until the
-    // scenario changes.
-    let refused = RwSignal::new(None::<String>);
-    Effect::new(move |_| {
-        scenario.track();
-        refused.set(None);
-    });
+    let refused = refusal(scenario);
     view! {
         <div class="control control--select" data-field=name>
             <label class="control__label" for=id.clone()>
