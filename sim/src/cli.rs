@@ -145,6 +145,47 @@ pub fn field_help(f: &Field) -> String {
     out
 }
 
+/// A value parser for the completions' sake: it takes any text, as the
+/// default one does (the field table then checks it, with its own one-line
+/// errors), but names the values a shell may offer after the flag. Without
+/// it every flag's completion was a file name.
+/// Each value is a (name, description) pair; the description may be empty.
+#[derive(Clone)]
+struct Offer(Vec<(&'static str, &'static str)>);
+
+impl clap::builder::TypedValueParser for Offer {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(self.0.iter().map(|&(name, about)| {
+            clap::builder::PossibleValue::new(name).help((!about.is_empty()).then_some(about))
+        })))
+    }
+}
+
+/// An argument whose completions are `values` (not listed again in
+/// `--help`, whose text already says what is allowed).
+fn offering(arg: Arg, values: Vec<(&'static str, &'static str)>) -> Arg {
+    arg.value_parser(Offer(values)).hide_possible_values(true)
+}
+
+/// An argument whose value is typed, not completed (a number, a list):
+/// shells offer nothing rather than file names.
+fn typed(arg: Arg) -> Arg {
+    arg.value_hint(clap::ValueHint::Other)
+}
+
 /// The scenario flag made from a field.
 fn field_arg(f: &'static Field) -> Arg {
     let long = kebab(f.name);
@@ -156,30 +197,38 @@ fn field_arg(f: &'static Field) -> Arg {
         .action(ArgAction::Set);
     match f.kind {
         // `--drop-abandoned` alone means true; `--drop-abandoned false` turns it off.
-        Kind::Switch => arg
+        Kind::Switch => offering(arg, vec![("true", ""), ("false", "")])
             .num_args(0..=1)
             .default_missing_value("true")
             .value_name("BOOL"),
+        Kind::Choice(choices) => offering(arg, choices.to_vec()).value_name(value_name(f)),
         // `--cores -1` is a value out of range (the field says so), not
         // an unknown flag `-1`.
-        _ => arg.value_name(value_name(f)).allow_negative_numbers(true),
+        _ => typed(arg)
+            .value_name(value_name(f))
+            .allow_negative_numbers(true),
     }
 }
 
 fn scenario_command(name: &'static str, about: &'static str) -> clap::Command {
     clap::Command::new(name)
         .about(about)
-        .arg(
+        .arg(offering(
             Arg::new("preset")
                 .long("preset")
                 .value_name("NAME")
                 .help("Start from a preset (tellers presets lists them)")
                 .conflicts_with("scenario"),
-        )
+            crate::presets::presets()
+                .iter()
+                .map(|p| (p.name, p.about))
+                .collect(),
+        ))
         .arg(
             Arg::new("scenario")
                 .long("scenario")
                 .value_name("FILE")
+                .value_hint(clap::ValueHint::FilePath)
                 .help("Start from a scenario file (JSON; field names as in URLs)"),
         )
         .arg(
@@ -210,12 +259,12 @@ pub fn command() -> clap::Command {
                 "sweep",
                 "Utilisation → mean and p99 response time, simulated and in theory",
             )
-            .arg(
+            .arg(typed(
                 Arg::new("rhos")
                     .long("rhos")
                     .value_name("LIST")
                     .help("Utilisations to run, comma-separated, each 0.01–0.99"),
-            ),
+            )),
         )
         .subcommand(
             clap::Command::new("presets")
@@ -225,32 +274,34 @@ pub fn command() -> clap::Command {
         .subcommand(
             clap::Command::new("bench")
                 .about("Engine speed beside a minimal M/M/c loop, side by side in one run")
-                .arg(
+                .arg(typed(
                     Arg::new("requests")
                         .long("requests")
                         .value_name("N")
                         .help("Requests per contestant, 1,000–100,000,000 [default 2,000,000]"),
-                )
+                ))
                 .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
         )
         .subcommand(
             clap::Command::new("help")
                 .about("Every scenario flag, or one field in full")
-                .arg(
+                .arg(offering(
                     Arg::new("field")
                         .value_name("FIELD")
                         .allow_hyphen_values(true),
-                ),
+                    FIELDS.iter().map(|f| (f.name, f.label)).collect(),
+                )),
         )
         .subcommand(
             clap::Command::new("completions")
                 .about("Print a completion script: tellers completions bash > tellers.bash")
-                .arg(
+                .arg(offering(
                     Arg::new("shell")
                         .value_name("SHELL")
                         .required(true)
                         .help("bash, zsh or fish"),
-                ),
+                    vec![("bash", ""), ("zsh", ""), ("fish", "")],
+                )),
         )
 }
 
@@ -670,5 +721,45 @@ mod tests {
         assert!(run("completions tcsh")
             .unwrap_err()
             .contains("bash, zsh, fish"));
+    }
+
+    /// The bash script's completion of one flag of `simulate`.
+    fn bash_completion_of(flag: &str) -> String {
+        let mut script = Vec::new();
+        clap_complete::generate(
+            clap_complete::Shell::Bash,
+            &mut command(),
+            "tellers",
+            &mut script,
+        );
+        let script = String::from_utf8(script).unwrap();
+        let simulate = script.split("tellers__subcmd__simulate)").nth(1).unwrap();
+        let case = simulate.split(&format!("{flag})")).nth(1).unwrap();
+        case.split(";;").next().unwrap().to_owned()
+    }
+
+    #[test]
+    fn completions_offer_a_flags_values_not_file_names() {
+        let model = bash_completion_of("--model");
+        assert!(
+            model.contains("compgen -W") && model.contains("event-loop"),
+            "{model}"
+        );
+        let preset = bash_completion_of("--preset");
+        assert!(
+            preset.contains("sale-day") && preset.contains("mm1"),
+            "{preset}"
+        );
+        let switch = bash_completion_of("--drop-abandoned");
+        assert!(switch.contains("true false"), "{switch}");
+        for number in ["--cores", "--rps", "--rps-schedule"] {
+            let text = bash_completion_of(number);
+            assert!(!text.contains("compgen"), "{number}: {text}");
+        }
+        assert!(bash_completion_of("--scenario").contains("compgen -f"));
+        // Values stay the field table's to check, with its own message.
+        let e = run("simulate --model threads").unwrap_err();
+        assert!(e.contains("--model") && e.contains("event-loop"), "{e}");
+        assert!(run("simulate --preset mm1 --json").is_ok());
     }
 }
