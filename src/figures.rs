@@ -3,7 +3,7 @@
 //! `cargo test`; the component only draws the rows.
 
 use tellers_sim::analytic::{CpuPart, Limit};
-use tellers_sim::engine::MAX_IN_FLIGHT;
+use tellers_sim::engine::{MAX_CALLS_IN_FLIGHT, MAX_IN_FLIGHT};
 use tellers_sim::report::Report;
 use tellers_sim::theory::Theory;
 use tellers_sim::{Arrivals, DepView, Dist, Model, Scenario, Snapshot, StoppedBy};
@@ -73,7 +73,7 @@ fn ended(r: &Report) -> bool {
 pub fn stopped_early(r: &Report) -> Option<StoppedBy> {
     matches!(
         r.stopped_by,
-        StoppedBy::InFlightLimit | StoppedBy::EventBudget
+        StoppedBy::InFlightLimit | StoppedBy::CallLimit | StoppedBy::EventBudget
     )
     .then_some(r.stopped_by)
 }
@@ -128,6 +128,13 @@ pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
                 label_of("queue_limit").to_lowercase(),
             )
         }
+        StoppedBy::CallLimit => format!(
+            "{at}: more than {} calls to the dependency were out at once, the most the simulator keeps. \
+             Lower the {} or {}, or let the dependency take more calls at once (its connections and its limit).",
+            fmt_count(MAX_CALLS_IN_FLIGHT as f64),
+            label_of("fan_out").to_lowercase(),
+            load,
+        ),
         _ => format!(
             "{at}: it used its whole budget of {} events. A shorter {} or lowering {} needs fewer events.",
             fmt_count(s.max_events as f64),
@@ -1262,6 +1269,16 @@ mod tests {
         let note = stop_note(&slow, &budget, &theory(&slow)).unwrap();
         assert!(
             note.contains("or lowering the arrival rate needs"),
+            "{note}"
+        );
+        let calls = Report {
+            stopped_by: StoppedBy::CallLimit,
+            ..r.clone()
+        };
+        let note = stop_note(&slow, &calls, &theory(&slow)).unwrap();
+        assert!(
+            note.contains("more than 2,000,000 calls to the dependency")
+                && note.contains("Lower the calls per request or the arrival rate,"),
             "{note}"
         );
     }

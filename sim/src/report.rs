@@ -52,6 +52,10 @@ pub enum StoppedBy {
     EventBudget,
     /// More requests were inside than the engine keeps (a line growing without limit).
     InFlightLimit,
+    /// More calls to the dependency were in flight than the engine keeps
+    /// (`engine::MAX_CALLS_IN_FLIGHT`: many calls per request, or a line
+    /// for the dependency growing without limit).
+    CallLimit,
 }
 
 /// One point of the time series: averages over `[t_s − interval, t_s)`.

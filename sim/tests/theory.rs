@@ -298,6 +298,25 @@ fn overload_ends_quickly_and_says_why() {
     assert_eq!(simulate(&s).unwrap().stopped_by, StoppedBy::EventBudget);
 }
 
+/// A thousand calls a request through one connection: the requests inside
+/// stay far under their limit while the calls waiting for the connection
+/// grow by about 100,000 a second. The run stops at the calls' own limit
+/// (it once grew past 6 GB before the request limit could fire).
+#[test]
+fn calls_piling_up_at_the_dependency_stop_the_run() {
+    let s = Scenario {
+        model: tellers_sim::Model::EventLoop,
+        fan_out: 1000,
+        dep_pool: Some(1),
+        duration_s: 86_400.0,
+        ..Scenario::default()
+    };
+    let r = simulate(&s).unwrap();
+    assert_eq!(r.stopped_by, StoppedBy::CallLimit);
+    assert!(r.in_flight_end < 100_000, "{}", r.in_flight_end);
+    assert!(r.sim_time_s < 3_600.0, "{}", r.sim_time_s);
+}
+
 #[test]
 fn cpu_bound_p99_counts_the_random_wait_as_random() {
     // Planned sale day on event loops: the cores are the line (70 % busy) and a

@@ -5,7 +5,7 @@ use std::time::Instant;
 use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::bench::{bench_scenario, engine_mmc, reference_mmc};
 use tellers_sim::cli::{command, field_help, fields_help, parse_or_help, Command, Outcome, USAGE};
-use tellers_sim::engine::MAX_IN_FLIGHT;
+use tellers_sim::engine::{MAX_CALLS_IN_FLIGHT, MAX_IN_FLIGHT};
 use tellers_sim::presets::presets;
 use tellers_sim::report::StoppedBy;
 use tellers_sim::theory::{theory, Theory};
@@ -231,6 +231,10 @@ fn stop_advice(by: StoppedBy) -> Option<String> {
         StoppedBy::InFlightLimit => Some(format!(
             "more than {MAX_IN_FLIGHT} requests were inside at once, the most the simulator keeps: \
              lower --rps, add capacity, or set --queue-limit so extra requests are refused"
+        )),
+        StoppedBy::CallLimit => Some(format!(
+            "more than {MAX_CALLS_IN_FLIGHT} calls to the dependency were in flight at once, the most the simulator keeps: \
+             lower --fan-out or --rps, or give the dependency more --dep-pool connections and --dep-concurrency"
         )),
         StoppedBy::EventBudget => Some(
             "the run used its whole --max-events budget: a shorter --duration-s or a lower --rps needs fewer events"

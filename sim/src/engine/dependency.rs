@@ -74,6 +74,14 @@ impl<T> Slab<T> {
             (self.items.len() - 1) as u32
         }
     }
+    /// Values stored (slots in use).
+    pub fn len(&self) -> usize {
+        self.items.len() - self.free.len()
+    }
+    /// True when nothing is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     /// Frees slot `i`.
     pub fn remove(&mut self, i: u32) {
         self.free.push(i);

@@ -44,6 +44,12 @@ pub use queue::Time;
 /// Most requests kept inside before the run is stopped as overloaded.
 pub const MAX_IN_FLIGHT: u64 = 1_000_000;
 
+/// Most calls to the dependency (fan-out calls and their hedges) kept in
+/// flight before the run is stopped as overloaded. The request limit alone
+/// let 1,000 calls a request grow to a billion (tens of GB) before it
+/// fired; this many take about 100 MB.
+pub const MAX_CALLS_IN_FLIGHT: u64 = 2_000_000;
+
 /// ms → ns, rounded to nearest (inputs are never negative). Through `i64`,
 /// which converts in one instruction on x86-64 (the same value below 2^63 ns).
 #[inline]
@@ -842,6 +848,9 @@ impl Simulation {
         }
         if self.ctx.stats.inside > MAX_IN_FLIGHT {
             return self.stop(StoppedBy::InFlightLimit, now);
+        }
+        if self.ctx.dep.copies.len() as u64 > MAX_CALLS_IN_FLIGHT {
+            return self.stop(StoppedBy::CallLimit, now);
         }
         let Some((t, next)) = self.ctx.queue.pop() else {
             return self.stop(StoppedBy::AllDone, now);
