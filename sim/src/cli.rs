@@ -202,11 +202,11 @@ fn field_arg(f: &'static Field) -> Arg {
             .default_missing_value("true")
             .value_name("BOOL"),
         Kind::Choice(choices) => offering(arg, choices.to_vec()).value_name(value_name(f)),
-        // `--cores -1` is a value out of range (the field says so), not
-        // an unknown flag `-1`.
+        // `--cores -1` and `--rps -inf` are values out of range or not
+        // numbers (the field says which), not unknown flags `-1`, `-i`.
         _ => typed(arg)
             .value_name(value_name(f))
-            .allow_negative_numbers(true),
+            .allow_hyphen_values(true),
     }
 }
 
@@ -263,6 +263,7 @@ pub fn command() -> clap::Command {
                 Arg::new("rhos")
                     .long("rhos")
                     .value_name("LIST")
+                    .allow_hyphen_values(true)
                     .help("Utilisations to run, comma-separated, each 0.01–0.99"),
             )),
         )
@@ -278,6 +279,7 @@ pub fn command() -> clap::Command {
                     Arg::new("requests")
                         .long("requests")
                         .value_name("N")
+                        .allow_hyphen_values(true)
                         .help("Requests per contestant, 1,000–100,000,000 [default 2,000,000]"),
                 ))
                 .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
@@ -306,7 +308,7 @@ pub fn command() -> clap::Command {
 }
 
 /// A clap error as one line: what is wrong, and what is allowed or meant.
-fn one_line(err: &clap::Error) -> String {
+fn one_line(err: &clap::Error, sub: Option<&str>) -> String {
     let ctx = |k: ContextKind| match err.get(k) {
         Some(ContextValue::String(s)) => Some(s.clone()),
         Some(ContextValue::Strings(v)) => Some(v.join(", ")),
@@ -315,7 +317,15 @@ fn one_line(err: &clap::Error) -> String {
     let arg = ctx(ContextKind::InvalidArg).unwrap_or_default();
     let flag = arg.split_whitespace().next().unwrap_or("").to_owned();
     match err.kind() {
-        ErrorKind::UnknownArgument => match nearest_flag(&arg) {
+        ErrorKind::UnknownArgument if sub.is_some_and(|sub| owners(&flag, sub).is_some()) => {
+            let owners = sub.and_then(|sub| owners(&flag, sub)).unwrap_or_default();
+            format!(
+                "{} goes with tellers {owners}, not {}",
+                crate::fields::clip(&flag),
+                sub.unwrap_or_default()
+            )
+        }
+        ErrorKind::UnknownArgument => match nearest_flag(&arg, sub) {
             Some(s) => format!(
                 "unknown flag '{}'; did you mean '{s}'? (see tellers help)",
                 crate::fields::clip(&arg)
@@ -354,22 +364,45 @@ fn one_line(err: &clap::Error) -> String {
     }
 }
 
-/// The flag nearest to a misspelt one, if one is near: at most two edits
-/// (a swap of neighbours counts as one), so `--rsp` finds `--rps`.
-fn nearest_flag(typed: &str) -> Option<String> {
-    let typed = typed.split('=').next().unwrap_or(typed);
-    let others = [
-        "--preset",
-        "--scenario",
-        "--json",
-        "--series",
-        "--rhos",
-        "--requests",
-    ];
-    FIELDS
+/// The long flags of subcommand `sub` (all subcommands' when `sub` is not
+/// one), as clap's own definition has them.
+fn flags_of(sub: Option<&str>) -> Vec<String> {
+    let cmd = command();
+    let mut subs: Vec<&clap::Command> = cmd.get_subcommands().collect();
+    if let Some(one) = sub.and_then(|sub| cmd.find_subcommand(sub)) {
+        subs = vec![one];
+    }
+    let mut flags: Vec<String> = subs
         .iter()
-        .map(|f| f.flag())
-        .chain(others.iter().map(|s| s.to_string()))
+        .flat_map(|c| c.get_arguments().filter_map(|a| a.get_long()))
+        .map(|l| format!("--{l}"))
+        .collect();
+    flags.sort();
+    flags.dedup();
+    flags
+}
+
+/// The subcommands a flag belongs to ("simulate" or "simulate or sweep"),
+/// when `sub` is a subcommand and the flag is not one of its own.
+fn owners(flag: &str, sub: &str) -> Option<String> {
+    let cmd = command();
+    cmd.find_subcommand(sub)?;
+    let flag = flag.split('=').next().unwrap_or(flag);
+    let names: Vec<&str> = cmd
+        .get_subcommands()
+        .filter(|c| flags_of(Some(c.get_name())).iter().any(|f| f == flag))
+        .map(|c| c.get_name())
+        .collect();
+    (!names.is_empty() && !names.contains(&sub)).then(|| names.join(" or "))
+}
+
+/// The flag of subcommand `sub` nearest to a misspelt one, if one is near:
+/// at most two edits (a swap of neighbours counts as one), so `--rsp`
+/// finds `--rps`.
+fn nearest_flag(typed: &str, sub: Option<&str>) -> Option<String> {
+    let typed = typed.split('=').next().unwrap_or(typed);
+    flags_of(sub)
+        .into_iter()
         .map(|f| (strsim::damerau_levenshtein(typed, &f), f))
         .min()
         .filter(|(d, _)| *d <= 2)
@@ -479,7 +512,14 @@ pub fn parse_or_help(
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             return Err(Outcome::Help(e.render().to_string()))
         }
-        Err(e) => return Err(Outcome::Message(one_line(&e))),
+        Err(e) => {
+            // The subcommand typed, for flags that belong to another one.
+            let sub = args
+                .iter()
+                .find(|a| !a.starts_with('-'))
+                .map(String::as_str);
+            return Err(Outcome::Message(one_line(&e, sub)));
+        }
     };
     let msg = Outcome::Message;
     let flag = |m: &ArgMatches, id: &str| m.get_flag(id);
@@ -532,11 +572,18 @@ pub fn parse_or_help(
                 json: flag(sub, "json"),
             }
         }
-        Some(("simulate", sub)) => Command::Simulate {
-            scenario: scenario_from(sub, read_file).map_err(msg)?,
-            json: flag(sub, "json"),
-            series: flag(sub, "series"),
-        },
+        Some(("simulate", sub)) => {
+            if flag(sub, "series") && !flag(sub, "json") {
+                return Err(msg(
+                    "--series: the time series is printed only in JSON; add --json".into(),
+                ));
+            }
+            Command::Simulate {
+                scenario: scenario_from(sub, read_file).map_err(msg)?,
+                json: flag(sub, "json"),
+                series: flag(sub, "series"),
+            }
+        }
         Some(("sweep", sub)) => {
             let points = match given(sub, "rhos") {
                 None => crate::sweep::SWEEP_RHOS.to_vec(),
@@ -558,6 +605,16 @@ pub fn parse_or_help(
                     points
                 }
             };
+            // Each point sets these itself: a flag for one would be dropped.
+            if let Some(f) = FIELDS.iter().find(|f| {
+                crate::sweep::SWEEP_SETS.contains(&f.name) && given(sub, f.name).is_some()
+            }) {
+                return Err(msg(format!(
+                    "{}: sweep sets it for each point (random arrivals at each utilisation, no timeout, \
+                     retries or shedding); leave it out, or use simulate",
+                    f.flag()
+                )));
+            }
             Command::Sweep {
                 scenario: scenario_from(sub, read_file).map_err(msg)?,
                 json: flag(sub, "json"),
@@ -736,6 +793,41 @@ mod tests {
         let simulate = script.split("tellers__subcmd__simulate)").nth(1).unwrap();
         let case = simulate.split(&format!("{flag})")).nth(1).unwrap();
         case.split(";;").next().unwrap().to_owned()
+    }
+
+    #[test]
+    fn flags_of_another_command_and_negative_values_are_named() {
+        let e = run("sweep --series").unwrap_err();
+        assert_eq!(e, "--series goes with tellers simulate, not sweep");
+        let e = run("presets --rps 5").unwrap_err();
+        assert_eq!(e, "--rps goes with tellers simulate or sweep, not presets");
+        // A misspelt flag is matched against the command's own flags.
+        let e = run("sweep --rhoz 0.5").unwrap_err();
+        assert!(e.contains("did you mean '--rhos'"), "{e}");
+        let e = run("sweep --serie").unwrap_err();
+        assert!(!e.contains("--series"), "{e}");
+        // A value starting with '-' is the flag's value, not a flag.
+        let e = run("sweep --rhos -0.5").unwrap_err();
+        assert!(e.starts_with("--rhos: each utilisation"), "{e}");
+        let e = run("bench --requests -5").unwrap_err();
+        assert!(
+            e.starts_with("--requests: '-5' is not a whole number"),
+            "{e}"
+        );
+        let e = run("simulate --rps -inf").unwrap_err();
+        assert!(e.starts_with("--rps: '-inf' is not a number"), "{e}");
+        let e = run("simulate --cores -1").unwrap_err();
+        assert!(e.starts_with("--cores: '-1' is not a whole number"), "{e}");
+        // A switch still takes no value after it.
+        assert!(run("simulate --drop-abandoned --json").is_ok());
+        // --series alone would be dropped: said, with what to add.
+        let e = run("simulate --series").unwrap_err();
+        assert!(e.contains("add --json"), "{e}");
+        assert!(run("simulate --series --json").is_ok());
+        // sweep refuses what each of its points sets itself.
+        let e = run("sweep --rps 100").unwrap_err();
+        assert!(e.starts_with("--rps: sweep sets it for each point"), "{e}");
+        assert!(run("sweep --cores 8").is_ok());
     }
 
     #[test]

@@ -383,21 +383,22 @@ impl<S: Default, U> Field<S, U> {
             return Ok(Value::Off);
         }
         let v = match self.kind {
-            Kind::Int { .. } => t.parse::<u64>().map(Value::Int).map_err(|_| {
-                format!(
-                    "'{}' is not a whole number; allowed {}",
-                    clip(t),
-                    self.allowed()
-                )
+            Kind::Int { .. } => t.parse::<u64>().map(Value::Int).map_err(|e| {
+                let what = if *e.kind() == std::num::IntErrorKind::PosOverflow {
+                    "is out of range"
+                } else {
+                    "is not a whole number"
+                };
+                format!("'{}' {what}; allowed {}", clip(t), self.allowed())
             })?,
-            Kind::Real { .. } => match crate::text::number(t) {
-                Some(x) => Value::Real(x),
-                _ => {
-                    return Err(format!(
-                        "'{}' is not a number; allowed {}",
-                        clip(t),
-                        self.allowed()
-                    ))
+            Kind::Real { .. } => match crate::text::read_number(t) {
+                Ok(x) => Value::Real(x),
+                Err(why) => {
+                    let what = match why {
+                        crate::text::NotNumber::TooLarge => "is out of range",
+                        crate::text::NotNumber::Text => "is not a number",
+                    };
+                    return Err(format!("'{}' {what}; allowed {}", clip(t), self.allowed()));
                 }
             },
             Kind::Switch => match t {
@@ -477,11 +478,14 @@ impl<S: Default, U> Field<S, U> {
     pub fn from_json(&self, v: &serde_json::Value) -> Result<Value, String> {
         use serde_json::Value as J;
         let wrong = || {
-            format!(
-                "{} is not allowed: allowed {}",
-                clip(&v.to_string()),
-                self.allowed()
-            )
+            // A list or an object named as such: clipped, its brackets and
+            // quotes would show as '?'.
+            let shown = match v {
+                J::Array(_) => "a list".to_owned(),
+                J::Object(_) => "an object".to_owned(),
+                _ => clip(&v.to_string()),
+            };
+            format!("{shown} is not allowed: allowed {}", self.allowed())
         };
         match (self.kind, v) {
             (_, J::String(t)) => self.parse(t),

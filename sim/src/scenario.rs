@@ -622,10 +622,21 @@ impl Scenario {
 
     /// Parse a scenario from JSON, turning serde's message into a field error.
     pub fn from_json(text: &str) -> Result<Scenario, Vec<FieldError>> {
+        // Some editors start a file with a byte-order mark, which is not JSON.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let s: Scenario = serde_json::from_str(text).map_err(|err| {
+            let message = if err.to_string().starts_with("number out of range") {
+                format!(
+                    "not a valid scenario: the number at line {}, column {} is too large for any field",
+                    err.line(),
+                    err.column()
+                )
+            } else {
+                format!("not a valid scenario: {err}")
+            };
             vec![FieldError {
                 field: "scenario".into(),
-                message: format!("not a valid scenario: {err}"),
+                message,
             }]
         })?;
         let errs = s.validate();
@@ -688,6 +699,45 @@ mod tests {
             errs[0]
         );
         assert!(errs[1].message.contains("not a number"), "{}", errs[1]);
+    }
+
+    #[test]
+    fn a_files_mark_huge_numbers_and_lists_get_plain_messages() {
+        // A byte-order mark before the JSON is skipped.
+        let s = Scenario::from_json("\u{feff}{\"cores\": 8}").unwrap();
+        assert_eq!(s.cores, 8);
+        let err = Scenario::from_json(r#"{"rps": 1e400}"#).unwrap_err();
+        assert!(
+            err[0]
+                .message
+                .contains("line 1, column 13 is too large for any field"),
+            "{}",
+            err[0]
+        );
+        // A list is named as one, not echoed with '?' for its brackets.
+        let err = Scenario::from_json(r#"{"rps_schedule": [[0, 150], [10, 400]]}"#).unwrap_err();
+        assert!(
+            err[0]
+                .message
+                .contains("rps_schedule: a list is not allowed: allowed time_s:rps pairs"),
+            "{}",
+            err[0]
+        );
+        // Flags and boxes: too large is out of range, not "not a number".
+        let rps = Scenario::field("rps").unwrap();
+        assert!(rps
+            .parse("1e400")
+            .unwrap_err()
+            .starts_with("'1e400' is out of range; allowed"));
+        assert!(rps
+            .parse("fast")
+            .unwrap_err()
+            .starts_with("'fast' is not a number"));
+        let cores = Scenario::field("cores").unwrap();
+        assert!(cores
+            .parse("99999999999999999999999")
+            .unwrap_err()
+            .contains("is out of range; allowed 1–1,024 cores"));
     }
 
     #[test]

@@ -10,6 +10,21 @@ pub const SWEEP_RHOS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 
 /// Requests per simulated point of the curve: enough for a mean, quick to run.
 pub const SWEEP_REQUESTS: u64 = 20_000;
 
+/// The fields [`sweep_scenario`] sets for each point, whatever the
+/// scenario says: the CLI refuses them as `sweep` flags.
+pub const SWEEP_SETS: &[&str] = &[
+    "arrivals",
+    "rps",
+    "rps_schedule",
+    "retries",
+    "shed_after_ms",
+    "requests",
+    "timeout_ms",
+    "duration_s",
+    "warmup",
+    "max_events",
+];
+
 /// `s` run at utilisation `rho` of its capacity, for one point of the curve:
 /// Poisson arrivals at ρ × capacity, at most [`SWEEP_REQUESTS`] requests and
 /// no timeout. `None` when the curve does not apply (no finite capacity).
@@ -58,6 +73,38 @@ mod tests {
     use super::*;
     use crate::presets::preset;
     use crate::theory::theory;
+
+    #[test]
+    fn the_fields_a_point_sets_are_the_ones_listed() {
+        let s = Scenario::default();
+        let th = theory(&s);
+        let mut other = s.clone();
+        let changes = [
+            ("arrivals", "uniform"),
+            ("rps", "50"),
+            ("rps_schedule", "0:10,5:20"),
+            ("retries", "2"),
+            ("shed_after_ms", "100"),
+            ("requests", "5"),
+            ("timeout_ms", "500"),
+            ("duration_s", "7"),
+            ("warmup", "0.3"),
+            ("max_events", "1234"),
+        ];
+        for (name, text) in changes {
+            Scenario::field(name)
+                .unwrap()
+                .set_text(&mut other, text)
+                .unwrap();
+        }
+        assert_ne!(s, other);
+        assert_eq!(
+            sweep_scenario(&s, &th, 0.5),
+            sweep_scenario(&other, &th, 0.5)
+        );
+        let names: Vec<&str> = changes.iter().map(|c| c.0).collect();
+        assert_eq!(names, SWEEP_SETS);
+    }
 
     #[test]
     fn sweep_points_run_at_the_asked_utilisation() {

@@ -54,8 +54,22 @@ pub fn group_digits(digits: &str) -> String {
 /// covers what people type; beyond, it may differ from the nearest in the
 /// last bits.
 pub fn number(text: &str) -> Option<f64> {
+    read_number(text).ok()
+}
+
+/// Why a text is not read as a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotNumber {
+    /// It is not written as a decimal number.
+    Text,
+    /// It is written as one, but is too large for an f64 ("1e400").
+    TooLarge,
+}
+
+/// [`number`], saying why a text is not one.
+pub fn read_number(text: &str) -> Result<f64, NotNumber> {
     let t = text.trim();
-    let (negative, t) = match t.as_bytes().first()? {
+    let (negative, t) = match t.as_bytes().first().ok_or(NotNumber::Text)? {
         b'-' => (true, &t[1..]),
         b'+' => (false, &t[1..]),
         _ => (false, t),
@@ -67,14 +81,14 @@ pub fn number(text: &str) -> Option<f64> {
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if !digits(whole) || !digits(fraction) || whole.len() + fraction.len() == 0 {
-        return None;
+        return Err(NotNumber::Text);
     }
     let exponent = match exponent {
         None => "",
         Some(e) => {
             let unsigned = e.strip_prefix(['-', '+']).unwrap_or(e);
             if unsigned.is_empty() || !digits(unsigned) {
-                return None;
+                return Err(NotNumber::Text);
             }
             e
         }
@@ -90,9 +104,11 @@ pub fn number(text: &str) -> Option<f64> {
         if fraction.is_empty() { "" } else { "." },
         if exponent.is_empty() { "" } else { "e" },
     );
+    // Written as a number: serde_json refuses only one too large to hold.
     serde_json::from_str::<f64>(&json)
         .ok()
         .filter(|v| v.is_finite())
+        .ok_or(NotNumber::TooLarge)
 }
 
 #[cfg(test)]
