@@ -109,6 +109,10 @@ pub enum Event {
         /// Its request's arrival number (the call's slot may be reused).
         req_id: u32,
     },
+    /// More calls to the dependency are in flight than the engine keeps
+    /// ([`MAX_CALLS_IN_FLIGHT`]): the run stops. Scheduled by the send that
+    /// crosses the limit, so the loop of events pays nothing for the check.
+    CallLimit,
     /// A caller tries its call again.
     Retry {
         /// Who calls.
@@ -497,6 +501,9 @@ impl Ctx {
         if let Started::Served(c) = self.dep.send(call, service, measured, self.now) {
             self.dep_serve(c);
         }
+        if self.dep.copies.len() as u64 == MAX_CALLS_IN_FLIGHT + 1 {
+            self.queue.push(self.now, Event::CallLimit);
+        }
     }
 
     /// Copy `c` is served from now for its service time.
@@ -849,9 +856,6 @@ impl Simulation {
         if self.ctx.stats.inside > MAX_IN_FLIGHT {
             return self.stop(StoppedBy::InFlightLimit, now);
         }
-        if self.ctx.dep.copies.len() as u64 > MAX_CALLS_IN_FLIGHT {
-            return self.stop(StoppedBy::CallLimit, now);
-        }
         let Some((t, next)) = self.ctx.queue.pop() else {
             return self.stop(StoppedBy::AllDone, now);
         };
@@ -896,6 +900,7 @@ impl Simulation {
                     }
                 }
                 Event::HedgeDue { call, req_id } => self.ctx.hedge_due(call, req_id),
+                Event::CallLimit => return self.stop(StoppedBy::CallLimit, self.ctx.now),
                 Event::WaitDone { req } => {
                     self.ctx.stats.waiting -= 1;
                     self.server.wait_done(&mut self.ctx, req);
