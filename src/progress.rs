@@ -144,6 +144,24 @@ impl Student {
         }
     }
 
+    /// What the student panel says under its boxes: no class code, no
+    /// name (the teacher cannot tell their file from others'), or whose
+    /// numbers these are and how to hand progress in.
+    pub fn status(&self) -> String {
+        match (self.class.is_empty(), self.name.trim().is_empty()) {
+            (true, _) => "Without a class code everyone sees the same numbers.".into(),
+            (false, true) => format!(
+                "{}. Type your name too: your numbers are your own, and your teacher can tell \
+                 your progress file from the others'.",
+                self.whose_numbers()
+            ),
+            (false, false) => format!(
+                "{}. Each class code and name keeps its own progress; save it to a file to hand it to your teacher.",
+                self.whose_numbers()
+            ),
+        }
+    }
+
     /// The seed for per-student numbers; empty when no class code is set,
     /// so everyone without one shares the default numbers. It also names
     /// the identity progress is kept under.
@@ -747,6 +765,20 @@ mod tests {
         let old = r#"{"version":1,"student":{"class":"R12","name":"Ana"},"exercises":{"a":{"solved":true,"attempts":1,"hints":0,"first_correct":true}}}"#;
         let p: Progress = serde_json::from_str(old).unwrap();
         assert_eq!(p.save(), old);
+    }
+
+    #[test]
+    fn the_panel_asks_for_a_name_once_there_is_a_class() {
+        assert!(Student::new("", "")
+            .status()
+            .starts_with("Without a class code"));
+        let nameless = Student::new("SD-101", "  ").status();
+        assert!(nameless.contains("Type your name too"), "{nameless}");
+        let ana = Student::new("SD-101", "Ana").status();
+        assert!(
+            ana.starts_with("Numbers for Ana · SD-101. Each class code"),
+            "{ana}"
+        );
     }
 
     #[test]

@@ -242,8 +242,13 @@ impl ClassResults {
             )
         };
         let mut kept: Vec<(String, String, Progress)> = Vec::new();
-        for (file, p) in read {
-            let key = seed_text(&p.student.name);
+        for (n, (file, p)) in read.into_iter().enumerate() {
+            // Files without a name may be different students: each its own
+            // row, after the named ones, in the order they came.
+            let key = match seed_text(&p.student.name) {
+                name if name.is_empty() => format!("\u{10ffff}{n:08}"),
+                name => name,
+            };
             match kept.binary_search_by(|(k, _, _)| k.as_str().cmp(&key)) {
                 Err(at) => kept.insert(at, (key, file, p)),
                 Ok(i) => {
@@ -341,8 +346,16 @@ impl ClassResults {
             .count()
     }
 
+    /// How many students must have answered an exercise for it to be
+    /// ranked among the most missed: a quarter of the class (at least
+    /// one), so one student's slip does not top a big class's list.
+    pub fn fewest_to_rank(&self) -> usize {
+        self.students.len().div_ceil(4).max(1)
+    }
+
     /// The exercises more than half of those whose first answer is known
-    /// got wrong at first, the most missed first.
+    /// got wrong at first, of those at least [`Self::fewest_to_rank`]
+    /// answered, the most missed first.
     pub fn most_wrong_first(&self) -> Vec<Hard> {
         // Highest share first, then most students, then course order.
         let before = |a: &Hard, b: &Hard| {
@@ -355,7 +368,7 @@ impl ClassResults {
                 wrong_first: self.wrong_first_by(column),
                 known: self.count(column, |e| e.wrong_first().is_some()),
             };
-            if 2 * h.wrong_first > h.known {
+            if 2 * h.wrong_first > h.known && h.known >= self.fewest_to_rank() {
                 let at = hard
                     .iter()
                     .position(|x| before(&h, x))
@@ -437,19 +450,32 @@ impl ClassResults {
             return h;
         }
         h += "<h2>Most of the class got these wrong at first</h2>";
+        let least = self.fewest_to_rank();
+        let of_those = if least > 1 {
+            format!(
+                " (of the exercises at least {least} students answered, a quarter of the class)"
+            )
+        } else {
+            String::new()
+        };
         let hard = self.most_wrong_first();
         if hard.is_empty() {
-            h +=
+            h += &format!(
                 "<p data-testid=\"hardest\">None: no exercise was answered wrong at first by more \
-                  than half of those who tried it.</p>";
+                  than half of those who tried it{of_those}.</p>"
+            );
             return h;
+        }
+        if least > 1 {
+            h += &format!("<p>More than half wrong at first{of_those}:</p>");
         }
         h += "<ol class=\"results__hard\" data-testid=\"hardest\">";
         for x in hard.iter().take(10) {
             let c = &self.columns[x.column];
             let href = lesson_href(&course.lessons[c.lesson].slug, Some(&c.id));
+            // In a new tab: the table, read from files, stays here.
             h += &format!(
-                "<li><a href=\"{}\">{} {}</a>: {} of {} got it wrong at first</li>",
+                "<li><a href=\"{}\" target=\"_blank\" rel=\"noopener\">{} {}</a>: {} of {} got it wrong at first</li>",
                 attr(&href),
                 c.label,
                 text(&c.id),
@@ -1009,6 +1035,71 @@ mod tests {
         assert!(table.contains("threads-busy: solved, 3 answers checked, 1 hint (recorded by an older Tellers: solutions not recorded"), "{table}");
         let row = r.csv().lines().nth(1).unwrap().to_string();
         assert!(row.contains(",yes,3,1,,"), "{row}");
+    }
+
+    #[test]
+    fn students_without_a_name_are_each_a_row() {
+        let one = student("", CLASS, &[("threads-busy", &[true])]);
+        let two = student(" ", CLASS, &[("time-inside-from-count", &[false, true])]);
+        let ana = student("Ana", CLASS, &[("threads-busy", &[true])]);
+        let r = ClassResults::new(
+            compiled_course(),
+            CLASS,
+            &[
+                file("tellers-progress.json", &one),
+                file("tellers-progress (1).json", &two),
+                file("ana.json", &ana),
+            ],
+        );
+        assert!(r.rejected.is_empty(), "{:?}", r.rejected);
+        let rows: Vec<(&str, &str)> = r
+            .students
+            .iter()
+            .map(|s| (s.name.as_str(), s.file.as_str()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("Ana", "ana.json"),
+                ("(no name)", "tellers-progress.json"),
+                ("(no name)", "tellers-progress (1).json")
+            ]
+        );
+    }
+
+    #[test]
+    fn one_students_slip_does_not_top_a_big_classs_list() {
+        let mut files = Vec::new();
+        for i in 0..8 {
+            let answers: Vec<(&str, &[bool])> = match i {
+                // Only one student tried it, and missed it at first.
+                0 => vec![("time-inside-from-count", &[false, true])],
+                // Three tried it; two missed it at first.
+                1 | 2 => vec![("threads-busy", &[false, true])],
+                3 => vec![("threads-busy", &[true])],
+                _ => vec![],
+            };
+            files.push(file(
+                &format!("{i}.json"),
+                &student(&format!("S{i}"), CLASS, &answers),
+            ));
+        }
+        let r = ClassResults::new(compiled_course(), CLASS, &files);
+        assert_eq!(r.fewest_to_rank(), 2);
+        let tb = r
+            .columns
+            .iter()
+            .position(|c| c.id == "threads-busy")
+            .unwrap();
+        let hard: Vec<(usize, usize, usize)> = r
+            .most_wrong_first()
+            .iter()
+            .map(|h| (h.column, h.wrong_first, h.known))
+            .collect();
+        assert_eq!(hard, [(tb, 2, 3)]);
+        let notes = r.notes_html(compiled_course());
+        assert!(notes.contains("at least 2 students answered"), "{notes}");
+        assert!(notes.contains("target=\"_blank\""), "{notes}");
     }
 
     #[test]

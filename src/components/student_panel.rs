@@ -88,19 +88,7 @@ pub fn StudentPanel() -> impl IntoView {
                     })
             }}
             <p class="student__hint" data-testid="student-status">
-                {move || {
-                    progress
-                        .with(|p| {
-                            if p.student.class.is_empty() {
-                                "Without a class code everyone sees the same numbers.".to_string()
-                            } else {
-                                format!(
-                                    "{}. Each class code and name keeps its own progress; save it to a file to hand it to your teacher.",
-                                    p.student.whose_numbers(),
-                                )
-                            }
-                        })
-                }}
+                {move || progress.with(|p| p.student.status())}
             </p>
         </form>
     }

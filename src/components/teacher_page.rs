@@ -31,12 +31,44 @@ fn class_file(class: &NewClass) -> String {
     )
 }
 
+/// Where the tab keeps the class it created last, so that the card is
+/// still there after a visit to the answer key or the results, or a reload.
+const KEPT_CLASS: &str = "tellers.teacher.new-class";
+
+/// The class this tab created last: its key, from which the code is made
+/// again (anything else stored there is ignored).
+fn kept_class() -> Option<NewClass> {
+    let key = crate::session::load(KEPT_CLASS)?;
+    let code = class_code(&key).ok()?;
+    Some(NewClass { code, key })
+}
+
 /// For teachers, at `#/lessons/teacher`: create a class (a code for
 /// students, a key for the teacher), and the ways to the answer key and
 /// the class's results.
 #[component]
 pub fn TeacherPage() -> impl IntoView {
-    let created = RwSignal::new(None::<Result<NewClass, String>>);
+    let created = RwSignal::new(kept_class().map(Ok));
+    let create = move |_| {
+        // A second class would take the first one's card off the page:
+        // only once the teacher says so (both classes stay valid).
+        let shown = matches!(created.get_untracked(), Some(Ok(_)));
+        if shown
+            && !window()
+                .confirm_with_message(
+                    "Create another class? The code and key shown now leave this page \
+                     (they still work): save them first.",
+                )
+                .unwrap_or(false)
+        {
+            return;
+        }
+        let made = create_class();
+        if let Ok(class) = &made {
+            crate::session::save(KEPT_CLASS, &class.key);
+        }
+        created.set(Some(made));
+    };
     let new_class = move || {
         created.get().map(|made| match made {
             Err(why) => view! { <p class="notice" role="alert">{why}</p> }.into_any(),
@@ -60,10 +92,12 @@ pub fn TeacherPage() -> impl IntoView {
                             <a class="button button--primary" href=file download=format!("tellers-class-{}.txt", class.code)>
                                 "Save the code and key to a file"
                             </a>
-                            <a class="button" href=format!("#/lessons/answer-key?class={code}")>
+                            // In new tabs: this card, with the key to type
+                            // there, stays open here.
+                            <a class="button" href=format!("#/lessons/answer-key?class={code}") target="_blank" rel="noopener">
                                 "This class's answer key"
                             </a>
-                            <a class="button" href=format!("#/lessons/results?class={code}")>
+                            <a class="button" href=format!("#/lessons/results?class={code}") target="_blank" rel="noopener">
                                 "This class's results"
                             </a>
                         </p>
@@ -86,8 +120,8 @@ pub fn TeacherPage() -> impl IntoView {
             </p>
             <h2>"1. Create the class"</h2>
             <p>
-                <button type="button" class="button button--primary" on:click=move |_| created.set(Some(create_class()))>
-                    "Create a class"
+                <button type="button" class="button button--primary" on:click=create data-testid="create-class">
+                    {move || if matches!(created.get(), Some(Ok(_))) { "Create another class" } else { "Create a class" }}
                 </button>
             </p>
             {new_class}

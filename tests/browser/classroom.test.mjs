@@ -74,6 +74,17 @@ async function student(page, code, name, work) {
 export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, screenshot }) {
   const { code, key } = await createClass(page, open);
   await screenshot('class-created.png');
+  // The card stays for the tab: after another page, the same class; its
+  // answer key and results open in new tabs, and a second class only
+  // once the teacher says so.
+  await open('#/lessons');
+  await open('#/lessons/teacher');
+  const shownCode = async () => (await page.getByTestId('new-class-code').textContent()).trim();
+  assert.equal(await shownCode(), code, 'the new class is kept for the tab');
+  assert.equal(await page.getByRole('link', { name: "This class's answer key" }).getAttribute('target'), '_blank');
+  page.once('dialog', (d) => d.dismiss());
+  await page.getByTestId('create-class').click();
+  assert.equal(await shownCode(), code, 'a second class is not made over the first without a yes');
 
   // Two students set the class up and solve different exercises.
   const ana = await student(page, code, 'Ana', async (p) => {
