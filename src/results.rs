@@ -486,16 +486,27 @@ impl ClassResults {
         h + "</ol>"
     }
 
+    /// The lessons the table shows: those with exercises that at least one
+    /// student worked on (a class working on one lesson sees its columns,
+    /// not 122); the CSV keeps every exercise.
+    pub fn lessons_shown(&self) -> Vec<usize> {
+        (0..self.lessons.len())
+            .filter(|&li| {
+                self.lessons[li].exercises > 0
+                    && self.columns.iter().enumerate().any(|(ci, c)| {
+                        c.lesson == li && self.students.iter().any(|s| s.cells[ci].is_some())
+                    })
+            })
+            .collect()
+    }
+
     /// The table: a row per student, a column per exercise (✓ solved or
     /// ✗ not yet, with the answers checked), a sum per lesson and in all,
     /// and the class's totals below; as HTML.
     pub fn table_html(&self) -> String {
-        let lessons: Vec<(usize, &LessonSpan)> = self
-            .lessons
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.exercises > 0)
-            .collect();
+        let shown = self.lessons_shown();
+        let lessons: Vec<(usize, &LessonSpan)> =
+            shown.iter().map(|&li| (li, &self.lessons[li])).collect();
         let in_lesson = |li: usize| {
             self.columns
                 .iter()
@@ -626,16 +637,27 @@ pub fn results_html(
              answers they checked, up to the first right one (records from an older Tellers may count them all); h2: two hints opened, S: the worked \
              solution opened before solving. Columns are lesson.exercise; hover for the exercise's \
              name. Σ: exercises solved in the lesson; in the Solved by row, students who solved \
-             every exercise of the lesson (in the last column, of the course).</p>\
+             every exercise of the lesson (in the last column, of the course).{}</p>\
              <p><a class=\"button button--primary\" href=\"data:text/csv;charset=utf-8,{}\" \
              download=\"{}\" data-testid=\"results-csv\">Download as CSV</a></p>\
              <div class=\"results__scroll\" tabindex=\"0\" role=\"region\" aria-label=\"The table, scrolls sideways\">{}</div>",
+            hidden_lessons_note(&r),
             query_escape(&r.csv()),
             attr(&format!("tellers-results-{}.csv", class.trim())),
             r.table_html()
         );
     }
     h
+}
+
+/// What the legend says of the lessons the table leaves out, if any.
+fn hidden_lessons_note(r: &ClassResults) -> String {
+    let with_exercises = r.lessons.iter().filter(|l| l.exercises > 0).count();
+    match with_exercises - r.lessons_shown().len() {
+        0 => String::new(),
+        1 => " One lesson nobody worked on is left out here; the CSV has every exercise.".into(),
+        n => format!(" {n} lessons nobody worked on are left out here; the CSV has every exercise."),
+    }
 }
 
 /// The CSV's columns for each exercise, after its label and id.
@@ -1035,6 +1057,25 @@ mod tests {
         assert!(table.contains("threads-busy: solved, 3 answers checked, 1 hint (recorded by an older Tellers: solutions not recorded"), "{table}");
         let row = r.csv().lines().nth(1).unwrap().to_string();
         assert!(row.contains(",yes,3,1,,"), "{row}");
+    }
+
+    #[test]
+    fn the_table_shows_the_lessons_someone_worked_on() {
+        let ana = student("Ana", CLASS, &[("threads-busy", &[true])]);
+        let ben = student("Ben", CLASS, &[("time-inside-from-count", &[false])]);
+        let r = ClassResults::new(compiled_course(), CLASS, &[file("a.json", &ana), file("b.json", &ben)]);
+        let tb = r.columns.iter().position(|c| c.id == "threads-busy").unwrap();
+        let littles = r.columns[tb].lesson;
+        assert_eq!(r.lessons_shown(), [littles]);
+        let table = r.table_html();
+        assert_eq!(table.matches("scope=\"colgroup\"").count(), 1, "{table}");
+        assert!(table.contains(&format!(">Lesson {}<", r.lessons[littles].number)));
+        // The total still counts the whole course, and the CSV every exercise.
+        assert!(table.contains(&format!("Solved (of {})", r.columns.len())));
+        assert!(r.csv().lines().next().unwrap().contains("solution seen first"));
+        let page = results_html(compiled_course(), CLASS, &[file("a.json", &ana), file("b.json", &ben)]);
+        let hidden = r.lessons.iter().filter(|l| l.exercises > 0).count() - 1;
+        assert!(page.contains(&format!(" {hidden} lessons nobody worked on are left out here")), "{page}");
     }
 
     #[test]
