@@ -75,6 +75,14 @@ export async function presenterModeFitsA720pProjector({ page, open, screenshot }
   assert.ok(fits, 'the preset name is cut');
   await screenshot('presenter-720p.png', { fullPage: false });
   // A slider in the strip changes the run live.
+  // Type sizes at 720p, to compare with 1080p's below.
+  const sizes = () =>
+    page.evaluate(() =>
+      ['.figures td', '.presenter-strip .control__label', '.run-controls .button', '.signs'].map((sel) =>
+        parseFloat(getComputedStyle(document.querySelector(sel)).fontSize),
+      ),
+    );
+  const at720 = await sizes();
   const rps = strip.locator('[data-field="rps"] input.control__box');
   await rps.fill('250');
   await rps.press('Enter');
@@ -82,6 +90,10 @@ export async function presenterModeFitsA720pProjector({ page, open, screenshot }
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.waitForTimeout(600);
   assert.equal(await shareInView(page.locator('.signs'), 1080), 1, 'the verdict is in view at 1080p');
+  // Everything grows on the bigger projector, the figures and the key
+  // sliders too (they are sized in rem).
+  const at1080 = await sizes();
+  at1080.forEach((px, i) => assert.ok(px >= 1.15 * at720[i], `type ${i}: ${at720[i]} px at 720p, ${px} px at 1080p`));
   await screenshot('presenter-1080p.png', { fullPage: false });
 }
 
