@@ -175,15 +175,7 @@ pub fn suggested_code(text: &str) -> Option<String> {
     if matches!(read_class_code(text), ClassCode::Keyed(_)) {
         return None;
     }
-    let bare: String = text
-        .chars()
-        .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}'))
-        .map(|c| match c.to_ascii_uppercase() {
-            'O' => '0',
-            'I' | 'L' => '1',
-            c => c,
-        })
-        .collect();
+    let bare = bare_code(text);
     // A Tellers code is ASCII: only then is byte 4 between two letters.
     if bare.len() != 8 || !bare.is_ascii() {
         return None;
@@ -192,6 +184,20 @@ pub fn suggested_code(text: &str) -> Option<String> {
         ClassCode::Keyed(code) => Some(code),
         _ => None,
     }
+}
+
+/// A class code with what people mistype taken out: no spaces or dashes
+/// of any kind, capitals, 0 for O and 1 for I or L. Two codes with the same
+/// bare form are one code typed two ways.
+pub fn bare_code(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}'))
+        .map(|c| match c.to_ascii_uppercase() {
+            'O' => '0',
+            'I' | 'L' => '1',
+            c => c,
+        })
+        .collect()
 }
 
 /// Whether `key` opens the answer key of class `code`, or why not.
@@ -210,6 +216,21 @@ pub fn key_opens(key: &str, code: &str) -> Result<(), String> {
 
 /// What to tell a student about the class code they typed, if anything.
 pub fn class_code_note(text: &str) -> Option<String> {
+    code_note(
+        text,
+        "Check it with your teacher (if your teacher chose it by hand, it is fine).",
+    )
+}
+
+/// What to tell a teacher about the class code typed on a teacher's page
+/// (results, answer key), if anything.
+pub fn teacher_code_note(text: &str) -> Option<String> {
+    code_note(text, "A code you chose by hand is fine.")
+}
+
+/// The Tellers code a typed code may mean, or that it does not look like
+/// one, then `advice`.
+fn code_note(text: &str, advice: &str) -> Option<String> {
     if let Some(code) = suggested_code(text) {
         return Some(format!(
             "Did you mean {code}? Class codes made in Tellers have a hyphen in the middle, and use 0 and 1, never O, I or L."
@@ -217,8 +238,7 @@ pub fn class_code_note(text: &str) -> Option<String> {
     }
     match read_class_code(text) {
         ClassCode::Mistyped(code) => Some(format!(
-            "{code} does not look like a code made in Tellers: a letter or digit may be mistyped. \
-             Check it with your teacher (if your teacher chose it by hand, it is fine)."
+            "{code} does not look like a code made in Tellers: a letter or digit may be mistyped. {advice}"
         )),
         _ => None,
     }
@@ -532,6 +552,16 @@ mod tests {
         let last = if code.ends_with('0') { '1' } else { '0' };
         let typo = format!("{}{last}", &code[..8]);
         assert!(class_code_note(&typo).unwrap().contains("may be mistyped"));
+        // A teacher's page says it in a teacher's words.
+        let teacher = teacher_code_note(&typo).unwrap();
+        assert!(
+            teacher.ends_with("mistyped. A code you chose by hand is fine."),
+            "{teacher}"
+        );
+        assert!(teacher_code_note(&code.replace('-', ""))
+            .unwrap()
+            .starts_with(&format!("Did you mean {code}?")));
+        assert_eq!(teacher_code_note(&code), None);
     }
 
     #[test]

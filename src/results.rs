@@ -12,7 +12,7 @@
 //! static once drawn, and one string is far less code and drawing than as
 //! many reactive nodes. People's text (names, file names) is escaped.
 
-use crate::classroom::{file_check, seed_text};
+use crate::classroom::{bare_code, file_check, seed_text};
 use crate::progress::{ExerciseProgress, Progress, READABLE_VERSIONS};
 use crate::route::{lesson_href, query_escape};
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
@@ -37,7 +37,15 @@ pub enum Rejection {
     /// Saved with no class code.
     NoClass,
     /// Saved for another class.
-    OtherClass(String),
+    OtherClass {
+        /// The class code in the file.
+        theirs: String,
+        /// The code the teacher typed, when one of the two looks like the
+        /// other mistyped (no hyphen, O for 0, I or L for 1).
+        looks_like: Option<String>,
+    },
+    /// Cut off before its end (an unfinished download or copy).
+    CutOff,
     /// Has no check value (saved before files had one).
     NoCheck,
     /// Changed after it was saved: the check value does not match.
@@ -69,7 +77,22 @@ impl fmt::Display for Rejection {
             Rejection::NoClass => f.write_str(
                 "saved without a class code; the student should type the class code, then save again",
             ),
-            Rejection::OtherClass(c) => write!(f, "from another class ({c})"),
+            Rejection::OtherClass {
+                theirs,
+                looks_like: None,
+            } => write!(f, "from another class ({theirs})"),
+            Rejection::OtherClass {
+                theirs,
+                looks_like: Some(class),
+            } => write!(
+                f,
+                "saved for class {theirs}, not {class}: one looks like the other mistyped (a hyphen, \
+                 O for 0, I or L for 1), and the student's numbers are those of {theirs}. Check the \
+                 code typed here and the one the student typed"
+            ),
+            Rejection::CutOff => f.write_str(
+                "cut off before its end (an unfinished download or copy); ask the student to save it again",
+            ),
             Rejection::NoCheck => f.write_str(
                 "has no check value (saved by an older Tellers, or edited); ask the student to save it again",
             ),
@@ -91,16 +114,14 @@ impl fmt::Display for Rejection {
 /// Read one progress file for class `class` (as the teacher typed it).
 pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
     let file: Progress = serde_json::from_str(text).map_err(|e| {
-        let why = if e.is_syntax() || e.is_eof() {
+        if e.is_eof() && text.trim_start().starts_with('{') {
+            return Rejection::CutOff;
+        }
+        Rejection::Unreadable(if e.is_syntax() || e.is_eof() {
             "it is not JSON".to_string()
         } else {
-            format!("{}", e)
-                .split(" at line")
-                .next()
-                .unwrap_or_default()
-                .to_string()
-        };
-        Rejection::Unreadable(why)
+            "it is JSON, but not laid out as a progress file".to_string()
+        })
     })?;
     let (p, check) = file.split_check();
     if !READABLE_VERSIONS.contains(&p.version) {
@@ -111,7 +132,12 @@ pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
         return Err(Rejection::NoClass);
     }
     if seed_text(theirs) != seed_text(class) {
-        return Err(Rejection::OtherClass(theirs.chars().take(40).collect()));
+        // One code typed as the other mistyped: said, as it is likely.
+        let looks_like = (bare_code(theirs) == bare_code(class)).then(|| class.trim().to_owned());
+        return Err(Rejection::OtherClass {
+            theirs: theirs.chars().take(40).collect(),
+            looks_like,
+        });
     }
     match check {
         None => Err(Rejection::NoCheck),
@@ -656,7 +682,9 @@ fn hidden_lessons_note(r: &ClassResults) -> String {
     match with_exercises - r.lessons_shown().len() {
         0 => String::new(),
         1 => " One lesson nobody worked on is left out here; the CSV has every exercise.".into(),
-        n => format!(" {n} lessons nobody worked on are left out here; the CSV has every exercise."),
+        n => {
+            format!(" {n} lessons nobody worked on are left out here; the CSV has every exercise.")
+        }
     }
 }
 
@@ -855,6 +883,11 @@ mod tests {
                 "big.json".to_string(),
                 Err(Rejection::TooLarge { bytes: 5_000_000 }),
             ),
+            (
+                "cut.json".to_string(),
+                Ok(ana.export()[..ana.export().len() / 2].to_string()),
+            ),
+            file("nohyphen.json", &student("Ana", "k7q2mx4p", &[])),
         ];
         let r = ClassResults::new(compiled_course(), CLASS, &files);
         assert_eq!(r.students, vec![], "nothing merged");
@@ -868,7 +901,18 @@ mod tests {
             reason(&r, "photo.png"),
             "not a Tellers progress file (it is not JSON)"
         );
-        assert!(reason(&r, "list.json").starts_with("not a Tellers progress file (invalid type"));
+        assert_eq!(
+            reason(&r, "list.json"),
+            "not a Tellers progress file (it is JSON, but not laid out as a progress file)"
+        );
+        assert!(reason(&r, "cut.json").starts_with("cut off before its end"));
+        assert!(
+            reason(&r, "nohyphen.json").starts_with(
+                "saved for class k7q2mx4p, not K7Q2-MX4P: one looks like the other mistyped"
+            ),
+            "{}",
+            reason(&r, "nohyphen.json")
+        );
         assert!(reason(&r, "v9.json").contains("another version"));
         assert!(reason(&r, "big.json").contains("5000 KB"));
     }
@@ -1063,8 +1107,16 @@ mod tests {
     fn the_table_shows_the_lessons_someone_worked_on() {
         let ana = student("Ana", CLASS, &[("threads-busy", &[true])]);
         let ben = student("Ben", CLASS, &[("time-inside-from-count", &[false])]);
-        let r = ClassResults::new(compiled_course(), CLASS, &[file("a.json", &ana), file("b.json", &ben)]);
-        let tb = r.columns.iter().position(|c| c.id == "threads-busy").unwrap();
+        let r = ClassResults::new(
+            compiled_course(),
+            CLASS,
+            &[file("a.json", &ana), file("b.json", &ben)],
+        );
+        let tb = r
+            .columns
+            .iter()
+            .position(|c| c.id == "threads-busy")
+            .unwrap();
         let littles = r.columns[tb].lesson;
         assert_eq!(r.lessons_shown(), [littles]);
         let table = r.table_html();
@@ -1072,10 +1124,24 @@ mod tests {
         assert!(table.contains(&format!(">Lesson {}<", r.lessons[littles].number)));
         // The total still counts the whole course, and the CSV every exercise.
         assert!(table.contains(&format!("Solved (of {})", r.columns.len())));
-        assert!(r.csv().lines().next().unwrap().contains("solution seen first"));
-        let page = results_html(compiled_course(), CLASS, &[file("a.json", &ana), file("b.json", &ben)]);
+        assert!(r
+            .csv()
+            .lines()
+            .next()
+            .unwrap()
+            .contains("solution seen first"));
+        let page = results_html(
+            compiled_course(),
+            CLASS,
+            &[file("a.json", &ana), file("b.json", &ben)],
+        );
         let hidden = r.lessons.iter().filter(|l| l.exercises > 0).count() - 1;
-        assert!(page.contains(&format!(" {hidden} lessons nobody worked on are left out here")), "{page}");
+        assert!(
+            page.contains(&format!(
+                " {hidden} lessons nobody worked on are left out here"
+            )),
+            "{page}"
+        );
     }
 
     #[test]

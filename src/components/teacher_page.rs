@@ -187,6 +187,11 @@ pub fn ClassCodeField(
     /// Its `data-testid`.
     test_id: &'static str,
 ) -> impl IntoView {
+    let note = move || {
+        crate::classroom::teacher_code_note(&class.get()).map(|n| {
+            view! { <p class="student__note" role="status" data-testid="teacher-code-note">{n}</p> }
+        })
+    };
     view! {
         <label>
             "Class code"
@@ -198,5 +203,6 @@ pub fn ClassCodeField(
                 data-testid=test_id
             />
         </label>
+        {note}
     }
 }

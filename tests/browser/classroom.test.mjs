@@ -236,6 +236,13 @@ export async function aMistypedClassCodeIsPointedOut({ page, open }) {
   const last = code.endsWith('0') ? '1' : '0';
   await box.fill(code.slice(0, 8) + last);
   await expectVisible(note.filter({ hasText: 'may be mistyped' }), 'the mistyped note');
+  // The teacher's pages point it out too.
+  await open(`#/lessons/results?class=${code.replace('-', '')}`);
+  const teacherNote = page.getByTestId('teacher-code-note');
+  await expectVisible(teacherNote, "the results page's note");
+  assert.match(await teacherNote.textContent(), new RegExp(`Did you mean ${code}\\?`));
+  await page.getByTestId('results-class').fill(code);
+  assert.equal(await teacherNote.count(), 0, 'the right code needs no note');
 }
 
 export async function aStudentPrintsAWorksheetWithTheirNumbersAndNoAnswers({ page, open, screenshot }) {
