@@ -34,7 +34,9 @@ pub fn visible_controls(s: &Scenario) -> Vec<&'static str> {
 
 /// The few controls presenter mode keeps on screen: the load, the
 /// server's size and its cores (at most four, those the scenario uses), so
-/// a teacher can change the key values live in front of a class.
+/// a teacher can change the key values live in front of a class. Under a
+/// load schedule there is no load control: the schedule's editor, a table
+/// of steps, would push the scene off a 720p projector.
 pub fn presenter_controls(s: &Scenario) -> Vec<&'static str> {
     const KEY: [&str; 9] = [
         "rps",
@@ -300,6 +302,7 @@ mod tests {
     #[test]
     fn presenter_mode_keeps_the_load_the_size_and_the_cores() {
         let pool = presenter_controls(&Scenario::default());
+        assert_eq!(pool, ["rps", "threads", "cores", "wait_ms"]);
         for f in ["rps", "threads", "cores"] {
             assert!(pool.contains(&f), "{f} in {pool:?}");
         }
@@ -314,6 +317,9 @@ mod tests {
             "{loops:?}"
         );
         assert!(loops.len() <= 4);
+        // Under a load schedule the rate's slider would do nothing.
+        let spike = tellers_sim::presets::preset("spike-metastable").unwrap();
+        assert!(!presenter_controls(&spike).contains(&"rps"));
     }
 
     #[test]

@@ -422,7 +422,9 @@ fn ScheduleEditor(
                             <button
                                 type="button"
                                 class="button button--small"
-                                disabled=n >= tellers_sim::schedule::MAX_POINTS
+                                data-testid="schedule-add-step"
+                                // In braces: a bare `>=` would end the tag there.
+                                disabled={n >= tellers_sim::schedule::MAX_POINTS}
                                 on:click=move |_| apply(Some(crate::controls::with_one_more_row(&rows.get_untracked())))
                             >
                                 "Add a step"

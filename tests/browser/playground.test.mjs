@@ -335,6 +335,13 @@ export async function aRetryStormPlaysRunsToTheEndAndItsScheduleCanBeEdited({ pa
   await t2.press('Enter');
   await expect(() => assert.match(page.url(), /rps_schedule=0%3A150%2C12%3A400%2C15%3A150/));
   assert.equal(await schedule.getByRole('alert').count(), 0, 'the note is gone once fixed');
+  // Add a step adds a row (its label once held the macro's own code: a
+  // bare `>=` in an attribute had ended the tag, and the click did nothing).
+  const add = byTestId(page, 'schedule-add-step');
+  assert.equal((await add.textContent()).trim(), 'Add a step');
+  await add.click();
+  await expectVisible(schedule.locator('tbody tr').nth(3), 'a fourth step');
+  await expect(() => assert.match(page.url(), /rps_schedule=0%3A150%2C12%3A400%2C15%3A150%2C[0-9.]+%3A/));
   await byTestId(page, 'schedule-steady').click();
   await expect(() => assert.doesNotMatch(page.url(), /rps_schedule/));
 }
