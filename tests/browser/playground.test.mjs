@@ -445,4 +445,28 @@ export async function playgroundFitsAPhoneScreen({ page, open }) {
   await byTestId(page, 'step').click();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.equal(overflow, 0, `the playground scrolls sideways by ${overflow} px on a 375 px screen`);
+  // The run's buttons come first and the scene right after them; the
+  // scenario's settings follow.
+  const top = (sel) => page.evaluate((s) => document.querySelector(s).getBoundingClientRect().top + window.scrollY, sel);
+  assert.ok((await top('[data-testid="play"]')) < 740, 'Play is on the first screen');
+  assert.ok((await top('[data-testid="tellers-canvas"]')) < 2 * 740, 'the scene is within two screens');
+  assert.ok((await top('.playground__controls')) > (await top('[data-testid="tellers-canvas"]')), 'the settings follow the scene');
+}
+
+export async function theControlsStayInsideTheirPanel({ page, open }) {
+  for (const width of [1366, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await openPaused(page, open);
+    await expectVisible(page.locator('.playground__controls select').first(), 'the selects');
+    const spill = await page.evaluate(() => {
+      // The panel's content edge: inside its padding and border.
+      const el = document.querySelector('.playground__controls');
+      const cs = getComputedStyle(el);
+      const edge = el.getBoundingClientRect().right - parseFloat(cs.borderRightWidth) - parseFloat(cs.paddingRight);
+      return [...el.querySelectorAll('select, .control__unit')]
+        .map((c) => [c.closest('[data-field]')?.dataset.field, Math.round(c.getBoundingClientRect().right - edge)])
+        .filter(([, over]) => over > 0);
+    });
+    assert.deepEqual(spill, [], `controls past the scenario panel's edge at ${width} px`);
+  }
 }
