@@ -15,9 +15,135 @@ const TRY_SEEDS: &[&str] = &["", "a/1", "b/2", "c/3", "d/4", "e/5", "f/6", "g/7"
 fn markdown(md: &str) -> String {
     use pulldown_cmark::{html, Options, Parser};
     let md = math_to_mathml(md);
+    let events = Parser::new_ext(&md, Options::ENABLE_TABLES).collect();
     let mut out = String::new();
-    html::push_html(&mut out, Parser::new_ext(&md, Options::ENABLE_TABLES));
+    html::push_html(&mut out, shape_tables(display_formulas(events)).into_iter());
     tie_units(&out)
+}
+
+/// A paragraph that is one formula and nothing else shows it as a display
+/// formula (`<math display="block">`: on its own line, fractions full size).
+/// A formula inside a sentence stays inline.
+fn display_formulas(mut events: Vec<pulldown_cmark::Event>) -> Vec<pulldown_cmark::Event> {
+    use pulldown_cmark::{Event, Tag, TagEnd};
+    let is = |e: &Event, html: &str| matches!(e, Event::InlineHtml(h) if h.as_ref() == html);
+    let starts: Vec<usize> = (0..events.len())
+        .filter(|&i| matches!(events[i], Event::Start(Tag::Paragraph)))
+        .collect();
+    for start in starts {
+        let Some(len) = events[start..]
+            .iter()
+            .position(|e| matches!(e, Event::End(TagEnd::Paragraph)))
+        else {
+            continue;
+        };
+        let inner = &events[start + 1..start + len];
+        let one_formula = inner.first().is_some_and(|e| is(e, "<math>"))
+            && inner.last().is_some_and(|e| is(e, "</math>"))
+            && inner.iter().filter(|e| is(e, "<math>")).count() == 1;
+        if one_formula {
+            events[start + 1] = Event::InlineHtml(r#"<math display="block">"#.into());
+        }
+    }
+    events
+}
+
+/// Units a table cell may end with and still be a number.
+const CELL_UNITS: &[&str] = &["%", "ms", "s", "rps", "KB", "MB", "GB", "×"];
+
+/// Whether a table cell is a number: digits with `,` and `.`, perhaps a sign
+/// before and a unit after ("1,000 ms", "−0.5", "70 %").
+fn is_number(cell: &str) -> bool {
+    let s = cell.trim();
+    let s = s.strip_prefix(['−', '-', '+', '≈', '~']).unwrap_or(s);
+    let end = s
+        .find(|c: char| !(c.is_ascii_digit() || c == ',' || c == '.'))
+        .unwrap_or(s.len());
+    let (n, unit) = s.split_at(end);
+    let digit = |c: char| c.is_ascii_digit();
+    n.starts_with(digit)
+        && n.ends_with(digit)
+        && (unit.is_empty() || CELL_UNITS.contains(&unit.trim_start()))
+}
+
+/// For each column of the table that starts at `events[0]`: whether its
+/// body is numbers (blank cells and dashes aside, at least one number).
+fn number_columns(events: &[pulldown_cmark::Event]) -> Vec<bool> {
+    use pulldown_cmark::{Event, Tag, TagEnd};
+    // Per column: (a cell is not a number, a cell is a number).
+    let mut seen: Vec<(bool, bool)> = Vec::new();
+    let (mut head, mut col, mut text, mut plain) = (false, 0, String::new(), true);
+    for e in events {
+        match e {
+            Event::End(TagEnd::Table) => break,
+            Event::Start(Tag::TableHead) => head = true,
+            Event::End(TagEnd::TableHead) => head = false,
+            Event::Start(Tag::TableRow) => col = 0,
+            Event::Start(Tag::TableCell) => {
+                text.clear();
+                plain = true;
+            }
+            Event::End(TagEnd::TableCell) => {
+                if !head {
+                    if seen.len() <= col {
+                        seen.resize(col + 1, (false, false));
+                    }
+                    let t = text.trim();
+                    if !plain || !(t.is_empty() || ["–", "—", "-", "−"].contains(&t)) {
+                        let number = plain && is_number(t);
+                        seen[col].0 |= !number;
+                        seen[col].1 |= number;
+                    }
+                }
+                col += 1;
+            }
+            Event::Text(t) => text.push_str(t),
+            Event::Start(Tag::Table(_)) => {}
+            _ => plain = false,
+        }
+    }
+    seen.into_iter()
+        .map(|(other, number)| number && !other)
+        .collect()
+}
+
+/// Each table sits in a box that scrolls sideways (a wide table on a phone
+/// scrolls instead of losing its last columns), and the cells of a column of
+/// numbers have `class="num"`, so that only numbers are right-aligned.
+fn shape_tables(events: Vec<pulldown_cmark::Event>) -> Vec<pulldown_cmark::Event> {
+    use pulldown_cmark::{Alignment, Event, Tag, TagEnd};
+    let mut out = Vec::with_capacity(events.len());
+    let (mut numbers, mut aligns) = (Vec::new(), Vec::new());
+    let (mut head, mut col) = (false, 0);
+    for (i, e) in events.iter().enumerate() {
+        match e {
+            Event::Start(Tag::Table(a)) => {
+                numbers = number_columns(&events[i..]);
+                aligns.clone_from(a);
+                out.push(Event::Html(
+                    r#"<div class="table-scroll" tabindex="0" role="region" aria-label="Table, scrolls sideways">"#
+                        .into(),
+                ));
+            }
+            Event::Start(Tag::TableHead) => (head, col) = (true, 0),
+            Event::End(TagEnd::TableHead) => head = false,
+            Event::Start(Tag::TableRow) => col = 0,
+            Event::End(TagEnd::TableCell) => col += 1,
+            _ => {}
+        }
+        let number = numbers.get(col) == Some(&true)
+            && matches!(aligns.get(col), None | Some(Alignment::None));
+        if matches!(e, Event::Start(Tag::TableCell)) && number {
+            let tag = if head { "th" } else { "td" };
+            out.push(Event::Html(format!(r#"<{tag} class="num">"#).into()));
+        } else {
+            out.push(e.clone());
+        }
+        if matches!(e, Event::End(TagEnd::Table)) {
+            out.push(Event::Html("</div>\n".into()));
+        }
+    }
+    out
 }
 
 /// Units a line should never separate from their number.
@@ -812,6 +938,64 @@ mistakes = ["rps", "rps * 0.01"]
         );
         let (_, claims) = parse_lesson_with_claims("04-little.md", GOOD).unwrap();
         assert_eq!(claims[0].id, "pool-40-line");
+    }
+
+    #[test]
+    fn a_formula_alone_in_its_paragraph_is_shown_as_a_display_formula() {
+        let html = markdown("So $L = λ × W$ holds.\n\n$R = \\frac{S}{1 - ρ}$\n\n- $x$\n");
+        assert!(
+            html.contains(r#"<p><math display="block"><mrow><mi>R</mi>"#),
+            "{html}"
+        );
+        assert!(html.contains("<p>So <math><mrow><mi>L</mi>"), "{html}");
+        assert!(html.contains("<li><math><mrow><mi>x</mi>"), "{html}");
+        assert_eq!(html.matches("display=").count(), 1, "{html}");
+        // Two formulas in one paragraph stay in the line.
+        assert!(!markdown("$a$ and $b$\n").contains("display="));
+    }
+
+    #[test]
+    fn only_the_cells_of_a_column_of_numbers_are_marked_num() {
+        let html = markdown(
+            "| level | time | share | note |\n|---|---|---|---|\n\
+             | SDE-1 | 1,000 ms | 70 % | 12 |\n| SDE-2 | – | −0.5 | a b |\n",
+        );
+        let cells: Vec<&str> = html
+            .split('<')
+            .filter(|t| t.starts_with("td") || t.starts_with("th") && !t.starts_with("thead"))
+            .collect();
+        assert_eq!(
+            cells,
+            [
+                "th>level",
+                "th class=\"num\">time",
+                "th class=\"num\">share",
+                "th>note",
+                "td>SDE-1",
+                "td class=\"num\">1,000\u{a0}ms",
+                "td class=\"num\">70\u{a0}%",
+                "td>12",
+                "td>SDE-2",
+                "td class=\"num\">–",
+                "td class=\"num\">−0.5",
+                "td>a b",
+            ],
+            "{html}"
+        );
+        for n in ["0", "1,000", "13.05", "1,000 ms", "70 %", "−3", "2×"] {
+            assert!(is_number(n), "{n}");
+        }
+        for t in ["SDE-1", "0–10", "a", "", "1.", "12 threads", "–"] {
+            assert!(!is_number(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_table_scrolls_sideways_in_its_own_box() {
+        let html = markdown("Before.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nAfter.\n");
+        let open = r#"<div class="table-scroll" tabindex="0" role="region" aria-label="Table, scrolls sideways"><table>"#;
+        assert!(html.contains(open), "{html}");
+        assert!(html.contains("</table>\n</div>\n<p>After.</p>"), "{html}");
     }
 
     #[test]

@@ -471,3 +471,49 @@ fn memory_answers_accept_both_megabyte_conventions_everywhere() {
     }
     assert!(seen >= 3, "only {seen} memory exercises");
 }
+
+#[test]
+fn lesson_formulas_and_tables_are_laid_out_to_be_read() {
+    // Lesson 8's R = S ÷ (1 − ρ) stands alone, so it is a display formula;
+    // lesson 1's table of levels is text, lesson 11's results are numbers
+    // after two text columns; every table scrolls in its own box.
+    let c = course();
+    let html = |slug: &str| -> String {
+        let l = c.lessons.iter().find(|l| l.slug.starts_with(slug)).unwrap();
+        l.segments
+            .iter()
+            .filter_map(|s| match s {
+                tellers_course::Segment::Html { html } => Some(html.as_str()),
+                _ => None,
+            })
+            .collect()
+    };
+    let eight = html("utilisation");
+    assert!(
+        eight.contains(r#"<p><math display="block"><mrow><mi>R</mi><mo>=</mo><mfrac>"#),
+        "{eight}"
+    );
+    assert!(eight.contains("average <math><mrow><mi>R</mi>"), "{eight}");
+    let one = html("work-and-wait");
+    assert!(
+        one.contains("<td>SDE-1</td>") && !one.contains(r#"class="num""#),
+        "{one}"
+    );
+    let eleven = html("case-node");
+    assert!(
+        eleven.contains(r#"<tr><td>light</td><td>blocking</td><td class="num">738</td>"#),
+        "{eleven}"
+    );
+    assert!(eleven.contains(r#"<td class="num">–</td><td class="num">20</td>"#));
+    for l in &c.lessons {
+        for s in &l.segments {
+            if let tellers_course::Segment::Html { html } = s {
+                assert_eq!(
+                    html.matches("<table>").count(),
+                    html.matches(r#"<div class="table-scroll" tabindex="0" role="region" aria-label="Table, scrolls sideways"><table>"#).count(),
+                    "lesson {}", l.slug
+                );
+            }
+        }
+    }
+}
