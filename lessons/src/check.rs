@@ -252,6 +252,17 @@ pub enum Verdict {
         /// Read with a decimal comma.
         decimal: f64,
     },
+    /// A bare number up to 1 for a percentage, such as "1", which reads as
+    /// 1 % or as the fraction 1 (100 %), and is wrong either way, one
+    /// reading too low and the other too high.
+    PercentEitherWay {
+        /// The number as typed.
+        typed: String,
+        /// Read as a percentage, %.
+        percent: f64,
+        /// Read as a fraction, in %.
+        fraction: f64,
+    },
     /// The unit cannot measure this answer (e.g. ms for a count of threads).
     WrongUnit {
         /// What was typed.
@@ -504,6 +515,14 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
         return Verdict::Correct;
     }
     let too_high = value > expected;
+    // "1" for 11.1 %: too high as a fraction (100 %), too low as 1 %.
+    if fraction && (reading.value > expected) != (reading.value * 100.0 > expected) {
+        return Verdict::PercentEitherWay {
+            typed: reading.text,
+            percent: reading.value,
+            fraction: reading.value * 100.0,
+        };
+    }
     let Some(decimal) = reading.decimal else {
         return Verdict::WrongValue { too_high };
     };
@@ -547,6 +566,15 @@ pub fn explain(v: &Verdict, unit: Unit) -> String {
             "Not quite, whether {typed} means {} or {}. Try a hint.",
             plain(thousands),
             plain(decimal)
+        ),
+        Verdict::PercentEitherWay {
+            typed,
+            percent,
+            fraction,
+        } => format!(
+            "Not quite, whether {typed} means {} % or, as a fraction, {} %. Try a hint.",
+            plain(percent),
+            plain(fraction)
         ),
         Verdict::Ambiguous {
             typed,
@@ -604,10 +632,11 @@ mod tests {
         assert_eq!(check("0.833", 0.833, Unit::Percent, 0.02), Verdict::Correct);
         assert_eq!(check("0.01", 1.0, Unit::Percent, 0.02), Verdict::Correct);
         assert_eq!(check("1", 1.0, Unit::Percent, 0.02), Verdict::Correct);
-        assert_eq!(
+        // 0.02 % is too low and 2 % too high: said so, not "too low".
+        assert!(matches!(
             check("0.02", 1.0, Unit::Percent, 0.02),
-            Verdict::WrongValue { too_high: false }
-        );
+            Verdict::PercentEitherWay { .. }
+        ));
         // A product, as the lessons write Little's law (400 × 0.1 s).
         assert_eq!(
             check("400 × 0.1", 40.0, Unit::Threads, 0.01),
@@ -888,6 +917,37 @@ mod tests {
                 typed: ", I think".into()
             }
         );
+    }
+
+    #[test]
+    fn a_bare_one_for_a_percentage_is_wrong_either_way_not_too_high() {
+        // 11.1 %: "1" is 1 % (too low) or the fraction 1, 100 % (too high).
+        let v = check("1", 11.1, Unit::Percent, 0.02);
+        assert_eq!(
+            v,
+            Verdict::PercentEitherWay {
+                typed: "1".into(),
+                percent: 1.0,
+                fraction: 100.0
+            }
+        );
+        assert!(v.counts());
+        let msg = explain(&v, Unit::Percent);
+        assert_eq!(
+            msg,
+            "Not quite, whether 1 means 1 % or, as a fraction, 100 %. Try a hint."
+        );
+        // Both readings on one side: plainly too high or too low.
+        assert_eq!(
+            check("0.5", 80.0, Unit::Percent, 0.02),
+            Verdict::WrongValue { too_high: false }
+        );
+        assert_eq!(
+            check("0.9", 0.5, Unit::Percent, 0.02),
+            Verdict::WrongValue { too_high: true }
+        );
+        // Either reading right is right.
+        assert_eq!(check("0.111", 11.1, Unit::Percent, 0.02), Verdict::Correct);
     }
 
     #[test]
