@@ -706,7 +706,9 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     }
     row(
         "fig-memory",
-        "Stack memory: reserved / used (peak)",
+        // "Used" counts the event loops' state per open connection too:
+        // the row is memory, not stacks alone.
+        "Memory (peak): reserved for stacks / in use (stacks + connection state)",
         format!(
             "{} MB / {} MB",
             fmt_count(r.peak_memory_reserved_mb),
@@ -998,6 +1000,23 @@ mod tests {
     use super::*;
     use tellers_sim::presets::preset;
     use tellers_sim::theory::theory;
+    #[test]
+    fn the_memory_row_says_used_counts_connection_state() {
+        // An event loop's memory in use is its connections' state, far
+        // above its few stacks: the row must not call it stack memory.
+        let s = tellers_sim::presets::preset("c10k-event-loop").unwrap();
+        let r = tellers_sim::simulate(&Scenario {
+            duration_s: 5.0,
+            ..s.clone()
+        })
+        .unwrap();
+        assert!(r.peak_memory_used_mb > r.peak_memory_reserved_mb);
+        let rows = figure_rows(&s, &r, &theory(&s));
+        let mem = rows.iter().find(|r| r.key == "fig-memory").unwrap();
+        assert!(mem.label.contains("connection state"), "{}", mem.label);
+        assert!(!mem.label.starts_with("Stack memory"), "{}", mem.label);
+    }
+
     /// Reads and writes of 2 ms are two loop steps of 2 ms, as the engine
     /// measures them (the table said "mean step 4 ms", a request's whole
     /// CPU); with workers, which steps stay on the loop is not a formula.

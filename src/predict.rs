@@ -58,7 +58,7 @@ pub fn guess_label(figure: &str) -> String {
         "queue_growth_per_s" => "Line growth per second",
         "peak_threads" => "Threads alive (peak)",
         "peak_connections" => "Open connections (peak)",
-        "peak_memory_used_mb" => "Stack memory used (peak)",
+        "peak_memory_used_mb" => "Memory in use: stacks and connection state (peak)",
         "peak_memory_reserved_mb" => "Stack memory reserved (peak)",
         "refused_share" => "Share refused",
         other => other,
