@@ -871,14 +871,27 @@ fn dependency_rows(
         return;
     }
     let d = &th.dep;
+    // The run's calls as theory gives them, a rate and the share sent
+    // again (a run's total beside a rate compared nothing), with the total.
+    let first_tries = r.dep_calls.saturating_sub(r.hedges);
+    let run = if r.sim_time_s > 0.0 && first_tries > 0 {
+        let rate = format!("{} calls/s", fmt_num(r.dep_calls as f64 / r.sim_time_s, 0));
+        if s.hedge_after_ms.is_some() {
+            format!(
+                "{rate}, {} sent again ({} in all)",
+                fmt_pct(r.hedges as f64 / first_tries as f64),
+                fmt_count(r.dep_calls as f64)
+            )
+        } else {
+            format!("{rate} ({} in all)", fmt_count(r.dep_calls as f64))
+        }
+    } else {
+        fmt_count(r.dep_calls as f64)
+    };
     row(
         "fig-dep-calls",
-        "Calls to the dependency (of them hedges)",
-        format!(
-            "{} ({})",
-            fmt_count(r.dep_calls as f64),
-            fmt_count(r.hedges as f64)
-        ),
+        "Calls to the dependency",
+        run,
         match (d.calls_rps, d.hedge_share) {
             (Some(c), Some(h)) => format!("{} calls/s, {} sent again", fmt_num(c, 0), fmt_pct(h)),
             (Some(c), None) => format!("{} calls/s", fmt_num(c, 0)),
@@ -1015,6 +1028,25 @@ mod tests {
         let mem = rows.iter().find(|r| r.key == "fig-memory").unwrap();
         assert!(mem.label.contains("connection state"), "{}", mem.label);
         assert!(!mem.label.starts_with("Stack memory"), "{}", mem.label);
+    }
+
+    #[test]
+    fn the_calls_row_gives_the_run_as_theory_gives_it_a_rate() {
+        let s = Scenario {
+            duration_s: 5.0,
+            ..preset("fan-out-100-hedged").unwrap()
+        };
+        let r = tellers_sim::simulate(&s).unwrap();
+        let rows = figure_rows(&s, &r, &theory(&s));
+        let calls = rows.iter().find(|r| r.key == "fig-dep-calls").unwrap();
+        let rate = fmt_num(r.dep_calls as f64 / r.sim_time_s, 0);
+        assert!(
+            calls.sim.starts_with(&format!("{rate} calls/s, "))
+                && calls.sim.contains(" sent again ("),
+            "{}",
+            calls.sim
+        );
+        assert!(calls.theory.contains("calls/s"), "{}", calls.theory);
     }
 
     /// Reads and writes of 2 ms are two loop steps of 2 ms, as the engine
