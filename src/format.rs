@@ -16,8 +16,13 @@ fn decimals_for(x: f64) -> usize {
     }
 }
 
-/// A duration in ms, e.g. `1,234 ms`, `45.6 ms`, `0.25 ms`.
+/// A duration given in ms, e.g. `1,234 ms`, `45.6 ms`, `0.25 ms`; from 10 s
+/// on in seconds (`22.6 s`).
 pub fn fmt_ms(x: f64) -> String {
+    // From 10 s on in seconds: "22.6 s", not "22,567 ms".
+    if x.abs() >= 10_000.0 {
+        return fmt_s(x / 1000.0);
+    }
     format!("{} ms", fmt_num(x, decimals_for(x)))
 }
 
@@ -173,6 +178,9 @@ mod tests {
     #[test]
     fn numbers_read_like_prose() {
         assert_eq!(fmt_ms(1234.4), "1,234 ms");
+        assert_eq!(fmt_ms(9_999.0), "9,999 ms");
+        assert_eq!(fmt_ms(22_567.0), "22.6 s");
+        assert_eq!(fmt_ms(109_345.0), "109 s");
         assert_eq!(fmt_ms(45.62), "45.6 ms");
         assert_eq!(fmt_ms(0.25), "0.25 ms");
         assert_eq!(fmt_rps(400.0), "400 rps");

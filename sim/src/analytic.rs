@@ -382,15 +382,13 @@ pub fn hedges_per_call(s: &Scenario) -> f64 {
 }
 
 /// Mean time of the wait step, ms, with capacity to spare: the slowest of
-/// `fan_out` calls, and a hedge where there is one (exponential waits;
-/// fixed waits take the wait itself).
+/// `fan_out` calls, each hedged where there is a hedge
+/// ([`slowest_mean_ms`]; exponential waits; fixed waits take the wait
+/// itself, as a copy sent later cannot answer sooner).
 pub fn wait_step_ms(s: &Scenario) -> f64 {
     match s.wait_dist {
         crate::Dist::Const => s.wait_ms,
-        crate::Dist::Exp => match (s.fan_out, s.hedge_after_ms) {
-            (1, Some(h)) => hedged_mean_ms(s.wait_ms, h),
-            (n, _) => fanout_mean_ms(n, s.wait_ms),
-        },
+        crate::Dist::Exp => slowest_mean_ms(s.fan_out, s.wait_ms, s.hedge_after_ms),
     }
 }
 
@@ -799,6 +797,527 @@ pub fn hedged_mean_ms(mean_ms: f64, hedge_ms: f64) -> f64 {
 /// the share still unanswered then, e^(−h/mean).
 pub fn hedge_share(mean_ms: f64, hedge_ms: f64) -> f64 {
     (-hedge_ms / mean_ms).exp()
+}
+
+/// P(one call takes longer than `t` ms): an exponential call of mean
+/// `mean_ms`, hedged after `hedge_ms` when there is a hedge. A hedged call
+/// is answered by the first of its two copies, T = min(X₁, h + X₂) for
+/// independent X₁, X₂, so P(T > t) = e^(−t/W) before h and
+/// e^(−t/W) · e^(−(t−h)/W) from h on. 1 for t ≤ 0; 0 for a call of no
+/// time (or a mean that is not a positive number).
+pub fn call_survival(mean_ms: f64, hedge_ms: Option<f64>, t: f64) -> f64 {
+    if t.is_nan() || t <= 0.0 {
+        return 1.0;
+    }
+    if mean_ms.is_nan() || mean_ms <= 0.0 {
+        return 0.0;
+    }
+    let late = match hedge_ms {
+        Some(h) if t > h.max(0.0) => t - h.max(0.0),
+        _ => 0.0,
+    };
+    (-(t + late) / mean_ms).exp()
+}
+
+/// P(the slowest of `n` independent calls takes longer than `t` ms), each
+/// as [`call_survival`]: 1 − (1 − P(T > t))ⁿ, computed without
+/// cancellation. 0 for no calls (and t ≥ 0).
+pub fn slowest_survival(n: u32, mean_ms: f64, hedge_ms: Option<f64>, t: f64) -> f64 {
+    if t.is_nan() || t < 0.0 {
+        return 1.0;
+    }
+    if n == 0 {
+        return 0.0;
+    }
+    let q = call_survival(mean_ms, hedge_ms, t);
+    if q >= 1.0 {
+        return 1.0;
+    }
+    -(f64::from(n) * (-q).ln_1p()).exp_m1()
+}
+
+/// The `p`-quantile, ms, of the slowest of `n` exponential calls of mean
+/// `mean_ms`, each hedged after `hedge_ms` when there is a hedge (the
+/// first copy to answer wins; no line at the dependency). Exact, in closed
+/// form: each call must exceed it with probability q = 1 − p^(1/n), so it
+/// is −W ln q when that is before the hedge, else (h − W ln q) / 2.
+/// Without a hedge it is [`fanout_quantile_ms`].
+///
+/// 100 calls of 10 ms hedged after 30 ms: p99 61.0 ms (92.1 ms unhedged).
+///
+/// * returns — ms; 0 for `p ≤ 0`, no calls or calls of no time;
+///   `f64::INFINITY` for `p ≥ 1` or NaN `p`.
+pub fn slowest_quantile_ms(n: u32, mean_ms: f64, hedge_ms: Option<f64>, p: f64) -> f64 {
+    if p.is_nan() || p >= 1.0 {
+        return f64::INFINITY;
+    }
+    if p <= 0.0 || n == 0 || mean_ms.is_nan() || mean_ms <= 0.0 {
+        return 0.0;
+    }
+    // q = 1 − p^(1/n), without cancellation for large n.
+    let q = -(p.ln() / f64::from(n)).exp_m1();
+    let t = -mean_ms * q.ln();
+    match hedge_ms {
+        Some(h) if t > h.max(0.0) => (h.max(0.0) + t) / 2.0,
+        _ => t,
+    }
+}
+
+/// Composite Simpson's rule for ∫ₐᵇ f with `panels` (even) panels.
+fn simpson(f: impl Fn(f64) -> f64, a: f64, b: f64, panels: u32) -> f64 {
+    if b <= a {
+        return 0.0;
+    }
+    let step = (b - a) / f64::from(panels);
+    let mut sum = f(a) + f(b);
+    for i in 1..panels {
+        let w = if i % 2 == 1 { 4.0 } else { 2.0 };
+        sum += w * f(a + f64::from(i) * step);
+    }
+    sum * step / 3.0
+}
+
+/// Mean, ms, and second moment, ms², of the slowest of `n` exponential
+/// calls of mean `mean_ms`, each hedged after `hedge_ms` when there is a
+/// hedge (see [`call_survival`]): E[D] = ∫ P(D > t) dt and
+/// E[D²] = ∫ 2t P(D > t) dt, by Simpson's rule on either side of the hedge
+/// (the survival has a kink there) up to where n · P(T > t) < 10⁻¹⁸.
+/// Relative error under 10⁻⁸ (checked against W × H(n) and the hedged
+/// one-call mean, both in closed form).
+pub fn slowest_moments_ms(n: u32, mean_ms: f64, hedge_ms: Option<f64>) -> (f64, f64) {
+    if n == 0 || mean_ms.is_nan() || mean_ms <= 0.0 || mean_ms.is_infinite() {
+        return if n > 0 && mean_ms.is_infinite() {
+            (f64::INFINITY, f64::INFINITY)
+        } else {
+            (0.0, 0.0)
+        };
+    }
+    let w = mean_ms;
+    let h = hedge_ms.map(|h| h.max(0.0));
+    // Where every call is done but for 1e-18: −W ln(1e-18 / n), halved
+    // past the hedge as the survival falls twice as fast there.
+    let far = -w * (1e-18 / f64::from(n)).ln();
+    let end = match h {
+        Some(h) if far > h => (h + far) / 2.0,
+        _ => far,
+    };
+    let split = h.filter(|h| *h < end).unwrap_or(end);
+    let sf = |t: f64| slowest_survival(n, w, hedge_ms, t);
+    let panels = 4_000;
+    let m1 = simpson(sf, 0.0, split, panels) + simpson(sf, split, end, panels);
+    let m2 = simpson(|t| 2.0 * t * sf(t), 0.0, split, panels)
+        + simpson(|t| 2.0 * t * sf(t), split, end, panels);
+    (m1, m2)
+}
+
+/// Mean time, ms, of the slowest of `n` exponential calls of mean
+/// `mean_ms`, each hedged after `hedge_ms` when there is a hedge, with
+/// capacity to spare ([`slowest_moments_ms`]). Without a hedge it is
+/// W × H(n) ([`fanout_mean_ms`]); one hedged call, [`hedged_mean_ms`].
+///
+/// 100 calls of 10 ms hedged after 30 ms: 40.9 ms (51.9 ms unhedged).
+pub fn slowest_mean_ms(n: u32, mean_ms: f64, hedge_ms: Option<f64>) -> f64 {
+    if n == 0 || mean_ms.is_nan() || mean_ms <= 0.0 {
+        return 0.0;
+    }
+    match (n, hedge_ms) {
+        (_, None) => fanout_mean_ms(n, mean_ms),
+        (1, Some(h)) => hedged_mean_ms(mean_ms, h),
+        _ => slowest_moments_ms(n, mean_ms, hedge_ms).0,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The tail of a line whose service is a mix (numerical inversion)
+// ---------------------------------------------------------------------------
+
+/// A complex number, for Laplace transforms.
+#[derive(Clone, Copy, Debug)]
+struct Cx {
+    re: f64,
+    im: f64,
+}
+
+impl Cx {
+    const ONE: Cx = Cx { re: 1.0, im: 0.0 };
+
+    fn new(re: f64, im: f64) -> Cx {
+        Cx { re, im }
+    }
+
+    fn scale(self, k: f64) -> Cx {
+        Cx::new(self.re * k, self.im * k)
+    }
+
+    fn exp(self) -> Cx {
+        let m = self.re.exp();
+        Cx::new(m * self.im.cos(), m * self.im.sin())
+    }
+}
+
+impl std::ops::Add for Cx {
+    type Output = Cx;
+    fn add(self, o: Cx) -> Cx {
+        Cx::new(self.re + o.re, self.im + o.im)
+    }
+}
+
+impl std::ops::Sub for Cx {
+    type Output = Cx;
+    fn sub(self, o: Cx) -> Cx {
+        Cx::new(self.re - o.re, self.im - o.im)
+    }
+}
+
+impl std::ops::Mul for Cx {
+    type Output = Cx;
+    fn mul(self, o: Cx) -> Cx {
+        Cx::new(
+            self.re * o.re - self.im * o.im,
+            self.re * o.im + self.im * o.re,
+        )
+    }
+}
+
+impl std::ops::Div for Cx {
+    type Output = Cx;
+    fn div(self, o: Cx) -> Cx {
+        // Smith's algorithm: no overflow for large parts.
+        if o.re.abs() >= o.im.abs() {
+            let r = o.im / o.re;
+            let d = o.re + o.im * r;
+            Cx::new((self.re + self.im * r) / d, (self.im - self.re * r) / d)
+        } else {
+            let r = o.re / o.im;
+            let d = o.re * r + o.im;
+            Cx::new((self.re * r + self.im) / d, (self.im * r - self.re) / d)
+        }
+    }
+}
+
+/// P(X > t) for a time X ≥ 0 from its Laplace–Stieltjes transform `lst`,
+/// by the Euler algorithm of Abate and Whitt ("Numerical inversion of
+/// Laplace transforms of probability distributions", 1995): the Bromwich
+/// integral of (1 − lst(s)) / s by the trapezoidal rule, whose
+/// discretisation error is about e^(−18.4) ≈ 10⁻⁸, and its alternating
+/// tail summed by Euler's binomial averaging (15 + 11 terms). Accurate to
+/// about 10⁻⁷ where the distribution is smooth; near a jump (a time that
+/// is always the same) it rings. Clamped to [0, 1]; 1 for t ≤ 0.
+fn survival_by_inversion(lst: impl Fn(Cx) -> Cx, t: f64) -> f64 {
+    const A: f64 = 18.4;
+    const N: usize = 15;
+    const M: usize = 11;
+    if t.is_nan() || t <= 0.0 {
+        return 1.0;
+    }
+    let f = |s: Cx| (Cx::ONE - lst(s)) / s;
+    let lead = (A / 2.0).exp() / t;
+    let mut sum = 0.5 * f(Cx::new(A / (2.0 * t), 0.0)).re;
+    let mut partial = [0.0; N + M + 1];
+    partial[0] = lead * sum;
+    let mut sign = 1.0;
+    for (k, slot) in partial.iter_mut().enumerate().skip(1) {
+        sign = -sign;
+        let s = Cx::new(A, 2.0 * std::f64::consts::PI * k as f64).scale(0.5 / t);
+        sum += sign * f(s).re;
+        *slot = lead * sum;
+    }
+    // Euler: the binomial average of the partial sums N..N+M.
+    let mut weight = 1.0; // C(M, k)
+    let mut total = 0.0;
+    for k in 0..=M {
+        total += weight * partial[N + k];
+        weight = weight * (M - k) as f64 / (k + 1) as f64;
+    }
+    (total / f64::from(1u32 << M)).clamp(0.0, 1.0)
+}
+
+/// One part of a time: its mean, ms, and its shape (exponential around
+/// the mean, or always the mean).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Part {
+    /// Mean, ms.
+    pub mean_ms: f64,
+    /// Exponential or fixed.
+    pub dist: Dist,
+}
+
+impl Part {
+    /// E[e^(−sX)].
+    fn lst(self, s: Cx) -> Cx {
+        match self.dist {
+            Dist::Const => s.scale(-self.mean_ms).exp(),
+            Dist::Exp => Cx::ONE / (Cx::ONE + s.scale(self.mean_ms)),
+        }
+    }
+}
+
+/// The shape of a service time, for its tail: one class picked at random
+/// by its share (the light and the heavy requests), then parts every
+/// request adds (a write step, a fixed cost, a wait).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Shape {
+    /// (share 0–1, part) for each class; the shares add up to 1.
+    pub classes: Vec<(f64, Part)>,
+    /// Parts every request adds, one after another.
+    pub then: Vec<Part>,
+}
+
+impl Shape {
+    /// Mean service time, ms.
+    pub fn mean_ms(&self) -> f64 {
+        self.classes
+            .iter()
+            .map(|(p, c)| p * c.mean_ms)
+            .chain(self.then.iter().map(|c| c.mean_ms))
+            .sum()
+    }
+
+    /// True when every part with time in it is random (exponential): the
+    /// distribution has no jump, and its inverted tail is accurate everywhere.
+    pub fn all_random(&self) -> bool {
+        self.classes
+            .iter()
+            .map(|(p, c)| (*p * c.mean_ms, c.dist))
+            .chain(self.then.iter().map(|c| (c.mean_ms, c.dist)))
+            .all(|(m, d)| m == 0.0 || d == Dist::Exp)
+    }
+
+    fn lst(&self, s: Cx) -> Cx {
+        let mix = self
+            .classes
+            .iter()
+            .fold(Cx::new(0.0, 0.0), |acc, (p, c)| acc + c.lst(s).scale(*p));
+        self.then.iter().fold(mix, |acc, c| acc * c.lst(s))
+    }
+}
+
+/// What every request adds after the line (the wait off the CPU when the
+/// cores are the line): a fixed time, then the slowest of `calls` random
+/// (exponential) calls made at once, each hedged after `hedge_after_ms`
+/// when there is a hedge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Delay {
+    /// A fixed time every request adds, ms.
+    pub fixed_ms: f64,
+    /// Random calls made at once (0: none); the request waits for the slowest.
+    pub calls: u32,
+    /// Mean of one call, ms.
+    pub call_mean_ms: f64,
+    /// A call still out after this long, ms, is sent again; the first answer wins.
+    pub hedge_after_ms: Option<f64>,
+}
+
+impl Delay {
+    /// True when there are random calls to wait for.
+    fn has_calls(&self) -> bool {
+        self.calls > 0 && self.call_mean_ms > 0.0
+    }
+
+    /// P(the slowest of the calls > t).
+    fn calls_survival(&self, t: f64) -> f64 {
+        slowest_survival(self.calls, self.call_mean_ms, self.hedge_after_ms, t)
+    }
+}
+
+/// The line's response time R (wait + service) for a service of `shape`
+/// on `c` servers at ρ, as a Laplace–Stieltjes transform.
+///
+/// One server: Pollaczek–Khinchine, W*(s) = (1 − ρ) s / (s − λ (1 − B*(s))),
+/// exact for M/G/1 first come, first served. More servers: the M/G/1 wait
+/// of one server c times as fast at the same ρ, conditioned on waiting
+/// and scaled to Erlang C's chance of waiting — exact for exponential
+/// service (it is then M/M/c's wait), and with the Allen–Cunneen mean
+/// wait, an approximation otherwise.
+struct ShapedLine<'a> {
+    c: f64,
+    shape: &'a Shape,
+    rho: f64,
+    lambda: f64,
+    erlang: f64,
+}
+
+impl<'a> ShapedLine<'a> {
+    /// `None` unless 0 ≤ ρ < 1, c ≥ 1 and the mean service is positive and finite.
+    fn new(c: u32, shape: &'a Shape, rho: f64) -> Option<Self> {
+        let mean = shape.mean_ms();
+        if c == 0 || !settles(mean, rho) || mean == 0.0 {
+            return None;
+        }
+        let cf = f64::from(c);
+        Some(ShapedLine {
+            c: cf,
+            shape,
+            rho,
+            lambda: rho * cf / mean,
+            erlang: erlang_c(c, cf * rho),
+        })
+    }
+
+    fn lst(&self, s: Cx) -> Cx {
+        let service = self.shape.lst(s);
+        if self.rho == 0.0 || self.erlang == 0.0 {
+            return service;
+        }
+        let faster = self.shape.lst(s.scale(1.0 / self.c));
+        let one = (s.scale(1.0 - self.rho)) / (s - (Cx::ONE - faster).scale(self.lambda));
+        let wait = Cx::new(1.0 - self.erlang, 0.0)
+            + (one - Cx::new(1.0 - self.rho, 0.0)).scale(self.erlang / self.rho);
+        wait * service
+    }
+
+    fn survival(&self, t: f64) -> f64 {
+        survival_by_inversion(|s| self.lst(s), t)
+    }
+
+    /// Mean response, ms (wait with the Allen–Cunneen correction, exact
+    /// for one server): where the search for a quantile starts.
+    fn mean_ms(&self) -> f64 {
+        let mean = self.shape.mean_ms();
+        let ex2: f64 = {
+            // E[X²] of the mix, then the added parts.
+            let m2 = |c: &Part| match c.dist {
+                Dist::Const => c.mean_ms * c.mean_ms,
+                Dist::Exp => 2.0 * c.mean_ms * c.mean_ms,
+            };
+            let mix_mean: f64 = self.shape.classes.iter().map(|(p, c)| p * c.mean_ms).sum();
+            let mix_m2: f64 = self.shape.classes.iter().map(|(p, c)| p * m2(c)).sum();
+            let mut var = mix_m2 - mix_mean * mix_mean;
+            for c in &self.shape.then {
+                var += m2(c) - c.mean_ms * c.mean_ms;
+            }
+            var.max(0.0) + mean * mean
+        };
+        let scv = ex2 / (mean * mean) - 1.0;
+        mmc_wait_ms(self.c as u32, mean, self.rho) * (1.0 + scv) / 2.0 + mean
+    }
+}
+
+/// The 99th percentile, ms, of a line's response time R (with survival
+/// `line`, mean `line_mean`) followed by the delay's random calls D and
+/// its fixed time: P(R + D > t) = Σ P(R ∈ cell) · P(D > t − midpoint)
+/// over 2,000 cells up to where P(R > r) < 10⁻⁷ (the mass beyond is
+/// counted as late), solved for 1 % by bisection between the calls' own
+/// p99 and that plus the end of the cells.
+fn p99_line_then_calls(line: impl Fn(f64) -> f64, line_mean: f64, d: &Delay) -> f64 {
+    const CELLS: usize = 2_000;
+    let calls_p99 = slowest_quantile_ms(d.calls, d.call_mean_ms, d.hedge_after_ms, 0.99);
+    let mut end = line_mean.max(1e-9);
+    let mut doublings = 0;
+    while line(end) > 1e-7 && doublings < 200 {
+        end *= 2.0;
+        doublings += 1;
+    }
+    let step = end / CELLS as f64;
+    let mut cells = Vec::with_capacity(CELLS);
+    let mut before = 1.0;
+    for i in 1..=CELLS {
+        let after = line(step * i as f64);
+        cells.push((before - after, step * (i as f64 - 0.5)));
+        before = after;
+    }
+    let beyond = before;
+    let tail = |t: f64| -> f64 {
+        beyond
+            + cells
+                .iter()
+                .map(|(mass, mid)| mass * d.calls_survival(t - mid))
+                .sum::<f64>()
+    };
+    let (mut lo, mut hi) = (calls_p99, calls_p99 + end);
+    let mut widen = 0;
+    while tail(hi) > 0.01 && widen < 200 {
+        hi += end;
+        widen += 1;
+    }
+    for _ in 0..50 {
+        if hi - lo <= 1e-9 * hi {
+            break;
+        }
+        let mid = 0.5 * (lo + hi);
+        if tail(mid) > 0.01 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi) + d.fixed_ms
+}
+
+/// The p99 response time, ms, of `c` servers sharing one line (M/M/c with
+/// mean service `svc` ms at utilisation `rho`) followed by `delay`.
+///
+/// Exact, for random arrivals and independent times: no calls, the M/M/c
+/// quantile plus the fixed time; one unhedged call,
+/// [`mmc_then_wait_p99_ms`]; otherwise the line's exact survival convolved
+/// numerically with the slowest call's ([`slowest_survival`]), to about
+/// 0.01 %.
+///
+/// * returns — ms; `f64::INFINITY` for ρ ≥ 1 or bad input.
+pub fn mmc_then_delay_p99_ms(c: u32, svc: f64, rho: f64, delay: &Delay) -> f64 {
+    let line_p99 = mmc_response_percentile_ms(c, svc, rho, 0.99);
+    if line_p99.is_infinite() || !delay.fixed_ms.is_finite() {
+        return f64::INFINITY;
+    }
+    if !delay.has_calls() {
+        return line_p99 + delay.fixed_ms.max(0.0);
+    }
+    if delay.calls == 1 && delay.hedge_after_ms.is_none() {
+        return mmc_then_wait_p99_ms(c, svc, rho, delay.call_mean_ms) + delay.fixed_ms.max(0.0);
+    }
+    if svc == 0.0 {
+        return slowest_quantile_ms(delay.calls, delay.call_mean_ms, delay.hedge_after_ms, 0.99)
+            + delay.fixed_ms.max(0.0);
+    }
+    let erlang = erlang_c(c, f64::from(c) * rho);
+    let line = |t: f64| mmc_response_survival(c, svc, rho, erlang, t);
+    p99_line_then_calls(line, mmc_response_ms(c, svc, rho), &Delay {
+        fixed_ms: delay.fixed_ms.max(0.0),
+        ..*delay
+    })
+}
+
+/// The p99 response time, ms, of `c` servers sharing one line whose
+/// service has `shape` (a mix of light and heavy requests, fixed or
+/// random), at utilisation `rho`, followed by `delay`.
+///
+/// The line's tail comes from its Laplace transform, inverted numerically
+/// ([`survival_by_inversion`]): for one server the Pollaczek–Khinchine
+/// transform, exact for M/G/1 (to about 10⁻⁷ where the distribution has
+/// no jump); for c servers the wait of one server c times as fast,
+/// scaled to Erlang C's chance of waiting, an approximation (exact for
+/// exponential service). The request's own service is added as the
+/// random time it is, so a heavy class's long steps show in the tail: a
+/// 5 % class of 200 ms (exponential) alone puts the service's own p99 at
+/// 322 ms, where an exponential tail of the same mean would say 90 ms.
+/// Random calls after the line are convolved numerically, a fixed time
+/// is added.
+///
+/// * returns — ms; `f64::INFINITY` for ρ ≥ 1, no servers or bad input.
+pub fn shaped_then_delay_p99_ms(c: u32, shape: &Shape, rho: f64, delay: &Delay) -> f64 {
+    let bad_part = |p: &Part| !(p.mean_ms.is_finite() && p.mean_ms >= 0.0);
+    let bad_share = |p: f64| !(p.is_finite() && p >= 0.0);
+    if shape.classes.iter().any(|(p, c)| bad_share(*p) || bad_part(c))
+        || shape.then.iter().any(bad_part)
+        || !delay.fixed_ms.is_finite()
+    {
+        return f64::INFINITY;
+    }
+    let fixed = delay.fixed_ms.max(0.0);
+    let Some(line) = ShapedLine::new(c, shape, rho) else {
+        if c > 0 && shape.mean_ms() == 0.0 && (0.0..1.0).contains(&rho) {
+            return slowest_quantile_ms(delay.calls, delay.call_mean_ms, delay.hedge_after_ms, 0.99)
+                + fixed;
+        }
+        return f64::INFINITY;
+    };
+    if !delay.has_calls() {
+        return solve_survival(|t| line.survival(t), 0.01, line.mean_ms()) + fixed;
+    }
+    p99_line_then_calls(|t| line.survival(t), line.mean_ms(), &Delay {
+        fixed_ms: fixed,
+        ..*delay
+    })
 }
 
 #[cfg(test)]
