@@ -150,21 +150,35 @@ pub fn closeness_sentence(c: &Closeness) -> String {
     }
 }
 
-/// The settings a guess is about that `s` does not have, in words ("Arrival
-/// rate 90 rps (this run: 50 rps)"); empty when the run fits the guess.
+/// The settings a guess is about that `s` does not have, in words ("the arrival
+/// rate at 90 rps (this run: 50 rps)"); empty when the run fits the guess.
 pub fn unmet_settings(when: &[(String, f64)], s: &Scenario) -> Vec<String> {
     when.iter()
         .filter(|(f, v)| (field_value(s, f) - v).abs() > 1e-9 * v.abs().max(1.0))
         .map(|(f, v)| {
             let unit = Scenario::field(f).map_or("", |x| x.unit);
             format!(
-                "{} {} (this run: {})",
-                label_of(f),
+                "the {} at {} (this run: {})",
+                in_a_sentence(label_of(f)),
                 fmt_value(*v, unit),
                 fmt_value(field_value(s, f), unit)
             )
         })
         .collect()
+}
+
+/// A label inside a sentence: its first letter in lower case, unless the
+/// label starts with an acronym ("Arrival rate" → "arrival rate", "CPU
+/// per request" stays).
+fn in_a_sentence(label: &str) -> String {
+    let mut chars = label.chars();
+    match (chars.next(), chars.next()) {
+        (Some(first), Some(second)) if second.is_lowercase() => first
+            .to_lowercase()
+            .chain(label[first.len_utf8()..].chars())
+            .collect(),
+        _ => label.to_owned(),
+    }
 }
 
 /// What the learner reads under a widget once its run has ended: each
@@ -303,7 +317,7 @@ mod tests {
         assert!(words[0].contains("“it doubles”"));
         let at_90 = guess_lines(&figures, &[("rps".into(), 90.0)], &["1".into()], &s, &r);
         assert!(
-            at_90[0].contains("Arrival rate 90 rps (this run: 150 rps)"),
+            at_90[0].contains("about the arrival rate at 90 rps (this run: 150 rps)"),
             "{at_90:?}"
         );
     }
@@ -316,7 +330,8 @@ mod tests {
         };
         let when = vec![("rps".to_string(), 90.0)];
         let unmet = unmet_settings(&when, &s);
-        assert_eq!(unmet, ["Arrival rate 90 rps (this run: 50 rps)"]);
+        assert_eq!(unmet, ["the arrival rate at 90 rps (this run: 50 rps)"]);
+        assert_eq!(in_a_sentence("CPU per request"), "CPU per request");
         let at_90 = Scenario { rps: 90.0, ..s };
         assert!(unmet_settings(&when, &at_90).is_empty());
     }
@@ -362,7 +377,7 @@ mod tests {
             &Report::default(),
         );
         assert!(
-            lines[0].contains("Arrival rate 400 rps (this run: 200 rps)"),
+            lines[0].contains("the arrival rate at 400 rps (this run: 200 rps)"),
             "{lines:?}"
         );
     }

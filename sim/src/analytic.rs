@@ -1271,10 +1271,14 @@ pub fn mmc_then_delay_p99_ms(c: u32, svc: f64, rho: f64, delay: &Delay) -> f64 {
     }
     let erlang = erlang_c(c, f64::from(c) * rho);
     let line = |t: f64| mmc_response_survival(c, svc, rho, erlang, t);
-    p99_line_then_calls(line, mmc_response_ms(c, svc, rho), &Delay {
-        fixed_ms: delay.fixed_ms.max(0.0),
-        ..*delay
-    })
+    p99_line_then_calls(
+        line,
+        mmc_response_ms(c, svc, rho),
+        &Delay {
+            fixed_ms: delay.fixed_ms.max(0.0),
+            ..*delay
+        },
+    )
 }
 
 /// The p99 response time, ms, of `c` servers sharing one line whose
@@ -1297,7 +1301,10 @@ pub fn mmc_then_delay_p99_ms(c: u32, svc: f64, rho: f64, delay: &Delay) -> f64 {
 pub fn shaped_then_delay_p99_ms(c: u32, shape: &Shape, rho: f64, delay: &Delay) -> f64 {
     let bad_part = |p: &Part| !(p.mean_ms.is_finite() && p.mean_ms >= 0.0);
     let bad_share = |p: f64| !(p.is_finite() && p >= 0.0);
-    if shape.classes.iter().any(|(p, c)| bad_share(*p) || bad_part(c))
+    if shape
+        .classes
+        .iter()
+        .any(|(p, c)| bad_share(*p) || bad_part(c))
         || shape.then.iter().any(bad_part)
         || !delay.fixed_ms.is_finite()
     {
@@ -1306,18 +1313,26 @@ pub fn shaped_then_delay_p99_ms(c: u32, shape: &Shape, rho: f64, delay: &Delay) 
     let fixed = delay.fixed_ms.max(0.0);
     let Some(line) = ShapedLine::new(c, shape, rho) else {
         if c > 0 && shape.mean_ms() == 0.0 && (0.0..1.0).contains(&rho) {
-            return slowest_quantile_ms(delay.calls, delay.call_mean_ms, delay.hedge_after_ms, 0.99)
-                + fixed;
+            return slowest_quantile_ms(
+                delay.calls,
+                delay.call_mean_ms,
+                delay.hedge_after_ms,
+                0.99,
+            ) + fixed;
         }
         return f64::INFINITY;
     };
     if !delay.has_calls() {
         return solve_survival(|t| line.survival(t), 0.01, line.mean_ms()) + fixed;
     }
-    p99_line_then_calls(|t| line.survival(t), line.mean_ms(), &Delay {
-        fixed_ms: fixed,
-        ..*delay
-    })
+    p99_line_then_calls(
+        |t| line.survival(t),
+        line.mean_ms(),
+        &Delay {
+            fixed_ms: fixed,
+            ..*delay
+        },
+    )
 }
 
 #[cfg(test)]

@@ -70,7 +70,7 @@ export async function lesson8AnswersItsOwnQuestionAndComparesTheGuess({ page, op
   await widget.getByTestId('run-to-end').click();
   await waitEnded(widget);
   const result = widget.getByTestId('guess-result');
-  await expectVisible(result.filter({ hasText: 'Arrival rate 90 rps (this run: 50 rps)' }), 'word that the guess is for 90 rps');
+  await expectVisible(result.filter({ hasText: 'the arrival rate at 90 rps (this run: 50 rps)' }), 'word that the guess is for 90 rps');
   // Move the arrival rate to 90, as the predict box asks, and run again.
   const rps = widget.locator('[data-field="rps"] input.control__box');
   await rps.fill('90');
