@@ -385,6 +385,9 @@ pub fn approx_note(th: &Theory) -> Option<String> {
     if th.mean_ms.is_some() || th.p99_ms.is_some() {
         Some(format!("Approx.: {why}."))
     } else {
+        // The lead says it once; the reasons (worded for the CLI, where
+        // each stands alone) need not end by saying it again.
+        let why = why.replace(", so theory gives no response time", "");
         Some(format!(
             "Theory gives no response time here. About its model: {why}."
         ))
@@ -1028,6 +1031,16 @@ mod tests {
         let mem = rows.iter().find(|r| r.key == "fig-memory").unwrap();
         assert!(mem.label.contains("connection state"), "{}", mem.label);
         assert!(!mem.label.starts_with("Stack memory"), "{}", mem.label);
+    }
+
+    #[test]
+    fn theory_says_once_that_it_gives_no_response_time() {
+        let s = Scenario {
+            arrivals: Arrivals::Uniform,
+            ..Scenario::default()
+        };
+        let note = approx_note(&theory(&s)).unwrap();
+        assert_eq!(note.matches("no response time").count(), 1, "{note}");
     }
 
     #[test]

@@ -2002,4 +2002,279 @@ mod tests {
         );
         assert!((mmc_then_wait_p99_ms(4, 10.0, 0.0, 90.0) - p).abs() < 0.01);
     }
+
+    // --- the slowest of several calls, hedged or not ---
+
+    #[test]
+    fn a_hedged_call_is_the_first_of_two_copies() {
+        // Before the hedge: one exponential call.
+        assert_close!(call_survival(10.0, Some(30.0), 20.0), (-2f64).exp(), 1e-15);
+        // After: both copies still out, e^(−t/W) · e^(−(t−h)/W).
+        assert_close!(call_survival(10.0, Some(30.0), 50.0), (-7f64).exp(), 1e-15);
+        assert_eq!(call_survival(10.0, None, 0.0), 1.0);
+        assert_eq!(call_survival(0.0, Some(5.0), 1.0), 0.0);
+        // The slowest of n: 1 − (1 − q)^n.
+        let q = call_survival(10.0, Some(30.0), 50.0);
+        let direct = 1.0 - (1.0 - q).powi(100);
+        assert_close!(slowest_survival(100, 10.0, Some(30.0), 50.0), direct, 1e-12);
+        assert_eq!(slowest_survival(0, 10.0, None, 5.0), 0.0);
+        assert_eq!(slowest_survival(3, 10.0, None, -1.0), 1.0);
+    }
+
+    #[test]
+    fn the_slowest_hedged_calls_quantile_solves_its_survival() {
+        // Unhedged: the known fan-out quantile.
+        for n in [1, 10, 100] {
+            assert_close!(
+                slowest_quantile_ms(n, 10.0, None, 0.99),
+                fanout_quantile_ms(n, 10.0, 0.99),
+                1e-12
+            );
+        }
+        // 100 calls of 10 ms hedged after 30 ms: each must exceed the p99
+        // with q = 1 − 0.99^(1/100) ≈ 1.005e-4, past the hedge:
+        // t = (30 + 10 ln(1/q)) / 2 = 61.03 ms (92.1 ms unhedged).
+        let t = slowest_quantile_ms(100, 10.0, Some(30.0), 0.99);
+        assert!((t - 61.03).abs() < 0.01, "{t}");
+        for (n, h, p) in [(100, 30.0, 0.99), (10, 5.0, 0.5), (1, 100.0, 0.99), (1000, 46.0, 0.999)] {
+            let t = slowest_quantile_ms(n, 10.0, Some(h), p);
+            assert_close!(slowest_survival(n, 10.0, Some(h), t), 1.0 - p, 1e-9);
+        }
+        // A hedge after the quantile changes nothing.
+        assert_close!(
+            slowest_quantile_ms(10, 10.0, Some(500.0), 0.99),
+            fanout_quantile_ms(10, 10.0, 0.99),
+            1e-12
+        );
+        assert_eq!(slowest_quantile_ms(10, 10.0, None, 1.0), f64::INFINITY);
+        assert_eq!(slowest_quantile_ms(10, 10.0, None, 0.0), 0.0);
+    }
+
+    #[test]
+    fn the_slowest_calls_moments_match_the_closed_forms() {
+        // Unhedged: W × H(n), variance Σ (W/k)².
+        for n in [1u32, 10, 100, 1000] {
+            let (m1, m2) = slowest_moments_ms(n, 10.0, None);
+            assert_close!(m1, fanout_mean_ms(n, 10.0), 1e-9);
+            let var: f64 = (1..=n).map(|k| (10.0 / f64::from(k)).powi(2)).sum();
+            assert_close!(m2 - m1 * m1, var, 1e-8);
+        }
+        // One hedged call: W(1 − L) + L W / 2 and
+        // E[T²] = 2W² − L (hW + 1.5 W²), L = e^(−h/W).
+        for h in [0.0, 5.0, 10.0, 30.0] {
+            let (m1, m2) = slowest_moments_ms(1, 10.0, Some(h));
+            assert_close!(m1, hedged_mean_ms(10.0, h), 1e-9);
+            let late = (-h / 10.0f64).exp();
+            assert_close!(m2, 200.0 - late * (h * 10.0 + 150.0), 1e-8);
+        }
+        // 100 calls hedged after 30 ms: 40.93 ms, against 51.87 ms unhedged.
+        let m = slowest_mean_ms(100, 10.0, Some(30.0));
+        assert!((m - 40.93).abs() < 0.01, "{m}");
+        assert_close!(slowest_mean_ms(100, 10.0, None), fanout_mean_ms(100, 10.0), 1e-12);
+        assert_eq!(slowest_mean_ms(100, 0.0, Some(0.0)), 0.0);
+    }
+
+    // --- the tail of a line whose service is a mix ---
+
+    fn exp_shape(mean: f64) -> Shape {
+        Shape {
+            classes: vec![(
+                1.0,
+                Part {
+                    mean_ms: mean,
+                    dist: Dist::Exp,
+                },
+            )],
+            then: vec![],
+        }
+    }
+
+    #[test]
+    fn inversion_gives_the_mmc_tail() {
+        // Exponential service: the scaled M/G/1 wait is M/M/c's exactly.
+        for (c, rho) in [(1, 0.5), (1, 0.9), (4, 0.8), (16, 0.95)] {
+            let shape = exp_shape(10.0);
+            let line = ShapedLine::new(c, &shape, rho).unwrap();
+            let erlang = erlang_c(c, f64::from(c) * rho);
+            for t in [1.0, 10.0, 50.0, 200.0] {
+                let want = mmc_response_survival(c, 10.0, rho, erlang, t);
+                assert!(
+                    (line.survival(t) - want).abs() < 1e-7,
+                    "c {c} ρ {rho} t {t}: {} vs {want}",
+                    line.survival(t)
+                );
+            }
+            assert_close!(
+                shaped_then_delay_p99_ms(c, &shape, rho, &Delay::default()),
+                mmc_response_percentile_ms(c, 10.0, rho, 0.99),
+                1e-6
+            );
+        }
+    }
+
+    /// M/D/1's wait has an exact (Erlang) series:
+    /// P(W ≤ t) = (1 − ρ) Σ_{k ≤ t/D} (λ(kD − t))^k / k! · e^(−λ(kD − t)).
+    #[test]
+    fn inversion_gives_the_md1_wait_away_from_its_jumps() {
+        let (d, rho) = (10.0, 0.7);
+        let lambda = rho / d;
+        let shape = Shape {
+            classes: vec![(
+                1.0,
+                Part {
+                    mean_ms: d,
+                    dist: Dist::Const,
+                },
+            )],
+            then: vec![],
+        };
+        let line = ShapedLine::new(1, &shape, rho).unwrap();
+        for w in [5.0, 15.0, 25.0, 37.0, 55.0] {
+            let mut cdf = 0.0;
+            let mut k = 0u32;
+            while f64::from(k) * d <= w {
+                let x = lambda * (f64::from(k) * d - w);
+                let fact: f64 = (1..=k).map(f64::from).product();
+                cdf += x.powi(k as i32) / fact * (-x).exp();
+                k += 1;
+            }
+            let want = 1.0 - (1.0 - rho) * cdf;
+            // R = W + D: P(R > w + D) = P(W > w).
+            let got = line.survival(w + d);
+            assert!((got - want).abs() < 1e-5, "w {w}: {got} vs {want}");
+        }
+    }
+
+    /// Lesson 5's loops: 5 % of steps 200 ms, the rest 10 ms, both
+    /// exponential, 25 rps a loop (ρ = 0.4875), a fixed 90 ms wait after.
+    fn lesson_5_shape() -> Shape {
+        Shape {
+            classes: vec![
+                (
+                    0.95,
+                    Part {
+                        mean_ms: 10.0,
+                        dist: Dist::Exp,
+                    },
+                ),
+                (
+                    0.05,
+                    Part {
+                        mean_ms: 200.0,
+                        dist: Dist::Exp,
+                    },
+                ),
+            ],
+            then: vec![],
+        }
+    }
+
+    #[test]
+    fn a_mix_with_a_rare_heavy_class_has_a_long_tail() {
+        let shape = lesson_5_shape();
+        let rho = 0.025 * shape.mean_ms();
+        let line = ShapedLine::new(1, &shape, rho).unwrap();
+        // The inverted tail integrates to Pollaczek–Khinchine's exact mean.
+        let ex2 = 0.95 * 200.0 + 0.05 * 80_000.0;
+        let mean = 0.025 * ex2 / (2.0 * (1.0 - rho)) + shape.mean_ms();
+        let integral = simpson(|t| line.survival(t), 0.0, 6_000.0, 6_000);
+        assert_close!(integral, mean, 1e-5);
+        assert_close!(line.mean_ms(), mean, 1e-12);
+        // The p99 with the wait: about 1,178 ms, where the exponential
+        // tail of the same mean said 265 ms.
+        let delay = Delay {
+            fixed_ms: 90.0,
+            ..Delay::default()
+        };
+        let p99 = shaped_then_delay_p99_ms(1, &shape, rho, &delay);
+        assert!((p99 - 1178.0).abs() < 1.0, "{p99}");
+        let old = mm1_response_percentile_ms(shape.mean_ms(), rho, 0.99) + 90.0;
+        assert!((old - 265.2).abs() < 0.1, "{old}");
+        // Above the service's own p99 (322 ms + 90 ms), which no line can lower.
+        assert!(p99 > 322.0 + 90.0);
+        // With no load it is the service's own p99: 0.05 e^(−t/200) +
+        // 0.95 e^(−t/10) = 0.01 at t ≈ 321.9 ms.
+        let alone = shaped_then_delay_p99_ms(1, &shape, 0.0, &Delay::default());
+        let tail = 0.05 * (-alone / 200.0f64).exp() + 0.95 * (-alone / 10.0f64).exp();
+        assert_close!(tail, 0.01, 1e-6);
+        assert!(all_random_and_fixed_are_told_apart());
+    }
+
+    fn all_random_and_fixed_are_told_apart() -> bool {
+        let fixed = Shape {
+            classes: vec![(
+                1.0,
+                Part {
+                    mean_ms: 1.0,
+                    dist: Dist::Const,
+                },
+            )],
+            then: vec![],
+        };
+        lesson_5_shape().all_random() && !fixed.all_random()
+    }
+
+    #[test]
+    fn a_line_then_the_slowest_calls_is_their_convolution() {
+        // Exponential CPU at ρ → 0 (R exponential, mean 2 ms) and the
+        // slowest of 100 calls hedged after 30 ms: the p99 found solves
+        // P(R + D > t) = P(R > t) + ∫₀ᵗ f_R(r) P(D > t − r) dr = 1 %,
+        // checked by Simpson's rule on the exact density.
+        let delay = Delay {
+            fixed_ms: 0.0,
+            calls: 100,
+            call_mean_ms: 10.0,
+            hedge_after_ms: Some(30.0),
+        };
+        let p99 = mmc_then_delay_p99_ms(8, 2.0, 1e-12, &delay);
+        let dens = |r: f64| (-r / 2.0f64).exp() / 2.0;
+        let conv = (-p99 / 2.0f64).exp()
+            + simpson(
+                |r| dens(r) * slowest_survival(100, 10.0, Some(30.0), p99 - r),
+                0.0,
+                p99,
+                200_000,
+            );
+        assert!((conv - 0.01).abs() < 2e-6, "{conv}");
+        // Between the calls' own p99 and the sum of the two p99s.
+        let calls = slowest_quantile_ms(100, 10.0, Some(30.0), 0.99);
+        assert!(p99 > calls && p99 < calls + 2.0 * 100f64.ln(), "{p99}");
+        // The same through the inverted transform, and with a fixed time.
+        let via = shaped_then_delay_p99_ms(8, &exp_shape(2.0), 1e-12, &delay);
+        assert_close!(via, p99, 1e-5);
+        let later = Delay {
+            fixed_ms: 7.0,
+            ..delay
+        };
+        assert_close!(mmc_then_delay_p99_ms(8, 2.0, 1e-12, &later), p99 + 7.0, 1e-12);
+        // One unhedged call: the closed form.
+        let one = Delay {
+            calls: 1,
+            hedge_after_ms: None,
+            ..delay
+        };
+        assert_close!(
+            mmc_then_delay_p99_ms(4, 10.0, 0.5, &one),
+            mmc_then_wait_p99_ms(4, 10.0, 0.5, 10.0),
+            1e-12
+        );
+        // The grid agrees with the closed form where both apply.
+        let erlang = erlang_c(4, 2.0);
+        let grid = p99_line_then_calls(
+            |t| mmc_response_survival(4, 10.0, 0.5, erlang, t),
+            mmc_response_ms(4, 10.0, 0.5),
+            &one,
+        );
+        assert_close!(grid, mmc_then_wait_p99_ms(4, 10.0, 0.5, 10.0), 1e-4);
+        // Bad input: infinity, never NaN.
+        assert_eq!(mmc_then_delay_p99_ms(4, 10.0, 1.0, &delay), f64::INFINITY);
+        assert_eq!(
+            shaped_then_delay_p99_ms(4, &exp_shape(10.0), 1.2, &delay),
+            f64::INFINITY
+        );
+        assert_eq!(
+            shaped_then_delay_p99_ms(0, &exp_shape(10.0), 0.5, &delay),
+            f64::INFINITY
+        );
+    }
 }
