@@ -158,7 +158,9 @@ fn verdict(lab: Lab, report: Memo<Report>) -> impl IntoView {
                                 };
                                 view! {
                                     <li class=class data-sign=format!("{:?}", s.kind)>
-                                        <strong>{group_thousands(&s.title)}</strong>
+                                        // A full stop after the title: read aloud or
+                                        // copied, it does not run into the detail.
+                                        <strong>{group_thousands(&s.title)} "."</strong>
                                         " "
                                         <span>{group_thousands(&s.detail)}</span>
                                     </li>
