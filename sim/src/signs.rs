@@ -25,7 +25,8 @@ pub enum SignKind {
     /// Event loop + workers: the event loops are nearly always busy while
     /// the CPU has time to spare.
     LoopLimit,
-    /// The cores the model can use are nearly always busy.
+    /// The cores the model can use are nearly always busy (titled "The CPU
+    /// is the limit" from [`CPU_AT_LIMIT`], "The CPU limit is near" below).
     CpuNear,
     /// More requests arrive than the server finishes: the line grows.
     LineGrowing,
@@ -64,6 +65,9 @@ pub struct Sign {
 
 /// CPU utilisation at or above this share of the usable cores counts as near the limit.
 pub const CPU_NEAR: f64 = 0.85;
+/// CPU utilisation at or above this share of the usable cores is the limit
+/// itself: the sign's title says the CPU is the limit, not that it is near.
+pub const CPU_AT_LIMIT: f64 = 0.98;
 /// Requests that make at least this many calls wait for the slowest.
 pub const SLOW_FAN_OUT: u32 = 10;
 /// Retries at or above this share of calls count as a storm.
@@ -195,7 +199,13 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         };
         signs.push(Sign {
             kind: SignKind::CpuNear,
-            title: "The CPU limit is near".into(),
+            // At (or within a rounding of) 100 % the limit is not near: it is reached.
+            title: if cpu_of_usable >= CPU_AT_LIMIT {
+                "The CPU is the limit"
+            } else {
+                "The CPU limit is near"
+            }
+            .into(),
             detail: format!(
                 "{on} are busy {:.0} % of the time; the CPU limit is {:.0} rps. Above about 80 %, the line and \
                  the response time rise steeply. {helps}",
@@ -293,13 +303,21 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     // exponential waits); fixed waits are all the same, and no call is
     // slower than another.
     if let Some(share) = th.dep.slow_call_share.filter(|_| s.fan_out >= SLOW_FAN_OUT) {
+        // Advise only what the scenario does not already do: with hedging
+        // on, say what it does and what is left.
+        let helps = match s.hedge_after_ms {
+            None => "Hedging slow calls, or fewer calls per request, cuts the tail.".to_owned(),
+            Some(h) => format!(
+                "Hedging is on: a call still out after {h} ms is sent again and the first answer wins. \
+                 Fewer calls per request cuts the tail further; hedging sooner cuts it too, but sends more calls."
+            ),
+        };
         signs.push(Sign {
             kind: SignKind::SlowestCallDecides,
             title: "The slowest call decides".into(),
             detail: format!(
                 "Each request waits for all of its {} calls: {:.0} % of requests meet at least one call slower than a \
-                 call's own p99, so their p50 ({:.0} ms) sits far above one call's mean ({:.0} ms). Hedging slow \
-                 calls, or fewer calls per request, cuts the tail.",
+                 call's own p99, so their p50 ({:.0} ms) sits far above one call's mean ({:.0} ms). {helps}",
                 s.fan_out,
                 share * 100.0,
                 r.latency_ms.p50,
@@ -874,5 +892,65 @@ mod tests {
         };
         let k = kinds_of(&fixed, &Report::default());
         assert!(!k.contains(&SignKind::SlowestCallDecides), "{k:?}");
+    }
+
+    /// A sign must not advise what the scenario already does: with hedging
+    /// on, the fan-out sign says it is on and what is left to try.
+    #[test]
+    fn the_slowest_call_sign_does_not_advise_hedging_that_is_on() {
+        let detail = |name: &str| {
+            let s = preset(name).unwrap();
+            let r = Report {
+                latency_ms: crate::report::Latency {
+                    p50: 40.0,
+                    ..Default::default()
+                },
+                ..Report::default()
+            };
+            read_signs(&s, &r, &theory(&s))
+                .into_iter()
+                .find(|g| g.kind == SignKind::SlowestCallDecides)
+                .expect("the fan-out sign")
+                .detail
+        };
+        let plain = detail("fan-out-100");
+        assert!(plain.contains("Hedging slow calls"), "{plain}");
+        let hedged = detail("fan-out-100-hedged");
+        assert!(!hedged.contains("Hedging slow calls"), "{hedged}");
+        assert!(
+            hedged.contains("Hedging is on: a call still out after 30 ms is sent again"),
+            "{hedged}"
+        );
+        assert!(hedged.contains("Fewer calls per request"), "{hedged}");
+    }
+
+    /// At 100 % the CPU limit is not near: it is reached.
+    #[test]
+    fn the_cpu_title_says_reached_at_the_limit_and_near_below_it() {
+        let s = Scenario::default();
+        let title = |cpu: f64| {
+            let r = Report {
+                cpu_utilisation: cpu,
+                ..Report::default()
+            };
+            read_signs(&s, &r, &theory(&s))
+                .into_iter()
+                .find(|g| g.kind == SignKind::CpuNear)
+                .map(|g| g.title)
+        };
+        assert_eq!(title(0.80), None);
+        assert_eq!(title(0.90).as_deref(), Some("The CPU limit is near"));
+        assert_eq!(title(0.979).as_deref(), Some("The CPU limit is near"));
+        assert_eq!(title(0.98).as_deref(), Some("The CPU is the limit"));
+        assert_eq!(title(1.0).as_deref(), Some("The CPU is the limit"));
+        // A run whose cores are full: sale day on four event loops.
+        let s = preset("sale-day-event-loop").unwrap();
+        let r = crate::simulate(&s).unwrap();
+        assert!(r.cpu_utilisation >= CPU_AT_LIMIT, "{}", r.cpu_utilisation);
+        let near = read_signs(&s, &r, &theory(&s))
+            .into_iter()
+            .find(|g| g.kind == SignKind::CpuNear)
+            .unwrap();
+        assert_eq!(near.title, "The CPU is the limit");
     }
 }

@@ -10,8 +10,13 @@
 //! added after it) when the CPU binds. Exponential services give the M/M/c
 //! figures; other shapes use the Allen–Cunneen correction (mean wait × (1 +
 //! SCV) / 2), which is exact for one worker's mean (Pollaczek–Khinchine).
+//! The p99 adds the wait after the line as the random time it is (the
+//! slowest of its calls, hedged or not); a mix with a rare heavy class
+//! (SCV above 1) takes its tail from the mix itself
+//! ([`analytic::shaped_then_delay_p99_ms`]), as an exponential tail of the
+//! same mean would put the p99 far below the run.
 
-use crate::analytic::{self, Capacity, CpuPart, Limit};
+use crate::analytic::{self, Capacity, CpuPart, Delay, Limit, Part, Shape};
 use crate::scenario::{Accept, Arrivals, Discipline, Dist, Model, Scenario};
 use serde::Serialize;
 
@@ -44,12 +49,23 @@ pub struct Theory {
     /// Time outside the modelled line that every request still spends, ms:
     /// the wait off the CPU when the cores are the line.
     pub delay_ms: f64,
-    /// True when that delay is random (exponential) rather than fixed, so the
-    /// p99 adds it as the random time it is.
+    /// True when that delay holds random (exponential) calls, so the p99
+    /// adds it as the random time it is rather than as its mean.
     pub delay_random: bool,
-    /// The p99 of that delay, ms, when it is not one random time (the
-    /// slowest of several calls); added to the line's p99 (an approximation).
+    /// The p99 of that delay, ms, when it is not one plain random time
+    /// (the slowest of several calls, or a hedged call, plus any mean wait
+    /// in line at the dependency). The response time's p99 does not add
+    /// it to the line's: it adds the two random times ([`Theory::delay_shape`]).
     pub delay_p99_ms: Option<f64>,
+    /// What every request adds after the line, as the p99 adds it: a fixed
+    /// time, then the slowest of its random calls (hedged or not).
+    pub delay_shape: Delay,
+    /// The shape of the service time at the line when it is a mix whose
+    /// tail an exponential one of the same mean would understate (SCV
+    /// above 1: a rare heavy class): light and heavy requests, fixed or
+    /// random, then what every request adds. The p99 then comes from this
+    /// shape ([`analytic::shaped_then_delay_p99_ms`]). `None` otherwise.
+    pub service_shape: Option<Shape>,
     /// The dependency side: calls, its utilisation, the waits in its lines,
     /// fan-out and hedging.
     pub dep: DepTheory,
@@ -105,11 +121,13 @@ pub struct DepTheory {
     /// Mean wait for a connection, ms (Erlang C, a pool in front of a
     /// dependency without its own limit); `None` otherwise.
     pub pool_wait_ms: Option<f64>,
-    /// Mean time of the wait step with capacity to spare, ms: one call, the
-    /// slowest of `fan_out` (W × H(N)), or a hedged call.
+    /// Mean time of the wait step with capacity to spare, ms: one call, or
+    /// the slowest of `fan_out` (W × H(N)), each hedged where there is a
+    /// hedge ([`analytic::slowest_mean_ms`]).
     pub wait_step_ms: f64,
     /// p99 of the wait step with capacity to spare, ms (the slowest of N
-    /// exponential calls: F⁻¹(0.99^(1/N))).
+    /// exponential calls: F⁻¹(0.99^(1/N)), each hedged where there is a
+    /// hedge: [`analytic::slowest_quantile_ms`]).
     pub wait_step_p99_ms: Option<f64>,
     /// Share of requests that meet at least one call slower than a call's
     /// own p99: 1 − 0.99^N, 0–1; `None` for one call, and for calls whose
@@ -196,7 +214,8 @@ fn dep_theory(s: &Scenario, offered: Option<f64>, cap: &Capacity) -> DepTheory {
         queue_wait_ms,
         pool_wait_ms,
         wait_step_ms: analytic::wait_step_ms(s),
-        wait_step_p99_ms: exp.then(|| analytic::fanout_quantile_ms(s.fan_out, s.wait_ms, 0.99)),
+        wait_step_p99_ms: exp
+            .then(|| analytic::slowest_quantile_ms(s.fan_out, s.wait_ms, s.hedge_after_ms, 0.99)),
         slow_call_share: (s.fan_out > 1 && exp)
             .then(|| analytic::share_meeting_a_slow_call(s.fan_out)),
         hedge_share,
@@ -214,6 +233,62 @@ fn steady_load(s: &Scenario) -> bool {
         .is_none_or(|sch| sch.steps().iter().all(|st| st.1 == sch.base_rps()))
 }
 
+/// The wait off the CPU as the p99 adds it after the cores' line: the
+/// slowest of the random calls (each hedged where there is a hedge) after
+/// `dep_wq`, the mean wait in line at the dependency; a fixed wait is the
+/// wait itself (a copy sent later cannot answer sooner).
+fn wait_delay(s: &Scenario, dep_wq: f64) -> Delay {
+    match s.wait_dist {
+        Dist::Exp if s.wait_ms > 0.0 => Delay {
+            fixed_ms: dep_wq,
+            calls: s.fan_out,
+            call_mean_ms: s.wait_ms,
+            hedge_after_ms: s.hedge_after_ms,
+        },
+        _ => Delay {
+            fixed_ms: s.wait_ms + dep_wq,
+            ..Delay::default()
+        },
+    }
+}
+
+/// The shape of the service time at the binding line, for its tail: the
+/// light and the heavy class, then the write step and the CPU the engine
+/// adds (fixed); when the threads are the line, the wait too (the slowest
+/// of N random calls is a sum of random times of means W/N … W/1). `None`
+/// when the dependency is the line, or for hedged random calls held by a
+/// thread (their time has no such form).
+fn service_shape(s: &Scenario, binding: Limit, dep_wq: f64) -> Option<Shape> {
+    let part = |mean_ms: f64, dist: Dist| Part { mean_ms, dist };
+    let mut classes = Vec::new();
+    if s.heavy_share < 1.0 {
+        classes.push((1.0 - s.heavy_share, part(s.cpu_ms, s.cpu_dist)));
+    }
+    if s.heavy_share > 0.0 {
+        classes.push((s.heavy_share, part(s.heavy_cpu_ms, s.cpu_dist)));
+    }
+    let mut then = Vec::new();
+    if s.write_ms > 0.0 {
+        then.push(part(s.write_ms, s.cpu_dist));
+    }
+    let extra = analytic::cpu_ms_per_request(s) - s.mean_cpu_ms();
+    if extra > 0.0 {
+        then.push(part(extra, Dist::Const));
+    }
+    match (binding, s.wait_dist, s.hedge_after_ms) {
+        (Limit::Cpu, _, _) => {}
+        (Limit::Dependency, _, _) | (Limit::Threads, Dist::Exp, Some(_)) => return None,
+        (Limit::Threads, Dist::Const, _) => then.push(part(s.wait_ms + dep_wq, Dist::Const)),
+        (Limit::Threads, Dist::Exp, None) => {
+            then.extend((1..=s.fan_out).map(|k| part(s.wait_ms / f64::from(k), Dist::Exp)));
+            if dep_wq > 0.0 {
+                then.push(part(dep_wq, Dist::Const));
+            }
+        }
+    }
+    Some(Shape { classes, then })
+}
+
 /// Mean and variance, ms and ms², of the wait step with capacity to spare.
 fn wait_step_moments(s: &Scenario) -> (f64, f64) {
     let w = s.wait_ms;
@@ -226,10 +301,15 @@ fn wait_step_moments(s: &Scenario) -> (f64, f64) {
             let second = 2.0 * w * w - late * (h * w + 1.5 * w * w);
             (mean, (second - mean * mean).max(0.0))
         }
-        (Dist::Exp, n, _) => {
+        (Dist::Exp, n, None) => {
             // The slowest of n exponentials: sum of exponentials of means w/k.
             let v: f64 = (1..=n).map(|k| (w / f64::from(k)).powi(2)).sum();
             (analytic::fanout_mean_ms(n, w), v)
+        }
+        (Dist::Exp, n, h) => {
+            // The slowest of n hedged calls, by integrating its survival.
+            let (m1, m2) = analytic::slowest_moments_ms(n, w, h);
+            (m1, (m2 - m1 * m1).max(0.0))
         }
     }
 }
@@ -242,13 +322,41 @@ pub fn keep_alive_fill_s(s: &Scenario) -> f64 {
     f64::from(s.conn_requests) * (s.think_ms + s.mean_service_ms()) / 1000.0
 }
 
-/// `1 core`, `4 cores`.
+/// `1 core`, `4 cores`, `1,000 clients`.
 fn plural(n: u64, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
     } else {
-        format!("{n} {word}s")
+        format!("{} {word}s", grouped(&n.to_string()))
     }
+}
+
+/// A number as written ("1100", "-0.25", "12345.5") with the thousands of
+/// its whole part grouped by commas ([`crate::text::group_digits`]), as
+/// every number theory's text shows: "1,100", "-0.25", "12,345.5".
+fn grouped(text: &str) -> String {
+    let (sign, body) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text),
+    };
+    let (whole, rest) = match body.find('.') {
+        Some(i) => body.split_at(i),
+        None => (body, ""),
+    };
+    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) {
+        return text.to_owned();
+    }
+    format!("{sign}{}{rest}", crate::text::group_digits(whole))
+}
+
+/// `x` with `decimals` decimals, thousands grouped: "1,100", "2.2".
+fn num(x: f64, decimals: usize) -> String {
+    grouped(&format!("{x:.decimals$}"))
+}
+
+/// `x` as typed (no more decimals than it has), thousands grouped.
+fn typed(x: f64) -> String {
+    grouped(&format!("{x}"))
 }
 
 fn var(mean: f64, dist: Dist) -> f64 {
@@ -273,12 +381,12 @@ fn cpu_moments(s: &Scenario) -> (f64, f64) {
     )
 }
 
-/// A rate in rps as the reasons write it: "150", "0.5".
+/// A rate in rps as the reasons write it: "150", "0.5", "1,100".
 fn rps_text(rps: f64) -> String {
     if (rps - rps.round()).abs() < 1e-9 {
-        format!("{rps:.0}")
+        num(rps, 0)
     } else {
-        format!("{rps:.1}")
+        num(rps, 1)
     }
 }
 
@@ -297,17 +405,20 @@ impl Theory {
     }
 
     /// 99th percentile response time, ms, with `servers` workers at `rho`:
-    /// M/M/c's response-time quantile, with a random delay added as a random
-    /// time and a fixed one as a shift.
+    /// the line's response-time quantile, with the delay after it
+    /// ([`Theory::delay_shape`]) added as the random time it is (the
+    /// slowest of its calls, hedged or not, convolved with the line's
+    /// time) and a fixed one as a shift. The line is M/M/c's, or, for a
+    /// mix with a rare heavy class ([`Theory::service_shape`]), the mix's
+    /// own tail ([`analytic::shaped_then_delay_p99_ms`]).
     pub fn p99_at(&self, servers: u32, rho: f64) -> f64 {
-        if let Some(d) = self.delay_p99_ms {
-            return analytic::mmc_response_percentile_ms(servers, self.service_ms, rho, 0.99) + d;
-        }
-        if self.delay_ms > 0.0 && self.delay_random {
-            analytic::mmc_then_wait_p99_ms(servers, self.service_ms, rho, self.delay_ms)
-        } else {
-            analytic::mmc_response_percentile_ms(servers, self.service_ms, rho, 0.99)
-                + self.delay_ms
+        match &self.service_shape {
+            Some(shape) => {
+                analytic::shaped_then_delay_p99_ms(servers, shape, rho, &self.delay_shape)
+            }
+            None => {
+                analytic::mmc_then_delay_p99_ms(servers, self.service_ms, rho, &self.delay_shape)
+            }
         }
     }
 
@@ -358,7 +469,8 @@ fn approximations(
     }
     if let Some(x) = s.shed_after_ms {
         why.push(format!(
-            "requests that waited in line over {x} ms are shed and never answered; the formula serves everyone"
+            "requests that waited in line over {} ms are shed and never answered; the formula serves everyone",
+            typed(x)
         ));
     }
     let mut add = |w: &str| why.push(w.to_owned());
@@ -384,16 +496,20 @@ fn approximations(
     if (scv - 1.0).abs() > 1e-9 && servers > 1 {
         add("service times are not exponential: the wait uses the Allen–Cunneen approximation");
     }
+    // With no line at the dependency the slowest of N calls, hedged or
+    // not, is exact (W × H(N), or its survival integrated); a line there
+    // makes each call a random wait plus its time.
+    let dep_line = analytic::dep_slots(s).is_some();
     if s.fan_out > 1 && binding == Limit::Dependency {
         add(NO_FAN_OUT_FORMULA);
-    } else if s.fan_out > 1 {
-        add("the wait is the slowest of several calls: its mean uses W × H(N), exact only for random (exponential) calls with no line at the dependency");
+    } else if s.fan_out > 1 && dep_line && s.wait_dist == Dist::Exp {
+        add("the wait is the slowest of several calls that may each wait in line at the dependency; the formula takes the slowest call with no line and adds one mean wait in line");
     }
-    if s.hedge_after_ms.is_some() {
-        add("hedged calls: the formula is exact only for one random call with capacity to spare");
+    if s.hedge_after_ms.is_some() && dep_line {
+        add("hedged calls: the formula counts hedges and their time as if no call waited in line at the dependency; a line there makes calls later and sends more hedges");
     }
     if s.conn_requests > 1 {
-        add("keep-alive connections send their requests one after another, not at random moments");
+        add("keep-alive connections send their requests one after another, each after the answer to the last, not at random moments");
         // The run starts with no connection open, and they add up until
         // the first have sent all their requests (a connection lives about
         // N × (think + service)): until then fewer than rps arrive.
@@ -402,18 +518,17 @@ fn approximations(
         let fill_s = keep_alive_fill_s(s);
         if fill_s > s.warmup * s.duration_s {
             let secs = if fill_s < 10.0 {
-                format!("{fill_s:.1}")
+                num(fill_s, 1)
             } else {
-                format!("{fill_s:.0}")
+                num(fill_s, 0)
             };
             add(&format!(
-                "the run starts with no connection open: they open at {:.1} a second and each sends for about {secs} s, so the arrivals reach {} rps only after that, later than the warm-up ends",
-                s.steady_rps() / f64::from(s.conn_requests),
+                "the run starts with no connection open: they open at {} a second and each sends for about {secs} s, so the arrivals reach {} rps only after that, later than the warm-up ends",
+                num(s.steady_rps() / f64::from(s.conn_requests), 1),
                 rps_text(s.steady_rps()),
             ));
         }
     }
-    let dep_line = analytic::dep_slots(s).is_some();
     if dep_line && binding != Limit::Dependency {
         add("the line at the dependency is added as its mean wait (Erlang C), not as the random time it is");
     }
@@ -450,14 +565,29 @@ fn approximations(
                     // With one loop every connection goes to it: no dealing.
                     match s.accept {
                         Accept::RoundRobin if pinned && loops > 1 => {
-                            add("connections dealt to loops in turn arrive more evenly than at random")
+                            add("connections dealt to loops in turn arrive more evenly than at random, so each loop's line is shorter than the formula's")
                         }
                         Accept::Idlest if loops > 1 => add("idle loops take more connections; the formula deals them at random"),
                         _ => {}
                     }
                 }
                 // The cores bind (a part binding returned above).
-                Model::EventLoopWorkers => add("steps handed to workers queue twice (loop, then pool); the formula has one line"),
+                Model::EventLoopWorkers => {
+                    add("steps handed to workers queue twice (loop, then pool); the formula has one line");
+                    // Connections stay on the loop that accepted them (and
+                    // with a pool per loop, on its workers): one line per
+                    // loop, not one for the cores.
+                    if s.accept != Accept::Shared && s.loop_count() > 1 {
+                        add(if s.pool_per_loop {
+                            "each connection stays on the loop that accepted it, and its steps on that loop's own workers: a busy loop's line cannot move to an idle one"
+                        } else {
+                            "each connection stays on the loop that accepted it: a busy loop's line cannot move to an idle one"
+                        });
+                        if s.accept == Accept::Idlest {
+                            add("idle loops take more connections; the formula deals them at random");
+                        }
+                    }
+                }
             }
             // An event loop puts a write at the back of its line even with
             // no wait before it: other requests are served in between.
@@ -548,14 +678,16 @@ pub fn theory(s: &Scenario) -> Theory {
                 Model::EventLoop if own_lines => (
                     1,
                     format!(
-                        "each of the {loops} loops (each connection stays on one loop, so each loop is its own line)"
+                        "each of the {} loops (each connection stays on one loop, so each loop is its own line)",
+                        grouped(&loops.to_string())
                     ),
                 ),
                 Model::EventLoop if pinned => (
                     s.cores,
                     format!(
-                        "the {} that the {loops} loops share",
-                        plural(u64::from(s.cores), "core")
+                        "the {} that the {} loops share",
+                        plural(u64::from(s.cores), "core"),
+                        grouped(&loops.to_string())
                     ),
                 ),
                 Model::EventLoop => {
@@ -617,6 +749,18 @@ pub fn theory(s: &Scenario) -> Theory {
     let steady_load = steady_load(s);
     let mut approx_because = approximations(s, &capacity, pinned, scv, servers, steady_load);
     let queue_model = format!("M/{letter}/{servers}");
+    // What every request adds after the line: the wait off the CPU when
+    // the cores are the line (random calls and a mean wait in line at the
+    // dependency), the CPU when the dependency is.
+    let delay_shape = match capacity.binding {
+        Limit::Cpu => wait_delay(s, dep_wq),
+        Limit::Dependency => Delay {
+            fixed_ms: delay_ms,
+            ..Delay::default()
+        },
+        Limit::Threads => Delay::default(),
+    };
+    let delay_random = delay_shape.calls > 0 && delay_shape.call_mean_ms > 0.0;
     let model_of_line = match s.arrivals {
         _ if part_binds => format!(
             "none: the steps on {line_at} reach their limit before the cores do, a line of its own that no formula here models"
@@ -645,14 +789,18 @@ pub fn theory(s: &Scenario) -> Theory {
         service_ms,
         scv,
         delay_ms,
-        delay_random: s.wait_dist == Dist::Exp
-            && s.fan_out == 1
-            && s.hedge_after_ms.is_none()
-            && dep_wq == 0.0,
+        delay_random,
         // Only when the wait comes after the line (the cores bind): when
         // threads bind the wait is already inside the service time.
-        delay_p99_ms: (s.fan_out > 1 && s.wait_dist == Dist::Exp && capacity.binding == Limit::Cpu)
-            .then(|| analytic::fanout_quantile_ms(s.fan_out, s.wait_ms, 0.99) + dep_wq),
+        delay_p99_ms: (delay_random
+            && (s.fan_out > 1 || s.hedge_after_ms.is_some() || dep_wq > 0.0))
+            .then(|| {
+                analytic::slowest_quantile_ms(s.fan_out, s.wait_ms, s.hedge_after_ms, 0.99) + dep_wq
+            }),
+        delay_shape,
+        service_shape: (scv > 1.0 + 1e-9)
+            .then(|| service_shape(s, capacity.binding, dep_wq))
+            .flatten(),
         dep,
         queue_model,
         model_of_line,
@@ -681,7 +829,9 @@ pub fn theory(s: &Scenario) -> Theory {
             let held = o * mean / 1000.0;
             if held > f64::from(t) {
                 approx_because.push(format!(
-                    "by Little's law {held:.0} threads would be busy, more than the {t} there are: expect a longer wait"
+                    "by Little's law {} threads would be busy, more than the {} there are: expect a longer wait",
+                    num(held, 0),
+                    grouped(&t.to_string())
                 ));
             }
         }
@@ -691,16 +841,25 @@ pub fn theory(s: &Scenario) -> Theory {
         // The order of the line leaves the mean alone (every order keeps
         // the workers busy alike) but not the tail.
         let newest_first = s.thread_limit().is_some() && s.discipline != Discipline::Fifo;
-        th.p99_exact = th.mean_exact && letter == "M" && !newest_first;
-        if th.mean_exact && letter != "M" {
-            approx_because
-                .push("the p99 uses the formula for random (exponential) service times; fixed or mixed service times have a different tail".to_owned());
+        // The tail is exact for exponential service (M/M/c), and for a mix
+        // on one server (Pollaczek–Khinchine's transform, inverted).
+        let shaped = th.service_shape.is_some();
+        let tail_exact = letter == "M" || shaped && servers == 1;
+        th.p99_exact = th.mean_exact && tail_exact && !newest_first;
+        if !tail_exact {
+            approx_because.push(if shaped {
+                "the p99 with several servers takes the wait of one server that many times as fast, scaled to the chance of waiting: exact for random (exponential) service times, an approximation for a mix of light and heavy requests".to_owned()
+            } else if scv > 1.0 + 1e-9 {
+                "the p99 uses the tail of random (exponential) service times of the same mean, but these are a mix with rare long steps, whose tail is far longer: the run's p99 can be far above it".to_owned()
+            } else {
+                "the p99 uses the formula for random (exponential) service times; fixed or mixed service times have a different tail".to_owned()
+            });
         }
         if newest_first {
             approx_because.push(match s.discipline {
                 Discipline::AdaptiveLifo => format!(
                     "the line is served newest first once its oldest request has waited {} ms; the p99 formula is for oldest first",
-                    s.lifo_above_ms
+                    typed(s.lifo_above_ms)
                 ),
                 _ => "the line is served newest first; the p99 formula is for oldest first".to_owned(),
             });
@@ -744,8 +903,11 @@ mod tests {
         assert!(!t.approx_because.is_empty());
     }
 
+    /// One worker, 5 % of requests 100 ms (exponential): the mix's own
+    /// tail, from Pollaczek–Khinchine's transform, is exact for M/G/1; on
+    /// four workers it is an approximation, and says so.
     #[test]
-    fn a_one_worker_queue_with_mixed_sizes_has_an_approximate_p99() {
+    fn a_one_worker_queue_with_mixed_sizes_has_an_exact_p99() {
         let s = Scenario {
             heavy_share: 0.05,
             heavy_cpu_ms: 100.0,
@@ -758,7 +920,26 @@ mod tests {
             t.mean_exact,
             "Pollaczek–Khinchine is exact for one worker's mean"
         );
-        assert!(!t.p99_exact);
+        assert!(t.service_shape.is_some());
+        assert!(t.p99_exact, "{:?}", t.approx_because);
+        // Far above the exponential tail of the same mean.
+        let rho = t.utilisation.unwrap();
+        let exp_tail = analytic::mm1_response_percentile_ms(t.service_ms, rho, 0.99);
+        assert!(t.p99_ms.unwrap() > 1.5 * exp_tail, "{:?}", t.p99_ms);
+        let four = theory(&Scenario {
+            cores: 4,
+            threads: 4,
+            rps: 160.0,
+            ..s
+        });
+        assert!(!four.p99_exact);
+        assert!(
+            four.approx_because
+                .iter()
+                .any(|w| w.contains("one server that many times as fast")),
+            "{:?}",
+            four.approx_because
+        );
     }
 
     #[test]

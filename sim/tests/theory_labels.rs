@@ -352,7 +352,7 @@ fn an_overloaded_line_that_turns_the_excess_away_is_not_said_to_grow() {
 fn keep_alive_connections_that_fill_slowly_say_so() {
     let th = theory(&preset("waf-inline").unwrap());
     assert!(
-        says(&th, "open at 2.2 a second and each sends for about 36 s, so the arrivals reach 1100 rps only after that"),
+        says(&th, "open at 2.2 a second and each sends for about 36 s, so the arrivals reach 1,100 rps only after that"),
         "{:?}",
         th.approx_because
     );

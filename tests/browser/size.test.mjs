@@ -24,12 +24,15 @@ import { DIST } from './harness.mjs';
  * after that day's bug fixes. A second session's fixes (about fifty, found
  * by reviews) cost about 6 KB, less 3.1 KB for the engine's test entry
  * points moved to the teacher's wasm: 400.2 KB, and the budget 401 KB.
+ * A third session's fixes (+2.4 KB) and theory for hedged calls and for a
+ * mix with a rare heavy class (+9.5 KB: transforms inverted numerically,
+ * where an exponential tail was four times off): 412.0 KB, the budget 413.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 401;
+const BUDGET_KB = 413;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
