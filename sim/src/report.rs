@@ -215,8 +215,19 @@ impl Report {
     /// comparing with it. Written straight to text, not through a
     /// `serde_json::Value`, whose writer was 2 KB of the app's wasm for
     /// this one use.
+    /// With nothing measured (`measured` 0), `latency_ms` is `null`, as in
+    /// `tellers sweep --json`: zeros would read as response times of 0 ms.
     pub fn to_json(&self, with_series: bool) -> String {
         let mut out = serde_json::to_string(self).expect("a report serialises");
+        if self.measured == 0 {
+            const KEY: &str = "\"latency_ms\":";
+            if let Some(at) = out.find(KEY).map(|i| i + KEY.len()) {
+                // Latency holds numbers only: its object ends at the first '}'.
+                if let Some(len) = out[at..].find('}') {
+                    out.replace_range(at..at + len + 1, "null");
+                }
+            }
+        }
         if with_series {
             let series = serde_json::to_string(&self.series).expect("a series serialises");
             out.pop(); // the closing brace
@@ -231,6 +242,24 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_gives_no_response_time_when_none_was_measured() {
+        let none: serde_json::Value =
+            serde_json::from_str(&Report::default().to_json(false)).unwrap();
+        assert!(none["latency_ms"].is_null(), "{none}");
+        assert_eq!(none["queue_wait_ms"]["mean"], 0.0);
+        let some = Report {
+            measured: 3,
+            latency_ms: Latency {
+                mean: 12.5,
+                ..Latency::default()
+            },
+            ..Report::default()
+        };
+        let some: serde_json::Value = serde_json::from_str(&some.to_json(true)).unwrap();
+        assert_eq!(some["latency_ms"]["mean"], 12.5);
+    }
 
     #[test]
     fn json_has_the_series_only_when_asked() {
