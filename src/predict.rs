@@ -120,9 +120,20 @@ pub fn closeness(guess: &str, figure: &str, value: f64) -> Closeness {
         return Closeness::NoGuess;
     }
     let (unit, _) = guess_unit(figure);
-    match check(guess, value, unit, CLOSE) {
+    // A guess such as "0.12" for a share is read one way here, as the
+    // fraction (12 %) for a figure above 1 %, else as the percentage: the
+    // answer checker's "wrong either way" is for exercises, with hints.
+    let as_guess = |v: Verdict| match v {
+        Verdict::PercentEitherWay {
+            percent, fraction, ..
+        } => Verdict::WrongValue {
+            too_high: (if value > 1.0 { fraction } else { percent }) > value,
+        },
+        v => v,
+    };
+    match as_guess(check(guess, value, unit, CLOSE)) {
         Verdict::Correct => Closeness::Close,
-        Verdict::WrongValue { too_high } => match check(guess, value, unit, IN_RANGE) {
+        Verdict::WrongValue { too_high } => match as_guess(check(guess, value, unit, IN_RANGE)) {
             Verdict::Correct => Closeness::InRange { too_high },
             _ => Closeness::Far { too_high },
         },
@@ -282,6 +293,15 @@ mod tests {
         ));
         // A share is guessed in percent: 10 for a run at 0.1 busy.
         assert_eq!(closeness("10 %", "cpu_utilisation", 10.0), Closeness::Close);
+        // A fraction above the run's share: compared, not "wrong either way".
+        assert_eq!(
+            closeness("0.12", "cpu_utilisation", 10.0),
+            Closeness::InRange { too_high: true }
+        );
+        assert_eq!(
+            closeness("0.5", "cpu_utilisation", 10.0),
+            Closeness::Far { too_high: true }
+        );
         for c in [
             Closeness::NoGuess,
             Closeness::Close,
