@@ -237,7 +237,13 @@ fn scenario_command(name: &'static str, about: &'static str) -> clap::Command {
                 .action(ArgAction::SetTrue)
                 .help("Print JSON"),
         )
-        .args(FIELDS.iter().map(field_arg))
+        // `sweep` has no flags for what each of its points sets itself.
+        .args(
+            FIELDS
+                .iter()
+                .filter(|f| name != "sweep" || !crate::sweep::SWEEP_SETS.contains(&f.name))
+                .map(field_arg),
+        )
 }
 
 /// The whole command line, as clap sees it (also what the completions describe).
@@ -317,6 +323,19 @@ fn one_line(err: &clap::Error, sub: Option<&str>) -> String {
     let arg = ctx(ContextKind::InvalidArg).unwrap_or_default();
     let flag = arg.split_whitespace().next().unwrap_or("").to_owned();
     match err.kind() {
+        ErrorKind::UnknownArgument
+            if sub == Some("sweep")
+                && FIELDS.iter().any(|f| {
+                    crate::sweep::SWEEP_SETS.contains(&f.name)
+                        && f.flag() == flag.split('=').next().unwrap_or("")
+                }) =>
+        {
+            format!(
+                "{}: sweep sets it for each point (random arrivals at each utilisation, no timeout, \
+                 retries or shedding); leave it out, or use simulate",
+                crate::fields::clip(flag.split('=').next().unwrap_or(""))
+            )
+        }
         ErrorKind::UnknownArgument if sub.is_some_and(|sub| owners(&flag, sub).is_some()) => {
             let owners = sub.and_then(|sub| owners(&flag, sub)).unwrap_or_default();
             format!(
@@ -382,6 +401,15 @@ fn flags_of(sub: Option<&str>) -> Vec<String> {
     flags
 }
 
+/// Whether `flag` (as typed, without `=value`) must be followed by a value:
+/// every field's flag but a switch's, and the commands' own value flags.
+fn needs_value(flag: &str) -> bool {
+    ["--preset", "--scenario", "--rhos", "--requests"].contains(&flag)
+        || FIELDS
+            .iter()
+            .any(|f| !matches!(f.kind, Kind::Switch) && f.flag() == flag)
+}
+
 /// The subcommands a flag belongs to ("simulate" or "simulate or sweep"),
 /// when `sub` is a subcommand and the flag is not one of its own.
 fn owners(flag: &str, sub: &str) -> Option<String> {
@@ -411,7 +439,8 @@ fn nearest_flag(typed: &str, sub: Option<&str>) -> Option<String> {
 
 /// The value of a flag the user gave, if they gave it.
 fn given<'a>(m: &'a ArgMatches, id: &str) -> Option<&'a String> {
-    m.get_one::<String>(id)
+    // `sweep` does not define the fields its points set: not given there.
+    m.try_get_one::<String>(id).ok().flatten()
 }
 
 /// The scenario of `simulate` / `sweep`: a preset or a file, then every
@@ -506,6 +535,15 @@ pub fn parse_or_help(
     args: &[String],
     read_file: &dyn Fn(&str) -> Result<String, String>,
 ) -> Result<Command, Outcome> {
+    // A flag that needs a value, followed by a flag: the value is missing.
+    // (Value flags take values that start with '-', such as "-0.5", so clap
+    // would take the flag after as the value.)
+    if let Some(w) = args
+        .windows(2)
+        .find(|w| needs_value(&w[0]) && flags_of(None).iter().any(|f| *f == w[1]))
+    {
+        return Err(Outcome::Message(format!("{} needs a value", w[0])));
+    }
     let argv = std::iter::once("tellers".to_owned()).chain(args.iter().cloned());
     let m = match command().try_get_matches_from(argv) {
         Ok(m) => m,
@@ -605,16 +643,6 @@ pub fn parse_or_help(
                     points
                 }
             };
-            // Each point sets these itself: a flag for one would be dropped.
-            if let Some(f) = FIELDS.iter().find(|f| {
-                crate::sweep::SWEEP_SETS.contains(&f.name) && given(sub, f.name).is_some()
-            }) {
-                return Err(msg(format!(
-                    "{}: sweep sets it for each point (random arrivals at each utilisation, no timeout, \
-                     retries or shedding); leave it out, or use simulate",
-                    f.flag()
-                )));
-            }
             Command::Sweep {
                 scenario: scenario_from(sub, read_file).map_err(msg)?,
                 json: flag(sub, "json"),
@@ -799,8 +827,13 @@ mod tests {
     fn flags_of_another_command_and_negative_values_are_named() {
         let e = run("sweep --series").unwrap_err();
         assert_eq!(e, "--series goes with tellers simulate, not sweep");
+        let e = run("presets --cores 5").unwrap_err();
+        assert_eq!(
+            e,
+            "--cores goes with tellers simulate or sweep, not presets"
+        );
         let e = run("presets --rps 5").unwrap_err();
-        assert_eq!(e, "--rps goes with tellers simulate or sweep, not presets");
+        assert_eq!(e, "--rps goes with tellers simulate, not presets");
         // A misspelt flag is matched against the command's own flags.
         let e = run("sweep --rhoz 0.5").unwrap_err();
         assert!(e.contains("did you mean '--rhos'"), "{e}");
@@ -824,10 +857,25 @@ mod tests {
         let e = run("simulate --series").unwrap_err();
         assert!(e.contains("add --json"), "{e}");
         assert!(run("simulate --series --json").is_ok());
-        // sweep refuses what each of its points sets itself.
+        // sweep refuses what each of its points sets itself, and neither
+        // suggests nor completes those flags.
         let e = run("sweep --rps 100").unwrap_err();
         assert!(e.starts_with("--rps: sweep sets it for each point"), "{e}");
+        let e = run("sweep --duration-s=5").unwrap_err();
+        assert!(e.starts_with("--duration-s: sweep sets it"), "{e}");
         assert!(run("sweep --cores 8").is_ok());
+        let e = run("sweep --rsp 100").unwrap_err();
+        assert!(!e.contains("'--rps'"), "{e}");
+        // A value flag followed by a flag: its value is missing.
+        assert_eq!(
+            run("simulate --cores --rps 5").unwrap_err(),
+            "--cores needs a value"
+        );
+        assert_eq!(
+            run("simulate --rps --json").unwrap_err(),
+            "--rps needs a value"
+        );
+        assert!(run("simulate --drop-abandoned --json").is_ok());
     }
 
     #[test]
