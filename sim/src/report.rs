@@ -223,8 +223,8 @@ impl Report {
             const KEY: &str = "\"latency_ms\":";
             if let Some(at) = out.find(KEY).map(|i| i + KEY.len()) {
                 // Latency holds numbers only: its object ends at the first '}'.
-                if let Some(len) = out[at..].find('}') {
-                    out.replace_range(at..at + len + 1, "null");
+                if let Some(end) = out[at..].find('}').map(|len| at + len + 1) {
+                    out = [&out[..at], "null", &out[end..]].concat();
                 }
             }
         }
