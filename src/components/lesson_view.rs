@@ -74,9 +74,14 @@ fn segment_view(
     }
 }
 
+/// Where the tab keeps presenter mode for lessons ("1" on), so that it
+/// stays on from one lesson to the next.
+const PRESENTER: &str = "tellers.lesson.presenter";
+
 /// One lesson: its text, predict boxes, live simulations and exercises in
-/// reading order, with previous / next links and a print button. With an
-/// exercise id, the page scrolls to that exercise.
+/// reading order, with previous / next links, print buttons and presenter
+/// mode (for a projector: no site header, a wider column, type that grows
+/// with the screen). With an exercise id, the page scrolls to that exercise.
 #[component]
 pub fn LessonView(
     /// The course.
@@ -126,6 +131,11 @@ pub fn LessonView(
             true
         });
     }
+    let presenter = RwSignal::new(session::load(PRESENTER).as_deref() == Some("1"));
+    let toggle_presenter = move |_| {
+        presenter.update(|p| *p = !*p);
+        session::save(PRESENTER, if presenter.get_untracked() { "1" } else { "0" });
+    };
     let pager =
         move |l: Option<&tellers_course::Lesson>, rel: &'static str, label: &'static str| {
             l.map(|l| {
@@ -138,7 +148,7 @@ pub fn LessonView(
             })
         };
     view! {
-        <article class="lesson" data-testid="lesson">
+        <article class="lesson" class:lesson--presenter=move || presenter.get() data-testid="lesson">
             <p class="eyebrow">
                 <a href="#/lessons">"Lessons"</a>
                 {format!(" · Lesson {} of {}", lesson.number, lessons.len())}
@@ -153,6 +163,14 @@ pub fn LessonView(
                 <a class="button" href=format!("#/lessons/worksheet/{}", lesson.slug) data-testid="worksheet-link">
                     "Print a worksheet"
                 </a>
+                <button
+                    class="button"
+                    data-testid="lesson-presenter"
+                    aria-pressed=move || presenter.get().to_string()
+                    on:click=toggle_presenter
+                >
+                    {move || if presenter.get() { "Leave presenter mode" } else { "Presenter mode" }}
+                </button>
             </p>
             {segments}
             <nav class="pager print-hide" aria-label="Previous and next lesson">

@@ -347,3 +347,28 @@ export async function aLinkToAnExerciseBringsItIntoView({ page, open }) {
     { timeout: 10_000 },
   );
 }
+
+export async function aLessonHasAPresenterModeForAProjector({ page, open, screenshot }) {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await open('#/lessons/utilisation-and-response-time');
+  await expectVisible(page.locator('.prose').first(), 'the lesson text');
+  const measure = () =>
+    page.evaluate(() => ({
+      text: parseFloat(getComputedStyle(document.querySelector('.prose p')).fontSize),
+      width: document.querySelector('[data-testid="lesson"]').getBoundingClientRect().width,
+      header: getComputedStyle(document.querySelector('.site-header')).display,
+    }));
+  const before = await measure();
+  await page.getByTestId('lesson-presenter').click();
+  const on = await measure();
+  assert.equal(on.header, 'none', 'the site header is hidden');
+  assert.ok(on.text >= 1.25 * before.text, `text ${before.text} px → ${on.text} px`);
+  assert.ok(on.width >= 1.25 * before.width, `column ${before.width} px → ${on.width} px`);
+  await screenshot('lesson-presenter-1080p.png', { fullPage: false });
+  // It stays on from one lesson to the next, and goes off again.
+  await page.locator('.pager__link[rel="next"]').click();
+  await expectVisible(page.getByRole('heading', { level: 1, name: /The line that grows without limit/ }), 'the next lesson');
+  assert.equal(await page.getByTestId('lesson-presenter').getAttribute('aria-pressed'), 'true');
+  await page.getByTestId('lesson-presenter').click();
+  assert.notEqual((await measure()).header, 'none', 'the header is back');
+}

@@ -27,13 +27,14 @@ import { DIST } from './harness.mjs';
  * A third session's fixes (+2.4 KB) and theory for hedged calls and for a
  * mix with a rare heavy class (+9.5 KB: transforms inverted numerically,
  * where an exponential tail was four times off): 412.0 KB; with the
- * report's null latency when nothing was measured, 412.4 KB. Budget 413.
+ * report's null latency when nothing was measured, 412.4 KB; with the
+ * lessons' presenter mode, 412.9 KB. Budget 414.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 413;
+const BUDGET_KB = 414;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
