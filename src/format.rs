@@ -112,32 +112,8 @@ pub fn fmt_value(x: f64, unit: &str) -> String {
 }
 
 /// `text` with every whole number of four or more digits grouped by
-/// commas, as the rest of the app prints them: "mean 2136 ms" → "mean
-/// 2,136 ms". Digits after a decimal point are left alone.
-pub fn group_thousands(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len() + 8);
-    let mut i = 0;
-    while i < chars.len() {
-        if !chars[i].is_ascii_digit() {
-            out.push(chars[i]);
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < chars.len() && chars[i].is_ascii_digit() {
-            i += 1;
-        }
-        let run: String = chars[start..i].iter().collect();
-        let fraction = start > 0 && chars[start - 1] == '.';
-        if fraction || run.len() < 4 {
-            out.push_str(&run);
-        } else {
-            out.push_str(&tellers_sim::text::group_digits(&run));
-        }
-    }
-    out
-}
+/// commas (the simulator's, which theory's text uses too).
+pub use tellers_sim::text::group_thousands;
 
 /// A tick's label: `0.5`, `20`, `1,000`, `10k`.
 pub fn fmt_tick(x: f64) -> String {
@@ -208,16 +184,6 @@ mod tests {
         assert_eq!(fmt_per_s(0.001), "under 0.01 per s");
         assert_eq!(fmt_per_s(0.0), "0 per s");
         assert_eq!(fmt_per_s(200.4), "200 per s");
-    }
-
-    #[test]
-    fn long_numbers_in_a_sentence_are_grouped() {
-        assert_eq!(
-            group_thousands("mean 7238 ms against 100 ms; 1024 cores, 0.12345 s, 1,234"),
-            "mean 7,238 ms against 100 ms; 1,024 cores, 0.12345 s, 1,234"
-        );
-        assert_eq!(group_thousands("1000000 rps"), "1,000,000 rps");
-        assert_eq!(group_thousands("no numbers"), "no numbers");
     }
 
     #[test]

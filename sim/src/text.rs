@@ -39,6 +39,34 @@ pub fn group_digits(digits: &str) -> String {
     out
 }
 
+/// `text` with every whole number of four or more digits grouped by
+/// commas, as the app, the CLI and theory print them: "mean 2136 ms" → "mean
+/// 2,136 ms". Digits after a decimal point are left alone.
+pub fn group_thousands(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].is_ascii_digit() {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            i += 1;
+        }
+        let run: String = chars[start..i].iter().collect();
+        let fraction = start > 0 && chars[start - 1] == '.';
+        if fraction || run.len() < 4 {
+            out.push_str(&run);
+        } else {
+            out.push_str(&group_digits(&run));
+        }
+    }
+    out
+}
+
 /// A decimal number as typed: an optional sign, digits with at most one
 /// point, an optional exponent ("12", "-0.5", ".5", "5.", "+2", "1e3",
 /// "2.5E-3"), spaces around it ignored; `None` for anything else ("inf",
@@ -113,7 +141,17 @@ pub fn read_number(text: &str) -> Result<f64, NotNumber> {
 
 #[cfg(test)]
 mod tests {
-    use super::{clip, group_digits, number};
+    use super::{clip, group_digits, group_thousands, number};
+
+    #[test]
+    fn long_numbers_in_a_sentence_are_grouped() {
+        assert_eq!(
+            group_thousands("mean 7238 ms against 100 ms; 1024 cores, 0.12345 s, 1,234"),
+            "mean 7,238 ms against 100 ms; 1,024 cores, 0.12345 s, 1,234"
+        );
+        assert_eq!(group_thousands("1000000 rps"), "1,000,000 rps");
+        assert_eq!(group_thousands("no numbers"), "no numbers");
+    }
 
     #[test]
     fn digits_are_grouped_by_thousands() {

@@ -327,36 +327,18 @@ fn plural(n: u64, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
     } else {
-        format!("{} {word}s", grouped(&n.to_string()))
+        format!("{} {word}s", crate::text::group_thousands(&n.to_string()))
     }
-}
-
-/// A number as written ("1100", "-0.25", "12345.5") with the thousands of
-/// its whole part grouped by commas ([`crate::text::group_digits`]), as
-/// every number theory's text shows: "1,100", "-0.25", "12,345.5".
-fn grouped(text: &str) -> String {
-    let (sign, body) = match text.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", text),
-    };
-    let (whole, rest) = match body.find('.') {
-        Some(i) => body.split_at(i),
-        None => (body, ""),
-    };
-    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) {
-        return text.to_owned();
-    }
-    format!("{sign}{}{rest}", crate::text::group_digits(whole))
 }
 
 /// `x` with `decimals` decimals, thousands grouped: "1,100", "2.2".
 fn num(x: f64, decimals: usize) -> String {
-    grouped(&format!("{x:.decimals$}"))
+    crate::text::group_thousands(&format!("{x:.decimals$}"))
 }
 
 /// `x` as typed (no more decimals than it has), thousands grouped.
 fn typed(x: f64) -> String {
-    grouped(&format!("{x}"))
+    crate::text::group_thousands(&format!("{x}"))
 }
 
 fn var(mean: f64, dist: Dist) -> f64 {
@@ -679,7 +661,7 @@ pub fn theory(s: &Scenario) -> Theory {
                     1,
                     format!(
                         "each of the {} loops (each connection stays on one loop, so each loop is its own line)",
-                        grouped(&loops.to_string())
+                        crate::text::group_thousands(&loops.to_string())
                     ),
                 ),
                 Model::EventLoop if pinned => (
@@ -687,7 +669,7 @@ pub fn theory(s: &Scenario) -> Theory {
                     format!(
                         "the {} that the {} loops share",
                         plural(u64::from(s.cores), "core"),
-                        grouped(&loops.to_string())
+                        crate::text::group_thousands(&loops.to_string())
                     ),
                 ),
                 Model::EventLoop => {
@@ -831,7 +813,7 @@ pub fn theory(s: &Scenario) -> Theory {
                 approx_because.push(format!(
                     "by Little's law {} threads would be busy, more than the {} there are: expect a longer wait",
                     num(held, 0),
-                    grouped(&t.to_string())
+                    crate::text::group_thousands(&t.to_string())
                 ));
             }
         }
