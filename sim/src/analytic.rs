@@ -1255,7 +1255,7 @@ impl<'a> ShapedLine<'a> {
 /// The 99th percentile, ms, of a line's response time R (with survival
 /// `line`, mean `line_mean`) followed by the delay's random calls D and
 /// its fixed time: P(R + D > t) = Σ P(R ∈ cell) · P(D > t − midpoint)
-/// over 2,000 cells up to where P(R > r) < 10⁻⁷ (the mass beyond is
+/// over 1,000 cells up to where P(R > r) < 10⁻⁷ (the mass beyond is
 /// counted as late), solved for 1 % by bisection between the calls' own
 /// p99 and that plus the end of the cells.
 fn p99_line_then_calls(line: impl Fn(f64) -> f64, line_mean: f64, d: &Delay) -> f64 {

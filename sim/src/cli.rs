@@ -538,9 +538,11 @@ pub fn parse_or_help(
     // A flag that needs a value, followed by a flag: the value is missing.
     // (Value flags take values that start with '-', such as "-0.5", so clap
     // would take the flag after as the value.)
+    // Cheapest test first: the clap command behind `flags_of` is built
+    // only for a flag followed by a flag, not for every value given.
     if let Some(w) = args
         .windows(2)
-        .find(|w| needs_value(&w[0]) && flags_of(None).iter().any(|f| *f == w[1]))
+        .find(|w| w[1].starts_with("--") && needs_value(&w[0]) && flags_of(None).contains(&w[1]))
     {
         return Err(Outcome::Message(format!("{} needs a value", w[0])));
     }
