@@ -135,6 +135,19 @@ pub enum LessonPath {
         /// A class code and a student name, when the link gives them.
         student: Option<(String, String)>,
     },
+    /// `#/lessons/worksheets/SLUG?class=CODE&name=A&name=B`: the worksheets
+    /// of a whole class for one lesson, each student's on its own pages
+    /// (the teacher's tools; the link is built by
+    /// `worksheet::class_sheets_href`, which says why the names travel in
+    /// the URL).
+    ClassWorksheets {
+        /// The lesson's slug.
+        slug: String,
+        /// The class code (may be empty).
+        class: String,
+        /// Every `name` in the link, decoded, in order (may be empty).
+        names: Vec<String>,
+    },
 }
 
 impl LessonPath {
@@ -143,14 +156,23 @@ impl LessonPath {
     pub fn is_teacher(&self) -> bool {
         matches!(
             self,
-            LessonPath::Teacher | LessonPath::AnswerKey { .. } | LessonPath::Results { .. }
+            LessonPath::Teacher
+                | LessonPath::AnswerKey { .. }
+                | LessonPath::Results { .. }
+                | LessonPath::ClassWorksheets { .. }
         )
     }
 }
 
 /// Names after `#/lessons/` that are pages, not lessons. No lesson may take
 /// one as its slug (a test checks the course).
-pub const RESERVED_LESSON_NAMES: [&str; 4] = ["answer-key", "teacher", "results", "worksheet"];
+pub const RESERVED_LESSON_NAMES: [&str; 5] = [
+    "answer-key",
+    "teacher",
+    "results",
+    "worksheet",
+    "worksheets",
+];
 
 /// Read the lessons part of a hash such as `#/lessons/littles-law/threads-busy`.
 pub fn lesson_path(hash: &str) -> LessonPath {
@@ -181,6 +203,11 @@ pub fn lesson_path(hash: &str) -> LessonPath {
                 .filter(|c| !c.is_empty())
                 .map(|c| (c, param("name"))),
         },
+        "worksheets" => LessonPath::ClassWorksheets {
+            slug: short(parts.next().unwrap_or_default()),
+            class: param("class"),
+            names: query_values(query, "name"),
+        },
         slug => LessonPath::Lesson {
             slug: short(slug),
             exercise: parts.next().map(str::to_string),
@@ -205,6 +232,16 @@ pub fn query_param(query: &str, name: &str) -> Option<String> {
         let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
         (k == name).then(|| percent_decode(v).trim().to_string())
     })
+}
+
+/// Every value of `name` in a query such as `name=Ana&name=Bo`, decoded
+/// and trimmed, in order.
+pub fn query_values(query: &str, name: &str) -> Vec<String> {
+    query
+        .split('&')
+        .filter_map(|kv| kv.split_once('=').filter(|(k, _)| *k == name))
+        .map(|(_, v)| percent_decode(v).trim().to_string())
+        .collect()
 }
 
 /// The link to a lesson, or to one exercise in it.
@@ -317,6 +354,13 @@ mod tests {
             "Worksheet: Little's law · Lessons · Tellers"
         );
         assert_eq!(
+            page_title(
+                "#/lessons/worksheets/littles-law?class=R12&name=Ana",
+                Some("Worksheets: Little's law")
+            ),
+            "Worksheets: Little's law · Lessons · Tellers"
+        );
+        assert_eq!(
             page_title("#/nope", Some("Page not found")),
             "Page not found · Tellers"
         );
@@ -387,6 +431,22 @@ mod tests {
                 student: Some(("R12".into(), "Ana B".into()))
             }
         );
+        assert_eq!(
+            lesson_path("#/lessons/worksheets/threads?class=R12&name=Ana%20B&x=1&name=Bo"),
+            LessonPath::ClassWorksheets {
+                slug: "threads".into(),
+                class: "R12".into(),
+                names: vec!["Ana B".into(), "Bo".into()]
+            }
+        );
+        assert_eq!(
+            lesson_path("#/lessons/worksheets"),
+            LessonPath::ClassWorksheets {
+                slug: String::new(),
+                class: String::new(),
+                names: vec![]
+            }
+        );
         let long = "x".repeat(500);
         assert_eq!(
             lesson_path(&format!("#/lessons/{long}")),
@@ -403,6 +463,7 @@ mod tests {
             "#/lessons/teacher",
             "#/lessons/answer-key?class=R12",
             "#/lessons/results",
+            "#/lessons/worksheets/x?class=R12&name=Ana",
         ] {
             assert!(lesson_path(hash).is_teacher(), "{hash}");
         }
@@ -446,5 +507,12 @@ mod tests {
         }
         assert_eq!(query_param("class", "class").as_deref(), Some(""));
         assert_eq!(query_param("x=1", "class"), None);
+        let names = ["Zoë & Ana", "Souza, Ana", "a=b"];
+        let q: Vec<String> = names
+            .iter()
+            .map(|n| format!("name={}", query_escape(n)))
+            .collect();
+        assert_eq!(query_values(&q.join("&"), "name"), names);
+        assert_eq!(query_values("names=x&name", "name"), Vec::<String>::new());
     }
 }

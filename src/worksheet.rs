@@ -1,11 +1,15 @@
 //! A printable worksheet: one lesson's exercises with one student's
 //! numbers, room to work, and no answers, hints or solutions. Built as HTML
-//! text ([`worksheet_html`]): it is static once drawn.
+//! text ([`worksheet_html`]): it is static once drawn. A whole class's
+//! worksheets for one lesson ([`class_sheets`], the teacher's tools) are
+//! the same sheets, one after another, each on its own pages.
 
 use crate::answer::{kind_label, option_letter};
+use crate::classroom::{key_students, KEY_MAX_STUDENTS};
 use crate::progress::student_seed;
+use crate::route::query_escape;
 use html_escape::encode_text as text;
-use tellers_course::{Kind, Lesson};
+use tellers_course::{Course, Kind, Lesson};
 
 /// One exercise as the worksheet prints it.
 #[derive(Clone, Debug, PartialEq)]
@@ -110,6 +114,196 @@ pub fn worksheet_html(lesson: &Lesson, class: &str, name: &str) -> String {
     h + "</ol>"
 }
 
+/// The link to the worksheets of `names` (in this order) in class `class`
+/// for the lesson `slug`: `#/lessons/worksheets/SLUG?class=CODE&name=A&name=B`.
+///
+/// The names travel in the URL, one `name=` each (percent-encoded, so a
+/// comma or an `&` in a name is kept), because that is the simplest thing
+/// that works in the new tab the answer key opens it in: the key's links
+/// open with `rel="noopener"` (the key keeps its unlocked state), and such
+/// a tab starts with empty session storage in Chromium; a URL also
+/// survives a reload and can be opened again next week. The hash is never
+/// sent to a server, so the names still do not leave the browser. The key
+/// lists at most [`KEY_MAX_STUDENTS`] names (about 10 KB of URL at 50
+/// bytes a name, far below any browser's limit); a longer, edited link
+/// prints the first ones and says how many were left out
+/// ([`ClassSheets::left_out_note`]).
+pub fn class_sheets_href(slug: &str, class: &str, names: &[String]) -> String {
+    let mut href = format!("#/lessons/worksheets/{slug}?class={}", query_escape(class));
+    for name in names {
+        href += "&name=";
+        href += &query_escape(name);
+    }
+    href
+}
+
+/// What the answer key offers for the worksheets of its listed students:
+/// a link ([`class_sheets_href`]) once one lesson is picked, or a line
+/// saying to pick one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SheetsOffer {
+    /// The link to the class's worksheets; `None` while every lesson is
+    /// shown (a worksheet is one lesson's).
+    pub href: Option<String>,
+    /// The link's words, or what to do to get it.
+    pub text: String,
+}
+
+/// The answer key's offer of worksheets for the students `names` of class
+/// `class` with the lesson `lesson` picked ("" for all lessons); nothing
+/// while no names are listed.
+pub fn class_sheets_offer(lesson: &str, class: &str, names: &[String]) -> Option<SheetsOffer> {
+    let n = names.len();
+    if n == 0 {
+        return None;
+    }
+    let all = if n == 1 {
+        "the worksheet for 1 student".to_string()
+    } else {
+        format!("worksheets for all {n} students")
+    };
+    Some(if lesson.is_empty() {
+        SheetsOffer {
+            href: None,
+            text: format!("To print {all}, pick one lesson."),
+        }
+    } else {
+        SheetsOffer {
+            href: Some(class_sheets_href(lesson, class, names)),
+            text: format!("Print {all}"),
+        }
+    })
+}
+
+/// The worksheets of a class for one lesson, as a link asks for them
+/// ([`class_sheets`]): checked, with the students in the link's order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassSheets {
+    /// The lesson's slug, a lesson of the course.
+    pub slug: String,
+    /// "Lesson 4 · Worksheets for class R12".
+    pub eyebrow: String,
+    /// The page's heading: "Worksheets: Little's law".
+    pub heading: String,
+    /// The class code.
+    pub class: String,
+    /// The students, in the link's order: each once, tidied as the answer
+    /// key tidies names ([`key_students`]), at most [`KEY_MAX_STUDENTS`].
+    pub names: Vec<String>,
+    /// How many more students the link listed, left out.
+    pub left_out: usize,
+}
+
+/// The worksheets a link asks for: the lesson `slug` of `course`, class
+/// `class`, students `names` (as [`class_sheets_href`] writes them). Or,
+/// for a link that was cut or edited, what is wrong with it, in words a
+/// teacher can act on: no such lesson, no class, no students.
+pub fn class_sheets(
+    course: &Course,
+    slug: &str,
+    class: &str,
+    names: &[String],
+) -> Result<ClassSheets, String> {
+    let mut wrong = Vec::new();
+    let lesson = course.lesson(slug);
+    if slug.is_empty() {
+        wrong.push("names no lesson".to_string());
+    } else if lesson.is_none() {
+        let shown: String = slug.chars().filter(|c| !c.is_control()).take(60).collect();
+        wrong.push(format!(
+            "names a lesson \u{201c}{shown}\u{201d} that is not in this course"
+        ));
+    }
+    let class = class.trim();
+    if class.is_empty() {
+        wrong.push("names no class (class=CODE)".to_string());
+    }
+    // A name typed in the student panel has no line break, so joining the
+    // names by lines loses none.
+    let (names, left_out) = key_students(&names.join("\n"));
+    if names.is_empty() {
+        wrong.push("lists no students (name=NAME, one for each)".to_string());
+    }
+    match (lesson, wrong.is_empty()) {
+        (Some(lesson), true) => Ok(ClassSheets {
+            slug: lesson.slug.clone(),
+            eyebrow: format!("Lesson {} · Worksheets for class {class}", lesson.number),
+            heading: format!("Worksheets: {}", lesson.title),
+            class: class.to_string(),
+            names,
+            left_out,
+        }),
+        _ => Err(format!(
+            "This link {}, so there is nothing to print. Open the answer key, list your \
+             students' names, pick one lesson and follow \u{201c}Print worksheets for all \
+             students\u{201d} again.",
+            and_list(&wrong)
+        )),
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+impl ClassSheets {
+    /// Under the heading: how many students, whose, and how it prints.
+    pub fn summary(&self) -> String {
+        let n = self.names.len();
+        let students = if n == 1 { "student" } else { "students" };
+        format!(
+            "{n} {students} of class {}, in the order of your list; each worksheet \
+             starts on a new page, with the student's name and their own numbers.",
+            self.class
+        )
+    }
+
+    /// What the print button says.
+    pub fn print_label(&self) -> String {
+        match self.names.len() {
+            1 => "Print the worksheet".to_string(),
+            n => format!("Print the {n} worksheets"),
+        }
+    }
+
+    /// When the link listed more students than are printed at once, how
+    /// many were left out and what to do.
+    pub fn left_out_note(&self) -> Option<String> {
+        (self.left_out > 0).then(|| {
+            format!(
+                "This link lists {} students; {KEY_MAX_STUDENTS} are printed at once, so \
+                 the last {} were left out. Print them from a second list on the answer key.",
+                self.names.len() + self.left_out,
+                self.left_out
+            )
+        })
+    }
+
+    /// The worksheet of the `i`-th student, as HTML: the sheet
+    /// [`worksheet_html`] prints for one student, and from the second on a
+    /// page break before it (the break is here, in the sheet's text, so the
+    /// app's stylesheet, which students download, does not grow for it).
+    pub fn sheet_html(&self, course: &Course, i: usize) -> String {
+        let (Some(lesson), Some(name)) = (course.lesson(&self.slug), self.names.get(i)) else {
+            return String::new();
+        };
+        let brk = if i == 0 {
+            ""
+        } else {
+            " style=\"break-before: page\""
+        };
+        format!(
+            "<section class=\"worksheet__sheet\" data-testid=\"class-worksheet\"{brk}>{}</section>",
+            worksheet_html(lesson, &self.class, name)
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,5 +369,214 @@ mod tests {
         let prompt = first.variant(&seed).unwrap().prompt;
         assert!(html.contains(&*text(&prompt)), "their numbers");
         assert!(worksheet_html(lesson, "", "").contains("Everyone without a class code"));
+    }
+}
+
+#[cfg(test)]
+mod class_tests {
+    use super::*;
+    use crate::course_data::compiled_course;
+    use crate::route::{lesson_path, LessonPath};
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|n| n.to_string()).collect()
+    }
+
+    /// Every sheet of `sheets`, one after another, as the page draws them.
+    fn printed(sheets: &ClassSheets) -> String {
+        (0..sheets.names.len())
+            .map(|i| sheets.sheet_html(compiled_course(), i))
+            .collect()
+    }
+
+    #[test]
+    fn each_student_has_their_own_sheet_with_their_numbers_under_their_name() {
+        let course = compiled_course();
+        let lesson = course.lesson("littles-law").unwrap();
+        let list = names(&["Ana", "<b>Bo</b>", "Cy & Dee"]);
+        let sheets = class_sheets(course, "littles-law", "R12", &list).unwrap();
+        assert_eq!(sheets.names, list, "in the link's order");
+        let html = printed(&sheets);
+        assert!(!html.contains("<b>"), "names are escaped");
+        // Where each student's sheet starts: at their name, in order.
+        let starts: Vec<usize> = list
+            .iter()
+            .map(|n| {
+                let who = format!("Numbers for {} in class R12.", text(n));
+                html.find(&who)
+                    .unwrap_or_else(|| panic!("no sheet for {n}"))
+            })
+            .collect();
+        assert!(starts.windows(2).all(|w| w[0] < w[1]), "{starts:?}");
+        let prompts: Vec<Vec<String>> = list
+            .iter()
+            .map(|n| {
+                let seed = student_seed("R12", n);
+                lesson
+                    .exercises()
+                    .map(|e| text(&e.variant(&seed).unwrap().prompt).into_owned())
+                    .collect()
+            })
+            .collect();
+        for (i, own) in prompts.iter().enumerate() {
+            let end = starts.get(i + 1).copied().unwrap_or(html.len());
+            let sheet = &html[starts[i]..end];
+            for p in own {
+                assert!(sheet.contains(p.as_str()), "{}'s numbers: {p}", list[i]);
+            }
+            // Another student's numbers are not on this sheet.
+            for (j, other) in prompts.iter().enumerate().filter(|(j, _)| *j != i) {
+                let theirs: Vec<_> = other.iter().filter(|p| !own.contains(p)).collect();
+                assert!(!theirs.is_empty(), "{} and {} differ", list[i], list[j]);
+                for p in theirs {
+                    assert!(!sheet.contains(p.as_str()), "{}'s sheet has {p}", list[i]);
+                }
+            }
+            // The very sheet a single student's link prints.
+            assert!(sheets
+                .sheet_html(course, i)
+                .contains(&worksheet_html(lesson, "R12", &list[i])));
+        }
+        assert_eq!(html.matches("data-testid=\"class-worksheet\"").count(), 3);
+        assert_eq!(
+            html.matches("data-testid=\"worksheet-item\"").count(),
+            3 * lesson.exercises().count()
+        );
+    }
+
+    #[test]
+    fn each_sheet_after_the_first_starts_a_new_page() {
+        let course = compiled_course();
+        let sheets = class_sheets(course, "littles-law", "R12", &names(&["A", "B", "C"])).unwrap();
+        let first = sheets.sheet_html(course, 0);
+        assert!(first
+            .starts_with("<section class=\"worksheet__sheet\" data-testid=\"class-worksheet\">"));
+        assert!(!first.contains("break-before"), "no blank first page");
+        for i in 1..3 {
+            assert!(sheets
+                .sheet_html(course, i)
+                .starts_with("<section class=\"worksheet__sheet\" data-testid=\"class-worksheet\" style=\"break-before: page\">"));
+        }
+        assert_eq!(sheets.sheet_html(course, 3), "", "no fourth student");
+    }
+
+    #[test]
+    fn students_keep_the_lists_order_each_once_tidied() {
+        let course = compiled_course();
+        let list = names(&["Zed", "Ana  Souza", " ", "ana souza", "Bo"]);
+        let sheets = class_sheets(course, "littles-law", " R12 ", &list).unwrap();
+        assert_eq!(sheets.names, names(&["Zed", "Ana Souza", "Bo"]));
+        assert_eq!(sheets.class, "R12");
+        assert_eq!(sheets.left_out, 0);
+        assert_eq!(sheets.left_out_note(), None);
+        assert_eq!(sheets.heading, "Worksheets: Little's law");
+        assert!(sheets.eyebrow.ends_with("Worksheets for class R12"));
+        assert!(sheets
+            .summary()
+            .starts_with("3 students of class R12, in the order of your list"));
+        assert_eq!(sheets.print_label(), "Print the 3 worksheets");
+        let one = class_sheets(course, "littles-law", "R12", &names(&["Ana"])).unwrap();
+        assert!(one.summary().starts_with("1 student of class"));
+        assert_eq!(one.print_label(), "Print the worksheet");
+    }
+
+    #[test]
+    fn a_bad_link_says_what_is_wrong_never_a_blank_page() {
+        let course = compiled_course();
+        let ana = names(&["Ana"]);
+        let err =
+            |slug, class, list: &[String]| class_sheets(course, slug, class, list).unwrap_err();
+        // An empty class.
+        for empty in [vec![], names(&["", "  "])] {
+            let why = err("littles-law", "R12", &empty);
+            assert!(
+                why.starts_with("This link lists no students (name=NAME, one for each), so there is nothing to print."),
+                "{why}"
+            );
+        }
+        let why = err("thread-pool", "R12", &ana);
+        assert!(
+            why.starts_with("This link names a lesson \u{201c}thread-pool\u{201d} that is not in this course, so"),
+            "{why}"
+        );
+        assert!(err("", "R12", &ana).starts_with("This link names no lesson, so"));
+        assert!(
+            err("littles-law", " ", &ana).starts_with("This link names no class (class=CODE), so")
+        );
+        let all = err("x\u{7}y", "", &[]);
+        assert!(
+            all.starts_with(
+                "This link names a lesson \u{201c}xy\u{201d} that is not in this course, \
+                 names no class (class=CODE) and lists no students"
+            ),
+            "{all}"
+        );
+        assert!(all.contains("Open the answer key"), "what to do: {all}");
+    }
+
+    #[test]
+    fn a_link_with_too_many_students_prints_the_first_and_says_so() {
+        let course = compiled_course();
+        let many: Vec<String> = (0..KEY_MAX_STUDENTS + 5)
+            .map(|i| format!("Student {i}"))
+            .collect();
+        let sheets = class_sheets(course, "littles-law", "R12", &many).unwrap();
+        assert_eq!(sheets.names, many[..KEY_MAX_STUDENTS]);
+        assert_eq!(sheets.left_out, 5);
+        let note = sheets.left_out_note().unwrap();
+        assert!(
+            note.starts_with(&format!(
+                "This link lists {} students",
+                KEY_MAX_STUDENTS + 5
+            )),
+            "{note}"
+        );
+        assert!(note.contains("the last 5 were left out"), "{note}");
+    }
+
+    #[test]
+    fn the_link_carries_every_name_through_the_url() {
+        let list = names(&["Zoë & Ana", "Souza, Ana", "a=b?c#d", "Bo"]);
+        let href = class_sheets_href("littles-law", "R 12", &list);
+        assert!(href.starts_with("#/lessons/worksheets/littles-law?class=R%2012&name="));
+        assert_eq!(
+            lesson_path(&href),
+            LessonPath::ClassWorksheets {
+                slug: "littles-law".into(),
+                class: "R 12".into(),
+                names: list.clone()
+            }
+        );
+        assert!(
+            lesson_path(&href).is_teacher(),
+            "drawn by the teacher's tools"
+        );
+        // The key's longest list stays a modest URL.
+        let many: Vec<String> = (0..KEY_MAX_STUDENTS)
+            .map(|i| format!("Student Number {i}"))
+            .collect();
+        assert!(class_sheets_href("littles-law", "K7Q2-MX4P", &many).len() < 10_000);
+    }
+
+    #[test]
+    fn the_key_offers_the_class_worksheets_once_a_lesson_is_picked() {
+        let two = names(&["Ana", "Bo"]);
+        assert_eq!(class_sheets_offer("littles-law", "R12", &[]), None);
+        assert_eq!(
+            class_sheets_offer("", "R12", &two),
+            Some(SheetsOffer {
+                href: None,
+                text: "To print worksheets for all 2 students, pick one lesson.".into()
+            })
+        );
+        assert_eq!(
+            class_sheets_offer("littles-law", "R12", &two),
+            Some(SheetsOffer {
+                href: Some(class_sheets_href("littles-law", "R12", &two)),
+                text: "Print worksheets for all 2 students".into()
+            })
+        );
+        let one = class_sheets_offer("littles-law", "R12", &names(&["Ana"])).unwrap();
+        assert_eq!(one.text, "Print the worksheet for 1 student");
     }
 }

@@ -1,8 +1,8 @@
 //! The teacher's tools as their own wasm: create a class, the answer key,
-//! the class's results. The app (`tellers-app`) loads this only when a
-//! teacher page opens and calls [`mount_teacher_tools`]; students never
-//! download it. Built by trunk beside the app (index.html), with the same
-//! profile and simulator.
+//! the class's results, a class's worksheets. The app (`tellers-app`)
+//! loads this only when a teacher page opens and calls
+//! [`mount_teacher_tools`]; students never download it. Built by trunk
+//! beside the app (index.html), with the same profile and simulator.
 //!
 //! It also carries the engine's entry points that only the browser tests
 //! call (the speed benchmark and the native-versus-wasm report), so that

@@ -7,6 +7,7 @@ use crate::classroom::{
     key_access, key_opens, key_students, read_class_code, KeyAccess, KEY_MAX_STUDENTS,
 };
 use crate::reveal::reveal_in_frames;
+use crate::worksheet::class_sheets_offer;
 use tellers_course::Course;
 
 /// The teacher's answer key for a class: for each student name, every
@@ -193,6 +194,29 @@ fn KeyTables(
             }
         })
     };
+    // With one lesson picked, every listed student's worksheet in one print.
+    let sheets = {
+        let code = code.clone();
+        move || {
+            let offer =
+                listed.with(|(names, _)| lesson.with(|l| class_sheets_offer(l, &code, names)))?;
+            Some(view! {
+                <p class="print-hide key__sheets" data-testid="key-class-worksheets">
+                    {match offer.href {
+                        Some(href) => {
+                            view! {
+                                <a class="button" href=href target="_blank" rel="noopener">
+                                    {offer.text}
+                                </a>
+                            }
+                                .into_any()
+                        }
+                        None => offer.text.into_any(),
+                    }}
+                </p>
+            })
+        }
+    };
     let tables = move || {
         let list = students.get();
         let slug = lesson.get();
@@ -210,5 +234,5 @@ fn KeyTables(
             </For>
         }
     };
-    view! { {left_out} <div data-testid="key-tables">{tables}</div> }
+    view! { {sheets} {left_out} <div data-testid="key-tables">{tables}</div> }
 }

@@ -9,9 +9,9 @@ use crate::route::LessonPath;
 
 /// The lessons, at `#/lessons…`: the contents, one lesson or its
 /// worksheet, and the teacher's pages (the class, the answer key, the
-/// class's results). Opening them starts the course's fetch if it has not
-/// started; until it arrives the page says so, and if it fails, why, with
-/// a button to try again.
+/// class's results, a class's worksheets). Opening them starts the
+/// course's fetch if it has not started; until it arrives the page says
+/// so, and if it fails, why, with a button to try again.
 #[component]
 pub fn LessonsPage(
     /// Where inside the lessons the URL points.
@@ -96,9 +96,10 @@ fn lesson_page(course: Arc<Course>, path: LessonPath) -> AnyView {
             no_such_lesson(slug)
         }
         // Drawn by the teacher's tools (see `LessonsPage`).
-        LessonPath::AnswerKey { .. } | LessonPath::Teacher | LessonPath::Results { .. } => {
-            ().into_any()
-        }
+        LessonPath::AnswerKey { .. }
+        | LessonPath::Teacher
+        | LessonPath::Results { .. }
+        | LessonPath::ClassWorksheets { .. } => ().into_any(),
     }
 }
 

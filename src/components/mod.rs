@@ -36,6 +36,7 @@ pub use welcome::Welcome;
 
 mod answer_key;
 mod class_results;
+mod class_worksheets;
 mod exercise_card;
 mod lesson_contents;
 mod lesson_sim;
@@ -49,6 +50,7 @@ mod update_notice;
 mod worksheet_page;
 pub use answer_key::AnswerKey;
 pub use class_results::ClassResults;
+pub use class_worksheets::ClassWorksheets;
 pub use exercise_card::ExerciseCard;
 pub use lesson_contents::LessonContents;
 pub use lesson_sim::LessonSim;

@@ -3,16 +3,17 @@ use std::sync::Arc;
 use tellers_course::Course;
 
 use super::lessons_page::with_course;
-use super::{AnswerKey, ClassResults, TeacherPage};
+use super::{AnswerKey, ClassResults, ClassWorksheets, TeacherPage};
 use crate::course_data::CourseLoader;
 use crate::route::{lesson_path, watch_hash, LessonPath};
 
 /// The teacher's tools: create a class, the answer key, the class's
-/// results. They are a second wasm (`src/bin/teacher.rs`), which the app
-/// loads only when a teacher page opens ([`super::TeacherTools`]), so
-/// students never download them. Mounted inside the app's page, they
-/// follow the hash and fetch the course themselves (from the cache, as a
-/// rule: the app has fetched it already).
+/// results, a class's worksheets. They are a second wasm
+/// (`src/bin/teacher.rs`), which the app loads only when a teacher page
+/// opens ([`super::TeacherTools`]), so students never download them.
+/// Mounted inside the app's page, they follow the hash and fetch the
+/// course themselves (from the cache, as a rule: the app has fetched it
+/// already).
 #[component]
 pub fn TeacherApp() -> impl IntoView {
     let hash = watch_hash();
@@ -30,6 +31,9 @@ fn teacher_page(course: Arc<Course>, path: LessonPath) -> AnyView {
             view! { <AnswerKey course class lesson /> }.into_any()
         }
         LessonPath::Results { class } => view! { <ClassResults course class /> }.into_any(),
+        LessonPath::ClassWorksheets { slug, class, names } => {
+            view! { <ClassWorksheets course slug class names /> }.into_any()
+        }
         _ => ().into_any(),
     }
 }

@@ -1,0 +1,116 @@
+// A class's worksheets in one print, as a teacher gets them: from the
+// answer key, with one lesson picked, "Print worksheets for all N
+// students" opens a page in a new tab with each student's worksheet (their
+// name, their own numbers), each starting on a new printed page. A link
+// that was cut or edited says what is wrong.
+
+import assert from 'node:assert/strict';
+import { expectAccessible, expectVisible, screenshot } from './harness.mjs';
+
+/** Pages in a PDF made by Chromium. */
+function pdfPages(pdf) {
+  return (pdf.toString('latin1').match(/\/Type\s*\/Page(?!s)/g) ?? []).length;
+}
+
+const ANA = 'Ana';
+// Escaped on the page, or the worksheet would read "Numbers for Bo  in class".
+const BO = 'Bo <Lee>';
+
+export async function aTeacherPrintsTheWorksheetsOfTheWholeClassAtOnce({ page, open }) {
+  // R12 is an old plain class code: its key opens without a teacher key.
+  await open('#/lessons/answer-key?class=R12');
+  await page.getByTestId('key-names').fill(`${ANA}\n${BO}`);
+  const offer = page.getByTestId('key-class-worksheets');
+  await expectVisible(offer, 'the offer of the class worksheets');
+  assert.equal(
+    (await offer.textContent()).trim(),
+    'To print worksheets for all 2 students, pick one lesson.',
+    'with every lesson shown, a line saying to pick one',
+  );
+  assert.equal(await offer.getByRole('link').count(), 0);
+
+  // One lesson, with the questions: each student's numbers, from the key.
+  await page.getByTestId('key-lesson').selectOption({ label: "4. Little's law" });
+  await page.getByTestId('key-questions').check();
+  const question = async (who) => {
+    const student = page.locator('.key__student').filter({ has: page.getByRole('heading', { level: 2, name: who }) });
+    const cell = student.locator('tr[data-exercise="threads-busy"] td').first();
+    await expectVisible(cell, `${who}'s question in the key`);
+    return (await cell.textContent()).trim();
+  };
+  const anaQuestion = await question(ANA);
+  const boQuestion = await question(BO);
+  assert.match(anaQuestion, /requests per second/);
+  assert.notEqual(anaQuestion, boQuestion, 'two students, two sets of numbers');
+
+  const link = offer.getByRole('link', { name: 'Print worksheets for all 2 students' });
+  await expectVisible(link, 'the link');
+  assert.equal(await link.getAttribute('target'), '_blank', 'opens beside the key, which stays unlocked');
+  const [sheetsPage] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+  const errors = [];
+  sheetsPage.on('pageerror', (e) => errors.push(e.message));
+  sheetsPage.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await sheetsPage.waitForLoadState('load');
+  assert.match(sheetsPage.url(), /#\/lessons\/worksheets\/littles-law\?class=R12&name=Ana&name=Bo%20%3CLee%3E$/);
+
+  const printButton = sheetsPage.getByRole('button', { name: 'Print the 2 worksheets' });
+  await expectVisible(printButton, 'the print button');
+  await sheetsPage.waitForFunction(
+    () => !document.querySelector('[data-testid="class-worksheets-print"]')?.disabled,
+    null,
+    { timeout: 10_000 },
+  );
+  await expectVisible(sheetsPage.getByRole('heading', { level: 1, name: "Worksheets: Little's law" }), 'the heading');
+  const sheets = sheetsPage.getByTestId('class-worksheet');
+  assert.equal(await sheets.count(), 2, 'a worksheet a student');
+  const [anaSheet, boSheet] = await sheets.allTextContents();
+  assert.match(anaSheet, /Numbers for Ana in class R12\./);
+  assert.ok(anaSheet.includes('Name: Ana'), 'her name on her sheet');
+  assert.ok(boSheet.includes(`Numbers for ${BO} in class R12.`), `in the list's order, the name as typed: ${boSheet.slice(0, 300)}`);
+  assert.ok(anaSheet.includes(anaQuestion), "Ana's sheet has Ana's numbers");
+  assert.ok(!anaSheet.includes(boQuestion), "and not Bo's");
+  assert.ok(boSheet.includes(boQuestion), "Bo's sheet has Bo's numbers");
+  assert.ok(!boSheet.includes(anaQuestion), "and not Ana's");
+  assert.ok(!/Hint|Worked solution|Correct\./.test(anaSheet + boSheet), 'no hints, solutions or answers');
+  const items = await sheetsPage.getByTestId('worksheet-item').count();
+  assert.ok(items > 0 && items % 2 === 0, `the same exercises on both sheets (${items} items)`);
+  await expectAccessible(sheetsPage);
+
+  // Printed: the buttons hidden, and the second sheet on a page of its own.
+  await sheetsPage.emulateMedia({ media: 'print' });
+  assert.ok(!(await printButton.isVisible()), 'no buttons on paper');
+  const breaks = await sheets.evaluateAll((all) => all.map((s) => getComputedStyle(s).breakBefore));
+  assert.deepEqual(breaks, ['auto', 'page'], 'each sheet after the first starts a new page');
+  await screenshot(sheetsPage, 'class-worksheets-print.png');
+  const classPages = pdfPages(await sheetsPage.pdf({ format: 'A4' }));
+  // Each student's own worksheet, printed alone: the class's print takes
+  // no more pages than the two together, and at least one each.
+  const single = async (name) => {
+    await sheetsPage.goto(
+      new URL(`#/lessons/worksheet/littles-law?class=R12&name=${encodeURIComponent(name)}`, sheetsPage.url()).href,
+    );
+    await expectVisible(sheetsPage.getByTestId('worksheet'), `${name}'s own worksheet`);
+    return pdfPages(await sheetsPage.pdf({ format: 'A4' }));
+  };
+  const apart = (await single(ANA)) + (await single(BO));
+  assert.ok(classPages >= 2 && classPages <= apart, `the class prints on ${classPages} A4 pages; alone, ${apart}`);
+  assert.deepEqual(errors, [], 'the worksheets page logged errors');
+  await sheetsPage.close();
+}
+
+export async function aCutOrEditedClassWorksheetsLinkSaysWhatIsWrong({ page, open }) {
+  const problem = page.getByTestId('class-worksheets-error');
+  await open('#/lessons/worksheets/littles-law?class=R12');
+  await expectVisible(problem, 'the problem');
+  await expectVisible(page.getByRole('heading', { level: 1, name: 'No worksheets to print' }), 'its heading');
+  assert.match(await problem.textContent(), /This link lists no students \(name=NAME, one for each\), so there is nothing to print\./);
+  assert.equal(await page.getByTestId('class-worksheet').count(), 0);
+
+  await open('#/lessons/worksheets/thread-pool?name=Ana');
+  await expectVisible(problem.filter({ hasText: 'thread-pool' }), 'the problem with the edited link');
+  assert.match(
+    await problem.textContent(),
+    /This link names a lesson \u201cthread-pool\u201d that is not in this course and names no class \(class=CODE\)/,
+  );
+  await expectAccessible(page);
+}
