@@ -28,7 +28,8 @@ const CHUNK: u64 = 2_000;
 /// How often the figures follow the animation, ms.
 const REPORT_EVERY_MS: f64 = 250.0;
 
-fn now_ms() -> f64 {
+/// The page's clock, ms since it opened (0 without one).
+pub fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())

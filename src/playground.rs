@@ -69,6 +69,25 @@ pub fn playground_hash(s: &Scenario, view: &ViewState) -> String {
     }
 }
 
+/// The shortest time between two writes of the address bar, ms. A slider
+/// dragged sends a change every frame; writing the URL each time cost about
+/// a fifth of the handling of each change (Chromium traces), so while the
+/// scenario keeps changing the URL follows it a few times a second, and
+/// always ends on the last change.
+pub const URL_EVERY_MS: f64 = 300.0;
+
+/// How long to wait before writing the address bar, ms: 0 (now) when the
+/// last write was `URL_EVERY_MS` or more before `now_ms` (or there was
+/// none), else the time left until then. Both times in ms on one clock.
+pub fn url_write_wait_ms(now_ms: f64, last_write_ms: Option<f64>) -> f64 {
+    match last_write_ms {
+        Some(last) if now_ms - last < URL_EVERY_MS && now_ms >= last => {
+            URL_EVERY_MS - (now_ms - last)
+        }
+        _ => 0.0,
+    }
+}
+
 /// The query part of a hash (`#/playground?cores=4` → `cores=4`).
 pub fn hash_query(hash: &str) -> &str {
     hash.split_once('?').map_or("", |(_, q)| q)
@@ -164,6 +183,19 @@ pub fn shortcut(key: &str, focus: Focus) -> Option<Shortcut> {
 mod tests {
     use super::*;
     use crate::format::fmt_speed;
+
+    #[test]
+    fn the_url_is_written_now_or_when_its_pause_ends() {
+        // The first change, and any after a quiet spell, go at once.
+        assert_eq!(url_write_wait_ms(1_000.0, None), 0.0);
+        assert_eq!(url_write_wait_ms(1_000.0, Some(1_000.0 - URL_EVERY_MS)), 0.0);
+        assert_eq!(url_write_wait_ms(5_000.0, Some(1_000.0)), 0.0);
+        // A change soon after a write waits for the rest of the pause.
+        assert_eq!(url_write_wait_ms(1_000.0, Some(1_000.0)), URL_EVERY_MS);
+        assert_eq!(url_write_wait_ms(1_100.0, Some(1_000.0)), URL_EVERY_MS - 100.0);
+        // A clock that went back (a restored tab) never makes it wait longer than one pause.
+        assert_eq!(url_write_wait_ms(500.0, Some(1_000.0)), 0.0);
+    }
     #[test]
     fn view_settings_ride_beside_the_scenario() {
         let s = Scenario {

@@ -1,14 +1,17 @@
 use leptos::ev;
+use leptos::leptos_dom::helpers::TimeoutHandle;
 use leptos::prelude::*;
+use std::time::Duration;
 use tellers_sim::presets::presets;
 use tellers_sim::Scenario;
 use wasm_bindgen::JsCast;
 
 use super::{CurvePanel, FiguresPanel, RunControls, ScenarioControls, SeriesPanel, TellersPanel};
 use crate::controls::{presenter_controls, visible_controls};
-use crate::lab::Lab;
+use crate::lab::{now_ms, Lab};
 use crate::playground::{
-    focus_of, hash_query, playground_hash, read_query, shortcut, Focus, Shortcut, ViewState,
+    focus_of, hash_query, playground_hash, read_query, shortcut, url_write_wait_ms, Focus, Shortcut,
+    ViewState,
 };
 use crate::reveal::reveal_in_frames;
 
@@ -32,11 +35,42 @@ pub fn PlaygroundPage(
         speed: lab.speed.get(),
     };
     let hash_now = Memo::new(move |_| playground_hash(&scenario.get(), &view_state()));
-    // Keep the URL in step without a `hashchange` (which would reload the page).
-    Effect::new(move |_| {
-        let hash = hash_now.get();
+    // Keep the URL in step without a `hashchange` (which would reload the
+    // page), at most every `URL_EVERY_MS` while a slider is dragged: a write
+    // due later reads the newest hash then. Only while the playground is
+    // still the page shown (the learner may have gone on to a lesson).
+    let last_write = StoredValue::new(None::<f64>);
+    let pending = StoredValue::new(None::<TimeoutHandle>);
+    let write_url = move || {
+        pending.try_set_value(None);
+        let Some(hash) = hash_now.try_get_untracked() else {
+            return;
+        };
+        let shown = window().location().hash().unwrap_or_default();
+        if !shown.starts_with("#/playground") {
+            return;
+        }
         if let Ok(history) = window().history() {
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash));
+        }
+        last_write.try_set_value(Some(now_ms()));
+    };
+    Effect::new(move |_| {
+        hash_now.track();
+        if pending.get_value().is_some() {
+            return;
+        }
+        match url_write_wait_ms(now_ms(), last_write.get_value()) {
+            0.0 => write_url(),
+            wait => {
+                let later = set_timeout_with_handle(write_url, Duration::from_millis(wait as u64));
+                pending.set_value(later.ok());
+            }
+        }
+    });
+    on_cleanup(move || {
+        if let Some(Some(handle)) = pending.try_get_value() {
+            handle.clear();
         }
     });
     let link = move || {

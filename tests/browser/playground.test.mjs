@@ -107,6 +107,45 @@ export async function movingASliderChangesFiguresAndTheCurve({ page, open }) {
   assert.notEqual(after, before, 'the curve was redrawn');
 }
 
+export async function aDraggedSliderWritesTheUrlAFewTimesAndEndsOnItsValue({ page, open }) {
+  // Count the address bar's writes: a drag changes the scenario every frame,
+  // and the URL follows at most every 300 ms (src/playground.rs, URL_EVERY_MS).
+  await page.addInitScript(() => {
+    window.__urlWrites = 0;
+    const replace = history.replaceState.bind(history);
+    history.replaceState = (...args) => {
+      window.__urlWrites += 1;
+      return replace(...args);
+    };
+  });
+  await openPaused(page, open);
+  const slider = control(page, 'rps').locator('input[type="range"]');
+  await slider.scrollIntoViewIfNeeded();
+  const box = await slider.boundingBox();
+  const y = box.y + box.height / 2;
+  await page.evaluate(() => {
+    window.__urlWrites = 0;
+    window.__values = new Set();
+    document.addEventListener('input', (e) => window.__values.add(e.target.value), true);
+  });
+  await page.mouse.move(box.x + 4, y);
+  await page.mouse.down();
+  for (let i = 0; i <= 30; i += 1) {
+    await page.mouse.move(box.x + 4 + ((box.width - 8) * i) / 30, y);
+    await page.waitForTimeout(16);
+  }
+  await page.mouse.up();
+  const value = await slider.inputValue();
+  const changes = await page.evaluate(() => window.__values.size);
+  assert.ok(changes >= 15, `the drag changed the rate ${changes} times`);
+  // The last value reaches the URL once the pause is over.
+  await page.waitForFunction((v) => new URLSearchParams(location.hash.split('?')[1]).get('rps') === v, value, { timeout: 2_000 });
+  const writes = await page.evaluate(() => window.__urlWrites);
+  assert.ok(writes >= 1 && writes <= changes / 3, `${writes} writes of the URL for ${changes} changes`);
+  // A link copied now opens the value the drag ended on.
+  assert.equal(await control(page, 'rps').locator('input.control__box').inputValue(), value);
+}
+
 export async function aBoxWithABadValueSaysWhatIsAllowedAndKeepsTheRun({ page, open, screenshot }) {
   await openPaused(page, open);
   const rps = control(page, 'rps').locator('input.control__box');
