@@ -10,8 +10,8 @@ use super::{CurvePanel, FiguresPanel, RunControls, ScenarioControls, SeriesPanel
 use crate::controls::{presenter_controls, visible_controls};
 use crate::lab::{now_ms, Lab};
 use crate::playground::{
-    focus_of, hash_query, playground_hash, read_query, shortcut, url_write_wait_ms, Focus, Shortcut,
-    ViewState,
+    focus_of, hash_query, playground_hash, read_query, shortcut, url_write_wait_ms, Focus,
+    Shortcut, ViewState,
 };
 use crate::reveal::reveal_in_frames;
 
