@@ -211,28 +211,9 @@ pub fn stable_hash(text: &str) -> u64 {
     })
 }
 
-/// `x` rounded to `decimals`, with a comma every three digits: `1,234.5`.
-pub fn fmt_fixed(x: f64, decimals: usize) -> String {
-    if !x.is_finite() {
-        return if x.is_nan() {
-            "—".into()
-        } else {
-            "∞".into()
-        };
-    }
-    let s = format!("{:.*}", decimals, x.abs());
-    let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(a, b)| (a, b));
-    let mut out = tellers_sim::text::group_digits(int);
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(frac);
-    }
-    let zero = s.chars().all(|c| c == '0' || c == '.');
-    if x < 0.0 && !zero {
-        out.insert(0, '−');
-    }
-    out
-}
+/// `x` rounded to `decimals`, with a comma every three digits: `1,234.5`
+/// (it lives in `tellers_sim::text`, beside the digit grouper).
+pub use tellers_sim::text::fmt_fixed;
 
 /// Format a number as the lessons write it: thousands separated by commas,
 /// about three significant digits, no trailing zeros ("1,000", "33.3", "0.1").

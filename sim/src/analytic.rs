@@ -528,28 +528,28 @@ fn mmc_response_survival(c: u32, service_ms: f64, rho: f64, erlang: f64, t: f64)
 }
 
 /// The `t` at which a decreasing `survival(t)` (1 at t = 0) falls to `q`,
-/// found by doubling from `start` and then bisecting to a relative precision of 1e-9.
+/// to a relative precision of 1e-9: bracketed by doubling from `start`
+/// ([`bracket`]), then found by [`crossing`].
 fn solve_survival(survival: impl Fn(f64) -> f64, q: f64, start: f64) -> f64 {
-    let mut hi = start;
+    let (lo, hi) = bracket(&survival, q, start);
+    refine_crossing(survival, q, lo, hi)
+}
+
+/// A bracket around where a decreasing `tail` (1 at t = 0) falls to `q`:
+/// `start` doubled until `tail` is at most `q` there (at most 2,000
+/// times), and the point before it (0 when `start` is already past
+/// `q`), each as (t, tail(t) − q).
+fn bracket(tail: impl Fn(f64) -> f64, q: f64, start: f64) -> ((f64, f64), (f64, f64)) {
+    let mut lo = (0.0, 1.0 - q);
+    let mut hi = (start, tail(start) - q);
     let mut doublings = 0;
-    while survival(hi) > q && doublings < 2_000 {
-        hi *= 2.0;
+    while hi.1 > 0.0 && doublings < 2_000 {
+        lo = hi;
+        let t = 2.0 * hi.0;
+        hi = (t, tail(t) - q);
         doublings += 1;
     }
-    let mut lo = 0.0;
-    // 0 < answer ≤ hi; each step halves the bracket, ~30 steps reach 1e-9.
-    for _ in 0..200 {
-        if hi - lo <= 1e-9 * hi {
-            break;
-        }
-        let mid = 0.5 * (lo + hi);
-        if survival(mid) > q {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    0.5 * (lo + hi)
+    (lo, hi)
 }
 
 /// The exact `p` percentile of M/M/c (first come, first served) response time
@@ -560,7 +560,8 @@ fn solve_survival(survival: impl Fn(f64) -> f64, q: f64, start: f64) -> f64 {
 /// exponential with rate μ. So P(T > t) = (1 − C) e^{−μt} + C P(W′ + B > t),
 /// with P(W′ + B > t) = (θ e^{−μt} − μ e^{−θt}) / (θ − μ), or (1 + μt) e^{−μt}
 /// when θ = μ (computed in a form with no cancellation near θ = μ).
-/// Solves P(T > t) = 1 − p by bisection to a relative precision of 1e-9.
+/// Solves P(T > t) = 1 − p to a relative precision of 1e-9 (a bracket by
+/// doubling, then the Illinois variant of regula falsi).
 /// For `c = 1` it equals [`mm1_response_percentile_ms`].
 ///
 /// * `c` — servers (count).
@@ -718,8 +719,9 @@ fn hypoexp_tail(rates: &[f64], t: f64) -> f64 {
 /// mean CPU `svc` ms at utilisation `rho`) followed by a random wait off
 /// the CPU with mean `wait_ms` (exponential): the time in line, the CPU
 /// and the wait are added as the independent random times they are,
-/// rather than taking the wait as fixed. Exact for exponential CPU times.
-/// With no CPU time it is the wait's own p99, `wait_ms` × ln 100.
+/// rather than taking the wait as fixed. Exact for exponential CPU times
+/// (solved to a relative precision of 1e-9). With no CPU time it is the
+/// wait's own p99, `wait_ms` × ln 100.
 pub fn mmc_then_wait_p99_ms(c: u32, svc: f64, rho: f64, wait_ms: f64) -> f64 {
     if wait_ms > 0.0 && svc == 0.0 {
         return wait_ms * 100f64.ln();
@@ -734,19 +736,7 @@ pub fn mmc_then_wait_p99_ms(c: u32, svc: f64, rho: f64, wait_ms: f64) -> f64 {
     let tail = |t: f64| {
         (1.0 - waits) * hypoexp_tail(&[mu, nu], t) + waits * hypoexp_tail(&[mu, theta, nu], t)
     };
-    let (mut lo, mut hi) = (0.0, svc + wait_ms);
-    while tail(hi) > 0.01 {
-        hi *= 2.0;
-    }
-    for _ in 0..60 {
-        let mid = (lo + hi) / 2.0;
-        if tail(mid) > 0.01 {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    (lo + hi) / 2.0
+    solve_survival(tail, 0.01, svc + wait_ms)
 }
 
 // ---------------------------------------------------------------------------
@@ -1155,6 +1145,9 @@ struct ShapedLine<'a> {
     rho: f64,
     lambda: f64,
     erlang: f64,
+    /// Each class that has a share, as the tail adds it: (share, its fixed
+    /// parts' sum in ms, its random parts), the added parts included.
+    classes: Vec<(f64, f64, Vec<Part>)>,
 }
 
 impl<'a> ShapedLine<'a> {
@@ -1165,12 +1158,40 @@ impl<'a> ShapedLine<'a> {
             return None;
         }
         let cf = f64::from(c);
+        let shift_then: f64 = shape
+            .then
+            .iter()
+            .filter(|p| p.dist == Dist::Const)
+            .map(|p| p.mean_ms)
+            .sum();
+        let random_then: Vec<Part> = shape
+            .then
+            .iter()
+            .copied()
+            .filter(|p| p.dist == Dist::Exp && p.mean_ms > 0.0)
+            .collect();
+        let classes = shape
+            .classes
+            .iter()
+            .filter(|(share, _)| *share > 0.0)
+            .map(|&(share, class)| {
+                let mut random = random_then.clone();
+                let mut shift = shift_then;
+                match class.dist {
+                    Dist::Const => shift += class.mean_ms,
+                    Dist::Exp if class.mean_ms > 0.0 => random.push(class),
+                    Dist::Exp => {}
+                }
+                (share, shift, random)
+            })
+            .collect();
         Some(ShapedLine {
             c: cf,
             shape,
             rho,
             lambda: rho * cf / mean,
             erlang: erlang_c(c, cf * rho),
+            classes,
         })
     }
 
@@ -1192,32 +1213,9 @@ impl<'a> ShapedLine<'a> {
     /// P(R + X > t) for a time X after the line, independent of it, with
     /// transform `after` (smooth: random parts only).
     fn survival_then(&self, t: f64, after: impl Fn(Cx) -> Cx) -> f64 {
-        let fixed = |parts: &mut dyn Iterator<Item = &Part>| -> f64 {
-            parts
-                .filter(|p| p.dist == Dist::Const)
-                .map(|p| p.mean_ms)
-                .sum()
-        };
-        let shift_then = fixed(&mut self.shape.then.iter());
-        let random_then: Vec<Part> = self
-            .shape
-            .then
+        self.classes
             .iter()
-            .copied()
-            .filter(|p| p.dist == Dist::Exp && p.mean_ms > 0.0)
-            .collect();
-        self.shape
-            .classes
-            .iter()
-            .filter(|(share, _)| *share > 0.0)
-            .map(|(share, class)| {
-                let mut random = random_then.clone();
-                let mut shift = shift_then;
-                match class.dist {
-                    Dist::Const => shift += class.mean_ms,
-                    Dist::Exp if class.mean_ms > 0.0 => random.push(*class),
-                    Dist::Exp => {}
-                }
+            .map(|(share, shift, random)| {
                 let lst = |s: Cx| {
                     random
                         .iter()
@@ -1256,17 +1254,12 @@ impl<'a> ShapedLine<'a> {
 /// `line`, mean `line_mean`) followed by the delay's random calls D and
 /// its fixed time: P(R + D > t) = Σ P(R ∈ cell) · P(D > t − midpoint)
 /// over 1,000 cells up to where P(R > r) < 10⁻⁷ (the mass beyond is
-/// counted as late), solved for 1 % by bisection between the calls' own
+/// counted as late), solved for 1 % by [`crossing`] between the calls' own
 /// p99 and that plus the end of the cells.
 fn p99_line_then_calls(line: impl Fn(f64) -> f64, line_mean: f64, d: &Delay) -> f64 {
     const CELLS: usize = 1_000;
     let calls_p99 = slowest_quantile_ms(d.calls, d.call_mean_ms, d.hedge_after_ms, 0.99);
-    let mut end = line_mean.max(1e-9);
-    let mut doublings = 0;
-    while line(end) > 1e-7 && doublings < 200 {
-        end *= 2.0;
-        doublings += 1;
-    }
+    let (_, (end, _)) = bracket(&line, 1e-7, line_mean.max(1e-9));
     let step = end / CELLS as f64;
     let mut cells = Vec::with_capacity(CELLS);
     let mut before = 1.0;
@@ -1295,17 +1288,32 @@ fn p99_line_then_calls(line: impl Fn(f64) -> f64, line_mean: f64, d: &Delay) -> 
 /// Where a decreasing `tail` falls to `q` between `lo` (tail ≥ q) and
 /// `hi` (tail ≤ q), by the Illinois variant of regula falsi (a handful of
 /// evaluations for a smooth tail, where bisection needs thirty), to a
-/// relative precision of 1e-9.
-fn crossing(tail: impl Fn(f64) -> f64, q: f64, mut lo: f64, mut hi: f64) -> f64 {
-    let (mut f_lo, mut f_hi) = (tail(lo) - q, tail(hi) - q);
+/// relative precision of 1e-9. The one root finder here: a percentile
+/// search brackets its root first ([`solve_survival`]).
+fn crossing(tail: impl Fn(f64) -> f64, q: f64, lo: f64, hi: f64) -> f64 {
+    let (f_lo, f_hi) = (tail(lo) - q, tail(hi) - q);
+    refine_crossing(tail, q, (lo, f_lo), (hi, f_hi))
+}
+
+/// [`crossing`], with tail − q already known at both ends of the bracket:
+/// `lo` and `hi` are (t, tail(t) − q). Returns `lo`'s t when tail ≤ q
+/// there already, `hi`'s when tail ≥ q there still.
+fn refine_crossing(
+    tail: impl Fn(f64) -> f64,
+    q: f64,
+    (mut lo, mut f_lo): (f64, f64),
+    (mut hi, mut f_hi): (f64, f64),
+) -> f64 {
     if f_lo <= 0.0 {
         return lo;
     }
     if f_hi >= 0.0 {
         return hi;
     }
+    // The last point evaluated: none yet, so a first guess (at the
+    // midpoint for a symmetric bracket) is never taken as settled.
+    let mut t = f64::NAN;
     let mut kept = 0; // 1: lo moved last, −1: hi moved last
-    let mut t = 0.5 * (lo + hi);
     for _ in 0..100 {
         let guess = lo + f_lo * (hi - lo) / (f_lo - f_hi);
         let next = if guess > lo && guess < hi {
@@ -1893,6 +1901,82 @@ mod tests {
         let json = serde_json::to_string(&curve[0]).unwrap();
         assert!(json.contains(r#""mean_ms":20.0"#), "{json}");
         assert!(mmc_curve(4, 10.0, &[]).is_empty());
+    }
+
+    // --- the root finder: a bracket by doubling, then crossing ---
+
+    #[test]
+    fn mm1_p99_is_s_over_one_minus_rho_times_ln_100() {
+        // The search, not the closed form: M/M/c with one server solves
+        // P(T > t) = 1 % through the bracket and crossing.
+        for s in [0.001, 1.0, 10.0, 250.0, 1e6] {
+            for rho in [0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 0.95, 0.99, 0.999, 0.999_999] {
+                let exact = s / (1.0 - rho) * 100f64.ln();
+                let got = mmc_response_percentile_ms(1, s, rho, 0.99);
+                assert!(
+                    (got - exact).abs() <= 1e-9 * exact,
+                    "S {s} rho {rho}: {got} vs {exact}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_percentile_search_takes_a_handful_of_evaluations() {
+        // M/M/1 at ρ = 0.9 from its mean: 3 doublings, then crossing
+        // (bisection took 35 evaluations in all).
+        let evaluations = std::cell::Cell::new(0);
+        let (s, rho) = (10.0, 0.9);
+        let mean = s / (1.0 - rho);
+        let survival = |t: f64| {
+            evaluations.set(evaluations.get() + 1);
+            (-t / mean).exp()
+        };
+        let t = solve_survival(survival, 0.01, mean);
+        assert_close!(t, mean * 100f64.ln(), 1e-9);
+        assert!(evaluations.get() <= 15, "{} evaluations", evaluations.get());
+    }
+
+    #[test]
+    fn the_bracket_doubles_as_often_as_it_must() {
+        // Starting 10¹² times too low: 43 doublings, then the root to 1e-9.
+        let mean = 1e6;
+        let evaluations = std::cell::Cell::new(0);
+        let survival = |t: f64| {
+            evaluations.set(evaluations.get() + 1);
+            (-t / mean).exp()
+        };
+        let t = solve_survival(survival, 0.01, 1e-6);
+        assert!(
+            (t - mean * 100f64.ln()).abs() <= 1e-9 * t,
+            "{t} vs {}",
+            mean * 100f64.ln()
+        );
+        assert!(
+            evaluations.get() <= 44 + 15,
+            "{} evaluations",
+            evaluations.get()
+        );
+        let ((lo, f_lo), (hi, f_hi)) = bracket(|t| (-t / mean).exp(), 0.01, 1e-6);
+        assert_eq!(hi, 2.0 * lo);
+        assert!(f_lo > 0.0 && f_hi <= 0.0 && lo < t && t <= hi);
+        // Already past q at the start: the bracket is [0, start].
+        let ((lo, f_lo), (hi, _)) = bracket(|t| (-t / mean).exp(), 0.01, 1e9);
+        assert_eq!((lo, f_lo, hi), (0.0, 0.99, 1e9));
+        // A tail that never falls: the bracket gives up (no endless loop).
+        assert_eq!(solve_survival(|_| 1.0, 0.01, 1.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn crossing_is_not_fooled_by_a_first_guess_at_the_midpoint() {
+        // tail − q is +½ at 0 and −½ at 2: regula falsi's first guess is
+        // the midpoint 1, but the root is 2 (1 − 0.5^(1/3)) ≈ 0.413.
+        let tail = |t: f64| (1.0 - t / 2.0).powi(3);
+        let root = 2.0 * (1.0 - 0.5f64.cbrt());
+        assert_close!(crossing(tail, 0.5, 0.0, 2.0), root, 1e-9);
+        // Ends already past q are returned as they are.
+        assert_eq!(crossing(tail, 0.5, 1.0, 2.0), 1.0);
+        assert_eq!(crossing(tail, 0.5, 0.0, 0.1), 0.1);
     }
 
     // --- M/D/1 and M/G/1 ---

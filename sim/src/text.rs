@@ -1,5 +1,6 @@
 //! Text someone typed: echoed back safely in a message, and numbers read
-//! from it.
+//! from it; and numbers written for people to read (digits grouped, a
+//! fixed count of decimals).
 
 /// At most a few characters of what someone typed, without markup or
 /// control characters (each becomes `?`), so an echoed value can never
@@ -63,6 +64,33 @@ pub fn group_thousands(text: &str) -> String {
         } else {
             out.push_str(&group_digits(&run));
         }
+    }
+    out
+}
+
+/// `x` rounded to `decimals`, with a comma every three digits: `1,234.5`.
+/// A negative number gets a minus sign (−, U+2212), unless it rounds to
+/// zero ("0", never "-0"); NaN is "—" and an infinity "∞". Every number
+/// written with a fixed count of decimals (the app's, theory's reasons,
+/// the course's) is written here.
+pub fn fmt_fixed(x: f64, decimals: usize) -> String {
+    if !x.is_finite() {
+        return if x.is_nan() {
+            "—".into()
+        } else {
+            "∞".into()
+        };
+    }
+    let s = format!("{:.*}", decimals, x.abs());
+    let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(a, b)| (a, b));
+    let mut out = group_digits(int);
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    let zero = s.chars().all(|c| c == '0' || c == '.');
+    if x < 0.0 && !zero {
+        out.insert(0, '−');
     }
     out
 }
@@ -141,7 +169,7 @@ pub fn read_number(text: &str) -> Result<f64, NotNumber> {
 
 #[cfg(test)]
 mod tests {
-    use super::{clip, group_digits, group_thousands, number};
+    use super::{clip, fmt_fixed, group_digits, group_thousands, number};
 
     #[test]
     fn long_numbers_in_a_sentence_are_grouped() {
@@ -163,6 +191,51 @@ mod tests {
             ("18446744073709551615", "18,446,744,073,709,551,615"),
         ] {
             assert_eq!(group_digits(digits), shown);
+        }
+    }
+
+    #[test]
+    fn fixed_decimals_are_rounded_and_grouped() {
+        for (x, decimals, shown) in [
+            (1234.5, 1, "1,234.5"),
+            (1234.56, 0, "1,235"),
+            (999.96, 1, "1,000.0"),
+            (1_234_567.891, 2, "1,234,567.89"),
+            (0.0, 2, "0.00"),
+            (0.25, 2, "0.25"),
+            (12.0, 0, "12"),
+            (-1234.5, 1, "−1,234.5"),
+            (-0.004, 2, "0.00"),
+            (-0.0, 0, "0"),
+            (f64::NAN, 1, "—"),
+            (f64::INFINITY, 0, "∞"),
+            (f64::NEG_INFINITY, 0, "∞"),
+        ] {
+            assert_eq!(
+                fmt_fixed(x, decimals),
+                shown,
+                "{x} with {decimals} decimals"
+            );
+        }
+    }
+
+    #[test]
+    fn fixed_decimals_of_a_positive_number_are_stds_digits_grouped() {
+        // What theory's text wrote before it called fmt_fixed: std's
+        // digits, thousands grouped.
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = (x >> 11) as f64 / (1u64 << 53) as f64 * 10f64.powi((x % 13) as i32 - 3);
+            for decimals in 0..4 {
+                assert_eq!(
+                    fmt_fixed(v, decimals),
+                    group_thousands(&format!("{v:.decimals$}")),
+                    "{v}"
+                );
+            }
         }
     }
 

@@ -18,6 +18,7 @@
 
 use crate::analytic::{self, Capacity, CpuPart, Delay, Limit, Part, Shape};
 use crate::scenario::{Accept, Arrivals, Discipline, Dist, Model, Scenario};
+use crate::text::fmt_fixed;
 use serde::Serialize;
 
 /// What theory says about a scenario.
@@ -331,11 +332,6 @@ fn plural(n: u64, word: &str) -> String {
     }
 }
 
-/// `x` with `decimals` decimals, thousands grouped: "1,100", "2.2".
-fn num(x: f64, decimals: usize) -> String {
-    crate::text::group_thousands(&format!("{x:.decimals$}"))
-}
-
 /// `x` as typed (no more decimals than it has), thousands grouped.
 fn typed(x: f64) -> String {
     crate::text::group_thousands(&format!("{x}"))
@@ -366,9 +362,9 @@ fn cpu_moments(s: &Scenario) -> (f64, f64) {
 /// A rate in rps as the reasons write it: "150", "0.5", "1,100".
 fn rps_text(rps: f64) -> String {
     if (rps - rps.round()).abs() < 1e-9 {
-        num(rps, 0)
+        fmt_fixed(rps, 0)
     } else {
-        num(rps, 1)
+        fmt_fixed(rps, 1)
     }
 }
 
@@ -500,13 +496,13 @@ fn approximations(
         let fill_s = keep_alive_fill_s(s);
         if fill_s > s.warmup * s.duration_s {
             let secs = if fill_s < 10.0 {
-                num(fill_s, 1)
+                fmt_fixed(fill_s, 1)
             } else {
-                num(fill_s, 0)
+                fmt_fixed(fill_s, 0)
             };
             add(&format!(
                 "the run starts with no connection open: they open at {} a second and each sends for about {secs} s, so the arrivals reach {} rps only after that, later than the warm-up ends",
-                num(s.steady_rps() / f64::from(s.conn_requests), 1),
+                fmt_fixed(s.steady_rps() / f64::from(s.conn_requests), 1),
                 rps_text(s.steady_rps()),
             ));
         }
@@ -812,7 +808,7 @@ pub fn theory(s: &Scenario) -> Theory {
             if held > f64::from(t) {
                 approx_because.push(format!(
                     "by Little's law {} threads would be busy, more than the {} there are: expect a longer wait",
-                    num(held, 0),
+                    fmt_fixed(held, 0),
                     crate::text::group_thousands(&t.to_string())
                 ));
             }
