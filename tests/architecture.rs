@@ -77,49 +77,548 @@ fn the_simulator_pulls_in_no_web_crate() {
     }
 }
 
-/// `crate::a::b` → `a` for the modules of one crate's `src/`.
-fn module_of(path: &Path, src: &Path) -> String {
-    let rel = path.strip_prefix(src).unwrap();
-    let first = rel
-        .components()
-        .next()
-        .unwrap()
-        .as_os_str()
-        .to_string_lossy();
-    first.trim_end_matches(".rs").to_owned()
+// The import graph. One node per module: each `.rs` file (`engine/cores.rs`
+// is `crate::engine::cores`, `engine/mod.rs` is `crate::engine`, `lib.rs` is
+// `crate`) and each inline `mod x { … }`. A parent declaring a child is an
+// edge parent → child. Every path a module writes, in a `use` (groups and
+// all) or in code, that lands in another module is an edge to it: so a
+// child naming an item of its parent (`super::Event`) closes a circle.
+// Names are followed through `use` and `pub use` to the module that
+// defines them (`crate::Simulation` is `crate::engine`). The whole file is
+// read, less comments, strings and `#[cfg(test)] mod … { … }` blocks
+// (test modules may reach anywhere; other `#[cfg(test)]` items count).
+// The same graph drawn between the crate's top-level modules (all of
+// `engine/` as `crate::engine`) must have no circle either.
+
+/// A token of Rust source; comments, strings and chars are dropped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    Ident(String),
+    /// `::`
+    Sep,
+    Punct(char),
 }
 
-/// Top-level modules of a crate and which others each names as `crate::X`.
-fn import_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for f in rust_files(src) {
-        let m = module_of(&f, src);
-        if m == "lib" || m == "main" || m == "bin" {
-            continue;
+fn lex(src: &str) -> Vec<Tok> {
+    let c: Vec<char> = src.chars().collect();
+    let at = |j: usize| c.get(j).copied().unwrap_or('\0');
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < c.len() {
+        let ch = c[i];
+        if ch.is_whitespace() {
+            i += 1;
+        } else if ch == '/' && at(i + 1) == '/' {
+            while i < c.len() && c[i] != '\n' {
+                i += 1;
+            }
+        } else if ch == '/' && at(i + 1) == '*' {
+            let mut depth = 0;
+            while i < c.len() {
+                if c[i] == '/' && at(i + 1) == '*' {
+                    depth += 1;
+                    i += 2;
+                } else if c[i] == '*' && at(i + 1) == '/' {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+        } else if ch == 'b' && matches!(at(i + 1), '"' | '\'' | 'r') && {
+            // b"…", b'…', br"…": the prefix goes, the literal follows.
+            at(i + 1) != 'r' || matches!(at(i + 2), '"' | '#')
+        } {
+            i += 1;
+        } else if ch == 'r'
+            && (at(i + 1) == '"' || (at(i + 1) == '#' && matches!(at(i + 2), '"' | '#')))
+        {
+            // A raw string: r"…", r#"…"#.
+            let mut k = i + 1;
+            let mut hashes = 0;
+            while at(k) == '#' {
+                hashes += 1;
+                k += 1;
+            }
+            k += 1;
+            while k < c.len() && !(c[k] == '"' && (1..=hashes).all(|h| at(k + h) == '#')) {
+                k += 1;
+            }
+            i = k + 1 + hashes;
+        } else if ch == '"' {
+            i += 1;
+            while i < c.len() && c[i] != '"' {
+                i += if c[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+        } else if ch == '\'' {
+            if at(i + 1) == '\\' {
+                // An escaped char: '\n', '\'', '\u{7FFF}'.
+                i += 3;
+                while i < c.len() && c[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+            } else if at(i + 2) == '\'' {
+                i += 3;
+            } else {
+                // A lifetime or a label: its name lexes as a word.
+                i += 1;
+            }
+        } else if ch.is_alphabetic() || ch == '_' {
+            let start = if ch == 'r' && at(i + 1) == '#' {
+                i + 2
+            } else {
+                i
+            };
+            i = start;
+            while i < c.len() && (c[i].is_alphanumeric() || c[i] == '_') {
+                i += 1;
+            }
+            out.push(Tok::Ident(c[start..i].iter().collect()));
+        } else if ch.is_ascii_digit() {
+            while i < c.len()
+                && (c[i].is_alphanumeric()
+                    || c[i] == '_'
+                    || (c[i] == '.' && at(i + 1).is_ascii_digit()))
+            {
+                i += 1;
+            }
+        } else if ch == ':' && at(i + 1) == ':' {
+            out.push(Tok::Sep);
+            i += 2;
+        } else {
+            out.push(Tok::Punct(ch));
+            i += 1;
         }
-        let text = fs::read_to_string(&f).unwrap();
-        // Test modules may reach anywhere; only the code itself counts.
-        let code: String = text
-            .split("#[cfg(test)]")
-            .next()
-            .unwrap()
-            .lines()
-            .filter(|l| !l.trim_start().starts_with("//"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let entry = g.entry(m.clone()).or_default();
-        for part in code.split("crate::").skip(1) {
-            let name: String = part
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            let is_module = src.join(format!("{name}.rs")).exists() || src.join(&name).is_dir();
-            if is_module && name != m {
-                entry.insert(name);
+    }
+    out
+}
+
+fn is_word(t: Option<&Tok>, w: &str) -> bool {
+    matches!(t, Some(Tok::Ident(s)) if s == w)
+}
+
+/// The index of the bracket that closes the one at `open`.
+fn closing(t: &[Tok], open: usize) -> usize {
+    let (o, c) = match t[open] {
+        Tok::Punct('[') => ('[', ']'),
+        _ => ('{', '}'),
+    };
+    let mut depth = 0;
+    for (j, tok) in t.iter().enumerate().skip(open) {
+        if *tok == Tok::Punct(o) {
+            depth += 1;
+        } else if *tok == Tok::Punct(c) {
+            depth -= 1;
+            if depth == 0 {
+                return j;
+            }
+        }
+    }
+    t.len()
+}
+
+/// One path of a use tree (or a path in code), from `t[*i]`: `a::b::{c,
+/// d::e as f, self, *}` gives `a::b::c`, `a::b::d::e` (named `f`), `a::b`
+/// (named `b`) and `a::b` (a glob: no name). Each with the name it brings
+/// into scope.
+fn paths_at(
+    t: &[Tok],
+    i: &mut usize,
+    mut segs: Vec<String>,
+    out: &mut Vec<(Vec<String>, Option<String>)>,
+) {
+    loop {
+        match t.get(*i) {
+            Some(Tok::Sep) => *i += 1,
+            Some(Tok::Ident(s)) => {
+                segs.push(s.clone());
+                *i += 1;
+                if t.get(*i) == Some(&Tok::Sep)
+                    && matches!(t.get(*i + 1), Some(Tok::Ident(_) | Tok::Punct('{' | '*')))
+                {
+                    *i += 1;
+                    continue;
+                }
+                let mut alias = None;
+                if is_word(t.get(*i), "as") {
+                    if let Some(Tok::Ident(a)) = t.get(*i + 1) {
+                        alias = Some(a.clone());
+                    }
+                    *i += 2;
+                }
+                if segs.last().is_some_and(|s| s == "self") && segs.len() > 1 {
+                    segs.pop();
+                }
+                let name = alias.or_else(|| segs.last().cloned());
+                out.push((segs, name));
+                return;
+            }
+            Some(Tok::Punct('{')) => {
+                *i += 1;
+                loop {
+                    match t.get(*i) {
+                        None => return,
+                        Some(Tok::Punct('}')) => {
+                            *i += 1;
+                            return;
+                        }
+                        Some(Tok::Punct(',')) => *i += 1,
+                        Some(_) => {
+                            let before = *i;
+                            paths_at(t, i, segs.clone(), out);
+                            if *i == before {
+                                *i += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            Some(Tok::Punct('*')) => {
+                *i += 1;
+                out.push((segs, None));
+                return;
+            }
+            _ => {
+                if !segs.is_empty() {
+                    out.push((segs, None));
+                }
+                return;
+            }
+        }
+    }
+}
+
+/// What one module says.
+#[derive(Debug, Default)]
+struct ModInfo {
+    /// The file it is written in.
+    file: String,
+    parent: Option<String>,
+    /// Its child modules, by name.
+    children: BTreeSet<String>,
+    /// Names its `use`s bring in → the path as written.
+    imports: BTreeMap<String, Vec<String>>,
+    /// Every path it writes (in a `use` or in code).
+    paths: Vec<Vec<String>>,
+}
+
+/// A file module to read: its module path, its file's directory and name
+/// (`engine`, `cores`: `engine/cores.rs` or `engine/cores/mod.rs`).
+struct Pending {
+    module: String,
+    dir: String,
+    name: String,
+}
+
+fn join_dir(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// Reads `text`, the file of `module`, whose child files live in `dir`;
+/// returns the child files it declares.
+fn scan_file(
+    mods: &mut BTreeMap<String, ModInfo>,
+    module: &str,
+    file: &str,
+    dir: &str,
+    text: &str,
+) -> Vec<Pending> {
+    let t = lex(text);
+    let mut found = Vec::new();
+    // Open inline modules: (module, brace depth that closes it, its dir).
+    let mut scopes = vec![(module.to_owned(), 0usize, dir.to_owned())];
+    let mut depth = 0usize;
+    // A `#[cfg(test)]` or `#[macro_export]` waits for its item.
+    let mut cfg_test = false;
+    let mut exported = false;
+    let mut i = 0;
+    while i < t.len() {
+        let (cur, _, cur_dir) = scopes.last().unwrap().clone();
+        let keeps_cfg = matches!(&t[i], Tok::Punct('#' | '(' | ')'))
+            || ["pub", "crate", "super", "in", "mod"]
+                .iter()
+                .any(|w| is_word(Some(&t[i]), w));
+        let export_waits = exported;
+        if !keeps_cfg {
+            cfg_test = false;
+            exported = false;
+        }
+        match &t[i] {
+            Tok::Punct('#') => {
+                let mut j = i + 1;
+                if t.get(j) == Some(&Tok::Punct('!')) {
+                    j += 1;
+                }
+                if t.get(j) != Some(&Tok::Punct('[')) {
+                    i += 1;
+                    continue;
+                }
+                let end = closing(&t, j);
+                let cfg = [
+                    Tok::Ident("cfg".into()),
+                    Tok::Punct('('),
+                    Tok::Ident("test".into()),
+                    Tok::Punct(')'),
+                ];
+                if t.get(j + 1..end) == Some(&cfg[..]) {
+                    cfg_test = true;
+                }
+                exported |= is_word(t.get(j + 1), "macro_export");
+                i = end + 1;
+            }
+            Tok::Ident(w) if w == "mod" => {
+                let (Some(Tok::Ident(name)), Some(Tok::Punct(next))) = (t.get(i + 1), t.get(i + 2))
+                else {
+                    i += 1;
+                    continue;
+                };
+                let child = format!("{cur}::{name}");
+                match (*next, cfg_test) {
+                    // A test module, inline or in its own file: skipped.
+                    ('{', true) => i = closing(&t, i + 2) + 1,
+                    (';', true) => i += 3,
+                    (';', false) => {
+                        mods.entry(cur.clone())
+                            .or_default()
+                            .children
+                            .insert(name.clone());
+                        found.push(Pending {
+                            module: child,
+                            dir: cur_dir.clone(),
+                            name: name.clone(),
+                        });
+                        i += 3;
+                    }
+                    ('{', false) => {
+                        mods.entry(cur.clone())
+                            .or_default()
+                            .children
+                            .insert(name.clone());
+                        mods.insert(
+                            child.clone(),
+                            ModInfo {
+                                file: file.to_owned(),
+                                parent: Some(cur.clone()),
+                                ..ModInfo::default()
+                            },
+                        );
+                        depth += 1;
+                        scopes.push((child, depth, join_dir(&cur_dir, name)));
+                        i += 3;
+                    }
+                    _ => i += 1,
+                }
+                cfg_test = false;
+            }
+            // A `#[macro_export]` macro is named at the crate root
+            // (`crate::m!`), but its code is this module's.
+            Tok::Ident(w) if w == "macro_rules" && export_waits => {
+                if let (Some(Tok::Punct('!')), Some(Tok::Ident(name))) =
+                    (t.get(i + 1), t.get(i + 2))
+                {
+                    let mut path: Vec<String> = cur.split("::").map(str::to_owned).collect();
+                    path.push(name.clone());
+                    let root = mods.entry("crate".to_owned()).or_default();
+                    root.imports.insert(name.clone(), path);
+                }
+                i += 1;
+            }
+            Tok::Ident(w) if w == "use" => {
+                i += 1;
+                let mut out = Vec::new();
+                paths_at(&t, &mut i, Vec::new(), &mut out);
+                let m = mods.entry(cur).or_default();
+                for (path, name) in out {
+                    if let Some(n) = name.filter(|n| n != "_") {
+                        m.imports.insert(n, path.clone());
+                    }
+                    m.paths.push(path);
+                }
+            }
+            // A path in code: `crate::a::f()`, `super::X`, `cores::Cores`.
+            Tok::Ident(_)
+                if t.get(i + 1) == Some(&Tok::Sep)
+                    && !matches!(
+                        i.checked_sub(1).map(|j| &t[j]),
+                        Some(Tok::Sep | Tok::Punct('.'))
+                    ) =>
+            {
+                let mut out = Vec::new();
+                paths_at(&t, &mut i, Vec::new(), &mut out);
+                let m = mods.entry(cur).or_default();
+                m.paths.extend(out.into_iter().map(|(p, _)| p));
+            }
+            Tok::Punct('{') => {
+                depth += 1;
+                i += 1;
+            }
+            Tok::Punct('}') => {
+                if scopes.len() > 1 && scopes.last().unwrap().1 == depth {
+                    scopes.pop();
+                }
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    found
+}
+
+/// The modules of the crate whose root file is `root`, from `files`
+/// (path below `src/` → text); and the files it declares but `files` lacks.
+fn crate_modules(
+    files: &BTreeMap<String, String>,
+    root: &str,
+) -> (BTreeMap<String, ModInfo>, Vec<String>) {
+    let mut mods = BTreeMap::new();
+    let mut missing = Vec::new();
+    let root_dir = root.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut todo = vec![(
+        "crate".to_owned(),
+        root.to_owned(),
+        root_dir.to_owned(),
+        None,
+    )];
+    while let Some((module, file, dir, parent)) = todo.pop() {
+        mods.insert(
+            module.clone(),
+            ModInfo {
+                file: file.clone(),
+                parent,
+                ..ModInfo::default()
+            },
+        );
+        let text = &files[&file];
+        for p in scan_file(&mut mods, &module, &file, &dir, text) {
+            let own_dir = join_dir(&p.dir, &p.name);
+            let flat = join_dir(&p.dir, &format!("{}.rs", p.name));
+            let nested = format!("{own_dir}/mod.rs");
+            let Some(f) = [flat.clone(), nested]
+                .into_iter()
+                .find(|f| files.contains_key(f))
+            else {
+                missing.push(flat);
+                continue;
+            };
+            todo.push((p.module, f, own_dir, Some(module.clone())));
+        }
+    }
+    (mods, missing)
+}
+
+/// The module a path written in `from` lands in: the deepest module it
+/// walks through, names followed through `use`s to where they are
+/// defined. None for other crates' paths (and local items).
+fn resolve(
+    mods: &BTreeMap<String, ModInfo>,
+    from: &str,
+    path: &[String],
+    hops: u32,
+) -> Option<String> {
+    if hops > 32 || path.is_empty() {
+        return None;
+    }
+    let follow = |m: &str, imp: &Vec<String>, rest: &[String]| {
+        let mut full = imp.clone();
+        full.extend_from_slice(rest);
+        resolve(mods, m, &full, hops + 1)
+    };
+    let (mut cur, mut rest) = match path[0].as_str() {
+        "crate" => ("crate".to_owned(), &path[1..]),
+        "self" => (from.to_owned(), &path[1..]),
+        "super" => {
+            let mut cur = from.to_owned();
+            let mut k = 0;
+            while path.get(k).is_some_and(|s| s == "super") {
+                cur = mods.get(&cur)?.parent.clone()?;
+                k += 1;
+            }
+            (cur, &path[k..])
+        }
+        first => {
+            let m = mods.get(from)?;
+            if m.children.contains(first) {
+                (format!("{from}::{first}"), &path[1..])
+            } else {
+                let imp = m.imports.get(first)?;
+                return follow(from, imp, &path[1..]);
+            }
+        }
+    };
+    while let Some(seg) = rest.first() {
+        let Some(m) = mods.get(&cur) else { break };
+        if m.children.contains(seg) {
+            cur = format!("{cur}::{seg}");
+            rest = &rest[1..];
+        } else if let Some(imp) = m.imports.get(seg) {
+            return follow(&cur, imp, &rest[1..]);
+        } else {
+            break;
+        }
+    }
+    Some(cur)
+}
+
+/// Module → the modules it imports, each with what shows it.
+type Edges = BTreeMap<String, BTreeMap<String, String>>;
+
+fn import_edges(mods: &BTreeMap<String, ModInfo>) -> Edges {
+    let mut g = Edges::new();
+    for (name, m) in mods {
+        let e = g.entry(name.clone()).or_default();
+        for c in &m.children {
+            e.insert(format!("{name}::{c}"), format!("`mod {c}` in {}", m.file));
+        }
+        for p in &m.paths {
+            if let Some(to) = resolve(mods, name, p, 0).filter(|to| to != name) {
+                e.entry(to)
+                    .or_insert_with(|| format!("`{}` in {}", p.join("::"), m.file));
             }
         }
     }
     g
+}
+
+fn plain(g: &Edges) -> BTreeMap<String, BTreeSet<String>> {
+    g.iter()
+        .map(|(k, v)| (k.clone(), v.keys().cloned().collect()))
+        .collect()
+}
+
+/// The same graph between the crate's top-level modules (`crate::a::b` is
+/// `crate::a`): a circle through two top-level modules' children.
+fn top_level(g: &Edges) -> Edges {
+    let top = |m: &str| m.splitn(3, "::").take(2).collect::<Vec<_>>().join("::");
+    let mut out = Edges::new();
+    for (from, tos) in g {
+        let e = out.entry(top(from)).or_default();
+        for (to, why) in tos {
+            if top(to) != top(from) {
+                e.entry(top(to)).or_insert_with(|| why.clone());
+            }
+        }
+    }
+    out
+}
+
+/// An import circle, written out with what shows each step.
+fn circle(g: &Edges) -> Option<String> {
+    let cycle = find_cycle(&plain(g))?;
+    let steps: Vec<String> = cycle
+        .windows(2)
+        .map(|w| format!("{} → {} ({})", w[0], w[1], g[&w[0]][&w[1]]))
+        .collect();
+    Some(steps.join("; "))
 }
 
 fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
@@ -152,15 +651,89 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
         .find_map(|n| visit(n, g, &mut Vec::new(), &mut done))
 }
 
-#[test]
-fn no_module_imports_one_that_imports_it_back() {
-    for src in ["src", "sim/src", "lessons/src"] {
-        let g = import_graph(&root().join(src));
-        assert!(g.len() > 3, "{src}: the scan found the modules");
-        if let Some(cycle) = find_cycle(&g) {
-            panic!("{src}: an import circle: {}", cycle.join(" → "));
+/// The crate roots in a `src/`: the library, the binaries.
+fn crate_roots(files: &BTreeMap<String, String>) -> Vec<String> {
+    files
+        .keys()
+        .filter(|f| {
+            matches!(f.as_str(), "lib.rs" | "main.rs")
+                || (f.starts_with("bin/")
+                    && (f.matches('/').count() == 1 || f.ends_with("/main.rs")))
+        })
+        .cloned()
+        .collect()
+}
+
+/// Every import on a circle (whose module imports, at some remove, the
+/// importer back), with what shows it.
+fn imports_on_circles(g: &Edges) -> Vec<String> {
+    let reaches = |from: &str, to: &str| {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.to_owned()];
+        while let Some(n) = todo.pop() {
+            if n == to {
+                return true;
+            }
+            if seen.insert(n.clone()) {
+                todo.extend(g.get(&n).into_iter().flat_map(|e| e.keys().cloned()));
+            }
+        }
+        false
+    };
+    let mut out = Vec::new();
+    for (a, tos) in g {
+        for (b, why) in tos {
+            if reaches(b, a) {
+                out.push(format!("{a} → {b} ({why})"));
+            }
         }
     }
+    out
+}
+
+#[test]
+fn no_module_imports_one_that_imports_it_back() {
+    let mut circles = Vec::new();
+    for src in ["src", "sim/src", "lessons/src"] {
+        let dir = root().join(src);
+        let files: BTreeMap<String, String> = rust_files(&dir)
+            .into_iter()
+            .map(|f| {
+                let rel = f
+                    .strip_prefix(&dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                (rel, fs::read_to_string(&f).unwrap())
+            })
+            .collect();
+        let mut read = BTreeSet::new();
+        for krate in crate_roots(&files) {
+            let (mods, missing) = crate_modules(&files, &krate);
+            assert!(missing.is_empty(), "{src}/{krate}: no file for {missing:?}");
+            read.extend(mods.values().map(|m| m.file.clone()));
+            if krate == "lib.rs" {
+                assert!(mods.len() > 3, "{src}: the scan found the modules");
+            }
+            let g = import_edges(&mods);
+            for step in imports_on_circles(&g) {
+                circles.push(format!("{src}/{krate}: {step}"));
+            }
+            for step in imports_on_circles(&top_level(&g)) {
+                circles.push(format!("{src}/{krate}, top-level modules: {step}"));
+            }
+        }
+        let unread: Vec<&String> = files.keys().filter(|f| !read.contains(*f)).collect();
+        assert!(
+            unread.is_empty(),
+            "{src}: files no crate declares: {unread:?}"
+        );
+    }
+    assert!(
+        circles.is_empty(),
+        "imports on a circle:\n{}",
+        circles.join("\n")
+    );
 }
 
 #[test]
@@ -173,6 +746,196 @@ fn the_cycle_finder_finds_a_cycle() {
     assert!(find_cycle(&g).is_none());
 }
 
+/// The import graph of a crate made of `files` (path, text), `lib.rs` its root.
+fn graph_of(files: &[(&str, &str)]) -> Edges {
+    let files: BTreeMap<String, String> = files
+        .iter()
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .collect();
+    let (mods, missing) = crate_modules(&files, "lib.rs");
+    assert!(missing.is_empty(), "{missing:?}");
+    import_edges(&mods)
+}
+
+fn imports(g: &Edges, from: &str, to: &str) -> bool {
+    g.get(from).is_some_and(|e| e.contains_key(to))
+}
+
+#[test]
+fn the_graph_sees_a_child_importing_its_parent() {
+    // The engine's old shape: mod.rs declares `cores`, cores names `super::Event`.
+    let g = graph_of(&[
+        ("lib.rs", "pub mod engine;"),
+        ("engine/mod.rs", "pub mod cores;\npub enum Event { Tick }"),
+        (
+            "engine/cores.rs",
+            "use super::Event;\nfn f() -> Event { Event::Tick }",
+        ),
+    ]);
+    assert!(imports(&g, "crate::engine", "crate::engine::cores"));
+    assert!(imports(&g, "crate::engine::cores", "crate::engine"));
+    let c = circle(&g).expect("a circle");
+    assert!(c.contains("`super::Event` in engine/cores.rs"), "{c}");
+    // Its new shape: the event in a file of its own, the parent re-exports it.
+    let g = graph_of(&[
+        ("lib.rs", "pub mod engine;"),
+        (
+            "engine/mod.rs",
+            "pub mod cores;\nmod event;\npub use event::Event;",
+        ),
+        ("engine/event.rs", "pub enum Event { Tick }"),
+        ("engine/cores.rs", "use super::event::Event;"),
+    ]);
+    assert!(imports(&g, "crate::engine::cores", "crate::engine::event"));
+    assert_eq!(circle(&g), None);
+    // A child naming the re-export (`super::Event`) lands in `event` too.
+    let g = graph_of(&[
+        ("lib.rs", "pub mod engine;"),
+        (
+            "engine/mod.rs",
+            "pub mod cores;\nmod event;\npub use event::Event;",
+        ),
+        ("engine/event.rs", "pub enum Event { Tick }"),
+        ("engine/cores.rs", "fn f() { let _ = super::Event::Tick; }"),
+    ]);
+    assert!(imports(&g, "crate::engine::cores", "crate::engine::event"));
+    assert_eq!(circle(&g), None);
+}
+
+#[test]
+fn the_graph_reads_use_groups_and_super_paths() {
+    // `use crate::{a, b::c}`: both names after `crate::` count.
+    let g = graph_of(&[
+        ("lib.rs", "mod a;\nmod b;\nmod c;"),
+        ("a.rs", "use crate::{\n    c,\n    b::{self, X as Y},\n};"),
+        ("b.rs", "pub struct X;\nfn f() { crate::a::g(); }"),
+        ("c.rs", ""),
+    ]);
+    assert!(imports(&g, "crate::a", "crate::b"));
+    assert!(imports(&g, "crate::a", "crate::c"));
+    assert!(circle(&g).is_some_and(|c| c.contains("crate::a") && c.contains("crate::b")));
+    // `super::` is read from the file's own module: siblings in a circle.
+    let g = graph_of(&[
+        ("lib.rs", "mod m;"),
+        ("m/mod.rs", "mod a;\nmod b;"),
+        ("m/a.rs", "use super::b::T;\npub fn g() {}"),
+        ("m/b.rs", "pub struct T;\nfn f() { super::a::g() }"),
+    ]);
+    assert!(imports(&g, "crate::m::a", "crate::m::b"));
+    assert!(imports(&g, "crate::m::b", "crate::m::a"));
+    assert!(circle(&g).is_some());
+    // A name re-exported by the root is its defining module's.
+    let g = graph_of(&[
+        (
+            "lib.rs",
+            "mod engine;\nmod bench;\npub use engine::Simulation;",
+        ),
+        (
+            "engine/mod.rs",
+            "pub struct Simulation;\nuse crate::bench::Budget;",
+        ),
+        ("bench.rs", "pub struct Budget;\nuse crate::Simulation;"),
+    ]);
+    assert!(imports(&g, "crate::bench", "crate::engine"));
+    assert!(!imports(&g, "crate::bench", "crate"));
+    assert!(circle(&g).is_some());
+}
+
+#[test]
+fn the_graph_reads_past_test_code_and_skips_test_modules() {
+    // Code after a `#[cfg(test)]` function is code.
+    let g = graph_of(&[
+        ("lib.rs", "mod a;\nmod b;"),
+        (
+            "a.rs",
+            "#[cfg(test)]\nfn helper() -> u8 { 1 }\n\npub use crate::b::X;",
+        ),
+        ("b.rs", "pub struct X;\nuse crate::a::helper;"),
+    ]);
+    assert!(imports(&g, "crate::a", "crate::b"));
+    assert!(circle(&g).is_some());
+    // A test module may reach anywhere; the code after it counts again.
+    let g = graph_of(&[
+        ("lib.rs", "mod a;\nmod b;\nmod c;"),
+        (
+            "a.rs",
+            "#[cfg(test)]\n#[allow(dead_code)]\nmod tests {\n    use crate::b::*;\n    \
+             fn f() { let _ = ('}', \"}\", '{'); }\n}\nfn g() { crate::c::h() }",
+        ),
+        ("b.rs", "use crate::a;"),
+        ("c.rs", "pub fn h() {}"),
+    ]);
+    assert!(!imports(&g, "crate::a", "crate::b"));
+    assert!(imports(&g, "crate::a", "crate::c"));
+    assert_eq!(circle(&g), None);
+    // Comments and strings name no module.
+    let g = graph_of(&[
+        ("lib.rs", "mod a;\nmod b;"),
+        (
+            "a.rs",
+            "// use crate::b;\n/* crate::b::X */\nconst S: &str = \"crate::b::X\";\nconst R: &str = r#\"super::b\"#;",
+        ),
+        ("b.rs", "use crate::a;"),
+    ]);
+    assert!(!imports(&g, "crate::a", "crate::b"));
+    assert_eq!(circle(&g), None);
+}
+
+#[test]
+fn the_graph_places_an_exported_macro_in_its_module() {
+    // `crate::fields!` is named at the root but written in `macros`.
+    let g = graph_of(&[
+        ("lib.rs", "mod macros;\nmod user;"),
+        (
+            "macros.rs",
+            "#[macro_export]\nmacro_rules! fields { () => {} }",
+        ),
+        ("user.rs", "crate::fields!();"),
+    ]);
+    assert!(imports(&g, "crate::user", "crate::macros"));
+    assert!(!imports(&g, "crate::user", "crate"));
+    assert_eq!(circle(&g), None);
+}
+
+#[test]
+fn the_graph_sees_inline_modules() {
+    // An inline module naming its parent closes a circle, as a file would.
+    let g = graph_of(&[
+        ("lib.rs", "mod charts;"),
+        (
+            "charts.rs",
+            "pub const W: f64 = 1.0;\npub mod palette {\n    pub const X: f64 = super::W;\n}\nfn f() -> f64 { palette::X }",
+        ),
+    ]);
+    assert!(imports(&g, "crate::charts", "crate::charts::palette"));
+    assert!(imports(&g, "crate::charts::palette", "crate::charts"));
+    assert!(circle(&g).is_some());
+    // Child files of an inline module live in its directory.
+    let g = graph_of(&[
+        ("lib.rs", "mod a {\n    pub mod b;\n}\nmod c;"),
+        ("a/b.rs", "use crate::c::X;"),
+        ("c.rs", "pub struct X;"),
+    ]);
+    assert!(imports(&g, "crate::a::b", "crate::c"));
+    assert_eq!(circle(&g), None);
+}
+
+#[test]
+fn the_graph_sees_a_circle_between_top_level_modules() {
+    // No file imports one that imports it back, but `a` (through its child)
+    // and `b` (through its child) import each other.
+    let g = graph_of(&[
+        ("lib.rs", "mod a;\nmod b;"),
+        ("a/mod.rs", "mod x;\nmod w;"),
+        ("a/x.rs", "use crate::b::y::Y;"),
+        ("a/w.rs", "pub struct W;"),
+        ("b/mod.rs", "pub mod y;\nmod z;"),
+        ("b/y.rs", "pub struct Y;"),
+        ("b/z.rs", "use crate::a::w::W;"),
+    ]);
+    assert_eq!(circle(&g), None);
+    assert!(circle(&top_level(&g)).is_some());
+}
 #[test]
 fn components_branch_on_no_domain_value() {
     // Matching on a model, an arrival process or a limit is domain logic:

@@ -7,9 +7,9 @@
 //! teller first pays the switch cost. This is the only place that knows
 //! about slices and switches: the servers only say "teller t wants n ns".
 
+use super::event::Event;
 use super::queue::{EventQueue, Time};
 use super::request::ReqId;
-use super::Event;
 use std::collections::VecDeque;
 
 /// A teller's id: its index among all tellers.

@@ -5,9 +5,9 @@
 //! are handed to a pool of worker threads, at a hand-off cost on the loop.
 
 use super::cores::{TellerId, TellerKind, TellerState};
+use super::ctx::{Ctx, Server};
 use super::queue::Time;
 use super::request::{Caller, Owner, Phase, ReqId};
-use super::{Ctx, Server};
 use crate::scenario::{Accept, Model};
 use std::collections::VecDeque;
 

@@ -4,9 +4,9 @@
 //! answer, waits included.
 
 use super::cores::{TellerId, TellerKind, TellerState};
+use super::ctx::{Ctx, Server};
 use super::queue::Time;
 use super::request::{Caller, Owner, Phase, ReqId};
-use super::{Ctx, Server};
 use crate::scenario::{Discipline, Model};
 use std::collections::VecDeque;
 
