@@ -579,10 +579,11 @@ pub fn curve_chart(
     }
 }
 
-/// The time-series charts of a run: requests in line and inside; the load
-/// (offered, answered, answered in time, retries); CPU busy; p99 response
-/// time per interval.
-pub fn series_charts(series: &[SeriesPoint]) -> [Chart; 4] {
+/// The time-series charts of a run, each with its label (what a screen
+/// reader says for it): requests in line and inside; the load (offered,
+/// answered, answered in time, retries); CPU busy; p99 response time per
+/// interval.
+pub fn series_charts(series: &[SeriesPoint]) -> [(&'static str, Chart); 4] {
     let t_max = series.last().map_or(1.0, |p| p.t_s).max(1.0);
     let pts = |f: fn(&SeriesPoint) -> f64| series.iter().map(|p| (p.t_s, f(p))).collect::<Vec<_>>();
     let line = pts(|p| p.line);
@@ -594,57 +595,69 @@ pub fn series_charts(series: &[SeriesPoint]) -> [Chart; 4] {
         .collect::<Vec<_>>();
     let p99_max = linear_max(p99.iter().map(|p| p.1), 1.0);
     [
-        Chart {
-            x_label: "Simulated time, s".into(),
-            y_label: "Requests".into(),
-            x: (0.0, t_max),
-            y: (0.0, count_max),
-            y_log: false,
-            x_percent: false,
-            series: vec![
-                Series {
-                    label: "in line".into(),
-                    color: palette::BLUE,
+        (
+            "Requests in line and inside over simulated time",
+            Chart {
+                x_label: "Simulated time, s".into(),
+                y_label: "Requests".into(),
+                x: (0.0, t_max),
+                y: (0.0, count_max),
+                y_log: false,
+                x_percent: false,
+                series: vec![
+                    Series {
+                        label: "in line".into(),
+                        color: palette::BLUE,
+                        mark: Mark::Line,
+                        points: line,
+                    },
+                    Series {
+                        label: "inside (line + served)".into(),
+                        color: palette::ORANGE,
+                        mark: Mark::Dashed,
+                        points: inside,
+                    },
+                ],
+            },
+        ),
+        (
+            "Requests per second over simulated time: arriving, finished, finished in time, retries",
+            load_chart(series, t_max),
+        ),
+        (
+            "CPU busy, percent, over simulated time",
+            Chart {
+                x_label: "Simulated time, s".into(),
+                y_label: "CPU busy, %".into(),
+                x: (0.0, t_max),
+                y: (0.0, 100.0),
+                y_log: false,
+                x_percent: false,
+                series: vec![Series {
+                    label: "CPU busy".into(),
+                    color: palette::GREEN,
                     mark: Mark::Line,
-                    points: line,
-                },
-                Series {
-                    label: "inside (line + served)".into(),
-                    color: palette::ORANGE,
-                    mark: Mark::Dashed,
-                    points: inside,
-                },
-            ],
-        },
-        load_chart(series, t_max),
-        Chart {
-            x_label: "Simulated time, s".into(),
-            y_label: "CPU busy, %".into(),
-            x: (0.0, t_max),
-            y: (0.0, 100.0),
-            y_log: false,
-            x_percent: false,
-            series: vec![Series {
-                label: "CPU busy".into(),
-                color: palette::GREEN,
-                mark: Mark::Line,
-                points: series.iter().map(|p| (p.t_s, p.cpu * 100.0)).collect(),
-            }],
-        },
-        Chart {
-            x_label: "Simulated time, s".into(),
-            y_label: "p99 response time, ms".into(),
-            x: (0.0, t_max),
-            y: (0.0, p99_max),
-            y_log: false,
-            x_percent: false,
-            series: vec![Series {
-                label: "p99 per interval".into(),
-                color: palette::VERMILLION,
-                mark: Mark::Line,
-                points: p99,
-            }],
-        },
+                    points: series.iter().map(|p| (p.t_s, p.cpu * 100.0)).collect(),
+                }],
+            },
+        ),
+        (
+            "p99 response time per interval, ms, over simulated time",
+            Chart {
+                x_label: "Simulated time, s".into(),
+                y_label: "p99 response time, ms".into(),
+                x: (0.0, t_max),
+                y: (0.0, p99_max),
+                y_log: false,
+                x_percent: false,
+                series: vec![Series {
+                    label: "p99 per interval".into(),
+                    color: palette::VERMILLION,
+                    mark: Mark::Line,
+                    points: p99,
+                }],
+            },
+        ),
     ]
 }
 
@@ -878,7 +891,7 @@ mod tests {
                 ..Default::default()
             },
         ];
-        let [a, load, b, c] = series_charts(&pts);
+        let [(_, a), (_, load), (_, b), (_, c)] = series_charts(&pts);
         assert!(load.y_label.contains("per second") && load.series.len() == 4);
         assert_eq!(a.x, (0.0, 2.0));
         assert!(a.y.1 >= 12.0);
@@ -888,6 +901,26 @@ mod tests {
             1,
             "intervals with nothing finished are skipped"
         );
+    }
+
+    /// Each chart's label says what its chart shows, in the panel's order.
+    #[test]
+    fn each_series_chart_carries_its_own_label() {
+        let charts = series_charts(&[]);
+        let labels = charts.each_ref().map(|(l, _)| *l);
+        assert_eq!(
+            labels,
+            [
+                "Requests in line and inside over simulated time",
+                "Requests per second over simulated time: arriving, finished, finished in time, retries",
+                "CPU busy, percent, over simulated time",
+                "p99 response time per interval, ms, over simulated time",
+            ]
+        );
+        for (label, chart) in &charts {
+            let what = chart.y_label.split(',').next().unwrap();
+            assert!(label.starts_with(what), "{label} / {}", chart.y_label);
+        }
     }
 
     /// About what a sans-serif font measures: 0.6 em a letter (wide, like DejaVu Sans).

@@ -215,11 +215,43 @@ pub fn a_spike(s: &Scenario) -> Vec<(f64, f64)> {
     ]
 }
 
+/// Rows with the cell at `row`, `column` (0: the step's start, s; 1: its
+/// rate) set from the text typed in it, or what is wrong with the text,
+/// naming the step ("step 2: …").
+pub fn edit_row(
+    rows: &[(f64, f64)],
+    row: usize,
+    column: usize,
+    text: &str,
+) -> Result<Vec<(f64, f64)>, String> {
+    let v = box_number(text).map_err(|e| format!("step {}: {e}", row + 1))?;
+    let mut out = rows.to_vec();
+    if let Some(r) = out.get_mut(row) {
+        if column == 0 {
+            r.0 = v;
+        } else {
+            r.1 = v;
+        }
+    }
+    Ok(out)
+}
+
+/// Whether a schedule of `n` steps has room for one more.
+pub fn can_add_row(n: usize) -> bool {
+    n < tellers_sim::schedule::MAX_POINTS
+}
+
+/// Whether a step can be removed from a schedule of `n` steps: one stays
+/// ("Steady rate" removes the schedule).
+pub fn can_remove_row(n: usize) -> bool {
+    n > 1
+}
+
 /// Rows with one more step after the last (5 s later, the same rate), if
 /// there is room for one.
 pub fn with_one_more_row(rows: &[(f64, f64)]) -> Vec<(f64, f64)> {
     let mut out = rows.to_vec();
-    if out.len() < tellers_sim::schedule::MAX_POINTS {
+    if can_add_row(out.len()) {
         let (t, r) = out.last().copied().unwrap_or((0.0, 100.0));
         out.push(if out.is_empty() {
             (0.0, r)
@@ -398,6 +430,38 @@ mod tests {
         let e = with_schedule_rows(&s, Some(&[(0.0, 150.0), (0.0, 300.0)])).unwrap_err();
         assert!(e.contains("pair 2") && e.contains("increase"), "{e}");
         assert_eq!(with_schedule_rows(&with, None).unwrap().rps_schedule, None);
+    }
+
+    #[test]
+    fn a_schedule_cell_sets_its_column_or_names_the_step_and_what_is_allowed() {
+        let rows = [(0.0, 150.0), (10.0, 300.0)];
+        assert_eq!(
+            edit_row(&rows, 1, 0, "12").unwrap(),
+            [(0.0, 150.0), (12.0, 300.0)]
+        );
+        assert_eq!(
+            edit_row(&rows, 0, 1, "1,200").unwrap(),
+            [(0.0, 1200.0), (10.0, 300.0)]
+        );
+        let e = edit_row(&rows, 1, 1, "2,5").unwrap_err();
+        assert_eq!(
+            e,
+            "step 2: '2,5': write decimals with a point (2.5); a comma may only group thousands (1,000)"
+        );
+        assert_eq!(
+            edit_row(&rows, 0, 0, "soon").unwrap_err(),
+            "step 1: 'soon' is not a number"
+        );
+    }
+
+    #[test]
+    fn a_schedule_keeps_one_step_and_at_most_max_points() {
+        use tellers_sim::schedule::MAX_POINTS;
+        assert!(!can_remove_row(1) && can_remove_row(2));
+        assert!(can_add_row(1) && can_add_row(MAX_POINTS - 1));
+        assert!(!can_add_row(MAX_POINTS));
+        let full = vec![(0.0, 1.0); MAX_POINTS];
+        assert_eq!(with_one_more_row(&full), full);
     }
 
     #[test]

@@ -88,6 +88,15 @@ pub fn url_write_wait_ms(now_ms: f64, last_write_ms: Option<f64>) -> f64 {
     }
 }
 
+/// The name of the preset `s` is, if it is one unchanged; `None` once the
+/// learner has changed anything ("Your own scenario").
+pub fn preset_name(s: &Scenario) -> Option<&'static str> {
+    tellers_sim::presets::presets()
+        .iter()
+        .find(|p| p.scenario == *s)
+        .map(|p| p.name)
+}
+
 /// The query part of a hash (`#/playground?cores=4` → `cores=4`).
 pub fn hash_query(hash: &str) -> &str {
     hash.split_once('?').map_or("", |(_, q)| q)
@@ -131,6 +140,28 @@ pub enum Shortcut {
     Presenter,
 }
 
+/// The playground's keys, in the legend's order: the key (as
+/// `KeyboardEvent.key` names it; a letter in either case), as the legend
+/// shows it, its action and what it does. [`shortcut`] reads its keys here.
+pub const KEYS: [(&str, &str, Shortcut, &str); 4] = [
+    (" ", "Space", Shortcut::PlayPause, "play or pause"),
+    ("ArrowRight", "→", Shortcut::Step, "one event"),
+    ("f", "f", Shortcut::FullScreen, "full screen"),
+    ("p", "p", Shortcut::Presenter, "presenter mode"),
+];
+
+/// The keys' legend after "Keys: ": each key as shown, then what it does
+/// (" play or pause, "), the last ending the sentence.
+pub fn keys_legend() -> Vec<(&'static str, String)> {
+    KEYS.iter()
+        .enumerate()
+        .map(|(i, (_, shown, _, does))| {
+            let end = if i + 1 < KEYS.len() { ", " } else { "." };
+            (*shown, format!(" {does}{end}"))
+        })
+        .collect()
+}
+
 /// Where the keyboard focus is, as far as shortcuts care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Focus {
@@ -170,13 +201,15 @@ pub fn shortcut(key: &str, focus: Focus) -> Option<Shortcut> {
     if focus == Focus::Typing {
         return None;
     }
-    match key {
-        " " if !matches!(focus, Focus::Button { keyboard: true }) => Some(Shortcut::PlayPause),
-        "ArrowRight" if matches!(focus, Focus::Page | Focus::Button { .. }) => Some(Shortcut::Step),
-        "f" | "F" => Some(Shortcut::FullScreen),
-        "p" | "P" => Some(Shortcut::Presenter),
-        _ => None,
-    }
+    let (_, _, action, _) = KEYS
+        .iter()
+        .find(|(k, ..)| *k == key || (k.len() == 1 && k.eq_ignore_ascii_case(key)))?;
+    let here = match action {
+        Shortcut::PlayPause => !matches!(focus, Focus::Button { keyboard: true }),
+        Shortcut::Step => matches!(focus, Focus::Page | Focus::Button { .. }),
+        Shortcut::FullScreen | Shortcut::Presenter => true,
+    };
+    here.then_some(*action)
 }
 
 #[cfg(test)]
@@ -188,11 +221,17 @@ mod tests {
     fn the_url_is_written_now_or_when_its_pause_ends() {
         // The first change, and any after a quiet spell, go at once.
         assert_eq!(url_write_wait_ms(1_000.0, None), 0.0);
-        assert_eq!(url_write_wait_ms(1_000.0, Some(1_000.0 - URL_EVERY_MS)), 0.0);
+        assert_eq!(
+            url_write_wait_ms(1_000.0, Some(1_000.0 - URL_EVERY_MS)),
+            0.0
+        );
         assert_eq!(url_write_wait_ms(5_000.0, Some(1_000.0)), 0.0);
         // A change soon after a write waits for the rest of the pause.
         assert_eq!(url_write_wait_ms(1_000.0, Some(1_000.0)), URL_EVERY_MS);
-        assert_eq!(url_write_wait_ms(1_100.0, Some(1_000.0)), URL_EVERY_MS - 100.0);
+        assert_eq!(
+            url_write_wait_ms(1_100.0, Some(1_000.0)),
+            URL_EVERY_MS - 100.0
+        );
         // A clock that went back (a restored tab) never makes it wait longer than one pause.
         assert_eq!(url_write_wait_ms(500.0, Some(1_000.0)), 0.0);
     }
@@ -254,6 +293,61 @@ mod tests {
         );
         assert_eq!(shortcut("ArrowRight", Focus::Page), Some(Shortcut::Step));
         assert_eq!(shortcut("x", Focus::Page), None);
+    }
+
+    #[test]
+    fn a_preset_is_named_until_it_is_changed() {
+        for p in tellers_sim::presets::presets() {
+            assert_eq!(preset_name(&p.scenario), Some(p.name));
+            let changed = Scenario {
+                seed: p.scenario.seed.wrapping_add(1),
+                ..p.scenario.clone()
+            };
+            assert_eq!(preset_name(&changed), None, "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn the_legend_lists_exactly_the_keys_shortcut_takes() {
+        let text: String = keys_legend()
+            .into_iter()
+            .map(|(k, does)| format!("{k}{does}"))
+            .collect();
+        assert_eq!(
+            text,
+            "Space play or pause, → one event, f full screen, p presenter mode."
+        );
+        for (key, _, action, _) in KEYS {
+            assert_eq!(shortcut(key, Focus::Page), Some(action), "{key:?}");
+        }
+        // Every key shortcut takes is in the legend: printable ASCII and
+        // the named keys a page sees.
+        let named = [
+            "ArrowLeft",
+            "ArrowRight",
+            "ArrowUp",
+            "ArrowDown",
+            "Enter",
+            "Escape",
+            "Tab",
+            "Backspace",
+            "Home",
+            "End",
+            "PageUp",
+            "PageDown",
+            "Delete",
+        ];
+        let chars: Vec<String> = (b' '..=b'~').map(|b| (b as char).to_string()).collect();
+        for key in named
+            .iter()
+            .copied()
+            .chain(chars.iter().map(String::as_str))
+        {
+            let listed = KEYS
+                .iter()
+                .any(|(k, ..)| *k == key || k.eq_ignore_ascii_case(key) && key.len() == 1);
+            assert_eq!(shortcut(key, Focus::Page).is_some(), listed, "{key:?}");
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@ use leptos::ev;
 use leptos::leptos_dom::helpers::TimeoutHandle;
 use leptos::prelude::*;
 use std::time::Duration;
-use tellers_sim::presets::presets;
+use tellers_sim::presets::{preset, presets};
 use tellers_sim::Scenario;
 use wasm_bindgen::JsCast;
 
@@ -10,8 +10,8 @@ use super::{CurvePanel, FiguresPanel, RunControls, ScenarioControls, SeriesPanel
 use crate::controls::{presenter_controls, visible_controls};
 use crate::lab::{now_ms, Lab};
 use crate::playground::{
-    focus_of, hash_query, playground_hash, read_query, shortcut, url_write_wait_ms, Focus,
-    Shortcut, ViewState,
+    focus_of, hash_query, keys_legend, playground_hash, preset_name, read_query, shortcut,
+    url_write_wait_ms, Focus, Shortcut, ViewState,
 };
 use crate::reveal::reveal_in_frames;
 
@@ -97,17 +97,11 @@ pub fn PlaygroundPage(
         });
     };
 
-    let current_preset = Memo::new(move |_| {
-        let s = scenario.get();
-        presets()
-            .iter()
-            .find(|p| p.scenario == s)
-            .map_or(String::new(), |p| p.name.to_owned())
-    });
+    let current_preset = Memo::new(move |_| preset_name(&scenario.get()).unwrap_or_default());
     let choose_preset = move |ev: ev::Event| {
         let name = event_target_value(&ev);
-        if let Some(p) = presets().iter().find(|p| p.name == name) {
-            scenario.set(p.scenario.clone());
+        if let Some(s) = preset(&name) {
+            scenario.set(s);
         }
     };
 
@@ -229,8 +223,8 @@ pub fn PlaygroundPage(
                         }
                     })}
                 <p class="playground__keys">
-                    "Keys: " <kbd>"Space"</kbd> " play or pause, " <kbd>"→"</kbd> " one event, "
-                    <kbd>"f"</kbd> " full screen, " <kbd>"p"</kbd> " presenter mode."
+                    "Keys: "
+                    {keys_legend().into_iter().map(|(key, does)| view! { <kbd>{key}</kbd> {does} }).collect_view()}
                 </p>
             </header>
             {move || {

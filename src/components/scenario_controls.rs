@@ -6,8 +6,9 @@ use tellers_sim::scenario::Field;
 use tellers_sim::Scenario;
 
 use crate::controls::{
-    a_spike, box_number, box_problem, choice_value, control_field, control_items, field_value,
-    schedule_rows, try_choice, try_field, with_box, with_choice, with_schedule_rows, ControlItem,
+    a_spike, box_problem, can_add_row, can_remove_row, choice_value, control_field, control_items,
+    edit_row, field_value, schedule_rows, try_choice, try_field, with_box, with_choice,
+    with_one_more_row, with_schedule_rows, ControlItem,
 };
 use crate::format::{fmt_tick, fmt_value};
 
@@ -321,22 +322,11 @@ fn ScheduleEditor(
         }
     };
     let edit = move |i: usize, col: usize, text: String| {
-        let v = match box_number(&text) {
-            Ok(v) => v,
-            Err(e) => {
-                problem.set(Some(format!("step {}: {e}", i + 1)));
-                return;
-            }
-        };
-        let mut r = rows.get_untracked();
-        if let Some(row) = r.get_mut(i) {
-            if col == 0 {
-                row.0 = v;
-            } else {
-                row.1 = v;
-            }
+        let edited = edit_row(&rows.get_untracked(), i, col, &text);
+        match edited {
+            Ok(r) => apply(Some(r)),
+            Err(e) => problem.set(Some(e)),
         }
-        apply(Some(r));
     };
     let note_id = format!("{id}-note");
     let table_note = note_id.clone();
@@ -391,7 +381,7 @@ fn ScheduleEditor(
                                             type="button"
                                             class="button button--small"
                                             aria-label=format!("Remove step {}", i + 1)
-                                            disabled=n == 1
+                                            disabled=!can_remove_row(n)
                                             on:click=move |_| {
                                                 let mut r = rows.get_untracked();
                                                 r.remove(i);
@@ -423,9 +413,8 @@ fn ScheduleEditor(
                                 type="button"
                                 class="button button--small"
                                 data-testid="schedule-add-step"
-                                // In braces: a bare `>=` would end the tag there.
-                                disabled={n >= tellers_sim::schedule::MAX_POINTS}
-                                on:click=move |_| apply(Some(crate::controls::with_one_more_row(&rows.get_untracked())))
+                                disabled=!can_add_row(n)
+                                on:click=move |_| apply(Some(with_one_more_row(&rows.get_untracked())))
                             >
                                 "Add a step"
                             </button>

@@ -37,25 +37,19 @@ pub fn SeriesPanel(
                     return;
                 };
                 let series = report.map(|r| r.series).unwrap_or_default();
-                if let Some(chart) = series_charts(&series).get(i) {
+                if let Some((_, chart)) = series_charts(&series).get(i) {
                     draw_chart(&c, chart, &Theme::new(dark), fit, false);
                 }
             });
         });
     }
-    let labels = [
-        "Requests in line and inside over simulated time",
-        "Requests per second over simulated time: arriving, finished, finished in time, retries",
-        "CPU busy, percent, over simulated time",
-        "p99 response time per interval, ms, over simulated time",
-    ];
     view! {
         <figure class="panel panel--series">
             <div class="series-grid">
                 {refs
                     .into_iter()
-                    .zip(labels)
-                    .map(|(r, label)| {
+                    .zip(series_charts(&[]))
+                    .map(|(r, (label, _))| {
                         view! {
                             <canvas
                                 class="chart"
