@@ -27,7 +27,26 @@ async function bindings(page, open) {
 export async function wasmReportsEqualNativeReports({ page, open }) {
   await bindings(page, open);
   const presets = tellers('presets', '--json');
-  const names = ['sale-day', 'sale-day-timeout', 'batch-pool-20', 'node-moderate-pool', 'waf-offload-unbalanced', 'md1'];
+  // One preset for each path the engine has: a pool and its timeouts, a batch,
+  // a worker pool beside a loop, keep-alive loops, fixed service, closed
+  // clients, retries with jittered backoff and a load schedule, a retry
+  // budget, adaptive LIFO, a dependency's pool, hedged fan-out calls and
+  // 10,000 connections.
+  const names = [
+    'sale-day',
+    'sale-day-timeout',
+    'batch-pool-20',
+    'node-moderate-pool',
+    'waf-offload-unbalanced',
+    'md1',
+    'node-light-blocking',
+    'spike-metastable',
+    'spike-retry-budget',
+    'overload-adaptive-lifo',
+    'db-pool-limit',
+    'fan-out-100-hedged',
+    'c10k-event-loop',
+  ];
   for (const name of names) {
     const scenario = { ...presets[name], duration_s: Math.min(presets[name].duration_s, 20) };
     const file = path.join(os.tmpdir(), `tellers-${name}.json`);
