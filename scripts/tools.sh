@@ -4,8 +4,8 @@
 #   - the wasm32-unknown-unknown Rust target (rustup)
 #   - trunk, the wasm bundler (cargo install)
 #   - wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock
-#   - npm packages from package-lock.json: binaryen (wasm-opt 132),
-#     playwright-core and axe-core (browser tests)
+#   - npm packages from package-lock.json: binaryen (wasm-opt 132), terser
+#     (the release build's JavaScript), playwright-core and axe-core (browser tests)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -70,6 +70,7 @@ npm_ok() {
   [ -f node_modules/.package-lock.json ] &&
     ! [ package-lock.json -nt node_modules/.package-lock.json ] &&
     [ -x node_modules/.bin/wasm-opt ] &&
+    [ -f node_modules/terser/package.json ] &&
     [ -f node_modules/axe-core/axe.min.js ] &&
     [ -d node_modules/playwright-core ]
 }
