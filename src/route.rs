@@ -265,12 +265,17 @@ pub fn query_escape(text: &str) -> String {
         .collect()
 }
 
+/// The URL's hash as it is now ("" when there is none).
+pub fn shown_hash() -> String {
+    window().location().hash().unwrap_or_default()
+}
+
 /// The URL's hash, followed as it changes: the one `hashchange` listener of
 /// the app (removed with the component that calls this).
 pub fn watch_hash() -> ReadSignal<String> {
-    let current = || window().location().hash().unwrap_or_default();
-    let (hash, set_hash) = signal(current());
-    let listener = window_event_listener(leptos::ev::hashchange, move |_| set_hash.set(current()));
+    let (hash, set_hash) = signal(shown_hash());
+    let listener =
+        window_event_listener(leptos::ev::hashchange, move |_| set_hash.set(shown_hash()));
     on_cleanup(move || listener.remove());
     hash
 }

@@ -75,6 +75,95 @@ fn the_simulator_pulls_in_no_web_crate() {
             "tellers-sim pulls {web} into the wasm build"
         );
     }
+    // `cargo tree -p tellers-sim` resolves only the features tellers-sim asks
+    // for itself: an optional web dependency that the app switches on would
+    // not show there. So look at tellers-sim as the app's wasm build
+    // resolves it: every crate below it in the app's tree.
+    let out = std::process::Command::new(env!("CARGO"))
+        .args([
+            "tree",
+            "--offline",
+            "-p",
+            "tellers",
+            "-e",
+            "normal",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--prefix",
+            "depth",
+            "--no-dedupe",
+            "--format",
+            "{p}",
+        ])
+        .current_dir(root())
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8_lossy(&out.stdout);
+    // Lessons are compiled at build time: the course crate's Markdown and
+    // TOML readers stay out of what a learner downloads. (Leptos's own
+    // config reader brings a toml crate that the app never calls.)
+    let course = crates_under(&tree, "tellers-course");
+    assert!(
+        course.contains("serde"),
+        "the app's tree lists the course crate: {course:?}"
+    );
+    for reader in ["pulldown-cmark", "toml"] {
+        assert!(
+            !course.contains(reader),
+            "the course crate brings {reader} into the app's wasm build"
+        );
+    }
+    let under_sim = crates_under(&tree, "tellers-sim");
+    assert!(
+        under_sim.contains("libm"),
+        "the app's tree lists tellers-sim and what it pulls in: {under_sim:?}"
+    );
+    for web in [
+        "leptos",
+        "web-sys",
+        "js-sys",
+        "wasm-bindgen",
+        "plotters-canvas",
+        "clap",
+    ] {
+        assert!(
+            !under_sim.contains(web),
+            "in the app's wasm build, tellers-sim pulls in {web}"
+        );
+    }
+}
+
+/// Every crate named below any `name` line in a `cargo tree --prefix depth`
+/// listing (lines such as `2serde v1.0.0`).
+fn crates_under(tree: &str, name: &str) -> BTreeSet<String> {
+    let parse = |line: &str| -> Option<(usize, String)> {
+        let digits = line.chars().take_while(char::is_ascii_digit).count();
+        let depth = line[..digits].parse().ok()?;
+        Some((depth, line[digits..].split(' ').next()?.to_string()))
+    };
+    let mut found = BTreeSet::new();
+    let mut inside: Option<usize> = None;
+    for (depth, krate) in tree.lines().filter_map(parse) {
+        match inside {
+            Some(d) if depth > d => {
+                found.insert(krate);
+            }
+            _ => inside = (krate == name).then_some(depth),
+        }
+    }
+    found
+}
+
+#[test]
+fn crates_under_reads_a_depth_listing() {
+    let tree = "0app v1\n1web-sys v0.3\n1tellers-sim v0.1\n2libm v0.2\n2leptos v0.8\n3tachys v0.2\n1serde v1\n";
+    let under: Vec<String> = crates_under(tree, "tellers-sim").into_iter().collect();
+    assert_eq!(under, ["leptos", "libm", "tachys"]);
 }
 
 // The import graph. One node per module: each `.rs` file (`engine/cores.rs`
@@ -977,5 +1066,41 @@ fn numbers_people_type_are_read_by_one_function() {
     assert!(
         found.is_empty(),
         "read numbers with tellers_sim::text::number: {found:?}"
+    );
+}
+
+/// Where `src` reads the page's hash: a `.hash()` call or the `hashchange`
+/// event, outside comments and strings.
+fn reads_the_hash(src: &str) -> bool {
+    let toks = lex(src);
+    toks.windows(3).any(|w| {
+        matches!(&w[0], Tok::Punct('.'))
+            && matches!(&w[1], Tok::Ident(n) if n == "hash")
+            && matches!(&w[2], Tok::Punct('('))
+    }) || toks
+        .iter()
+        .any(|t| matches!(t, Tok::Ident(n) if n == "hashchange"))
+}
+
+#[test]
+fn the_hash_is_read_only_in_route_rs() {
+    // README: "The hash is read in one place (`route.rs`)". Pages get the
+    // hash, or what it means, from there.
+    assert!(reads_the_hash("let h = window().location().hash();"));
+    assert!(reads_the_hash("window_event_listener(ev::hashchange, f)"));
+    assert!(!reads_the_hash(
+        "// a `hashchange` would reload\nlet s = \"x.hash()\";"
+    ));
+    let route = root().join("src").join("route.rs");
+    assert!(reads_the_hash(&fs::read_to_string(&route).unwrap()));
+    let readers: Vec<String> = rust_files(&root().join("src"))
+        .into_iter()
+        .filter(|p| *p != route)
+        .filter(|p| reads_the_hash(&fs::read_to_string(p).unwrap()))
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(
+        readers.is_empty(),
+        "the hash is read outside route.rs in {readers:?}"
     );
 }

@@ -14,6 +14,7 @@ use crate::playground::{
     url_write_wait_ms, Focus, Shortcut, ViewState,
 };
 use crate::reveal::reveal_in_frames;
+use crate::route::{route_from_hash, shown_hash, Route};
 
 /// The playground page, at `#/playground?…`: every control, the tellers,
 /// the figures beside their theory, the curve and the run over time. The
@@ -46,8 +47,7 @@ pub fn PlaygroundPage(
         let Some(hash) = hash_now.try_get_untracked() else {
             return;
         };
-        let shown = window().location().hash().unwrap_or_default();
-        if !shown.starts_with("#/playground") {
+        if route_from_hash(&shown_hash()) != Route::Playground {
             return;
         }
         if let Ok(history) = window().history() {
