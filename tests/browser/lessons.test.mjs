@@ -76,6 +76,35 @@ export async function workInTwoTabsIsAllKept({ page, open }) {
   assert.equal(mine['time-inside-from-count'].attempts, 1);
 }
 
+export async function aTabThatMissedTheOthersSaveStillKeepsIt({ page, open }) {
+  // As above, but neither tab hears the other (their storage events are
+  // stopped before the app sees them), so only each save's merge with what
+  // is stored keeps the other tab's work: a save that wrote its own copy
+  // over the store would lose it.
+  const deaf = () => window.addEventListener('storage', (e) => e.stopImmediatePropagation(), true);
+  await page.addInitScript(deaf);
+  await open('#/lessons/littles-law/threads-busy');
+  const other = await page.context().newPage();
+  await other.addInitScript(deaf);
+  await other.goto(page.url(), { waitUntil: 'load' });
+  await expectVisible(other.locator('#ex-time-inside-from-count'), "the other tab's lesson");
+  const { card, answer } = await threadsBusy(page);
+  await card.getByTestId('answer').fill(String(answer));
+  await card.getByTestId('check').click();
+  await expectVisible(card.getByText('✓ solved'), 'the solved mark');
+  await other.waitForTimeout(300);
+  assert.equal(await other.locator('#ex-threads-busy').getByText('✓ solved').count(), 0, 'tab two did not hear of it');
+  const second = other.locator('#ex-time-inside-from-count');
+  await second.getByTestId('answer').fill('1');
+  await second.getByTestId('check').click();
+  await expectVisible(second.getByTestId('feedback'), 'feedback in the other tab');
+  await other.close();
+  const stored = JSON.parse(await page.evaluate(() => localStorage.getItem('tellers.progress')));
+  const mine = stored.identities[''];
+  assert.equal(mine['threads-busy']?.solved, true, 'tab one\'s solved exercise is still stored');
+  assert.equal(mine['time-inside-from-count']?.attempts, 1);
+}
+
 export async function theSimulatorConfirmsAnAnswer({ page, open }) {
   await open('#/lessons/littles-law/threads-busy');
   const { card } = await threadsBusy(page);
