@@ -3,12 +3,11 @@
 //! `cargo test`; the component only draws the rows.
 
 use tellers_sim::analytic::{CpuPart, Limit};
-use tellers_sim::engine::{MAX_CALLS_IN_FLIGHT, MAX_IN_FLIGHT};
 use tellers_sim::report::Report;
-use tellers_sim::theory::Theory;
-use tellers_sim::{Arrivals, DepView, Dist, Model, Scenario, Snapshot, StoppedBy};
+use tellers_sim::theory::{Theory, Threads};
+use tellers_sim::{Arrivals, DepView, Model, Scenario, Snapshot};
 
-use crate::format::{fmt_count, fmt_length_s, fmt_ms, fmt_num, fmt_pct, fmt_per_s, fmt_rps, fmt_s};
+use crate::format::{fmt_count, fmt_ms, fmt_num, fmt_pct, fmt_per_s, fmt_rps, fmt_s};
 
 /// One row of the figures table.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,79 +68,18 @@ fn ended(r: &Report) -> bool {
     r.finished || stopped_early(r).is_some()
 }
 
-/// Why a run ended before its run length, when a bound stopped it.
-pub fn stopped_early(r: &Report) -> Option<StoppedBy> {
-    matches!(
-        r.stopped_by,
-        StoppedBy::InFlightLimit | StoppedBy::CallLimit | StoppedBy::EventBudget
-    )
-    .then_some(r.stopped_by)
-}
+pub use tellers_sim::signs::stopped_early;
 
 /// A field's on-screen label without its note in brackets: "Line limit".
 pub fn label_of(name: &str) -> &'static str {
     Scenario::field(name).map_or("", |f| f.label.split(" (").next().unwrap_or(f.label))
 }
 
-/// Which bound stopped a run and what to change, in the learner's words,
-/// or `None` when the run was not cut short.
+/// Which bound stopped a run and what to change, in the learner's words
+/// (each field by its control's label), or `None` when the run was not
+/// cut short ([`tellers_sim::signs::stop_note`]).
 pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
-    // What sets the load: the arrival rate, or a load schedule's steps
-    // (which only open arrivals follow).
-    let scheduled =
-        s.rps_schedule.is_some() && matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform);
-    let load = if scheduled {
-        format!(
-            "the rates in the {}",
-            label_of("rps_schedule").to_lowercase()
-        )
-    } else {
-        format!("the {}", label_of("rps").to_lowercase())
-    };
-    let at = format!(
-        "The run stopped at {} s of {} s",
-        fmt_num(r.sim_time_s, 1),
-        fmt_length_s(s.duration_s)
-    );
-    Some(match stopped_early(r)? {
-        StoppedBy::InFlightLimit => {
-            let over = th
-                .offered_rps
-                .filter(|o| *o > th.capacity.capacity_rps)
-                .map_or(String::new(), |o| {
-                    let cap = th.capacity.capacity_rps;
-                    format!(
-                        " {} requests arrive each second and the server can finish {}, so the line grows without limit.",
-                        fmt_num(o, 0),
-                        if cap < 1.0 {
-                            "less than one".to_owned()
-                        } else {
-                            format!("about {}", fmt_num(cap, 0))
-                        }
-                    )
-                });
-            format!(
-                "{at}: more than {} requests were inside at once, the most the simulator keeps.{over} \
-                 Lower {}, give the server more capacity, or set a {} so extra requests are refused.",
-                fmt_count(MAX_IN_FLIGHT as f64),
-                load,
-                label_of("queue_limit").to_lowercase(),
-            )
-        }
-        StoppedBy::CallLimit => format!(
-            "{at}: more than {} calls to the dependency were out at once, the most the simulator keeps. \
-             Lower the {} or {}, or let the dependency take more calls at once (its connections and its limit).",
-            fmt_count(MAX_CALLS_IN_FLIGHT as f64),
-            label_of("fan_out").to_lowercase(),
-            load,
-        ),
-        _ => format!(
-            "{at}: it used its whole budget of {} events. A shorter {} or lowering {} needs fewer events.",
-            fmt_count(s.max_events as f64),
-            label_of("duration_s").to_lowercase(),
-            load,
-        ),
-    })
+    tellers_sim::signs::stop_note(s, r, th, |f| label_of(f.name).to_lowercase())
 }
 
 /// What the figures cannot say yet and why, in a sentence or two (`None`
@@ -198,6 +136,26 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
             };
             Some(format!("{head}{line}"))
         }
+    }
+}
+
+/// What a panel shows instead of its figures or signs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunNote {
+    /// Nothing has happened yet: no request arrived, none finished.
+    NotStarted,
+    /// The run has begun, but its figures are not measured yet, and why
+    /// ([`measuring_note`]).
+    Measuring(String),
+}
+
+/// What a run cannot show yet ([`RunNote`]); `None` once its figures are
+/// measured. The figures row and the signs both read it.
+pub fn run_note(s: &Scenario, r: &Report) -> Option<RunNote> {
+    if r.arrived == 0 && r.completed == 0 {
+        Some(RunNote::NotStarted)
+    } else {
+        measuring_note(s, r).map(RunNote::Measuring)
     }
 }
 
@@ -671,33 +629,25 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     );
     let count =
         |n: u64, one: &str, many: &str| format!("{} {}", fmt_count(n as f64), plural(n, one, many));
-    let loops = u64::from(s.loop_count());
-    // Worker threads as the engine runs them (a pool per loop: `workers`
-    // for each loop).
-    let workers = u64::from(s.worker_threads());
+    let threads_theory = th.threads.map_or("—".into(), |t| match t {
+        Threads::Pool(n) => count(u64::from(n), "thread", "threads"),
+        Threads::Loops(n) => count(u64::from(n), "loop", "loops"),
+        Threads::LoopsAndWorkers { loops, workers } => format!(
+            "{} + {}",
+            count(u64::from(loops), "loop", "loops"),
+            count(u64::from(workers), "worker", "workers")
+        ),
+        Threads::UpTo(n) => format!("up to {}", count(u64::from(n), "thread", "threads")),
+        Threads::Mean { mean, .. } => {
+            format!("mean ≈ {}", count(mean.round() as u64, "thread", "threads"))
+        }
+    });
     // Without a cap, theory has only Little's law: the mean number alive,
     // which the peak the row shows is above.
-    let mut peak_note = "";
-    let threads_theory = match s.model {
-        Model::ThreadPool => count(u64::from(s.threads), "thread", "threads"),
-        Model::EventLoop => count(loops, "loop", "loops"),
-        Model::EventLoopWorkers => format!(
-            "{} + {}",
-            count(loops, "loop", "loops"),
-            count(workers, "worker", "workers")
-        ),
-        Model::ThreadPerRequest => match (s.thread_cap, th.threads_needed) {
-            (Some(cap), _) => format!("up to {}", count(u64::from(cap), "thread", "threads")),
-            (None, Some(n)) => {
-                peak_note = if s.arrivals == Arrivals::Poisson {
-                    " (the peak is higher)"
-                } else {
-                    " (the peak is at least that)"
-                };
-                format!("mean ≈ {}", count(n.round() as u64, "thread", "threads"))
-            }
-            (None, None) => "—".into(),
-        },
+    let peak_note = match th.threads {
+        Some(Threads::Mean { random: true, .. }) => " (the peak is higher)",
+        Some(Threads::Mean { random: false, .. }) => " (the peak is at least that)",
+        _ => "",
     };
     if matches!(s.model, Model::ThreadPool | Model::ThreadPerRequest) {
         row(
@@ -794,30 +744,20 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         );
     }
     if s.arrivals == Arrivals::Batch {
-        // A batch on a full pool goes in rounds of one request per thread:
-        // exact when every request holds its thread equally long.
-        let cap = th.capacity.capacity_rps;
-        let rounds = match (th.capacity.binding, s.thread_limit()) {
-            (Limit::Threads, Some(t)) if cap.is_finite() && cap > 0.0 => {
-                let n = (f64::from(s.count) / f64::from(t)).ceil();
-                let per_s = f64::from(t) / cap;
-                let exact = s.mean_cpu_ms() == 0.0 && s.wait_dist == Dist::Const;
-                Some(format!(
-                    "{} {} × {} = {}{}",
-                    fmt_count(n),
-                    plural(n as u64, "round", "rounds"),
-                    fmt_ms(per_s * 1000.0),
-                    fmt_s(n * per_s),
-                    if exact { "" } else { " (approx.)" }
-                ))
-            }
-            _ => None,
-        };
         row(
             "fig-makespan",
             "Last request finished at",
             fmt_s(r.makespan_s),
-            rounds.unwrap_or_else(|| "—".into()),
+            th.makespan.map_or("—".into(), |m| {
+                format!(
+                    "{} {} × {} = {}{}",
+                    fmt_count(m.rounds as f64),
+                    plural(m.rounds, "round", "rounds"),
+                    fmt_ms(m.round_ms),
+                    fmt_s(m.makespan_s),
+                    if m.exact { "" } else { " (approx.)" }
+                )
+            }),
         );
     }
     row(
@@ -1016,6 +956,7 @@ mod tests {
     use super::*;
     use tellers_sim::presets::preset;
     use tellers_sim::theory::theory;
+    use tellers_sim::{Dist, StoppedBy};
     #[test]
     fn the_memory_row_says_used_counts_connection_state() {
         // An event loop's memory in use is its connections' state, far
@@ -1580,6 +1521,79 @@ mod tests {
             );
         }
         assert!(curve_approx_note(&theory(&preset("mm1").unwrap())).is_none());
+    }
+
+    /// The rows read theory's rounds, threads and stacks, as the learner
+    /// has always read them.
+    #[test]
+    fn the_batch_and_thread_rows_read_theory() {
+        let batch = preset("batch-pool-20").unwrap();
+        let r = Report::default();
+        assert_eq!(
+            theory_of("fig-makespan", &batch, &r),
+            "50 rounds × 100 ms = 5.0 s"
+        );
+        let cpu = Scenario {
+            cpu_ms: 1.0,
+            count: 20,
+            ..batch.clone()
+        };
+        assert_eq!(
+            theory_of("fig-makespan", &cpu, &r),
+            format!("1 round × {} = 0.10 s (approx.)", fmt_ms(101.0))
+        );
+        let loop_batch = preset("batch-event-loop").unwrap();
+        assert_eq!(theory_of("fig-makespan", &loop_batch, &r), "—");
+        assert_eq!(theory_of("fig-peak-threads", &batch, &r), "20 threads");
+        assert_eq!(theory_of("fig-memory", &batch, &r), "20 threads × 1,000 KB");
+        let capped = Scenario {
+            model: Model::ThreadPerRequest,
+            thread_cap: Some(30),
+            ..Scenario::default()
+        };
+        assert_eq!(
+            theory_of("fig-peak-threads", &capped, &r),
+            "up to 30 threads"
+        );
+        let even = Scenario {
+            model: Model::ThreadPerRequest,
+            arrivals: Arrivals::Uniform,
+            ..Scenario::default()
+        };
+        assert!(theory_of("fig-memory", &even, &r).ends_with("KB (the peak is at least that)"));
+        let closed = Scenario {
+            arrivals: Arrivals::Closed,
+            ..even
+        };
+        assert_eq!(theory_of("fig-peak-threads", &closed, &r), "—");
+        let loops = preset("sale-day-event-loop").unwrap();
+        assert!(theory_of("fig-memory", &loops, &r).starts_with("4 loops ×"));
+    }
+
+    #[test]
+    fn a_run_note_says_not_started_then_measuring_then_nothing() {
+        let s = preset("sale-day").unwrap();
+        assert_eq!(run_note(&s, &Report::default()), Some(RunNote::NotStarted));
+        // Arrivals in the warm-up: measuring, with why.
+        let early = Report {
+            arrived: 40,
+            sim_time_s: 0.5,
+            warmup_s: 6.0,
+            ..Report::default()
+        };
+        assert_eq!(
+            run_note(&s, &early),
+            measuring_note(&s, &early).map(RunNote::Measuring)
+        );
+        assert!(
+            matches!(run_note(&s, &early), Some(RunNote::Measuring(n)) if n.starts_with("Warming up"))
+        );
+        let done = tellers_sim::simulate(&Scenario {
+            duration_s: 10.0,
+            ..s.clone()
+        })
+        .unwrap();
+        assert_eq!(run_note(&s, &done), None);
     }
 
     #[test]

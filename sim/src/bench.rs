@@ -6,7 +6,7 @@
 
 use crate::engine::simulate;
 use crate::rng::{exp, seeded};
-use crate::scenario::{Arrivals, Dist, Model, Scenario};
+use crate::scenario::{Arrivals, Dist, Model, Scenario, MAX_DURATION_S};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -24,7 +24,7 @@ pub fn bench_scenario(c: u32, rho: f64, service_ms: f64, n: u64) -> Scenario {
         arrivals: Arrivals::Poisson,
         rps: rho * c as f64 * 1000.0 / service_ms,
         requests: Some(n),
-        duration_s: 86_400.0,
+        duration_s: MAX_DURATION_S,
         warmup: 0.0,
         ..Scenario::default()
     }

@@ -481,7 +481,7 @@ fn scenario_from(
         }
     }
     if s.requests.is_some() && given(m, "duration_s").is_none() {
-        s.duration_s = 86_400.0;
+        s.duration_s = crate::scenario::MAX_DURATION_S;
     }
     if let Some(e) = s.validate().first() {
         return Err(format!("--{}: {}", kebab(&e.field), e.message));
@@ -737,7 +737,11 @@ mod tests {
 
     #[test]
     fn requests_lift_the_duration_bound_unless_given() {
-        assert_eq!(scenario("simulate --requests 100").duration_s, 86_400.0);
+        // As long as the field table allows.
+        let Some(Kind::Real { max, .. }) = Scenario::field("duration_s").map(|f| f.kind) else {
+            panic!("duration_s is a real number");
+        };
+        assert_eq!(scenario("simulate --requests 100").duration_s, max);
         assert_eq!(
             scenario("simulate --requests 100 --duration-s 5").duration_s,
             5.0

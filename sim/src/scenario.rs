@@ -11,6 +11,15 @@
 
 use crate::fields::{Control, Group, Kind, UseRule};
 use crate::schedule::Schedule;
+
+/// Lowest arrival rate, rps: the bottom of the `rps` field's range.
+pub const MIN_RPS: f64 = 0.001;
+/// Highest arrival rate, rps: the top of the `rps` field's range, and of
+/// a load schedule's steps.
+pub use crate::schedule::MAX_RPS;
+/// Longest run, s: the top of the `duration_s` field's range, and the
+/// latest a load schedule's step may start.
+pub use crate::schedule::MAX_TIME_S as MAX_DURATION_S;
 use crate::{choice_enum, scenario_fields};
 use serde::Serialize;
 use std::fmt;
@@ -331,7 +340,7 @@ scenario_fields! {
     }
     rps: f64 = 150.0 => {
         group: Group::Arrivals,
-        label: "Arrival rate", unit: "rps", kind: real(0.001, 1_000_000.0),
+        label: "Arrival rate", unit: "rps", kind: real(MIN_RPS, MAX_RPS),
         used: Used::If(|s| OPEN.contains(&s.arrivals) && s.rps_schedule.is_none(), "open arrivals without a load schedule (the schedule sets the rate)"),
         control: slider(1.0, 2000.0, 1.0), playground: true,
         help: "Arrival rate of open arrivals, requests per second (a load schedule, when set, gives the rate instead).",
@@ -467,7 +476,7 @@ scenario_fields! {
     }
     duration_s: f64 = 60.0 => {
         group: Group::Run,
-        label: "Run length", unit: "s", kind: real(0.001, 86_400.0),
+        label: "Run length", unit: "s", kind: real(0.001, MAX_DURATION_S),
         used: Used::Always, control: slider(1.0, 600.0, 1.0), playground: true,
         help: "End the run at this simulated time, s.",
     }
@@ -675,6 +684,57 @@ mod tests {
         // Never more than the cores.
         let few = Scenario { cores: 6, ..s };
         assert_eq!(few.usable_cores(), 6.0);
+    }
+
+    /// The arrival rate's and the run length's ranges are the table's, and
+    /// every reader that clamps or sets them agrees: a load schedule's
+    /// steps, the curve's points, the CLI's `--requests` and the benchmark.
+    #[test]
+    fn the_rate_and_run_length_limits_are_the_tables() {
+        let range = |name: &str| match Scenario::field(name).map(|f| f.kind) {
+            Some(Kind::Real { min, max }) => (min, max),
+            other => panic!("{name}: {other:?}"),
+        };
+        let (min_rps, max_rps) = range("rps");
+        let (_, max_s) = range("duration_s");
+        assert_eq!(
+            (min_rps, max_rps, max_s),
+            (MIN_RPS, MAX_RPS, MAX_DURATION_S)
+        );
+        // A schedule's steps stop where the fields do.
+        assert!(Schedule::new(&[(0.0, max_rps), (max_s, 1.0)]).is_ok());
+        let e = Schedule::new(&[(0.0, max_rps * 1.5)]).unwrap_err();
+        assert!(e.contains("0–1,000,000 rps"), "{e}");
+        let e = Schedule::new(&[(0.0, 1.0), (max_s + 1.0, 1.0)]).unwrap_err();
+        assert!(e.contains("at most 86,400 s"), "{e}");
+        // The curve's points clamp to the table's ranges, so each validates.
+        let th = |s: &Scenario| crate::theory::theory(s);
+        for s in [
+            // A limit of 0.1 rps: ρ = 0.001 asks for less than the least rate.
+            Scenario {
+                cpu_ms: 10_000.0,
+                cores: 1,
+                ..Scenario::default()
+            },
+            // A limit of 10⁸ rps: more than the most.
+            Scenario {
+                model: Model::EventLoop,
+                cores: 1024,
+                cpu_ms: 0.01,
+                wait_ms: 0.0,
+                ..Scenario::default()
+            },
+        ] {
+            for rho in [0.001, 0.95] {
+                let p = crate::sweep::sweep_scenario(&s, &th(&s), rho).unwrap();
+                assert!((min_rps..=max_rps).contains(&p.rps), "{}", p.rps);
+                assert!(p.duration_s <= max_s, "{}", p.duration_s);
+                assert_eq!(p.validate(), vec![], "ρ {rho}: {p:?}");
+            }
+        }
+        let bench = crate::bench::bench_scenario(4, 0.9, 10.0, 1000);
+        assert_eq!(bench.duration_s, max_s);
+        assert_eq!(bench.validate(), vec![]);
     }
 
     #[test]

@@ -10,9 +10,12 @@ use std::fmt;
 
 /// Most steps a schedule holds.
 pub const MAX_POINTS: usize = 8;
-/// Highest rate a step may ask for, requests per second.
+/// Highest arrival rate, requests per second: the most a step may ask
+/// for, and the top of the `rps` field's range (the field table in
+/// [`crate::scenario`] reads it here, as the schedule cannot read the table).
 pub const MAX_RPS: f64 = 1_000_000.0;
-/// Latest time a step may start, s.
+/// Longest run, s: the latest a step may start, and the top of the
+/// `duration_s` field's range (read as [`MAX_RPS`] is).
 pub const MAX_TIME_S: f64 = 86_400.0;
 
 /// The arrival rate over time: steps of (start, s; rate, rps).
@@ -68,10 +71,16 @@ impl Schedule {
                 ));
             }
             if t > MAX_TIME_S {
-                return Err(format!("{pair}: a time must be at most 86,400 s"));
+                return Err(format!(
+                    "{pair}: a time must be at most {} s",
+                    crate::text::fmt_fixed(MAX_TIME_S, 0)
+                ));
             }
             if !(0.0..=MAX_RPS).contains(&r) {
-                return Err(format!("{pair}: a rate must be within 0–1,000,000 rps"));
+                return Err(format!(
+                    "{pair}: a rate must be within 0–{} rps",
+                    crate::text::fmt_fixed(MAX_RPS, 0)
+                ));
             }
             out[i] = (t, r);
         }

@@ -8,8 +8,10 @@
 //! run is healthy.
 
 use crate::analytic::{self, CpuPart, Limit};
-use crate::report::Report;
-use crate::scenario::{Model, Scenario};
+use crate::engine::{MAX_CALLS_IN_FLIGHT, MAX_IN_FLIGHT};
+use crate::report::{Report, StoppedBy};
+use crate::scenario::{Arrivals, Field, Model, Scenario};
+use crate::text::{fmt_count, fmt_fixed, fmt_length_s, fmt_pct, group_thousands};
 use crate::theory::Theory;
 use serde::Serialize;
 
@@ -126,15 +128,15 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 kind: SignKind::PoolLimit,
                 title: "The pool is the limit".into(),
                 detail: format!(
-                    "{:.0} of {} threads are busy while the CPU is only {:.0} % used: threads sit waiting. \
-                     Requests take {:.0} ms on average ({:.0} ms of it in line), against {:.0} ms of CPU and \
+                    "{} of {} threads are busy while the CPU is only {} used: threads sit waiting. \
+                     Requests take {} ms on average ({} ms of it in line), against {} ms of CPU and \
                      waiting off the CPU. More threads, or less waiting, helps.",
-                    r.mean_busy,
-                    p,
-                    r.cpu_utilisation * 100.0,
-                    r.latency_ms.mean,
-                    r.queue_wait_ms.mean,
-                    work_ms
+                    fmt_fixed(r.mean_busy, 0),
+                    fmt_count(f64::from(p)),
+                    fmt_pct(r.cpu_utilisation),
+                    fmt_fixed(r.latency_ms.mean, 0),
+                    fmt_fixed(r.queue_wait_ms.mean, 0),
+                    fmt_fixed(work_ms, 0)
                 ),
             });
         }
@@ -173,27 +175,31 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 kind,
                 title: title.into(),
                 detail: format!(
-                    "{what} busy: {busy:.1} of {n} on average, while the CPU is only {:.0} % used: {waits}. \
-                     Requests take {:.0} ms on average, against {work_ms:.0} ms of CPU and waiting off the CPU. {helps} helps.",
-                    r.cpu_utilisation * 100.0,
-                    r.latency_ms.mean,
+                    "{what} busy: {} of {} on average, while the CPU is only {} used: {waits}. \
+                     Requests take {} ms on average, against {} ms of CPU and waiting off the CPU. {helps} helps.",
+                    fmt_fixed(busy, 1),
+                    fmt_count(f64::from(n)),
+                    fmt_pct(r.cpu_utilisation),
+                    fmt_fixed(r.latency_ms.mean, 0),
+                    fmt_fixed(work_ms, 0),
                 ),
             });
         }
     }
     if cpu_of_usable >= CPU_NEAR {
-        let cores = s.cores;
+        let cores = fmt_count(f64::from(s.cores));
+        let usable_cores = fmt_fixed(usable, 0);
         let (on, helps) = match s.model {
-            _ if usable >= f64::from(cores) => (
+            _ if usable >= f64::from(s.cores) => (
                 "the cores".to_string(),
                 "Less CPU per request or more cores helps; more threads do not.".to_string(),
             ),
             Model::EventLoopWorkers => (
-                format!("the {usable:.0} core(s) its loops and workers can use"),
+                format!("the {usable_cores} core(s) its loops and workers can use"),
                 format!("Less CPU per request, or more loops or workers (up to the {cores} cores), helps."),
             ),
             _ => (
-                format!("the {usable:.0} core(s) its loops can use"),
+                format!("the {usable_cores} core(s) its loops can use"),
                 format!("Less CPU per request, or more loops (up to the {cores} cores), helps."),
             ),
         };
@@ -207,10 +213,10 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             }
             .into(),
             detail: format!(
-                "{on} are busy {:.0} % of the time; the CPU limit is {:.0} rps. Above about 80 %, the line and \
+                "{on} are busy {} of the time; the CPU limit is {} rps. Above about 80 %, the line and \
                  the response time rise steeply. {helps}",
-                cpu_of_usable * 100.0,
-                th.capacity.cpu_limit_rps
+                fmt_pct(cpu_of_usable),
+                fmt_fixed(th.capacity.cpu_limit_rps, 0)
             ),
         });
     }
@@ -226,12 +232,12 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             kind: SignKind::LineGrowing,
             title: "Arrivals are above capacity".into(),
             detail: format!(
-                "The line grows by {:.0} requests every second: {:.0} rps arrive, {:.0} rps finish ({cap} is {:.0} rps). \
+                "The line grows by {} requests every second: {} rps arrive, {} rps finish ({cap} is {} rps). \
                  Waiting times grow without end until arrivals drop or capacity rises.",
-                r.queue_growth_per_s.max(r.inside_growth_per_s),
-                r.arrival_rps,
-                r.throughput_rps,
-                th.capacity.capacity_rps
+                fmt_fixed(r.queue_growth_per_s.max(r.inside_growth_per_s), 0),
+                fmt_fixed(r.arrival_rps, 0),
+                fmt_fixed(r.throughput_rps, 0),
+                fmt_fixed(th.capacity.capacity_rps, 0)
             ),
         });
     }
@@ -247,9 +253,11 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 kind: SignKind::LoopBlocked,
                 title: "One slow step freezes its loop".into(),
                 detail: format!(
-                    "1 step in 100 holds its event loop for {:.0} ms or more (longest {:.0} ms), while the mean \
-                     step needs {:.1} ms: every other connection on that loop waits. Hand slow steps to worker threads.",
-                    b.p99, b.max, mean_step
+                    "1 step in 100 holds its event loop for {} ms or more (longest {} ms), while the mean \
+                     step needs {} ms: every other connection on that loop waits. Hand slow steps to worker threads.",
+                    fmt_fixed(b.p99, 0),
+                    fmt_fixed(b.max, 0),
+                    fmt_fixed(mean_step, 1)
                 ),
             });
         }
@@ -288,14 +296,14 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             kind: SignKind::ConnectionPoolLimit,
             title: title.into(),
             detail: format!(
-                "Calls wait {:.0} ms for {wait_for}, against {:.0} ms of work there, \
-                 while the CPU is {:.0} % busy: {} {what} ÷ {:.0} ms held per request = {:.0} rps at most. {help}",
-                dep_wait,
-                s.wait_ms,
-                r.cpu_utilisation * 100.0,
-                analytic::dep_slots(s).unwrap_or(0),
-                held,
-                th.capacity.dep_limit_rps.unwrap_or(f64::INFINITY)
+                "Calls wait {} ms for {wait_for}, against {} ms of work there, \
+                 while the CPU is {} busy: {} {what} ÷ {} ms held per request = {} rps at most. {help}",
+                fmt_fixed(dep_wait, 0),
+                fmt_fixed(s.wait_ms, 0),
+                fmt_pct(r.cpu_utilisation),
+                fmt_count(f64::from(analytic::dep_slots(s).unwrap_or(0))),
+                fmt_fixed(held, 0),
+                fmt_fixed(th.capacity.dep_limit_rps.unwrap_or(f64::INFINITY), 0)
             ),
         });
     }
@@ -308,20 +316,22 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         let helps = match s.hedge_after_ms {
             None => "Hedging slow calls, or fewer calls per request, cuts the tail.".to_owned(),
             Some(h) => format!(
-                "Hedging is on: a call still out after {h} ms is sent again and the first answer wins. \
-                 Fewer calls per request cuts the tail further; hedging sooner cuts it too, but sends more calls."
+                "Hedging is on: a call still out after {} ms is sent again and the first answer wins. \
+                 Fewer calls per request cuts the tail further; hedging sooner cuts it too, but sends more calls.",
+                // As typed, thousands grouped.
+                group_thousands(&h.to_string())
             ),
         };
         signs.push(Sign {
             kind: SignKind::SlowestCallDecides,
             title: "The slowest call decides".into(),
             detail: format!(
-                "Each request waits for all of its {} calls: {:.0} % of requests meet at least one call slower than a \
-                 call's own p99, so their p50 ({:.0} ms) sits far above one call's mean ({:.0} ms). {helps}",
-                s.fan_out,
-                share * 100.0,
-                r.latency_ms.p50,
-                s.wait_ms
+                "Each request waits for all of its {} calls: {} of requests meet at least one call slower than a \
+                 call's own p99, so their p50 ({} ms) sits far above one call's mean ({} ms). {helps}",
+                fmt_count(f64::from(s.fan_out)),
+                fmt_pct(share),
+                fmt_fixed(r.latency_ms.p50, 0),
+                fmt_fixed(s.wait_ms, 0)
             ),
         });
     }
@@ -330,11 +340,11 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             kind: SignKind::RetryStorm,
             title: "A retry storm".into(),
             detail: format!(
-                "{} retries came on top of {} calls: {:.1} tries per call. Every failure sends more work to a \
+                "{} retries came on top of {} calls: {} tries per call. Every failure sends more work to a \
                  server that is already failing. A retry budget, backoff with jitter or shedding stops it.",
-                r.retries,
-                r.calls,
-                r.attempts as f64 / r.calls as f64
+                fmt_count(r.retries as f64),
+                fmt_count(r.calls as f64),
+                fmt_fixed(r.attempts as f64 / r.calls as f64, 1)
             ),
         });
     }
@@ -345,10 +355,13 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 kind: SignKind::LineOutlivesCallers,
                 title: "The line outlives its callers".into(),
                 detail: format!(
-                    "Requests wait {:.0} ms in line on average, but callers give up after {:.0} ms: the server \
-                     finishes {:.0} rps, only {:.0} rps of them in time. A short line, shedding by wait or \
+                    "Requests wait {} ms in line on average, but callers give up after {} ms: the server \
+                     finishes {} rps, only {} rps of them in time. A short line, shedding by wait or \
                      adaptive LIFO serves callers who are still there.",
-                    r.queue_wait_ms.mean, to, r.throughput_rps, r.goodput_rps
+                    fmt_fixed(r.queue_wait_ms.mean, 0),
+                    fmt_fixed(to, 0),
+                    fmt_fixed(r.throughput_rps, 0),
+                    fmt_fixed(r.goodput_rps, 0)
                 ),
             });
         }
@@ -359,7 +372,8 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             title: "Callers give up".into(),
             detail: format!(
                 "{} callers stopped waiting; the server still finished {} of their requests: work for nobody.",
-                r.timed_out, r.finished_after_timeout
+                fmt_count(r.timed_out as f64),
+                fmt_count(r.finished_after_timeout as f64)
             ),
         });
     }
@@ -372,9 +386,9 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             kind: SignKind::Healthy,
             title: "Healthy".into(),
             detail: format!(
-                "The server keeps up: {:.0} rps finish, the CPU is {:.0} % busy and the line does not grow.",
-                r.throughput_rps,
-                r.cpu_utilisation * 100.0
+                "The server keeps up: {} rps finish, the CPU is {} busy and the line does not grow.",
+                fmt_fixed(r.throughput_rps, 0),
+                fmt_pct(r.cpu_utilisation)
             ),
         });
     }
@@ -390,34 +404,107 @@ fn turned_away_sign(r: &Report, share: f64) -> Sign {
     ]
     .iter()
     .filter(|(n, _)| *n > 0)
-    .map(|(n, how)| format!("{n} {how}"))
+    .map(|(n, how)| format!("{} {how}", fmt_count(*n as f64)))
     .collect();
     Sign {
         kind: SignKind::TurnedAway,
         title: "Requests are turned away".into(),
         detail: format!(
-            "{} % of the {} requests that arrived were turned away: {}. The response time counts only \
-             the requests let in: {:.0} rps finish of {:.0} rps arriving.",
-            percent(share),
-            r.arrived,
+            "{} of the {} requests that arrived were turned away: {}. The response time counts only \
+             the requests let in: {} rps finish of {} rps arriving.",
+            share_text(share),
+            fmt_count(r.arrived as f64),
             parts.join(", "),
-            r.throughput_rps,
-            r.arrival_rps
+            fmt_fixed(r.throughput_rps, 0),
+            fmt_fixed(r.arrival_rps, 0)
         ),
     }
 }
 
-/// A share as a percentage for a sentence: whole numbers from 10 %, one
-/// decimal below, "under 0.1" for less.
-fn percent(share: f64) -> String {
-    let p = share * 100.0;
-    if p >= 10.0 {
-        format!("{p:.0}")
-    } else if p >= 0.1 {
-        format!("{p:.1}")
+/// A share of the requests as a percentage ([`fmt_pct`]); one under
+/// 0.1 % says so rather than round to none.
+fn share_text(share: f64) -> String {
+    if share < 0.001 {
+        "under 0.1 %".into()
     } else {
-        "under 0.1".into()
+        fmt_pct(share)
     }
+}
+
+/// Why a run ended before its run length, when a bound stopped it (too
+/// many requests inside, too many calls out, the event budget).
+pub fn stopped_early(r: &Report) -> Option<StoppedBy> {
+    matches!(
+        r.stopped_by,
+        StoppedBy::InFlightLimit | StoppedBy::CallLimit | StoppedBy::EventBudget
+    )
+    .then_some(r.stopped_by)
+}
+
+/// Which bound stopped a run and what to change, in a few sentences, or
+/// `None` when the run was not cut short. The app and the CLI both say it.
+///
+/// * `s`, `r`, `th` — the scenario, its report and its theory.
+/// * `name` — a field as the reader sets it, read from the field table:
+///   the app's control label in lower case ("arrival rate"), the CLI's
+///   flag ([`Field::flag`], "--rps").
+pub fn stop_note(
+    s: &Scenario,
+    r: &Report,
+    th: &Theory,
+    name: fn(&Field) -> String,
+) -> Option<String> {
+    let field = |f: &str| Scenario::field(f).map_or_else(String::new, name);
+    // What sets the load: the arrival rate, or a load schedule's steps
+    // (which only open arrivals follow).
+    let scheduled =
+        s.rps_schedule.is_some() && matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform);
+    let load = if scheduled {
+        format!("the rates in the {}", field("rps_schedule"))
+    } else {
+        format!("the {}", field("rps"))
+    };
+    let at = format!(
+        "The run stopped at {} s of {} s",
+        fmt_fixed(r.sim_time_s, 1),
+        fmt_length_s(s.duration_s)
+    );
+    Some(match stopped_early(r)? {
+        StoppedBy::InFlightLimit => {
+            let over = th
+                .offered_rps
+                .filter(|o| *o > th.capacity.capacity_rps)
+                .map_or(String::new(), |o| {
+                    let cap = th.capacity.capacity_rps;
+                    format!(
+                        " {} requests arrive each second and the server can finish {}, so the line grows without limit.",
+                        fmt_fixed(o, 0),
+                        if cap < 1.0 {
+                            "less than one".to_owned()
+                        } else {
+                            format!("about {}", fmt_fixed(cap, 0))
+                        }
+                    )
+                });
+            format!(
+                "{at}: more than {} requests were inside at once, the most the simulator keeps.{over} \
+                 Lower {load}, give the server more capacity, or set a {} so extra requests are refused.",
+                fmt_count(MAX_IN_FLIGHT as f64),
+                field("queue_limit"),
+            )
+        }
+        StoppedBy::CallLimit => format!(
+            "{at}: more than {} calls to the dependency were out at once, the most the simulator keeps. \
+             Lower the {} or {load}, or let the dependency take more calls at once (its connections and its limit).",
+            fmt_count(MAX_CALLS_IN_FLIGHT as f64),
+            field("fan_out"),
+        ),
+        _ => format!(
+            "{at}: it used its whole budget of {} events. A shorter {} or lowering {load} needs fewer events.",
+            fmt_count(s.max_events as f64),
+            field("duration_s"),
+        ),
+    })
 }
 
 #[cfg(test)]
@@ -744,7 +831,7 @@ mod tests {
         assert!(
             signs[0]
                 .detail
-                .starts_with("under 0.1 % of the 10000 requests"),
+                .starts_with("under 0.1 % of the 10,000 requests"),
             "{}",
             signs[0].detail
         );
@@ -791,7 +878,7 @@ mod tests {
         let d = &signs[0].detail;
         assert!(
             d.contains(
-                "Requests take 6000 ms on average (5900 ms of it in line), against 100 ms of CPU and \
+                "Requests take 6,000 ms on average (5,900 ms of it in line), against 100 ms of CPU and \
                  waiting off the CPU."
             ),
             "{d}"
@@ -922,6 +1009,56 @@ mod tests {
             "{hedged}"
         );
         assert!(hedged.contains("Fewer calls per request"), "{hedged}");
+    }
+
+    /// A share of 0.996 is not all: no sign rounds it to 100 %, and signs
+    /// group their own thousands.
+    #[test]
+    fn a_share_just_under_all_is_not_called_all() {
+        let s = Scenario::default();
+        let r = Report {
+            cpu_utilisation: 0.996,
+            throughput_rps: 1234.0,
+            arrival_rps: 1234.0,
+            ..Report::default()
+        };
+        let signs = read_signs(&s, &r, &theory(&s));
+        let near = signs.iter().find(|g| g.kind == SignKind::CpuNear).unwrap();
+        assert!(
+            near.detail.contains("busy 99.6 % of the time") && !near.detail.contains("100 %"),
+            "{}",
+            near.detail
+        );
+        let healthy = Report {
+            cpu_utilisation: 0.5,
+            throughput_rps: 1234.0,
+            arrival_rps: 1234.0,
+            ..Report::default()
+        };
+        let signs = read_signs(&s, &healthy, &theory(&s));
+        assert_eq!(signs[0].kind, SignKind::Healthy);
+        assert!(
+            signs[0]
+                .detail
+                .contains("1,234 rps finish, the CPU is 50 % busy"),
+            "{}",
+            signs[0].detail
+        );
+        // 996 of 1,000 turned away: not all of them.
+        let away = Report {
+            arrived: 1000,
+            refused: 996,
+            ..Report::default()
+        };
+        let sign = read_signs(&s, &away, &theory(&s))
+            .into_iter()
+            .find(|g| g.kind == SignKind::TurnedAway)
+            .unwrap();
+        assert!(
+            sign.detail.starts_with("99.6 % of the 1,000 requests"),
+            "{}",
+            sign.detail
+        );
     }
 
     /// At 100 % the CPU limit is not near: it is reached.

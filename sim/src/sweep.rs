@@ -2,7 +2,7 @@
 //! at a chosen utilisation of its capacity. The app's curve and
 //! `tellers sweep` both use these, so they show the same points.
 
-use crate::scenario::{Arrivals, Scenario};
+use crate::scenario::{Arrivals, Scenario, MAX_DURATION_S, MAX_RPS, MIN_RPS};
 use crate::theory::{theory, Theory};
 
 /// Utilisations the curve is simulated at.
@@ -33,7 +33,7 @@ pub fn sweep_scenario(s: &Scenario, th: &Theory, rho: f64) -> Option<Scenario> {
     if !(cap.is_finite() && cap > 0.0) {
         return None;
     }
-    let rps = (rho * cap).clamp(0.001, 1_000_000.0);
+    let rps = (rho * cap).clamp(MIN_RPS, MAX_RPS);
     let requests = SWEEP_REQUESTS;
     // Room for the arrivals, then for the last of them to finish: a request
     // takes at least its own work, and long waits (C10K's 10 s) outlast the
@@ -49,7 +49,7 @@ pub fn sweep_scenario(s: &Scenario, th: &Theory, rho: f64) -> Option<Scenario> {
         shed_after_ms: None,
         requests: Some(requests),
         timeout_ms: None,
-        duration_s: (requests as f64 / rps * 3.0 + 20.0 * own_work_s).clamp(1.0, 86_400.0),
+        duration_s: (requests as f64 / rps * 3.0 + 20.0 * own_work_s).clamp(1.0, MAX_DURATION_S),
         warmup: 0.1,
         max_events: 5_000_000,
         ..s.clone()

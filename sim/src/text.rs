@@ -95,6 +95,65 @@ pub fn fmt_fixed(x: f64, decimals: usize) -> String {
     out
 }
 
+/// Decimals that keep about three significant figures of `x` for a
+/// person to read: none from 100 (and for 0), one from 10, two below.
+pub fn decimals_for(x: f64) -> usize {
+    let a = x.abs();
+    if a >= 100.0 || a == 0.0 {
+        0
+    } else if a >= 10.0 {
+        1
+    } else {
+        2
+    }
+}
+
+/// A count or a mean count, e.g. `2,260` or `19.6`.
+pub fn fmt_count(x: f64) -> String {
+    fmt_fixed(
+        x,
+        if x.fract() == 0.0 {
+            0
+        } else {
+            decimals_for(x).min(1)
+        },
+    )
+}
+
+/// A share 0–1 as a percentage, e.g. `50 %`, one decimal below 10 %
+/// (`5.0 %`). Near 100 % a share just under or over it says which
+/// (`99.8 %`, `100.3 %`), never a round `100 %` that is not exactly all.
+/// Every percentage the app and the signs write is written here.
+pub fn fmt_pct(x: f64) -> String {
+    let mut p = x * 100.0;
+    // Off by rounding in the sum that made it (1000/19 × 19/1000): all.
+    if (p - 100.0).abs() < 1e-9 {
+        p = 100.0;
+    }
+    let mut d = if x.abs() < 0.1 { 1 } else { 0 };
+    let rounds_to_all = |d: usize| {
+        let k = 10f64.powi(d as i32);
+        p != 100.0 && (p * k).round() == 100.0 * k
+    };
+    while d < 3 && rounds_to_all(d) {
+        d += 1;
+    }
+    if rounds_to_all(d) {
+        return if p < 100.0 { "99.999 %" } else { "100.001 %" }.to_owned();
+    }
+    format!("{} %", fmt_fixed(p, d))
+}
+
+/// A run length in seconds as it was set: `60`, `2.5` (never rounded to
+/// `2`), without the unit.
+pub fn fmt_length_s(x: f64) -> String {
+    let exact = |d: usize| {
+        let k = 10f64.powi(d as i32);
+        ((x * k).round() / k - x).abs() < 1e-9
+    };
+    fmt_fixed(x, (0..3).find(|d| exact(*d)).unwrap_or(3))
+}
+
 /// A decimal number as typed: an optional sign, digits with at most one
 /// point, an optional exponent ("12", "-0.5", ".5", "5.", "+2", "1e3",
 /// "2.5E-3"), spaces around it ignored; `None` for anything else ("inf",
@@ -169,7 +228,32 @@ pub fn read_number(text: &str) -> Result<f64, NotNumber> {
 
 #[cfg(test)]
 mod tests {
-    use super::{clip, fmt_fixed, group_digits, group_thousands, number};
+    use super::{
+        clip, fmt_count, fmt_fixed, fmt_length_s, fmt_pct, group_digits, group_thousands, number,
+    };
+
+    #[test]
+    fn a_share_near_all_says_which_side_of_all_it_is() {
+        assert_eq!(fmt_pct(0.5013), "50 %");
+        assert_eq!(fmt_pct(0.05), "5.0 %");
+        // The tipping point reads as what it is.
+        assert_eq!(fmt_pct(0.9975), "99.8 %");
+        assert_eq!(fmt_pct(0.996), "99.6 %");
+        assert_eq!(fmt_pct(0.9996), "99.96 %");
+        assert_eq!(fmt_pct(1.0), "100 %");
+        assert_eq!(fmt_pct(1.003), "100.3 %");
+        assert_eq!(fmt_pct(1000.0 / 19.0 * 19.0 / 1000.0), "100 %");
+        assert_eq!(fmt_pct(0.999_999_9), "99.999 %");
+    }
+
+    #[test]
+    fn counts_and_run_lengths_read_like_prose() {
+        assert_eq!(fmt_count(2259.85), "2,260");
+        assert_eq!(fmt_count(19.0), "19");
+        assert_eq!(fmt_count(19.64), "19.6");
+        assert_eq!(fmt_length_s(2.5), "2.5");
+        assert_eq!(fmt_length_s(60.0), "60");
+    }
 
     #[test]
     fn long_numbers_in_a_sentence_are_grouped() {

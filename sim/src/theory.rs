@@ -99,12 +99,119 @@ pub struct Theory {
     /// request holds its thread ([`analytic::thread_hold_ms`]: CPU with its
     /// costs + the wait step, no line).
     pub threads_needed: Option<f64>,
+    /// The threads the model runs, as theory counts them: the pool, the
+    /// loops and their workers, a thread per request's cap, or the mean
+    /// alive by Little's law ([`Threads`]); `None` for a thread per request
+    /// with neither a cap nor a steady offered rate.
+    pub threads: Option<Threads>,
+    /// Stack memory set aside for those threads, MB (1 MB = 1,000 KB, as
+    /// reports count it): [`Threads::count`] × `stack_reserved_kb`; a mean
+    /// for [`Threads::Mean`], the most for [`Threads::UpTo`].
+    pub stack_reserved_mb: Option<f64>,
+    /// When the last request of a batch finishes, for a batch on a full
+    /// pool (the threads bind): rounds of one request per thread
+    /// ([`Makespan`]); `None` otherwise.
+    pub makespan: Option<Makespan>,
     /// Line growth when overloaded: offered − capacity, requests per second
     /// (0 when the server keeps up); `None` without a steady offered rate,
     /// or when something turns the excess away instead of letting the line
     /// grow ([`excess_turned_away`]: no formula here says how long the
     /// line then is).
     pub growth_per_s: Option<f64>,
+}
+
+/// The threads a scenario runs, as theory counts them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum Threads {
+    /// A pool of this many threads, alive all run.
+    Pool(u32),
+    /// This many event loops, a thread each.
+    Loops(u32),
+    /// Event loops and the worker threads beside them
+    /// ([`Scenario::worker_threads`]).
+    LoopsAndWorkers {
+        /// Event loops, a thread each.
+        loops: u32,
+        /// Worker threads, over all loops.
+        workers: u32,
+    },
+    /// A thread per request with a cap: at most this many alive.
+    UpTo(u32),
+    /// A thread per request without a cap: this many alive on average, by
+    /// Little's law ([`Theory::threads_needed`]).
+    Mean {
+        /// Threads alive on average.
+        mean: f64,
+        /// True for random (Poisson) arrivals, whose peak is higher than
+        /// the mean; evenly spaced ones peak at least at it.
+        random: bool,
+    },
+}
+
+impl Threads {
+    /// Threads in all: the pool, loops + workers, the cap, or the mean.
+    pub fn count(self) -> f64 {
+        match self {
+            Threads::Pool(n) | Threads::Loops(n) | Threads::UpTo(n) => f64::from(n),
+            Threads::LoopsAndWorkers { loops, workers } => f64::from(loops) + f64::from(workers),
+            Threads::Mean { mean, .. } => mean,
+        }
+    }
+}
+
+/// A batch on a full pool: the threads take one request each, so the batch
+/// goes in rounds, each as long as a request holds its thread.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Makespan {
+    /// Rounds: the batch ÷ the threads, rounded up.
+    pub rounds: u64,
+    /// One round, ms: the threads ÷ the thread limit's rate.
+    pub round_ms: f64,
+    /// When the last request finishes, s: rounds × one round.
+    pub makespan_s: f64,
+    /// True when every request holds its thread equally long (no CPU to
+    /// share, a fixed wait), so the rounds are exact.
+    pub exact: bool,
+}
+
+/// The threads `s` runs, as theory counts them (`threads_needed`: the
+/// mean alive by Little's law, for a thread per request without a cap).
+fn thread_count(s: &Scenario, threads_needed: Option<f64>) -> Option<Threads> {
+    Some(match s.model {
+        Model::ThreadPool => Threads::Pool(s.threads),
+        Model::EventLoop => Threads::Loops(s.loop_count()),
+        Model::EventLoopWorkers => Threads::LoopsAndWorkers {
+            loops: s.loop_count(),
+            workers: s.worker_threads(),
+        },
+        Model::ThreadPerRequest => match (s.thread_cap, threads_needed) {
+            (Some(cap), _) => Threads::UpTo(cap),
+            (None, Some(n)) => Threads::Mean {
+                mean: n,
+                random: s.arrivals == Arrivals::Poisson,
+            },
+            (None, None) => return None,
+        },
+    })
+}
+
+/// A batch's rounds on a full pool: `None` unless `s` is a batch whose
+/// threads bind at a finite, nonzero rate.
+fn makespan(s: &Scenario, cap: &Capacity) -> Option<Makespan> {
+    let rate = cap.capacity_rps;
+    match (s.arrivals, cap.binding, s.thread_limit()) {
+        (Arrivals::Batch, Limit::Threads, Some(t)) if rate.is_finite() && rate > 0.0 => {
+            let rounds = (f64::from(s.count) / f64::from(t)).ceil();
+            let round_s = f64::from(t) / rate;
+            Some(Makespan {
+                rounds: rounds as u64,
+                round_ms: round_s * 1000.0,
+                makespan_s: rounds * round_s,
+                exact: s.mean_cpu_ms() == 0.0 && s.wait_dist == Dist::Const,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// What theory says about the dependency side: the calls it gets, how
@@ -754,6 +861,8 @@ pub fn theory(s: &Scenario) -> Theory {
             plural(u64::from(s.clients), "client")
         ),
     };
+    let threads_needed = offered.map(|r| analytic::threads_needed(r, analytic::thread_hold_ms(s)));
+    let threads = thread_count(s, threads_needed);
     let mut th = Theory {
         offered_rps: offered,
         steady_load,
@@ -788,7 +897,10 @@ pub fn theory(s: &Scenario) -> Theory {
         approx_because: Vec::new(),
         mean_ms: None,
         p99_ms: None,
-        threads_needed: offered.map(|r| analytic::threads_needed(r, analytic::thread_hold_ms(s))),
+        threads_needed,
+        threads,
+        stack_reserved_mb: threads.map(|t| t.count() * s.stack_reserved_kb / 1000.0),
+        makespan: makespan(s, &capacity),
         growth_per_s: offered
             .map(|r| (r - capacity.capacity_rps).max(0.0))
             .filter(|g| *g == 0.0 || !excess_turned_away(s)),
@@ -993,6 +1105,34 @@ mod tests {
         assert!(theory(&one).mean_exact, "{:?}", theory(&one).approx_because);
     }
 
+    /// A thread per request shares the cores in time slices, not first
+    /// come, first served: M/D/1's 30 ms mean is not this scenario's (the
+    /// run takes about 43 ms), so theory must not call it exact.
+    #[test]
+    fn time_sliced_threads_per_request_are_not_called_exact() {
+        let s = Scenario {
+            model: Model::ThreadPerRequest,
+            spawn_ms: 0.0,
+            ..preset("md1").unwrap()
+        };
+        let t = theory(&s);
+        assert_eq!(t.capacity.binding, Limit::Cpu);
+        assert!((t.mean_ms.unwrap() - 30.0).abs() < 1e-9, "{:?}", t.mean_ms);
+        assert!(!t.mean_exact && !t.p99_exact, "{:?}", t.approx_because);
+        assert!(
+            t.approx_because.iter().any(|w| w.contains("time slices")),
+            "{:?}",
+            t.approx_because
+        );
+        // The run shows why: well above the formula's mean.
+        let r = crate::simulate(&Scenario {
+            duration_s: 120.0,
+            ..s
+        })
+        .unwrap();
+        assert!(r.latency_ms.mean > 36.0, "{}", r.latency_ms.mean);
+    }
+
     #[test]
     fn the_curve_functions_give_the_operating_point() {
         let t = theory(&preset("mm4").unwrap());
@@ -1005,6 +1145,104 @@ mod tests {
 #[cfg(test)]
 mod thread_tests {
     use super::*;
+    use crate::presets::preset;
+
+    /// 1,000 requests that each hold one of 20 threads for 100 ms (no CPU,
+    /// a fixed wait): 50 rounds of 100 ms, 5 s, exact; the run agrees.
+    /// With CPU to share the rounds are approximate; without a full pool
+    /// (event loops, open arrivals) there are none.
+    #[test]
+    fn a_batch_on_a_full_pool_goes_in_rounds() {
+        let s = preset("batch-pool-20").unwrap();
+        let m = theory(&s).makespan.unwrap();
+        assert_eq!(m.rounds, 50);
+        assert!((m.round_ms - 100.0).abs() < 1e-9, "{m:?}");
+        assert!((m.makespan_s - 5.0).abs() < 1e-9, "{m:?}");
+        assert!(m.exact);
+        let r = crate::simulate(&s).unwrap();
+        assert!(
+            (r.makespan_s - m.makespan_s).abs() < 1e-3,
+            "{}",
+            r.makespan_s
+        );
+        let odd = theory(&Scenario {
+            count: 1001,
+            ..s.clone()
+        })
+        .makespan
+        .unwrap();
+        assert_eq!(odd.rounds, 51);
+        let cpu = theory(&Scenario {
+            cpu_ms: 1.0,
+            ..s.clone()
+        })
+        .makespan
+        .unwrap();
+        assert!(!cpu.exact);
+        let random = theory(&Scenario {
+            wait_dist: Dist::Exp,
+            ..s.clone()
+        });
+        assert!(!random.makespan.unwrap().exact);
+        assert_eq!(theory(&preset("batch-event-loop").unwrap()).makespan, None);
+        assert_eq!(theory(&preset("mm1").unwrap()).makespan, None);
+    }
+
+    /// The threads and their stacks: a pool's threads, loops and their
+    /// workers, a cap, or the mean alive by Little's law.
+    #[test]
+    fn threads_and_their_stacks_are_counted_as_the_model_runs_them() {
+        let pool = preset("sale-day").unwrap();
+        let th = theory(&pool);
+        assert_eq!(th.threads, Some(Threads::Pool(20)));
+        let mb = 20.0 * pool.stack_reserved_kb / 1000.0;
+        assert!((th.stack_reserved_mb.unwrap() - mb).abs() < 1e-9);
+        let workers = preset("waf-offload-unbalanced").unwrap();
+        assert_eq!(
+            theory(&workers).threads,
+            Some(Threads::LoopsAndWorkers {
+                loops: 4,
+                workers: 4
+            })
+        );
+        let loops = preset("sale-day-event-loop").unwrap();
+        assert_eq!(theory(&loops).threads, Some(Threads::Loops(4)));
+        let tpr = Scenario {
+            model: Model::ThreadPerRequest,
+            ..Scenario::default()
+        };
+        let th = theory(&tpr);
+        let n = th.threads_needed.unwrap();
+        assert_eq!(
+            th.threads,
+            Some(Threads::Mean {
+                mean: n,
+                random: true
+            })
+        );
+        let mb = n * tpr.stack_reserved_kb / 1000.0;
+        assert!((th.stack_reserved_mb.unwrap() - mb).abs() < 1e-9);
+        let even = Scenario {
+            arrivals: Arrivals::Uniform,
+            ..tpr.clone()
+        };
+        assert!(matches!(
+            theory(&even).threads,
+            Some(Threads::Mean { random: false, .. })
+        ));
+        let capped = Scenario {
+            thread_cap: Some(30),
+            ..tpr.clone()
+        };
+        assert_eq!(theory(&capped).threads, Some(Threads::UpTo(30)));
+        // No cap and no rate to count by: nothing to say.
+        let closed = Scenario {
+            arrivals: Arrivals::Closed,
+            ..tpr
+        };
+        let th = theory(&closed);
+        assert_eq!((th.threads, th.stack_reserved_mb), (None, None));
+    }
 
     /// Ten calls of 90 ms (exponential) per request hold the thread for the
     /// slowest, 90 × H(10) = 263.6 ms, plus 10 ms of CPU: at 60 rps Little's

@@ -3,9 +3,9 @@ use tellers_sim::report::Report;
 use tellers_sim::signs::{read_signs, SignKind};
 
 use crate::figures::{
-    approx_note, compact_rows, figure_rows, figures_caption, measuring_note, report_json, FigureRow,
+    approx_note, compact_rows, figure_rows, figures_caption, report_json, run_note, FigureRow,
+    RunNote,
 };
-use crate::format::group_thousands;
 use crate::lab::{Lab, RunState};
 
 /// What a theory cell says in a lesson before the run has ended: the
@@ -84,13 +84,12 @@ pub fn FiguresRow(
                 <tbody>{move || figure_row_views(rows(), finished())}</tbody>
             </table>
             <p class="figures__note muted" data-testid="figures-row-note">
-                {move || {
-                    let r = report.get();
-                    if r.arrived == 0 && r.completed == 0 {
+                {move || match run_note(&lab.scenario.get(), &report.get()) {
+                    Some(RunNote::NotStarted) => {
                         "Press Play or Run to the end: the figures fill in as the run goes, and theory appears when it ends.".to_owned()
-                    } else {
-                        measuring_note(&lab.scenario.get(), &r).unwrap_or_default()
                     }
+                    Some(RunNote::Measuring(note)) => note,
+                    None => String::new(),
                 }}
             </p>
             {approx(lab, finished)}
@@ -139,11 +138,14 @@ fn verdict(lab: Lab, report: Memo<Report>) -> impl IntoView {
             {move || {
                 let r = report.get();
                 let s = lab.scenario.get();
-                if r.completed == 0 && r.arrived == 0 {
-                    return view! { <p class="signs__empty">"Play or step the run to read its signs."</p> }.into_any();
-                }
-                if let Some(note) = measuring_note(&s, &r) {
-                    return view! { <p class="signs__empty" data-testid="measuring">{note}</p> }.into_any();
+                match run_note(&s, &r) {
+                    Some(RunNote::NotStarted) => {
+                        return view! { <p class="signs__empty">"Play or step the run to read its signs."</p> }.into_any();
+                    }
+                    Some(RunNote::Measuring(note)) => {
+                        return view! { <p class="signs__empty" data-testid="measuring">{note}</p> }.into_any();
+                    }
+                    None => {}
                 }
                 let list = read_signs(&s, &r, &lab.theory.get());
                 view! {
@@ -160,9 +162,9 @@ fn verdict(lab: Lab, report: Memo<Report>) -> impl IntoView {
                                     <li class=class data-sign=format!("{:?}", s.kind)>
                                         // A full stop after the title: read aloud or
                                         // copied, it does not run into the detail.
-                                        <strong>{group_thousands(&s.title)} "."</strong>
+                                        <strong>{s.title} "."</strong>
                                         " "
-                                        <span>{group_thousands(&s.detail)}</span>
+                                        <span>{s.detail}</span>
                                     </li>
                                 }
                             })

@@ -5,11 +5,10 @@ use std::time::Instant;
 use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::bench::{bench_scenario, engine_mmc, reference_mmc};
 use tellers_sim::cli::{command, field_help, fields_help, parse_or_help, Command, Outcome, USAGE};
-use tellers_sim::engine::{MAX_CALLS_IN_FLIGHT, MAX_IN_FLIGHT};
 use tellers_sim::presets::presets;
-use tellers_sim::report::StoppedBy;
-use tellers_sim::theory::{theory, Theory};
-use tellers_sim::{simulate, Report, Scenario};
+use tellers_sim::signs::stop_note;
+use tellers_sim::theory::{theory, Theory, Threads};
+use tellers_sim::{simulate, Arrivals, Model, Report, Scenario};
 
 /// `println!` that ends the program quietly once the reader has gone, as in
 /// `tellers sweep --json | head` (println! would panic on the closed pipe).
@@ -172,6 +171,9 @@ fn print_table(s: &Scenario, r: &Report) {
         format!("{:.2}", r.mean_busy),
         opt(th.busy_threads(s)),
     );
+    for (name, sim, theory) in thread_rows(s, r, &th) {
+        row(name, sim, theory);
+    }
     if let Some(b) = r.loop_block_ms {
         row(
             "loop blocked p99, ms",
@@ -220,28 +222,51 @@ fn print_table(s: &Scenario, r: &Report) {
         r.events,
         r.wall_s
     );
-    if let Some(advice) = stop_advice(r.stopped_by) {
-        out!("  {advice}");
+    // Which bound stopped the run, each field by its flag.
+    if let Some(note) = stop_note(s, r, &th, |f| f.flag()) {
+        out!("  {note}");
     }
 }
 
-/// What to change when a bound other than the duration ended the run.
-fn stop_advice(by: StoppedBy) -> Option<String> {
-    match by {
-        StoppedBy::InFlightLimit => Some(format!(
-            "more than {MAX_IN_FLIGHT} requests were inside at once, the most the simulator keeps: \
-             lower --rps, add capacity, or set --queue-limit so extra requests are refused"
-        )),
-        StoppedBy::CallLimit => Some(format!(
-            "more than {MAX_CALLS_IN_FLIGHT} calls to the dependency were in flight at once, the most the simulator keeps: \
-             lower --fan-out or --rps, or give the dependency more --dep-pool connections and --dep-concurrency"
-        )),
-        StoppedBy::EventBudget => Some(
-            "the run used its whole --max-events budget: a shorter --duration-s or a lower --rps needs fewer events"
-                .into(),
-        ),
-        _ => None,
+/// The rows of threads, their stacks and a batch's last finish, simulated
+/// beside theory, where the app's figures show them: threads for a pool or
+/// a thread per request, memory always, the last finish for a batch.
+fn thread_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<(&'static str, String, String)> {
+    // "up to 30", "mean ≈ 16.4": what kind of count theory gives.
+    let (how, threads) = match th.threads {
+        Some(Threads::UpTo(n)) => ("up to ", n.to_string()),
+        Some(Threads::Mean { mean, .. }) => ("mean ≈ ", format!("{mean:.1}")),
+        Some(t) => ("", t.count().to_string()),
+        None => ("", "—".to_owned()),
+    };
+    let mut rows = Vec::new();
+    if matches!(s.model, Model::ThreadPool | Model::ThreadPerRequest) {
+        rows.push((
+            "threads alive (peak)",
+            r.peak_threads.to_string(),
+            format!("{how}{threads}"),
+        ));
     }
+    rows.push((
+        "stack reserved (peak), MB",
+        format!("{:.1}", r.peak_memory_reserved_mb),
+        th.stack_reserved_mb
+            .map_or("—".into(), |mb| format!("{how}{mb:.1}")),
+    ));
+    if s.arrivals == Arrivals::Batch {
+        rows.push((
+            "last finish, s",
+            format!("{:.3}", r.makespan_s),
+            th.makespan.map_or("—".into(), |m| {
+                format!(
+                    "{:.3}{}",
+                    m.makespan_s,
+                    if m.exact { "" } else { " approx." }
+                )
+            }),
+        ));
+    }
+    rows
 }
 
 fn sweep(s: &Scenario, points: &[f64], json: bool) -> Result<(), String> {
@@ -423,7 +448,6 @@ fn model_line(th: &Theory) -> String {
 mod tests {
     use super::*;
     use tellers_sim::presets::preset;
-    use tellers_sim::Arrivals;
 
     #[test]
     fn the_model_line_names_the_scenarios_own_line() {
@@ -467,6 +491,107 @@ mod tests {
                     .iter()
                     .all(|l| l.starts_with("  approximate because ")),
             "{lines:?}"
+        );
+    }
+
+    /// The CLI shows theory's threads, stacks and a batch's last finish
+    /// where the app does.
+    #[test]
+    fn threads_stacks_and_a_batchs_last_finish_have_theory() {
+        let batch = preset("batch-pool-20").unwrap();
+        let rows = thread_rows(&batch, &Report::default(), &theory(&batch));
+        let theory_of = |rows: &[(&str, String, String)], name: &str| {
+            rows.iter()
+                .find(|r| r.0 == name)
+                .map(|r| r.2.clone())
+                .unwrap_or_else(|| panic!("no row {name}: {rows:?}"))
+        };
+        assert_eq!(theory_of(&rows, "last finish, s"), "5.000");
+        assert_eq!(theory_of(&rows, "threads alive (peak)"), "20");
+        assert_eq!(theory_of(&rows, "stack reserved (peak), MB"), "20.0");
+        let cpu = Scenario {
+            cpu_ms: 1.0,
+            ..batch
+        };
+        let rows = thread_rows(&cpu, &Report::default(), &theory(&cpu));
+        assert!(theory_of(&rows, "last finish, s").ends_with(" approx."));
+        let tpr = Scenario {
+            model: Model::ThreadPerRequest,
+            ..Scenario::default()
+        };
+        let th = theory(&tpr);
+        let rows = thread_rows(&tpr, &Report::default(), &th);
+        let n = th.threads_needed.unwrap();
+        assert_eq!(
+            theory_of(&rows, "threads alive (peak)"),
+            format!("mean ≈ {n:.1}")
+        );
+        assert!(rows.iter().all(|r| r.0 != "last finish, s"));
+        // Event loops: no thread row (as in the app), but their stacks.
+        let loops = preset("sale-day-event-loop").unwrap();
+        let rows = thread_rows(&loops, &Report::default(), &theory(&loops));
+        assert!(rows.iter().all(|r| r.0 != "threads alive (peak)"));
+        assert_eq!(theory_of(&rows, "stack reserved (peak), MB"), "4.0");
+    }
+
+    /// The CLI says which bound stopped a run as the app does, each field
+    /// by its flag from the field table: under a load schedule the
+    /// schedule sets the load, not --rps.
+    #[test]
+    fn the_stop_note_names_flags_from_the_field_table() {
+        use tellers_sim::report::StoppedBy;
+        let flag = |name: &str| Scenario::field(name).unwrap().flag();
+        let note = |s: &Scenario, by: StoppedBy| {
+            let r = Report {
+                sim_time_s: 2.0,
+                stopped_by: by,
+                ..Report::default()
+            };
+            stop_note(s, &r, &theory(s), |f| f.flag()).unwrap()
+        };
+        let scheduled = preset("spike-metastable").unwrap();
+        for by in [
+            StoppedBy::InFlightLimit,
+            StoppedBy::CallLimit,
+            StoppedBy::EventBudget,
+        ] {
+            let text = note(&scheduled, by);
+            assert!(
+                !text
+                    .replace(&flag("rps_schedule"), "")
+                    .contains(&flag("rps"))
+                    && text.contains(&format!("the rates in the {}", flag("rps_schedule"))),
+                "{text}"
+            );
+        }
+        let plain = Scenario {
+            rps: 1_000_000.0,
+            ..Scenario::default()
+        };
+        let text = note(&plain, StoppedBy::InFlightLimit);
+        assert!(
+            text.contains("more than 1,000,000 requests")
+                && text.contains(&format!("Lower the {},", flag("rps")))
+                && text.contains(&format!("set a {} so", flag("queue_limit"))),
+            "{text}"
+        );
+        let text = note(&plain, StoppedBy::CallLimit);
+        assert!(
+            text.contains(&format!(
+                "Lower the {} or the {},",
+                flag("fan_out"),
+                flag("rps")
+            )),
+            "{text}"
+        );
+        let text = note(&plain, StoppedBy::EventBudget);
+        assert!(
+            text.contains(&format!("A shorter {} or", flag("duration_s"))),
+            "{text}"
+        );
+        assert_eq!(
+            stop_note(&plain, &Report::default(), &theory(&plain), |f| f.flag()),
+            None
         );
     }
 
