@@ -150,16 +150,16 @@ pub const KEYS: [(&str, &str, Shortcut, &str); 4] = [
     ("p", "p", Shortcut::Presenter, "presenter mode"),
 ];
 
-/// The keys' legend after "Keys: ": each key as shown, then what it does
-/// (" play or pause, "), the last ending the sentence.
-pub fn keys_legend() -> Vec<(&'static str, String)> {
-    KEYS.iter()
-        .enumerate()
-        .map(|(i, (_, shown, _, does))| {
-            let end = if i + 1 < KEYS.len() { ", " } else { "." };
-            (*shown, format!(" {does}{end}"))
-        })
-        .collect()
+/// The keys' legend, as HTML: "Keys: " then each key as shown in a
+/// `<kbd>` and what it does, the last ending the sentence. Only the fixed
+/// text of [`KEYS`] goes in (nothing a person typed).
+pub fn keys_legend_html() -> String {
+    let mut out = String::from("Keys: ");
+    for (i, (_, shown, _, does)) in KEYS.iter().enumerate() {
+        let end = if i + 1 < KEYS.len() { ", " } else { "." };
+        out.push_str(&format!("<kbd>{shown}</kbd> {does}{end}"));
+    }
+    out
 }
 
 /// Where the keyboard focus is, as far as shortcuts care.
@@ -309,13 +309,10 @@ mod tests {
 
     #[test]
     fn the_legend_lists_exactly_the_keys_shortcut_takes() {
-        let text: String = keys_legend()
-            .into_iter()
-            .map(|(k, does)| format!("{k}{does}"))
-            .collect();
         assert_eq!(
-            text,
-            "Space play or pause, → one event, f full screen, p presenter mode."
+            keys_legend_html(),
+            "Keys: <kbd>Space</kbd> play or pause, <kbd>→</kbd> one event, \
+             <kbd>f</kbd> full screen, <kbd>p</kbd> presenter mode."
         );
         for (key, _, action, _) in KEYS {
             assert_eq!(shortcut(key, Focus::Page), Some(action), "{key:?}");

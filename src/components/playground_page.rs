@@ -10,7 +10,7 @@ use super::{CurvePanel, FiguresPanel, RunControls, ScenarioControls, SeriesPanel
 use crate::controls::{presenter_controls, visible_controls};
 use crate::lab::{now_ms, Lab};
 use crate::playground::{
-    focus_of, hash_query, keys_legend, playground_hash, preset_name, read_query, shortcut,
+    focus_of, hash_query, keys_legend_html, playground_hash, preset_name, read_query, shortcut,
     url_write_wait_ms, Focus, Shortcut, ViewState,
 };
 use crate::reveal::reveal_in_frames;
@@ -222,10 +222,7 @@ pub fn PlaygroundPage(
                             </div>
                         }
                     })}
-                <p class="playground__keys">
-                    "Keys: "
-                    {keys_legend().into_iter().map(|(key, does)| view! { <kbd>{key}</kbd> {does} }).collect_view()}
-                </p>
+                <p class="playground__keys" inner_html=keys_legend_html()></p>
             </header>
             {move || {
                 presenter
