@@ -334,6 +334,27 @@ fn settle_figures(
                     "the predict box asks about {f}, but the sim block after it has no {f} slider"
                 ));
             }
+            // A guess is compared only with runs at numeric settings: a
+            // choice or a switch beside it would let a run under another
+            // choice answer it, so the build refuses such a pair.
+            let numeric = |f: &String| {
+                Scenario::field(f).is_some_and(|field| {
+                    matches!(
+                        (field.get)(&b.scenario),
+                        tellers_sim::fields::Value::Int(_) | tellers_sim::fields::Value::Real(_)
+                    )
+                })
+            };
+            if !figures.is_empty() {
+                if let Some(f) = b.sliders.iter().find(|f| !numeric(f)) {
+                    return Err(format!(
+                        "the predict box guesses figures of the sim block after it, whose {f} \
+                         control is a choice: a guess is compared only with runs at numeric \
+                         settings, so a run under another {f} would answer it (drop the {f} \
+                         slider there, or the box's figures)"
+                    ));
+                }
+            }
             // A guess of figures that names no settings is about the block
             // as it opens: its sliders' own values (a run after moving one
             // is not what was asked).
@@ -1045,30 +1066,35 @@ mistakes = ["rps", "rps * 0.01"]
     }
 
     /// A guess of figures naming no settings is about the widget as it
-    /// opens: its number sliders' values, not its choices or switches.
+    /// opens: its number sliders' values. A choice or a switch beside it
+    /// could not be followed (a run under another choice would answer the
+    /// guess), so the build refuses that pair.
     #[test]
     fn a_guess_naming_no_settings_takes_the_widgets_numbers() {
         let text = GOOD.replace("::: predict\n", "::: predict latency_mean_ms\n");
-        let sliders = text
-            .find("\"sliders\": [")
-            .map(|i| i + "\"sliders\": [".len())
-            .unwrap();
-        let text = format!(
-            "{}\"arrivals\", \"timeout_ms\", {}",
-            &text[..sliders],
-            &text[sliders..]
-        );
         let l = parse_lesson("04-little.md", &text).unwrap();
         let (Segment::Predict { when, .. }, Segment::Sim(b)) = (&l.segments[1], &l.segments[2])
         else {
             panic!()
         };
         assert!(!when.is_empty());
-        assert!(
-            when.iter()
-                .all(|(f, _)| b.sliders.contains(f) && f != "arrivals" && f != "timeout_ms"),
-            "{when:?}"
+        assert!(when.iter().all(|(f, _)| b.sliders.contains(f)), "{when:?}");
+        let sliders = text
+            .find("\"sliders\": [")
+            .map(|i| i + "\"sliders\": [".len())
+            .unwrap();
+        for other in ["arrivals", "timeout_ms"] {
+            let text = format!("{}\"{other}\", {}", &text[..sliders], &text[sliders..]);
+            let e = parse_lesson("04-little.md", &text).unwrap_err();
+            assert!(e.contains(&format!("whose {other} control is a choice")), "{e}");
+        }
+        // A box that guesses no figures (words only) may sit beside any control.
+        let words = format!(
+            "{}\"arrivals\", {}",
+            &GOOD[..GOOD.find("\"sliders\": [").unwrap() + "\"sliders\": [".len()],
+            &GOOD[GOOD.find("\"sliders\": [").unwrap() + "\"sliders\": [".len()..]
         );
+        assert!(parse_lesson("04-little.md", &words).is_ok());
     }
 
     #[test]
