@@ -1086,7 +1086,10 @@ mistakes = ["rps", "rps * 0.01"]
         for other in ["arrivals", "timeout_ms"] {
             let text = format!("{}\"{other}\", {}", &text[..sliders], &text[sliders..]);
             let e = parse_lesson("04-little.md", &text).unwrap_err();
-            assert!(e.contains(&format!("whose {other} control is a choice")), "{e}");
+            assert!(
+                e.contains(&format!("whose {other} control is a choice")),
+                "{e}"
+            );
         }
         // A box that guesses no figures (words only) may sit beside any control.
         let words = format!(
