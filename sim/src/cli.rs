@@ -344,6 +344,16 @@ fn one_line(err: &clap::Error, sub: Option<&str>) -> String {
                 sub.unwrap_or_default()
             )
         }
+        // A command's flag typed before any command (`tellers --rps 5 simulate`).
+        ErrorKind::UnknownArgument if sub.is_none() && commands_with(&flag).is_some() => {
+            let commands = commands_with(&flag).unwrap_or_default();
+            format!(
+                "{} goes after the command: tellers {} {} …",
+                crate::fields::clip(&flag),
+                commands.split(" or ").next().unwrap_or_default(),
+                crate::fields::clip(&flag)
+            )
+        }
         ErrorKind::UnknownArgument => match nearest_flag(&arg, sub) {
             Some(s) => format!(
                 "unknown flag '{}'; did you mean '{s}'? (see tellers help)",
@@ -413,15 +423,20 @@ fn needs_value(flag: &str) -> bool {
 /// The subcommands a flag belongs to ("simulate" or "simulate or sweep"),
 /// when `sub` is a subcommand and the flag is not one of its own.
 fn owners(flag: &str, sub: &str) -> Option<String> {
-    let cmd = command();
-    cmd.find_subcommand(sub)?;
+    command().find_subcommand(sub)?;
+    commands_with(flag).filter(|names| !names.split(" or ").any(|n| n == sub))
+}
+
+/// The commands that take `flag` ("simulate or sweep"), if any does.
+fn commands_with(flag: &str) -> Option<String> {
     let flag = flag.split('=').next().unwrap_or(flag);
+    let cmd = command();
     let names: Vec<&str> = cmd
         .get_subcommands()
         .filter(|c| flags_of(Some(c.get_name())).iter().any(|f| f == flag))
         .map(|c| c.get_name())
         .collect();
-    (!names.is_empty() && !names.contains(&sub)).then(|| names.join(" or "))
+    (!names.is_empty()).then(|| names.join(" or "))
 }
 
 /// The flag of subcommand `sub` nearest to a misspelt one, if one is near:
@@ -553,10 +568,12 @@ pub fn parse_or_help(
             return Err(Outcome::Help(e.render().to_string()))
         }
         Err(e) => {
-            // The subcommand typed, for flags that belong to another one.
+            // The subcommand typed, for flags that belong to another one;
+            // none when the line starts with a flag (clap stops there).
             let sub = args
                 .iter()
                 .find(|a| !a.starts_with('-'))
+                .filter(|_| args.first().is_some_and(|a| !a.starts_with('-')))
                 .map(String::as_str);
             return Err(Outcome::Message(one_line(&e, sub)));
         }
@@ -827,6 +844,18 @@ mod tests {
         let simulate = script.split("tellers__subcmd__simulate)").nth(1).unwrap();
         let case = simulate.split(&format!("{flag})")).nth(1).unwrap();
         case.split(";;").next().unwrap().to_owned()
+    }
+
+    #[test]
+    fn a_flag_before_its_command_is_told_to_go_after_it() {
+        // It was "unknown flag '--rps'; did you mean '--rps'?".
+        let e = run("--rps 5 simulate").unwrap_err();
+        assert_eq!(e, "--rps goes after the command: tellers simulate --rps …");
+        let e = run("--rhos 0.5 sweep").unwrap_err();
+        assert_eq!(e, "--rhos goes after the command: tellers sweep --rhos …");
+        // A misspelt one still gets its suggestion.
+        let e = run("--rsp 5 simulate").unwrap_err();
+        assert!(e.contains("did you mean '--rps'"), "{e}");
     }
 
     #[test]
