@@ -335,44 +335,38 @@ fn settle_figures(
                 ));
             }
             // A guess is compared only with runs at numeric settings: a
-            // choice or a switch beside it would let a run under another
-            // choice answer it, so the build refuses such a pair.
-            let numeric = |f: &String| {
-                Scenario::field(f).is_some_and(|field| {
-                    matches!(
-                        (field.get)(&b.scenario),
-                        tellers_sim::fields::Value::Int(_) | tellers_sim::fields::Value::Real(_)
-                    )
-                })
+            // choice, a switch, a schedule or a number that starts off
+            // beside it would let a run under another setting answer it,
+            // so the build refuses such a pair.
+            use tellers_sim::fields::Value;
+            let not_a_number = |f: &String| -> Option<&'static str> {
+                match (Scenario::field(f)?.get)(&b.scenario) {
+                    Value::Int(_) | Value::Real(_) => None,
+                    Value::Choice(_) => Some("is a choice"),
+                    Value::Switch(_) => Some("is a switch"),
+                    Value::Schedule(_) => Some("is a load schedule"),
+                    Value::Off => Some("starts off"),
+                }
             };
             if !figures.is_empty() {
-                if let Some(f) = b.sliders.iter().find(|f| !numeric(f)) {
+                if let Some((f, what)) = b.sliders.iter().find_map(|f| Some((f, not_a_number(f)?)))
+                {
                     return Err(format!(
                         "the predict box guesses figures of the sim block after it, whose {f} \
-                         control is a choice: a guess is compared only with runs at numeric \
-                         settings, so a run under another {f} would answer it (drop the {f} \
+                         control {what}: a guess is compared only with runs at numeric \
+                         settings, so a run at another {f} would answer it (drop the {f} \
                          slider there, or the box's figures)"
                     ));
                 }
             }
             // A guess of figures that names no settings is about the block
             // as it opens: its sliders' own values (a run after moving one
-            // is not what was asked).
+            // is not what was asked); all of them are numbers (above).
             if when.is_empty() && !figures.is_empty() {
-                // Numbers only: a choice, a switch or a field that is off
-                // has no number to compare a run's with.
                 let at_start: Vec<(String, f64)> = b
                     .sliders
                     .iter()
-                    .filter_map(|f| {
-                        let field = Scenario::field(f)?;
-                        matches!(
-                            (field.get)(&b.scenario),
-                            tellers_sim::fields::Value::Int(_)
-                                | tellers_sim::fields::Value::Real(_)
-                        )
-                        .then(|| (f.clone(), field.number(&b.scenario)))
-                    })
+                    .filter_map(|f| Some((f.clone(), Scenario::field(f)?.number(&b.scenario))))
                     .collect();
                 if let Segment::Predict { when, .. } = &mut segments[i] {
                     *when = at_start;
@@ -1083,13 +1077,10 @@ mistakes = ["rps", "rps * 0.01"]
             .find("\"sliders\": [")
             .map(|i| i + "\"sliders\": [".len())
             .unwrap();
-        for other in ["arrivals", "timeout_ms"] {
+        for (other, what) in [("arrivals", "is a choice"), ("timeout_ms", "starts off")] {
             let text = format!("{}\"{other}\", {}", &text[..sliders], &text[sliders..]);
             let e = parse_lesson("04-little.md", &text).unwrap_err();
-            assert!(
-                e.contains(&format!("whose {other} control is a choice")),
-                "{e}"
-            );
+            assert!(e.contains(&format!("whose {other} control {what}")), "{e}");
         }
         // A box that guesses no figures (words only) may sit beside any control.
         let words = format!(
