@@ -67,7 +67,9 @@ export async function aNewVersionIsOfferedWithAReload({ page }) {
     // Deploy: a new build stamps a new version into sw.js.
     const worker = path.join(dir, 'sw.js');
     const source = await fs.readFile(worker, 'utf8');
-    await fs.writeFile(worker, source.replace(/const VERSION = '([0-9a-f]+)';/, "const VERSION = '$1-next';"));
+    const next = source.replace(/const VERSION ?= ?(['"])([0-9a-f]+)\1;/, "const VERSION = '$2-next';");
+    assert.notEqual(next, source, 'sw.js has its stamped VERSION line');
+    await fs.writeFile(worker, next);
     await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r.update()));
     const notice = page.getByTestId('update-notice');
     await expectVisible(notice, 'the new-version notice');
