@@ -667,10 +667,17 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             fmt_count(r.peak_memory_reserved_mb),
             fmt_count(r.peak_memory_used_mb)
         ),
-        format!(
-            "{threads_theory} × {} KB{peak_note}",
-            fmt_num(s.stack_reserved_kb, 0)
-        ),
+        match th.stack_reserved_mb {
+            Some(mb) => format!(
+                "{threads_theory} × {} KB = {} MB{peak_note}",
+                fmt_num(s.stack_reserved_kb, 0),
+                fmt_count(mb)
+            ),
+            None => format!(
+                "{threads_theory} × {} KB{peak_note}",
+                fmt_num(s.stack_reserved_kb, 0)
+            ),
+        },
     );
     row(
         "fig-connections",
@@ -1545,7 +1552,7 @@ mod tests {
         let loop_batch = preset("batch-event-loop").unwrap();
         assert_eq!(theory_of("fig-makespan", &loop_batch, &r), "—");
         assert_eq!(theory_of("fig-peak-threads", &batch, &r), "20 threads");
-        assert_eq!(theory_of("fig-memory", &batch, &r), "20 threads × 1,000 KB");
+        assert_eq!(theory_of("fig-memory", &batch, &r), "20 threads × 1,000 KB = 20 MB");
         let capped = Scenario {
             model: Model::ThreadPerRequest,
             thread_cap: Some(30),
@@ -1560,7 +1567,7 @@ mod tests {
             arrivals: Arrivals::Uniform,
             ..Scenario::default()
         };
-        assert!(theory_of("fig-memory", &even, &r).ends_with("KB (the peak is at least that)"));
+        assert!(theory_of("fig-memory", &even, &r).ends_with(" MB (the peak is at least that)"));
         let closed = Scenario {
             arrivals: Arrivals::Closed,
             ..even
@@ -1730,7 +1737,7 @@ mod tests {
         );
         let mem = theory_of("fig-memory", &s, &r);
         assert!(
-            mem.starts_with("mean ≈ ") && mem.ends_with("KB (the peak is higher)"),
+            mem.starts_with("mean ≈ ") && mem.ends_with(" MB (the peak is higher)"),
             "{mem}"
         );
     }

@@ -1304,6 +1304,9 @@ fn refine_crossing(
     (mut lo, mut f_lo): (f64, f64),
     (mut hi, mut f_hi): (f64, f64),
 ) -> f64 {
+    if f_lo.is_nan() || f_hi.is_nan() {
+        return f64::INFINITY;
+    }
     if f_lo <= 0.0 {
         return lo;
     }
@@ -1336,8 +1339,11 @@ fn refine_crossing(
                 f_lo *= 0.5;
             }
             kept = -1;
-        } else {
+        } else if f == 0.0 {
             return t;
+        } else {
+            // A tail that is not a number has no crossing to find.
+            return f64::INFINITY;
         }
         if settled || hi - lo <= 1e-9 * hi.abs() {
             break;
@@ -1977,6 +1983,11 @@ mod tests {
         // Ends already past q are returned as they are.
         assert_eq!(crossing(tail, 0.5, 1.0, 2.0), 1.0);
         assert_eq!(crossing(tail, 0.5, 0.0, 0.1), 0.1);
+        // A tail that is not a number inside the bracket, or at its ends,
+        // has no crossing: never a made-up finite point.
+        let broken = |t: f64| if t > 0.0 && t < 2.0 { f64::NAN } else { 1.0 - t / 2.0 };
+        assert_eq!(crossing(broken, 0.5, 0.0, 2.0), f64::INFINITY);
+        assert_eq!(crossing(|_| f64::NAN, 0.5, 0.0, 2.0), f64::INFINITY);
     }
 
     // --- M/D/1 and M/G/1 ---

@@ -314,7 +314,9 @@ pub fn command() -> clap::Command {
 }
 
 /// A clap error as one line: what is wrong, and what is allowed or meant.
-fn one_line(err: &clap::Error, sub: Option<&str>) -> String {
+/// `sub` is the command typed, `None` when the line starts with a flag;
+/// `later` is a command typed after such a flag, if any.
+fn one_line(err: &clap::Error, sub: Option<&str>, later: Option<&str>) -> String {
     let ctx = |k: ContextKind| match err.get(k) {
         Some(ContextValue::String(s)) => Some(s.clone()),
         Some(ContextValue::Strings(v)) => Some(v.join(", ")),
@@ -347,10 +349,15 @@ fn one_line(err: &clap::Error, sub: Option<&str>) -> String {
         // A command's flag typed before any command (`tellers --rps 5 simulate`).
         ErrorKind::UnknownArgument if sub.is_none() && commands_with(&flag).is_some() => {
             let commands = commands_with(&flag).unwrap_or_default();
+            let mut takes = commands.split(" or ");
+            // The command typed after it, when it is one that takes the flag.
+            let command = later
+                .filter(|c| takes.clone().any(|t| t == *c))
+                .or_else(|| takes.next())
+                .unwrap_or_default();
             format!(
-                "{} goes after the command: tellers {} {} …",
+                "{} goes after the command: tellers {command} {} …",
                 crate::fields::clip(&flag),
-                commands.split(" or ").next().unwrap_or_default(),
                 crate::fields::clip(&flag)
             )
         }
@@ -575,7 +582,12 @@ pub fn parse_or_help(
                 .find(|a| !a.starts_with('-'))
                 .filter(|_| args.first().is_some_and(|a| !a.starts_with('-')))
                 .map(String::as_str);
-            return Err(Outcome::Message(one_line(&e, sub)));
+            let cmd = command();
+            let later = args
+                .iter()
+                .find(|a| cmd.find_subcommand(a.as_str()).is_some())
+                .map(String::as_str);
+            return Err(Outcome::Message(one_line(&e, sub, later)));
         }
     };
     let msg = Outcome::Message;
@@ -853,6 +865,11 @@ mod tests {
         assert_eq!(e, "--rps goes after the command: tellers simulate --rps …");
         let e = run("--rhos 0.5 sweep").unwrap_err();
         assert_eq!(e, "--rhos goes after the command: tellers sweep --rhos …");
+        // A flag two commands take: the one typed after it.
+        let e = run("--cores 8 sweep").unwrap_err();
+        assert_eq!(e, "--cores goes after the command: tellers sweep --cores …");
+        let e = run("--json presets").unwrap_err();
+        assert_eq!(e, "--json goes after the command: tellers presets --json …");
         // A misspelt one still gets its suggestion.
         let e = run("--rsp 5 simulate").unwrap_err();
         assert!(e.contains("did you mean '--rps'"), "{e}");

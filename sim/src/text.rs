@@ -77,6 +77,8 @@ pub fn fmt_fixed(x: f64, decimals: usize) -> String {
     if !x.is_finite() {
         return if x.is_nan() {
             "—".into()
+        } else if x < 0.0 {
+            "−∞".into()
         } else {
             "∞".into()
         };
@@ -293,7 +295,7 @@ mod tests {
             (-0.0, 0, "0"),
             (f64::NAN, 1, "—"),
             (f64::INFINITY, 0, "∞"),
-            (f64::NEG_INFINITY, 0, "∞"),
+            (f64::NEG_INFINITY, 0, "−∞"),
         ] {
             assert_eq!(
                 fmt_fixed(x, decimals),

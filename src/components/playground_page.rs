@@ -68,7 +68,16 @@ pub fn PlaygroundPage(
             }
         }
     });
+    // A drag ends with a `change`: the URL takes its last value at once, so
+    // leaving the page right after cannot strand it in the throttle.
+    let flush = window_event_listener(ev::change, move |_| {
+        if let Some(Some(handle)) = pending.try_get_value() {
+            handle.clear();
+            write_url();
+        }
+    });
     on_cleanup(move || {
+        flush.remove();
         if let Some(Some(handle)) = pending.try_get_value() {
             handle.clear();
         }
