@@ -1985,7 +1985,13 @@ mod tests {
         assert_eq!(crossing(tail, 0.5, 0.0, 0.1), 0.1);
         // A tail that is not a number inside the bracket, or at its ends,
         // has no crossing: never a made-up finite point.
-        let broken = |t: f64| if t > 0.0 && t < 2.0 { f64::NAN } else { 1.0 - t / 2.0 };
+        let broken = |t: f64| {
+            if t > 0.0 && t < 2.0 {
+                f64::NAN
+            } else {
+                1.0 - t / 2.0
+            }
+        };
         assert_eq!(crossing(broken, 0.5, 0.0, 2.0), f64::INFINITY);
         assert_eq!(crossing(|_| f64::NAN, 0.5, 0.0, 2.0), f64::INFINITY);
     }
