@@ -1552,7 +1552,10 @@ mod tests {
         let loop_batch = preset("batch-event-loop").unwrap();
         assert_eq!(theory_of("fig-makespan", &loop_batch, &r), "—");
         assert_eq!(theory_of("fig-peak-threads", &batch, &r), "20 threads");
-        assert_eq!(theory_of("fig-memory", &batch, &r), "20 threads × 1,000 KB = 20 MB");
+        assert_eq!(
+            theory_of("fig-memory", &batch, &r),
+            "20 threads × 1,000 KB = 20 MB"
+        );
         let capped = Scenario {
             model: Model::ThreadPerRequest,
             thread_cap: Some(30),
