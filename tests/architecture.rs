@@ -1092,7 +1092,9 @@ fn the_hash_is_read_only_in_route_rs() {
     // hash, or what it means, from there.
     assert!(reads_the_hash("let h = window().location().hash();"));
     assert!(reads_the_hash("window_event_listener(ev::hashchange, f)"));
-    assert!(reads_the_hash("w.add_event_listener_with_callback(\"hashchange\", f)"));
+    assert!(reads_the_hash(
+        "w.add_event_listener_with_callback(\"hashchange\", f)"
+    ));
     assert!(!reads_the_hash(
         "// a `hashchange` would reload\nlet s = \"x.hash()\";"
     ));
