@@ -7,20 +7,49 @@
 //! it was saved (its check value no longer matches), or repeats a student
 //! already read is listed with the reason, never merged.
 //!
-//! The page shows them as HTML text made here ([`ClassResults::notes_html`],
-//! [`ClassResults::table_html`]): a class's table has thousands of cells,
-//! static once drawn, and one string is far less code and drawing than as
-//! many reactive nodes. People's text (names, file names) is escaped.
+//! The page shows them as HTML text made here ([`ResultsPage`]): a class's
+//! table has thousands of cells, static once drawn, and strings are far
+//! less code and drawing than as many reactive nodes. People's text
+//! (names, file names) is escaped.
+//!
+//! Forty students' files made a task of 45–50 ms when read, checked and
+//! drawn at once, then one of 75–90 ms laying the whole table out; so the
+//! page checks the files a few per task ([`check_parts`]), draws the table
+//! a few rows per frame ([`ResultsTable::row_parts`]), and makes the CSV
+//! only when it is downloaded.
 
 use crate::classroom::{bare_code, file_check, seed_text};
 use crate::progress::{ExerciseProgress, Progress, READABLE_VERSIONS};
+use crate::reveal::steps_by_cost;
 use crate::route::{lesson_href, query_escape};
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 use std::fmt;
+use std::ops::Range;
 use tellers_course::Course;
 
 /// The largest file read: a progress file is a few kilobytes.
 pub const MAX_FILE_BYTES: f64 = 1_000_000.0;
+
+/// The files the page checks in one task: as many, in order, as fit in
+/// this many bytes (a file larger has a task of its own). Checking 64 KB
+/// of files (parse each, write it again, its HMAC) took 1.5–3.5 ms in
+/// Chromium on this 2-core machine, under a trace; forty students' files
+/// with 27 exercises each were 167 KB.
+pub const CHECK_BYTES_PER_TASK: u32 = 64_000;
+
+/// The table cells the page draws in one frame. A table of 40 rows of
+/// 140 cells laid out at once took one task of 75–90 ms (Chromium, this
+/// 2-core machine); 7 rows a frame, 25–35 ms a frame. Each frame lays out
+/// the whole table again, so fewer rows a frame would not make the last
+/// frames much shorter.
+pub const CELLS_PER_FRAME: u32 = 1_000;
+
+/// A file dropped on the page: its name and its text, or why it was not read.
+pub type Dropped = (String, Result<String, Rejection>);
+
+/// A file checked for a class ([`check_file`]): its name and its progress,
+/// or why it is left out.
+pub type Checked = (String, Result<Progress, Rejection>);
 
 /// Why a file was left out of the table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,6 +175,47 @@ pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
     }
 }
 
+/// Check one dropped file for class `class` (as the teacher typed it).
+pub fn check_file((name, text): &Dropped, class: &str) -> Checked {
+    let outcome = match text {
+        Ok(text) => read_file(text, class),
+        Err(why) => Err(why.clone()),
+    };
+    (name.clone(), outcome)
+}
+
+/// The parts the page checks `files` in, one part per task, in order:
+/// as many files as fit in [`CHECK_BYTES_PER_TASK`], at least one.
+pub fn check_parts(files: &[Dropped]) -> Vec<Range<usize>> {
+    let bytes: Vec<u32> = files
+        .iter()
+        .map(|(_, text)| {
+            text.as_ref()
+                .map_or(0, |t| t.len())
+                .try_into()
+                .unwrap_or(u32::MAX)
+        })
+        .collect();
+    ranges(&steps_by_cost(
+        &bytes,
+        CHECK_BYTES_PER_TASK,
+        CHECK_BYTES_PER_TASK,
+    ))
+}
+
+/// The parts between rising counts (`[2, 5]`: `0..2`, `2..5`), empty ones left out.
+fn ranges(steps: &[usize]) -> Vec<Range<usize>> {
+    let mut from = 0;
+    steps
+        .iter()
+        .filter_map(|&to| {
+            let part = from..to;
+            from = to;
+            (!part.is_empty()).then_some(part)
+        })
+        .collect()
+}
+
 /// One exercise's column.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Column {
@@ -221,11 +291,13 @@ fn shown_name(name: &str) -> String {
 impl ClassResults {
     /// Read `files` (each a file name and its text, or why it was not
     /// read) for class `class`, against the exercises of `course`.
-    pub fn new(
-        course: &Course,
-        class: &str,
-        files: &[(String, Result<String, Rejection>)],
-    ) -> Self {
+    pub fn new(course: &Course, class: &str, files: &[Dropped]) -> Self {
+        Self::from_checked(course, files.iter().map(|f| check_file(f, class)).collect())
+    }
+
+    /// The table of the files `checked` (each by [`check_file`], in the
+    /// order they came), against the exercises of `course`.
+    pub fn from_checked(course: &Course, checked: Vec<Checked>) -> Self {
         let mut columns = Vec::new();
         let mut lessons = Vec::new();
         for (li, lesson) in course.lessons.iter().enumerate() {
@@ -246,11 +318,10 @@ impl ClassResults {
 
         let mut rejected = Vec::new();
         let mut read: Vec<(String, Progress)> = Vec::new();
-        for (file, text) in files {
-            let outcome = text.clone().and_then(|t| read_file(&t, class));
+        for (file, outcome) in checked {
             match outcome {
-                Ok(p) => read.push((file.clone(), p)),
-                Err(why) => rejected.push((file.clone(), why.to_string())),
+                Ok(p) => read.push((file, p)),
+                Err(why) => rejected.push((file, why.to_string())),
             }
         }
         // One row per student, by name: of two files for one name, keep the
@@ -526,24 +597,34 @@ impl ClassResults {
             .collect()
     }
 
-    /// The table: a row per student, a column per exercise (✓ solved or
-    /// ✗ not yet, with the answers checked), a sum per lesson and in all,
-    /// and the class's totals below; as HTML.
+    /// The table in one piece, as the page draws it in parts
+    /// ([`ResultsTable`]): a row per student, a column per exercise (✓
+    /// solved or ✗ not yet, with the answers checked), a sum per lesson and
+    /// in all, and the class's totals below; as HTML.
     pub fn table_html(&self) -> String {
         let shown = self.lessons_shown();
-        let lessons: Vec<(usize, &LessonSpan)> =
-            shown.iter().map(|&li| (li, &self.lessons[li])).collect();
-        let in_lesson = |li: usize| {
-            self.columns
-                .iter()
-                .enumerate()
-                .filter(move |(_, c)| c.lesson == li)
-        };
-        let mut h = String::from(
-            "<table class=\"results__table\" data-testid=\"results-table\"><thead><tr>\
-             <th scope=\"col\" rowspan=\"2\">Student</th>",
-        );
-        for (_, l) in &lessons {
+        format!(
+            "<table class=\"results__table\" data-testid=\"results-table\"><thead>{}</thead><tbody>{}</tbody><tfoot>{}</tfoot></table>",
+            self.table_head_html(&shown),
+            self.table_rows_html(&shown, 0..self.students.len()),
+            self.table_foot_html(&shown)
+        )
+    }
+
+    /// The columns of lesson `lesson` (its index): index and column.
+    fn columns_in(&self, lesson: usize) -> impl Iterator<Item = (usize, &Column)> {
+        self.columns
+            .iter()
+            .enumerate()
+            .filter(move |(_, c)| c.lesson == lesson)
+    }
+
+    /// The table's two heading rows (what `<thead>` holds), with the
+    /// lessons `shown`.
+    fn table_head_html(&self, shown: &[usize]) -> String {
+        let mut h = String::from("<tr><th scope=\"col\" rowspan=\"2\">Student</th>");
+        for &li in shown {
+            let l = &self.lessons[li];
             h += &format!(
                 "<th scope=\"colgroup\" colspan=\"{}\" title=\"{}\">Lesson {}</th>",
                 l.exercises + 1,
@@ -555,8 +636,8 @@ impl ClassResults {
             "<th scope=\"col\" rowspan=\"2\">Solved (of {})</th></tr><tr>",
             self.columns.len()
         );
-        for (li, l) in &lessons {
-            for (_, c) in in_lesson(*li) {
+        for &li in shown {
+            for (_, c) in self.columns_in(li) {
                 h += &format!(
                     "<th scope=\"col\" title=\"{}\">{}</th>",
                     attr(&c.id),
@@ -565,18 +646,24 @@ impl ClassResults {
             }
             h += &format!(
                 "<th scope=\"col\" class=\"results__sum\" title=\"Exercises solved in lesson {}; in the Solved by row, students who solved them all\">Σ</th>",
-                l.number
+                self.lessons[li].number
             );
         }
-        h += "</tr></thead><tbody>";
-        for s in &self.students {
+        h + "</tr>"
+    }
+
+    /// The rows of the students `rows` (what a `<tbody>` holds), with the
+    /// lessons `shown`.
+    fn table_rows_html(&self, shown: &[usize], rows: Range<usize>) -> String {
+        let mut h = String::new();
+        for s in &self.students[rows] {
             h += &format!(
                 "<tr data-testid=\"results-row\"><th scope=\"row\" title=\"{}\">{}</th>",
                 attr(&s.file),
                 text(&s.name)
             );
-            for (li, _) in &lessons {
-                for (ci, c) in in_lesson(*li) {
+            for &li in shown {
+                for (ci, c) in self.columns_in(li) {
                     let (class, mark, words) = match &s.cells[ci] {
                         None => ("", String::new(), "not tried".to_string()),
                         Some(e) => (
@@ -597,16 +684,22 @@ impl ClassResults {
                 }
                 h += &format!(
                     "<td class=\"results__sum\">{}</td>",
-                    s.solved_per_lesson[*li]
+                    s.solved_per_lesson[li]
                 );
             }
             h += &format!("<td class=\"results__sum\">{}</td></tr>", s.solved);
         }
-        h += "</tbody><tfoot>";
+        h
+    }
+
+    /// The class's totals per exercise and lesson (what `<tfoot>` holds),
+    /// with the lessons `shown`.
+    fn table_foot_html(&self, shown: &[usize]) -> String {
+        let mut h = String::new();
         for (label, wrong) in [("Solved by", false), ("Wrong at first", true)] {
             h += &format!("<tr><th scope=\"row\">{label}</th>");
-            for (li, _) in &lessons {
-                for (ci, _) in in_lesson(*li) {
+            for &li in shown {
+                for (ci, _) in self.columns_in(li) {
                     let n = if wrong {
                         self.wrong_first_by(ci)
                     } else {
@@ -617,7 +710,7 @@ impl ClassResults {
                 let sum = if wrong {
                     String::new()
                 } else {
-                    self.lesson_solved(*li).to_string()
+                    self.lesson_solved(li).to_string()
                 };
                 h += &format!("<td class=\"results__sum\">{sum}</td>");
             }
@@ -628,63 +721,162 @@ impl ClassResults {
             };
             h += &format!("<td class=\"results__sum\">{all}</td></tr>");
         }
-        h + "</tfoot></table>"
+        h
     }
 }
 
-/// What the results page shows below its inputs, as HTML: how many files
-/// were read, those left out and why, the exercises most got wrong at
-/// first, a link that downloads the CSV, and the table.
-pub fn results_html(
-    course: &Course,
-    class: &str,
-    files: &[(String, Result<String, Rejection>)],
-) -> String {
-    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    let read = count(files.len(), "file");
-    let status = |text: String| format!("<p class=\"results__count\" role=\"status\">{text}</p>");
-    if class.trim().is_empty() {
-        return status(if files.is_empty() {
-            "Type the class code, then drop the files.".into()
-        } else {
-            format!("{read} read. Type the class code to check them against.")
-        });
+/// What the results page shows below its inputs: how many files were
+/// read, those left out and why, the exercises most got wrong at first,
+/// and the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultsPage {
+    /// How many files were read, those left out and why, and the
+    /// exercises most got wrong at first, as HTML.
+    pub notes: String,
+    /// The table, when a student is in it.
+    pub table: Option<ResultsTable>,
+}
+
+impl ResultsPage {
+    /// The page before a class code is typed, with `files` waiting.
+    pub fn waiting(files: usize) -> Self {
+        ResultsPage {
+            notes: status(if files == 0 {
+                "Type the class code, then drop the files.".into()
+            } else {
+                format!(
+                    "{} read. Type the class code to check them against.",
+                    count(files, "file")
+                )
+            }),
+            table: None,
+        }
     }
-    let r = ClassResults::new(course, class, files);
-    let mut h = status(format!(
-        "{read} read: {} in the table, {} left out.",
-        count(r.students.len(), "student"),
-        count(r.rejected.len(), "file")
-    ));
-    h += &r.notes_html(course);
-    if !r.students.is_empty() {
-        h += &format!(
+
+    /// The page for class `class` from the files `checked` for it (each by
+    /// [`check_file`], in the order they came).
+    pub fn new(course: &Course, class: &str, checked: Vec<Checked>) -> Self {
+        let read = count(checked.len(), "file");
+        let r = ClassResults::from_checked(course, checked);
+        let notes = status(format!(
+            "{read} read: {} in the table, {} left out.",
+            count(r.students.len(), "student"),
+            count(r.rejected.len(), "file")
+        )) + &r.notes_html(course);
+        let table = (!r.students.is_empty()).then(|| ResultsTable {
+            shown: r.lessons_shown(),
+            csv_file: format!("tellers-results-{}.csv", class.trim()),
+            results: r,
+        });
+        ResultsPage { notes, table }
+    }
+}
+
+/// The results page for class `class` (as typed), its files all checked
+/// at once; the page checks a few per task ([`check_parts`]).
+pub fn results_page(course: &Course, class: &str, files: &[Dropped]) -> ResultsPage {
+    if class.trim().is_empty() {
+        return ResultsPage::waiting(files.len());
+    }
+    let checked = files.iter().map(|f| check_file(f, class)).collect();
+    ResultsPage::new(course, class, checked)
+}
+
+/// `n` and `what`, plural when `n` is not 1: "2 files".
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The line that says what was read.
+fn status(text: String) -> String {
+    format!("<p class=\"results__count\" role=\"status\">{text}</p>")
+}
+
+/// The class's table, in the parts the page draws: its legend, its head
+/// and foot, and its rows a few per frame ([`ResultsTable::row_parts`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultsTable {
+    /// The class's results.
+    pub results: ClassResults,
+    /// The lessons it shows ([`ClassResults::lessons_shown`]).
+    shown: Vec<usize>,
+    /// The name the CSV is saved as.
+    pub csv_file: String,
+}
+
+impl ResultsTable {
+    /// The heading and the legend above the table, as HTML.
+    pub fn legend_html(&self) -> String {
+        format!(
             "<h2>The table</h2><p class=\"results__legend\">✓ solved, ✗ not yet; the number is how many \
              answers they checked, up to the first right one (records from an older Tellers may count them all); h2: two hints opened, S: the worked \
              solution opened before solving. Columns are lesson.exercise; hover for the exercise's \
              name. Σ: exercises solved in the lesson; in the Solved by row, students who solved \
-             every exercise of the lesson (in the last column, of the course).{}</p>\
-             <p><a class=\"button button--primary\" href=\"data:text/csv;charset=utf-8,{}\" \
-             download=\"{}\" data-testid=\"results-csv\">Download as CSV</a></p>\
-             <div class=\"results__scroll\" tabindex=\"0\" role=\"region\" aria-label=\"The table, scrolls sideways\">{}</div>",
-            hidden_lessons_note(&r),
-            query_escape(&r.csv()),
-            attr(&format!("tellers-results-{}.csv", class.trim())),
-            r.table_html()
-        );
+             every exercise of the lesson (in the last column, of the course).{}</p>",
+            self.hidden_lessons_note()
+        )
     }
-    h
-}
 
-/// What the legend says of the lessons the table leaves out, if any.
-fn hidden_lessons_note(r: &ClassResults) -> String {
-    let with_exercises = r.lessons.iter().filter(|l| l.exercises > 0).count();
-    match with_exercises - r.lessons_shown().len() {
-        0 => String::new(),
-        1 => " One lesson nobody worked on is left out here; the CSV has every exercise.".into(),
-        n => {
-            format!(" {n} lessons nobody worked on are left out here; the CSV has every exercise.")
+    /// What the legend says of the lessons the table leaves out, if any.
+    fn hidden_lessons_note(&self) -> String {
+        let with_exercises = self
+            .results
+            .lessons
+            .iter()
+            .filter(|l| l.exercises > 0)
+            .count();
+        match with_exercises - self.shown.len() {
+            0 => String::new(),
+            1 => {
+                " One lesson nobody worked on is left out here; the CSV has every exercise.".into()
+            }
+            n => {
+                format!(
+                    " {n} lessons nobody worked on are left out here; the CSV has every exercise."
+                )
+            }
         }
+    }
+
+    /// The CSV ([`ClassResults::csv`]) as a link's address: made when the
+    /// teacher downloads it, as it is a large string.
+    pub fn csv_href(&self) -> String {
+        format!(
+            "data:text/csv;charset=utf-8,{}",
+            query_escape(&self.results.csv())
+        )
+    }
+
+    /// What `<thead>` holds.
+    pub fn head_html(&self) -> String {
+        self.results.table_head_html(&self.shown)
+    }
+
+    /// What a `<tbody>` of the students `rows` holds.
+    pub fn rows_html(&self, rows: Range<usize>) -> String {
+        self.results.table_rows_html(&self.shown, rows)
+    }
+
+    /// What `<tfoot>` holds.
+    pub fn foot_html(&self) -> String {
+        self.results.table_foot_html(&self.shown)
+    }
+
+    /// The rows, in the parts the page draws one per frame: as many rows
+    /// as fit in [`CELLS_PER_FRAME`], at least one.
+    pub fn row_parts(&self) -> Vec<Range<usize>> {
+        let cells = self
+            .shown
+            .iter()
+            .map(|&li| self.results.lessons[li].exercises + 1)
+            .sum::<usize>()
+            + 2;
+        let cells = u32::try_from(cells).unwrap_or(u32::MAX);
+        ranges(&steps_by_cost(
+            &vec![cells; self.results.students.len()],
+            CELLS_PER_FRAME,
+            CELLS_PER_FRAME,
+        ))
     }
 }
 
@@ -1031,18 +1223,121 @@ mod tests {
             file("a.json", &ana),
             ("x.txt".to_string(), Ok("hello".to_string())),
         ];
-        assert!(results_html(compiled_course(), " ", &files)
-            .contains("2 files read. Type the class code"));
-        assert!(results_html(compiled_course(), "", &[]).contains("Type the class code, then drop"));
-        let page = results_html(compiled_course(), CLASS, &files);
-        assert!(page.contains("2 files read: 1 student in the table, 1 file left out."));
-        assert!(page.contains("download=\"tellers-results-K7Q2-MX4P.csv\""));
+        let waiting = results_page(compiled_course(), " ", &files);
+        assert!(waiting.notes.contains("2 files read. Type the class code"));
+        assert_eq!(waiting.table, None);
+        assert!(results_page(compiled_course(), "", &[])
+            .notes
+            .contains("Type the class code, then drop"));
+        let page = results_page(compiled_course(), CLASS, &files);
+        assert!(page
+            .notes
+            .contains("2 files read: 1 student in the table, 1 file left out."));
+        let table = page.table.unwrap();
+        assert_eq!(table.csv_file, "tellers-results-K7Q2-MX4P.csv");
         let csv = ClassResults::new(compiled_course(), CLASS, &files).csv();
-        assert!(page.contains(&format!(
-            "href=\"data:text/csv;charset=utf-8,{}\"",
-            query_escape(&csv)
-        )));
-        assert!(page.contains("data-testid=\"results-table\""));
+        assert_eq!(
+            table.csv_href(),
+            format!("data:text/csv;charset=utf-8,{}", query_escape(&csv))
+        );
+        // No student, no table.
+        let none = results_page(compiled_course(), CLASS, &files[1..]);
+        assert!(none.notes.contains("1 file read: 0 students in the table"));
+        assert_eq!(none.table, None);
+    }
+
+    #[test]
+    fn the_page_checks_files_a_few_per_task_with_the_same_result() {
+        // Forty students who each answered forty exercises: files of a few KB.
+        let ids: Vec<&str> = compiled_course()
+            .exercises()
+            .map(|(_, e)| e.id.as_str())
+            .collect();
+        let files: Vec<Dropped> = (0..40)
+            .map(|i| {
+                let answers: Vec<(&str, &[bool])> = ids[i..i + 40]
+                    .iter()
+                    .map(|&id| (id, [false, true].as_slice()))
+                    .collect();
+                file(
+                    &format!("{i}.json"),
+                    &student(&format!("S{i}"), CLASS, &answers),
+                )
+            })
+            .chain([(
+                "big.json".to_string(),
+                Err(Rejection::TooLarge { bytes: 2_000_000 }),
+            )])
+            .collect();
+        let parts = check_parts(&files);
+        assert!(parts.len() > 1, "{parts:?}");
+        // In order, every file once.
+        assert_eq!(parts.first().unwrap().start, 0);
+        assert_eq!(parts.last().unwrap().end, files.len());
+        assert!(parts
+            .windows(2)
+            .all(|w| w[0].end == w[1].start && !w[1].is_empty()));
+        for part in &parts {
+            let bytes: usize = files[part.clone()]
+                .iter()
+                .map(|(_, t)| t.as_ref().map_or(0, |t| t.len()))
+                .sum();
+            assert!(
+                part.len() == 1 || bytes <= CHECK_BYTES_PER_TASK as usize,
+                "{part:?}"
+            );
+        }
+        let mut checked = Vec::new();
+        for part in parts {
+            checked.extend(files[part].iter().map(|f| check_file(f, CLASS)));
+        }
+        assert_eq!(
+            ResultsPage::new(compiled_course(), CLASS, checked),
+            results_page(compiled_course(), CLASS, &files)
+        );
+        // A file larger than a task's share is checked alone.
+        let big = "x".repeat(CHECK_BYTES_PER_TASK as usize + 1);
+        let files = [&files[0], &("big".to_string(), Ok(big)), &files[1]].map(Clone::clone);
+        assert_eq!(check_parts(&files), [0..1, 1..2, 2..3]);
+        assert_eq!(check_parts(&[]), Vec::<Range<usize>>::new());
+    }
+
+    #[test]
+    fn the_table_drawn_in_parts_is_the_whole_table() {
+        let files: Vec<Dropped> = (0..40)
+            .map(|i| {
+                let tries = [i % 3 == 0, true];
+                let answers: Vec<(&str, &[bool])> = vec![("threads-busy", &tries)];
+                file(
+                    &format!("{i}.json"),
+                    &student(&format!("S{i:02}"), CLASS, &answers),
+                )
+            })
+            .collect();
+        let table = results_page(compiled_course(), CLASS, &files)
+            .table
+            .unwrap();
+        let parts = table.row_parts();
+        // One lesson shown: its exercises and sum, the name and the total.
+        let cells = table
+            .shown
+            .iter()
+            .map(|&l| table.results.lessons[l].exercises + 1)
+            .sum::<usize>()
+            + 2;
+        let per_part = CELLS_PER_FRAME as usize / cells;
+        assert_eq!(parts.len(), 40usize.div_ceil(per_part), "{parts:?}");
+        assert!(parts.iter().all(|p| p.len() <= per_part));
+        let rows: String = parts.into_iter().map(|p| table.rows_html(p)).collect();
+        assert_eq!(
+            format!(
+                "<table class=\"results__table\" data-testid=\"results-table\"><thead>{}</thead><tbody>{rows}</tbody><tfoot>{}</tfoot></table>",
+                table.head_html(),
+                table.foot_html()
+            ),
+            table.results.table_html()
+        );
+        assert_eq!(rows.matches("data-testid=\"results-row\"").count(), 40);
     }
 
     #[test]
@@ -1130,11 +1425,14 @@ mod tests {
             .next()
             .unwrap()
             .contains("solution seen first"));
-        let page = results_html(
+        let page = results_page(
             compiled_course(),
             CLASS,
             &[file("a.json", &ana), file("b.json", &ben)],
-        );
+        )
+        .table
+        .unwrap()
+        .legend_html();
         let hidden = r.lessons.iter().filter(|l| l.exercises > 0).count() - 1;
         assert!(
             page.contains(&format!(

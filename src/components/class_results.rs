@@ -3,11 +3,12 @@ use std::sync::Arc;
 use wasm_bindgen_futures::JsFuture;
 
 use super::{ClassCodeField, TeacherHead};
-use crate::results::{results_html, Rejection, MAX_FILE_BYTES};
+use crate::results::{
+    check_file, check_parts, results_page, Dropped, Rejection, ResultsPage, ResultsTable,
+    MAX_FILE_BYTES,
+};
+use crate::reveal::reveal_in_frames;
 use tellers_course::Course;
-
-/// A dropped file: its name and its text, or why it was not read.
-type Dropped = (String, Result<String, Rejection>);
 
 /// Reads `files` in this browser (nothing is sent anywhere) and adds them
 /// to `into`, all at once when the last is read (one redraw of the table).
@@ -34,11 +35,46 @@ fn read_files(files: web_sys::FileList, into: RwSignal<Vec<Dropped>>) {
     });
 }
 
+/// Resolves in a task of its own, after what is queued now.
+async fn next_task() {
+    let task = js_sys::Promise::new(&mut |resolve, _| {
+        set_timeout(
+            move || _ = resolve.call0(&wasm_bindgen::JsValue::NULL),
+            std::time::Duration::ZERO,
+        );
+    });
+    let _ = JsFuture::from(task).await;
+}
+
+/// The page of `files` for class `class`: the files checked a few per task
+/// ([`check_parts`]), so that forty of them are no long task. `None` if
+/// `current` turns false meanwhile (newer files or another class code).
+async fn check_in_parts(
+    course: &Course,
+    class: &str,
+    files: &[Dropped],
+    current: impl Fn() -> bool,
+) -> Option<ResultsPage> {
+    if class.trim().is_empty() || files.is_empty() {
+        return Some(results_page(course, class, files));
+    }
+    let mut checked = Vec::with_capacity(files.len());
+    for part in check_parts(files) {
+        next_task().await;
+        if !current() {
+            return None;
+        }
+        checked.extend(files[part].iter().map(|f| check_file(f, class)));
+    }
+    next_task().await;
+    current().then(|| ResultsPage::new(course, class, checked))
+}
+
 /// The class's results, at `#/lessons/results?class=CODE`: the teacher
 /// drops the students' saved progress files and sees one table, a row per
 /// student and a column per exercise, with totals, the exercises most got
 /// wrong at first, the files left out and why, and a CSV to download
-/// (all made by [`results_html`]). The files are read in the teacher's
+/// (all made by [`ResultsPage`]). The files are read in the teacher's
 /// browser; nothing is uploaded.
 #[component]
 pub fn ClassResults(
@@ -47,9 +83,26 @@ pub fn ClassResults(
     /// The class code from the link.
     class: String,
 ) -> impl IntoView {
+    let page = RwSignal::new(Arc::new(results_page(&course, &class, &[])));
     let class = RwSignal::new(class);
     let files = RwSignal::new(Vec::<Dropped>::new());
     let dragging = RwSignal::new(false);
+    // Each change of the files or the class code checks them again; a
+    // check still under way for an earlier change stops.
+    let checks = StoredValue::new(0_u64);
+    Effect::new(move |_| {
+        let (class, files) = (class.get(), files.get());
+        let check = checks.get_value() + 1;
+        checks.set_value(check);
+        let course = course.clone();
+        leptos::task::spawn_local(async move {
+            let current = || checks.try_get_value() == Some(check);
+            if let Some(shown) = check_in_parts(&course, &class, &files, current).await {
+                // The page may have been left meanwhile.
+                let _ = page.try_set(Arc::new(shown));
+            }
+        });
+    });
     let on_choose = move |ev: leptos::ev::Event| {
         let input = event_target::<web_sys::HtmlInputElement>(&ev);
         if let Some(list) = input.files() {
@@ -64,7 +117,17 @@ pub fn ClassResults(
             read_files(list, files);
         }
     };
-    let shown = move || files.with(|f| results_html(&course, &class.get(), f));
+    let shown = move || {
+        let page = page.get();
+        let table = page
+            .table
+            .clone()
+            .map(|table| view! { <ResultsTableView table /> });
+        view! {
+            <div inner_html=page.notes.clone()></div>
+            {table}
+        }
+    };
     view! {
         <section class="results" data-testid="class-results">
             <TeacherHead
@@ -98,7 +161,65 @@ pub fn ClassResults(
                     data-testid="results-files"
                 />
             </label>
-            <div inner_html=shown></div>
+            {shown}
         </section>
+    }
+}
+
+/// The table with its legend and CSV link; its rows come a few per frame
+/// ([`ResultsTable::row_parts`]), as one frame laying out a class's
+/// thousands of cells took over 50 ms.
+#[component]
+fn ResultsTableView(table: ResultsTable) -> impl IntoView {
+    let table = Arc::new(table);
+    let parts = table.row_parts();
+    let drawn = reveal_in_frames(1, parts.len(), 1);
+    let rows = {
+        let table = table.clone();
+        move |part: std::ops::Range<usize>| view! { <tbody inner_html=table.rows_html(part)></tbody> }
+    };
+    let csv = table.clone();
+    // The CSV is made when the link is followed: the address is set in the
+    // click, before the browser follows it.
+    let on_csv = move |ev: leptos::ev::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        if let Some(link) = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        {
+            let _ = link.set_attribute("href", &csv.csv_href());
+        }
+    };
+    view! {
+        <div inner_html=table.legend_html()></div>
+        <p>
+            <a
+                class="button button--primary"
+                href="data:text/csv;charset=utf-8,"
+                download=table.csv_file.clone()
+                on:click=on_csv
+                data-testid="results-csv"
+            >
+                "Download as CSV"
+            </a>
+        </p>
+        <div
+            class="results__scroll"
+            tabindex="0"
+            role="region"
+            aria-label="The table, scrolls sideways"
+        >
+            <table class="results__table" data-testid="results-table">
+                <thead inner_html=table.head_html()></thead>
+                <For
+                    each=move || parts.clone().into_iter().take(drawn.get()).enumerate()
+                    key=|(i, _)| *i
+                    let:part
+                >
+                    {rows(part.1)}
+                </For>
+                <tfoot inner_html=table.foot_html()></tfoot>
+            </table>
+        </div>
     }
 }
