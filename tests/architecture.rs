@@ -1111,3 +1111,81 @@ fn the_hash_is_read_only_in_route_rs() {
         "the hash is read outside route.rs in {readers:?}"
     );
 }
+
+/// Every place the app sets HTML from text (`inner_html=`), with what makes
+/// it safe. Text from people (names, file contents, class codes) must be
+/// escaped where it becomes HTML; these builders do it and have tests that
+/// feed them markup. A new `inner_html=` fails the test below until it is
+/// added here with its reason.
+const HTML_FROM_TEXT: &[(&str, &str)] = &[
+    ("keys_legend_html()", "fixed text (playground::KEYS)"),
+    (
+        "html",
+        "lesson HTML compiled at build time from our own Markdown",
+    ),
+    (
+        "html.clone()",
+        "lesson HTML compiled at build time from our own Markdown",
+    ),
+    ("STEPS", "a constant"),
+    (
+        "page.notes.clone()",
+        "results.rs escapes names and file names (tests)",
+    ),
+    ("table.rows_html(part)", "results.rs escapes names (tests)"),
+    (
+        "table.legend_html()",
+        "results.rs: fixed text and exercise ids",
+    ),
+    (
+        "table.head_html()",
+        "results.rs: lesson titles and exercise ids from the course",
+    ),
+    ("table.foot_html()", "results.rs: counts"),
+    (
+        "worksheet_html(lesson, &class, &name)",
+        "worksheet.rs escapes class and name (tests)",
+    ),
+    (
+        "sheet(i)",
+        "worksheet.rs escapes each name (class_sheets tests)",
+    ),
+    (
+        "student_key_html(&course, &code, &student.1, &slug, questions)",
+        "answer.rs escapes the student's name and the class (tests)",
+    ),
+];
+
+#[test]
+fn every_html_from_text_is_one_the_list_says_is_safe() {
+    let mut found = BTreeSet::new();
+    for file in rust_files(&root().join("src")) {
+        let src = fs::read_to_string(&file).unwrap();
+        for (i, _) in src.match_indices("inner_html=") {
+            let rest = &src[i + "inner_html=".len()..];
+            // The expression runs to the end of the attribute: `>` or
+            // whitespace outside parentheses.
+            let mut depth = 0i32;
+            let end = rest
+                .char_indices()
+                .find(|&(_, c)| {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                    depth == 0 && (c == '>' || c.is_whitespace())
+                })
+                .map_or(rest.len(), |(j, _)| j);
+            found.insert(rest[..end].trim_end_matches('/').to_string());
+        }
+    }
+    let listed: BTreeSet<String> = HTML_FROM_TEXT.iter().map(|(e, _)| e.to_string()).collect();
+    let new: Vec<&String> = found.difference(&listed).collect();
+    assert!(
+        new.is_empty(),
+        "HTML set from text with no reason on the list (HTML_FROM_TEXT): {new:?}"
+    );
+    let gone: Vec<&String> = listed.difference(&found).collect();
+    assert!(gone.is_empty(), "listed but no longer in src/: {gone:?}");
+}
