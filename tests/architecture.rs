@@ -1042,24 +1042,96 @@ fn components_branch_on_no_domain_value() {
     }
 }
 
+/// `src`'s tokens less its `#[cfg(test)] mod … { … }` blocks (test
+/// modules may do what the code may not); other `#[cfg(test)]` items stay.
+fn code_tokens(src: &str) -> Vec<Tok> {
+    let t = lex(src);
+    let cfg = [
+        Tok::Ident("cfg".into()),
+        Tok::Punct('('),
+        Tok::Ident("test".into()),
+        Tok::Punct(')'),
+    ];
+    let mut out = Vec::with_capacity(t.len());
+    let mut i = 0;
+    while i < t.len() {
+        if t[i] == Tok::Punct('#') && t.get(i + 1) == Some(&Tok::Punct('[')) {
+            let end = closing(&t, i + 1);
+            if t.get(i + 2..end) == Some(&cfg[..]) {
+                // Past any further attributes, to the item.
+                let mut j = end + 1;
+                while t.get(j) == Some(&Tok::Punct('#')) && t.get(j + 1) == Some(&Tok::Punct('[')) {
+                    j = closing(&t, j + 1) + 1;
+                }
+                if is_word(t.get(j), "pub") {
+                    j += 1;
+                }
+                if is_word(t.get(j), "mod") && t.get(j + 2) == Some(&Tok::Punct('{')) {
+                    i = closing(&t, j + 2) + 1;
+                    continue;
+                }
+            }
+        }
+        out.push(t[i].clone());
+        i += 1;
+    }
+    out
+}
+
+/// Whether `t` reads a float with std's parser: `parse::<f64>()`,
+/// `f64::from_str`, or `let x: f64 = ….parse()…;`.
+fn reads_floats_with_std(t: &[Tok]) -> bool {
+    let float = |k: Option<&Tok>| is_word(k, "f64") || is_word(k, "f32");
+    (0..t.len()).any(|i| {
+        let turbofish = is_word(t.get(i), "parse")
+            && t.get(i + 1) == Some(&Tok::Sep)
+            && t.get(i + 2) == Some(&Tok::Punct('<'))
+            && float(t.get(i + 3));
+        let from_str =
+            float(t.get(i)) && t.get(i + 1) == Some(&Tok::Sep) && is_word(t.get(i + 2), "from_str");
+        let typed = t.get(i) == Some(&Tok::Punct(':'))
+            && float(t.get(i + 1))
+            && t.get(i + 2) == Some(&Tok::Punct('='))
+            && t[i + 3..]
+                .iter()
+                .take_while(|k| **k != Tok::Punct(';'))
+                .any(|k| is_word(Some(k), "parse"));
+        turbofish || from_str || typed
+    })
+}
+
 #[test]
 fn numbers_people_type_are_read_by_one_function() {
     // `tellers_sim::text::number` reads every typed number; std's float
     // parser would bring its 10 KB table back into the app's wasm (and a
     // second grammar). Test modules may compare with it.
+    assert!(reads_floats_with_std(&code_tokens(
+        "fn f(s: &str) { s.parse::<f64>(); }"
+    )));
+    assert!(reads_floats_with_std(&code_tokens(
+        "fn f(s: &str) { let x: f64 = s.trim().parse().unwrap(); }"
+    )));
+    assert!(reads_floats_with_std(&code_tokens(
+        "use std::str::FromStr; fn f(s: &str) { f64::from_str(s); }"
+    )));
+    // Past a test function, and in a file whose test module comes first.
+    assert!(reads_floats_with_std(&code_tokens(
+        "#[cfg(test)]\nfn t() {}\nfn f(s: &str) { s.parse::<f32>(); }"
+    )));
+    assert!(reads_floats_with_std(&code_tokens(
+        "#[cfg(test)]\nmod tests { fn t() {} }\nfn f(s: &str) { s.parse::<f64>(); }"
+    )));
+    assert!(!reads_floats_with_std(&code_tokens(
+        "fn f() {}\n#[cfg(test)]\nmod tests { fn t(s: &str) { s.parse::<f64>(); } }"
+    )));
+    assert!(!reads_floats_with_std(&code_tokens(
+        "// s.parse::<f64>()\nfn f() { \"parse::<f64>\"; }"
+    )));
     let mut found = Vec::new();
     for dir in ["src", "sim/src", "lessons/src"] {
         for f in rust_files(&root().join(dir)) {
-            let text = fs::read_to_string(&f).unwrap();
-            let code = text.split("#[cfg(test)]").next().unwrap_or("");
-            for (i, line) in code.lines().enumerate() {
-                if line.trim_start().starts_with("//") {
-                    continue;
-                }
-                let typed_f64 = line.contains(": f64 =") && line.contains(".parse()");
-                if line.contains("parse::<f64>") || line.contains("parse::<f32>") || typed_f64 {
-                    found.push(format!("{}:{}", f.display(), i + 1));
-                }
+            if reads_floats_with_std(&code_tokens(&fs::read_to_string(&f).unwrap())) {
+                found.push(f.display().to_string());
             }
         }
     }
