@@ -468,7 +468,8 @@ fn cpu_moments(s: &Scenario) -> (f64, f64) {
 
 /// A rate in rps as the reasons write it: "150", "0.5", "1,100".
 fn rps_text(rps: f64) -> String {
-    if (rps - rps.round()).abs() < 1e-9 {
+    // One decimal, unless that decimal would be 0 ("1,287", not "1,287.0").
+    if ((rps * 10.0).round() / 10.0).fract() == 0.0 {
         fmt_fixed(rps, 0)
     } else {
         fmt_fixed(rps, 1)
@@ -962,6 +963,15 @@ pub fn theory(s: &Scenario) -> Theory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rate_in_text_has_a_decimal_only_when_it_shows() {
+        assert_eq!(rps_text(400.0), "400");
+        assert_eq!(rps_text(1_287.04), "1,287");
+        assert_eq!(rps_text(1_286.96), "1,287");
+        assert_eq!(rps_text(12.5), "12.5");
+        assert_eq!(rps_text(0.26), "0.3");
+    }
     use crate::presets::preset;
 
     #[test]
