@@ -317,6 +317,25 @@ pub fn seed_text(text: &str) -> String {
 /// Most students one answer key lists.
 pub const KEY_MAX_STUDENTS: usize = 200;
 
+/// The longest name the student's name box takes, in UTF-16 code units
+/// (what a browser's `maxlength` counts).
+pub const NAME_MAX: usize = 60;
+
+/// A name as a student's name box would have kept it: [`tidy`], cut to
+/// [`NAME_MAX`] UTF-16 units. A key or a worksheet list with a longer name
+/// must use this, or its numbers would differ from the student's.
+pub fn as_name_box_keeps(text: &str) -> String {
+    let mut units = 0;
+    let cut: String = tidy(text)
+        .chars()
+        .take_while(|c| {
+            units += c.len_utf16();
+            units <= NAME_MAX
+        })
+        .collect();
+    tidy(&cut)
+}
+
 /// The students an answer key lists, from names typed one per line: each
 /// [`tidy`], each student once ([`seed_text`]), at most
 /// [`KEY_MAX_STUDENTS`]; and how many more students were typed and left out.
@@ -324,7 +343,7 @@ pub fn key_students(text: &str) -> (Vec<String>, usize) {
     let mut seen = std::collections::BTreeSet::new();
     let all: Vec<String> = text
         .lines()
-        .map(tidy)
+        .map(as_name_box_keeps)
         .filter(|n| !n.is_empty() && seen.insert(seed_text(n)))
         .collect();
     let left_out = all.len().saturating_sub(KEY_MAX_STUDENTS);
@@ -341,6 +360,20 @@ pub fn file_check(class: &str, content: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_cuts_a_long_name_where_the_name_box_does() {
+        let long = format!("{}  Okafor-Lindqvist", "Ana ".repeat(20));
+        let kept = as_name_box_keeps(&long);
+        assert_eq!(kept.encode_utf16().count(), NAME_MAX - 1, "{kept:?}");
+        assert!(!kept.ends_with(' '));
+        let (names, _) = key_students(&long);
+        assert_eq!(names, [kept]);
+        // UTF-16 units, as the browser counts: an emoji takes two.
+        let emoji = "😀".repeat(40);
+        assert_eq!(as_name_box_keeps(&emoji).chars().count(), 30);
+        assert_eq!(as_name_box_keeps("  Zoë   Smith "), "Zoë Smith");
+    }
 
     #[test]
     fn base32_takes_five_bits_at_a_time() {

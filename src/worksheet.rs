@@ -254,13 +254,19 @@ fn and_list(items: &[String]) -> String {
 impl ClassSheets {
     /// Under the heading: how many students, whose, and how it prints.
     pub fn summary(&self) -> String {
-        let n = self.names.len();
-        let students = if n == 1 { "student" } else { "students" };
-        format!(
-            "{n} {students} of class {}, in the order of your list; each worksheet \
-             starts on a new page, with the student's name and their own numbers.",
-            self.class
-        )
+        match self.names.len() {
+            1 => format!(
+                "1 student of class {}: the worksheet has the student's name and their own \
+                 numbers.",
+                self.class
+            ),
+            n => format!(
+                "{n} students of class {}, in the order of your list; each worksheet \
+                 starts on a new page, with the student's name and their own numbers. \
+                 Print one-sided: a worksheet may take an odd number of pages.",
+                self.class
+            ),
+        }
     }
 
     /// What the print button says.
@@ -277,9 +283,14 @@ impl ClassSheets {
         (self.left_out > 0).then(|| {
             format!(
                 "This link lists {} students; {KEY_MAX_STUDENTS} are printed at once, so \
-                 the last {} were left out. Print them from a second list on the answer key.",
+                 the last {} left out. Print {} from a second list on the answer key.",
                 self.names.len() + self.left_out,
-                self.left_out
+                if self.left_out == 1 {
+                    "one was".to_string()
+                } else {
+                    format!("{} were", self.left_out)
+                },
+                if self.left_out == 1 { "it" } else { "them" }
             )
         })
     }
@@ -532,6 +543,15 @@ mod class_tests {
             "{note}"
         );
         assert!(note.contains("the last 5 were left out"), "{note}");
+        let one = ClassSheets {
+            left_out: 1,
+            ..sheets.clone()
+        };
+        let note = one.left_out_note().unwrap();
+        assert!(
+            note.contains("the last one was left out. Print it from"),
+            "{note}"
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 use leptos::prelude::*;
 use std::sync::Arc;
 
+use crate::classroom::teacher_code_note;
 use crate::reveal::reveal_in_frames;
 use crate::route::lesson_href;
 use crate::worksheet::class_sheets;
@@ -57,6 +58,16 @@ pub fn ClassWorksheets(
                 <p class="eyebrow">{sheets.eyebrow.clone()}</p>
                 <h1>{sheets.heading.clone()}</h1>
                 <p class="worksheet__note">{sheets.summary()}</p>
+                // A code edited by hand in the link gives other numbers:
+                // said here as the results page says it.
+                {teacher_code_note(&class)
+                    .map(|note| {
+                        view! {
+                            <p class="notice" role="alert" data-testid="class-worksheets-code-note">
+                                {note}
+                            </p>
+                        }
+                    })}
                 {sheets
                     .left_out_note()
                     .map(|note| {

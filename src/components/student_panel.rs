@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::classroom::class_code_note;
+use crate::classroom::{class_code_note, NAME_MAX};
 use crate::progress::{ProgressRead, ProgressWrite};
 
 /// Who is working: a class code and a name give each student their own
@@ -61,7 +61,7 @@ pub fn StudentPanel() -> impl IntoView {
                 <input
                     type="text"
                     name="student"
-                    maxlength="60"
+                    maxlength=NAME_MAX.to_string()
                     prop:value=name
                     on:input=move |ev| {
                         name.set(event_target_value(&ev));

@@ -113,4 +113,14 @@ export async function aCutOrEditedClassWorksheetsLinkSaysWhatIsWrong({ page, ope
     /This link names a lesson \u201cthread-pool\u201d that is not in this course and names no class \(class=CODE\)/,
   );
   await expectAccessible(page);
+
+  // A class code edited by hand prints other numbers than the class's: the
+  // page says so, as the results page does.
+  await open('#/lessons/worksheets/littles-law?class=7dxfnyjr&name=Ana');
+  const note = page.getByTestId('class-worksheets-code-note');
+  await expectVisible(note, 'the note on the class code');
+  assert.match(await note.textContent(), /Did you mean 7DXF-NYJR\?/);
+  await open('#/lessons/worksheets/littles-law?class=7DXF-NYJR&name=Ana');
+  await expectVisible(page.getByTestId('class-worksheets'), 'the worksheets');
+  assert.equal(await page.getByTestId('class-worksheets-code-note').count(), 0, 'no note for a code as Tellers made it');
 }
