@@ -2,7 +2,7 @@
 //! label). Plain functions, checked with `cargo test`.
 
 /// A number with `decimals` decimals and thousands separated by commas.
-pub use tellers_course::exercise::fmt_fixed as fmt_num;
+pub use tellers_sim::text::fmt_fixed as fmt_num;
 
 use tellers_sim::text::decimals_for;
 /// A count, a run length as it was set, a share as a percentage: the

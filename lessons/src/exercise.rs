@@ -7,6 +7,7 @@ use crate::expr::{eval, Vars};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use tellers_sim::rng::{below, seeded};
+use tellers_sim::text::{decimals_for, fmt_fixed};
 use tellers_sim::Scenario;
 
 /// What kind of answer an exercise wants.
@@ -211,20 +212,13 @@ pub fn stable_hash(text: &str) -> u64 {
     })
 }
 
-/// `x` rounded to `decimals`, with a comma every three digits: `1,234.5`
-/// (it lives in `tellers_sim::text`, beside the digit grouper).
-pub use tellers_sim::text::fmt_fixed;
-
 /// Format a number as the lessons write it: thousands separated by commas,
 /// about three significant digits, no trailing zeros ("1,000", "33.3", "0.1").
 pub fn format_number(x: f64) -> String {
+    // As the app's figures from 1 up; below 1, enough for three digits.
     let a = x.abs();
-    let decimals = if a >= 100.0 || a == 0.0 {
-        0
-    } else if a >= 10.0 {
-        1
-    } else if a >= 1.0 {
-        2
+    let decimals = if a >= 1.0 || a == 0.0 {
+        decimals_for(x)
     } else {
         (2 - a.log10().floor() as i32).clamp(0, 9) as usize
     };
