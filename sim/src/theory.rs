@@ -963,6 +963,7 @@ pub fn theory(s: &Scenario) -> Theory {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::presets::preset;
 
     #[test]
     fn a_rate_in_text_has_a_decimal_only_when_it_shows() {
@@ -972,7 +973,6 @@ mod tests {
         assert_eq!(rps_text(12.5), "12.5");
         assert_eq!(rps_text(0.26), "0.3");
     }
-    use crate::presets::preset;
 
     #[test]
     fn sale_day_is_thread_bound_at_200_rps_and_grows_by_200() {
