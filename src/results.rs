@@ -843,7 +843,7 @@ impl ResultsTable {
     pub fn csv_href(&self) -> String {
         format!(
             "data:text/csv;charset=utf-8,{}",
-            query_escape(&self.results.csv())
+            query_escape(&format!("{CSV_BOM}{}", self.results.csv()))
         )
     }
 
@@ -879,6 +879,11 @@ impl ResultsTable {
         ))
     }
 }
+
+/// The mark that opens the downloaded CSV: without it, a spreadsheet such
+/// as Excel reads the file in the computer's old code page, and "Élodie"
+/// shows as "Ã‰lodie".
+pub const CSV_BOM: char = '\u{feff}';
 
 /// The CSV's columns for each exercise, after its label and id.
 const CSV_PER_EXERCISE: [&str; 4] = [
@@ -1238,7 +1243,10 @@ mod tests {
         let csv = ClassResults::new(compiled_course(), CLASS, &files).csv();
         assert_eq!(
             table.csv_href(),
-            format!("data:text/csv;charset=utf-8,{}", query_escape(&csv))
+            format!(
+                "data:text/csv;charset=utf-8,%EF%BB%BF{}",
+                query_escape(&csv)
+            )
         );
         // No student, no table.
         let none = results_page(compiled_course(), CLASS, &files[1..]);

@@ -151,7 +151,11 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('results-csv').click()]);
   assert.equal(download.suggestedFilename(), `tellers-results-${code}.csv`);
-  const csv = (await fs.readFile(await download.path(), 'utf8')).trim().split('\r\n');
+  const bytes = await fs.readFile(await download.path());
+  // A byte-order mark first, or Excel reads accented names in the old code page.
+  assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the CSV opens with the UTF-8 mark');
+  const csv = bytes.subarray(3).toString('utf8').trim().split('\r\n');
+  assert.match(csv[0], /^student,file,/);
   assert.equal(csv.length, 1 + 2 + 2, `a header, two students and two totals:\n${csv.join('\n')}`);
   const header = csv[0].split(',');
   const tb = header.findIndex((h) => / threads-busy solved$/.test(h));
