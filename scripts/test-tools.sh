@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything `make test` needs: the build tools (scripts/tools.sh)
-# and Debian's chromium and chromium-driver for the browser tests. Each is
-# skipped when it is already there.
+# and Debian's chromium, chromium-driver and poppler-utils (pdftotext) for the
+# browser tests. Each is skipped when it is already there.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -12,9 +12,11 @@ cd "$ROOT"
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+# pdftotext: the worksheet tests read what each printed page says.
+[ -x /usr/bin/pdftotext ] || missing+=(poppler-utils)
 
 if [ ${#missing[@]} -eq 0 ]; then
-  say "chromium and chromium-driver: installed"
+  say "chromium, chromium-driver and poppler-utils: installed"
 else
   command -v apt-get >/dev/null 2>&1 ||
     die "test-tools: ${missing[*]} missing and apt-get not found; install Chromium at /usr/bin/chromium (the browser tests drive it)"

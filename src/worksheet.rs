@@ -55,6 +55,60 @@ pub fn worksheet(lesson: &Lesson, seed: &str) -> Vec<WorksheetItem> {
         .collect()
 }
 
+/// A `<style>` that prints whose sheet it is at the top of each printed
+/// page of the named page `page` (the element holding the sheet says
+/// `style="page: PAGE"`): the name is written once on the sheet, and the
+/// second page of a sheet, picked up from the printer apart from the
+/// first, still says whose it is. Empty when there is no name.
+pub fn running_head(page: &str, lesson: &Lesson, class: &str, name: &str) -> String {
+    if name.trim().is_empty() {
+        return String::new();
+    }
+    let class = if class.trim().is_empty() {
+        String::new()
+    } else {
+        format!(" \u{b7} class {}", class.trim())
+    };
+    let label = format!(
+        "{}{class} \u{b7} Lesson {} worksheet",
+        name.trim(),
+        lesson.number
+    );
+    format!(
+        "<style>@page {page} {{ margin: 1.5cm; @top-right {{ content: \"{}\"; font: 9pt sans-serif; color: #444; }} }}</style>",
+        css_string(&label)
+    )
+}
+
+/// The named page a student's own worksheet prints on (see
+/// [`own_sheet_html`]).
+pub const OWN_SHEET_PAGE: &str = "sheet";
+
+/// A student's own worksheet ([`worksheet_html`]) with its
+/// [`running_head`], for an element whose style says `page: sheet`
+/// ([`OWN_SHEET_PAGE`]).
+pub fn own_sheet_html(lesson: &Lesson, class: &str, name: &str) -> String {
+    running_head(OWN_SHEET_PAGE, lesson, class, name) + &worksheet_html(lesson, class, name)
+}
+
+/// `s` as the inside of a CSS string in a `<style>`: quotes and
+/// backslashes escaped, line breaks and `<` (which could end the
+/// `<style>`) written as code points.
+fn css_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '<' | '\n' | '\r' | '\u{c}' => out += &format!("\\{:x} ", u32::from(c)),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// The worksheet of `lesson` for the student `name` in class `class`, as
 /// HTML: who, the exercises with their numbers, room to work, an answer
 /// line. No answers.
@@ -296,20 +350,20 @@ impl ClassSheets {
     }
 
     /// The worksheet of the `i`-th student, as HTML: the sheet
-    /// [`worksheet_html`] prints for one student, and from the second on a
-    /// page break before it (the break is here, in the sheet's text, so the
-    /// app's stylesheet, which students download, does not grow for it).
+    /// [`worksheet_html`] prints for one student, on its own printed pages,
+    /// each headed by the student's name (this is in the sheet's text, not
+    /// the app's stylesheet, which students download).
     pub fn sheet_html(&self, course: &Course, i: usize) -> String {
         let (Some(lesson), Some(name)) = (course.lesson(&self.slug), self.names.get(i)) else {
             return String::new();
         };
-        let brk = if i == 0 {
-            ""
-        } else {
-            " style=\"break-before: page\""
-        };
+        // Each sheet is its own named page, so its pages carry its
+        // student's name ([`running_head`]); a new named page starts on a
+        // new sheet of paper.
+        let page = format!("sheet-{i}");
         format!(
-            "<section class=\"worksheet__sheet\" data-testid=\"class-worksheet\"{brk}>{}</section>",
+            "<section class=\"worksheet__sheet\" data-testid=\"class-worksheet\" style=\"page: {page}\">{}{}</section>",
+            running_head(&page, lesson, &self.class, name),
             worksheet_html(lesson, &self.class, name)
         )
     }
@@ -380,6 +434,31 @@ mod tests {
         let prompt = first.variant(&seed).unwrap().prompt;
         assert!(html.contains(&*text(&prompt)), "their numbers");
         assert!(worksheet_html(lesson, "", "").contains("Everyone without a class code"));
+    }
+
+    #[test]
+    fn each_printed_page_says_whose_sheet_it_is_and_a_name_cannot_end_the_style() {
+        let lesson = compiled_course().lesson("littles-law").unwrap();
+        let html = own_sheet_html(lesson, " R12 ", " Ana ");
+        assert!(html.starts_with(
+            "<style>@page sheet { margin: 1.5cm; @top-right { content: \"Ana \u{b7} class R12 \u{b7} Lesson 4 worksheet\";"
+        ));
+        assert!(html.ends_with(&worksheet_html(lesson, " R12 ", " Ana ")));
+        // Quotes, backslashes, a line break and `</style>` in a name stay
+        // inside the CSS string.
+        let head = running_head("p", lesson, "", "Bo \"x\\\n</style><b>");
+        assert_eq!(
+            head,
+            "<style>@page p { margin: 1.5cm; @top-right { content: \"Bo \\\"x\\\\\\a \\3c /style>\\3c b> \u{b7} Lesson 4 worksheet\"; \
+             font: 9pt sans-serif; color: #444; } }</style>"
+        );
+        assert_eq!(head.matches("</style>").count(), 1);
+        // No name, no head: the blank on the sheet is for the pen.
+        assert_eq!(running_head("p", lesson, "R12", "  "), "");
+        assert_eq!(
+            own_sheet_html(lesson, "", ""),
+            worksheet_html(lesson, "", "")
+        );
     }
 }
 
@@ -459,14 +538,13 @@ mod class_tests {
     fn each_sheet_after_the_first_starts_a_new_page() {
         let course = compiled_course();
         let sheets = class_sheets(course, "littles-law", "R12", &names(&["A", "B", "C"])).unwrap();
-        let first = sheets.sheet_html(course, 0);
-        assert!(first
-            .starts_with("<section class=\"worksheet__sheet\" data-testid=\"class-worksheet\">"));
-        assert!(!first.contains("break-before"), "no blank first page");
-        for i in 1..3 {
-            assert!(sheets
-                .sheet_html(course, i)
-                .starts_with("<section class=\"worksheet__sheet\" data-testid=\"class-worksheet\" style=\"break-before: page\">"));
+        // A sheet of its own named page: a new page where it starts, and
+        // its name on each of its pages.
+        for (i, name) in ["A", "B", "C"].iter().enumerate() {
+            let sheet = sheets.sheet_html(course, i);
+            assert!(sheet.starts_with(&format!(
+                "<section class=\"worksheet__sheet\" data-testid=\"class-worksheet\" style=\"page: sheet-{i}\"><style>@page sheet-{i} {{ margin: 1.5cm; @top-right {{ content: \"{name} \u{b7} class R12 \u{b7} Lesson 4 worksheet\";"
+            )), "{sheet}");
         }
         assert_eq!(sheets.sheet_html(course, 3), "", "no fourth student");
     }

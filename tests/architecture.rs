@@ -1172,8 +1172,8 @@ const HTML_FROM_TEXT: &[(&str, &str)] = &[
     ),
     ("table.foot_html()", "results.rs: counts"),
     (
-        "worksheet_html(lesson, &class, &name)",
-        "worksheet.rs escapes class and name (tests)",
+        "own_sheet_html(lesson, &class, &name)",
+        "worksheet.rs escapes class and name, in HTML and in CSS (tests)",
     ),
     (
         "sheet(i)",

@@ -3,7 +3,7 @@ use std::sync::Arc;
 
 use crate::progress::ProgressRead;
 use crate::route::lesson_href;
-use crate::worksheet::worksheet_html;
+use crate::worksheet::{own_sheet_html, OWN_SHEET_PAGE};
 use tellers_course::Course;
 
 /// A printable worksheet for one lesson, at `#/lessons/worksheet/SLUG`:
@@ -34,7 +34,10 @@ pub fn WorksheetPage(
                 </button>
                 <a class="button" href=lesson_href(&lesson.slug, None)>"Back to the lesson"</a>
             </p>
-            <div inner_html=worksheet_html(lesson, &class, &name)></div>
+            <div
+                style=format!("page: {OWN_SHEET_PAGE}")
+                inner_html=own_sheet_html(lesson, &class, &name)
+            ></div>
         </article>
     }
     .into_any()

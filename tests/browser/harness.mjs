@@ -120,6 +120,19 @@ export function tellersCli(...args) {
 }
 
 /**
+ * The text of each page of a PDF (`page.pdf()`'s bytes), read by Poppler's
+ * `pdftotext` (Debian's poppler-utils; `make test-tools` installs it).
+ */
+export function pdfPageTexts(pdf) {
+  if (!existsSync('/usr/bin/pdftotext')) {
+    throw new Error('/usr/bin/pdftotext is missing: install poppler-utils (make test-tools does)');
+  }
+  const text = execFileSync('/usr/bin/pdftotext', ['-layout', '-', '-'], { input: pdf, encoding: 'utf8', maxBuffer: 64 << 20 });
+  // pdftotext ends each page with a form feed.
+  return text.split('\f').slice(0, -1);
+}
+
+/**
  * Waits until `locator` is visible, or throws saying what was missing.
  * `what` names it in the error, e.g. 'the heading "Tellers"'.
  */

@@ -5,7 +5,7 @@
 // that was cut or edited says what is wrong.
 
 import assert from 'node:assert/strict';
-import { expectAccessible, expectVisible, screenshot } from './harness.mjs';
+import { expectAccessible, expectVisible, pdfPageTexts, screenshot } from './harness.mjs';
 
 /** Pages in a PDF made by Chromium. */
 function pdfPages(pdf) {
@@ -76,13 +76,28 @@ export async function aTeacherPrintsTheWorksheetsOfTheWholeClassAtOnce({ page, o
   assert.ok(items > 0 && items % 2 === 0, `the same exercises on both sheets (${items} items)`);
   await expectAccessible(sheetsPage);
 
-  // Printed: the buttons hidden, and the second sheet on a page of its own.
+  // Printed: the buttons hidden, each sheet on pages of its own, and each
+  // page headed by whose it is (a second page picked up from the printer
+  // apart from the first still says so).
   await sheetsPage.emulateMedia({ media: 'print' });
   assert.ok(!(await printButton.isVisible()), 'no buttons on paper');
-  const breaks = await sheets.evaluateAll((all) => all.map((s) => getComputedStyle(s).breakBefore));
-  assert.deepEqual(breaks, ['auto', 'page'], 'each sheet after the first starts a new page');
   await screenshot(sheetsPage, 'class-worksheets-print.png');
-  const classPages = pdfPages(await sheetsPage.pdf({ format: 'A4' }));
+  const classPdf = await sheetsPage.pdf({ format: 'A4' });
+  const classPages = pdfPages(classPdf);
+  const heads = pdfPageTexts(classPdf).map((t) => {
+    const [head] = t.split('\n').map((l) => l.trim()).filter(Boolean);
+    return head;
+  });
+  assert.equal(heads.length, classPages);
+  const anaHead = 'Ana \u00b7 class R12 \u00b7 Lesson 4 worksheet';
+  const boHead = `${BO} \u00b7 class R12 \u00b7 Lesson 4 worksheet`;
+  const anaPages = heads.filter((h) => h === anaHead).length;
+  assert.ok(anaPages >= 1, `Ana's sheet comes first: ${heads.join(' | ')}`);
+  assert.deepEqual(
+    heads,
+    [...Array(anaPages).fill(anaHead), ...Array(classPages - anaPages).fill(boHead)],
+    "each page headed by its student's name, Ana's pages, then Bo's",
+  );
   // Each student's own worksheet, printed alone: the class's print takes
   // no more pages than the two together, and at least one each.
   const single = async (name) => {
@@ -90,7 +105,11 @@ export async function aTeacherPrintsTheWorksheetsOfTheWholeClassAtOnce({ page, o
       new URL(`#/lessons/worksheet/littles-law?class=R12&name=${encodeURIComponent(name)}`, sheetsPage.url()).href,
     );
     await expectVisible(sheetsPage.getByTestId('worksheet'), `${name}'s own worksheet`);
-    return pdfPages(await sheetsPage.pdf({ format: 'A4' }));
+    const pdf = await sheetsPage.pdf({ format: 'A4' });
+    for (const t of pdfPageTexts(pdf)) {
+      assert.equal(t.trim().split('\n')[0].trim(), `${name} \u00b7 class R12 \u00b7 Lesson 4 worksheet`, 'whose, on each page');
+    }
+    return pdfPages(pdf);
   };
   const apart = (await single(ANA)) + (await single(BO));
   assert.ok(classPages >= 2 && classPages <= apart, `the class prints on ${classPages} A4 pages; alone, ${apart}`);
