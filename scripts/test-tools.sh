@@ -19,7 +19,7 @@ if [ ${#missing[@]} -eq 0 ]; then
   say "chromium, chromium-driver and poppler-utils: installed"
 else
   command -v apt-get >/dev/null 2>&1 ||
-    die "test-tools: ${missing[*]} missing and apt-get not found; install Chromium at /usr/bin/chromium (the browser tests drive it)"
+    die "test-tools: ${missing[*]} missing and apt-get not found; install Chromium at /usr/bin/chromium (the browser tests drive it) and poppler-utils' pdftotext at /usr/bin/pdftotext"
   sudo=()
   if [ "$(id -u)" != 0 ]; then
     command -v sudo >/dev/null 2>&1 ||
@@ -33,4 +33,6 @@ else
     die "test-tools: could not install ${missing[*]} with apt-get (see above); the browser tests drive Chromium"
   [ -x /usr/bin/chromium ] ||
     die "test-tools: apt-get finished but /usr/bin/chromium is missing; the browser tests expect Chromium there"
+  [ -x /usr/bin/pdftotext ] ||
+    die "test-tools: apt-get finished but /usr/bin/pdftotext is missing; the worksheet tests read printed pages with it"
 fi
