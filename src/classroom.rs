@@ -143,12 +143,17 @@ impl ClassCode {
 /// Tellers code, so a class's seeds never depend on how a code is typed;
 /// anything else is a plain code from before teacher keys (a code typed
 /// with a look-alike is one too, with a suggestion: [`suggested_code`]).
+/// The shape is judged on the code as seeds read it ([`seed_text`], lower
+/// case by Unicode's rules): a code that gives a Tellers code's numbers is
+/// that code, and locked as it is. (The Kelvin sign `K`, U+212A, lowers to
+/// an ASCII `k`: read as a plain code, `D9W2-CYWK` typed with it opened
+/// the class's answer key without the teacher key.)
 pub fn read_class_code(text: &str) -> ClassCode {
     let code = text.trim();
     if code.is_empty() {
         return ClassCode::None;
     }
-    let upper = code.to_ascii_uppercase();
+    let upper = seed_text(code).to_ascii_uppercase();
     let b = upper.as_bytes();
     let shaped = b.len() == 9
         && b[4] == b'-'
@@ -520,6 +525,31 @@ mod tests {
         let typo = format!("{}{other}", &code[..8]);
         assert_eq!(read_class_code(&typo), ClassCode::Mistyped(typo.clone()));
         assert_eq!(read_class_code(&typo).text(), typo);
+    }
+
+    #[test]
+    fn a_code_that_gives_a_keyed_codes_numbers_is_that_code_and_locked() {
+        // Keys until the code has a K in it (1 code in 5 or so).
+        let (key, code) = (0u8..=255)
+            .map(|b| {
+                let key = new_teacher_key(&[b; KEY_RANDOM_BYTES]);
+                let code = class_code(&key).unwrap();
+                (key, code)
+            })
+            .find(|(_, code)| code.contains('K'))
+            .unwrap();
+        // The Kelvin sign lowers to an ASCII k: the same seeds, the same
+        // numbers, so the same code, which needs its key.
+        let kelvin = code.replace('K', "\u{212a}");
+        assert_eq!(seed_text(&kelvin), seed_text(&code));
+        assert_eq!(read_class_code(&kelvin), ClassCode::Keyed(code.clone()));
+        assert_eq!(key_access(&kelvin, None), KeyAccess::AskKey(code.clone()));
+        assert!(key_opens(&key, &kelvin).is_ok());
+        // A look-alike that lowers to something else has other numbers and
+        // stays a plain code (the fullwidth K).
+        let wide = code.replace('K', "\u{ff2b}");
+        assert_ne!(seed_text(&wide), seed_text(&code));
+        assert!(matches!(read_class_code(&wide), ClassCode::Plain(_)));
     }
 
     #[test]
