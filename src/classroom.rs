@@ -69,13 +69,19 @@ pub fn new_teacher_key(random: &[u8; KEY_RANDOM_BYTES]) -> String {
     grouped(&base32(random, KEY_SYMBOLS), 5)
 }
 
-/// A teacher key as typed, made canonical (capitals, no spaces or hyphens),
+/// A teacher key as typed, made canonical (capitals, no spaces or dashes,
+/// and as Crockford's base 32 reads them, O as 0 and I or L as 1: a key
+/// never holds those letters, so one typed for a digit is that digit),
 /// or what is wrong with it.
 pub fn read_teacher_key(text: &str) -> Result<String, String> {
     let key: String = text
         .chars()
-        .filter(|c| !c.is_whitespace() && *c != '-')
-        .map(|c| c.to_ascii_uppercase())
+        .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}'))
+        .map(|c| match c.to_ascii_uppercase() {
+            'O' => '0',
+            'I' | 'L' => '1',
+            c => c,
+        })
         .collect();
     if key.is_empty() {
         return Err("Type the teacher key you got when you created the class.".into());
@@ -85,7 +91,7 @@ pub fn read_teacher_key(text: &str) -> Result<String, String> {
         .find(|c| !c.is_ascii() || !SYMBOLS.contains(&(*c as u8)))
     {
         return Err(format!(
-            "A teacher key has only digits and capital letters other than I, L, O and U; '{c}' is not one of them."
+            "A teacher key has only digits and the letters A to Z other than U; '{c}' is not one of them."
         ));
     }
     if key.chars().count() != KEY_SYMBOLS {
@@ -485,9 +491,28 @@ mod tests {
         assert!(read_teacher_key("ABCDE-FGHJK")
             .unwrap_err()
             .contains("this one has 10"));
-        let bad = read_teacher_key("ABCDE-FGHJK-MNPQR-STVWI").unwrap_err();
-        assert!(bad.contains("'I' is not one of them"), "{bad}");
+        let bad = read_teacher_key("ABCDE-FGHJK-MNPQR-STVWU").unwrap_err();
+        assert_eq!(
+            bad,
+            "A teacher key has only digits and the letters A to Z other than U; 'U' is not one of them."
+        );
         assert!(read_teacher_key("ABCDE-FGHJK-MNPQR-STVW€").is_err());
+    }
+
+    #[test]
+    fn a_key_typed_with_o_for_0_or_i_or_l_for_1_opens_its_class() {
+        // A key with zeros and ones in it, as a teacher may copy it by eye.
+        let key = (0u8..=255)
+            .map(|b| new_teacher_key(&[b; KEY_RANDOM_BYTES]))
+            .find(|k| k.contains('0') && k.contains('1'))
+            .unwrap();
+        let code = class_code(&key).unwrap();
+        let by_eye = key.replace('0', "O").replacen('1', "l", 1).replace('1', "I");
+        assert_ne!(by_eye, key);
+        assert_eq!(read_teacher_key(&by_eye), read_teacher_key(&key));
+        assert_eq!(key_opens(&by_eye.to_lowercase(), &code), Ok(()));
+        // Groups split by an en dash pasted from slides.
+        assert_eq!(key_opens(&key.replace('-', "\u{2013}"), &code), Ok(()));
     }
 
     #[test]
