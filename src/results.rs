@@ -130,7 +130,7 @@ impl fmt::Display for Rejection {
             ),
             Rejection::SameStudent { name, kept, same: false } => write!(
                 f,
-                "a second file for {name}; kept {kept}, which records more of their work (a later save)"
+                "a second file for {name}; kept {kept}, which records all of this one's work and more (a later save)"
             ),
             Rejection::SameStudent { name, kept, same: true } => write!(
                 f,
@@ -276,6 +276,25 @@ pub struct ClassResults {
     pub students: Vec<StudentRow>,
     /// Files left out: file name and why.
     pub rejected: Vec<(String, String)>,
+    /// Two files for one name, each with work the other lacks, both in the
+    /// table: the name, the first file, the second.
+    pub both_kept: Vec<(String, String, String)>,
+}
+
+/// Whether the record `a` holds all of `b`'s work: every exercise `b`
+/// worked on is in `a`, solved if `b` solved it, with at least as many
+/// answers checked and hints opened, and the worked solution if `b` opened
+/// it. A student's record only grows, so their later save holds the
+/// earlier one.
+fn holds(a: &Progress, b: &Progress) -> bool {
+    b.exercises.iter().all(|(id, e)| {
+        a.exercises.get(id).is_some_and(|x| {
+            (x.solved || !e.solved)
+                && x.attempts >= e.attempts
+                && x.hints >= e.hints
+                && (x.solution == Some(true) || e.solution != Some(true))
+        })
+    })
 }
 
 /// The name a row shows for `name`.
@@ -324,21 +343,14 @@ impl ClassResults {
                 Err(why) => rejected.push((file, why.to_string())),
             }
         }
-        // One row per student, by name: of two files for one name, keep the
-        // one that records more (a record only grows, so the later save):
-        // more exercises solved, then answers checked, hints and solutions
-        // opened; list the other. (Kept in order as they come: cheaper
-        // than sorting afterwards.)
-        let answers = |p: &Progress| {
-            let sum = |f: fn(&ExerciseProgress) -> u32| p.exercises.values().map(f).sum::<u32>();
-            (
-                sum(|e| u32::from(e.solved)),
-                sum(|e| e.attempts),
-                sum(|e| e.hints),
-                sum(|e| u32::from(e.solution == Some(true))),
-            )
-        };
+        // One row per student, by name: of two files for one name where
+        // one holds all the other's work (a record only grows, so it is the
+        // later save), keep that one and list the other. Two that each hold
+        // work the other lacks are two students with one name, or one
+        // student on two computers: both rows stay, and a note says so.
+        // (Kept in order as they come: cheaper than sorting afterwards.)
         let mut kept: Vec<(String, String, Progress)> = Vec::new();
+        let mut both_kept = Vec::new();
         for (n, (file, p)) in read.into_iter().enumerate() {
             // Files without a name may be different students: each its own
             // row, after the named ones, in the order they came.
@@ -348,12 +360,17 @@ impl ClassResults {
             };
             match kept.binary_search_by(|(k, _, _)| k.as_str().cmp(&key)) {
                 Err(at) => kept.insert(at, (key, file, p)),
+                Ok(i) if !holds(&kept[i].2, &p) && !holds(&p, &kept[i].2) => {
+                    both_kept.push((shown_name(&p.student.name), kept[i].1.clone(), file.clone()));
+                    // Right after the first of the name ("\0" sorts first).
+                    kept.insert(i + 1, (format!("{key}\u{0}{n:08}"), file, p));
+                }
                 Ok(i) => {
                     let same = p.exercises == kept[i].2.exercises;
-                    let dropped = if answers(&p) > answers(&kept[i].2) {
-                        std::mem::replace(&mut kept[i], (key, file, p)).1
-                    } else {
+                    let dropped = if holds(&kept[i].2, &p) {
                         file
+                    } else {
+                        std::mem::replace(&mut kept[i], (key, file, p)).1
                     };
                     let why = Rejection::SameStudent {
                         name: shown_name(&kept[i].2.student.name),
@@ -398,6 +415,7 @@ impl ClassResults {
             lessons,
             students,
             rejected,
+            both_kept,
         }
     }
 
@@ -540,6 +558,20 @@ impl ClassResults {
             h += "<h2>Files left out</h2><ul class=\"results__rejected\" data-testid=\"rejected\">";
             for (file, why) in &self.rejected {
                 h += &format!("<li><strong>{}</strong>: {}</li>", text(file), text(why));
+            }
+            h += "</ul>";
+        }
+        if !self.both_kept.is_empty() {
+            h += "<h2>Two files, one name</h2><ul class=\"results__rejected\" data-testid=\"both-kept\">";
+            for (name, first, second) in &self.both_kept {
+                h += &format!(
+                    "<li><strong>{}</strong> and <strong>{}</strong> are both for {}, and each records \
+                     work the other lacks: two students with one name, or one student on two computers. \
+                     Both rows are in the table; the CSV's file column tells them apart.</li>",
+                    text(first),
+                    text(second),
+                    text(name)
+                );
             }
             h += "</ul>";
         }
@@ -810,8 +842,8 @@ impl ResultsTable {
         format!(
             "<h2>The table</h2><p class=\"results__legend\">✓ solved, ✗ not yet; the number is how many \
              answers they checked, up to the first right one (records from an older Tellers may count them all); h2: two hints opened, S: the worked \
-             solution opened before solving. Columns are lesson.exercise; hover for the exercise's \
-             name. Σ: exercises solved in the lesson; in the Solved by row, students who solved \
+             solution opened before solving. Columns are lesson.exercise (4.2: lesson 4, its second \
+             exercise), numbered as in the answer key; the CSV's column names add each exercise's id. Σ: exercises solved in the lesson; in the Solved by row, students who solved \
              every exercise of the lesson (in the last column, of the course).{}</p>",
             self.hidden_lessons_note()
         )
@@ -1115,7 +1147,7 @@ mod tests {
     }
 
     #[test]
-    fn a_second_file_for_one_student_keeps_the_one_with_more_answers() {
+    fn a_second_file_for_one_student_keeps_the_later_save_and_two_different_records_both() {
         let early = student("Ana", CLASS, &[("threads-busy", &[false])]);
         let late = student("ana ", CLASS, &[("threads-busy", &[false, true])]);
         for files in [
@@ -1127,7 +1159,7 @@ mod tests {
             assert_eq!(r.students[0].file, "late.json");
             assert_eq!(
                 reason(&r, "early.json"),
-                "a second file for Ana; kept late.json, which records more of their work (a later save)"
+                "a second file for Ana; kept late.json, which records all of this one's work and more (a later save)"
                     .replace("Ana", &r.students[0].name)
             );
         }
@@ -1141,7 +1173,7 @@ mod tests {
         ] {
             let r = ClassResults::new(compiled_course(), CLASS, &files);
             assert_eq!(r.students[0].file, "hinted.json");
-            assert!(reason(&r, "late.json").contains("kept hinted.json, which records more"));
+            assert!(reason(&r, "late.json").contains("kept hinted.json, which records all"));
         }
         // Two copies of one save: the first is kept, and the note says they are the same.
         let r = ClassResults::new(
@@ -1151,18 +1183,44 @@ mod tests {
         );
         assert_eq!(r.students[0].file, "a.json");
         assert!(reason(&r, "b.json").contains("recording the same work as a.json, which is kept"));
-        // As many answers, but on other exercises (two computers): not the same.
-        let elsewhere = student("Ana", CLASS, &[("time-inside-from-count", &[false, true])]);
+        // Each with work the other lacks (two students called Ana, or one
+        // on two computers; the second solved more, so "more" would have
+        // dropped the first's work): both rows stay, and the page says so.
+        let elsewhere = student(
+            "Ana",
+            CLASS,
+            &[
+                ("time-inside-from-count", &[false, true]),
+                ("threads-busy", &[true]),
+            ],
+        );
         let r = ClassResults::new(
             compiled_course(),
             CLASS,
-            &[file("a.json", &late), file("b.json", &elsewhere)],
+            &[
+                file("a.json", &late),
+                file("b.json", &elsewhere),
+                file("c.json", &early),
+            ],
         );
-        assert!(
-            !reason(&r, "b.json").contains("same work"),
-            "{}",
-            reason(&r, "b.json")
+        let rows: Vec<&str> = r.students.iter().map(|s| s.file.as_str()).collect();
+        assert_eq!(rows, ["a.json", "b.json"], "both, in the order they came");
+        assert_eq!(
+            r.both_kept,
+            vec![(
+                "Ana".to_string(),
+                "a.json".to_string(),
+                "b.json".to_string()
+            )]
         );
+        // The earlier save of the first Ana is held by it: left out.
+        assert!(reason(&r, "c.json").contains("kept a.json"));
+        let notes = r.notes_html(compiled_course());
+        assert!(notes.contains(
+            "<strong>a.json</strong> and <strong>b.json</strong> are both for Ana, and each records \
+             work the other lacks"
+        ));
+        assert_eq!(r.rejected.len(), 1);
     }
 
     #[test]
