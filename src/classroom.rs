@@ -507,7 +507,10 @@ mod tests {
             .find(|k| k.contains('0') && k.contains('1'))
             .unwrap();
         let code = class_code(&key).unwrap();
-        let by_eye = key.replace('0', "O").replacen('1', "l", 1).replace('1', "I");
+        let by_eye = key
+            .replace('0', "O")
+            .replacen('1', "l", 1)
+            .replace('1', "I");
         assert_ne!(by_eye, key);
         assert_eq!(read_teacher_key(&by_eye), read_teacher_key(&key));
         assert_eq!(key_opens(&by_eye.to_lowercase(), &code), Ok(()));
