@@ -1156,7 +1156,10 @@ const HTML_FROM_TEXT: &[(&str, &str)] = &[
         "html.clone()",
         "lesson HTML compiled at build time from our own Markdown",
     ),
-    ("STEPS", "a constant"),
+    (
+        "steps",
+        "teacher_page.rs: fixed text and a class code Tellers made, query-escaped",
+    ),
     (
         "page.notes.clone()",
         "results.rs escapes names and file names (tests)",

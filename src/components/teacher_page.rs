@@ -107,6 +107,12 @@ pub fn TeacherPage() -> impl IntoView {
             }
         })
     };
+    let steps = move || {
+        steps_html(created.with(|c| match c {
+            Some(Ok(class)) => Some(class.code.clone()),
+            _ => None,
+        }))
+    };
     view! {
         <section class="teacher" data-testid="teacher-page">
             <p class="eyebrow">
@@ -124,16 +130,21 @@ pub fn TeacherPage() -> impl IntoView {
                     {move || if matches!(created.get(), Some(Ok(_))) { "Create another class" } else { "Create a class" }}
                 </button>
             </p>
-            {new_class}
-            <div inner_html=STEPS></div>
+            // Said as it appears: a screen reader hears the new code and
+            // key, where before nothing was announced.
+            <div role="status">{new_class}</div>
+            <div inner_html=steps></div>
             <KeyHonesty />
         </section>
     }
 }
 
-/// The rest of a class, step by step (static text).
-const STEPS: &str = "\
-<h2>2. In class</h2>\
+/// The rest of a class, step by step: its buttons open the class just
+/// created, `code`, when there is one (else the pages ask for a code).
+fn steps_html(code: Option<String>) -> String {
+    let class = code.map_or(String::new(), |c| format!("?class={}", query_escape(&c)));
+    format!(
+        "<h2>2. In class</h2>\
 <p>Students open the Lessons and type the class code and their name: from then on each lesson \
 says “Numbers for” their name and shows their own numbers. Each lesson has a printable worksheet \
 with their numbers.</p>\
@@ -141,11 +152,28 @@ with their numbers.</p>\
 <p>Open the answer key, type your teacher key, then list your students' names: it shows each \
 one's answers by lesson and exercise number (with their questions if you like), for one lesson or \
 all, ready to print.</p>\
-<p><a class=\"button\" href=\"#/lessons/answer-key\">Open the answer key</a></p>\
+<p><a class=\"button\" href=\"#/lessons/answer-key{class}\">Open the answer key</a></p>\
 <h2>4. The class's results</h2>\
 <p>Students press “Save progress to a file” and give you the file. Drop all the files on the \
 results page: one table, a row per student, ready to download as CSV.</p>\
-<p><a class=\"button\" href=\"#/lessons/results\">Class results</a></p>";
+<p><a class=\"button\" href=\"#/lessons/results{class}\">Class results</a></p>"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_steps_open_the_class_just_created() {
+        let none = steps_html(None);
+        assert!(none.contains("href=\"#/lessons/answer-key\">Open the answer key"));
+        assert!(none.contains("href=\"#/lessons/results\">Class results"));
+        let made = steps_html(Some("K7Q2-MX4P".into()));
+        assert!(made.contains("href=\"#/lessons/answer-key?class=K7Q2-MX4P\">Open the answer key"));
+        assert!(made.contains("href=\"#/lessons/results?class=K7Q2-MX4P\">Class results"));
+    }
+}
 
 /// What the teacher key protects, and what it does not, said plainly.
 #[component]

@@ -83,6 +83,10 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   const shownCode = async () => (await page.getByTestId('new-class-code').textContent()).trim();
   assert.equal(await shownCode(), code, 'the new class is kept for the tab');
   assert.equal(await page.getByRole('link', { name: "This class's answer key" }).getAttribute('target'), '_blank');
+  // The page's own steps open this class too, and the card is announced.
+  assert.equal(await page.getByRole('link', { name: 'Open the answer key' }).getAttribute('href'), `#/lessons/answer-key?class=${code}`);
+  assert.equal(await page.getByRole('link', { name: 'Class results' }).getAttribute('href'), `#/lessons/results?class=${code}`);
+  assert.equal(await page.getByRole('status').filter({ has: page.getByTestId('new-class') }).count(), 1, 'the new class is said when it appears');
   page.once('dialog', (d) => d.dismiss());
   await page.getByTestId('create-class').click();
   assert.equal(await shownCode(), code, 'a second class is not made over the first without a yes');
