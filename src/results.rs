@@ -879,6 +879,29 @@ impl ResultsTable {
         )
     }
 
+    /// The table's columns: the names, each shown lesson's exercises and
+    /// its Σ, and the total.
+    pub fn columns(&self) -> usize {
+        self.shown
+            .iter()
+            .map(|&li| self.results.lessons[li].exercises + 1)
+            .sum::<usize>()
+            + 2
+    }
+
+    /// What a printout says above a table wider than paper (the printout
+    /// stops at the sheet's right edge), or `None` when it fits.
+    pub fn print_note(&self) -> Option<String> {
+        (self.columns() > PRINT_COLUMNS).then(|| {
+            format!(
+                "This table has {} columns, more than a sheet of paper holds (about {PRINT_COLUMNS} \
+                 across a landscape A4): the printout stops at its right edge. To print every \
+                 column, open the CSV in a spreadsheet.",
+                self.columns()
+            )
+        })
+    }
+
     /// What `<thead>` holds.
     pub fn head_html(&self) -> String {
         self.results.table_head_html(&self.shown)
@@ -897,13 +920,7 @@ impl ResultsTable {
     /// The rows, in the parts the page draws one per frame: as many rows
     /// as fit in [`CELLS_PER_FRAME`], at least one.
     pub fn row_parts(&self) -> Vec<Range<usize>> {
-        let cells = self
-            .shown
-            .iter()
-            .map(|&li| self.results.lessons[li].exercises + 1)
-            .sum::<usize>()
-            + 2;
-        let cells = u32::try_from(cells).unwrap_or(u32::MAX);
+        let cells = u32::try_from(self.columns()).unwrap_or(u32::MAX);
         ranges(&steps_by_cost(
             &vec![cells; self.results.students.len()],
             CELLS_PER_FRAME,
@@ -911,6 +928,11 @@ impl ResultsTable {
         ))
     }
 }
+
+/// Columns of the results table a landscape A4 sheet holds, printed (the
+/// names, then cells such as "✓ 2 h1", at the table's type size; measured
+/// in Chromium's print to PDF, the browser test checks it).
+pub const PRINT_COLUMNS: usize = 24;
 
 /// The mark that opens the downloaded CSV: without it, a spreadsheet such
 /// as Excel reads the file in the computer's old code page, and "Élodie"

@@ -137,12 +137,12 @@ pub fn ClassResults(
             />
             <div class="key__form">
                 <ClassCodeField class test_id="results-class" />
-                <button type="button" class="button" on:click=move |_| files.set(vec![])>
+                <button type="button" class="button print-hide" on:click=move |_| files.set(vec![])>
                     "Clear the files"
                 </button>
             </div>
             <label
-                class="dropzone"
+                class="dropzone print-hide"
                 class:dropzone--over=move || dragging.get()
                 on:dragover=move |ev: leptos::ev::DragEvent| {
                     ev.prevent_default();
@@ -192,7 +192,8 @@ fn ResultsTableView(table: ResultsTable) -> impl IntoView {
     };
     view! {
         <div inner_html=table.legend_html()></div>
-        <p>
+        {table.print_note().map(|note| view! { <p class="print-only notice" data-testid="results-print-note">{note}</p> })}
+        <p class="print-hide">
             <a
                 class="button button--primary"
                 href="data:text/csv;charset=utf-8,"

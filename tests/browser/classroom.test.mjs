@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import { threadsBusy } from './exercises.mjs';
 import path from 'node:path';
-import { DIST, expectAccessible, expectVisible } from './harness.mjs';
+import { DIST, expectAccessible, expectVisible, pdfPageTexts } from './harness.mjs';
 
 const SYMBOL = '[0-9A-HJKMNP-TV-Z]';
 
@@ -429,4 +429,51 @@ export async function fortyStudentsFilesDroppedAtOnceMakeNoLongTask({ page, open
   }
   assert.ok(script <= 30, `a frame held ${script} ms of script while 40 files were read and drawn`);
   assert.ok(over.every((d) => d <= 75), `long tasks while 40 files were read and drawn: ${over.join(', ')} ms`);
+}
+
+/**
+ * A teacher prints the results of a class of forty: every student's row is
+ * on paper (the scrolling box printed only its first screenful), the
+ * column labels head each page, the page's buttons and drop zone are not
+ * printed, and a table wider than paper says so above it. A narrow table
+ * (two students, one lesson each) prints without that note.
+ */
+export async function aClassOfFortysResultsPrintEveryRow({ page, open }) {
+  const code = 'K7Q2-MX4P';
+  const files = await aClassOfFiles(code, 40);
+  await open(`#/lessons/results?class=${code}`);
+  await expectVisible(page.getByTestId('dropzone'), 'the drop zone');
+  await page.getByTestId('results-files').setInputFiles(
+    files.map(([name, text]) => ({ name, mimeType: 'application/json', buffer: Buffer.from(text) })),
+  );
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="results-row"]').length === 40, null, { timeout: 20_000 });
+  const names = await page.getByTestId('results-row').locator('th').allTextContents();
+  const pages = pdfPageTexts(await page.pdf({ format: 'A4', landscape: true }));
+  const printed = pages.join('\n');
+  const missing = names.filter((n) => !new RegExp(`^\\s*${n}\\s`, 'm').test(printed));
+  assert.deepEqual(missing, [], 'every student printed');
+  assert.ok(pages.length >= 2, `forty rows take more than one page: ${pages.length}`);
+  for (const [i, text] of pages.entries()) {
+    if (i > 0) assert.match(text, /Student/, `the column labels head page ${i + 1}`);
+  }
+  assert.match(printed, /This table has \d+ columns, more than a sheet of paper holds/);
+  assert.ok(!/Download as CSV|Clear the files|Drop progress files here/.test(printed), 'no buttons or drop zone on paper');
+
+  // Two students, one lesson: it fits, and says nothing of width.
+  const [, lesson4] = (await exercisesByLesson()).filter((ids) => ids.length > 0).slice(2);
+  const done = Object.fromEntries(
+    [...lesson4].sort().map((id) => [id, { solved: true, attempts: 1, hints: 0, first_correct: true, solution: false }]),
+  );
+  await page.getByRole('button', { name: 'Clear the files' }).click();
+  await page.getByTestId('results-files').setInputFiles(
+    ['Ana', 'Ben'].map((name) => ({
+      name: `tellers-progress-${name.toLowerCase()}.json`,
+      mimeType: 'application/json',
+      buffer: Buffer.from(progressFile(code, name, done, 2)),
+    })),
+  );
+  await expectVisible(page.getByTestId('results-row').nth(1), 'two rows');
+  const narrow = pdfPageTexts(await page.pdf({ format: 'A4', landscape: true })).join('\n');
+  assert.match(narrow, /^\s*Ben\s/m, 'both printed');
+  assert.ok(!/more than a sheet of paper holds/.test(narrow), 'no note on width for a table that fits');
 }
