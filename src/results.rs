@@ -1487,6 +1487,38 @@ mod tests {
     }
 
     #[test]
+    fn a_table_wider_than_paper_says_so_in_print() {
+        let course = compiled_course();
+        let ana = student("Ana", CLASS, &[("threads-busy", &[true])]);
+        let narrow = results_page(course, CLASS, &[file("a.json", &ana)])
+            .table
+            .unwrap();
+        let littles = course.lesson("littles-law").unwrap().exercises().count();
+        assert_eq!(narrow.columns(), 1 + littles + 1 + 1);
+        assert_eq!(narrow.print_note(), None);
+        // One exercise of every lesson: every lesson is a column group.
+        let firsts: Vec<String> = course
+            .lessons
+            .iter()
+            .filter_map(|l| l.exercises().next().map(|e| e.id.clone()))
+            .collect();
+        let done: Vec<(&str, &[bool])> =
+            firsts.iter().map(|id| (id.as_str(), &[true][..])).collect();
+        let wide = results_page(
+            course,
+            CLASS,
+            &[file("w.json", &student("Wu", CLASS, &done))],
+        )
+        .table
+        .unwrap();
+        assert!(wide.columns() > PRINT_COLUMNS);
+        assert!(wide.print_note().unwrap().starts_with(&format!(
+            "This table has {} columns, more than a sheet of paper holds",
+            wide.columns()
+        )));
+    }
+
+    #[test]
     fn the_table_shows_the_lessons_someone_worked_on() {
         let ana = student("Ana", CLASS, &[("threads-busy", &[true])]);
         let ben = student("Ben", CLASS, &[("time-inside-from-count", &[false])]);
