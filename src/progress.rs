@@ -408,6 +408,17 @@ impl Learner {
             .is_some_and(|e| e.solved)
     }
 
+    /// The help the identity at work opened on exercise `id` before
+    /// solving it: hints (the most at once) and whether the worked
+    /// solution was opened. A card shows them again after a reload: the
+    /// teacher's file counts them, so the learner sees them too.
+    pub fn help_opened(&self, id: &str) -> (u32, bool) {
+        self.identities
+            .get(&self.seed())
+            .and_then(|ex| ex.get(id))
+            .map_or((0, false), |e| (e.hints, e.solution == Some(true)))
+    }
+
     /// How many of these ids the identity at work has solved.
     pub fn solved_count<'a>(&self, ids: impl IntoIterator<Item = &'a str>) -> usize {
         ids.into_iter().filter(|id| self.solved(id)).count()
@@ -582,6 +593,24 @@ mod tests {
         assert!(l.solved("threads-busy"));
         assert_eq!(l.progress().exercises["threads-busy"].attempts, 2);
         assert_eq!(l.solved_count(["threads-busy", "other"]), 1);
+    }
+
+    #[test]
+    fn the_help_opened_is_kept_for_the_student_who_opened_it() {
+        let mut l = ana();
+        assert_eq!(l.help_opened("threads-busy"), (0, false));
+        l.record_hints("threads-busy", 2);
+        l.record_solution("threads-busy");
+        l.record_hints("threads-busy", 1);
+        let (back, _) = Learner::load(Some(&l.save()));
+        assert_eq!(
+            back.help_opened("threads-busy"),
+            (2, true),
+            "after a reload"
+        );
+        // Another student at the same desk has opened nothing.
+        l.set_student("R12", "Ben");
+        assert_eq!(l.help_opened("threads-busy"), (0, false));
     }
 
     #[test]

@@ -42,15 +42,18 @@ pub fn ExerciseCard(
         move || progress.with(|p| p.solved(&id))
     };
     // New numbers (another student) clear what was typed, the option
-    // picked (the options come in that student's order) and the help shown:
-    // that student has not opened it.
+    // picked (the options come in that student's order) and the help shown
+    // for the last one; the help this student opened earlier (before a
+    // reload) is open again, as their record counts it.
+    let help_id = id.clone();
     Effect::new(move |_| {
         seed.track();
+        let (hints, solution) = progress.with_untracked(|p| p.help_opened(&help_id));
         answer.set(String::new());
         choice.set(None);
         feedback.set(None);
-        hints_shown.set(0);
-        show_solution.set(false);
+        hints_shown.set(hints as usize);
+        show_solution.set(solution);
         sim_check.set(SimCheck::Idle);
     });
 

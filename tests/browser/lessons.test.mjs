@@ -44,7 +44,12 @@ export async function answerWrongThenRightAndProgressSurvivesReload({ page, open
   await screenshot('lesson-exercise.png');
 
   await page.reload();
-  await expectVisible(page.locator('#ex-threads-busy').getByText('✓ solved'), 'the solved mark after a reload');
+  const again = page.locator('#ex-threads-busy');
+  await expectVisible(again.getByText('✓ solved'), 'the solved mark after a reload');
+  // The help opened before solving, which the teacher's file counts, is
+  // open again: one hint and the worked solution.
+  assert.equal(await again.locator('.exercise__hints li').count(), 1, 'the hint opened before the reload');
+  await expectVisible(again.locator('.exercise__solution li').first(), 'the worked solution after a reload');
   await open('#/lessons');
   assert.match(await page.locator('.toc__item').nth(3).innerText(), /1 \/ \d+/);
 }
