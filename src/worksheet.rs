@@ -204,17 +204,24 @@ pub struct SheetsOffer {
 }
 
 /// The answer key's offer of worksheets for the students `names` of class
-/// `class` with the lesson `lesson` picked ("" for all lessons); nothing
-/// while no names are listed.
-pub fn class_sheets_offer(lesson: &str, class: &str, names: &[String]) -> Option<SheetsOffer> {
+/// `class` with the lesson `lesson` picked ("" for all lessons), when
+/// `left_out` more names were listed than the key takes: not "all" of
+/// them then, but "the first". Nothing while no names are listed.
+pub fn class_sheets_offer(
+    lesson: &str,
+    class: &str,
+    names: &[String],
+    left_out: usize,
+) -> Option<SheetsOffer> {
     let n = names.len();
     if n == 0 {
         return None;
     }
-    let all = if n == 1 {
-        "the worksheet for 1 student".to_string()
-    } else {
-        format!("worksheets for all {n} students")
+    let all = match (n, left_out) {
+        (1, 0) => "the worksheet for 1 student".to_string(),
+        (_, 0) => format!("worksheets for all {n} students"),
+        (1, _) => "the worksheet for the first student".to_string(),
+        _ => format!("worksheets for the first {n} students"),
     };
     Some(if lesson.is_empty() {
         SheetsOffer {
@@ -659,22 +666,49 @@ mod class_tests {
     #[test]
     fn the_key_offers_the_class_worksheets_once_a_lesson_is_picked() {
         let two = names(&["Ana", "Bo"]);
-        assert_eq!(class_sheets_offer("littles-law", "R12", &[]), None);
+        assert_eq!(class_sheets_offer("littles-law", "R12", &[], 0), None);
         assert_eq!(
-            class_sheets_offer("", "R12", &two),
+            class_sheets_offer("", "R12", &two, 0),
             Some(SheetsOffer {
                 href: None,
                 text: "To print worksheets for all 2 students, pick one lesson.".into()
             })
         );
         assert_eq!(
-            class_sheets_offer("littles-law", "R12", &two),
+            class_sheets_offer("littles-law", "R12", &two, 0),
             Some(SheetsOffer {
                 href: Some(class_sheets_href("littles-law", "R12", &two)),
                 text: "Print worksheets for all 2 students".into()
             })
         );
-        let one = class_sheets_offer("littles-law", "R12", &names(&["Ana"])).unwrap();
+        let one = class_sheets_offer("littles-law", "R12", &names(&["Ana"]), 0).unwrap();
         assert_eq!(one.text, "Print the worksheet for 1 student");
+    }
+
+    #[test]
+    fn the_key_offers_the_first_students_worksheets_not_all_when_some_were_left_out() {
+        // 201 names typed: the key lists 200 and leaves 1 out.
+        let typed: Vec<String> = (0..=KEY_MAX_STUDENTS)
+            .map(|i| format!("Student {i}"))
+            .collect();
+        let (listed, left_out) = key_students(&typed.join("\n"));
+        assert_eq!((listed.len(), left_out), (KEY_MAX_STUDENTS, 1));
+        let offer = class_sheets_offer("littles-law", "R12", &listed, left_out).unwrap();
+        assert_eq!(
+            offer.text,
+            format!("Print worksheets for the first {KEY_MAX_STUDENTS} students")
+        );
+        assert_eq!(
+            offer.href,
+            Some(class_sheets_href("littles-law", "R12", &listed))
+        );
+        let pick = class_sheets_offer("", "R12", &listed, left_out).unwrap();
+        assert_eq!(
+            pick.text,
+            format!(
+                "To print worksheets for the first {KEY_MAX_STUDENTS} students, pick one lesson."
+            )
+        );
+        assert!(!pick.text.contains("all"), "{}", pick.text);
     }
 }

@@ -2,10 +2,8 @@ use leptos::prelude::*;
 use std::sync::Arc;
 
 use super::{ClassCodeField, KeyHonesty, TeacherHead};
-use crate::answer::{key_lesson, student_key_html};
-use crate::classroom::{
-    key_access, key_opens, key_students, read_class_code, KeyAccess, KEY_MAX_STUDENTS,
-};
+use crate::answer::{key_left_out_note, key_lesson, student_key_html};
+use crate::classroom::{key_access, key_opens, key_students, read_class_code, KeyAccess};
 use crate::reveal::reveal_in_frames;
 use crate::worksheet::class_sheets_offer;
 use tellers_course::Course;
@@ -183,13 +181,10 @@ fn KeyTables(
         names
     });
     let left_out = move || {
-        let n = listed.get().1;
-        (n > 0).then(|| {
+        key_left_out_note(listed.get().1).map(|note| {
             view! {
                 <p class="notice" role="status" data-testid="key-left-out">
-                    {format!(
-                        "This key lists the first {KEY_MAX_STUDENTS} names; {n} more were left out. Make a second key with the rest."
-                    )}
+                    {note}
                 </p>
             }
         })
@@ -198,8 +193,9 @@ fn KeyTables(
     let sheets = {
         let code = code.clone();
         move || {
-            let offer =
-                listed.with(|(names, _)| lesson.with(|l| class_sheets_offer(l, &code, names)))?;
+            let offer = listed.with(|(names, left_out)| {
+                lesson.with(|l| class_sheets_offer(l, &code, names, *left_out))
+            })?;
             Some(view! {
                 <p class="print-hide key__sheets" data-testid="key-class-worksheets">
                     {match offer.href {
@@ -234,5 +230,9 @@ fn KeyTables(
             </For>
         }
     };
-    view! { {sheets} {left_out} <div data-testid="key-tables">{tables}</div> }
+    view! {
+        {sheets}
+        {left_out}
+        <div data-testid="key-tables">{tables}</div>
+    }
 }

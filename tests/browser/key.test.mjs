@@ -1,11 +1,14 @@
 // The teacher's answer key as a teacher prints it for a class: exercises
 // by lesson number and title, a filter by lesson, a compact print (a few
 // pages for three students, not fifty), and names that differ only by
-// their spaces giving one student's numbers.
+// their spaces giving one student's numbers. Printed, every page says whose
+// answers it shows and for which class, and a name never ends a page; an
+// unbounded answer reads as the student should type it ("no limit"); a
+// list longer than the key takes says how many were left out.
 
 import assert from 'node:assert/strict';
 import { threadsBusy } from './exercises.mjs';
-import { expectAccessible, expectVisible } from './harness.mjs';
+import { expectAccessible, expectVisible, pdfPageTexts } from './harness.mjs';
 
 const PHONE = { width: 390, height: 844 };
 const LAPTOP = { width: 1366, height: 768 };
@@ -18,11 +21,17 @@ function pdfPages(pdf) {
 
 /** Each student's section: their name and, per lesson table, its caption and rows. */
 async function keyContents(page) {
-  return page.locator('.key__student').evaluateAll((sections) =>
-    sections.map((s) => ({
-      name: s.querySelector('h2').textContent,
+  return page.locator('.key__student').evaluateAll((sections) => {
+    // As the screen shows it: without whose and the class, said on paper only.
+    const shown = (el) => {
+      const copy = el.cloneNode(true);
+      copy.querySelectorAll('.key__whose').forEach((w) => w.remove());
+      return copy.textContent;
+    };
+    return sections.map((s) => ({
+      name: shown(s.querySelector('h2')),
       lessons: [...s.querySelectorAll('table')].map((t) => ({
-        caption: t.caption.textContent,
+        caption: shown(t.caption),
         rows: [...t.tBodies[0].rows].map((r) => ({
           id: r.dataset.exercise,
           label: r.cells[0].textContent,
@@ -30,8 +39,8 @@ async function keyContents(page) {
           answer: r.querySelector('.key__answer').textContent,
         })),
       })),
-    })),
-  );
+    }));
+  });
 }
 
 export async function theKeyIsByLessonFilteredPrintedCompactlyAndTidiesNames({ page, open, screenshot }) {
@@ -95,4 +104,119 @@ export async function theKeyIsByLessonFilteredPrintedCompactlyAndTidiesNames({ p
     await screenshot(`key-one-lesson-${size}.png`, { fullPage: false });
   }
   await expectAccessible(page);
+}
+
+/** A printed page's lines, trimmed, without the empty ones. */
+function lines(text) {
+  return text.split('\n').map((l) => l.trim()).filter(Boolean);
+}
+
+/** Waits until the key shows `n` students, each with `tables` tables. */
+async function waitForKey(page, n, tables) {
+  await page.waitForFunction(
+    ([n, tables]) => {
+      const s = document.querySelectorAll('.key__student');
+      return s.length === n && [...s].every((x) => x.querySelectorAll('table').length === tables);
+    },
+    [n, tables],
+  );
+}
+
+/**
+ * A class's key prints packed, students one after another in two columns,
+ * so a page can start in the middle of a student's tables: each table's
+ * caption says whose answers these are, and each name heading the class
+ * (the class code box is not printed). And no blank sheet comes out at the
+ * end, whatever the class's size (break-after: avoid on the names made one
+ * for 13 class sizes of 30 on A4).
+ */
+export async function everyPrintedPageOfTheKeySaysWhoseAnswersAndTheClass({ page, open, screenshot }) {
+  await page.setViewportSize(HD);
+  await open('#/lessons/answer-key?class=R12');
+  const names = ['Ana Souza', 'Ben', 'Cy Dee', 'Dora Lima', 'Eli'];
+  await page.getByTestId('key-names').fill(names.join('\n'));
+  const lessonCount = await page.locator('[data-testid="key-lesson"] option').count() - 1;
+  await waitForKey(page, names.length, lessonCount);
+
+  // On screen the name heading says whose and the code box the class.
+  assert.ok(!(await page.locator('.key__whose').first().isVisible()), 'nothing extra on screen');
+  await page.emulateMedia({ media: 'print' });
+  assert.equal((await page.locator('.key__student h2').first().innerText()).trim(), 'Ana Souza \u00b7 class R12');
+  const caption = (await page.locator('.key__student').nth(1).locator('caption').first().innerText()).trim();
+  assert.match(caption, /^Ben \u00b7 1\. /, 'whose answers, then the lesson');
+  await screenshot('key-print-whose.png', { fullPage: false });
+
+  // A4, every lesson: each page after the first starts by saying whose.
+  const a4 = pdfPageTexts(await page.pdf({ format: 'A4' }));
+  assert.ok(a4.length >= 3, `five students' keys on ${a4.length} pages`);
+  assert.ok(a4[0].includes('Ana Souza \u00b7 class R12'), `the class on the first page: ${a4[0].slice(0, 400)}`);
+  a4.forEach((text, i) => {
+    const ls = lines(text);
+    assert.ok(ls.length > 0, `page ${i + 1} of ${a4.length} is blank`);
+    if (i > 0) {
+      assert.ok(
+        names.some((n) => ls[0].startsWith(`${n} \u00b7 `)),
+        `page ${i + 1} starts without saying whose: ${ls.slice(0, 3).join(' | ')}`,
+      );
+    }
+  });
+
+  // One lesson, classes of many sizes: no blank sheet at the end.
+  await page.emulateMedia({ media: 'screen' });
+  await page.getByTestId('key-lesson').selectOption({ label: "4. Little's law" });
+  for (const n of [3, 7, 12, 18, 23, 30]) {
+    await page.emulateMedia({ media: 'screen' });
+    await page.getByTestId('key-names').fill(Array.from({ length: n }, (_, i) => `Student ${i + 1}`).join('\n'));
+    await waitForKey(page, n, 1);
+    await page.emulateMedia({ media: 'print' });
+    const texts = pdfPageTexts(await page.pdf({ format: 'A4' }));
+    const blank = texts.map((t, i) => (t.trim() ? null : i + 1)).filter(Boolean);
+    assert.deepEqual(blank, [], `${n} students: blank pages among ${texts.length}`);
+  }
+  await page.emulateMedia({ media: 'screen' });
+}
+
+export async function anUnboundedAnswerReadsNoLimitOnTheKeyAsTheQuestionAsks({ page, open }) {
+  await open('#/lessons/answer-key?class=R12');
+  // About 4 students in 10 of class R12 get a pool too small for their
+  // traffic in lesson 4's "busy threads" question; 20 names bring some.
+  const names = Array.from({ length: 20 }, (_, i) => `Student ${i}`);
+  await page.getByTestId('key-names').fill(names.join('\n'));
+  await page.getByTestId('key-lesson').selectOption({ label: "4. Little's law" });
+  await page.getByTestId('key-questions').check();
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('.key__lessons--questions tr[data-exercise="pool-above-the-mean"]').length === n,
+    names.length,
+  );
+  const rows = await page.locator('tr[data-exercise="pool-above-the-mean"]').evaluateAll((rows) =>
+    rows.map((r) => ({ question: r.cells[1].textContent, answer: r.querySelector('.key__answer').textContent })),
+  );
+  const unbounded = rows.filter((r) => !/^[\d.,]+ threads$/.test(r.answer));
+  assert.ok(unbounded.length > 0 && unbounded.length < rows.length, rows.map((r) => r.answer).join(' | '));
+  for (const r of unbounded) {
+    assert.equal(r.answer, 'no limit', 'what the question says to type, without a unit');
+    assert.ok(r.question.includes('no limit'), `the question says to answer so: ${r.question}`);
+  }
+  assert.ok(!(await page.getByTestId('key-tables').textContent()).includes('\u221e'), 'no \u221e on the key');
+}
+
+export async function aListLongerThanTheKeyTakesSaysHowManyWereLeftOutAndOffersTheFirstWorksheets({ page, open }) {
+  await open('#/lessons/answer-key?class=R12');
+  const names = (n) => Array.from({ length: n }, (_, i) => `Student ${i}`).join('\n');
+  await page.getByTestId('key-names').fill(names(201));
+  const note = page.getByTestId('key-left-out');
+  await expectVisible(note, 'the note on the names left out');
+  assert.equal(
+    (await note.textContent()).trim(),
+    'This key lists the first 200 names; 1 more was left out. Make a second key with the rest.',
+  );
+  const offer = page.getByTestId('key-class-worksheets');
+  assert.equal((await offer.textContent()).trim(), 'To print worksheets for the first 200 students, pick one lesson.');
+  await page.getByTestId('key-lesson').selectOption({ label: "4. Little's law" });
+  await expectVisible(offer.getByRole('link', { name: 'Print worksheets for the first 200 students' }), 'the link, not for "all"');
+  await page.getByTestId('key-names').fill(names(203));
+  await expectVisible(note.filter({ hasText: '3 more were left out.' }), 'three left out');
+  await page.getByTestId('key-names').fill(names(200));
+  await expectVisible(offer.getByRole('link', { name: 'Print worksheets for all 200 students' }), 'all 200, none left out');
+  assert.equal(await note.count(), 0, 'no note when none was left out');
 }
