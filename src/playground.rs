@@ -2,7 +2,7 @@
 //! table's query, [`tellers_sim::query`]) and the view settings beside it
 //! (presenter mode, speed), and the speed slider's scale.
 
-use tellers_sim::query::{from_query, percent_decode, to_query};
+use tellers_sim::query::{from_query_notices, percent_decode, to_query, Notice, Outcome};
 use tellers_sim::Scenario;
 
 /// How the page is shown, kept in the URL beside the scenario.
@@ -28,7 +28,7 @@ pub const SPEED_RANGE: (f64, f64) = (0.1, 100.0);
 
 /// Splits a playground query into the scenario (with a notice per bad
 /// field) and the view settings (`presenter=1`, `speed=2`).
-pub fn read_query(q: &str) -> (Scenario, ViewState, Vec<String>) {
+pub fn read_query(q: &str) -> (Scenario, ViewState, Vec<Notice>) {
     let q = q.strip_prefix('?').unwrap_or(q);
     let mut view = ViewState::default();
     let mut notices = Vec::new();
@@ -39,14 +39,34 @@ pub fn read_query(q: &str) -> (Scenario, ViewState, Vec<String>) {
             "presenter" => view.presenter = v == "1" || v == "true",
             "speed" => match tellers_sim::text::number(&percent_decode(v)) {
                 Some(x) if (SPEED_RANGE.0..=SPEED_RANGE.1).contains(&x) => view.speed = x,
-                _ => notices.push("speed: not a speed from 0.1 to 100; 1× was used".to_owned()),
+                _ => notices.push(Notice {
+                    outcome: Outcome::UsedDefault,
+                    text: "speed: not a speed from 0.1 to 100; 1× was used".to_owned(),
+                }),
             },
             _ => rest.push(pair),
         }
     }
-    let (s, mut bad) = from_query(&rest.join("&"));
+    let (s, mut bad) = from_query_notices(&rest.join("&"));
     notices.append(&mut bad);
     (s, view, notices)
+}
+
+/// The headline of a link's notice, "Some settings in this link could not
+/// be used.", is followed by this: what the page shows instead, said only
+/// where it is true of every item listed (a repeated field shows its first
+/// value, not its default; an unknown name shows nothing).
+pub fn link_notice_lead(notices: &[Notice]) -> &'static str {
+    let all = |o: Outcome| notices.iter().all(|n| n.outcome == o);
+    if all(Outcome::UsedDefault) {
+        "Their defaults are shown instead:"
+    } else if all(Outcome::KeptFirst) {
+        "Each was given more than once, and its first value is shown:"
+    } else if all(Outcome::Ignored) {
+        "The playground has no such settings, so they were ignored:"
+    } else {
+        "Each line says what was done with it:"
+    }
 }
 
 /// The hash that opens the playground on `s` with `view`.
@@ -261,6 +281,39 @@ mod tests {
         let (_, v, notices) = read_query("speed=NaN");
         assert_eq!(v.speed, 1.0);
         assert_eq!(notices.len(), 1);
+    }
+
+    /// `?cores=6&cores=8` shows 6, so its notice does not say defaults are
+    /// shown (it said "Their defaults are shown instead" of every link).
+    #[test]
+    fn a_link_notice_claims_defaults_only_when_defaults_are_shown() {
+        let lead = |q: &str| {
+            let (_, _, notices) = read_query(q);
+            assert!(!notices.is_empty(), "{q}");
+            link_notice_lead(&notices)
+        };
+        let (s, _, notices) = read_query("cores=6&cores=8");
+        assert_eq!(s.cores, 6);
+        assert_eq!(
+            notices[0].text,
+            "cores: given twice; the first value was kept"
+        );
+        assert_eq!(
+            lead("cores=6&cores=8"),
+            "Each was given more than once, and its first value is shown:"
+        );
+        for q in ["cores=abc", "cores=0&speed=NaN", "cores=abc&cores=8"] {
+            assert_eq!(lead(q), "Their defaults are shown instead:", "{q}");
+        }
+        assert_eq!(
+            lead("bogus=1"),
+            "The playground has no such settings, so they were ignored:"
+        );
+        for q in ["cores=6&cores=8&rps=abc", "bogus=1&rps=abc"] {
+            let l = lead(q);
+            assert_eq!(l, "Each line says what was done with it:", "{q}");
+            assert!(!l.contains("default"), "{q}");
+        }
     }
 
     #[test]

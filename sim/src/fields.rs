@@ -383,14 +383,31 @@ impl<S: Default, U> Field<S, U> {
             return Ok(Value::Off);
         }
         let v = match self.kind {
-            Kind::Int { .. } => t.parse::<u64>().map(Value::Int).map_err(|e| {
-                let what = if *e.kind() == std::num::IntErrorKind::PosOverflow {
-                    "is out of range"
-                } else {
-                    "is not a whole number"
-                };
-                format!("'{}' {what}; allowed {}", clip(t), self.allowed())
-            })?,
+            Kind::Int { .. } => {
+                // A minus sign before digits is a whole number below every
+                // count's range ("-0" is 0), not something else.
+                let below_zero = t
+                    .strip_prefix('-')
+                    .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+                match below_zero {
+                    Some(d) if d.bytes().all(|b| b == b'0') => Value::Int(0),
+                    Some(_) => {
+                        return Err(format!(
+                            "'{}' is out of range; allowed {}",
+                            clip(t),
+                            self.allowed()
+                        ))
+                    }
+                    None => t.parse::<u64>().map(Value::Int).map_err(|e| {
+                        let what = if *e.kind() == std::num::IntErrorKind::PosOverflow {
+                            "is out of range"
+                        } else {
+                            "is not a whole number"
+                        };
+                        format!("'{}' {what}; allowed {}", clip(t), self.allowed())
+                    })?,
+                }
+            }
             Kind::Real { .. } => match crate::text::read_number(t) {
                 Ok(x) => Value::Real(x),
                 Err(why) => {
@@ -784,4 +801,45 @@ macro_rules! scenario_fields {
             )+
         ];
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::{Scenario, FIELDS};
+
+    fn field(name: &str) -> &'static crate::scenario::Field {
+        FIELDS.iter().find(|f| f.name == name).unwrap()
+    }
+
+    /// `-2` in the Cores box is a whole number below the range, and said so
+    /// with the range (it said "'-2' is not a whole number").
+    #[test]
+    fn a_negative_whole_number_is_out_of_range_not_unreadable() {
+        let mut s = Scenario::default();
+        let cores = field("cores");
+        assert_eq!(
+            cores.set_text(&mut s, "-2"),
+            Err("'-2' is out of range; allowed 1–1,024 cores".to_owned())
+        );
+        assert_eq!(
+            cores.parse("-99999999999999999999999"),
+            Err("'-99999999999999999999999' is out of range; allowed 1–1,024 cores".to_owned())
+        );
+        // "-0" is 0: in range where 0 is allowed, off for an optional field.
+        assert_eq!(field("loops").parse("-0"), Ok(super::Value::Int(0)));
+        assert_eq!(field("queue_limit").parse("-0"), Ok(super::Value::Off));
+        assert!(cores
+            .set_text(&mut s, "-0")
+            .unwrap_err()
+            .contains("0 is out of range"));
+        // What is not a whole number is still said so.
+        for t in ["-2.5", "2.5", "-", "--2", "-x", "abc"] {
+            let e = cores.parse(t).unwrap_err();
+            assert!(
+                e.contains("is not a whole number; allowed 1–1,024"),
+                "{t}: {e}"
+            );
+        }
+        assert_eq!(s, Scenario::default(), "nothing refused was set");
+    }
 }

@@ -86,17 +86,55 @@ fn legacy_key<'a>(key: &'a str, q: &str) -> &'a str {
     }
 }
 
+/// What a link's reader did with a setting it could not use as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The field shows its default instead (a bad value, a rule between
+    /// fields, or a repeat of a field whose first value was not used).
+    UsedDefault,
+    /// The field was given more than once; its first value is shown.
+    KeptFirst,
+    /// Not a field: nothing was set from it.
+    Ignored,
+}
+
+/// One notice about a link: what was wrong, in words, and what was done.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    /// What was done with the setting.
+    pub outcome: Outcome,
+    /// The notice as the learner reads it, naming the field.
+    pub text: String,
+}
+
+impl Notice {
+    fn new(outcome: Outcome, text: String) -> Self {
+        Notice { outcome, text }
+    }
+}
+
 /// Reads a query string (with or without a leading `?`) into a scenario.
 ///
 /// Returns the scenario and one notice per field that was unknown, repeated,
 /// unreadable or out of range; each such field keeps its default. Fields
 /// that are fine are kept, so a link with one typo still opens nearly what
-/// was shared.
+/// was shared. [`from_query_notices`] says, for each notice, what was done.
 pub fn from_query(q: &str) -> (Scenario, Vec<String>) {
+    let (s, notices) = from_query_notices(q);
+    (s, notices.into_iter().map(|n| n.text).collect())
+}
+
+/// [`from_query`], each notice with what was done: the default used, the
+/// first of a repeated field kept, or an unknown name ignored.
+pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
     let q = q.strip_prefix('?').unwrap_or(q);
     let mut s = Scenario::default();
     let mut notices = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
+    // Fields given more than once: where their notice goes, and how often
+    // they were given. Whether the first value stood is known only at the
+    // end, after the rules between fields.
+    let mut repeated: Vec<(usize, &str, usize)> = Vec::new();
     // The fields the link set, in its order: what a rule between fields
     // can put back when the field it names is already at its default.
     let mut set = Vec::new();
@@ -105,17 +143,30 @@ pub fn from_query(q: &str) -> (Scenario, Vec<String>) {
         let key = percent_decode(k);
         let raw = percent_decode(v);
         let Some(f) = FIELDS.iter().find(|f| f.name == legacy_key(&key, q)) else {
-            notices.push(format!("unknown field '{}' was ignored", clip(&key)));
+            notices.push(Notice::new(
+                Outcome::Ignored,
+                format!("unknown field '{}' was ignored", clip(&key)),
+            ));
             continue;
         };
         if seen.contains(&f.name) {
-            notices.push(format!("{}: given twice; the first value was kept", f.name));
+            match repeated.iter_mut().find(|r| r.1 == f.name) {
+                Some(r) => r.2 += 1,
+                None => {
+                    repeated.push((notices.len(), f.name, 2));
+                    // Filled in below.
+                    notices.push(Notice::new(Outcome::KeptFirst, String::new()));
+                }
+            }
             continue;
         }
         seen.push(f.name);
         match f.set_text(&mut s, &raw) {
             Ok(()) => set.push(f),
-            Err(e) => notices.push(format!("{}: {e}; the default was used", f.name)),
+            Err(e) => notices.push(Notice::new(
+                Outcome::UsedDefault,
+                format!("{}: {e}; the default was used", f.name),
+            )),
         }
     }
     // Rules between fields: put back to its default the first field that
@@ -141,17 +192,44 @@ pub fn from_query(q: &str) -> (Scenario, Vec<String>) {
             .iter()
             .find(|f| !reset(f, &s).validate().iter().any(|x| x.field == e.field));
         let Some(f) = clears.or(candidates.first()).copied() else {
-            notices.push("the scenario could not be repaired; the defaults were used".to_string());
+            notices.push(Notice::new(
+                Outcome::UsedDefault,
+                "the scenario could not be repaired; the defaults were used".to_string(),
+            ));
             s = Scenario::default();
+            set.clear();
             break;
         };
         s = reset(f, &s);
         set.retain(|x| x.name != f.name);
-        notices.push(if f.name == e.field {
-            format!("{e}; the default was used")
+        notices.push(Notice::new(
+            Outcome::UsedDefault,
+            if f.name == e.field {
+                format!("{e}; the default was used")
+            } else {
+                format!("{e}; {} was put back to its default", f.name)
+            },
+        ));
+    }
+    // A repeated field's first value is shown only if it was read and no
+    // rule put it back; otherwise its other notice says the default is used.
+    for (at, name, times) in repeated {
+        let given = if times == 2 {
+            "given twice".to_owned()
         } else {
-            format!("{e}; {} was put back to its default", f.name)
-        });
+            format!("given {times} times")
+        };
+        notices[at] = if set.iter().any(|f| f.name == name) {
+            Notice::new(
+                Outcome::KeptFirst,
+                format!("{name}: {given}; the first value was kept"),
+            )
+        } else {
+            Notice::new(
+                Outcome::UsedDefault,
+                format!("{name}: {given}; only the first value was read"),
+            )
+        };
     }
     (s, notices)
 }
@@ -334,5 +412,67 @@ mod tests {
         let (s, n) = from_query("cores=2&cores=3");
         assert_eq!(s.cores, 2);
         assert_eq!(n.len(), 1);
+    }
+
+    /// Each notice says what the field shows: a repeated field its first
+    /// value, only while that value stood; a bad one its default; an
+    /// unknown name nothing (it said "the first value was kept" of a field
+    /// showing its default).
+    #[test]
+    fn each_notice_says_what_the_field_shows() {
+        let notice = |outcome, text: &str| Notice {
+            outcome,
+            text: text.to_owned(),
+        };
+        let (s, n) = from_query_notices("cores=6&cores=8");
+        assert_eq!(s.cores, 6);
+        assert_eq!(
+            n,
+            [notice(
+                Outcome::KeptFirst,
+                "cores: given twice; the first value was kept"
+            )]
+        );
+        let (s, n) = from_query_notices("cores=2&cores=3&cores=5&rps=9");
+        assert_eq!((s.cores, s.rps), (2, 9.0));
+        assert_eq!(
+            n,
+            [notice(
+                Outcome::KeptFirst,
+                "cores: given 3 times; the first value was kept"
+            )]
+        );
+        // The first value was refused: the default shows, not the first.
+        let (s, n) = from_query_notices("cores=abc&cores=8");
+        assert_eq!(s.cores, Scenario::default().cores);
+        assert_eq!(n.len(), 2, "{n:?}");
+        assert_eq!(n[0].outcome, Outcome::UsedDefault);
+        assert_eq!(
+            n[1],
+            notice(
+                Outcome::UsedDefault,
+                "cores: given twice; only the first value was read"
+            )
+        );
+        // The first value was read, then a rule put the field back.
+        let (s, n) =
+            from_query_notices("stack_reserved_kb=50&stack_reserved_kb=60&timeout_ms=3000");
+        assert_eq!(s.stack_reserved_kb, Scenario::default().stack_reserved_kb);
+        assert_eq!(
+            n[0],
+            notice(
+                Outcome::UsedDefault,
+                "stack_reserved_kb: given twice; only the first value was read"
+            )
+        );
+        assert!(n.iter().all(|x| x.outcome == Outcome::UsedDefault), "{n:?}");
+        let (_, n) = from_query_notices("bogus=1&cores=0");
+        assert_eq!(
+            n.iter().map(|x| x.outcome).collect::<Vec<_>>(),
+            [Outcome::Ignored, Outcome::UsedDefault]
+        );
+        // The plain reader says the same words.
+        let (_, texts) = from_query("cores=6&cores=8");
+        assert_eq!(texts, ["cores: given twice; the first value was kept"]);
     }
 }

@@ -10,8 +10,8 @@ use super::{CurvePanel, FiguresPanel, RunControls, ScenarioControls, SeriesPanel
 use crate::controls::{presenter_controls, visible_controls};
 use crate::lab::{now_ms, Lab};
 use crate::playground::{
-    focus_of, hash_query, keys_legend_html, playground_hash, preset_name, read_query, shortcut,
-    url_write_wait_ms, Focus, Shortcut, ViewState,
+    focus_of, hash_query, keys_legend_html, link_notice_lead, playground_hash, preset_name,
+    read_query, shortcut, url_write_wait_ms, Focus, Shortcut, ViewState,
 };
 use crate::reveal::reveal_in_frames;
 use crate::route::{route_from_hash, shown_hash, Route};
@@ -225,9 +225,10 @@ pub fn PlaygroundPage(
                             <div class="notice" role="alert" data-testid="link-notice">
                                 <p>
                                     <strong>"Some settings in this link could not be used."</strong>
-                                    " Their defaults are shown instead:"
+                                    " "
+                                    {link_notice_lead(&notices)}
                                 </p>
-                                <ul>{notices.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                                <ul>{notices.into_iter().map(|n| view! { <li>{n.text}</li> }).collect_view()}</ul>
                             </div>
                         }
                     })}

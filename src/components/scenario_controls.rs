@@ -154,12 +154,28 @@ fn SliderControl(
             <div class="control__range" id=note_id aria-live="polite">
                 {move || match problem.get().or_else(|| refused.get()) {
                     Some(p) => view! { <span class="control__problem" role="alert">{p}</span> }.into_any(),
-                    None => view! { <span aria-hidden="true">{format!("{}–{}", fmt_tick(min), fmt_tick(max))}</span> }.into_any(),
+                    None => view! { <span aria-hidden="true">{range_note(field, value.get())}</span> }.into_any(),
                 }}
             </div>
         </div>
     }
     .into_any()
+}
+
+/// The range under a slider: its span (`1–64`) while the value is on it;
+/// when the value is beyond it (the box and links take the field's whole
+/// range), the span and what the box takes, from the field table, so the
+/// label never contradicts the number shown (it said "1–64" beside 1,024).
+pub fn range_note(field: &Field, value: f64) -> String {
+    let Control::Slider { min, max, .. } = field.control else {
+        return String::new();
+    };
+    let span = format!("{}–{}", fmt_tick(min), fmt_tick(max));
+    if (min..=max).contains(&value) {
+        span
+    } else {
+        format!("Slider {span}; the box takes {}", field.allowed())
+    }
 }
 
 /// A select over a field's choices: model, arrivals, distributions, how loops accept.
@@ -442,5 +458,53 @@ fn ScheduleEditor(
                 }}
             </div>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::range_note;
+    use crate::controls::{control_field, field_value};
+    use tellers_sim::query::from_query;
+    use tellers_sim::scenario::FIELDS;
+    use tellers_sim::Scenario;
+
+    /// `?cores=1024&threads=100000` is allowed: the labels say what the
+    /// box takes beside values past the slider, not "1–64" and "1–400".
+    #[test]
+    fn a_range_note_never_contradicts_the_value_shown() {
+        let (s, notices) = from_query("cores=1024&threads=100000");
+        assert!(notices.is_empty(), "{notices:?}");
+        let note = |name: &str| range_note(control_field(name).unwrap(), field_value(&s, name));
+        assert_eq!(note("cores"), "Slider 1–64; the box takes 1–1,024 cores");
+        assert_eq!(
+            note("threads"),
+            "Slider 1–400; the box takes 1–100,000 threads"
+        );
+        let base = Scenario::default();
+        let usual = |name: &str| range_note(control_field(name).unwrap(), field_value(&base, name));
+        assert_eq!(usual("cores"), "1–64");
+        assert_eq!(usual("threads"), "1–400");
+        // Below the slider too, and for an optional field, with its "off".
+        let (low, _) = from_query("rps=0.5&queue_limit=5000");
+        let note = |name: &str| range_note(control_field(name).unwrap(), field_value(&low, name));
+        assert!(
+            note("rps").starts_with("Slider 1–2,000; the box takes 0.001–"),
+            "{}",
+            note("rps")
+        );
+        assert!(
+            note("queue_limit").ends_with("or 0 / none for off"),
+            "{}",
+            note("queue_limit")
+        );
+        // Every slider's default sits on it, so a fresh page shows spans only.
+        for f in FIELDS
+            .iter()
+            .filter(|f| matches!(f.control, tellers_sim::fields::Control::Slider { .. }))
+        {
+            let n = range_note(f, f.number(&base));
+            assert!(!n.starts_with("Slider"), "{}: {n}", f.name);
+        }
     }
 }

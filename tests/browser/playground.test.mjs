@@ -168,6 +168,14 @@ export async function aBoxWithABadValueSaysWhatIsAllowedAndKeepsTheRun({ page, o
   await cores.fill('0');
   await cores.press('Enter');
   await expectVisible(control(page, 'cores').getByRole('alert').filter({ hasText: /allowed 1–1,024 cores/ }), 'the cores rule');
+  // A negative count is a whole number out of range, not "not a whole number".
+  await cores.fill('-2');
+  await cores.press('Enter');
+  await expectVisible(
+    control(page, 'cores').getByRole('alert').filter({ hasText: /'-2' is out of range; allowed 1–1,024 cores/ }),
+    'the range for -2 cores',
+  );
+  assert.ok(!(await control(page, 'cores').getByRole('alert').textContent()).includes('whole number'));
   // The seed box too: a seed that is not allowed stays, with the rule.
   const seed = control(page, 'seed').locator('input');
   await seed.scrollIntoViewIfNeeded();
@@ -281,6 +289,34 @@ export async function aTamperedLinkSaysWhatWasWrongAndStillWorks({ page, open })
   assert.equal(await control(page, 'wait_ms').locator('input.control__box').inputValue(), '50', 'good fields are kept');
   await byTestId(page, 'step').click();
   await expectVisible(byTestId(page, 'fig-throughput'), 'the figures');
+}
+
+export async function aRepeatedSettingIsSaidToKeepItsFirstValue({ page, open }) {
+  await openPaused(page, open, '?cores=6&cores=8');
+  const notice = byTestId(page, 'link-notice');
+  await expectVisible(notice, 'the notice about the repeated setting');
+  const text = await notice.textContent();
+  assert.match(text, /cores: given twice; the first value was kept/);
+  assert.ok(!text.includes('default'), `no default is claimed: ${text}`);
+  assert.equal(await control(page, 'cores').locator('input.control__box').inputValue(), '6', 'the first value is shown');
+  // Defaults only: said so.
+  await openPaused(page, open, '?cores=abc');
+  assert.match(await byTestId(page, 'link-notice').textContent(), /Their defaults are shown instead/);
+}
+
+export async function aValuePastTheSliderSaysWhatTheBoxTakes({ page, open }) {
+  await openPaused(page, open, '?cores=1024&threads=100000');
+  assert.equal(await byTestId(page, 'link-notice').count(), 0, 'the values are allowed');
+  for (const [field, value, note] of [
+    ['cores', '1024', 'Slider 1–64; the box takes 1–1,024 cores'],
+    ['threads', '100000', 'Slider 1–400; the box takes 1–100,000 threads'],
+  ]) {
+    assert.equal(await control(page, field).locator('input.control__box').inputValue(), value);
+    assert.equal((await control(page, field).locator('.control__range').textContent()).trim(), note);
+  }
+  // On the slider, the slider's span alone.
+  await openPaused(page, open, '?cores=8');
+  assert.equal((await control(page, 'cores').locator('.control__range').textContent()).trim(), '1–64');
 }
 
 export async function noLongTaskWhileTheCurveIsSimulated({ page, open }) {
