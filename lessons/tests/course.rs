@@ -517,3 +517,23 @@ fn lesson_formulas_and_tables_are_laid_out_to_be_read() {
         }
     }
 }
+
+/// A question whose answer is a rate asks for one: "how many requests
+/// does the line grow by each second?" drew "200 requests", which the
+/// checker refuses as a count. Each says "per second", "a second" or "rate".
+#[test]
+fn a_question_answered_in_requests_per_second_asks_for_a_rate() {
+    let course = course();
+    let vague: Vec<String> = course
+        .exercises()
+        .filter(|(_, e)| e.unit == Some(tellers_course::Unit::Rps))
+        .filter(|(_, e)| {
+            let p = e.prompt.to_lowercase();
+            !["per second", "a second", "rate", "/s"]
+                .iter()
+                .any(|w| p.contains(w))
+        })
+        .map(|(_, e)| format!("{}: {}", e.id, e.prompt))
+        .collect();
+    assert!(vague.is_empty(), "{vague:#?}");
+}
