@@ -93,16 +93,37 @@ pub fn AnswerKey(
             }
             .into_any(),
         ),
-        KeyAccess::Open { notice, .. } => notice.map(|n| {
+        KeyAccess::Open { notice: Some(n), .. } => Some(
             view! {
                 <p class="notice" role="status" data-testid="plain-code-notice">
                     {n}
                 </p>
             }
-            .into_any()
-        }),
+            .into_any(),
+        ),
+        // Opened with the teacher key: said, as the form that had the
+        // focus is gone (the names box takes it, below).
+        KeyAccess::Open { notice: None, code } => Some(
+            view! {
+                <p class="print-hide" role="status" data-testid="key-opened">
+                    {format!("The answer key of class {code} is open: list your students' names.")}
+                </p>
+            }
+            .into_any(),
+        ),
     }
     };
+
+    // Once the teacher key opens the key, the names box has the focus (the
+    // form that had it is gone, and the focus fell to the page's body).
+    let names_box = NodeRef::<leptos::html::Textarea>::new();
+    Effect::new(move |_| {
+        if opened.with(Option::is_some) {
+            if let Some(el) = names_box.get() {
+                let _ = el.focus();
+            }
+        }
+    });
 
     let key_body = move || {
         let KeyAccess::Open { code, .. } = access.get() else {
@@ -113,7 +134,7 @@ pub fn AnswerKey(
             <div class="key__form print-hide">
                 <label>
                     "Student names, one per line"
-                    <textarea rows="4" prop:value=names on:input=move |ev| names.set(event_target_value(&ev)) data-testid="key-names"></textarea>
+                    <textarea node_ref=names_box rows="4" prop:value=names on:input=move |ev| names.set(event_target_value(&ev)) data-testid="key-names"></textarea>
                 </label>
                 <label>
                     "Lessons"
