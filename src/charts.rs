@@ -418,17 +418,19 @@ fn load_chart(series: &[SeriesPoint], t_max: f64) -> Chart {
                 mark: Mark::Line,
                 points: pts(|p| p.offered_rps),
             },
-            Series {
-                label: "finished".into(),
-                color: palette::ORANGE,
-                mark: Mark::Dashed,
-                points: pts(|p| p.throughput_rps),
-            },
+            // Drawn after goodput, so where every answer is in time (the
+            // two are equal) its dashes lie on the green line, not under it.
             Series {
                 label: "finished in time (goodput)".into(),
                 color: palette::GREEN,
                 mark: Mark::Line,
                 points: pts(|p| p.goodput_rps),
+            },
+            Series {
+                label: "finished".into(),
+                color: palette::ORANGE,
+                mark: Mark::Dashed,
+                points: pts(|p| p.throughput_rps),
             },
             Series {
                 label: "retries".into(),
@@ -621,7 +623,7 @@ pub fn series_charts(series: &[SeriesPoint]) -> [(&'static str, Chart); 4] {
             },
         ),
         (
-            "Requests per second over simulated time: arriving, finished, finished in time, retries",
+            "Requests per second over simulated time: arriving, finished in time, finished, retries",
             load_chart(series, t_max),
         ),
         (
@@ -893,6 +895,11 @@ mod tests {
         ];
         let [(_, a), (_, load), (_, b), (_, c)] = series_charts(&pts);
         assert!(load.y_label.contains("per second") && load.series.len() == 4);
+        // The dashed "finished" is drawn over the solid goodput: where the
+        // two are equal it shows, not hidden under it.
+        let at = |l: &str| load.series.iter().position(|s| s.label == l).unwrap();
+        assert!(at("finished") > at("finished in time (goodput)"));
+        assert_eq!(load.series[at("finished")].mark, Mark::Dashed);
         assert_eq!(a.x, (0.0, 2.0));
         assert!(a.y.1 >= 12.0);
         assert!(b.y_label.contains('%') && c.y_label.contains("ms"));
@@ -912,7 +919,7 @@ mod tests {
             labels,
             [
                 "Requests in line and inside over simulated time",
-                "Requests per second over simulated time: arriving, finished, finished in time, retries",
+                "Requests per second over simulated time: arriving, finished in time, finished, retries",
                 "CPU busy, percent, over simulated time",
                 "p99 response time per interval, ms, over simulated time",
             ]
