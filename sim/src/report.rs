@@ -139,11 +139,13 @@ pub struct Report {
     pub in_flight_end: u64,
     /// Requests in the line at the end.
     pub queue_len_end: u64,
-    /// How fast the line grew over the measured window, requests per second.
+    /// How fast the line grew over the measured window, requests per second
+    /// (for a closed loop, measured from 0, from the warm-up share of the
+    /// run on: its clients' first requests fill the line at the start).
     pub queue_growth_per_s: f64,
-    /// How fast the requests inside grew over the measured window, requests
-    /// per second: every line at once (the server's, and those for a
-    /// dependency's connections or slots).
+    /// How fast the requests inside grew over the measured window (as the
+    /// line's), requests per second: every line at once (the server's, and
+    /// those for a dependency's connections or slots).
     pub inside_growth_per_s: f64,
     /// Completions per second in the measured window.
     pub throughput_rps: f64,

@@ -484,7 +484,7 @@ scenario_fields! {
         group: Group::Run,
         label: "Warm-up share", unit: "", kind: real(0.0, 0.9),
         used: Used::Always, control: Control::None, playground: false,
-        help: "Fraction of an open run discarded as warm-up, 0–0.9.",
+        help: "Fraction of an open run discarded as warm-up, 0–0.9. A closed loop is measured from the start, but its line's growth from this share of the run on.",
     }
     max_events: u64 = 200_000_000 => {
         group: Group::Run,

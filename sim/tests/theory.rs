@@ -263,6 +263,37 @@ fn node_crossover_blocking_wins_light_pool_wins_heavy() {
     );
 }
 
+/// A closed loop's line is full as soon as its clients have sent their
+/// first requests, and stays: lesson 17's 400 connections against 200 rps
+/// of threads leave 380 in line from the first second on, and its growth
+/// is nil (it read 6.3 a second: the first fill, spread over the run).
+/// Random arrivals at 400 a second grow the line by about 200 a second.
+#[test]
+fn a_closed_loops_line_fills_at_once_and_does_not_grow() {
+    let closed = Scenario {
+        arrivals: Arrivals::Closed,
+        clients: 400,
+        duration_s: 60.0,
+        ..preset("sale-day").unwrap()
+    };
+    let r = simulate(&closed).unwrap();
+    assert_eq!(r.queue_len_end, 380);
+    assert!(r.queue_growth_per_s.abs() < 1.0, "{}", r.queue_growth_per_s);
+    assert!(
+        r.inside_growth_per_s.abs() < 1.0,
+        "{}",
+        r.inside_growth_per_s
+    );
+    // The preset's own open arrivals, as lesson 17's claim open-400-grows
+    // reads them (175 to 230 a second over seeds 1 to 6).
+    let open = Scenario {
+        duration_s: 60.0,
+        ..preset("sale-day").unwrap()
+    };
+    let g = simulate(&open).unwrap().queue_growth_per_s;
+    assert!((175.0..=230.0).contains(&g), "{g}");
+}
+
 #[test]
 fn waf_offload_cuts_loop_blocking_p99() {
     let block = |n: &str| {

@@ -215,7 +215,16 @@ impl Simulation {
                 ms(s.time_slice_ms),
                 (s.switch_us * 1e3).round() as Time,
             ),
-            stats: Stats::new(t_warm, warm_count, series_dt),
+            // A closed loop is measured from 0 (its requests are not
+            // fed at a rate: nothing to warm up), but its line fills as the
+            // clients send their first requests: growth from the warm-up
+            // share of the run, as an open run's.
+            stats: Stats::new(
+                t_warm,
+                warm_count,
+                series_dt,
+                if open { t_warm } else { warm_time },
+            ),
             arrived: 0,
             calls: 0,
             stream_sent: 0,
@@ -519,6 +528,13 @@ impl Simulation {
         } else {
             stats::Area::default()
         };
+        // Growth over [t_growth, now], or over the run so far before it.
+        let (growth_s, line_from, inside_from) = if now > st.t_growth {
+            let s = (now - st.t_growth) as f64 / 1e9;
+            (s, st.line_at_growth, st.inside_at_growth)
+        } else {
+            (window_s, st.line_at_warm, st.inside_at_warm)
+        };
         let [p50, p90, p99, p999] = st
             .latency
             .quantiles([0.5, 0.9, 0.99, 0.999])
@@ -590,8 +606,8 @@ impl Simulation {
             finished_after_timeout: st.finished_late,
             in_flight_end: st.inside,
             queue_len_end: st.line_len,
-            queue_growth_per_s: (st.line_len as f64 - st.line_at_warm as f64) / window_s,
-            inside_growth_per_s: (st.inside as f64 - st.inside_at_warm as f64) / window_s,
+            queue_growth_per_s: (st.line_len as f64 - line_from as f64) / growth_s,
+            inside_growth_per_s: (st.inside as f64 - inside_from as f64) / growth_s,
             throughput_rps: st.completed_in_window as f64 / window_s,
             goodput_rps: st.good_in_window as f64 / window_s,
             arrival_rps,

@@ -168,6 +168,15 @@ pub struct Stats {
     pub line_at_warm: u64,
     /// Requests inside when the window began.
     pub inside_at_warm: u64,
+    /// Where the line's growth is measured from, ns: the window's start,
+    /// or for a closed loop (measured from 0) the warm-up share of the run
+    /// length, so the clients' first requests filling the line at the
+    /// start are not read as growth.
+    pub t_growth: Time,
+    /// Line length at `t_growth`.
+    pub line_at_growth: u64,
+    /// Requests inside at `t_growth`.
+    pub inside_at_growth: u64,
     /// Response times of measured requests, ns.
     pub latency: Histogram,
     /// Time in line of measured requests, ns.
@@ -197,8 +206,9 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Empty statistics; the window starts at `t_warm` ns.
-    pub fn new(t_warm: Time, warm_count: u64, series_dt: Time) -> Stats {
+    /// Empty statistics; the window starts at `t_warm` ns, growth is
+    /// measured from `t_growth` ns.
+    pub fn new(t_warm: Time, warm_count: u64, series_dt: Time, t_growth: Time) -> Stats {
         Stats {
             inside: 0,
             line_len: 0,
@@ -227,6 +237,9 @@ impl Stats {
             good_in_window: 0,
             line_at_warm: 0,
             inside_at_warm: 0,
+            t_growth,
+            line_at_growth: 0,
+            inside_at_growth: 0,
             latency: Histogram::new(),
             queue_wait: Histogram::new(),
             loop_block: Histogram::new(),
@@ -251,6 +264,10 @@ impl Stats {
     #[inline]
     pub fn advance(&mut self, t: Time, busy_cores: u32, dep_busy: u32) {
         if t > self.last_t {
+            if self.last_t < self.t_growth && self.t_growth <= t {
+                self.line_at_growth = self.line_len;
+                self.inside_at_growth = self.inside;
+            }
             if self.last_t < self.t_warm && self.t_warm <= t {
                 // The warm-up ends inside this step: remember the sums there.
                 self.accumulate(self.t_warm, busy_cores, dep_busy);
@@ -281,6 +298,9 @@ impl Stats {
         self.area_at_warm = self.area;
         self.line_at_warm = self.line_len;
         self.inside_at_warm = self.inside;
+        self.t_growth = now;
+        self.line_at_growth = self.line_len;
+        self.inside_at_growth = self.inside;
     }
 
     /// A request left the line and started, `waited` ns after arriving.
