@@ -32,6 +32,19 @@ pub fn visible_controls(s: &Scenario) -> Vec<&'static str> {
         .collect()
 }
 
+/// A lesson widget's controls for `s`: of the fields its author lists
+/// (`sliders`, names the course build has checked), those `s` uses, in the
+/// list's order. A lesson that lets the learner switch arrivals lists
+/// both "clients" and "rps", and sees the one the arrivals use.
+pub fn widget_controls(sliders: &[String], s: &Scenario) -> Vec<&'static str> {
+    sliders
+        .iter()
+        .filter_map(|name| control_field(name))
+        .filter(|f| f.used.by(s))
+        .map(|f| f.name)
+        .collect()
+}
+
 /// The few controls presenter mode keeps on screen: the load, the
 /// server's size and its cores (at most four, those the scenario uses), so
 /// a teacher can change the key values live in front of a class. Under a
@@ -264,6 +277,59 @@ pub fn with_one_more_row(rows: &[(f64, f64)]) -> Vec<(f64, f64)> {
 
 #[cfg(test)]
 mod tests {
+
+    /// Each control a lesson lists shows at the start, or once another
+    /// listed choice is changed (lesson 14's LIFO threshold, once the
+    /// discipline is adaptive): none is listed and never seen.
+    #[test]
+    fn every_listed_control_of_a_lesson_can_be_seen() {
+        use tellers_course::lesson::Segment;
+        use tellers_sim::fields::Value;
+        let course = crate::course_data::compiled_course();
+        for l in &course.lessons {
+            for seg in &l.segments {
+                let Segment::Sim(sim) = seg else { continue };
+                for name in &sim.sliders {
+                    let seen =
+                        |s: &Scenario| widget_controls(&sim.sliders, s).contains(&name.as_str());
+                    let after_a_choice =
+                        sim.sliders
+                            .iter()
+                            .filter_map(|c| control_field(c))
+                            .any(|c| {
+                                c.choices().iter().any(|(choice, _)| {
+                                    let mut s = sim.scenario.clone();
+                                    (c.set)(&mut s, Value::Choice(choice)) && seen(&s)
+                                })
+                            });
+                    assert!(
+                        seen(&sim.scenario) || after_a_choice,
+                        "{}: {name} is listed but never shown",
+                        l.slug
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_widget_shows_the_listed_controls_its_arrivals_use() {
+        let list: Vec<String> = ["arrivals", "clients", "rps", "nope"]
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        let closed = Scenario {
+            arrivals: tellers_sim::Arrivals::Closed,
+            ..Scenario::default()
+        };
+        assert_eq!(widget_controls(&list, &closed), ["arrivals", "clients"]);
+        let open = Scenario {
+            arrivals: tellers_sim::Arrivals::Poisson,
+            ..closed
+        };
+        assert_eq!(widget_controls(&list, &open), ["arrivals", "rps"]);
+    }
+
     use super::*;
     use tellers_sim::{Arrivals, Model};
     #[test]

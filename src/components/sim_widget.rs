@@ -56,14 +56,15 @@ pub fn SimWidget(
     // The curve needs no animation: it is simulated point by point.
     let animated = view != "curve";
     let lab = Lab::new(scenario, false, !animated);
-    // Names are checked when the course is built; an unknown one is skipped.
-    let fields: Vec<&'static str> = sliders
+    // Names are checked when the course is built; an unknown one is
+    // skipped, and one the scenario does not use now is hidden (clients
+    // under random arrivals).
+    let has_controls = sliders
         .iter()
-        .filter_map(|f| crate::controls::control_field(f).map(|f| f.name))
-        .collect();
-    let has_controls = !fields.is_empty();
+        .any(|f| crate::controls::control_field(f).is_some());
     let view_name = view.clone();
-    let fields = Signal::stored(fields);
+    let fields =
+        Signal::derive(move || scenario.with(|s| crate::controls::widget_controls(&sliders, s)));
     let row = (animated && view != "stats" && !figures.is_empty())
         .then(|| view! { <FiguresRow lab figures /> });
     let guesses = (animated)

@@ -108,3 +108,22 @@ export async function aSeniorLessonPrintsWithoutItsWidgets({ page, open, screens
   await expectVisible(page.locator('.prose math').first(), 'the formulas, in print');
   await screenshot('senior-print.png', { fullPage: false });
 }
+
+/**
+ * Lesson 17's pauses: switched to random arrivals, the widget shows the
+ * arrival rate the text relies on (the same 100 a second) in place of the
+ * clients, which random arrivals do not use; and back.
+ */
+export async function switchingArrivalsShowsTheControlsTheyUse({ page, open }) {
+  const widgets = await openLesson(page, open, LESSONS[3]);
+  const pauses = widgets.nth(1);
+  const control = (name) => pauses.locator(`.control[data-field="${name}"]`);
+  await expectVisible(control('clients'), 'the clients control of a closed test');
+  assert.equal(await control('rps').count(), 0, 'no arrival rate for a closed test');
+  await control('arrivals').locator('select').selectOption('poisson');
+  await expectVisible(control('rps'), 'the arrival rate under random arrivals');
+  assert.equal(await control('rps').locator('.control__box').inputValue(), '100');
+  assert.equal(await control('clients').count(), 0, 'no clients under random arrivals');
+  await control('arrivals').locator('select').selectOption('closed');
+  await expectVisible(control('clients'), 'the clients again');
+}
