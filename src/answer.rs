@@ -7,8 +7,10 @@ use crate::classroom::{tidy, KEY_MAX_STUDENTS};
 use crate::progress::student_seed;
 use crate::route::query_escape;
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
-use tellers_course::exercise::report_value;
-use tellers_course::{check, explain, format_number, Course, Exercise, Kind, Variant, Verdict};
+use tellers_course::exercise::{figure_label, report_value, FigureLabel};
+use tellers_course::{
+    check, explain, format_number, Course, Exercise, Kind, Unit, Variant, Verdict,
+};
 use tellers_sim::{Report, Simulation};
 
 /// What checking one answer gave.
@@ -82,20 +84,25 @@ fn after_verdict(why: &str) -> &str {
 }
 
 /// What the simulator's run says beside the formula: `got` is the
-/// report's `field`, `expected` the exercise's answer (if numeric).
+/// report's figure `field`, `expected` the exercise's answer (if numeric)
+/// on the same scale as the report's value (a share as 0–1), each read
+/// with the figure's label and unit ("mean wait in line: 57.3 ms").
 pub fn sim_check_text(field: &str, got: f64, expected: Option<f64>) -> String {
-    let shown = if field == "cpu_utilisation" {
-        format!("{} %", format_number(got * 100.0))
-    } else {
-        format_number(got)
-    };
-    let name = field.replace('_', " ");
+    // Every figure an exercise may check has a label (the course's tests
+    // say so); this is only a guard.
+    let label = figure_label(field).copied().unwrap_or(FigureLabel {
+        name: "",
+        words: "the figure checked",
+        unit: "",
+        scale: 1.0,
+    });
+    let measured = label.text(got);
     match expected {
         Some(a) => format!(
-            "The simulator measured {name} = {shown}; the formula gives {}.",
-            format_number(a)
+            "The simulator measured {measured}; the formula gives {}.",
+            label.value_text(a)
         ),
-        None => format!("The simulator measured {name} = {shown}."),
+        None => format!("The simulator measured {measured}."),
     }
 }
 
@@ -121,6 +128,12 @@ pub fn sim_check_setup(exercise: &Exercise, variant: &Variant) -> Result<Simulat
 pub fn sim_check_message(exercise: &Exercise, report: &Report, expected: Option<f64>) -> String {
     let field = exercise.check_field.as_deref().unwrap_or("throughput_rps");
     let got = report_value(report, field).unwrap_or(f64::NAN);
+    // An answer in percent beside a share the report gives as 0–1.
+    let shown_in_percent = figure_label(field).is_some_and(|l| l.scale == 100.0);
+    let expected = match exercise.unit {
+        Some(Unit::Percent) if shown_in_percent => expected.map(|a| a / 100.0),
+        _ => expected,
+    };
     let text = sim_check_text(field, got, expected);
     match &exercise.note {
         Some(note) => format!("{text} {note}"),
@@ -394,6 +407,60 @@ mod tests {
     }
 
     #[test]
+    fn a_bare_number_meant_in_another_unit_asks_for_the_unit_and_is_no_attempt() {
+        // batch-time's answer is in s; the learner typed it in ms, no unit.
+        let e = exercise("batch-time");
+        let v = e.variant("r12/ana").unwrap();
+        let ms = format!("{}", v.answer.unwrap() * 1000.0);
+        let bare = check_answer(e, &v, &ms, None);
+        assert_eq!(
+            (bare.correct, bare.counts),
+            (false, false),
+            "{}",
+            bare.message
+        );
+        assert!(
+            bare.message
+                .starts_with(&format!("{ms} reads as {ms} s here, too high;"))
+                && bare.message.ends_with(&format!("type the unit: {ms} ms.")),
+            "{}",
+            bare.message
+        );
+        let with_unit = check_answer(e, &v, &format!("{ms} ms"), None);
+        assert!(with_unit.correct, "{}", with_unit.message);
+    }
+
+    #[test]
+    fn hedge_cost_takes_a_percentage_as_its_solution_says_it() {
+        let e = exercise("hedge-cost");
+        assert_eq!(e.unit, Some(Unit::Count));
+        let v = e.variant("r12/ana").unwrap();
+        let percent = format!("{} %", format_number(v.answer.unwrap() * 100.0));
+        assert!(
+            v.solution.last().unwrap().contains(&percent),
+            "{percent}: {:?}",
+            v.solution
+        );
+        let typed = check_answer(e, &v, &percent, None);
+        assert_eq!(
+            (typed.correct, typed.counts),
+            (true, true),
+            "{}",
+            typed.message
+        );
+        // A count of threads is no percentage.
+        let threads = exercise("threads-busy");
+        let tv = threads.variant("r12/ana").unwrap();
+        let pct = check_answer(threads, &tv, "50 %", None);
+        assert!(!pct.correct && pct.counts, "{}", pct.message);
+        assert!(
+            pct.message.starts_with("Wrong unit: '%'"),
+            "{}",
+            pct.message
+        );
+    }
+
+    #[test]
     fn a_right_option_says_correct_once() {
         let e = exercise("littles-law-says");
         let v = e.variant("r12/ana").unwrap();
@@ -578,19 +645,54 @@ mod tests {
     }
 
     #[test]
-    fn simulator_figures_read_like_the_formula() {
+    fn simulator_figures_read_in_words_with_their_units() {
         assert_eq!(
             sim_check_text("mean_in_flight", 39.87, Some(40.0)),
-            "The simulator measured mean in flight = 39.9; the formula gives 40."
+            "The simulator measured requests inside (mean): 39.9; the formula gives 40."
+        );
+        assert_eq!(
+            sim_check_text("queue_len_end", 30.0, None),
+            "The simulator measured requests in line at the end: 30."
+        );
+        assert_eq!(
+            sim_check_text("queue_growth_per_s", 204.0, Some(200.0)),
+            "The simulator measured line growth: 204 requests per second; \
+             the formula gives 200 requests per second."
+        );
+        assert_eq!(
+            sim_check_text("hedge_extra_share", 0.367, Some(0.368)),
+            "The simulator measured extra calls from hedging: 36.7 % of calls; \
+             the formula gives 36.8 % of calls."
+        );
+        assert_eq!(
+            sim_check_text("queue_wait_mean_ms", 57.3, None),
+            "The simulator measured mean wait in line: 57.3 ms."
         );
         assert_eq!(
             sim_check_text("cpu_utilisation", 0.5, None),
-            "The simulator measured cpu utilisation = 50 %."
+            "The simulator measured CPU busy: 50 % of the time."
         );
         assert_eq!(
             sim_check_text("throughput_rps", f64::NAN, Some(10.0)),
-            "The simulator measured throughput rps = —; the formula gives 10."
+            "The simulator measured throughput: —; the formula gives 10 requests per second."
         );
+    }
+
+    #[test]
+    fn no_simulator_check_shows_a_field_name() {
+        // Every exercise's check, with its own figure: words, never the
+        // report's field name, and the course's "line", never "queue".
+        let fields: Vec<&str> = compiled_course()
+            .exercises()
+            .filter_map(|(_, e)| e.check_field.as_deref())
+            .collect();
+        assert!(fields.contains(&"hedge_extra_share"), "{fields:?}");
+        for field in fields {
+            let text = sim_check_text(field, 12.5, Some(12.0));
+            assert!(!text.contains('_'), "{field}: {text}");
+            assert!(!text.to_lowercase().contains("queue"), "{field}: {text}");
+            assert!(!text.contains(" = "), "{field}: {text}");
+        }
     }
 
     #[test]
@@ -600,10 +702,42 @@ mod tests {
         let report = sim_check_setup(e, &v).unwrap().run();
         let text = sim_check_message(e, &report, v.answer);
         assert!(
-            text.starts_with("The simulator measured mean in flight = "),
+            text.starts_with("The simulator measured requests inside (mean): "),
             "{text}"
         );
         assert!(text.ends_with(e.note.as_deref().unwrap()), "{text}");
+        // An answer given as a plain number beside a share in percent.
+        let hedge = exercise("hedge-cost");
+        let hv = hedge.variant("").unwrap();
+        let report = Report {
+            hedges: 367,
+            dep_calls: 1367,
+            ..Report::default()
+        };
+        let text = sim_check_message(hedge, &report, hv.answer);
+        assert!(
+            text.starts_with(&format!(
+                "The simulator measured extra calls from hedging: 36.7 % of calls; \
+                 the formula gives {} % of calls.",
+                format_number(hv.answer.unwrap() * 100.0)
+            )),
+            "{text}"
+        );
+        // An answer in percent beside a share the report gives as 0–1.
+        let busy = Exercise {
+            unit: Some(Unit::Percent),
+            check_field: Some("cpu_utilisation".into()),
+            note: None,
+            ..e.clone()
+        };
+        let report = Report {
+            cpu_utilisation: 0.5,
+            ..Report::default()
+        };
+        assert_eq!(
+            sim_check_message(&busy, &report, Some(49.0)),
+            "The simulator measured CPU busy: 50 % of the time; the formula gives 49 % of the time."
+        );
         let plain = exercise("work-or-wait-step");
         assert_eq!(
             sim_check_setup(plain, &plain.variant("").unwrap()).err(),

@@ -1,9 +1,11 @@
 //! Checking a learner's numeric answer: the number, its unit, and the
 //! tolerance. A wrong unit is explained apart from a wrong value, and
 //! equivalent forms (0.1 s and 100 ms; 1 MB as 1,000 KB or as 1,024 KB;
-//! "10 times" for a ratio; "15/2" for 7.5) are all accepted. Where the line
-//! grows without limit, the answer is a phrase such as "no limit", not a
-//! number.
+//! "10 times" for a ratio; "15/2" for 7.5; "36.8 %" for a plain 0.368) are
+//! all accepted. A bare number that is wrong in the answer's unit but right
+//! in another of its family ("10000" for 10 s) is not counted: the learner
+//! is told to type the unit. Where the line grows without limit, the answer
+//! is a phrase such as "no limit", not a number.
 //!
 //! Commas: "1,000" is one thousand, as the lessons print numbers; a comma
 //! that cannot group thousands is a decimal comma ("7,5" is 7.5, never 75).
@@ -54,6 +56,19 @@ enum Family {
     Rate,
     Memory,
     Percent,
+}
+
+impl Family {
+    /// The units of the family a bare number may have been meant in (one
+    /// for a family whose answers have one unit, or none to convert).
+    fn units(self) -> &'static [Unit] {
+        match self {
+            Family::Time => &[Unit::Ms, Unit::S],
+            Family::Memory => &[Unit::Kb, Unit::Mb, Unit::Gb],
+            Family::Rate => &[Unit::Rps],
+            Family::Count | Family::Percent => &[],
+        }
+    }
 }
 
 impl Unit {
@@ -263,6 +278,17 @@ pub enum Verdict {
         /// Read as a fraction, in %.
         fraction: f64,
     },
+    /// A bare number, wrong in the answer's unit but right read in another
+    /// unit of its family ("10000" for 10 s, right as 10000 ms): the
+    /// learner is told to type the unit (not counted as an attempt).
+    UnitMissing {
+        /// The number as typed.
+        typed: String,
+        /// The unit in which it would be right.
+        meant: Unit,
+        /// Whether, read in the answer's unit, it is too high.
+        too_high: bool,
+    },
     /// The unit cannot measure this answer (e.g. ms for a count of threads).
     WrongUnit {
         /// What was typed.
@@ -279,9 +305,12 @@ pub enum Verdict {
 impl Verdict {
     /// Whether this verdict is an answer at all, and so an attempt: not
     /// when nothing could be read, nor when the learner is asked what they
-    /// meant.
+    /// meant (a comma that reads both ways, a missing unit).
     pub fn counts(&self) -> bool {
-        !matches!(self, Verdict::Unreadable | Verdict::Ambiguous { .. })
+        !matches!(
+            self,
+            Verdict::Unreadable | Verdict::Ambiguous { .. } | Verdict::UnitMissing { .. }
+        )
     }
 }
 
@@ -476,13 +505,18 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
     let fraction = typed_unit.is_none() && unit == Unit::Percent && reading.value.abs() <= 1.0;
     // The typed number in the answer's unit (for a bare fraction, the
     // reading nearer a percentage of this size).
+    // A percentage for a plain number: 36.8 % is 0.368 (not for counted
+    // things: "50 %" is no number of threads).
+    let percent_of_one = unit == Unit::Count && typed_unit == Some(Unit::Percent);
     let in_unit = |value: f64| match typed_unit {
         None if fraction && expected.abs() > 1.0 => value * 100.0,
         None => value,
+        Some(_) if percent_of_one => value / 100.0,
         Some(t) => value * t.scale() / unit.scale(),
     };
     match typed_unit {
         None if !rest.is_empty() => return Verdict::WrongUnit { typed: rest },
+        _ if percent_of_one => {}
         Some(t) if t.family() != unit.family() => return Verdict::WrongUnit { typed: rest },
         Some(t) if t.family() == Family::Count && !t.counts_for(unit) => {
             return Verdict::WrongUnit { typed: rest };
@@ -524,7 +558,25 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
         };
     }
     let Some(decimal) = reading.decimal else {
-        return Verdict::WrongValue { too_high };
+        // A bare number right in another unit of the family: "10000" for
+        // 10 s, meaning ms.
+        let meant = (typed_unit.is_none() && rest.is_empty())
+            .then(|| {
+                unit.family()
+                    .units()
+                    .iter()
+                    .copied()
+                    .find(|&u| u != unit && right(reading.value * u.scale() / unit.scale()))
+            })
+            .flatten();
+        return match meant {
+            Some(meant) => Verdict::UnitMissing {
+                typed: reading.text,
+                meant,
+                too_high,
+            },
+            None => Verdict::WrongValue { too_high },
+        };
     };
     let (typed, thousands) = (reading.text, reading.value);
     let other = in_unit(decimal);
@@ -587,6 +639,17 @@ pub fn explain(v: &Verdict, unit: Unit) -> String {
                  so type {t} (no comma) or {d} (with a dot)."
             )
         }
+        Verdict::UnitMissing {
+            typed,
+            meant,
+            too_high,
+        } => format!(
+            "{typed} reads as {typed} {} here, too {}; if you meant {typed} {}, type the unit: {typed} {}.",
+            unit.label(),
+            if *too_high { "high" } else { "low" },
+            meant.label(),
+            meant.label()
+        ),
         Verdict::WrongUnit { typed } => match unit_from_words(typed) {
             // What was typed after the number, a few characters of it: a
             // long answer is not repeated back whole.
@@ -1040,6 +1103,115 @@ mod tests {
         );
         let msg = explain(&check("4 cores", 4.0, Unit::Threads, 0.01), Unit::Threads);
         assert!(msg.contains("'cores' gives a number of cores"), "{msg}");
+    }
+
+    #[test]
+    fn a_bare_number_right_in_another_unit_asks_for_the_unit_and_is_not_counted() {
+        // 10 s typed as 10000, meaning ms.
+        let v = check("10000", 10.0, Unit::S, 0.01);
+        assert_eq!(
+            v,
+            Verdict::UnitMissing {
+                typed: "10000".into(),
+                meant: Unit::Ms,
+                too_high: true
+            }
+        );
+        assert!(!v.counts());
+        assert_eq!(
+            explain(&v, Unit::S),
+            "10000 reads as 10000 s here, too high; if you meant 10000 ms, \
+             type the unit: 10000 ms."
+        );
+        // With the unit typed, it is right.
+        assert_eq!(check("10000 ms", 10.0, Unit::S, 0.01), Verdict::Correct);
+        // The other way: 100 ms typed as 0.1, meaning s.
+        let v = check("0.1", 100.0, Unit::Ms, 0.01);
+        assert_eq!(
+            v,
+            Verdict::UnitMissing {
+                typed: "0.1".into(),
+                meant: Unit::S,
+                too_high: false
+            }
+        );
+        assert!(explain(&v, Unit::Ms).starts_with("0.1 reads as 0.1 ms here, too low;"));
+        // Memory: 2 GB as 2000 (MB) or 2048 (MB counted by 1,024), and
+        // as 2,000,000 (KB); the number as typed is said back.
+        for (typed, meant) in [
+            ("2000", Unit::Mb),
+            ("2048", Unit::Mb),
+            ("2,000,000", Unit::Kb),
+        ] {
+            let v = check(typed, 2.0, Unit::Gb, 0.01);
+            assert_eq!(
+                v,
+                Verdict::UnitMissing {
+                    typed: typed.into(),
+                    meant,
+                    too_high: true
+                },
+                "{typed}"
+            );
+            assert!(explain(&v, Unit::Gb).contains(&format!("type the unit: {typed} ")));
+        }
+        // Wrong in every unit: too high, as before; a typed unit is read as typed.
+        assert_eq!(
+            check("12000", 10.0, Unit::S, 0.01),
+            Verdict::WrongValue { too_high: true }
+        );
+        assert_eq!(
+            check("10000 s", 10.0, Unit::S, 0.01),
+            Verdict::WrongValue { too_high: true }
+        );
+        // Families of one unit, counts and percentages: nothing else to mean.
+        assert_eq!(
+            check("400", 0.4, Unit::Rps, 0.01),
+            Verdict::WrongValue { too_high: true }
+        );
+        assert_eq!(
+            check("4000", 4.0, Unit::Threads, 0.01),
+            Verdict::WrongValue { too_high: true }
+        );
+        // The rules for commas and fractions of a percentage still come first.
+        assert!(matches!(
+            check("1,500", 1.5, Unit::S, 0.01),
+            Verdict::Ambiguous { .. }
+        ));
+        assert_eq!(check("0.7", 70.0, Unit::Percent, 0.01), Verdict::Correct);
+        assert_eq!(check("7,5", 7.5, Unit::S, 0.01), Verdict::Correct);
+    }
+
+    #[test]
+    fn a_percentage_answers_a_plain_number_but_no_counted_thing() {
+        // hedge-cost: 0.368 extra calls per call, "36.8 % more load".
+        assert_eq!(check("36.8 %", 0.368, Unit::Count, 0.03), Verdict::Correct);
+        assert_eq!(check("36.8%", 0.368, Unit::Count, 0.03), Verdict::Correct);
+        assert_eq!(
+            check("36,8 percent", 0.368, Unit::Count, 0.03),
+            Verdict::Correct
+        );
+        assert_eq!(check("0.368", 0.368, Unit::Count, 0.03), Verdict::Correct);
+        assert_eq!(
+            check("50 %", 0.368, Unit::Count, 0.03),
+            Verdict::WrongValue { too_high: true }
+        );
+        assert_eq!(
+            check("0.368 %", 0.368, Unit::Count, 0.03),
+            Verdict::WrongValue { too_high: false }
+        );
+        // Threads, cores, servers and requests are counted: "%" is no number of them.
+        for unit in [Unit::Threads, Unit::Cores, Unit::Servers, Unit::Requests] {
+            assert_eq!(
+                check("50 %", 0.5, unit, 0.01),
+                Verdict::WrongUnit { typed: "%".into() },
+                "{unit:?}"
+            );
+        }
+        assert!(
+            explain(&check("50 %", 0.5, Unit::Threads, 0.01), Unit::Threads)
+                .starts_with("Wrong unit: '%' gives a percentage")
+        );
     }
 
     #[test]

@@ -205,6 +205,181 @@ pub fn report_value(r: &tellers_sim::Report, field: &str) -> Option<f64> {
     })
 }
 
+/// A report figure as the learner reads it: what it is, in the course's
+/// words, and the unit after its number. The one home of these words: the
+/// simulator check of an exercise says "mean wait in line: 57.3 ms", never
+/// a field's name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FigureLabel {
+    /// The figure, one of [`FIGURES`].
+    pub name: &'static str,
+    /// What it is, lower case (to sit inside a sentence): "mean wait in line".
+    pub words: &'static str,
+    /// What follows the number: "ms", "requests per second", "% of calls";
+    /// empty for a count whose words say what is counted.
+    pub unit: &'static str,
+    /// The number shown is the report's value × this: 100 for a share
+    /// shown in percent.
+    pub scale: f64,
+}
+
+/// A figure shown as it is in the report.
+const fn plain(name: &'static str, words: &'static str, unit: &'static str) -> FigureLabel {
+    FigureLabel {
+        name,
+        words,
+        unit,
+        scale: 1.0,
+    }
+}
+
+/// A share (0–1) shown in percent: `unit` starts with "%".
+const fn share(name: &'static str, words: &'static str, unit: &'static str) -> FigureLabel {
+    FigureLabel {
+        name,
+        words,
+        unit,
+        scale: 100.0,
+    }
+}
+
+const RPS: &str = "requests per second";
+
+/// Every figure of [`FIGURES`], in its order, with its label.
+pub const FIGURE_LABELS: &[FigureLabel] = &[
+    plain("throughput_rps", "throughput", RPS),
+    plain(
+        "goodput_rps",
+        "goodput (finished while the caller still waited)",
+        RPS,
+    ),
+    share(
+        "goodput_share",
+        "finished while the caller still waited",
+        "% of requests finished",
+    ),
+    plain("arrival_rps", "arrivals", RPS),
+    plain("admitted_rps", "arrivals let in", RPS),
+    plain("latency_mean_ms", "mean response time", "ms"),
+    plain("latency_p50_ms", "median response time (p50)", "ms"),
+    plain("latency_p90_ms", "p90 response time", "ms"),
+    plain("latency_p99_ms", "p99 response time", "ms"),
+    plain("queue_wait_mean_ms", "mean wait in line", "ms"),
+    share("cpu_utilisation", "CPU busy", "% of the time"),
+    plain("mean_busy", "busy threads, loops and workers (mean)", ""),
+    plain("mean_busy_workers", "busy worker threads (mean)", ""),
+    plain("mean_in_flight", "requests inside (mean)", ""),
+    plain(
+        "littles_law_in_flight",
+        "requests inside by Little's law (λ × W)",
+        "",
+    ),
+    plain("makespan_s", "time until the last request finished", "s"),
+    plain("queue_len_end", "requests in line at the end", ""),
+    plain("queue_growth_per_s", "line growth", RPS),
+    plain("peak_threads", "threads alive (peak)", ""),
+    plain("peak_connections", "open connections (peak)", ""),
+    plain(
+        "peak_memory_used_mb",
+        "memory in use, stacks and connection state (peak)",
+        "MB",
+    ),
+    plain(
+        "peak_memory_reserved_mb",
+        "stack memory reserved (peak)",
+        "MB",
+    ),
+    plain("completed", "requests finished", ""),
+    plain("refused", "requests refused at the door", ""),
+    share("refused_share", "refused at the door", "% of arrivals"),
+    plain(
+        "dropped",
+        "requests dropped before starting, their caller gone",
+        "",
+    ),
+    plain(
+        "finished_after_timeout",
+        "requests finished after their caller had gone",
+        "",
+    ),
+    plain("loop_block_p99_ms", "p99 time one step held its loop", "ms"),
+    plain(
+        "loop_block_max_ms",
+        "longest time one step held its loop",
+        "ms",
+    ),
+    plain(
+        "loop_connections_spread",
+        "connections per loop, busiest ÷ quietest",
+        "",
+    ),
+    plain("latency_p999_ms", "p99.9 response time", "ms"),
+    plain("latency_max_ms", "longest response time", "ms"),
+    plain("queue_wait_p99_ms", "p99 wait in line", "ms"),
+    plain("calls", "calls made", ""),
+    plain("retries", "retries", ""),
+    plain("tries_per_call", "tries per call", ""),
+    share("call_success_share", "calls answered in time", "% of calls"),
+    plain("shed", "requests shed from the line", ""),
+    plain("dropped_hopeless", "requests dropped as hopeless", ""),
+    plain("timed_out", "callers who gave up", ""),
+    plain("dep_calls", "calls to the dependency", ""),
+    plain("hedges", "hedges (slow calls sent again)", ""),
+    share(
+        "hedge_extra_share",
+        "extra calls from hedging",
+        "% of calls",
+    ),
+    share(
+        "dep_utilisation",
+        "the dependency's slots busy",
+        "% of the time",
+    ),
+    plain(
+        "dep_pool_wait_mean_ms",
+        "mean wait for a connection to the dependency",
+        "ms",
+    ),
+    plain(
+        "dep_pool_wait_p99_ms",
+        "p99 wait for a connection to the dependency",
+        "ms",
+    ),
+    plain(
+        "dep_queue_wait_mean_ms",
+        "mean wait in line at the dependency",
+        "ms",
+    ),
+    plain(
+        "dep_queue_wait_p99_ms",
+        "p99 wait in line at the dependency",
+        "ms",
+    ),
+];
+
+/// The label of figure `name`; `None` for a name not in [`FIGURES`].
+pub fn figure_label(name: &str) -> Option<&'static FigureLabel> {
+    FIGURE_LABELS.iter().find(|l| l.name == name)
+}
+
+impl FigureLabel {
+    /// A report value as the learner reads it, with its unit: "57.3 ms",
+    /// "36.7 % of calls", "30"; "—" for no value.
+    pub fn value_text(&self, value: f64) -> String {
+        let number = format_number(value * self.scale);
+        if value.is_nan() || self.unit.is_empty() {
+            number
+        } else {
+            format!("{number} {}", self.unit)
+        }
+    }
+
+    /// The figure and its value: "mean wait in line: 57.3 ms".
+    pub fn text(&self, value: f64) -> String {
+        format!("{}: {}", self.words, self.value_text(value))
+    }
+}
+
 /// FNV-1a: a stable hash of a text, the same on every platform.
 pub fn stable_hash(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
@@ -450,6 +625,39 @@ mod tests {
         let extra = report_value(&dep, "hedge_extra_share").unwrap();
         assert!(extra > 0.0 && extra < 1.0, "{extra}");
         assert_eq!(report_value(&r, "dep_utilisation"), None);
+    }
+
+    #[test]
+    fn every_figure_has_a_label_in_words_with_its_unit() {
+        let named: Vec<&str> = FIGURE_LABELS.iter().map(|l| l.name).collect();
+        assert_eq!(named, FIGURES, "one label per figure, in the same order");
+        for l in FIGURE_LABELS {
+            assert!(!l.words.contains('_'), "{}: {}", l.name, l.words);
+            // The course says "line", never "queue".
+            assert!(!l.words.contains("queue"), "{}: {}", l.name, l.words);
+            assert_eq!(l.words, l.words.trim(), "{}", l.name);
+            // A share shown in percent says so; nothing else does.
+            assert_eq!(l.scale == 100.0, l.unit.starts_with('%'), "{}", l.name);
+        }
+        let text = |name, v| figure_label(name).unwrap().text(v);
+        assert_eq!(
+            text("queue_len_end", 30.0),
+            "requests in line at the end: 30"
+        );
+        assert_eq!(
+            text("queue_growth_per_s", 204.0),
+            "line growth: 204 requests per second"
+        );
+        assert_eq!(
+            text("hedge_extra_share", 0.367),
+            "extra calls from hedging: 36.7 % of calls"
+        );
+        assert_eq!(
+            text("queue_wait_mean_ms", 57.3),
+            "mean wait in line: 57.3 ms"
+        );
+        assert_eq!(text("latency_mean_ms", f64::NAN), "mean response time: —");
+        assert_eq!(figure_label("no_such_figure"), None);
     }
 
     #[test]

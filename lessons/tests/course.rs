@@ -5,7 +5,7 @@
 //! methods fail in nearly every variant.
 
 use std::path::Path;
-use tellers_course::exercise::report_value;
+use tellers_course::exercise::{figure_label, report_value};
 use tellers_course::expr::{eval, Vars};
 use tellers_course::parse::parse_course;
 use tellers_course::{check, Exercise, Kind, Verdict};
@@ -114,6 +114,24 @@ fn simulator_checks_agree_with_the_answers() {
             );
         }
     }
+}
+
+/// "Check it in the simulator" names its figure in words ("mean wait in
+/// line: 57.3 ms"), from the one table of labels: every figure an exercise
+/// checks has one, so none falls back to a field's name.
+#[test]
+fn every_checked_figure_has_a_label() {
+    let mut checked = 0;
+    for (_, ex) in course().exercises() {
+        let Some(field) = &ex.check_field else {
+            continue;
+        };
+        let label =
+            figure_label(field).unwrap_or_else(|| panic!("{}: {field} has no label", ex.id));
+        assert!(!label.words.contains('_'), "{}: {}", ex.id, label.words);
+        checked += 1;
+    }
+    assert!(checked > 20, "{checked} exercises with a simulator check");
 }
 
 /// What `server-capacity`'s note says of its simulated check, on every
