@@ -362,7 +362,39 @@ pub fn thread_hold_ms(s: &Scenario) -> f64 {
 /// calls holds a slot for its service time, and a hedge for its own (the
 /// slower copy is not called back).
 pub fn slot_ms_per_request(s: &Scenario) -> f64 {
-    f64::from(s.fan_out) * s.wait_ms * (1.0 + hedges_per_call(s))
+    slot_ms_per_request_with(s, hedges_per_call(s))
+}
+
+/// Slot time at the dependency per request, ms, when hedging sends
+/// `hedges` extra calls per call (0–1): each of its `fan_out` calls and
+/// each hedge holds a slot for its service time. With the share hedging
+/// sends with capacity to spare ([`hedges_per_call`]) this is
+/// [`slot_ms_per_request`]; with the share a run measured, it is what the
+/// run's calls really held.
+pub fn slot_ms_per_request_with(s: &Scenario, hedges: f64) -> f64 {
+    f64::from(s.fan_out) * s.wait_ms * (1.0 + hedges)
+}
+
+/// The dependency limit, rps, when hedging sends `hedges` extra calls per
+/// call: the calls it can hold at once ([`dep_slots`]) ÷ the slot time
+/// each request then needs ([`slot_ms_per_request_with`]); `None` without
+/// a limit. With every call sent twice (`hedges` = 1), 160 slots and 100
+/// calls of 10 ms a request give 160 ÷ 2,000 ms = 80 rps, not the
+/// 160 ÷ 1,050 ms = 152 rps of 5 % sent again.
+pub fn dep_limit_rps_with(s: &Scenario, hedges: f64) -> Option<f64> {
+    dep_slots(s).map(|k| thread_limit_rps(f64::from(k), slot_ms_per_request_with(s, hedges)))
+}
+
+/// Extra calls hedging sends, as a share of calls, when the dependency is
+/// overloaded: its line grows without end, so every call waits there past
+/// the hedge delay and is sent again (1); 0 without hedging or without a
+/// wait. (The share with capacity to spare is [`hedges_per_call`].)
+pub fn hedges_per_call_overloaded(s: &Scenario) -> f64 {
+    if s.hedge_after_ms.is_some() && s.wait_ms > 0.0 {
+        1.0
+    } else {
+        0.0
+    }
 }
 
 /// Extra calls hedging sends, as a share of calls, with capacity to spare
@@ -1537,6 +1569,36 @@ mod tests {
     }
 
     // --- capacity of a scenario ---
+
+    /// Lesson 16's hedged fan-out on 160 slots: 152 rps while 5 % of calls
+    /// are sent again, 80 rps once every call is (the run measured 80).
+    #[test]
+    fn the_dependency_limit_counts_the_hedges_sent() {
+        let s = Scenario {
+            dep_concurrency: Some(160),
+            ..crate::presets::preset("fan-out-100-hedged").unwrap()
+        };
+        let few = hedges_per_call(&s);
+        assert_close!(few, (-3.0f64).exp(), 1e-12);
+        assert_close!(
+            dep_limit_rps_with(&s, few).unwrap(),
+            160_000.0 / (1000.0 * (1.0 + few)),
+            1e-9
+        );
+        assert_close!(
+            dep_limit_rps_with(&s, few).unwrap(),
+            capacity(&s).dep_limit_rps.unwrap(),
+            1e-12
+        );
+        assert_close!(hedges_per_call_overloaded(&s), 1.0, 0.0);
+        assert_close!(dep_limit_rps_with(&s, 1.0).unwrap(), 80.0, 1e-9);
+        let plain = Scenario {
+            hedge_after_ms: None,
+            ..s.clone()
+        };
+        assert_close!(hedges_per_call_overloaded(&plain), 0.0, 0.0);
+        assert_eq!(dep_limit_rps_with(&Scenario::default(), 1.0), None);
+    }
 
     #[test]
     fn default_thread_pool_is_bound_by_threads() {

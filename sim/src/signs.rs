@@ -243,24 +243,58 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             ),
         });
     }
+    // The dependency as the run shows it. Overloaded: busy while the
+    // requests inside grow. Then hedges are counted at the share the run
+    // sent again (a line that grows sends nearly every call again), not at
+    // theory's share for a dependency that keeps up: its limit is what the
+    // run's calls really held.
+    let dep_busy = r.dep_utilisation.unwrap_or(0.0) >= POOL_FULL
+        || th.capacity.binding == Limit::Dependency && growing;
+    let dep_overloaded = analytic::dep_slots(s).is_some() && dep_busy && growing;
+    let first_tries = r.dep_calls.saturating_sub(r.hedges);
+    let hedges_measured = (dep_overloaded && s.hedge_after_ms.is_some() && first_tries > 0)
+        .then(|| r.hedges as f64 / first_tries as f64);
+    let hedges = hedges_measured.unwrap_or_else(|| {
+        th.dep
+            .hedge_share
+            .unwrap_or_else(|| analytic::hedges_per_call(s))
+    });
+    let dep_limit = analytic::dep_limit_rps_with(s, hedges);
+    // ", with 99 % of calls sent again", when the run's share is counted.
+    let sent_again = hedges_measured.map_or(String::new(), |m| {
+        format!(", with {} of its calls sent again", fmt_pct(m))
+    });
     if growing {
-        let cap = match (th.capacity.binding, th.capacity.cpu_part) {
-            (Limit::Cpu, CpuPart::Loops) => "the event loops' limit",
-            (Limit::Cpu, CpuPart::Workers) => "the worker pool's limit",
-            (Limit::Cpu, CpuPart::Cores) => "the CPU limit",
-            (Limit::Threads, _) => "the thread limit",
-            (Limit::Dependency, _) => "the dependency limit",
+        // An overloaded dependency is the limit the run shows, at its own
+        // share of calls sent again.
+        let dep_now = dep_limit.filter(|d| {
+            dep_overloaded
+                && (*d <= th.capacity.capacity_rps || th.capacity.binding == Limit::Dependency)
+        });
+        let (cap, cap_rps, extra) = match dep_now {
+            Some(d) => ("the dependency limit", d, sent_again.as_str()),
+            None => (
+                match (th.capacity.binding, th.capacity.cpu_part) {
+                    (Limit::Cpu, CpuPart::Loops) => "the event loops' limit",
+                    (Limit::Cpu, CpuPart::Workers) => "the worker pool's limit",
+                    (Limit::Cpu, CpuPart::Cores) => "the CPU limit",
+                    (Limit::Threads, _) => "the thread limit",
+                    (Limit::Dependency, _) => "the dependency limit",
+                },
+                th.capacity.capacity_rps,
+                "",
+            ),
         };
         signs.push(Sign {
             kind: SignKind::LineGrowing,
             title: "Arrivals are above capacity".into(),
             detail: format!(
-                "The line grows by {} requests every second: {} rps arrive, {} rps finish ({cap} is {} rps). \
+                "The line grows by {} requests every second: {} rps arrive, {} rps finish ({cap} is {} rps{extra}). \
                  Waiting times grow without end until arrivals drop or capacity rises.",
                 fmt_fixed(r.queue_growth_per_s.max(r.inside_growth_per_s), 0),
                 fmt_fixed(r.arrival_rps, 0),
                 fmt_fixed(r.throughput_rps, 0),
-                fmt_fixed(th.capacity.capacity_rps, 0)
+                fmt_fixed(cap_rps, 0)
             ),
         });
     }
@@ -286,10 +320,9 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         }
     }
     let dep_wait = r.dep_pool_wait_ms.mean + r.dep_queue_wait_ms.mean;
-    let dep_busy = r.dep_utilisation.unwrap_or(0.0) >= POOL_FULL
-        || th.capacity.binding == Limit::Dependency && growing;
     if analytic::dep_slots(s).is_some() && (dep_busy || dep_wait >= s.wait_ms.max(0.001)) {
-        let held = analytic::slot_ms_per_request(s);
+        // Slot time per request with the hedges counted as its limit counts them.
+        let held = analytic::slot_ms_per_request_with(s, hedges);
         // The pool binds when it has no more connections than the
         // dependency has slots (or the dependency has no limit).
         let pool_binds = match (s.dep_pool, s.dep_concurrency) {
@@ -315,6 +348,30 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 "A dependency that serves more calls at once, or less time per call there, helps.",
             )
         };
+        // Hedges sent again past the limit: say so, and name them as the
+        // cause when with theory's few sent again it would keep up.
+        let (title, help) = match hedges_measured {
+            Some(m) => {
+                let few_keeps_up = analytic::dep_limit_rps_with(s, analytic::hedges_per_call(s))
+                    .is_some_and(|few| few > r.arrival_rps);
+                let title = match (few_keeps_up, pool_binds) {
+                    (true, true) => "Hedges overload the connection pool",
+                    (true, false) => "Hedges overload the dependency",
+                    (false, _) => title,
+                };
+                let one = if pool_binds { "connection" } else { "slot" };
+                let help = format!(
+                    "Hedges add to the load: {} of calls were sent again, each copy holding a {one}, \
+                     so a request holds {} ms of {one} time rather than {} ms with none sent again. Hedging \
+                     later, a budget for hedges, or hedging only while the dependency has room helps.",
+                    fmt_pct(m),
+                    fmt_fixed(held, 0),
+                    fmt_fixed(analytic::slot_ms_per_request_with(s, 0.0), 0),
+                );
+                (title, help)
+            }
+            None => (title, help.to_owned()),
+        };
         signs.push(Sign {
             kind: SignKind::ConnectionPoolLimit,
             title: title.into(),
@@ -326,14 +383,17 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 fmt_pct(r.cpu_utilisation),
                 fmt_count(f64::from(analytic::dep_slots(s).unwrap_or(0))),
                 fmt_fixed(held, 0),
-                fmt_fixed(th.capacity.dep_limit_rps.unwrap_or(f64::INFINITY), 0)
+                fmt_fixed(dep_limit.unwrap_or(f64::INFINITY), 0)
             ),
         });
     }
     // Theory gives 1 − 0.99^N only for calls whose times vary (random,
     // exponential waits); fixed waits are all the same, and no call is
     // slower than another.
-    if let Some(share) = th.dep.slow_call_share.filter(|_| s.fan_out >= SLOW_FAN_OUT) {
+    // An overloaded dependency is the cause then, not the calls' tail: its
+    // line, not the slowest call, sets the time.
+    let fan_out_tail = s.fan_out >= SLOW_FAN_OUT && !dep_overloaded;
+    if let Some(share) = th.dep.slow_call_share.filter(|_| fan_out_tail) {
         // Advise only what the scenario does not already do: with hedging
         // on, say what it does and what is left.
         let helps = match s.hedge_after_ms {

@@ -255,6 +255,12 @@ pub struct DepTheory {
     /// makes its calls once at a steady rate the server keeps up with (no
     /// hedges, retries, refusals, callers leaving or load changes).
     pub calls_exact: bool,
+    /// When the calls hedges add can push the dependency past its limit at
+    /// the offered load ([`HedgeOverload`]); `None` otherwise. Then theory
+    /// gives the share sent again and the waits at the dependency only for
+    /// the overloaded dependency (every call sent again, no finite wait),
+    /// or, when the dependency may keep up or may not, none at all.
+    pub hedge_overload: Option<HedgeOverload>,
     /// True when Erlang C's mean wait is exact for the dependency's line:
     /// calls arrive at random (each request calls once, as it arrives: no
     /// CPU before the call, no thread cap or pool, no keep-alive), hold a
@@ -263,13 +269,142 @@ pub struct DepTheory {
     pub wait_exact: bool,
 }
 
-/// The dependency side of `s` at `offered` rps.
-fn dep_theory(s: &Scenario, offered: Option<f64>, cap: &Capacity) -> DepTheory {
+/// The calls hedges add, against the dependency's limit: hedged calls that
+/// wait in its line past the hedge delay are sent again, and the copies
+/// take slots too, so a line feeds itself. With capacity to spare few calls
+/// are sent again (e^(−h/W) for random ones); once the line holds calls
+/// past the delay, every call is. When the dependency cannot serve the
+/// requests that reach it with every call sent twice, its line, once long,
+/// stays long and grows without end (lesson 16: 160 slots, 100 calls of
+/// 10 ms hedged after 30 ms, 100 rps; 152 rps at most with 5 % sent
+/// again, 80 rps with all of them; the runs measured 80 rps finished and
+/// 99 % sent again on every seed tried).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct HedgeOverload {
+    /// Requests per second that reach the dependency: the offered load, or
+    /// the CPU's or the threads' limit when lower.
+    pub rps: f64,
+    /// Extra calls per call hedging sends with capacity to spare
+    /// ([`analytic::hedges_per_call`]), 0–1.
+    pub few_share: f64,
+    /// The dependency limit with that share sent again, rps.
+    pub few_limit_rps: f64,
+    /// The dependency limit with every call sent twice, rps: at or below `rps`.
+    pub all_limit_rps: f64,
+    /// True when the dependency is overloaded even with few calls sent
+    /// again (`rps` ≥ `few_limit_rps`): its line grows, every call is sent
+    /// again, and theory takes the limit with all of them sent twice. False
+    /// when it keeps up while its line stays short but a burst can tip it
+    /// over for good: which one a run shows depends on its bursts.
+    pub certain: bool,
+}
+
+/// When the calls hedges add can push `s`'s dependency past its limit at
+/// `offered` rps ([`HedgeOverload`]): hedged calls, a limit on the calls
+/// the dependency (or its pool) holds at once, a share sent again below
+/// all (all of them is counted already), and at least the limit with every
+/// call sent twice reaching it. `cap` is [`analytic::capacity`].
+pub fn hedge_overload(s: &Scenario, offered: Option<f64>, cap: &Capacity) -> Option<HedgeOverload> {
+    let few_share = analytic::hedges_per_call(s);
+    let all_share = analytic::hedges_per_call_overloaded(s);
+    if s.hedge_after_ms.is_none() || few_share >= all_share {
+        return None;
+    }
+    let few_limit_rps = analytic::dep_limit_rps_with(s, few_share)?;
+    let all_limit_rps = analytic::dep_limit_rps_with(s, all_share)?;
+    let rps = offered?
+        .min(cap.cpu_limit_rps)
+        .min(cap.thread_limit_rps.unwrap_or(f64::INFINITY));
+    (rps >= all_limit_rps).then_some(HedgeOverload {
+        rps,
+        few_share,
+        few_limit_rps,
+        all_limit_rps,
+        certain: rps >= few_limit_rps,
+    })
+}
+
+/// `cap` with the dependency limit `dep_rps`, the binding limit chosen
+/// again (the CPU on a tie, then the threads, then the dependency).
+fn with_dep_limit(cap: Capacity, dep_rps: f64) -> Capacity {
+    let mut out = Capacity {
+        dep_limit_rps: Some(dep_rps),
+        capacity_rps: cap.cpu_limit_rps,
+        binding: Limit::Cpu,
+        ..cap
+    };
+    for (limit, which) in [
+        (cap.thread_limit_rps, Limit::Threads),
+        (Some(dep_rps), Limit::Dependency),
+    ] {
+        if let Some(l) = limit.filter(|l| *l < out.capacity_rps) {
+            out.capacity_rps = l;
+            out.binding = which;
+        }
+    }
+    out
+}
+
+/// Why theory's hedge share and waits at the dependency are what they are
+/// when hedges can overload it ([`HedgeOverload`]), in the learner's words.
+fn hedge_overload_reason(s: &Scenario, o: &HedgeOverload) -> String {
+    let h = typed(s.hedge_after_ms.unwrap_or(0.0));
+    let all_held = analytic::slot_ms_per_request_with(s, 1.0);
+    if o.certain {
+        format!(
+            "hedges overload the dependency: even with {} of calls sent again it serves at most {} rps, \
+             less than the {} rps that reach it, so its line grows, every call waits there past the \
+             {h} ms hedge delay and is sent again, each request holds {} ms of its slots, and it serves \
+             at most {} rps; theory gives no wait there, as its line grows without end",
+            crate::text::fmt_pct(o.few_share),
+            rps_text(o.few_limit_rps),
+            rps_text(o.rps),
+            fmt_fixed(all_held, 0),
+            rps_text(o.all_limit_rps),
+        )
+    } else {
+        format!(
+            "hedges can overload the dependency: it serves up to {} rps while {} of calls are sent \
+             again, but once a burst holds calls in its line past the {h} ms hedge delay they are sent \
+             again, and with every call sent twice ({} ms of its slots per request) it serves at most {} rps, \
+             {} the {} rps that reach it, so its line then stays long and grows without end; a run \
+             keeps up or melts as its bursts decide, so theory gives neither the share sent again nor \
+             the wait at the dependency",
+            rps_text(o.few_limit_rps),
+            crate::text::fmt_pct(o.few_share),
+            fmt_fixed(all_held, 0),
+            rps_text(o.all_limit_rps),
+            if o.all_limit_rps < o.rps {
+                "less than"
+            } else {
+                "no more than"
+            },
+            rps_text(o.rps),
+        )
+    }
+}
+
+/// The dependency side of `s` at `offered` rps (`overload`: when hedges
+/// can overload it, [`hedge_overload`]).
+fn dep_theory(
+    s: &Scenario,
+    offered: Option<f64>,
+    cap: &Capacity,
+    overload: Option<HedgeOverload>,
+) -> DepTheory {
     let exp = s.wait_dist == Dist::Exp && s.wait_ms > 0.0;
-    let hedge_share = s.hedge_after_ms.map(|_| analytic::hedges_per_call(s));
-    let calls_rps = offered.map(|r| {
-        r.min(cap.capacity_rps) * f64::from(s.fan_out) * (1.0 + hedge_share.unwrap_or(0.0))
-    });
+    // Overloaded: every call is sent again. Keeping up or melting as the
+    // bursts decide: no share theory can give.
+    let hedge_share = match overload {
+        Some(o) if o.certain => Some(analytic::hedges_per_call_overloaded(s)),
+        Some(_) => None,
+        None => s.hedge_after_ms.map(|_| analytic::hedges_per_call(s)),
+    };
+    let calls_rps = offered
+        .filter(|_| overload.is_none_or(|o| o.certain))
+        .map(|r| {
+            r.min(cap.capacity_rps) * f64::from(s.fan_out) * (1.0 + hedge_share.unwrap_or(0.0))
+        });
     let k = analytic::dep_slots(s);
     let utilisation = match (k, calls_rps) {
         (Some(k), Some(c)) => Some(c * s.wait_ms / 1000.0 / f64::from(k)),
@@ -330,6 +465,7 @@ fn dep_theory(s: &Scenario, offered: Option<f64>, cap: &Capacity) -> DepTheory {
         slots_busy,
         calls_exact,
         wait_exact,
+        hedge_overload: overload,
     }
 }
 
@@ -718,11 +854,17 @@ pub fn excess_turned_away(s: &Scenario) -> bool {
 
 /// The analytic companion of `s`.
 pub fn theory(s: &Scenario) -> Theory {
-    let capacity = analytic::capacity(s);
     let offered =
         matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform).then_some(s.steady_rps());
+    // Hedges that overload the dependency for sure send every call twice:
+    // its limit then counts them all.
+    let overload = hedge_overload(s, offered, &analytic::capacity(s));
+    let capacity = match overload {
+        Some(o) if o.certain => with_dep_limit(analytic::capacity(s), o.all_limit_rps),
+        _ => analytic::capacity(s),
+    };
     let (cpu_mean, cpu_var) = cpu_moments(s);
-    let dep = dep_theory(s, offered, &capacity);
+    let dep = dep_theory(s, offered, &capacity, overload);
     // The wait step: one call, the slowest of several, or a hedged call,
     // plus the mean wait in line at the dependency when that is not the limit.
     let (step_mean, step_var) = wait_step_moments(s);
@@ -831,9 +973,13 @@ pub fn theory(s: &Scenario) -> Theory {
         && offered.is_some_and(|o| o < capacity.capacity_rps)
         && s.arrivals == Arrivals::Poisson
         && !fan_out_at_limit
-        && !part_binds;
+        && !part_binds
+        && overload.is_none();
     let steady_load = steady_load(s);
     let mut approx_because = approximations(s, &capacity, pinned, scv, servers, steady_load);
+    if let Some(o) = &overload {
+        approx_because.push(hedge_overload_reason(s, o));
+    }
     let queue_model = format!("M/{letter}/{servers}");
     // What every request adds after the line: the wait off the CPU when
     // the cores are the line (random calls and a mean wait in line at the
@@ -902,7 +1048,9 @@ pub fn theory(s: &Scenario) -> Theory {
         threads,
         stack_reserved_mb: threads.map(|t| t.count() * s.stack_reserved_kb / 1000.0),
         makespan: makespan(s, &capacity),
+        // Keeping up or melting as the bursts decide: no growth to give.
         growth_per_s: offered
+            .filter(|_| overload.is_none_or(|o| o.certain))
             .map(|r| (r - capacity.capacity_rps).max(0.0))
             .filter(|g| *g == 0.0 || !excess_turned_away(s)),
         capacity,
