@@ -541,11 +541,24 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         ),
     );
     if let Some(d) = cap.dep_limit_rps {
+        // Where hedges can tip the dependency over (a burst sends every
+        // call twice, for good), both limits: the signs may name the lower.
+        let tipped = th
+            .dep
+            .hedge_overload
+            .as_ref()
+            .filter(|o| !o.certain)
+            .map_or(String::new(), |o| {
+                format!(
+                    "; {} once every call is sent twice",
+                    fmt_rps(o.all_limit_rps)
+                )
+            });
         row(
             "fig-dep-limit",
             "Dependency limit (connections or slots ÷ time held)",
             "—".into(),
-            format!("{}{}", fmt_rps(d), binding(Limit::Dependency)),
+            format!("{}{}{tipped}", fmt_rps(d), binding(Limit::Dependency)),
         );
     }
     row(
@@ -979,6 +992,37 @@ mod tests {
         let mem = rows.iter().find(|r| r.key == "fig-memory").unwrap();
         assert!(mem.label.contains("connection state"), "{}", mem.label);
         assert!(!mem.label.starts_with("Stack memory"), "{}", mem.label);
+    }
+
+    /// Lesson 16's hedges on 160 slots: the sign says the limit is 80 rps
+    /// (every call sent twice); the row gave 152 alone.
+    #[test]
+    fn the_dependency_row_gives_the_limit_hedges_can_tip_it_to() {
+        let s = Scenario {
+            dep_concurrency: Some(160),
+            duration_s: 5.0,
+            ..preset("fan-out-100-hedged").unwrap()
+        };
+        let r = tellers_sim::simulate(&s).unwrap();
+        let rows = figure_rows(&s, &r, &theory(&s));
+        let dep = rows.iter().find(|r| r.key == "fig-dep-limit").unwrap();
+        assert!(dep.theory.starts_with("152 rps"), "{}", dep.theory);
+        assert!(
+            dep.theory.ends_with(&format!(
+                "; {} once every call is sent twice",
+                fmt_rps(80.0)
+            )),
+            "{}",
+            dep.theory
+        );
+        // With room to spare even when every call is sent twice: one limit.
+        let roomy = Scenario {
+            dep_concurrency: Some(1000),
+            ..s
+        };
+        let rows = figure_rows(&roomy, &r, &theory(&roomy));
+        let dep = rows.iter().find(|r| r.key == "fig-dep-limit").unwrap();
+        assert!(!dep.theory.contains("twice"), "{}", dep.theory);
     }
 
     #[test]
