@@ -26,6 +26,7 @@ use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 use std::fmt;
 use std::ops::Range;
 use tellers_course::Course;
+use tellers_sim::text::and_list;
 
 /// The largest file read: a progress file is a few kilobytes.
 pub const MAX_FILE_BYTES: f64 = 1_000_000.0;
@@ -276,9 +277,9 @@ pub struct ClassResults {
     pub students: Vec<StudentRow>,
     /// Files left out: file name and why.
     pub rejected: Vec<(String, String)>,
-    /// Two files for one name, each with work the other lacks, both in the
-    /// table: the name, the first file, the second.
-    pub both_kept: Vec<(String, String, String)>,
+    /// Files for one name, each with work the others lack, all in the
+    /// table: the name and the files, in the order they came.
+    pub both_kept: Vec<(String, Vec<String>)>,
 }
 
 /// Whether the record `a` holds all of `b`'s work: every exercise `b`
@@ -350,7 +351,6 @@ impl ClassResults {
         // student on two computers: both rows stay, and a note says so.
         // (Kept in order as they come: cheaper than sorting afterwards.)
         let mut kept: Vec<(String, String, Progress)> = Vec::new();
-        let mut both_kept = Vec::new();
         for (n, (file, p)) in read.into_iter().enumerate() {
             // Files without a name may be different students: each its own
             // row, after the named ones, in the order they came.
@@ -358,26 +358,61 @@ impl ClassResults {
                 name if name.is_empty() => format!("\u{10ffff}{n:08}"),
                 name => name,
             };
-            match kept.binary_search_by(|(k, _, _)| k.as_str().cmp(&key)) {
-                Err(at) => kept.insert(at, (key, file, p)),
-                Ok(i) if !holds(&kept[i].2, &p) && !holds(&p, &kept[i].2) => {
-                    both_kept.push((shown_name(&p.student.name), kept[i].1.clone(), file.clone()));
-                    // Right after the first of the name ("\0" sorts first).
-                    kept.insert(i + 1, (format!("{key}\u{0}{n:08}"), file, p));
-                }
-                Ok(i) => {
-                    let same = p.exercises == kept[i].2.exercises;
-                    let dropped = if holds(&kept[i].2, &p) {
-                        file
-                    } else {
-                        std::mem::replace(&mut kept[i], (key, file, p)).1
-                    };
+            // The rows already kept for this name: `key`, then `key\0…`.
+            let start = kept.partition_point(|(k, _, _)| k.as_str() < key.as_str());
+            let second = format!("{key}\u{0}");
+            let end = start
+                + kept[start..]
+                    .iter()
+                    .take_while(|(k, _, _)| *k == key || k.starts_with(&second))
+                    .count();
+            if let Some(j) = (start..end).find(|&j| holds(&kept[j].2, &p)) {
+                // A row holds all its work: an earlier save, or a copy.
+                let why = Rejection::SameStudent {
+                    name: shown_name(&kept[j].2.student.name),
+                    kept: kept[j].1.clone(),
+                    same: p.exercises == kept[j].2.exercises,
+                };
+                rejected.push((file, why.to_string()));
+            } else if let Some(j) = (start..end).find(|&j| holds(&p, &kept[j].2)) {
+                // It holds a row's work (a later save): it takes the row's
+                // place, and any other row it holds goes too.
+                let held: Vec<usize> = (start..end).filter(|&j| holds(&p, &kept[j].2)).collect();
+                let row_key = kept[j].0.clone();
+                for &h in held.iter().rev() {
+                    let (_, old_file, _) = kept.remove(h);
                     let why = Rejection::SameStudent {
-                        name: shown_name(&kept[i].2.student.name),
-                        kept: kept[i].1.clone(),
-                        same,
+                        name: shown_name(&p.student.name),
+                        kept: file.clone(),
+                        same: false,
                     };
-                    rejected.push((dropped, why.to_string()));
+                    rejected.push((old_file, why.to_string()));
+                }
+                kept.insert(j, (row_key, file, p));
+            } else {
+                // Work none of the rows holds, nor holds theirs: another
+                // row, after the name's others ("\0" sorts first, and `n`
+                // grows).
+                let row_key = if start == end {
+                    key
+                } else {
+                    format!("{second}{n:08}")
+                };
+                kept.insert(end, (row_key, file, p));
+            }
+        }
+        // Names with more than one row, and their files in order.
+        let mut both_kept: Vec<(String, Vec<String>)> = Vec::new();
+        for (i, (k, f, p)) in kept.iter().enumerate() {
+            if k.contains('\u{0}') {
+                match both_kept.last_mut() {
+                    Some((_, files)) if i > 0 && files.last() == Some(&kept[i - 1].1) => {
+                        files.push(f.clone())
+                    }
+                    _ => both_kept.push((
+                        shown_name(&p.student.name),
+                        vec![kept[i - 1].1.clone(), f.clone()],
+                    )),
                 }
             }
         }
@@ -562,14 +597,22 @@ impl ClassResults {
             h += "</ul>";
         }
         if !self.both_kept.is_empty() {
-            h += "<h2>Two files, one name</h2><ul class=\"results__rejected\" data-testid=\"both-kept\">";
-            for (name, first, second) in &self.both_kept {
+            h += "<h2>Files with one name</h2><ul class=\"results__rejected\" data-testid=\"both-kept\">";
+            for (name, files) in &self.both_kept {
+                let listed: Vec<String> = files
+                    .iter()
+                    .map(|f| format!("<strong>{}</strong>", text(f)))
+                    .collect();
+                let (all, others, rows) = if files.len() == 2 {
+                    ("both", "the other lacks", "Both rows are")
+                } else {
+                    ("all", "the others lack", "All their rows are")
+                };
                 h += &format!(
-                    "<li><strong>{}</strong> and <strong>{}</strong> are both for {}, and each records \
-                     work the other lacks: two students with one name, or one student on two computers. \
-                     Both rows are in the table; the CSV's file column tells them apart.</li>",
-                    text(first),
-                    text(second),
+                    "<li>{} are {all} for {}, and each records work {others}: students with one \
+                     name, or one student on more than one computer. {rows} in the table; the CSV's \
+                     file column tells them apart.</li>",
+                    and_list(&listed),
                     text(name)
                 );
             }
@@ -1231,18 +1274,72 @@ mod tests {
             r.both_kept,
             vec![(
                 "Ana".to_string(),
-                "a.json".to_string(),
-                "b.json".to_string()
+                vec!["a.json".to_string(), "b.json".to_string()]
             )]
         );
         // The earlier save of the first Ana is held by it: left out.
         assert!(reason(&r, "c.json").contains("kept a.json"));
         let notes = r.notes_html(compiled_course());
         assert!(notes.contains(
-            "<strong>a.json</strong> and <strong>b.json</strong> are both for Ana, and each records \
+            "<li><strong>a.json</strong> and <strong>b.json</strong> are both for Ana, and each records \
              work the other lacks"
-        ));
+        ), "{notes}");
         assert_eq!(r.rejected.len(), 1);
+    }
+
+    /// Ana on two computers: her second computer's early save comes after
+    /// the first computer's file, then its later save. Each file is
+    /// compared with every row of the name: the later save takes the
+    /// early one's row, and two rows stay, in the order they came.
+    #[test]
+    fn a_third_file_for_a_name_meets_every_row_of_it() {
+        let one = student("Ana", CLASS, &[("threads-busy", &[true])]);
+        let early = student("Ana", CLASS, &[("time-inside-from-count", &[false])]);
+        let later = student(
+            "Ana",
+            CLASS,
+            &[
+                ("time-inside-from-count", &[false, true]),
+                ("cores-busy-little", &[true]),
+            ],
+        );
+        let r = ClassResults::new(
+            compiled_course(),
+            CLASS,
+            &[
+                file("one.json", &one),
+                file("early.json", &early),
+                file("later.json", &later),
+            ],
+        );
+        let rows: Vec<&str> = r.students.iter().map(|s| s.file.as_str()).collect();
+        assert_eq!(rows, ["one.json", "later.json"]);
+        assert!(reason(&r, "early.json").contains("kept later.json, which records all"));
+        assert_eq!(
+            r.both_kept,
+            vec![(
+                "Ana".to_string(),
+                vec!["one.json".to_string(), "later.json".to_string()]
+            )],
+            "the note names the files in the table"
+        );
+        // A third computer with other work: three rows, in order, one note.
+        let third = student("Ana", CLASS, &[("little-mismatch", &[true])]);
+        let r = ClassResults::new(
+            compiled_course(),
+            CLASS,
+            &[
+                file("one.json", &one),
+                file("two.json", &early),
+                file("three.json", &third),
+            ],
+        );
+        let rows: Vec<&str> = r.students.iter().map(|s| s.file.as_str()).collect();
+        assert_eq!(rows, ["one.json", "two.json", "three.json"]);
+        assert_eq!(r.both_kept.len(), 1);
+        assert!(r
+            .notes_html(compiled_course())
+            .contains("<strong>one.json</strong>, <strong>two.json</strong> and <strong>three.json</strong> are all for Ana"));
     }
 
     #[test]

@@ -10,6 +10,7 @@ use crate::progress::student_seed;
 use crate::route::query_escape;
 use html_escape::encode_text as text;
 use tellers_course::{Course, Kind, Lesson};
+use tellers_sim::text::and_list;
 
 /// One exercise as the worksheet prints it.
 #[derive(Clone, Debug, PartialEq)]
@@ -300,15 +301,6 @@ pub fn class_sheets(
              students\u{201d} again.",
             and_list(&wrong)
         )),
-    }
-}
-
-/// "a", "a and b", "a, b and c".
-fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
