@@ -116,13 +116,21 @@ pub fn AnswerKey(
 
     // Once the teacher key opens the key, the names box has the focus (the
     // form that had it is gone, and the focus fell to the page's body).
+    // Only when the key opens (not each time the box is drawn again, as
+    // when the class code box is edited afterwards): the previous value
+    // is the Effect's own.
     let names_box = NodeRef::<leptos::html::Textarea>::new();
-    Effect::new(move |_| {
-        if opened.with(Option::is_some) {
-            if let Some(el) = names_box.get() {
-                let _ = el.focus();
-            }
+    Effect::new(move |was_open: Option<bool>| {
+        let open = opened.with(Option::is_some);
+        if open && was_open == Some(false) {
+            // The box is drawn in this same turn: focus it in the next frame.
+            request_animation_frame(move || {
+                if let Some(el) = names_box.get_untracked() {
+                    let _ = el.focus();
+                }
+            });
         }
+        open
     });
 
     let key_body = move || {

@@ -123,6 +123,14 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   // Said, and the names box has the focus (it fell to the page's body).
   await expectVisible(page.getByRole('status').filter({ hasText: `The answer key of class ${code} is open` }), 'the key opened, said');
   await page.waitForFunction(() => document.activeElement?.dataset.testid === 'key-names');
+  // Only then: typing in the class code box afterwards keeps the focus there.
+  const classBox = page.getByTestId('key-class');
+  await classBox.click();
+  await classBox.press('End');
+  await classBox.press('x');
+  await page.waitForTimeout(100);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'key-class', 'the focus stays where the teacher types');
+  await classBox.press('Backspace');
   await page.getByTestId('key-names').fill('Ana\nBen');
   await expectVisible(page.getByRole('heading', { level: 2, name: 'Ben' }), "Ben's answers");
   const keyed = async (who, id) => {
