@@ -8,28 +8,8 @@ use tellers_sim::text::decimals_for;
 /// A count, a run length as it was set, a share as a percentage: the
 /// simulator's, which its signs and notes use too.
 pub use tellers_sim::text::{fmt_count, fmt_length_s, fmt_pct};
-
-/// A duration given in ms, e.g. `1,234 ms`, `45.6 ms`, `0.25 ms`; from 10 s
-/// on in seconds (`22.6 s`).
-pub fn fmt_ms(x: f64) -> String {
-    // From 10 s on in seconds: "22.6 s", not "22,567 ms".
-    if x.abs() >= 10_000.0 {
-        return fmt_s(x / 1000.0);
-    }
-    format!("{} ms", fmt_num(x, decimals_for(x)))
-}
-
-/// A duration in seconds, e.g. `2.3 s`, `0.25 s`, `1,200 s`; under 10 ms
-/// in ms (`1.00 ms`, not `0.00 s`).
-pub fn fmt_s(x: f64) -> String {
-    if x != 0.0 && x.abs() < 0.01 {
-        return fmt_ms(x * 1000.0);
-    }
-    format!(
-        "{} s",
-        fmt_num(x, decimals_for(x).min(if x >= 1.0 { 1 } else { 2 }))
-    )
-}
+/// Durations as the figures and the signs both show them.
+pub use tellers_sim::text::{fmt_ms, fmt_s};
 
 /// A rate, e.g. `400 rps`.
 pub fn fmt_rps(x: f64) -> String {

@@ -12,7 +12,7 @@ use crate::analytic::{self, CpuPart, Limit};
 use crate::engine::{MAX_CALLS_IN_FLIGHT, MAX_IN_FLIGHT};
 use crate::report::{Report, StoppedBy};
 use crate::scenario::{Arrivals, Field, Model, Scenario};
-use crate::text::{decimals_for, fmt_count, fmt_fixed, fmt_length_s, fmt_pct, group_thousands};
+use crate::text::{fmt_count, fmt_fixed, fmt_length_s, fmt_ms as ms, fmt_pct, group_thousands};
 use crate::theory::Theory;
 use serde::Serialize;
 
@@ -360,8 +360,15 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                     (false, _) => title,
                 };
                 let one = if pool_binds { "connection" } else { "slot" };
+                // Overloaded even with few sent again: the limit's own
+                // remedy first, then what the hedges add.
+                let before = if few_keeps_up {
+                    String::new()
+                } else {
+                    format!("{help} ")
+                };
                 let help = format!(
-                    "Hedges add to the load: {} of calls were sent again, each copy holding a {one}, \
+                    "{before}Hedges add to the load: {} of calls were sent again, each copy holding a {one}, \
                      so a request holds {} ms of {one} time rather than {} ms with none sent again. Hedging \
                      later, a budget for hedges, or hedging only while the dependency has room helps.",
                     fmt_pct(m),
@@ -467,7 +474,9 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     if signs.iter().all(|g| g.kind == SignKind::TurnedAway) {
         signs.extend(far_tail_sign(r));
     }
-    if signs.is_empty() && turned_away > 0 {
+    // A few turned away are named when nothing else is but a far tail,
+    // which does not explain them.
+    if signs.iter().all(|g| g.kind == SignKind::FarTail) && turned_away > 0 {
         // Under TURNED_AWAY, but the only thing to say: not healthy.
         signs.push(turned_away_sign(r, turned_share));
     }
@@ -483,11 +492,6 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         });
     }
     signs
-}
-
-/// A duration in ms as the figures show it: `1.00 ms`, `16.8 ms`, `789 ms`.
-fn ms(x: f64) -> String {
-    format!("{} ms", fmt_fixed(x, decimals_for(x)))
 }
 
 /// The far-tail sign, when `r`'s p99 is at least [`FAR_TAIL_RATIO`] × its
@@ -1005,6 +1009,16 @@ mod tests {
         assert_eq!(
             kinds_of(&s, &refused),
             vec![SignKind::TurnedAway, SignKind::FarTail]
+        );
+        // Fewer than 1 in 100 turned away are still named beside a far tail.
+        let few = Report {
+            arrived: 5_000,
+            refused: 10,
+            ..far.clone()
+        };
+        assert_eq!(
+            kinds_of(&s, &few),
+            vec![SignKind::FarTail, SignKind::TurnedAway]
         );
         let detail = |r: &Report| {
             read_signs(&s, r, &theory(&s))

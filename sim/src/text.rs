@@ -228,6 +228,28 @@ pub fn read_number(text: &str) -> Result<f64, NotNumber> {
         .ok_or(NotNumber::TooLarge)
 }
 
+/// A duration given in ms, e.g. `1,234 ms`, `45.6 ms`, `0.25 ms`; from 10 s
+/// on in seconds (`22.6 s`).
+pub fn fmt_ms(x: f64) -> String {
+    // From 10 s on in seconds: "22.6 s", not "22,567 ms".
+    if x.abs() >= 10_000.0 {
+        return fmt_s(x / 1000.0);
+    }
+    format!("{} ms", fmt_fixed(x, decimals_for(x)))
+}
+
+/// A duration in seconds, e.g. `2.3 s`, `0.25 s`, `1,200 s`; under 10 ms
+/// in ms (`1.00 ms`, not `0.00 s`).
+pub fn fmt_s(x: f64) -> String {
+    if x != 0.0 && x.abs() < 0.01 {
+        return fmt_ms(x * 1000.0);
+    }
+    format!(
+        "{} s",
+        fmt_fixed(x, decimals_for(x).min(if x >= 1.0 { 1 } else { 2 }))
+    )
+}
+
 /// A list in words: "a", "a and b", "a, b and c".
 pub fn and_list(items: &[String]) -> String {
     match items {

@@ -85,6 +85,23 @@ fn the_dependency_sign_blames_the_hedges_with_the_runs_share() {
     );
 }
 
+/// 100 slots cannot keep up even with few calls sent again: the sign gives
+/// the limit's own remedy (more slots, less time per call) before what the
+/// hedges add, not the hedges' alone.
+#[test]
+fn an_overloaded_dependency_keeps_its_own_remedy_beside_the_hedges() {
+    let (_, signs) = run(&hedged(100));
+    let dep = sign(&signs, SignKind::ConnectionPoolLimit);
+    assert_eq!(dep.title, "The dependency is the limit", "{}", dep.detail);
+    assert!(
+        dep.detail.contains(
+            "A dependency that serves more calls at once, or less time per call there, helps. Hedges add to the load"
+        ),
+        "{}",
+        dep.detail
+    );
+}
+
 #[test]
 fn the_slowest_call_is_not_blamed_when_the_dependency_is_overloaded() {
     let (_, signs) = run(&hedged(160));
