@@ -74,15 +74,8 @@ pub fn new_teacher_key(random: &[u8; KEY_RANDOM_BYTES]) -> String {
 /// never holds those letters, so one typed for a digit is that digit),
 /// or what is wrong with it.
 pub fn read_teacher_key(text: &str) -> Result<String, String> {
-    let key: String = text
-        .chars()
-        .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}'))
-        .map(|c| match c.to_ascii_uppercase() {
-            'O' => '0',
-            'I' | 'L' => '1',
-            c => c,
-        })
-        .collect();
+    // As a class code is read when it may be mistyped: the same letters.
+    let key = bare_code(text);
     if key.is_empty() {
         return Err("Type the teacher key you got when you created the class.".into());
     }
@@ -197,9 +190,10 @@ pub fn suggested_code(text: &str) -> Option<String> {
     }
 }
 
-/// A class code with what people mistype taken out: no spaces or dashes
-/// of any kind, capitals, 0 for O and 1 for I or L. Two codes with the same
-/// bare form are one code typed two ways.
+/// A class code or a teacher key with what people mistype taken out: no
+/// spaces or dashes of any kind, capitals, 0 for O and 1 for I or L (as
+/// Crockford's base 32 reads them). Two codes with the same bare form are
+/// one code typed two ways.
 pub fn bare_code(text: &str) -> String {
     text.chars()
         .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}'))

@@ -546,8 +546,14 @@ fn a_question_answered_in_requests_per_second_asks_for_a_rate() {
         .exercises()
         .filter(|(_, e)| e.unit == Some(tellers_course::Unit::Rps))
         .filter(|(_, e)| {
-            let p = e.prompt.to_lowercase();
-            !["per second", "a second", "rate", "/s"]
+            // Whole words: not "separate", nor "a second server".
+            let p = format!(
+                " {} ",
+                e.prompt
+                    .to_lowercase()
+                    .replace(['.', ',', '?', ':', ';'], " ")
+            );
+            ![" per second ", " a second ", " rate ", "/s "]
                 .iter()
                 .any(|w| p.contains(w))
         })

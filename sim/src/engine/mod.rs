@@ -218,12 +218,17 @@ impl Simulation {
             // A closed loop is measured from 0 (its requests are not
             // fed at a rate: nothing to warm up), but its line fills as the
             // clients send their first requests: growth from the warm-up
-            // share of the run, as an open run's.
+            // share of the run, as an open run's. (A batch's line is all
+            // there at 0 and only drains: from 0, as before.)
             stats: Stats::new(
                 t_warm,
                 warm_count,
                 series_dt,
-                if open { t_warm } else { warm_time },
+                if s.arrivals == Arrivals::Closed {
+                    warm_time
+                } else {
+                    t_warm
+                },
             ),
             arrived: 0,
             calls: 0,
