@@ -35,13 +35,19 @@ import { DIST } from './harness.mjs';
  * written a few times a second, theory and notes moved into the simulator
  * from the app (threads, memory, a batch's last finish, the stop note,
  * percentages) and thinner components; the results table's CSS fixes
- * +0.1 KB: 415.2 KB. Budget 416.
+ * +0.1 KB: 415.2 KB. Budget 416. A fifth session (2 Dec): fixes from a
+ * teacher's and a learner's review driven in Chromium (a sign for a far
+ * tail, theory and signs for hedges that melt a dependency, the checker's
+ * "type the unit" and labels for the simulator's figures in words, a
+ * link's notice per setting, slider range notes, the printed key's and
+ * results' fixes, help reopened after a reload): wasm 400.5 -> 406.0 KB,
+ * the app 420.7 KB. Budget 422.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 416;
+const BUDGET_KB = 422;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
