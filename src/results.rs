@@ -767,6 +767,56 @@ impl ClassResults {
         h
     }
 
+    /// The head of the table of each lesson's total, with the lessons
+    /// `shown`: a column a lesson, "Lesson 4 (of 7)".
+    fn totals_head_html(&self, shown: &[usize]) -> String {
+        let mut h = String::from("<tr><th scope=\"col\">Student</th>");
+        for &li in shown {
+            let l = &self.lessons[li];
+            h += &format!(
+                "<th scope=\"col\" title=\"{}\">Lesson {} (of {})</th>",
+                attr(&l.title),
+                l.number,
+                l.exercises
+            );
+        }
+        h + &format!(
+            "<th scope=\"col\">Solved (of {})</th></tr>",
+            self.columns.len()
+        )
+    }
+
+    /// The rows of the students `rows` in the table of each lesson's
+    /// total, with the lessons `shown`.
+    fn totals_rows_html(&self, shown: &[usize], rows: Range<usize>) -> String {
+        let mut h = String::new();
+        for s in &self.students[rows] {
+            h += &format!(
+                "<tr data-testid=\"results-row\"><th scope=\"row\" title=\"{}\">{}</th>",
+                attr(&s.file),
+                text(&s.name)
+            );
+            for &li in shown {
+                h += &format!(
+                    "<td class=\"results__sum\">{}</td>",
+                    s.solved_per_lesson[li]
+                );
+            }
+            h += &format!("<td class=\"results__sum\">{}</td></tr>", s.solved);
+        }
+        h
+    }
+
+    /// The foot of the table of each lesson's total: students who solved
+    /// every exercise of each lesson `shown`, and of the course.
+    fn totals_foot_html(&self, shown: &[usize]) -> String {
+        let mut h = String::from("<tr><th scope=\"row\">Solved by</th>");
+        for &li in shown {
+            h += &format!("<td class=\"results__sum\">{}</td>", self.lesson_solved(li));
+        }
+        h + &format!("<td class=\"results__sum\">{}</td></tr>", self.all_solved())
+    }
+
     /// The class's totals per exercise and lesson (what `<tfoot>` holds),
     /// with the lessons `shown`.
     fn table_foot_html(&self, shown: &[usize]) -> String {
@@ -838,10 +888,19 @@ impl ResultsPage {
             count(r.students.len(), "student"),
             count(r.rejected.len(), "file")
         )) + &r.notes_html(course);
-        let table = (!r.students.is_empty()).then(|| ResultsTable {
-            shown: r.lessons_shown(),
-            csv_file: format!("tellers-results-{}.csv", class.trim()),
-            results: r,
+        let table = (!r.students.is_empty()).then(|| {
+            let table = ResultsTable {
+                shown: r.lessons_shown(),
+                view: TableView::Exercises,
+                csv_file: format!("tellers-results-{}.csv", class.trim()),
+                results: r,
+            };
+            let view = if table.columns() * table.results.students.len() <= MAX_CELLS {
+                TableView::Exercises
+            } else {
+                TableView::Totals
+            };
+            table.with_view(view)
         });
         ResultsPage { notes, table }
     }
@@ -873,17 +932,74 @@ fn status(text: String) -> String {
 pub struct ResultsTable {
     /// The class's results.
     pub results: ClassResults,
-    /// The lessons it shows ([`ClassResults::lessons_shown`]).
+    /// The lessons it shows: those someone worked on
+    /// ([`ClassResults::lessons_shown`]), or the one picked.
     shown: Vec<usize>,
+    /// Which columns it shows.
+    pub view: TableView,
     /// The name the CSV is saved as.
     pub csv_file: String,
 }
 
+/// Which columns the results table shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableView {
+    /// Each exercise of every lesson someone worked on, with each
+    /// lesson's Σ: for a class whose table has at most [`MAX_CELLS`] cells.
+    Exercises,
+    /// One column a lesson: the exercises each student solved in it.
+    Totals,
+    /// Each exercise of one lesson (its index in the course).
+    Lesson(usize),
+}
+
+impl TableView {
+    /// The view as a `<select>`'s value: `every`, `totals`, `lesson-3`.
+    pub fn key(self) -> String {
+        match self {
+            TableView::Exercises => "every".into(),
+            TableView::Totals => "totals".into(),
+            TableView::Lesson(li) => format!("lesson-{li}"),
+        }
+    }
+
+    /// The view a `<select>`'s value names ([`TableView::key`]).
+    pub fn from_key(key: &str) -> Option<TableView> {
+        match key {
+            "every" => Some(TableView::Exercises),
+            "totals" => Some(TableView::Totals),
+            k => k
+                .strip_prefix("lesson-")?
+                .parse()
+                .ok()
+                .map(TableView::Lesson),
+        }
+    }
+}
+
+/// The most cells the table shows with every exercise of every lesson: the
+/// browser lays out and paints the whole table in one frame as its last
+/// rows come, and 40 students × 141 columns (5,640 cells) took 50-85 ms on
+/// a 2-core machine, over the 50 ms a page may hold the main thread. A
+/// bigger class starts on each lesson's total, with each lesson's
+/// exercises a pick away (and every exercise in the CSV).
+pub const MAX_CELLS: usize = 2_000;
+
 impl ResultsTable {
-    /// The heading and the legend above the table, as HTML.
+    /// The legend above the table (under its heading and the pick of its
+    /// columns), as HTML.
     pub fn legend_html(&self) -> String {
+        if self.view == TableView::Totals {
+            return format!(
+                "<p class=\"results__legend\">A column a lesson: the exercises \
+                 each student solved in it, of the lesson's exercises; in the Solved by row, students \
+                 who solved every exercise of the lesson (in the last column, of the course). Pick a \
+                 lesson above to see each of its exercises; the CSV has every exercise.{}</p>",
+                self.hidden_lessons_note()
+            );
+        }
         format!(
-            "<h2>The table</h2><p class=\"results__legend\">✓ solved, ✗ not yet; the number is how many \
+            "<p class=\"results__legend\">✓ solved, ✗ not yet; the number is how many \
              answers they checked, up to the first right one (records from an older Tellers may count them all); h2: two hints opened, S: the worked \
              solution opened before solving. Columns are lesson.exercise (4.2: lesson 4, its second \
              exercise), numbered as in the answer key; the CSV's column names add each exercise's id. Σ: exercises solved in the lesson; in the Solved by row, students who solved \
@@ -900,6 +1016,12 @@ impl ResultsTable {
             .iter()
             .filter(|l| l.exercises > 0)
             .count();
+        if let TableView::Lesson(li) = self.view {
+            return format!(
+                " Lesson {} alone is shown here; the CSV has every exercise.",
+                self.results.lessons[li].number
+            );
+        }
         match with_exercises - self.shown.len() {
             0 => String::new(),
             1 => {
@@ -922,9 +1044,50 @@ impl ResultsTable {
         )
     }
 
+    /// The views the teacher may pick, with their labels: every exercise
+    /// (when it fits in [`MAX_CELLS`]), each lesson's total, then each
+    /// lesson someone worked on, exercise by exercise.
+    pub fn views(&self) -> Vec<(TableView, String)> {
+        let all = self.results.lessons_shown();
+        let every = ResultsTable {
+            shown: all.clone(),
+            view: TableView::Exercises,
+            ..self.clone()
+        };
+        let mut views = Vec::new();
+        if every.columns() * self.results.students.len() <= MAX_CELLS {
+            views.push((TableView::Exercises, "Every exercise".to_string()));
+        }
+        views.push((TableView::Totals, "Each lesson's total".to_string()));
+        for li in all {
+            let l = &self.results.lessons[li];
+            views.push((
+                TableView::Lesson(li),
+                format!("Lesson {}: each exercise", l.number),
+            ));
+        }
+        views
+    }
+
+    /// This table with the columns of `view`.
+    pub fn with_view(&self, view: TableView) -> ResultsTable {
+        let shown = match view {
+            TableView::Lesson(li) => vec![li],
+            TableView::Exercises | TableView::Totals => self.results.lessons_shown(),
+        };
+        ResultsTable {
+            shown,
+            view,
+            ..self.clone()
+        }
+    }
+
     /// The table's columns: the names, each shown lesson's exercises and
-    /// its Σ, and the total.
+    /// its Σ (or its total alone), and the total.
     pub fn columns(&self) -> usize {
+        if self.view == TableView::Totals {
+            return self.shown.len() + 2;
+        }
         self.shown
             .iter()
             .map(|&li| self.results.lessons[li].exercises + 1)
@@ -947,16 +1110,25 @@ impl ResultsTable {
 
     /// What `<thead>` holds.
     pub fn head_html(&self) -> String {
+        if self.view == TableView::Totals {
+            return self.results.totals_head_html(&self.shown);
+        }
         self.results.table_head_html(&self.shown)
     }
 
     /// What a `<tbody>` of the students `rows` holds.
     pub fn rows_html(&self, rows: Range<usize>) -> String {
+        if self.view == TableView::Totals {
+            return self.results.totals_rows_html(&self.shown, rows);
+        }
         self.results.table_rows_html(&self.shown, rows)
     }
 
     /// What `<tfoot>` holds.
     pub fn foot_html(&self) -> String {
+        if self.view == TableView::Totals {
+            return self.results.totals_foot_html(&self.shown);
+        }
         self.results.table_foot_html(&self.shown)
     }
 
@@ -1581,6 +1753,74 @@ mod tests {
         assert!(table.contains("threads-busy: solved, 3 answers checked, 1 hint (recorded by an older Tellers: solutions not recorded"), "{table}");
         let row = r.csv().lines().nth(1).unwrap().to_string();
         assert!(row.contains(",yes,3,1,,"), "{row}");
+    }
+
+    /// A class of 40 who worked in every lesson: 40 × 143 cells is more
+    /// than a frame can lay out, so the table starts on each lesson's
+    /// total, and each lesson's exercises are a pick away; a small class
+    /// starts on every exercise.
+    #[test]
+    fn a_big_class_starts_on_each_lessons_total() {
+        let course = compiled_course();
+        let firsts: Vec<String> = course
+            .lessons
+            .iter()
+            .filter_map(|l| l.exercises().next().map(|e| e.id.clone()))
+            .collect();
+        let done: Vec<(&str, &[bool])> =
+            firsts.iter().map(|id| (id.as_str(), &[true][..])).collect();
+        let files: Vec<_> = (0..40)
+            .map(|i| {
+                file(
+                    &format!("s{i}.json"),
+                    &student(&format!("S{i:02}"), CLASS, &done),
+                )
+            })
+            .collect();
+        let big = results_page(course, CLASS, &files).table.unwrap();
+        assert_eq!(big.view, TableView::Totals);
+        let shown = big.results.lessons_shown().len();
+        assert_eq!(shown, firsts.len());
+        assert_eq!(big.columns(), shown + 2);
+        assert!(big.columns() * 40 <= MAX_CELLS);
+        let head = big.head_html();
+        assert_eq!(
+            head.matches("<th scope=\"col\"").count(),
+            shown + 2,
+            "{head}"
+        );
+        assert!(head.contains(">Lesson 4 (of 7)<"), "{head}");
+        let rows = big.rows_html(0..1);
+        assert!(rows.starts_with(
+            "<tr data-testid=\"results-row\"><th scope=\"row\" title=\"s0.json\">S00</th>"
+        ));
+        assert_eq!(rows.matches("<td").count(), shown + 1);
+        assert!(big.foot_html().contains(">Solved by<"));
+        assert!(big.legend_html().contains("A column a lesson"));
+        let views = big.views();
+        assert_eq!(
+            views[0],
+            (TableView::Totals, "Each lesson's total".to_string())
+        );
+        assert!(
+            views.iter().all(|(v, _)| *v != TableView::Exercises),
+            "every exercise is too many cells"
+        );
+        assert_eq!(views.len(), 1 + shown);
+        // A lesson picked: its exercises and its Σ.
+        let (lesson4, label) = views[4].clone();
+        assert_eq!(label, "Lesson 4: each exercise");
+        let one = big.with_view(lesson4);
+        assert_eq!(one.columns(), 1 + 7 + 1 + 1);
+        assert!(one.legend_html().contains("Lesson 4 alone is shown here"));
+        for (v, _) in &views {
+            assert_eq!(TableView::from_key(&v.key()), Some(*v));
+        }
+        assert_eq!(TableView::from_key("lesson-x"), None);
+        // Two of them: every exercise fits, and comes first.
+        let small = results_page(course, CLASS, &files[..2]).table.unwrap();
+        assert_eq!(small.view, TableView::Exercises);
+        assert_eq!(small.views()[0].0, TableView::Exercises);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use wasm_bindgen_futures::JsFuture;
 use super::{ClassCodeField, TeacherHead};
 use crate::results::{
     check_file, check_parts, results_page, Dropped, Rejection, ResultsPage, ResultsTable,
-    MAX_FILE_BYTES,
+    TableView, MAX_FILE_BYTES,
 };
 use crate::reveal::reveal_in_frames;
 use tellers_course::Course;
@@ -166,11 +166,53 @@ pub fn ClassResults(
     }
 }
 
-/// The table with its legend and CSV link; its rows come a few per frame
-/// ([`ResultsTable::row_parts`]), as one frame laying out a class's
-/// thousands of cells took over 50 ms.
+/// The table with its legend, the pick of its columns and its CSV link;
+/// its rows come a few per frame ([`ResultsTable::row_parts`]), as one
+/// frame laying out a class's thousands of cells took over 50 ms. A big
+/// class starts on each lesson's total ([`crate::results::MAX_CELLS`]).
 #[component]
 fn ResultsTableView(table: ResultsTable) -> impl IntoView {
+    let views = table.views();
+    let view = RwSignal::new(table.view);
+    let table = Arc::new(table);
+    let picker = (views.len() > 1).then(|| {
+        view! {
+            <div class="key__form print-hide">
+                <label>
+                    "Columns"
+                    <select
+                        prop:value=move || view.get().key()
+                        on:change=move |ev| {
+                            if let Some(v) = TableView::from_key(&event_target_value(&ev)) {
+                                view.set(v);
+                            }
+                        }
+                        data-testid="results-view"
+                    >
+                        {views
+                            .into_iter()
+                            .map(|(v, label)| view! { <option value=v.key() selected=move || view.get() == v>{label}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+            </div>
+        }
+    });
+    // A new pick draws the table again, its rows a few per frame.
+    let parts = move || {
+        let table = table.with_view(view.get());
+        view! { <TableParts table /> }
+    };
+    view! {
+        <h2>"The table"</h2>
+        {picker}
+        {parts}
+    }
+}
+
+/// One view of the table: legend, print note, CSV link and the rows.
+#[component]
+fn TableParts(table: ResultsTable) -> impl IntoView {
     let table = Arc::new(table);
     let parts = table.row_parts();
     let drawn = reveal_in_frames(1, parts.len(), 1);
