@@ -10,7 +10,7 @@
 //! id = "cap-600-goodput"          # kebab-case, unique in the course
 //! preset = "sale-day"             # optional; the default scenario otherwise
 //! set = { timeout_ms = 3000, queue_limit = 600, duration_s = 60 }
-//! figure = "goodput_rps"          # one of FIGURES
+//! figure = "goodput_rps"          # one of exercise::figures()
 //! at_most = 60                    # and/or at_least
 //! seeds = [1, 2, 3]               # every seed must hold (default 1, 2, 3)
 //! why = "24,000 requests a run; measured 34–36 rps; the bound leaves room"
@@ -21,7 +21,7 @@
 //! figure divided by the same figure of the scenario with these changes);
 //! `ratio_to_theory = true` (divided by what theory predicts).
 
-use crate::exercise::{report_value, scenario_from_fields, FIGURES};
+use crate::exercise::{figures_list, is_figure, report_value, scenario_from_fields};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use tellers_sim::presets::{preset, preset_names};
@@ -47,7 +47,7 @@ pub struct Claim {
     /// Run the point of the curve at this utilisation of the capacity instead.
     #[serde(default)]
     pub sweep_rho: Option<f64>,
-    /// The report figure, one of [`FIGURES`](crate::exercise::FIGURES).
+    /// The report figure, one of [`figures`](crate::exercise::figures).
     pub figure: String,
     /// The figure (or ratio) is at least this.
     #[serde(default)]
@@ -169,11 +169,11 @@ impl Claim {
         if !kebab {
             return Err(at("the id must be kebab-case (a-z, 0-9, -)".into()));
         }
-        if !FIGURES.contains(&self.figure.as_str()) {
+        if !is_figure(&self.figure) {
             return Err(at(format!(
                 "unknown figure '{}'; allowed: {}",
                 self.figure,
-                FIGURES.join(", ")
+                figures_list()
             )));
         }
         match (self.at_least, self.at_most) {

@@ -87,59 +87,23 @@ pub struct Exercise {
 }
 
 /// Figures of a report that an exercise's check or a lesson's claim may
-/// read: report fields, plus a few shares and the loop-block percentiles.
-pub const FIGURES: &[&str] = &[
-    "throughput_rps",
-    "goodput_rps",
-    "goodput_share",
-    "arrival_rps",
-    "admitted_rps",
-    "latency_mean_ms",
-    "latency_p50_ms",
-    "latency_p90_ms",
-    "latency_p99_ms",
-    "queue_wait_mean_ms",
-    "cpu_utilisation",
-    "mean_busy",
-    "mean_busy_workers",
-    "mean_in_flight",
-    "littles_law_in_flight",
-    "makespan_s",
-    "queue_len_end",
-    "queue_growth_per_s",
-    "peak_threads",
-    "peak_connections",
-    "peak_memory_used_mb",
-    "peak_memory_reserved_mb",
-    "completed",
-    "refused",
-    "refused_share",
-    "dropped",
-    "finished_after_timeout",
-    "loop_block_p99_ms",
-    "loop_block_max_ms",
-    "loop_connections_spread",
-    "latency_p999_ms",
-    "latency_max_ms",
-    "queue_wait_p99_ms",
-    "calls",
-    "retries",
-    "tries_per_call",
-    "call_success_share",
-    "shed",
-    "dropped_hopeless",
-    "timed_out",
-    "dep_calls",
-    "hedges",
-    "hedge_extra_share",
-    "dep_utilisation",
-    "dep_pool_wait_mean_ms",
-    "dep_pool_wait_p99_ms",
-    "dep_queue_wait_mean_ms",
-    "dep_queue_wait_p99_ms",
-];
+/// read: report fields, plus a few shares and the loop-block percentiles;
+/// those of [`FIGURE_LABELS`], in its order.
+pub fn figures() -> impl Iterator<Item = &'static str> {
+    FIGURE_LABELS.iter().map(|l| l.name)
+}
 
-/// Read `field` (one of [`FIGURES`]) from a report; `None` for an unknown
+/// Whether `name` is one of the report [`figures`].
+pub fn is_figure(name: &str) -> bool {
+    figure_label(name).is_some()
+}
+
+/// The report [`figures`], for a message listing what is allowed.
+pub fn figures_list() -> String {
+    figures().collect::<Vec<_>>().join(", ")
+}
+
+/// Read `field` (one of the [`figures`]) from a report; `None` for an unknown
 /// field, or a loop figure of a run without loops.
 pub fn report_value(r: &tellers_sim::Report, field: &str) -> Option<f64> {
     let share = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
@@ -211,7 +175,7 @@ pub fn report_value(r: &tellers_sim::Report, field: &str) -> Option<f64> {
 /// a field's name.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FigureLabel {
-    /// The figure, one of [`FIGURES`].
+    /// The figure's name, as reports, claims and exercises name it.
     pub name: &'static str,
     /// What it is, lower case (to sit inside a sentence): "mean wait in line".
     pub words: &'static str,
@@ -245,7 +209,8 @@ const fn share(name: &'static str, words: &'static str, unit: &'static str) -> F
 
 const RPS: &str = "requests per second";
 
-/// Every figure of [`FIGURES`], in its order, with its label.
+/// Every report figure lessons may name ([`figures`]), with its label:
+/// the one list of them.
 pub const FIGURE_LABELS: &[FigureLabel] = &[
     plain("throughput_rps", "throughput", RPS),
     plain(
@@ -357,7 +322,7 @@ pub const FIGURE_LABELS: &[FigureLabel] = &[
     ),
 ];
 
-/// The label of figure `name`; `None` for a name not in [`FIGURES`].
+/// The label of figure `name`; `None` for a name not among the [`figures`].
 pub fn figure_label(name: &str) -> Option<&'static FigureLabel> {
     FIGURE_LABELS.iter().find(|l| l.name == name)
 }
@@ -595,11 +560,10 @@ mod tests {
             ..Scenario::default()
         };
         let r = tellers_sim::simulate(&s).unwrap();
-        for f in FIGURES
-            .iter()
+        for f in figures()
             // Figures of one model or feature: read where they apply.
             .filter(|f| {
-                !f.starts_with("loop_") && !matches!(**f, "dep_utilisation" | "mean_busy_workers")
+                !f.starts_with("loop_") && !matches!(*f, "dep_utilisation" | "mean_busy_workers")
             })
         {
             let v = report_value(&r, f).unwrap_or_else(|| panic!("{f} does not read"));
@@ -629,8 +593,6 @@ mod tests {
 
     #[test]
     fn every_figure_has_a_label_in_words_with_its_unit() {
-        let named: Vec<&str> = FIGURE_LABELS.iter().map(|l| l.name).collect();
-        assert_eq!(named, FIGURES, "one label per figure, in the same order");
         for l in FIGURE_LABELS {
             assert!(!l.words.contains('_'), "{}: {}", l.name, l.words);
             // The course says "line", never "queue".

@@ -25,7 +25,7 @@ pub struct SimBlock {
     pub caption: String,
     /// Scenario fields the learner may change here.
     pub sliders: Vec<String>,
-    /// Report figures (names from [`FIGURES`](crate::exercise::FIGURES))
+    /// Report figures (names from [`figures`](crate::exercise::figures))
     /// the widget shows in its row of figures: those its predict box asks
     /// for, those the block lists under `figures`, then those its claims
     /// check, each once. Curve claims (`sweep_rho`) are read off the curve.
@@ -56,7 +56,7 @@ pub enum Segment {
         /// The question, as HTML.
         html: String,
         /// Report figures the learner guesses (names from
-        /// [`FIGURES`](crate::exercise::FIGURES)), compared with the run of
+        /// [`figures`](crate::exercise::figures)), compared with the run of
         /// the sim block that follows; empty for a guess in words.
         #[serde(default)]
         figures: Vec<String>,

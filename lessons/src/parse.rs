@@ -3,7 +3,7 @@
 //! build instead of reaching a learner.
 
 use crate::claim::{scenario_with, Claim};
-use crate::exercise::{Exercise, Kind, FIGURES};
+use crate::exercise::{figures_list, is_figure, Exercise, Kind};
 use crate::lesson::{Course, Lesson, Segment, SimBlock, VIEWS};
 use crate::math::math_to_mathml;
 use std::collections::{BTreeMap, BTreeSet};
@@ -247,10 +247,10 @@ fn sim_block(json: &str) -> Result<(SimBlock, Vec<String>), String> {
 
 /// Every name in `figures` is a report figure.
 fn check_figures(figures: &[String]) -> Result<(), String> {
-    match figures.iter().find(|f| !FIGURES.contains(&f.as_str())) {
+    match figures.iter().find(|f| !is_figure(f)) {
         Some(f) => Err(format!(
             "'{f}' is not a report figure; allowed: {}",
-            FIGURES.join(", ")
+            figures_list()
         )),
         None => Ok(()),
     }
@@ -484,10 +484,10 @@ fn exercise(toml_text: &str) -> Result<Exercise, String> {
         }
     }
     if let Some(f) = &ex.check_field {
-        if !FIGURES.contains(&f.as_str()) {
+        if !is_figure(f) {
             return Err(at(format!(
                 "check_field '{f}' is not one of {}",
-                FIGURES.join(", ")
+                figures_list()
             )));
         }
     }

@@ -262,26 +262,38 @@ pub fn capacity(s: &Scenario) -> Capacity {
         }
     }
     let thread_limit = threads.map(|t| thread_limit_rps(f64::from(t), inside_ms));
-    let dep_limit = dep_slots(s).map(|k| thread_limit_rps(f64::from(k), slot_ms_per_request(s)));
-    let mut cap = Capacity {
+    let cap = Capacity {
         cpu_limit_rps: cpu_limit,
         cpu_part,
         thread_limit_rps: thread_limit,
-        dep_limit_rps: dep_limit,
+        dep_limit_rps: None,
         capacity_rps: cpu_limit,
         binding: Limit::Cpu,
     };
-    // The CPU on a tie, then the threads, then the dependency.
+    with_dep_limit(cap, dep_limit_rps_with(s, hedges_per_call(s)))
+}
+
+/// `cap` with the dependency limit `dep_rps` (rps; `None` for none), its
+/// capacity the lowest of the CPU's, the threads' and that limit, and the
+/// binding one chosen again: the CPU on a tie, then the threads, then the
+/// dependency.
+pub fn with_dep_limit(cap: Capacity, dep_rps: Option<f64>) -> Capacity {
+    let mut out = Capacity {
+        dep_limit_rps: dep_rps,
+        capacity_rps: cap.cpu_limit_rps,
+        binding: Limit::Cpu,
+        ..cap
+    };
     for (limit, which) in [
-        (thread_limit, Limit::Threads),
-        (dep_limit, Limit::Dependency),
+        (cap.thread_limit_rps, Limit::Threads),
+        (dep_rps, Limit::Dependency),
     ] {
-        if let Some(l) = limit.filter(|l| *l < cap.capacity_rps) {
-            cap.capacity_rps = l;
-            cap.binding = which;
+        if let Some(l) = limit.filter(|l| *l < out.capacity_rps) {
+            out.capacity_rps = l;
+            out.binding = which;
         }
     }
-    cap
+    out
 }
 
 /// The read steps handed to the workers (event loop + workers): the share

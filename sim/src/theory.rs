@@ -324,27 +324,6 @@ pub fn hedge_overload(s: &Scenario, offered: Option<f64>, cap: &Capacity) -> Opt
     })
 }
 
-/// `cap` with the dependency limit `dep_rps`, the binding limit chosen
-/// again (the CPU on a tie, then the threads, then the dependency).
-fn with_dep_limit(cap: Capacity, dep_rps: f64) -> Capacity {
-    let mut out = Capacity {
-        dep_limit_rps: Some(dep_rps),
-        capacity_rps: cap.cpu_limit_rps,
-        binding: Limit::Cpu,
-        ..cap
-    };
-    for (limit, which) in [
-        (cap.thread_limit_rps, Limit::Threads),
-        (Some(dep_rps), Limit::Dependency),
-    ] {
-        if let Some(l) = limit.filter(|l| *l < out.capacity_rps) {
-            out.capacity_rps = l;
-            out.binding = which;
-        }
-    }
-    out
-}
-
 /// Why theory's hedge share and waits at the dependency are what they are
 /// when hedges can overload it ([`HedgeOverload`]), in the learner's words.
 fn hedge_overload_reason(s: &Scenario, o: &HedgeOverload) -> String {
@@ -860,7 +839,9 @@ pub fn theory(s: &Scenario) -> Theory {
     // its limit then counts them all.
     let overload = hedge_overload(s, offered, &analytic::capacity(s));
     let capacity = match overload {
-        Some(o) if o.certain => with_dep_limit(analytic::capacity(s), o.all_limit_rps),
+        Some(o) if o.certain => {
+            analytic::with_dep_limit(analytic::capacity(s), Some(o.all_limit_rps))
+        }
         _ => analytic::capacity(s),
     };
     let (cpu_mean, cpu_var) = cpu_moments(s);
