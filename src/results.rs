@@ -889,18 +889,15 @@ impl ResultsPage {
             count(r.rejected.len(), "file")
         )) + &r.notes_html(course);
         let table = (!r.students.is_empty()).then(|| {
-            let table = ResultsTable {
-                shown: r.lessons_shown(),
+            let mut table = ResultsTable {
                 view: TableView::Exercises,
                 csv_file: format!("tellers-results-{}.csv", class.trim()),
                 results: r,
             };
-            let view = if table.columns() * table.results.students.len() <= MAX_CELLS {
-                TableView::Exercises
-            } else {
-                TableView::Totals
-            };
-            table.with_view(view)
+            if !table.every_exercise_fits() {
+                table.view = TableView::Totals;
+            }
+            table
         });
         ResultsPage { notes, table }
     }
@@ -932,9 +929,6 @@ fn status(text: String) -> String {
 pub struct ResultsTable {
     /// The class's results.
     pub results: ClassResults,
-    /// The lessons it shows: those someone worked on
-    /// ([`ClassResults::lessons_shown`]), or the one picked.
-    shown: Vec<usize>,
     /// Which columns it shows.
     pub view: TableView,
     /// The name the CSV is saved as.
@@ -1022,7 +1016,7 @@ impl ResultsTable {
                 self.results.lessons[li].number
             );
         }
-        match with_exercises - self.shown.len() {
+        match with_exercises - self.shown().len() {
             0 => String::new(),
             1 => {
                 " One lesson nobody worked on is left out here; the CSV has every exercise.".into()
@@ -1048,18 +1042,12 @@ impl ResultsTable {
     /// (when it fits in [`MAX_CELLS`]), each lesson's total, then each
     /// lesson someone worked on, exercise by exercise.
     pub fn views(&self) -> Vec<(TableView, String)> {
-        let all = self.results.lessons_shown();
-        let every = ResultsTable {
-            shown: all.clone(),
-            view: TableView::Exercises,
-            ..self.clone()
-        };
         let mut views = Vec::new();
-        if every.columns() * self.results.students.len() <= MAX_CELLS {
+        if self.every_exercise_fits() {
             views.push((TableView::Exercises, "Every exercise".to_string()));
         }
         views.push((TableView::Totals, "Each lesson's total".to_string()));
-        for li in all {
+        for li in self.results.lessons_shown() {
             let l = &self.results.lessons[li];
             views.push((
                 TableView::Lesson(li),
@@ -1071,28 +1059,46 @@ impl ResultsTable {
 
     /// This table with the columns of `view`.
     pub fn with_view(&self, view: TableView) -> ResultsTable {
-        let shown = match view {
-            TableView::Lesson(li) => vec![li],
-            TableView::Exercises | TableView::Totals => self.results.lessons_shown(),
-        };
         ResultsTable {
-            shown,
             view,
             ..self.clone()
         }
     }
 
-    /// The table's columns: the names, each shown lesson's exercises and
-    /// its Σ (or its total alone), and the total.
-    pub fn columns(&self) -> usize {
-        if self.view == TableView::Totals {
-            return self.shown.len() + 2;
+    /// The lessons it shows: those someone worked on
+    /// ([`ClassResults::lessons_shown`]), or the one picked.
+    fn shown(&self) -> Vec<usize> {
+        match self.view {
+            TableView::Lesson(li) => vec![li],
+            TableView::Exercises | TableView::Totals => self.results.lessons_shown(),
         }
-        self.shown
+    }
+
+    /// The columns of the lessons `shown`: the names, each lesson's
+    /// exercises and its Σ, and the total.
+    fn exercise_columns(&self, shown: &[usize]) -> usize {
+        shown
             .iter()
             .map(|&li| self.results.lessons[li].exercises + 1)
             .sum::<usize>()
             + 2
+    }
+
+    /// Whether every exercise of every lesson someone worked on fits in
+    /// [`MAX_CELLS`] for this class.
+    fn every_exercise_fits(&self) -> bool {
+        self.exercise_columns(&self.results.lessons_shown()) * self.results.students.len()
+            <= MAX_CELLS
+    }
+
+    /// The table's columns: the names, each shown lesson's exercises and
+    /// its Σ (or its total alone), and the total.
+    pub fn columns(&self) -> usize {
+        let shown = self.shown();
+        if self.view == TableView::Totals {
+            return shown.len() + 2;
+        }
+        self.exercise_columns(&shown)
     }
 
     /// What a printout says above a table wider than paper (the printout
@@ -1111,25 +1117,25 @@ impl ResultsTable {
     /// What `<thead>` holds.
     pub fn head_html(&self) -> String {
         if self.view == TableView::Totals {
-            return self.results.totals_head_html(&self.shown);
+            return self.results.totals_head_html(&self.shown());
         }
-        self.results.table_head_html(&self.shown)
+        self.results.table_head_html(&self.shown())
     }
 
     /// What a `<tbody>` of the students `rows` holds.
     pub fn rows_html(&self, rows: Range<usize>) -> String {
         if self.view == TableView::Totals {
-            return self.results.totals_rows_html(&self.shown, rows);
+            return self.results.totals_rows_html(&self.shown(), rows);
         }
-        self.results.table_rows_html(&self.shown, rows)
+        self.results.table_rows_html(&self.shown(), rows)
     }
 
     /// What `<tfoot>` holds.
     pub fn foot_html(&self) -> String {
         if self.view == TableView::Totals {
-            return self.results.totals_foot_html(&self.shown);
+            return self.results.totals_foot_html(&self.shown());
         }
-        self.results.table_foot_html(&self.shown)
+        self.results.table_foot_html(&self.shown())
     }
 
     /// The rows, in the parts the page draws one per frame: as many rows
@@ -1677,7 +1683,7 @@ mod tests {
         let parts = table.row_parts();
         // One lesson shown: its exercises and sum, the name and the total.
         let cells = table
-            .shown
+            .shown()
             .iter()
             .map(|&l| table.results.lessons[l].exercises + 1)
             .sum::<usize>()
