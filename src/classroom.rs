@@ -314,9 +314,78 @@ pub fn tidy(text: &str) -> String {
 }
 
 /// A class code or a name as seeds and checks read it: [`tidy`], lower
-/// case. Two spellings that differ only so are the same student.
+/// case, in Unicode's composed form (NFC). Two spellings that differ only
+/// so are the same student: "Zoë" typed as one letter or as an e and a
+/// combining diaeresis (as some keyboards and pasted lists give it) look
+/// alike, so they have the same numbers.
 pub fn seed_text(text: &str) -> String {
-    tidy(text).to_lowercase()
+    composed(&tidy(text).to_lowercase())
+}
+
+/// `text` in Unicode's composed form (NFC), as [`seed_text`] gives it.
+pub fn composed(text: &str) -> String {
+    normalized(text, Form::Composed)
+}
+
+/// Where a name sorts in a list of students: its [`seed_text`] with each
+/// letter's accents left out (decomposed, NFD, then without combining
+/// marks), then the whole [`seed_text`] to part names that differ only by
+/// their accents. So "Élodie" sorts between "Ana" and "Zoë", not after
+/// "Zoë" as code points would put it. Not a full collation: letters that
+/// do not decompose ("ø", "ł", "ß") sort after "z".
+pub fn name_order_key(text: &str) -> String {
+    let seed = seed_text(text);
+    let bare: String = normalized(&seed, Form::Decomposed)
+        .chars()
+        .filter(|c| !is_combining_mark(*c))
+        .collect();
+    format!("{bare}\u{1}{seed}")
+}
+
+/// Whether `c` is in one of Unicode's combining diacritical marks blocks
+/// (the accents of Latin, Greek and Cyrillic letters once decomposed).
+fn is_combining_mark(c: char) -> bool {
+    matches!(c,
+        '\u{0300}'..='\u{036F}'
+        | '\u{1AB0}'..='\u{1AFF}'
+        | '\u{1DC0}'..='\u{1DFF}'
+        | '\u{20D0}'..='\u{20FF}'
+        | '\u{FE20}'..='\u{FE2F}')
+}
+
+/// A Unicode normalisation form.
+#[derive(Clone, Copy)]
+enum Form {
+    /// NFC: a letter and its accents as one code point where one exists.
+    Composed,
+    /// NFD: each letter, then its accents.
+    Decomposed,
+}
+
+/// `text` in normalisation form `form`. In the browser, the JavaScript
+/// engine's `String.prototype.normalize` (so the wasm carries no Unicode
+/// tables); natively, the unicode-normalization crate. Both follow
+/// Unicode's normalisation, which is stable for every assigned character.
+#[cfg(target_arch = "wasm32")]
+fn normalized(text: &str, form: Form) -> String {
+    if text.is_ascii() {
+        return text.to_owned();
+    }
+    let form = match form {
+        Form::Composed => "NFC",
+        Form::Decomposed => "NFD",
+    };
+    js_sys::JsString::from(text).normalize(form).into()
+}
+
+/// `text` in normalisation form `form` (see the browser's version above).
+#[cfg(not(target_arch = "wasm32"))]
+fn normalized(text: &str, form: Form) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    match form {
+        Form::Composed => text.nfc().collect(),
+        Form::Decomposed => text.nfd().collect(),
+    }
 }
 
 /// Most students one answer key lists.
@@ -681,6 +750,58 @@ mod tests {
         assert_eq!(tidy("  Ana \t  Souza "), "Ana Souza");
         assert_eq!(seed_text("Ana  SOUZA"), "ana souza");
         assert_eq!(tidy(""), "");
+    }
+
+    #[test]
+    fn a_name_typed_with_a_combining_accent_is_the_same_name() {
+        // "Zoë" as one letter (U+00EB) and as e + U+0308.
+        assert_eq!(seed_text("Zo\u{eb}"), seed_text("Zoe\u{308}"));
+        assert_eq!(seed_text("ZOE\u{308}"), "zo\u{eb}");
+        assert_eq!(
+            student_seed_for_test("R12", "Zoe\u{308}"),
+            student_seed_for_test("R12", "Zo\u{eb}")
+        );
+        // Compatibility forms stay apart (NFC, not NFKC): a full-width
+        // letter is not the letter.
+        assert_ne!(seed_text("\u{ff21}na"), seed_text("Ana"));
+    }
+
+    /// The class and name a student's seed joins, as progress makes it.
+    fn student_seed_for_test(class: &str, name: &str) -> String {
+        crate::progress::student_seed(class, name)
+    }
+
+    #[test]
+    fn names_sort_by_their_letters_then_by_their_accents() {
+        let mut names = vec![
+            "Zoë",
+            "eric",
+            "Élodie",
+            "Ana",
+            "Eric",
+            "Éric",
+            "Zoe\u{308}",
+            "Zoe",
+            "Ørjan",
+        ];
+        names.sort_by_key(|n| name_order_key(n));
+        assert_eq!(
+            names,
+            [
+                "Ana",
+                "Élodie",
+                "eric",
+                "Eric",
+                "Éric",
+                "Zoe",
+                "Zoë",
+                "Zoe\u{308}",
+                "Ørjan"
+            ]
+        );
+        // One key for one student, however the accent was typed.
+        assert_eq!(name_order_key("Zo\u{eb}"), name_order_key("ZOE\u{308}"));
+        assert_ne!(name_order_key("Eric"), name_order_key("Éric"));
     }
 
     #[test]

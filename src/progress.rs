@@ -12,7 +12,7 @@
 //! it, saves every change, and hands the lesson components two narrow
 //! contexts, [`ProgressRead`] and [`ProgressWrite`].
 
-use crate::classroom::{file_check, read_class_code, seed_text, tidy};
+use crate::classroom::{composed, file_check, read_class_code, seed_text, tidy};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -287,6 +287,25 @@ impl Progress {
     }
 }
 
+/// Take `theirs` into `mine`: every exercise either worked on is kept
+/// ([`ExerciseProgress::absorb`]). Returns whether `mine` changed.
+fn merge(
+    mine: &mut BTreeMap<String, ExerciseProgress>,
+    theirs: BTreeMap<String, ExerciseProgress>,
+) -> bool {
+    let mut changed = false;
+    for (id, record) in theirs {
+        match mine.get_mut(&id) {
+            Some(kept) => changed |= kept.absorb(&record),
+            None => {
+                mine.insert(id, record);
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
 /// What this browser keeps: who is working now, and the progress of every
 /// identity used here, by [`Student::seed`] ("" for the shared numbers).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -339,8 +358,9 @@ impl Learner {
                 }
                 Err(_) => damaged(),
             },
-            Some(v) if v == u64::from(STORE_VERSION) => match serde_json::from_str(text) {
-                Ok(learner) => (learner, None),
+            Some(v) if v == u64::from(STORE_VERSION) => match serde_json::from_str::<Learner>(text)
+            {
+                Ok(learner) => (learner.seeds_composed(), None),
                 Err(_) => damaged(),
             },
             Some(v) => (
@@ -442,18 +462,26 @@ impl Learner {
         }
         let mut changed = false;
         for (seed, exercises) in other.identities {
-            let mine = self.identities.entry(seed).or_default();
-            for (id, theirs) in exercises {
-                match mine.get_mut(&id) {
-                    Some(record) => changed |= record.absorb(&theirs),
-                    None => {
-                        mine.insert(id, theirs);
-                        changed = true;
-                    }
-                }
-            }
+            changed |= merge(self.identities.entry(seed).or_default(), exercises);
         }
         changed
+    }
+
+    /// This progress with each identity under its seed in Unicode's
+    /// composed form, as [`seed_text`] reads names now: a name typed with a
+    /// combining accent was kept under another seed before, and its work
+    /// joins the name's (merged where both hold an exercise).
+    fn seeds_composed(mut self) -> Self {
+        if self.identities.keys().all(|seed| seed.is_ascii()) {
+            return self;
+        }
+        for (seed, exercises) in std::mem::take(&mut self.identities) {
+            merge(
+                self.identities.entry(composed(&seed)).or_default(),
+                exercises,
+            );
+        }
+        self
     }
 
     /// The text to store over `stored` (what storage holds now, which
@@ -682,6 +710,25 @@ mod tests {
         let old = r#"{"version":1,"student":{"class":"R12","name":"Ana"},"exercises":{"pause-share":{"solved":true,"attempts":1,"hints":0}}}"#;
         let merged = tab_a.to_store_over(Some(old)).unwrap();
         assert!(Learner::load(Some(&merged)).0.solved("pause-share"));
+    }
+
+    #[test]
+    fn work_kept_under_a_name_typed_with_a_combining_accent_is_that_names() {
+        // Stored before names were read in composed form: Zoë's work under
+        // "zoe" + U+0308, and some under "zoë" (U+00EB).
+        let stored = format!(
+            r#"{{"version":{STORE_VERSION},"student":{{"class":"R12","name":"Zoe\u0308"}},"identities":{{"r12/zoe\u0308":{{"a":{{"solved":true,"attempts":1,"hints":0}},"b":{{"solved":false,"attempts":1,"hints":1}}}},"r12/zo\u00eb":{{"b":{{"solved":true,"attempts":1,"hints":0}}}}}}}}"#
+        );
+        let (l, notice) = Learner::load(Some(&stored));
+        assert_eq!(notice, None);
+        assert_eq!(l.identities.len(), 1, "{:?}", l.identities.keys());
+        assert!(l.solved("a") && l.solved("b"));
+        // Merged as two copies of one record are: the more attempts and hints.
+        let b = &l.progress().exercises["b"];
+        assert_eq!((b.attempts, b.hints), (1, 1));
+        let mut typed_as_one_letter = l.clone();
+        typed_as_one_letter.set_student("r12", "ZO\u{cb}");
+        assert!(typed_as_one_letter.solved("a"));
     }
 
     #[test]

@@ -18,7 +18,7 @@
 //! a few rows per frame ([`ResultsTable::row_parts`]), and makes the CSV
 //! only when it is downloaded.
 
-use crate::classroom::{bare_code, file_check, seed_text};
+use crate::classroom::{bare_code, file_check, name_order_key, seed_text};
 use crate::progress::{ExerciseProgress, Progress, READABLE_VERSIONS};
 use crate::reveal::steps_by_cost;
 use crate::route::{lesson_href, query_escape};
@@ -353,10 +353,12 @@ impl ClassResults {
         let mut kept: Vec<(String, String, Progress)> = Vec::new();
         for (n, (file, p)) in read.into_iter().enumerate() {
             // Files without a name may be different students: each its own
-            // row, after the named ones, in the order they came.
+            // row, after the named ones, in the order they came. Named
+            // rows sort by their letters, accents second (one key for one
+            // [`seed_text`]).
             let key = match seed_text(&p.student.name) {
                 name if name.is_empty() => format!("\u{10ffff}{n:08}"),
-                name => name,
+                _ => name_order_key(&p.student.name),
             };
             // The rows already kept for this name: `key`, then `key\0…`.
             let start = kept.partition_point(|(k, _, _)| k.as_str() < key.as_str());
@@ -1985,6 +1987,49 @@ mod tests {
         );
         assert_eq!(r.students.len(), 1);
         assert_eq!(r.students[0].file, "b.json");
+    }
+
+    #[test]
+    fn one_student_however_their_accent_was_typed_and_accents_sort_as_letters() {
+        // Zoë's first file has "ë" as one letter, her later one as e and a
+        // combining diaeresis (a pasted name): one student, the later file.
+        let first = student("Zo\u{eb}", CLASS, &[("threads-busy", &[true])]);
+        let later = student(
+            "Zoe\u{308}",
+            CLASS,
+            &[("threads-busy", &[true]), ("work-or-wait-step", &[true])],
+        );
+        let elodie = student("\u{c9}lodie", CLASS, &[]);
+        let ana = student("Ana", CLASS, &[]);
+        let r = ClassResults::new(
+            compiled_course(),
+            CLASS,
+            &[
+                file("z1.json", &first),
+                file("e.json", &elodie),
+                file("z2.json", &later),
+                file("a.json", &ana),
+            ],
+        );
+        let rows: Vec<(&str, &str)> = r
+            .students
+            .iter()
+            .map(|s| (s.name.as_str(), s.file.as_str()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("Ana", "a.json"),
+                ("\u{c9}lodie", "e.json"),
+                ("Zoe\u{308}", "z2.json")
+            ],
+            "Élodie between Ana and Zoë; Zoë once"
+        );
+        assert!(
+            reason(&r, "z1.json").contains("z2.json"),
+            "{:?}",
+            r.rejected
+        );
     }
 
     #[test]

@@ -106,6 +106,34 @@ export async function theKeyIsByLessonFilteredPrintedCompactlyAndTidiesNames({ p
   await expectAccessible(page);
 }
 
+/**
+ * "Zoë" typed as e and a combining diaeresis (some keyboards, a pasted
+ * list) and as one letter look alike, so they are one student with one set
+ * of numbers: the learner's page and the teacher's key both read names in
+ * Unicode's composed form (the wasm asks the browser's String.normalize).
+ */
+export async function aNameTypedWithACombiningAccentHasTheKeysNumbers({ page, open }) {
+  const decomposed = 'Zoe\u0308 Martin';
+  const composed = 'Zo\u00eb Martin';
+  await open('#/lessons');
+  await page.getByTestId('class-code').fill('R12');
+  await page.getByTestId('student-name').fill(decomposed);
+  await expectVisible(page.locator('.toc__link').first(), 'the contents');
+  const lessonCount = await page.locator('.toc__link').count();
+  await page.locator('.toc__link').nth(3).click();
+  const { answer } = await threadsBusy(page);
+
+  await open('#/lessons/answer-key?class=R12');
+  // The teacher's list has her name both ways, and a name without the accent.
+  await page.getByTestId('key-names').fill(`${composed}\n${decomposed}\nZoe Martin`);
+  await waitForKey(page, 2, lessonCount);
+  const key = await keyContents(page);
+  assert.deepEqual(key.map((s) => s.name.normalize('NFC')), [composed, 'Zoe Martin'], 'her name once, and Zoe');
+  const row = (s) => s.lessons.flatMap((l) => l.rows).find((r) => r.id === 'threads-busy');
+  const shown = Number(row(key[0]).answer.replace(/[^\d.]/g, ''));
+  assert.ok(Math.abs(shown - answer) / answer < 0.01, `the key's Zoë has the learner's numbers (${shown} vs ${answer})`);
+}
+
 /** A printed page's lines, trimmed, without the empty ones. */
 function lines(text) {
   return text.split('\n').map((l) => l.trim()).filter(Boolean);
