@@ -304,6 +304,7 @@ pub fn row_key(figure: &str) -> Option<&'static str> {
         "dropped" | "finished_after_timeout" => "fig-timeouts",
         "loop_block_p99_ms" | "loop_block_max_ms" => "fig-loop-block",
         "loop_connections_spread" => "fig-loop-conns",
+        "worker_wait_mean_ms" | "worker_wait_p99_ms" => "fig-worker-wait",
         "calls" | "call_success_share" => "fig-calls",
         "retries" | "tries_per_call" => "fig-retries",
         "shed" | "dropped_hopeless" => "fig-shed",
@@ -711,6 +712,15 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             "fig-loop-conns",
             "Connections each loop accepted (busiest ÷ quietest)",
             loop_connections_text(&r.loop_connections),
+            "—".into(),
+        );
+    }
+    let has_workers = s.model == Model::EventLoopWorkers;
+    if let Some(w) = r.worker_wait_ms.or(has_workers.then(Default::default)) {
+        row(
+            "fig-worker-wait",
+            "Wait for a free worker: mean / p99",
+            format!("{} / {}", fmt_ms(w.mean), fmt_ms(w.p99)),
             "—".into(),
         );
     }

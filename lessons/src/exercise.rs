@@ -104,7 +104,7 @@ pub fn figures_list() -> String {
 }
 
 /// Read `field` (one of the [`figures`]) from a report; `None` for an unknown
-/// field, or a loop figure of a run without loops.
+/// field, or a loop (worker) figure of a run without loops (workers).
 pub fn report_value(r: &tellers_sim::Report, field: &str) -> Option<f64> {
     let share = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
     Some(match field {
@@ -137,6 +137,8 @@ pub fn report_value(r: &tellers_sim::Report, field: &str) -> Option<f64> {
         "finished_after_timeout" => r.finished_after_timeout as f64,
         "loop_block_p99_ms" => r.loop_block_ms?.p99,
         "loop_block_max_ms" => r.loop_block_ms?.max,
+        "worker_wait_mean_ms" => r.worker_wait_ms?.mean,
+        "worker_wait_p99_ms" => r.worker_wait_ms?.p99,
         // Most connections one loop accepted ÷ fewest: 1 when spread evenly.
         "loop_connections_spread" => {
             let most = *r.loop_connections.iter().max()?;
@@ -271,6 +273,16 @@ pub const FIGURE_LABELS: &[FigureLabel] = &[
     plain(
         "loop_block_max_ms",
         "longest time one step held its loop",
+        "ms",
+    ),
+    plain(
+        "worker_wait_mean_ms",
+        "mean wait for a free worker (steps handed to the workers)",
+        "ms",
+    ),
+    plain(
+        "worker_wait_p99_ms",
+        "p99 wait for a free worker (steps handed to the workers)",
         "ms",
     ),
     plain(
@@ -563,7 +575,9 @@ mod tests {
         for f in figures()
             // Figures of one model or feature: read where they apply.
             .filter(|f| {
-                !f.starts_with("loop_") && !matches!(*f, "dep_utilisation" | "mean_busy_workers")
+                !f.starts_with("loop_")
+                    && !f.starts_with("worker_")
+                    && !matches!(*f, "dep_utilisation" | "mean_busy_workers")
             })
         {
             let v = report_value(&r, f).unwrap_or_else(|| panic!("{f} does not read"));
@@ -589,6 +603,20 @@ mod tests {
         let extra = report_value(&dep, "hedge_extra_share").unwrap();
         assert!(extra > 0.0 && extra < 1.0, "{extra}");
         assert_eq!(report_value(&r, "dep_utilisation"), None);
+        // Workers report their wait; other models have none to read.
+        let workers = tellers_sim::simulate(&Scenario {
+            model: tellers_sim::Model::EventLoopWorkers,
+            loops: 1,
+            offload_above_ms: 0.0,
+            rps: 300.0,
+            duration_s: 5.0,
+            ..Scenario::default()
+        })
+        .unwrap();
+        let mean = report_value(&workers, "worker_wait_mean_ms").unwrap();
+        let p99 = report_value(&workers, "worker_wait_p99_ms").unwrap();
+        assert!(mean > 0.0 && p99 > mean, "{mean} {p99}");
+        assert_eq!(report_value(&r, "worker_wait_mean_ms"), None);
     }
 
     #[test]

@@ -185,6 +185,10 @@ pub struct Report {
     pub loop_block_ms: Option<LoopBlock>,
     /// Connections each event loop accepted; empty without loops.
     pub loop_connections: Vec<u64>,
+    /// Time a measured request's step handed to the workers waited for a
+    /// free worker (of its loop's pool, with a pool per loop), ms; `None`
+    /// without workers.
+    pub worker_wait_ms: Option<QueueWait>,
     /// Most threads alive at once (pool threads, loops and workers count too).
     pub peak_threads: u64,
     /// Peak stack set aside, MB (1 MB = 1,000 KB, as the lessons count).

@@ -499,7 +499,9 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
 /// It says why only from what was measured: the slow few waited in line
 /// (the line's p99 is at least half the p99), behind one step that held
 /// its event loop about as long as the p99 or longer, or in a line that
-/// formed and drained (no sign above says it grows).
+/// formed and drained (no sign above says it grows); or, when neither,
+/// for a free worker (the wait of steps handed to workers has a p99 of at
+/// least half the p99).
 fn far_tail_sign(r: &Report) -> Option<Sign> {
     let l = r.latency_ms;
     let far =
@@ -509,7 +511,17 @@ fn far_tail_sign(r: &Report) -> Option<Sign> {
     }
     let in_line = r.queue_wait_ms.p99 >= 0.5 * l.p99;
     let pause = r.loop_block_ms.map(|b| b.max).filter(|m| *m >= 0.5 * l.p99);
+    let for_a_worker = r.worker_wait_ms.filter(|w| w.p99 >= 0.5 * l.p99);
     let why = match (in_line, pause) {
+        (false, None) if for_a_worker.is_some() => {
+            let w = for_a_worker.expect("matched");
+            format!(
+                "The slow ones waited for a worker: a step handed to the workers waited {} on \
+                 average for a free one, and 1 in 100 such steps {} or more. ",
+                ms(w.mean),
+                ms(w.p99)
+            )
+        }
         (true, Some(step)) => format!(
             "The slow ones waited in line: one step held its event loop for {}, and the requests \
              that arrived meanwhile waited behind it. ",
@@ -1088,6 +1100,38 @@ mod tests {
         }
         assert_eq!(kinds("waf-offload-unbalanced"), vec![SignKind::FarTail]);
         assert_eq!(kinds("waf-offload-round-robin"), vec![SignKind::Healthy]);
+    }
+
+    /// Lesson 12's unbalanced run: the slow few neither waited in the
+    /// loops' line nor behind a long step; they waited for a worker of
+    /// their loop's pool, and the sign says so with the measured wait.
+    #[test]
+    fn a_far_tail_from_a_piled_up_pool_says_the_steps_waited_for_a_worker() {
+        let s = preset("waf-offload-unbalanced").unwrap();
+        let r = crate::simulate(&s).unwrap();
+        let w = r.worker_wait_ms.unwrap();
+        let far = read_signs(&s, &r, &theory(&s))
+            .into_iter()
+            .find(|g| g.kind == SignKind::FarTail)
+            .unwrap();
+        assert!(
+            far.detail.contains(&format!(
+                "waited for a worker: a step handed to the workers waited {} on average",
+                ms(w.mean)
+            )) && far
+                .detail
+                .contains(&format!("1 in 100 such steps {} or more", ms(w.p99))),
+            "{}",
+            far.detail
+        );
+        // A tail from a long step on the loop keeps its own reason.
+        let pauses = lesson_17_pauses(Arrivals::Poisson);
+        let r = crate::simulate(&pauses).unwrap();
+        let detail: String = read_signs(&pauses, &r, &theory(&pauses))
+            .into_iter()
+            .map(|g| g.detail)
+            .collect();
+        assert!(!detail.contains("waited for a worker"), "{detail}");
     }
 
     #[test]

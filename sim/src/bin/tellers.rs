@@ -188,6 +188,10 @@ fn print_table(s: &Scenario, r: &Report) {
             String::new(),
         );
     }
+    if let Some(w) = r.worker_wait_ms {
+        row("worker wait mean, ms", measured(w.mean), String::new());
+        row("worker wait p99, ms", measured(w.p99), String::new());
+    }
     out!();
     out!(
         "arrived {}  completed {}  refused {}  dropped {}  timed out {} ({} finished for nobody)  in flight at end {}",

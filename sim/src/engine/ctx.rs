@@ -9,6 +9,7 @@ use super::event::Event;
 use super::queue::{EventQueue, Time};
 use super::request::{Caller, Owner, Phase, Req, ReqId, Requests};
 use super::stats::{LeftLine, Stats, NS_PER_MS};
+use crate::histogram::Histogram;
 use crate::rng::{self, Rng};
 use crate::scenario::{Arrivals, Dist, Scenario};
 use rand::distr::{Bernoulli, Distribution};
@@ -55,6 +56,11 @@ pub trait Server {
     /// Requests each event loop served; empty without loops.
     fn loop_requests(&self) -> Vec<u64> {
         Vec::new()
+    }
+    /// How long the measured requests' steps handed to workers waited for
+    /// one, ns; `None` without workers.
+    fn worker_wait(&self) -> Option<&Histogram> {
+        None
     }
 }
 

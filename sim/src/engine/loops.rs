@@ -8,6 +8,7 @@ use super::cores::{TellerId, TellerKind, TellerState};
 use super::ctx::{Ctx, Server};
 use super::queue::Time;
 use super::request::{Caller, Owner, Phase, ReqId};
+use crate::histogram::Histogram;
 use crate::scenario::{Accept, Model};
 use std::collections::VecDeque;
 
@@ -50,6 +51,9 @@ pub struct LoopServer {
     worker_pool: Vec<u32>,
     /// The first worker's teller id.
     first_worker: TellerId,
+    /// How long the measured requests' steps waited for a worker, ns;
+    /// `None` without workers.
+    worker_wait: Option<Box<Histogram>>,
 }
 
 /// A pool of worker threads and the steps waiting for one.
@@ -57,8 +61,8 @@ pub struct LoopServer {
 struct WorkerPool {
     /// Idle workers (popped from the end).
     free: Vec<TellerId>,
-    /// Steps waiting for a worker.
-    queue: VecDeque<ReqId>,
+    /// Steps waiting for a worker, with when each was handed over, ns.
+    queue: VecDeque<(ReqId, Time)>,
 }
 
 impl LoopServer {
@@ -85,6 +89,7 @@ impl LoopServer {
             pools: Vec::new(),
             worker_pool: Vec::new(),
             first_worker: 0,
+            worker_wait: None,
         };
         for i in 0..n {
             let t = ctx.tellers.spawn(TellerKind::Loop);
@@ -106,6 +111,7 @@ impl LoopServer {
                 }
                 server.pools.push(pool);
             }
+            server.worker_wait = Some(Box::new(Histogram::new()));
         }
         server
     }
@@ -247,7 +253,7 @@ impl LoopServer {
                 let q = ctx.reqs.get_mut(r);
                 q.phase = Phase::Worker;
                 q.pool = p;
-                self.pools[p as usize].queue.push_back(r);
+                self.pools[p as usize].queue.push_back((r, ctx.now));
                 self.pump_workers(ctx, p);
             }
             Phase::Read | Phase::Resume => self.after_compute(ctx, r),
@@ -280,8 +286,14 @@ impl LoopServer {
             let Some(w) = pool.free.pop() else {
                 return;
             };
-            let r = pool.queue.pop_front().expect("not empty");
-            let read = ctx.reqs.get(r).read;
+            let (r, since) = pool.queue.pop_front().expect("not empty");
+            let q = ctx.reqs.get(r);
+            let read = q.read;
+            if q.measured {
+                if let Some(h) = &mut self.worker_wait {
+                    h.record(ctx.now - since);
+                }
+            }
             ctx.tellers.get_mut(w).req = Some(r);
             ctx.stats.busy_tellers += 1;
             ctx.stats.busy_workers += 1;
@@ -395,5 +407,9 @@ impl Server for LoopServer {
 
     fn loop_requests(&self) -> Vec<u64> {
         self.served.clone()
+    }
+
+    fn worker_wait(&self) -> Option<&Histogram> {
+        self.worker_wait.as_deref()
     }
 }

@@ -32,6 +32,7 @@ mod request;
 mod stats;
 mod threads;
 
+use crate::histogram::Histogram;
 use crate::report::{Latency, LoopBlock, QueueWait, Report, StoppedBy};
 use crate::rng;
 use crate::scenario::{Arrivals, FieldError, Model, Scenario};
@@ -100,6 +101,9 @@ impl Server for AnyServer {
     }
     fn loop_requests(&self) -> Vec<u64> {
         each!(self, s => s.loop_requests())
+    }
+    fn worker_wait(&self) -> Option<&Histogram> {
+        each!(self, s => s.worker_wait())
     }
 }
 
@@ -636,6 +640,10 @@ impl Simulation {
                 max: st.loop_block.max() as f64 / NS_PER_MS,
             }),
             loop_connections,
+            worker_wait_ms: self.server.worker_wait().map(|h| QueueWait {
+                mean: h.mean() / NS_PER_MS,
+                p99: h.quantile(0.99) / NS_PER_MS,
+            }),
             peak_threads,
             peak_memory_reserved_mb: peak_threads as f64 * c.s.stack_reserved_kb * kb_to_mb,
             peak_memory_used_mb: (peak_threads as f64 * c.s.stack_used_kb
