@@ -109,6 +109,36 @@ fn limit(x: f64) -> String {
     }
 }
 
+/// The theory column's limits under the throughput row: the CPU's, the
+/// threads', the dependency's (and, where hedges can tip it over, its limit
+/// once every call is sent twice, as the app's figures give it) and which
+/// one binds.
+fn limit_rows(th: &Theory) -> Vec<(&'static str, String)> {
+    let cap = &th.capacity;
+    let mut rows = vec![
+        ("  CPU limit, rps", limit(cap.cpu_limit_rps)),
+        (
+            "  thread limit, rps",
+            cap.thread_limit_rps.map_or("—".into(), limit),
+        ),
+    ];
+    if let Some(d) = cap.dep_limit_rps {
+        rows.push(("  dependency limit, rps", limit(d)));
+        if let Some(o) = th.dep.hedge_overload.filter(|o| !o.certain) {
+            rows.push(("    every call sent twice", limit(o.all_limit_rps)));
+        }
+    }
+    rows.push((
+        "  binding limit",
+        match (cap.binding, cap.cpu_part) {
+            (Limit::Cpu, CpuPart::Loops) => "cpu (the loops' own steps)".to_owned(),
+            (Limit::Cpu, CpuPart::Workers) => "cpu (the workers' steps)".to_owned(),
+            (b, _) => format!("{b:?}").to_lowercase(),
+        },
+    ));
+    rows
+}
+
 fn print_table(s: &Scenario, r: &Report) {
     let th = theory(s);
     let cap = &th.capacity;
@@ -119,21 +149,9 @@ fn print_table(s: &Scenario, r: &Report) {
         format!("{:.1}", r.throughput_rps),
         format!("{} cap", limit(cap.capacity_rps)),
     );
-    row("  CPU limit, rps", String::new(), limit(cap.cpu_limit_rps));
-    row(
-        "  thread limit, rps",
-        String::new(),
-        cap.thread_limit_rps.map_or("—".into(), limit),
-    );
-    row(
-        "  binding limit",
-        String::new(),
-        match (cap.binding, cap.cpu_part) {
-            (Limit::Cpu, CpuPart::Loops) => "cpu (the loops' own steps)".to_owned(),
-            (Limit::Cpu, CpuPart::Workers) => "cpu (the workers' steps)".to_owned(),
-            (b, _) => format!("{b:?}").to_lowercase(),
-        },
-    );
+    for (name, theory) in limit_rows(&th) {
+        row(name, String::new(), theory);
+    }
     row(
         "CPU utilisation, %",
         format!("{:.1}", r.cpu_utilisation * 100.0),
@@ -499,6 +517,38 @@ mod tests {
                     .iter()
                     .all(|l| l.starts_with("  approximate because ")),
             "{lines:?}"
+        );
+    }
+
+    /// The limits say the dependency's where it has one and, where hedges
+    /// can tip it over for good (lesson 16: 160 slots, 100 rps), its limit
+    /// with every call sent twice too, as the app's figures do.
+    #[test]
+    fn the_limits_give_the_dependencys_and_its_limit_with_every_call_hedged() {
+        let hedged = Scenario {
+            dep_concurrency: Some(160),
+            ..preset("fan-out-100-hedged").unwrap()
+        };
+        let rows = limit_rows(&theory(&hedged));
+        let of = |name: &str| rows.iter().find(|r| r.0 == name).map(|r| r.1.clone());
+        assert_eq!(of("  dependency limit, rps").as_deref(), Some("152.4"));
+        assert_eq!(of("    every call sent twice").as_deref(), Some("80.0"));
+        assert_eq!(of("  binding limit").as_deref(), Some("dependency"));
+        // Certain overload: theory's limit is already the one with every
+        // call sent twice; no second line.
+        let certain = Scenario {
+            dep_concurrency: Some(100),
+            ..hedged.clone()
+        };
+        let rows = limit_rows(&theory(&certain));
+        assert!(
+            rows.iter().all(|r| r.0 != "    every call sent twice"),
+            "{rows:?}"
+        );
+        let plain = limit_rows(&theory(&preset("mm4").unwrap()));
+        assert!(
+            plain.iter().all(|r| !r.0.contains("dependency")),
+            "{plain:?}"
         );
     }
 
