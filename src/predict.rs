@@ -6,7 +6,7 @@
 //! (so "0.1 s" and "100 ms" are the same guess) and compared with the run.
 //! Plain functions, checked with `cargo test`.
 
-use tellers_course::exercise::report_value;
+use tellers_course::exercise::{figure_label, report_value};
 use tellers_course::{check, explain, Unit, Verdict};
 use tellers_sim::report::Report;
 use tellers_sim::Scenario;
@@ -38,36 +38,31 @@ pub fn guess_unit(figure: &str) -> (Unit, f64) {
     }
 }
 
-/// What the learner reads beside the guess box, e.g. "Mean response time (ms)".
+/// What the learner reads beside the guess box, e.g. "Mean response time
+/// (ms)": the figure's words from the course's one list of them
+/// ([`figure_label`]), a capital first (not for "p99 …"), and the unit the
+/// guess is read in.
 pub fn guess_label(figure: &str) -> String {
-    let name = match figure {
-        "throughput_rps" => "Requests finished per second",
-        "goodput_rps" => "Finished while the caller still waited, per second",
-        "goodput_share" => "Share finished while the caller still waited",
-        "latency_mean_ms" => "Mean response time",
-        "latency_p50_ms" => "Median response time (p50)",
-        "latency_p90_ms" => "p90 response time",
-        "latency_p99_ms" => "p99 response time",
-        "queue_wait_mean_ms" => "Mean time in line",
-        "cpu_utilisation" => "CPU busy",
-        "mean_busy" => "Busy threads, loops and workers (mean)",
-        "mean_busy_workers" => "Busy worker threads (mean)",
-        "mean_in_flight" => "Requests inside (mean)",
-        "makespan_s" => "Time until the last request finished",
-        "queue_len_end" => "Requests in line at the end",
-        "queue_growth_per_s" => "Line growth per second",
-        "peak_threads" => "Threads alive (peak)",
-        "peak_connections" => "Open connections (peak)",
-        "peak_memory_used_mb" => "Memory in use: stacks and connection state (peak)",
-        "peak_memory_reserved_mb" => "Stack memory reserved (peak)",
-        "refused_share" => "Share refused",
-        other => other,
+    let words = figure_label(figure).map_or(figure, |l| l.words);
+    let mut chars = words.chars();
+    let first_word = words.split(' ').next().unwrap_or("");
+    let name = match chars.next() {
+        Some(c) if !first_word.chars().any(|c| c.is_ascii_digit()) => {
+            c.to_uppercase().chain(chars).collect()
+        }
+        _ => words.to_owned(),
     };
-    match guess_unit(figure).0 {
-        Unit::Count => name.to_owned(),
-        Unit::Percent => format!("{name} (%)"),
-        Unit::Rps => format!("{name} (rps)"),
-        u => format!("{name} ({})", u.label()),
+    let unit = match guess_unit(figure).0 {
+        Unit::Count => return name,
+        Unit::Percent => "%".to_owned(),
+        Unit::Rps => "rps".to_owned(),
+        u => u.label().to_owned(),
+    };
+    // "Median response time (p50), ms", not "(p50) (ms)".
+    if name.ends_with(')') {
+        format!("{name}, {unit}")
+    } else {
+        format!("{name} ({unit})")
     }
 }
 
@@ -254,6 +249,21 @@ mod tests {
         assert_eq!(guess_unit("mean_in_flight").0, Unit::Count);
         assert_eq!(guess_label("latency_mean_ms"), "Mean response time (ms)");
         assert_eq!(guess_label("cpu_utilisation"), "CPU busy (%)");
+        // The course's words for every figure, never a field's name.
+        assert_eq!(guess_label("latency_p99_ms"), "p99 response time (ms)");
+        assert_eq!(
+            guess_label("latency_p50_ms"),
+            "Median response time (p50), ms"
+        );
+        assert_eq!(guess_label("throughput_rps"), "Throughput (rps)");
+        assert_eq!(guess_label("mean_in_flight"), "Requests inside (mean)");
+        assert_eq!(
+            guess_label("worker_wait_mean_ms"),
+            "Mean wait for a free worker (steps handed to the workers), ms"
+        );
+        for f in tellers_course::exercise::figures() {
+            assert!(!guess_label(f).contains('_'), "{f}: {}", guess_label(f));
+        }
         let r = Report {
             cpu_utilisation: 0.25,
             sim_time_s: 60.0,
