@@ -44,14 +44,15 @@ pub fn guess_unit(figure: &str) -> (Unit, f64) {
 /// guess is read in.
 pub fn guess_label(figure: &str) -> String {
     let words = figure_label(figure).map_or(figure, |l| l.words);
-    let mut chars = words.chars();
+    // ASCII upper case: the words start with a plain letter, and char's
+    // Unicode upper case would add its tables (about 6 KB) to the download.
     let first_word = words.split(' ').next().unwrap_or("");
-    let name = match chars.next() {
-        Some(c) if !first_word.chars().any(|c| c.is_ascii_digit()) => {
-            c.to_uppercase().chain(chars).collect()
+    let mut name = words.to_owned();
+    if !first_word.chars().any(|c| c.is_ascii_digit()) {
+        if let Some(first) = name.get_mut(..1) {
+            first.make_ascii_uppercase();
         }
-        _ => words.to_owned(),
-    };
+    }
     let unit = match guess_unit(figure).0 {
         Unit::Count => return name,
         Unit::Percent => "%".to_owned(),
