@@ -363,13 +363,13 @@ scenario_fields! {
         group: Group::Arrivals,
         label: "Clients", unit: "clients", kind: int(1, 100_000),
         used: Used::Arrivals(&[Arrivals::Closed]), control: slider(1.0, 1000.0, 1.0), playground: true,
-        help: "Clients in a closed loop, each with one request at a time.",
+        help: "Clients in a closed loop, each sending its next request once its last is answered (or, with a timeout, once it gives up on it, while the abandoned one may still be inside).",
     }
     conn_requests: u32 = 1 => {
         group: Group::Arrivals,
         label: "Requests per connection (keep-alive)", unit: "requests", kind: int(1, 100_000),
         used: Used::Arrivals(OPEN), control: slider(1.0, 1000.0, 1.0), playground: true,
-        help: "Keep-alive: open arrivals become new connections at rps ÷ N per second, each sending N requests one after another (the next think_ms after the previous answer), pinned to the loop that accepted the connection; 1 = a new connection per request. A run starts with none open, so the arrivals reach rps only once the first connections have sent all theirs, about N × (think + service) in.",
+        help: "Keep-alive: open arrivals become new connections at rps ÷ N per second, each sending N requests one after another (the next think_ms after the previous answer), with event loops pinned to the loop that accepted the connection (not with a shared line); 1 = a new connection per request. A run starts with none open, so the arrivals reach rps only once the first connections have sent all theirs, about N × (think + service) in.",
     }
     think_ms: f64 = 0.0 => {
         group: Group::Arrivals,
@@ -472,7 +472,7 @@ scenario_fields! {
         group: Group::Run,
         label: "Stop arrivals after", unit: "requests", kind: int(1, 100_000_000),
         used: Used::Always, control: Control::None, playground: false,
-        help: "Stop arrivals after this many requests and run until all are done; none = arrivals go on until the run ends.",
+        help: "Stop arrivals after this many requests and run until all are done or the run length ends, whichever comes first; none = arrivals go on until the run ends.",
     }
     duration_s: f64 = 60.0 => {
         group: Group::Run,
@@ -484,7 +484,7 @@ scenario_fields! {
         group: Group::Run,
         label: "Warm-up share", unit: "", kind: real(0.0, 0.9),
         used: Used::Always, control: Control::None, playground: false,
-        help: "Fraction of an open run discarded as warm-up, 0–0.9. A closed loop is measured from the start, but its line's growth from this share of the run on.",
+        help: "Fraction of an open run discarded as warm-up, 0–0.9: that share of the run length, or, with a number of requests, that share of them if they arrive sooner. A closed loop or a batch is measured from the start, but a closed loop's line growth from this share of the run on.",
     }
     max_events: u64 = 200_000_000 => {
         group: Group::Run,

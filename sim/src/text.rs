@@ -252,10 +252,29 @@ pub fn fmt_s(x: f64) -> String {
 
 /// A list in words: "a", "a and b", "a, b and c".
 pub fn and_list(items: &[String]) -> String {
+    joined(items, "and")
+}
+
+/// A list of choices in words: "a", "a or b", "a, b or c".
+pub fn or_list(items: &[String]) -> String {
+    joined(items, "or")
+}
+
+/// `items` in words, the last joined by `word`.
+fn joined(items: &[String], word: &str) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [rest @ .., last] => format!("{} {word} {last}", rest.join(", ")),
+    }
+}
+
+/// A count and its noun: `1 core`, `4 cores`, `1,000 clients`.
+pub fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{} {word}s", group_thousands(&n.to_string()))
     }
 }
 

@@ -18,7 +18,7 @@
 
 use crate::analytic::{self, Capacity, CpuPart, Delay, Limit, Part, Shape};
 use crate::scenario::{Accept, Arrivals, Discipline, Dist, Model, Scenario};
-use crate::text::fmt_fixed;
+use crate::text::{fmt_fixed, plural};
 use serde::Serialize;
 
 /// What theory says about a scenario.
@@ -543,15 +543,6 @@ fn wait_step_moments(s: &Scenario) -> (f64, f64) {
 /// reaches its full arrival rate only after this long.
 pub fn keep_alive_fill_s(s: &Scenario) -> f64 {
     f64::from(s.conn_requests) * (s.think_ms + s.mean_service_ms()) / 1000.0
-}
-
-/// `1 core`, `4 cores`, `1,000 clients`.
-fn plural(n: u64, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{} {word}s", crate::text::group_thousands(&n.to_string()))
-    }
 }
 
 /// `x` as typed (no more decimals than it has), thousands grouped.
