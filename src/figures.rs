@@ -920,7 +920,16 @@ fn dependency_rows(
                 "The wait: a hedged call"
             },
             "—".into(),
-            format!("mean {}{p99}{slow}", fmt_ms(d.wait_step_ms)),
+            // Theory's step has no line at the dependency: with a limit
+            // there, calls may also wait in its line.
+            if tellers_sim::analytic::dep_slots(s).is_some() {
+                format!(
+                    "mean {}{p99}{slow} (approx.: with no line at the dependency)",
+                    fmt_ms(d.wait_step_ms)
+                )
+            } else {
+                format!("mean {}{p99}{slow}", fmt_ms(d.wait_step_ms))
+            },
         );
     }
 }
@@ -1479,6 +1488,18 @@ mod tests {
         };
         let text = wait_step(&fixed);
         assert!(!text.contains("slower than"), "{text}");
+        assert!(!wait_step(&exp).contains("approx."));
+        // Calls that may wait in a line at the dependency: theory's step
+        // has no line, and says so.
+        let limited = Scenario {
+            dep_concurrency: Some(500),
+            ..exp
+        };
+        assert!(
+            wait_step(&limited).ends_with("(approx.: with no line at the dependency)"),
+            "{}",
+            wait_step(&limited)
+        );
     }
 
     #[test]

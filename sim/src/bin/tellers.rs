@@ -579,7 +579,7 @@ mod tests {
         };
         let th = theory(&tpr);
         let rows = thread_rows(&tpr, &Report::default(), &th);
-        let n = th.threads_needed.unwrap();
+        let n = th.threads.unwrap().count();
         assert_eq!(
             theory_of(&rows, "threads alive (peak)"),
             format!("mean ≈ {n:.1}")
