@@ -297,7 +297,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 "Arrivals are below the limit, so this is a burst the line can drain; a longer run \
                  shows whether it keeps growing.",
             )
-        } else if excess_turned_away(s) {
+        } else if crate::theory::excess_turned_away(s) {
             (
                 "Arrivals are above capacity",
                 "Waiting times grow until the line's limit, shedding or dropping turns the excess away.",
@@ -542,15 +542,6 @@ fn requests_text(n: f64) -> String {
 /// "the 1 core", "the 4 cores": usable cores (whole) as the signs name them.
 fn cores_of(usable: f64) -> String {
     plural(usable.round() as u64, "core")
-}
-
-/// Whether `s` turns away what its line cannot hold: a line limit, a cap
-/// on connections, shedding by wait or dropping hopeless requests.
-fn excess_turned_away(s: &Scenario) -> bool {
-    s.queue_limit.is_some()
-        || s.max_connections.is_some()
-        || s.shed_after_ms.is_some()
-        || s.drop_hopeless
 }
 
 /// What stops a retry storm that `s` does not have yet. Backoff (always
