@@ -568,7 +568,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         fmt_pct(r.cpu_utilisation),
         th.cpu_utilisation.map_or("—".into(), fmt_pct),
     );
-    let busy_theory = th.busy_threads(s).map_or("—".into(), fmt_count);
+    let busy_theory = th.busy_threads.map_or("—".into(), fmt_count);
     row(
         "fig-busy",
         "Busy threads, loops and workers (mean)",
@@ -921,8 +921,8 @@ fn dependency_rows(
             },
             "—".into(),
             // Theory's step has no line at the dependency: with a limit
-            // there, calls may also wait in its line.
-            if tellers_sim::analytic::dep_slots(s).is_some() {
+            // there, calls may also wait in its line (theory says which).
+            if !d.wait_step_exact {
                 format!(
                     "mean {}{p99}{slow} (approx.: with no line at the dependency)",
                     fmt_ms(d.wait_step_ms)

@@ -23,12 +23,13 @@ pub const IN_RANGE: f64 = 0.5;
 /// The unit a guess of report figure `figure` is read in, and the factor
 /// from the report's value to that unit (shares are guessed in percent).
 pub fn guess_unit(figure: &str) -> (Unit, f64) {
+    // "_per_s" before "_s": a rate, not a time.
     if figure.ends_with("_ms") {
         (Unit::Ms, 1.0)
-    } else if figure.ends_with("_s") {
-        (Unit::S, 1.0)
     } else if figure.ends_with("_rps") || figure.ends_with("_per_s") {
         (Unit::Rps, 1.0)
+    } else if figure.ends_with("_s") {
+        (Unit::S, 1.0)
     } else if figure.ends_with("_mb") {
         (Unit::Mb, 1.0)
     } else if figure.ends_with("utilisation") || figure.ends_with("_share") {
@@ -44,15 +45,12 @@ pub fn guess_unit(figure: &str) -> (Unit, f64) {
 /// guess is read in.
 pub fn guess_label(figure: &str) -> String {
     let words = figure_label(figure).map_or(figure, |l| l.words);
-    // ASCII upper case: the words start with a plain letter, and char's
-    // Unicode upper case would add its tables (about 6 KB) to the download.
     let first_word = words.split(' ').next().unwrap_or("");
-    let mut name = words.to_owned();
-    if !first_word.chars().any(|c| c.is_ascii_digit()) {
-        if let Some(first) = name.get_mut(..1) {
-            first.make_ascii_uppercase();
-        }
-    }
+    let name = if first_word.chars().any(|c| c.is_ascii_digit()) {
+        words.to_owned()
+    } else {
+        tellers_sim::text::capitalised(words)
+    };
     let unit = match guess_unit(figure).0 {
         Unit::Count => return name,
         Unit::Percent => "%".to_owned(),
@@ -257,6 +255,11 @@ mod tests {
             "Median response time (p50), ms"
         );
         assert_eq!(guess_label("throughput_rps"), "Throughput (rps)");
+        assert_eq!(guess_label("queue_growth_per_s"), "Line growth (rps)");
+        assert_eq!(
+            guess_label("makespan_s"),
+            "Time until the last request finished (s)"
+        );
         assert_eq!(guess_label("mean_in_flight"), "Requests inside (mean)");
         assert_eq!(
             guess_label("worker_wait_mean_ms"),

@@ -14,7 +14,7 @@ use crate::fields::UseRule;
 use crate::report::{Report, StoppedBy};
 use crate::scenario::{Arrivals, Field, Model, Scenario};
 use crate::text::{
-    fmt_count, fmt_fixed, fmt_length_s, fmt_ms as ms, fmt_pct, group_thousands, or_list, plural,
+    capitalised, fmt_count, fmt_fixed, fmt_length_s, fmt_ms as ms, fmt_pct, or_list, plural, typed,
 };
 use crate::theory::Theory;
 use serde::Serialize;
@@ -238,8 +238,9 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             }
             .into(),
             detail: format!(
-                "{on} are busy {} of the time; the CPU limit is {} rps. Above about 80 %, the line and \
+                "{on} {} busy {} of the time; the CPU limit is {} rps. Above about 80 %, the line and \
                  the response time rise steeply. {helps}",
+                if on.starts_with("the 1 core ") { "is" } else { "are" },
                 fmt_pct(cpu_of_usable),
                 fmt_fixed(th.capacity.cpu_limit_rps, 0)
             ),
@@ -300,7 +301,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         } else if crate::theory::excess_turned_away(s) {
             (
                 "Arrivals are above capacity",
-                "Waiting times grow until the line's limit, shedding or dropping turns the excess away.",
+                "Waiting times grow until a limit turns the excess away (refused, shed or dropped).",
             )
         } else {
             (
@@ -313,7 +314,10 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             title: title.into(),
             detail: format!(
                 "The line grows by {} every second: {} rps arrive, {} rps finish ({cap} is {} rps{extra}). {then}",
-                requests_text(r.queue_growth_per_s.max(r.inside_growth_per_s)),
+                plural(
+                    r.queue_growth_per_s.max(r.inside_growth_per_s).round() as u64,
+                    "request"
+                ),
                 fmt_fixed(r.arrival_rps, 0),
                 fmt_fixed(r.throughput_rps, 0),
                 fmt_fixed(cap_rps, 0)
@@ -337,7 +341,11 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                     fmt_fixed(b.p99, 0),
                     fmt_fixed(b.max, 0),
                     fmt_fixed(mean_step, 1),
-                    if s.model == Model::EventLoopWorkers {
+                    if s.model == Model::EventLoopWorkers && s.offload_heavy {
+                        "Only the heavy class goes to the workers, so slow light steps stay on the loop, and \
+                         a step holds its loop while it waits for a core too: handing steps over by their \
+                         cost, or fewer threads than cores, helps."
+                    } else if s.model == Model::EventLoopWorkers {
                         "Steps below the hand-off threshold stay on the loop, and a step holds its loop \
                          while it waits for a core too: a lower threshold, or fewer threads than cores, helps."
                     } else {
@@ -441,8 +449,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             Some(h) => format!(
                 "Hedging is on: a call still out after {} ms is sent again and the first answer wins. \
                  Fewer calls per request cuts the tail further; hedging sooner cuts it too, but sends more calls.",
-                // As typed, thousands grouped.
-                group_thousands(&h.to_string())
+                typed(h)
             ),
         };
         signs.push(Sign {
@@ -496,7 +503,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             title: "Callers give up".into(),
             detail: format!(
                 "{} outlived their caller's patience; the server still finished {} of them: work for nobody.",
-                requests_text(r.timed_out as f64),
+                plural(r.timed_out, "request"),
                 fmt_count(r.finished_after_timeout as f64)
             ),
         });
@@ -528,17 +535,6 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     signs
 }
 
-/// "1 request", "89 requests": a count of requests as the signs print it
-/// (whole, thousands grouped).
-fn requests_text(n: f64) -> String {
-    let shown = fmt_fixed(n, 0);
-    if shown == "1" {
-        "1 request".into()
-    } else {
-        format!("{shown} requests")
-    }
-}
-
 /// "the 1 core", "the 4 cores": usable cores (whole) as the signs name them.
 fn cores_of(usable: f64) -> String {
     plural(usable.round() as u64, "core")
@@ -559,7 +555,7 @@ fn retry_storm_remedy(s: &Scenario) -> String {
     let spread = if s.retry_backoff_ms > 0.0 {
         format!(
             "Backoff ({} ms, with jitter) only spreads the retries out; it does not make fewer. ",
-            group_thousands(&s.retry_backoff_ms.to_string())
+            typed(s.retry_backoff_ms)
         )
     } else {
         "Backoff with jitter spreads the retries out. ".into()
@@ -568,32 +564,30 @@ fn retry_storm_remedy(s: &Scenario) -> String {
 }
 
 /// What serves callers who are still there when the line outlives them,
-/// among what `s`'s model has: a line limit where there is a line to
-/// limit, shedding by wait always, adaptive LIFO where threads take from a
-/// line.
+/// among what `s`'s model has, and beyond what `s` does already: a line
+/// limit where there is a line to limit (a shorter one where it has one),
+/// shedding by wait (sooner where it sheds), adaptive LIFO where threads
+/// take from a line served oldest first.
 fn line_remedy(s: &Scenario) -> String {
     let field_used = |name: &str| Scenario::field(name).is_some_and(|f| f.used.by(s));
     let mut ways: Vec<String> = Vec::new();
     if field_used("queue_limit") {
-        ways.push("a short line".into());
+        ways.push(match s.queue_limit {
+            Some(_) => "a shorter line".into(),
+            None => "a short line".into(),
+        });
     }
-    ways.push("shedding by wait".into());
-    if field_used("discipline") {
+    ways.push(match s.shed_after_ms {
+        Some(x) => format!("shedding sooner than {} ms", typed(x)),
+        None => "shedding by wait".into(),
+    });
+    if field_used("discipline") && s.discipline == crate::scenario::Discipline::Fifo {
         ways.push("adaptive LIFO".into());
     }
     format!(
         "{} serves callers who are still there.",
         capitalised(&or_list(&ways))
     )
-}
-
-/// `text` with its first letter in upper case (ASCII: the signs' own words).
-fn capitalised(text: &str) -> String {
-    let mut out = text.to_owned();
-    if let Some(first) = out.get_mut(..1) {
-        first.make_ascii_uppercase();
-    }
-    out
 }
 
 /// The far-tail sign, when `r`'s p99 is at least [`FAR_TAIL_RATIO`] × its
@@ -606,7 +600,7 @@ fn capitalised(text: &str) -> String {
 /// least half the p99).
 fn far_tail_sign(r: &Report) -> Option<Sign> {
     let keeps_up = if r.refused + r.shed + r.dropped_hopeless > 0 {
-        "the server keeps up with the requests it lets in"
+        "the server keeps up with the requests it serves"
     } else {
         "the server keeps up on average"
     };
@@ -960,16 +954,28 @@ mod tests {
                 ),
             "{storm}"
         );
+        // With a budget, and shedding, on: neither is offered again.
         let budgeted = Scenario {
             retry_budget: Some(0.1),
-            retries: 10,
+            shed_after_ms: Some(500.0),
             ..spike.clone()
         };
-        let r = crate::simulate(&budgeted).unwrap();
-        if r.retries as f64 >= RETRY_STORM * r.calls as f64 {
-            let d = detail_of(&budgeted, SignKind::RetryStorm);
-            assert!(!d.contains("retry budget"), "{d}");
-        }
+        assert_eq!(
+            retry_storm_remedy(&budgeted),
+            "Backoff (100 ms, with jitter) only spreads the retries out; it does not make fewer. \
+             Fewer retries per call stops it."
+        );
+        // The line's remedies beyond what the pool does already.
+        let shedding = Scenario {
+            queue_limit: Some(100),
+            shed_after_ms: Some(1500.0),
+            discipline: crate::scenario::Discipline::AdaptiveLifo,
+            ..spike.clone()
+        };
+        assert_eq!(
+            line_remedy(&shedding),
+            "A shorter line or shedding sooner than 1,500 ms serves callers who are still there."
+        );
         let pool = detail_of(&spike, SignKind::LineOutlivesCallers);
         assert!(
             pool.ends_with("A short line, shedding by wait or adaptive LIFO serves callers who are still there."),
@@ -1013,11 +1019,12 @@ mod tests {
             queue_limit: Some(2000),
             ..sale
         });
-        if let Some(capped) = capped {
+        {
+            let capped = capped.expect("the capped line grows until it is full");
             assert!(
                 capped
                     .detail
-                    .contains("until the line's limit, shedding or dropping turns the excess away")
+                    .contains("until a limit turns the excess away (refused, shed or dropped)")
                     && !capped.detail.contains("without end"),
                 "{}",
                 capped.detail
@@ -1047,9 +1054,9 @@ mod tests {
     }
 
     /// A few turned away beside a far tail: the server keeps up with the
-    /// requests it lets in, not with all.
+    /// requests it serves, not with all.
     #[test]
-    fn a_far_tail_beside_refusals_says_the_server_keeps_up_with_those_let_in() {
+    fn a_far_tail_beside_refusals_says_the_server_keeps_up_with_those_it_serves() {
         let s = Scenario {
             model: Model::ThreadPerRequest,
             cpu_ms: 1.0,
@@ -1063,7 +1070,7 @@ mod tests {
         };
         let d = detail_of(&s, SignKind::FarTail);
         assert!(
-            d.contains("keeps up with the requests it lets in, but not for these requests"),
+            d.contains("keeps up with the requests it serves, but not for these requests"),
             "{d}"
         );
     }
@@ -1107,6 +1114,30 @@ mod tests {
     fn one_event_loop_on_many_cores_is_cpu_bound_on_its_one_core() {
         let k = kinds("node-moderate-blocking");
         assert!(k.contains(&SignKind::CpuNear), "{k:?}");
+        let d = detail_of(
+            &preset("node-moderate-blocking").unwrap(),
+            SignKind::CpuNear,
+        );
+        assert!(d.starts_with("the 1 core its loops can use is busy"), "{d}");
+    }
+
+    /// Steps handed over by class: the advice is not a threshold the
+    /// scenario does not use.
+    #[test]
+    fn a_blocked_loop_handing_over_by_class_is_not_told_to_lower_a_threshold() {
+        // Light steps of 8 ms on average stay on the loops (p99 about
+        // 35 ms), while half the requests hand their step over by class.
+        let s = Scenario {
+            heavy_share: 0.5,
+            cpu_ms: 8.0,
+            rps: 200.0,
+            ..preset("waf-offload-round-robin").unwrap()
+        };
+        let d = detail_of(&s, SignKind::LoopBlocked);
+        assert!(
+            d.contains("Only the heavy class goes to the workers") && !d.contains("threshold"),
+            "{d}"
+        );
     }
 
     #[test]

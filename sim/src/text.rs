@@ -269,6 +269,22 @@ fn joined(items: &[String], word: &str) -> String {
     }
 }
 
+/// `text` with its first letter in upper case, in ASCII (the app's own
+/// words start with a plain letter; Unicode's upper case would add its
+/// tables to the wasm, about 6 KB).
+pub fn capitalised(text: &str) -> String {
+    let mut out = text.to_owned();
+    if let Some(first) = out.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    out
+}
+
+/// `x` as typed (no more decimals than it has), thousands grouped: "1,500", "0.05".
+pub fn typed(x: f64) -> String {
+    group_thousands(&format!("{x}"))
+}
+
 /// A count and its noun: `1 core`, `4 cores`, `1,000 clients`.
 pub fn plural(n: u64, word: &str) -> String {
     if n == 1 {

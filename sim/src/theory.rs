@@ -18,7 +18,7 @@
 
 use crate::analytic::{self, Capacity, CpuPart, Delay, Limit, Part, Shape};
 use crate::scenario::{Accept, Arrivals, Discipline, Dist, Model, Scenario};
-use crate::text::{fmt_fixed, plural};
+use crate::text::{fmt_fixed, plural, typed};
 use serde::Serialize;
 
 /// What theory says about a scenario.
@@ -102,8 +102,18 @@ pub struct Theory {
     /// The threads the model runs, as theory counts them: the pool, the
     /// loops and their workers, a thread per request's cap, or the mean
     /// alive by Little's law ([`Threads`]); `None` for a thread per request
-    /// with neither a cap nor a steady offered rate.
+    /// with neither a cap nor a steady offered rate, or overloaded (its
+    /// threads pile up without limit).
     pub threads: Option<Threads>,
+    /// Threads busy on average, by Little's law: the offered rate × the
+    /// time a request holds its thread, at most the pool or the cap. Where
+    /// the cores bind and theory has a mean response time, that time is
+    /// the response time (waits for a core included); otherwise the time
+    /// held with no line ([`Theory::threads_needed`]). `None` for event
+    /// loops (a loop holds no request while it waits), without a steady
+    /// offered rate, and for a thread per request without a cap when
+    /// overloaded.
+    pub busy_threads: Option<f64>,
     /// Stack memory set aside for those threads, MB (1 MB = 1,000 KB, as
     /// reports count it): [`Threads::count`] × `stack_reserved_kb`; a mean
     /// for [`Threads::Mean`], the most for [`Threads::UpTo`].
@@ -138,7 +148,7 @@ pub enum Threads {
     /// A thread per request with a cap: at most this many alive.
     UpTo(u32),
     /// A thread per request without a cap: this many alive on average, by
-    /// Little's law ([`Theory::threads_needed`]).
+    /// Little's law ([`Theory::busy_threads`]).
     Mean {
         /// Threads alive on average.
         mean: f64,
@@ -237,6 +247,10 @@ pub struct DepTheory {
     /// exponential calls: F⁻¹(0.99^(1/N)), each hedged where there is a
     /// hedge: [`analytic::slowest_quantile_ms`]).
     pub wait_step_p99_ms: Option<f64>,
+    /// True when the wait step's figures above hold as they are: no limit
+    /// at the dependency (no pool, no slot limit), so no call waits in a
+    /// line there. With one, they leave that line out: an approximation.
+    pub wait_step_exact: bool,
     /// Share of requests that meet at least one call slower than a call's
     /// own p99: 1 − 0.99^N, 0–1; `None` for one call, and for calls whose
     /// times do not vary (fixed or zero waits: no call is slower than another).
@@ -436,6 +450,7 @@ fn dep_theory(
         queue_wait_ms,
         pool_wait_ms,
         wait_step_ms: analytic::wait_step_ms(s),
+        wait_step_exact: k.is_none(),
         wait_step_p99_ms: exp
             .then(|| analytic::slowest_quantile_ms(s.fan_out, s.wait_ms, s.hedge_after_ms, 0.99)),
         slow_call_share: (s.fan_out > 1 && exp)
@@ -543,11 +558,6 @@ fn wait_step_moments(s: &Scenario) -> (f64, f64) {
 /// reaches its full arrival rate only after this long.
 pub fn keep_alive_fill_s(s: &Scenario) -> f64 {
     f64::from(s.conn_requests) * (s.think_ms + s.mean_service_ms()) / 1000.0
-}
-
-/// `x` as typed (no more decimals than it has), thousands grouped.
-fn typed(x: f64) -> String {
-    crate::text::group_thousands(&format!("{x}"))
 }
 
 fn var(mean: f64, dist: Dist) -> f64 {
@@ -796,25 +806,6 @@ fn approximations(
 }
 
 impl Theory {
-    /// Threads busy on average by Little's law, as many as there are at
-    /// most: [`Theory::threads_needed`], capped by the pool or a thread
-    /// per request's cap; for a thread per request without a cap, the
-    /// threads alive ([`Threads::Mean`]: arrivals × the mean response time,
-    /// `None` when overloaded); `None` for event loops (a loop holds no
-    /// request while it waits) and without a steady offered rate.
-    pub fn busy_threads(&self, s: &Scenario) -> Option<f64> {
-        match (s.model, self.threads_needed, s.thread_limit()) {
-            (Model::ThreadPool | Model::ThreadPerRequest, Some(n), Some(t)) => {
-                Some(n.min(f64::from(t)))
-            }
-            (Model::ThreadPerRequest, Some(_), None) => match self.threads {
-                Some(Threads::Mean { mean, .. }) => Some(mean),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
     /// Set the threads theory counts, and the stack they reserve with them.
     fn set_threads(&mut self, s: &Scenario, threads: Option<Threads>) {
         self.threads = threads;
@@ -1010,7 +1001,6 @@ pub fn theory(s: &Scenario) -> Theory {
         ),
     };
     let threads_needed = offered.map(|r| analytic::threads_needed(r, analytic::thread_hold_ms(s)));
-    let threads = thread_count(s, threads_needed);
     let mut th = Theory {
         offered_rps: offered,
         steady_load,
@@ -1046,8 +1036,13 @@ pub fn theory(s: &Scenario) -> Theory {
         mean_ms: None,
         p99_ms: None,
         threads_needed,
-        threads,
-        stack_reserved_mb: threads.map(|t| t.count() * s.stack_reserved_kb / 1000.0),
+        threads: None,
+        busy_threads: match (s.model, threads_needed, s.thread_limit()) {
+            (Model::EventLoop | Model::EventLoopWorkers, _, _) => None,
+            (_, Some(n), Some(t)) => Some(n.min(f64::from(t))),
+            (_, n, _) => n,
+        },
+        stack_reserved_mb: None,
         makespan: makespan(s, &capacity),
         // Keeping up or melting as the bursts decide: no growth to give.
         growth_per_s: offered
@@ -1056,6 +1051,7 @@ pub fn theory(s: &Scenario) -> Theory {
             .filter(|g| *g == 0.0 || !excess_turned_away(s)),
         capacity,
     };
+    th.set_threads(s, thread_count(s, threads_needed));
     if stable {
         let r = rho.unwrap_or(0.0);
         let mean = th.mean_at(servers, r);
@@ -1077,18 +1073,23 @@ pub fn theory(s: &Scenario) -> Theory {
         }
         th.mean_ms = Some(mean);
         th.p99_ms = Some(th.p99_at(servers, r));
-        // A thread per request holds its thread for its whole time inside,
-        // the waits for a core included: by Little's law the threads alive
-        // are the arrivals × the mean response time, not × the time held
-        // with no line (360 rps of the sale day on 4 cores: 43.5, not 36).
-        if let (Model::ThreadPerRequest, None, Some(o)) = (s.model, s.thread_cap, offered) {
-            th.set_threads(
-                s,
-                Some(Threads::Mean {
-                    mean: o * mean / 1000.0,
-                    random: s.arrivals == Arrivals::Poisson,
-                }),
-            );
+        // Where the cores bind, a thread is held for the request's whole
+        // time inside, the waits for a core included: by Little's law the
+        // threads busy are the arrivals × the mean response time, not × the
+        // time held with no line (360 rps of the sale day on 4 cores: 43.5,
+        // not 36). A pool's line is short here (the cores bind first).
+        if let (Limit::Cpu, Some(o), Some(_)) = (capacity.binding, offered, th.busy_threads) {
+            let held = o * mean / 1000.0;
+            th.busy_threads = Some(s.thread_limit().map_or(held, |t| held.min(f64::from(t))));
+            if let (Model::ThreadPerRequest, None) = (s.model, s.thread_cap) {
+                th.set_threads(
+                    s,
+                    Some(Threads::Mean {
+                        mean: held,
+                        random: s.arrivals == Arrivals::Poisson,
+                    }),
+                );
+            }
         }
         th.mean_exact = approx_because.is_empty();
         // The order of the line leaves the mean alone (every order keeps
@@ -1125,6 +1126,7 @@ pub fn theory(s: &Scenario) -> Theory {
         && th.utilisation.is_some_and(|u| u >= 1.0)
     {
         th.set_threads(s, None);
+        th.busy_threads = None;
     }
     th.approx_because = approx_because;
     th
@@ -1134,6 +1136,64 @@ pub fn theory(s: &Scenario) -> Theory {
 mod tests {
     use super::*;
     use crate::presets::preset;
+
+    /// The model of the line and its notes name what the scenario has.
+    #[test]
+    fn the_line_and_its_notes_name_what_the_scenario_has() {
+        let capped = Scenario {
+            model: Model::ThreadPerRequest,
+            thread_cap: Some(20),
+            rps: 180.0,
+            ..Scenario::default()
+        };
+        let th = theory(&capped);
+        assert_eq!(th.line_at, "the cap of 20 threads", "{}", th.model_of_line);
+        let shared = Scenario {
+            model: Model::EventLoop,
+            loops: 8,
+            cores: 2,
+            accept: Accept::Shared,
+            cpu_ms: 10.0,
+            rps: 150.0,
+            ..Scenario::default()
+        };
+        assert_eq!(
+            theory(&shared).line_at,
+            "the 2 cores that the 8 loops share (one line)"
+        );
+        // Four threads on eight cores (the threads bind) do not queue for
+        // them; they still pay for switches.
+        let four = Scenario {
+            threads: 4,
+            cores: 8,
+            wait_ms: 0.0,
+            rps: 300.0,
+            ..Scenario::default()
+        };
+        let notes = theory(&four).approx_because.join(" | ");
+        assert!(
+            notes.contains("each CPU step also pays for a context switch")
+                && !notes.contains("queue for the cores"),
+            "{notes}"
+        );
+        // Steps handed to workers queue twice only where some are handed over.
+        let none_handed = Scenario {
+            model: Model::EventLoopWorkers,
+            cpu_dist: Dist::Const,
+            offload_above_ms: 50.0,
+            wait_ms: 0.0,
+            rps: 100.0,
+            ..Scenario::default()
+        };
+        let notes = theory(&none_handed).approx_because.join(" | ");
+        assert!(!notes.contains("queue twice"), "{notes}");
+        let handed = Scenario {
+            offload_above_ms: 0.0,
+            ..none_handed
+        };
+        let notes = theory(&handed).approx_because.join(" | ");
+        assert!(notes.contains("queue twice"), "{notes}");
+    }
 
     #[test]
     fn a_rate_in_text_has_a_decimal_only_when_it_shows() {
@@ -1403,7 +1463,7 @@ mod thread_tests {
                 random: true
             })
         );
-        assert_eq!(th.busy_threads(&tpr), Some(n));
+        assert_eq!(th.busy_threads, Some(n));
         let mb = n * tpr.stack_reserved_kb / 1000.0;
         assert!((th.stack_reserved_mb.unwrap() - mb).abs() < 1e-9);
         // Near the CPU limit the waits for a core count: the sale day at
@@ -1412,15 +1472,23 @@ mod thread_tests {
             rps: 360.0,
             ..tpr.clone()
         };
-        let alive = theory(&near).busy_threads(&near).unwrap();
+        let alive = theory(&near).busy_threads.unwrap();
         assert!((42.0..46.0).contains(&alive), "{alive}");
+        // A pool where the cores bind: the same, at most the pool.
+        let pool = Scenario {
+            rps: 360.0,
+            threads: 1000,
+            ..preset("sale-day-planned").unwrap()
+        };
+        let busy = theory(&pool).busy_threads.unwrap();
+        assert!((42.0..46.0).contains(&busy), "{busy}");
         // Overloaded, threads pile up without limit: no figure.
         let over = Scenario {
             rps: 500.0,
             ..tpr.clone()
         };
         assert_eq!(theory(&over).threads, None);
-        assert_eq!(theory(&over).busy_threads(&over), None);
+        assert_eq!(theory(&over).busy_threads, None);
         let even = Scenario {
             arrivals: Arrivals::Uniform,
             ..tpr.clone()

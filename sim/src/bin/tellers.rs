@@ -189,7 +189,7 @@ fn print_table(s: &Scenario, r: &Report) {
     row(
         "busy tellers (mean)",
         format!("{:.2}", r.mean_busy),
-        opt(th.busy_threads(s)),
+        opt(th.busy_threads),
     );
     for (name, sim, theory) in thread_rows(s, r, &th) {
         row(name, sim, theory);
@@ -674,8 +674,8 @@ mod tests {
     #[test]
     fn busy_threads_are_at_most_the_pool_and_none_for_loops() {
         let sale = preset("sale-day").unwrap();
-        assert_eq!(theory(&sale).busy_threads(&sale), Some(20.0));
+        assert_eq!(theory(&sale).busy_threads, Some(20.0));
         let loops = preset("sale-day-event-loop").unwrap();
-        assert_eq!(theory(&loops).busy_threads(&loops), None);
+        assert_eq!(theory(&loops).busy_threads, None);
     }
 }
