@@ -43,14 +43,17 @@ import { DIST } from './harness.mjs';
  * results' fixes, help reopened after a reload): wasm 400.5 -> 406.0 KB,
  * the app 420.7 KB. Budget 422. A sixth session (2 Dec): names read in
  * Unicode's composed form (+0.4 KB) and the wait for a free worker, a new
- * report figure with its row, sign reason and labels (+1.2 KB): wasm
- * 406.0 -> 407.6 KB, the app 422.3 KB. Budget 424.
+ * report figure with its row, sign reason and labels (+1.2 KB), then
+ * signs and theory notes that say only what the run shows (remedies the
+ * scenario lacks, a burst told from overload, counts in their number,
+ * busy threads with the waits for a core: +2.2 KB): wasm 406.0 -> 409.6 KB,
+ * the app 424.3 KB. Budget 426.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 424;
+const BUDGET_KB = 426;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
