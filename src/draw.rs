@@ -825,7 +825,11 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         .tellers_alive
         .saturating_sub(fit.min(snap.tellers.len()) as u64);
     if hidden > 0 {
-        let more = format!("+{} more tellers", fmt_count(hidden as f64));
+        let more = format!(
+            "+{} more {}",
+            fmt_count(hidden as f64),
+            if hidden == 1 { "teller" } else { "tellers" }
+        );
         text(&ctx, &more, t.x, top + t.h + 12.0, f.strong, th.ink, "left");
     }
 

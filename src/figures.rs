@@ -422,9 +422,10 @@ pub fn curve_caption(th: &Theory) -> String {
             fmt_pct(u)
         ),
         (Some(u), Some(m)) => format!(
-            " This scenario runs at {} of its limit: theory says {} on average.",
+            " This scenario runs at {} of its limit: theory says {} on average{}.",
             fmt_pct(u),
-            fmt_ms(m)
+            fmt_ms(m),
+            if th.mean_exact { "" } else { " (approx.)" }
         ),
         (Some(u), None) if u >= 1.0 => format!(
             " This scenario asks for {} of its limit: it is overloaded.",
@@ -1543,9 +1544,16 @@ mod tests {
         let text = curve_caption(&theory(&steady));
         assert!(text.contains("1 worker of"), "{text}");
         assert!(
-            text.contains("runs at") && text.contains("theory says"),
+            text.contains("runs at") && text.contains("theory says") && !text.contains("approx."),
             "{text}"
         );
+        // An approximate mean says so, as the table does.
+        let limited = Scenario {
+            queue_limit: Some(5),
+            ..steady
+        };
+        let text = curve_caption(&theory(&limited));
+        assert!(text.contains("on average (approx.)."), "{text}");
         let spike = preset("spike-metastable").unwrap();
         let text = curve_caption(&theory(&spike));
         assert!(text.contains("load changes during the run"), "{text}");

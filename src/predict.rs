@@ -13,7 +13,7 @@ use tellers_sim::Scenario;
 
 use crate::controls::field_value;
 use crate::figures::{label_of, row_key, row_measured};
-use crate::format::{fmt_count, fmt_ms, fmt_num, fmt_rps, fmt_s, fmt_value};
+use crate::format::{fmt_count, fmt_ms, fmt_num, fmt_pct, fmt_rps, fmt_s, fmt_value};
 
 /// Within this share of the run's figure, a guess is close.
 pub const CLOSE: f64 = 0.1;
@@ -81,7 +81,8 @@ pub fn fmt_measured(figure: &str, v: f64) -> String {
         Unit::Ms => fmt_ms(v),
         Unit::S => fmt_s(v),
         Unit::Rps => fmt_rps(v),
-        Unit::Percent => format!("{} %", fmt_num(v, if v < 10.0 { 1 } else { 0 })),
+        // As the figures table writes a share (99.96 %, not 100 %).
+        Unit::Percent => fmt_pct(v / 100.0),
         Unit::Mb => format!("{} MB", fmt_count(v.round())),
         _ => fmt_count(v),
     }

@@ -363,6 +363,17 @@ impl Learner {
                 Ok(learner) => (learner.seeds_composed(), None),
                 Err(_) => damaged(),
             },
+            // A newer Tellers (in another tab, or before a downgrade): its
+            // store is left as it is (`to_store_over`), so nothing done
+            // here is kept in the browser; a file still keeps it.
+            Some(v) if v > u64::from(STORE_VERSION) => (
+                Learner::default(),
+                Some(
+                    "Progress saved by a newer version of Tellers is left as it is, so work done in \
+                     this tab is not kept in the browser: use “Save progress to a file” to keep it."
+                        .into(),
+                ),
+            ),
             Some(v) => (
                 Learner::default(),
                 Some(format!(
@@ -657,6 +668,15 @@ mod tests {
         }
         let (_, notice) = Learner::load(Some(
             r#"{"version":9,"student":{"class":"","name":""},"exercises":{}}"#,
+        ));
+        let notice = notice.unwrap();
+        assert!(
+            notice.contains("newer version of Tellers is left as it is")
+                && notice.contains("Save progress to a file"),
+            "{notice}"
+        );
+        let (_, notice) = Learner::load(Some(
+            r#"{"version":0,"student":{"class":"","name":""},"exercises":{}}"#,
         ));
         assert!(notice.unwrap().contains("another version"));
         assert_eq!(Learner::load(None), (Learner::default(), None));

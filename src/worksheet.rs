@@ -278,13 +278,13 @@ pub fn class_sheets(
     }
     let class = class.trim();
     if class.is_empty() {
-        wrong.push("names no class (class=CODE)".to_string());
+        wrong.push("names no class".to_string());
     }
     // A name typed in the student panel has no line break, so joining the
     // names by lines loses none.
     let (names, left_out) = key_students(&names.join("\n"));
     if names.is_empty() {
-        wrong.push("lists no students (name=NAME, one for each)".to_string());
+        wrong.push("lists no students".to_string());
     }
     match (lesson, wrong.is_empty()) {
         (Some(lesson), true) => Ok(ClassSheets {
@@ -297,8 +297,7 @@ pub fn class_sheets(
         }),
         _ => Err(format!(
             "This link {}, so there is nothing to print. Open the answer key, list your \
-             students' names, pick one lesson and follow \u{201c}Print worksheets for all \
-             students\u{201d} again.",
+             students' names, pick one lesson and follow its \u{201c}Print worksheets\u{201d} link again.",
             and_list(&wrong)
         )),
     }
@@ -578,7 +577,7 @@ mod class_tests {
         for empty in [vec![], names(&["", "  "])] {
             let why = err("littles-law", "R12", &empty);
             assert!(
-                why.starts_with("This link lists no students (name=NAME, one for each), so there is nothing to print."),
+                why.starts_with("This link lists no students, so there is nothing to print."),
                 "{why}"
             );
         }
@@ -588,14 +587,12 @@ mod class_tests {
             "{why}"
         );
         assert!(err("", "R12", &ana).starts_with("This link names no lesson, so"));
-        assert!(
-            err("littles-law", " ", &ana).starts_with("This link names no class (class=CODE), so")
-        );
+        assert!(err("littles-law", " ", &ana).starts_with("This link names no class, so"));
         let all = err("x\u{7}y", "", &[]);
         assert!(
             all.starts_with(
                 "This link names a lesson \u{201c}xy\u{201d} that is not in this course, \
-                 names no class (class=CODE) and lists no students"
+                 names no class and lists no students"
             ),
             "{all}"
         );

@@ -39,7 +39,7 @@ pub fn ExerciseCard(
     let sim_check = RwSignal::new(SimCheck::Idle);
     let solved = {
         let id = id.clone();
-        move || progress.with(|p| p.solved(&id))
+        Memo::new(move |_| progress.with(|p| p.solved(&id)))
     };
     // New numbers (another student) clear what was typed, the option
     // picked (the options come in that student's order) and the help shown
@@ -159,11 +159,18 @@ pub fn ExerciseCard(
                     })}
                 {has_check
                     .then(|| {
+                        // The run shows the formula's answer beside the
+                        // simulated figure: offered once the learner has
+                        // solved the exercise or opened its solution, so
+                        // it neither gives the answer away nor hides a
+                        // look at it from the teacher's record.
+                        let earned = move || solved.get() || show_solution.get();
                         view! {
                             <button
                                 type="button"
                                 class="button"
-                                disabled=move || sim_check.get() == SimCheck::Running
+                                disabled=move || !earned() || sim_check.get() == SimCheck::Running
+                                title=move || (!earned()).then_some("Solve it first (or open the worked solution), then compare your answer with a run.")
                                 on:click=run_check
                                 data-testid="sim-check"
                             >
@@ -240,7 +247,7 @@ pub fn ExerciseCard(
                     "#"
                 </a>
                 <span class="exercise__solved" aria-live="polite">
-                    {move || if solved() { "✓ solved" } else { "" }}
+                    {move || if solved.get() { "✓ solved" } else { "" }}
                 </span>
             </p>
             {body}

@@ -85,8 +85,8 @@ pub fn TeacherPage() -> impl IntoView {
                         <p class="class-card__label">"Teacher key, for you alone"</p>
                         <p class="class-card__key" data-testid="new-teacher-key">{class.key.clone()}</p>
                         <p>
-                            "Tellers keeps neither: save them now. Without the key the answer key "
-                            "will not open; you would create a new class."
+                            "Tellers keeps them only until this tab closes: save them now. Without "
+                            "the key the answer key will not open; you would create a new class."
                         </p>
                         <p class="class-card__actions">
                             <a class="button button--primary" href=file download=format!("tellers-class-{}.txt", class.code)>

@@ -112,7 +112,13 @@ export async function aTabThatMissedTheOthersSaveStillKeepsIt({ page, open }) {
 
 export async function theSimulatorConfirmsAnAnswer({ page, open }) {
   await open('#/lessons/littles-law/threads-busy');
-  const { card } = await threadsBusy(page);
+  const { card, answer } = await threadsBusy(page);
+  // The run shows the formula's answer: it is offered once the exercise
+  // is solved (or its solution opened), not before.
+  assert.ok(await card.getByTestId('sim-check').isDisabled(), 'not before an answer');
+  await card.getByTestId('answer').fill(String(answer));
+  await card.getByTestId('check').click();
+  await expectVisible(card.getByTestId('feedback').filter({ hasText: 'Correct.' }), 'the answer checked');
   await card.getByTestId('sim-check').click();
   const result = card.getByTestId('sim-check-result');
   await expectVisible(result, 'the simulator result');
