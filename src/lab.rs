@@ -13,7 +13,7 @@ use leptos::html;
 use leptos::prelude::*;
 use tellers_sim::report::Report;
 use tellers_sim::theory::{theory, Theory};
-use tellers_sim::{Scenario, Simulation, Snapshot};
+use tellers_sim::{Arrivals, Scenario, Simulation, Snapshot, StoppedBy};
 
 use crate::charts::SweepPoint;
 use crate::draw::{draw_tellers, Theme};
@@ -120,17 +120,32 @@ pub fn run_status(
     report: Option<&Report>,
     th: &Theory,
 ) -> String {
-    let at = format!(
-        "{} s of {} s simulated",
-        fmt_num(t_s, 1),
-        fmt_length_s(s.duration_s)
-    );
+    // A batch, or a number of requests, ends when every request is done:
+    // the run length is then a bound, not the length.
+    let ends_when_done = s.arrivals == Arrivals::Batch || s.requests.is_some();
+    let at = if ends_when_done {
+        format!(
+            "{} s simulated (at most {} s)",
+            fmt_num(t_s, 1),
+            fmt_length_s(s.duration_s)
+        )
+    } else {
+        format!(
+            "{} s of {} s simulated",
+            fmt_num(t_s, 1),
+            fmt_length_s(s.duration_s)
+        )
+    };
     match state {
         RunState::Playing => format!("Playing: {at}"),
         RunState::Paused => format!("Paused: {at}"),
         RunState::RunningToEnd => format!("Running to the end: {at}"),
         RunState::Ended => match report.and_then(|r| stop_note(s, r, th)) {
             Some(note) => note,
+            None if report.is_some_and(|r| r.stopped_by == StoppedBy::AllDone) => format!(
+                "Finished: every request was done at {} s simulated. The figures are final.",
+                fmt_num(t_s, 1)
+            ),
             None => format!("Finished: {at}. The figures are final."),
         },
     }
@@ -501,6 +516,22 @@ mod tests {
         assert_eq!(
             run_status(RunState::Paused, 0.0, &s, None, &th),
             "Paused: 0.0 s of 60 s simulated"
+        );
+        // A batch ends when every request is done: lesson 7's pool of 20
+        // at 5 s, not "5.0 s of 60 s".
+        let batch = tellers_sim::presets::preset("batch-pool-20").unwrap();
+        let th = theory(&batch);
+        assert_eq!(
+            run_status(RunState::Playing, 1.5, &batch, None, &th),
+            "Playing: 1.5 s simulated (at most 60 s)"
+        );
+        let all_done = Report {
+            stopped_by: StoppedBy::AllDone,
+            ..Report::default()
+        };
+        assert_eq!(
+            run_status(RunState::Ended, 5.0, &batch, Some(&all_done), &th),
+            "Finished: every request was done at 5.0 s simulated. The figures are final."
         );
     }
 }
