@@ -123,18 +123,11 @@ pub fn run_status(
     // A batch, or a number of requests, ends when every request is done:
     // the run length is then a bound, not the length.
     let ends_when_done = s.arrivals == Arrivals::Batch || s.requests.is_some();
+    let (t, length) = (fmt_num(t_s, 1), fmt_length_s(s.duration_s));
     let at = if ends_when_done {
-        format!(
-            "{} s simulated (at most {} s)",
-            fmt_num(t_s, 1),
-            fmt_length_s(s.duration_s)
-        )
+        format!("{t} s simulated (at most {length} s)")
     } else {
-        format!(
-            "{} s of {} s simulated",
-            fmt_num(t_s, 1),
-            fmt_length_s(s.duration_s)
-        )
+        format!("{t} s of {length} s simulated")
     };
     match state {
         RunState::Playing => format!("Playing: {at}"),
@@ -143,8 +136,7 @@ pub fn run_status(
         RunState::Ended => match report.and_then(|r| stop_note(s, r, th)) {
             Some(note) => note,
             None if report.is_some_and(|r| r.stopped_by == StoppedBy::AllDone) => format!(
-                "Finished: every request was done at {} s simulated. The figures are final.",
-                fmt_num(t_s, 1)
+                "Finished: every request was done at {t} s simulated. The figures are final."
             ),
             None => format!("Finished: {at}. The figures are final."),
         },

@@ -215,6 +215,12 @@ pub struct Report {
 }
 
 impl Report {
+    /// Requests turned away: refused at the door, shed from the line, or
+    /// dropped as hopeless.
+    pub fn turned_away(&self) -> u64 {
+        self.refused + self.shed + self.dropped_hopeless
+    }
+
     /// The report as one JSON object (keys in the order of the fields
     /// above), with the time series last, only when `with_series`: what
     /// `tellers simulate --json` prints, and what the browser shows for

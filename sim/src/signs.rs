@@ -141,7 +141,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     let work_ms = analytic::cpu_ms_per_request(s) + analytic::wait_step_ms(s);
     let growing = backlog_grows(r);
     let slow = r.latency_ms.mean > 1.5 * work_ms.max(0.001) || growing;
-    let turned_away = r.refused + r.shed + r.dropped_hopeless;
+    let turned_away = r.turned_away();
     let turned_share = if r.arrived > 0 {
         turned_away as f64 / r.arrived as f64
     } else {
@@ -214,17 +214,24 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     }
     if cpu_of_usable >= CPU_NEAR {
         let cores = fmt_count(f64::from(s.cores));
+        // The usable cores when fewer than all: one is "is" busy.
+        let part = plural(usable.round() as u64, "core");
+        let verb = if part == "1 core" && usable < f64::from(s.cores) {
+            "is"
+        } else {
+            "are"
+        };
         let (on, helps) = match s.model {
             _ if usable >= f64::from(s.cores) => (
                 "the cores".to_string(),
                 "Less CPU per request or more cores helps; more threads do not.".to_string(),
             ),
             Model::EventLoopWorkers => (
-                format!("the {} its loops and workers can use", cores_of(usable)),
+                format!("the {part} its loops and workers can use"),
                 format!("Less CPU per request, or more loops or workers (up to the {cores} cores), helps."),
             ),
             _ => (
-                format!("the {} its loops can use", cores_of(usable)),
+                format!("the {part} its loops can use"),
                 format!("Less CPU per request, or more loops (up to the {cores} cores), helps."),
             ),
         };
@@ -238,9 +245,8 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             }
             .into(),
             detail: format!(
-                "{on} {} busy {} of the time; the CPU limit is {} rps. Above about 80 %, the line and \
+                "{on} {verb} busy {} of the time; the CPU limit is {} rps. Above about 80 %, the line and \
                  the response time rise steeply. {helps}",
-                if on.starts_with("the 1 core ") { "is" } else { "are" },
                 fmt_pct(cpu_of_usable),
                 fmt_fixed(th.capacity.cpu_limit_rps, 0)
             ),
@@ -535,11 +541,6 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     signs
 }
 
-/// "the 1 core", "the 4 cores": usable cores (whole) as the signs name them.
-fn cores_of(usable: f64) -> String {
-    plural(usable.round() as u64, "core")
-}
-
 /// What stops a retry storm that `s` does not have yet. Backoff (always
 /// with jitter in this simulator) spreads the retries, but does not make
 /// fewer, so it is named as not enough where it is on.
@@ -599,7 +600,7 @@ fn line_remedy(s: &Scenario) -> String {
 /// for a free worker (the wait of steps handed to workers has a p99 of at
 /// least half the p99).
 fn far_tail_sign(r: &Report) -> Option<Sign> {
-    let keeps_up = if r.refused + r.shed + r.dropped_hopeless > 0 {
+    let keeps_up = if r.turned_away() > 0 {
         "the server keeps up with the requests it serves"
     } else {
         "the server keeps up on average"
@@ -613,9 +614,8 @@ fn far_tail_sign(r: &Report) -> Option<Sign> {
     let in_line = r.queue_wait_ms.p99 >= 0.5 * l.p99;
     let pause = r.loop_block_ms.map(|b| b.max).filter(|m| *m >= 0.5 * l.p99);
     let for_a_worker = r.worker_wait_ms.filter(|w| w.p99 >= 0.5 * l.p99);
-    let why = match (in_line, pause) {
-        (false, None) if for_a_worker.is_some() => {
-            let w = for_a_worker.expect("matched");
+    let why = match (in_line, pause, for_a_worker) {
+        (false, None, Some(w)) => {
             format!(
                 "The slow ones waited for a worker: a step handed to the workers waited {} on \
                  average for a free one, and 1 in 100 such steps {} or more. ",
@@ -623,12 +623,12 @@ fn far_tail_sign(r: &Report) -> Option<Sign> {
                 ms(w.p99)
             )
         }
-        (true, Some(step)) => format!(
+        (true, Some(step), _) => format!(
             "The slow ones waited in line: one step held its event loop for {}, and the requests \
              that arrived meanwhile waited behind it. ",
             ms(step)
         ),
-        (true, None) => format!(
+        (true, None, _) => format!(
             "The slow ones spent most of it waiting in line (1 in 100 waited {} or more): a line \
              forms for a while, then drains. ",
             ms(r.queue_wait_ms.p99)

@@ -834,12 +834,11 @@ pub fn theory(s: &Scenario) -> Theory {
         matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform).then_some(s.steady_rps());
     // Hedges that overload the dependency for sure send every call twice:
     // its limit then counts them all.
-    let overload = hedge_overload(s, offered, &analytic::capacity(s));
+    let base = analytic::capacity(s);
+    let overload = hedge_overload(s, offered, &base);
     let capacity = match overload {
-        Some(o) if o.certain => {
-            analytic::with_dep_limit(analytic::capacity(s), Some(o.all_limit_rps))
-        }
-        _ => analytic::capacity(s),
+        Some(o) if o.certain => analytic::with_dep_limit(base, Some(o.all_limit_rps)),
+        _ => base,
     };
     let (cpu_mean, cpu_var) = cpu_moments(s);
     let dep = dep_theory(s, offered, &capacity, overload);
