@@ -221,6 +221,18 @@ impl Report {
         self.refused + self.shed + self.dropped_hopeless
     }
 
+    /// True when `littles_law_in_flight` should match `mean_in_flight` up
+    /// to the run's noise: every request that left did so answered (none
+    /// dropped, shed or dropped as hopeless, which were inside a while
+    /// with no response time), and at most one in twenty of the requests
+    /// measured was still inside at the end (those spent time inside that
+    /// no response time counts yet: a run ending far from steady, such as
+    /// a line still growing, can be far off).
+    pub fn littles_law_exact(&self) -> bool {
+        let unserved = self.dropped + self.shed + self.dropped_hopeless;
+        unserved == 0 && self.in_flight_end.saturating_mul(20) <= self.measured
+    }
+
     /// The report as one JSON object (keys in the order of the fields
     /// above), with the time series last, only when `with_series`: what
     /// `tellers simulate --json` prints, and what the browser shows for

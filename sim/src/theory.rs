@@ -114,6 +114,12 @@ pub struct Theory {
     /// offered rate, and for a thread per request without a cap when
     /// overloaded.
     pub busy_threads: Option<f64>,
+    /// How [`Theory::busy_threads`] stands against a run: exact where no
+    /// thread waits while it holds a request (no more threads than cores,
+    /// or no CPU; no dependency limit) or the cores bind and the mean
+    /// response time is exact; a floor where threads can wait for a core
+    /// or a slot (the time held with no line leaves those waits out).
+    pub busy_threads_bound: Bound,
     /// Stack memory set aside for those threads, MB (1 MB = 1,000 KB, as
     /// reports count it): [`Threads::count`] × `stack_reserved_kb`; a mean
     /// for [`Threads::Mean`], the most for [`Threads::UpTo`].
@@ -128,6 +134,18 @@ pub struct Theory {
     /// grow ([`excess_turned_away`]: no formula here says how long the
     /// line then is).
     pub growth_per_s: Option<f64>,
+}
+
+/// How a theory figure stands against what a long run measures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum Bound {
+    /// What a long enough run converges on.
+    #[default]
+    Exact,
+    /// An approximation: the run may land on either side.
+    Approx,
+    /// A floor: the run measures this or more.
+    AtLeast,
 }
 
 /// The threads a scenario runs, as theory counts them.
@@ -813,6 +831,18 @@ impl Theory {
     }
 }
 
+/// True when a thread holding a request never waits for anything but the
+/// request's own steps: it always has a core (no more threads than cores,
+/// or no CPU time) and never waits for a dependency's slot (no limit, or
+/// calls that take no time). Then the threads busy are exactly the arrivals
+/// × the time held with no line, by Little's law; otherwise that is a floor.
+fn no_wait_while_held(s: &Scenario) -> bool {
+    let own_core =
+        s.thread_limit().is_some_and(|t| t <= s.cores) || analytic::cpu_ms_per_request(s) == 0.0;
+    let own_slot = analytic::dep_slots(s).is_none() || s.wait_ms == 0.0;
+    own_core && own_slot
+}
+
 /// True when `s` has a line or connection limit that refuses requests at
 /// the door (a line limit counts only where there is a line to limit).
 fn refuses_at_the_door(s: &Scenario) -> bool {
@@ -1041,6 +1071,11 @@ pub fn theory(s: &Scenario) -> Theory {
             (_, Some(n), Some(t)) => Some(n.min(f64::from(t))),
             (_, n, _) => n,
         },
+        busy_threads_bound: if no_wait_while_held(s) {
+            Bound::Exact
+        } else {
+            Bound::AtLeast
+        },
         stack_reserved_mb: None,
         makespan: makespan(s, &capacity),
         // Keeping up or melting as the bursts decide: no growth to give.
@@ -1080,6 +1115,13 @@ pub fn theory(s: &Scenario) -> Theory {
         if let (Limit::Cpu, Some(o), Some(_)) = (capacity.binding, offered, th.busy_threads) {
             let held = o * mean / 1000.0;
             th.busy_threads = Some(s.thread_limit().map_or(held, |t| held.min(f64::from(t))));
+            // A pool's requests wait in its line without a thread, which
+            // the response time counts: there it is an estimate.
+            th.busy_threads_bound = if approx_because.is_empty() && s.thread_limit().is_none() {
+                Bound::Exact
+            } else {
+                Bound::Approx
+            };
             if let (Model::ThreadPerRequest, None) = (s.model, s.thread_cap) {
                 th.set_threads(
                     s,
@@ -1473,6 +1515,9 @@ mod thread_tests {
         };
         let alive = theory(&near).busy_threads.unwrap();
         assert!((42.0..46.0).contains(&alive), "{alive}");
+        // Its mean response time is approximate (time slices, fixed CPU):
+        // so is the count.
+        assert_eq!(theory(&near).busy_threads_bound, Bound::Approx);
         // A pool where the cores bind: the same, at most the pool.
         let pool = Scenario {
             rps: 360.0,
@@ -1481,6 +1526,8 @@ mod thread_tests {
         };
         let busy = theory(&pool).busy_threads.unwrap();
         assert!((42.0..46.0).contains(&busy), "{busy}");
+        // Its requests wait in the pool's line without a thread: an estimate.
+        assert_eq!(theory(&pool).busy_threads_bound, Bound::Approx);
         // Overloaded, threads pile up without limit: no figure.
         let over = Scenario {
             rps: 500.0,
@@ -1496,6 +1543,9 @@ mod thread_tests {
             theory(&even).threads,
             Some(Threads::Mean { random: false, .. })
         ));
+        // With no mean response time the time held with no line is all
+        // theory has: the waits for a core make the run's figure higher.
+        assert_eq!(theory(&even).busy_threads_bound, Bound::AtLeast);
         let capped = Scenario {
             thread_cap: Some(30),
             ..tpr.clone()

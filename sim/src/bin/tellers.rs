@@ -7,7 +7,7 @@ use tellers_sim::bench::{bench_scenario, engine_mmc, reference_mmc};
 use tellers_sim::cli::{command, field_help, fields_help, parse_or_help, Command, Outcome, USAGE};
 use tellers_sim::presets::presets;
 use tellers_sim::signs::stop_note;
-use tellers_sim::theory::{theory, Theory, Threads};
+use tellers_sim::theory::{theory, Bound, Theory, Threads};
 use tellers_sim::{simulate, Arrivals, Model, Report, Scenario};
 
 /// `println!` that ends the program quietly once the reader has gone, as in
@@ -100,6 +100,17 @@ fn opt(x: Option<f64>) -> String {
     x.map_or("—".into(), |v| format!("{v:.1}"))
 }
 
+/// [`opt`] marked with how the figure stands against a run: "≈ 43.5" for
+/// an approximation, "≥ 36.0" for a floor.
+fn opt_bounded(x: Option<f64>, bound: Bound) -> String {
+    let mark = match bound {
+        Bound::Exact => "",
+        Bound::Approx => "≈ ",
+        Bound::AtLeast => "≥ ",
+    };
+    x.map_or("—".into(), |v| format!("{mark}{v:.1}"))
+}
+
 /// A limit in rps: "no limit" when nothing bounds it (no work at all).
 fn limit(x: f64) -> String {
     if x.is_finite() {
@@ -179,7 +190,11 @@ fn print_table(s: &Scenario, r: &Report) {
     row(
         "inside (mean) vs λ·W",
         format!("{:.2}", r.mean_in_flight),
-        format!("{:.2} λ·W", r.littles_law_in_flight),
+        format!(
+            "{}{:.2} λ·W",
+            if r.littles_law_exact() { "" } else { "≈ " },
+            r.littles_law_in_flight
+        ),
     );
     row(
         "line growth, per s",
@@ -189,7 +204,7 @@ fn print_table(s: &Scenario, r: &Report) {
     row(
         "busy tellers (mean)",
         format!("{:.2}", r.mean_busy),
-        opt(th.busy_threads),
+        opt_bounded(th.busy_threads, th.busy_threads_bound),
     );
     for (name, sim, theory) in thread_rows(s, r, &th) {
         row(name, sim, theory);
@@ -259,6 +274,9 @@ fn thread_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<(&'static str, Stri
     // "up to 30", "mean ≈ 16.4": what kind of count theory gives.
     let (how, threads) = match th.threads {
         Some(Threads::UpTo(n)) => ("up to ", n.to_string()),
+        Some(Threads::Mean { mean, .. }) if th.busy_threads_bound == Bound::AtLeast => {
+            ("mean ≥ ", format!("{mean:.1}"))
+        }
         Some(Threads::Mean { mean, .. }) => ("mean ≈ ", format!("{mean:.1}")),
         Some(t) => ("", t.count().to_string()),
         None => ("", "—".to_owned()),
