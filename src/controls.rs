@@ -118,13 +118,21 @@ pub fn with_field(s: &Scenario, name: &str, value: f64) -> Scenario {
 /// fields, in the learner's words).
 pub fn try_field(s: &Scenario, name: &str, value: f64) -> Result<Scenario, String> {
     let f = field(name).ok_or_else(|| format!("'{name}' is not a scenario field"))?;
-    let v = f
-        .from_f64(value.clamp(f.min(), f.max()))
-        .ok_or_else(|| format!("{}: {value} is not allowed", f.label))?;
+    let v = f.from_f64(value.clamp(f.min(), f.max())).ok_or_else(|| {
+        format!(
+            "{}: {value} is not allowed: allowed {}",
+            f.label,
+            f.allowed()
+        )
+    })?;
     f.check(v)?;
     let mut next = s.clone();
     if !(f.set)(&mut next, v) {
-        return Err(format!("{}: {value} is not allowed", f.label));
+        return Err(format!(
+            "{}: {value} is not allowed: allowed {}",
+            f.label,
+            f.allowed()
+        ));
     }
     match next.validate().first() {
         Some(e) => Err(e.message.clone()),
@@ -494,8 +502,27 @@ mod tests {
         assert_eq!(schedule_rows(&with), spike);
         assert_eq!(with_one_more_row(&spike).last(), Some(&(20.0, 150.0)));
         let e = with_schedule_rows(&s, Some(&[(0.0, 150.0), (0.0, 300.0)])).unwrap_err();
-        assert!(e.contains("pair 2") && e.contains("increase"), "{e}");
+        assert_eq!(
+            e,
+            "step 2 (from 0 s, 300 rps): times must increase (after 0 s)"
+        );
         assert_eq!(with_schedule_rows(&with, None).unwrap().rps_schedule, None);
+    }
+
+    /// A refusal names fields as the learner sees them, with what is allowed.
+    #[test]
+    fn refusals_say_what_is_allowed_in_the_learners_words() {
+        let s = Scenario {
+            stack_reserved_kb: 50.0,
+            ..Scenario::default()
+        };
+        let e = with_box(&s, "stack_used_kb", "60").unwrap_err();
+        assert_eq!(
+            e,
+            "60 KB is more than the 50 KB of stack set aside per thread: a thread cannot use more stack than it has"
+        );
+        let e = try_field(&s, "cores", f64::NAN).unwrap_err();
+        assert!(e.ends_with("is not allowed: allowed 1–1,024 cores"), "{e}");
     }
 
     #[test]

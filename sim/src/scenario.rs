@@ -538,7 +538,7 @@ impl Scenario {
             e.push(FieldError {
                 field: "stack_used_kb".into(),
                 message: format!(
-                    "{} KB is more than the {} KB set aside (stack_reserved_kb): a thread cannot use more stack than it has",
+                    "{} KB is more than the {} KB of stack set aside per thread: a thread cannot use more stack than it has",
                     s.stack_used_kb, s.stack_reserved_kb
                 ),
             });

@@ -47,22 +47,23 @@ impl Schedule {
     /// A schedule from (start s, rps) steps; the message names the bad step.
     pub fn new(steps: &[(f64, f64)]) -> Result<Schedule, String> {
         if steps.is_empty() {
-            return Err("a schedule needs at least one time_s:rps pair, starting at 0".into());
+            return Err("a schedule needs at least one step, time_s:rps, starting at 0 s".into());
         }
         if steps.len() > MAX_POINTS {
             return Err(format!(
-                "{} pairs: at most {MAX_POINTS} are allowed",
+                "{} steps: at most {MAX_POINTS} are allowed",
                 steps.len()
             ));
         }
         let mut out = [(0.0, 0.0); MAX_POINTS];
         for (i, &(t, r)) in steps.iter().enumerate() {
-            let pair = format!("pair {} ({t}:{r})", i + 1);
+            // "step", as the editor's rows are called; the values as typed.
+            let pair = format!("step {} (from {t} s, {r} rps)", i + 1);
             if !(t.is_finite() && r.is_finite()) {
                 return Err(format!("{pair}: not a number"));
             }
             if i == 0 && t != 0.0 {
-                return Err(format!("{pair}: the first pair must start at 0 s"));
+                return Err(format!("{pair}: the first step must start at 0 s"));
             }
             if i > 0 && t <= steps[i - 1].0 {
                 return Err(format!(
@@ -126,21 +127,21 @@ impl Schedule {
 impl std::str::FromStr for Schedule {
     type Err = String;
 
-    /// Reads `0:150,10:400`; the message names the pair that is wrong.
+    /// Reads `0:150,10:400`; the message names the step that is wrong.
     fn from_str(text: &str) -> Result<Schedule, String> {
         let mut steps = Vec::new();
         for (i, part) in text.split(',').enumerate() {
             let part = part.trim();
             let shown = crate::text::clip(part);
             let (t, r) = part.split_once(':').ok_or_else(|| {
-                format!("pair {} ('{shown}'): write time_s:rps, e.g. 10:400", i + 1)
+                format!("step {} ('{shown}'): write time_s:rps, e.g. 10:400", i + 1)
             })?;
             let num = crate::text::number;
             match (num(t), num(r)) {
                 (Some(t), Some(r)) => steps.push((t, r)),
                 _ => {
                     return Err(format!(
-                        "pair {} ('{shown}'): not two numbers time_s:rps",
+                        "step {} ('{shown}'): not two numbers time_s:rps",
                         i + 1
                     ))
                 }
@@ -183,11 +184,11 @@ mod tests {
     #[test]
     fn a_bad_list_names_the_pair() {
         for (text, says) in [
-            ("5:150", "pair 1"),
-            ("0:150,10x400", "pair 2"),
-            ("0:150,10:fast", "pair 2"),
-            ("0:150,10:400,8:100", "pair 3"),
-            ("0:150,10:-4", "pair 2"),
+            ("5:150", "step 1"),
+            ("0:150,10x400", "step 2"),
+            ("0:150,10:fast", "step 2"),
+            ("0:150,10:400,8:100", "step 3"),
+            ("0:150,10:-4", "step 2"),
             ("0:0", "nothing would arrive"),
             ("0:1,1:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1", "at most 8"),
         ] {

@@ -401,11 +401,11 @@ export async function aRetryStormPlaysRunsToTheEndAndItsScheduleCanBeEdited({ pa
   await expectVisible(byTestId(page, 'fig-retries'), 'the retries row');
   await page.locator('.panel--series').scrollIntoViewIfNeeded();
   await screenshot('playground-retry-storm.png');
-  // A bad step says which pair is wrong and keeps the run; Steady rate removes the schedule.
+  // A bad step says which step is wrong and keeps the run; Steady rate removes the schedule.
   const t2 = schedule.getByLabel('Step 2: from, seconds');
   await t2.fill('0');
   await t2.press('Enter');
-  await expectVisible(schedule.getByRole('alert').filter({ hasText: /pair 2/ }), 'the bad pair named');
+  await expectVisible(schedule.getByRole('alert').filter({ hasText: /step 2/ }), 'the bad step named');
   assert.match(page.url(), /rps_schedule=0%3A150%2C10%3A400%2C15%3A150/);
   await t2.fill('12');
   await t2.press('Enter');
