@@ -487,7 +487,7 @@ pub struct SceneLayout {
     /// Spacing of the dependency's parts, CSS px: [`DEP_ROW`] when a part's
     /// heading and detail share a line (wide), else [`DEP_PART`] (stacked).
     pub dep_row: f64,
-    /// Done / refused / gave up: first row's middle, left, width.
+    /// Done / refused / timed out: first row's middle, left, width.
     pub outcomes: Area,
     /// Spacing of the outcome rows, CSS px.
     pub outcome_row: f64,
@@ -709,15 +709,41 @@ fn heading(ctx: &Pen, th: &Theme, lay: &SceneLayout, area: &Area, title: &str, s
     );
 }
 
-/// The scene's legend: colour and meaning.
-fn scene_legend(th: &Theme) -> [(&'static str, &'static str); 5] {
-    [
-        (palette::ORANGE, "on a core"),
-        (palette::YELLOW, "wants a core"),
-        (palette::SKY, "holds a request that waits"),
-        (th.empty, "idle"),
-        (th.ink, "request in line"),
-    ]
+/// Space between the tellers' squares, CSS px.
+const TELLER_GAP: f64 = 4.0;
+
+/// The smallest teller square, CSS px, that has room for a loop's count.
+const COUNT_FROM_PX: f64 = 30.0;
+
+/// A legend entry's mark: a colour, or one of the marks drawn on tellers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Key {
+    /// A square of this colour.
+    Fill(&'static str),
+    /// An idle square outlined, as a worker thread is.
+    Outline,
+    /// An idle square with a count in it, as an event loop has.
+    Count,
+}
+
+/// The scene's legend: mark and meaning. The colours always; the outline
+/// and the count only where the scene draws them (workers beside loops,
+/// loops drawn big enough for their count).
+fn scene_legend(th: &Theme, kinds: &[TellerKind], counts_drawn: bool) -> Vec<(Key, &'static str)> {
+    let mut legend = vec![
+        (Key::Fill(palette::ORANGE), "on a core"),
+        (Key::Fill(palette::YELLOW), "wants a core"),
+        (Key::Fill(palette::SKY), "holds a request that waits"),
+        (Key::Fill(th.empty), "idle"),
+        (Key::Fill(th.ink), "request in line"),
+    ];
+    if counts_drawn && kinds.contains(&TellerKind::Loop) {
+        legend.push((Key::Count, "event loop: requests it holds"));
+    }
+    if kinds.contains(&TellerKind::Worker) {
+        legend.push((Key::Outline, "worker thread"));
+    }
+    legend
 }
 
 /// The tellers scene: the line, the tellers and the cores they hold, the
@@ -735,14 +761,21 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         return;
     };
     let width = (f64::from(canvas.width()) / dpr).max(1.0);
-    let legend = scene_legend(th);
     raw.set_font(scene_fonts(width).body);
     let measure = |s: &str| {
         raw.measure_text(s)
             .map_or(s.len() as f64 * 9.0, |m| m.width())
     };
-    let labels = legend.map(|(_, label)| label);
+    let kinds: Vec<TellerKind> = snap.tellers.iter().map(|t| t.kind).collect();
     let dep = snap.dep.as_ref().map(dep_lines).unwrap_or_default();
+    // The legend names the loops' counts only where they are drawn, which
+    // the grid's square size decides; the tellers' area does not depend on
+    // the legend, so a layout without one gives it.
+    let area = scene_layout(width, &[], &measure, dep.len()).tellers;
+    let n = snap.tellers.len().max(1);
+    let counts_drawn = teller_grid(n, area.w, area.h, TELLER_GAP).0 >= COUNT_FROM_PX;
+    let legend = scene_legend(th, &kinds, counts_drawn);
+    let labels: Vec<&str> = legend.iter().map(|(_, l)| *l).collect();
     let lay = scene_layout(width, &labels, &measure, dep.len());
     let Some(ctx) = context(canvas, width, lay.height, dpr).map(Pen::new) else {
         return;
@@ -790,8 +823,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         &format!("Tellers: {} {noun}", fmt_count(snap.tellers_alive as f64)),
         &format!("{} taken", fmt_count(snap.tellers_busy as f64)),
     );
-    let n = snap.tellers.len().max(1);
-    let gap = 4.0;
+    let gap = TELLER_GAP;
     let (size, cols, fit) = teller_grid(n, t.w, t.h, gap);
     let top = t.y + lay.content;
     for (i, tl) in snap.tellers.iter().take(fit).enumerate() {
@@ -803,7 +835,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
             ctx.set_line_width(2.0);
             ctx.stroke_rect(x + 1.0, y + 1.0, size - 2.0, size - 2.0);
         }
-        if tl.kind == TellerKind::Loop && size >= 30.0 {
+        if tl.kind == TellerKind::Loop && size >= COUNT_FROM_PX {
             let ink = if tl.state == TellerState::Idle {
                 th.ink
             } else {
@@ -890,7 +922,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     let outcomes = [
         ("Done", snap.completed, palette::GREEN),
         ("Refused", snap.refused, palette::VERMILLION),
-        ("Gave up", snap.timed_out, palette::PURPLE),
+        ("Timed out", snap.timed_out, palette::PURPLE),
     ];
     for (i, (label, n, color)) in outcomes.iter().enumerate() {
         let y = o.y + i as f64 * lay.outcome_row;
@@ -901,8 +933,29 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     }
 
     // Legend.
-    for ((color, _), e) in legend.iter().zip(&lay.legend) {
-        square(&ctx, e.x, e.y - 8.0, 16.0, color);
+    for ((key, _), e) in legend.iter().zip(&lay.legend) {
+        let (x, y) = (e.x, e.y - 8.0);
+        match key {
+            Key::Fill(color) => square(&ctx, x, y, 16.0, color),
+            Key::Outline => {
+                square(&ctx, x, y, 16.0, th.empty);
+                ctx.set_stroke_style_str(th.ink);
+                ctx.set_line_width(2.0);
+                ctx.stroke_rect(x + 1.0, y + 1.0, 14.0, 14.0);
+            }
+            Key::Count => {
+                square(&ctx, x, y, 16.0, th.empty);
+                text(
+                    &ctx,
+                    "3",
+                    x + 8.0,
+                    e.y,
+                    "bold 11px system-ui, sans-serif",
+                    th.ink,
+                    "center",
+                );
+            }
+        }
         for (i, line) in e.lines.iter().enumerate() {
             let y = e.y + i as f64 * lay.legend_row;
             text(&ctx, line, e.x + 22.0, y, f.body, th.ink, "left");
@@ -1198,6 +1251,28 @@ mod tests {
         let (size, _, fit) = teller_grid(10_000, 380.0, 220.0, 4.0);
         assert_eq!(size, 10.0);
         assert!(fit < 10_000, "the rest is summed up as +N more");
+    }
+
+    /// The legend explains the outline and the count only where the
+    /// scene draws them.
+    #[test]
+    fn the_legend_names_workers_and_loop_counts_only_where_drawn() {
+        let th = Theme::new(false);
+        let labels = |kinds: &[TellerKind], counts: bool| -> Vec<&str> {
+            scene_legend(&th, kinds, counts)
+                .iter()
+                .map(|(_, l)| *l)
+                .collect()
+        };
+        assert_eq!(labels(&[TellerKind::Thread], true).len(), 5);
+        let loops = labels(&[TellerKind::Loop], true);
+        assert_eq!(loops.last(), Some(&"event loop: requests it holds"));
+        assert_eq!(labels(&[TellerKind::Loop], false).len(), 5);
+        let both = labels(&[TellerKind::Loop, TellerKind::Worker], true);
+        assert_eq!(
+            both[5..],
+            ["event loop: requests it holds", "worker thread"]
+        );
     }
 
     #[test]

@@ -359,7 +359,7 @@ pub fn tellers_summary(s: &Snapshot) -> String {
     let n =
         |x: u64, one: &str, many: &str| format!("{} {}", fmt_count(x as f64), plural(x, one, many));
     let text = format!(
-        "{} in line, {} waiting off the CPU, {} of {} busy, {}, {} done, {} refused, {} gave up.",
+        "{} in line, {} waiting off the CPU, {} of {} busy, {}, {} done, {} refused, {} timed out.",
         n(s.line, "request", "requests"),
         fmt_count(s.waiting as f64),
         fmt_count(f64::from(s.busy_cores)),
@@ -738,7 +738,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     if s.timeout_ms.is_some() || r.timed_out > 0 {
         row(
             "fig-timeouts",
-            "Callers who gave up / work for nobody",
+            "Requests timed out / work for nobody",
             format!(
                 "{} / {}",
                 fmt_count(r.timed_out as f64),

@@ -299,7 +299,7 @@ pub const FIGURE_LABELS: &[FigureLabel] = &[
     share("call_success_share", "calls answered in time", "% of calls"),
     plain("shed", "requests shed from the line", ""),
     plain("dropped_hopeless", "requests dropped as hopeless", ""),
-    plain("timed_out", "callers who gave up", ""),
+    plain("timed_out", "requests timed out", ""),
     plain("dep_calls", "calls to the dependency", ""),
     plain("hedges", "hedges (slow calls sent again)", ""),
     share(

@@ -130,8 +130,9 @@ pub struct Report {
     pub refused: u64,
     /// Requests dropped before starting because their caller had gone.
     pub dropped: u64,
-    /// Callers that gave up: dropped, finished late, shed or dropped as
-    /// hopeless after they had gone, or still inside past the timeout at the end.
+    /// Requests that timed out (each try of a caller that retries counts):
+    /// dropped, finished late, shed or dropped as hopeless after their
+    /// caller had gone, or still inside past the timeout at the end.
     pub timed_out: u64,
     /// Requests finished after their caller had gone: work for nobody.
     pub finished_after_timeout: u64,
