@@ -7,7 +7,7 @@ use tellers_sim::report::{Report, SeriesPoint};
 use tellers_sim::signs::backlog_grows;
 use tellers_sim::theory::Theory;
 
-use crate::figures::{plural, warming_up};
+use crate::figures::warming_up;
 use crate::format::fmt_axis_tick;
 
 /// Okabe–Ito colours: distinct for the common kinds of colour blindness.
@@ -489,7 +489,7 @@ pub fn curve_chart(
             format!("{what} (approx.)")
         }
     };
-    let workers = |n: u32| format!("{n} {}", plural(u64::from(n), "worker", "workers"));
+    let workers = |n: u32| tellers_sim::text::plural(u64::from(n), "worker");
     let mut series = Vec::new();
     // No formula covers this scenario's line at any load (theory says
     // so): no theory lines, only the simulated points.

@@ -30,7 +30,7 @@ use crate::charts::{
     type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW, SIDE_PX,
     X_LABEL_ROW, X_TICKS_PX,
 };
-use crate::figures::{dep_lines, plural};
+use crate::figures::dep_lines;
 use crate::format::fmt_count;
 use tellers_sim::{Snapshot, TellerKind, TellerState};
 
@@ -860,7 +860,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         let more = format!(
             "+{} more {}",
             fmt_count(hidden as f64),
-            plural(hidden, "teller", "tellers")
+            tellers_sim::text::noun(hidden, "teller", "tellers")
         );
         text(&ctx, &more, t.x, top + t.h + 12.0, f.strong, th.ink, "left");
     }

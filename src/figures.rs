@@ -4,6 +4,7 @@
 
 use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::report::Report;
+use tellers_sim::text::{noun, plural};
 use tellers_sim::theory::{Bound, Theory, Threads};
 use tellers_sim::{Arrivals, DepView, Model, Scenario, Snapshot};
 
@@ -127,7 +128,7 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
                 format!(
                     " The line already says they are long: {} {} ahead of the newest, and at the {} the server finishes that is about {} of waiting.",
                     fmt_count(r.queue_len_end as f64),
-                    plural(r.queue_len_end, "request waits", "requests wait"),
+                    noun(r.queue_len_end, "request waits", "requests wait"),
                     fmt_rps(r.throughput_rps),
                     fmt_s(r.queue_len_end as f64 / r.throughput_rps),
                 )
@@ -356,15 +357,13 @@ pub fn approx_note(th: &Theory) -> Option<String> {
 /// The tellers scene in words, for screen readers (and tests): "1 request
 /// in line, 0 waiting off the CPU, 1 of 4 cores busy, 20 tellers, …".
 pub fn tellers_summary(s: &Snapshot) -> String {
-    let n =
-        |x: u64, one: &str, many: &str| format!("{} {}", fmt_count(x as f64), plural(x, one, many));
     let text = format!(
         "{} in line, {} waiting off the CPU, {} of {} busy, {}, {} done, {} refused, {} timed out.",
-        n(s.line, "request", "requests"),
+        plural(s.line, "request"),
         fmt_count(s.waiting as f64),
         fmt_count(f64::from(s.busy_cores)),
-        n(u64::from(s.cores), "core", "cores"),
-        n(s.tellers_alive, "teller", "tellers"),
+        plural(u64::from(s.cores), "core"),
+        plural(s.tellers_alive, "teller"),
         fmt_count(s.completed as f64),
         fmt_count(s.refused as f64),
         fmt_count(s.timed_out as f64),
@@ -388,11 +387,7 @@ pub fn dep_lines(d: &DepView) -> Vec<(String, String)> {
                 n(u64::from(d.conns_busy)),
                 n(u64::from(pool))
             ),
-            format!(
-                "in use; {} {} in line",
-                n(d.conn_line),
-                plural(d.conn_line, "call", "calls")
-            ),
+            format!("in use; {} in line", plural(d.conn_line, "call")),
         ));
     }
     if let Some(slots) = d.slots {
@@ -402,11 +397,7 @@ pub fn dep_lines(d: &DepView) -> Vec<(String, String)> {
                 n(u64::from(d.slots_busy)),
                 n(u64::from(slots))
             ),
-            format!(
-                "busy; {} {} in line",
-                n(d.slot_line),
-                plural(d.slot_line, "call", "calls")
-            ),
+            format!("busy; {} in line", plural(d.slot_line, "call")),
         ));
     }
     lines
@@ -436,10 +427,9 @@ pub fn curve_caption(th: &Theory) -> String {
     // The queue's model only where a formula draws its lines.
     let model = if th.curve_formula {
         format!(
-            " ({}: {} {} of {} each)",
+            " ({}: {} of {} each)",
             th.queue_model,
-            th.servers,
-            plural(u64::from(th.servers), "worker", "workers"),
+            plural(u64::from(th.servers), "worker"),
             fmt_ms(th.service_ms)
         )
     } else {
@@ -466,15 +456,6 @@ pub fn curve_approx_note(th: &Theory) -> Option<String> {
         ""
     };
     Some(format!("{why}{side}"))
-}
-
-/// `singular` for one, `plural` otherwise.
-pub fn plural<'a>(n: u64, singular: &'a str, plural: &'a str) -> &'a str {
-    if n == 1 {
-        singular
-    } else {
-        plural
-    }
 }
 
 fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
@@ -644,17 +625,15 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         fmt_count(r.mean_in_flight),
         littles_law_text(r),
     );
-    let count =
-        |n: u64, one: &str, many: &str| format!("{} {}", fmt_count(n as f64), plural(n, one, many));
     let threads_theory = th.threads.map_or("—".into(), |t| match t {
-        Threads::Pool(n) => count(u64::from(n), "thread", "threads"),
-        Threads::Loops(n) => count(u64::from(n), "loop", "loops"),
+        Threads::Pool(n) => plural(u64::from(n), "thread"),
+        Threads::Loops(n) => plural(u64::from(n), "loop"),
         Threads::LoopsAndWorkers { loops, workers } => format!(
             "{} + {}",
-            count(u64::from(loops), "loop", "loops"),
-            count(u64::from(workers), "worker", "workers")
+            plural(u64::from(loops), "loop"),
+            plural(u64::from(workers), "worker")
         ),
-        Threads::UpTo(n) => format!("up to {}", count(u64::from(n), "thread", "threads")),
+        Threads::UpTo(n) => format!("up to {}", plural(u64::from(n), "thread")),
         // Theory's mean is the busy threads' count: a floor where they
         // wait for cores that the time held with no line leaves out.
         Threads::Mean { mean, .. } => format!(
@@ -664,7 +643,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             } else {
                 "≈"
             },
-            count(mean.round() as u64, "thread", "threads")
+            plural(mean.round() as u64, "thread")
         ),
     });
     // Without a cap, theory has only Little's law: the mean number alive,
@@ -791,9 +770,8 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             fmt_s(r.makespan_s),
             th.makespan.map_or("—".into(), |m| {
                 format!(
-                    "{} {} × {} = {}{}",
-                    fmt_count(m.rounds as f64),
-                    plural(m.rounds, "round", "rounds"),
+                    "{} × {} = {}{}",
+                    plural(m.rounds, "round"),
                     fmt_ms(m.round_ms),
                     fmt_s(m.makespan_s),
                     if m.exact { "" } else { " (approx.)" }

@@ -13,7 +13,7 @@ use leptos::html;
 use leptos::prelude::*;
 use tellers_sim::report::Report;
 use tellers_sim::theory::{theory, Theory};
-use tellers_sim::{Arrivals, Scenario, Simulation, Snapshot, StoppedBy};
+use tellers_sim::{Scenario, Simulation, Snapshot, StoppedBy};
 
 use crate::charts::SweepPoint;
 use crate::draw::{draw_tellers, Theme};
@@ -120,11 +120,8 @@ pub fn run_status(
     report: Option<&Report>,
     th: &Theory,
 ) -> String {
-    // A batch, or a number of requests, ends when every request is done:
-    // the run length is then a bound, not the length.
-    let ends_when_done = s.arrivals == Arrivals::Batch || s.requests.is_some();
     let (t, length) = (fmt_num(t_s, 1), fmt_length_s(s.duration_s));
-    let at = if ends_when_done {
+    let at = if s.ends_when_done() {
         format!("{t} s simulated (at most {length} s)")
     } else {
         format!("{t} s of {length} s simulated")

@@ -608,6 +608,13 @@ impl Scenario {
         self.rps_schedule.map_or(self.rps, |s| s.base_rps())
     }
 
+    /// True when the arrivals stop by themselves (a batch, or a number of
+    /// requests), so the run ends once every request is done and the run
+    /// length is only a bound on it.
+    pub fn ends_when_done(&self) -> bool {
+        self.arrivals == Arrivals::Batch || self.requests.is_some()
+    }
+
     /// Loops actually run: `loops`, or one per core when 0.
     pub fn loop_count(&self) -> u32 {
         if self.loops == 0 {

@@ -285,12 +285,23 @@ pub fn typed(x: f64) -> String {
     group_thousands(&format!("{x}"))
 }
 
-/// A count and its noun: `1 core`, `4 cores`, `1,000 clients`.
+/// A count and its noun: `1 core`, `4 cores`, `1,000 clients` (a noun
+/// whose plural is not its `s` form takes [`noun`]).
 pub fn plural(n: u64, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
     } else {
         format!("{} {word}s", group_thousands(&n.to_string()))
+    }
+}
+
+/// The words for a count of `n`: `one` for 1, `many` otherwise
+/// ("request waits" / "requests wait"), written after the count.
+pub fn noun<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 {
+        one
+    } else {
+        many
     }
 }
 

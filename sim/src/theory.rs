@@ -1030,6 +1030,8 @@ pub fn theory(s: &Scenario) -> Theory {
         ),
     };
     let threads_needed = offered.map(|r| analytic::threads_needed(r, analytic::thread_hold_ms(s)));
+    // Threads held by Little's law, at most the pool or the cap.
+    let busy_at_most = |held: f64| s.thread_limit().map_or(held, |t| held.min(f64::from(t)));
     let mut th = Theory {
         offered_rps: offered,
         steady_load,
@@ -1066,10 +1068,9 @@ pub fn theory(s: &Scenario) -> Theory {
         p99_ms: None,
         threads_needed,
         threads: None,
-        busy_threads: match (s.model, threads_needed, s.thread_limit()) {
-            (Model::EventLoop | Model::EventLoopWorkers, _, _) => None,
-            (_, Some(n), Some(t)) => Some(n.min(f64::from(t))),
-            (_, n, _) => n,
+        busy_threads: match s.model {
+            Model::EventLoop | Model::EventLoopWorkers => None,
+            Model::ThreadPool | Model::ThreadPerRequest => threads_needed.map(busy_at_most),
         },
         busy_threads_bound: if no_wait_while_held(s) {
             Bound::Exact
@@ -1114,7 +1115,7 @@ pub fn theory(s: &Scenario) -> Theory {
         // not 36). A pool's line is short here (the cores bind first).
         if let (Limit::Cpu, Some(o), Some(_)) = (capacity.binding, offered, th.busy_threads) {
             let held = o * mean / 1000.0;
-            th.busy_threads = Some(s.thread_limit().map_or(held, |t| held.min(f64::from(t))));
+            th.busy_threads = Some(busy_at_most(held));
             // A pool's requests wait in its line without a thread, which
             // the response time counts: there it is an estimate.
             th.busy_threads_bound = if approx_because.is_empty() && s.thread_limit().is_none() {
