@@ -118,6 +118,20 @@ impl Schedule {
         self.steps().iter().map(|s| s.1).fold(0.0, f64::max)
     }
 
+    /// The highest step at or above `limit_rps` that starts before
+    /// `end_s`: (start s, end s, rps), its end the next step's start or
+    /// `end_s`; `None` when every step stays below the limit.
+    pub fn peak_above(&self, limit_rps: f64, end_s: f64) -> Option<(f64, f64, f64)> {
+        let steps = self.steps();
+        (0..steps.len())
+            .filter(|&i| steps[i].1 >= limit_rps && steps[i].0 < end_s)
+            .map(|i| {
+                let end = steps.get(i + 1).map_or(end_s, |n| n.0.min(end_s));
+                (steps[i].0, end, steps[i].1)
+            })
+            .max_by(|a, b| a.2.total_cmp(&b.2))
+    }
+
     /// When the rate next changes after `t_s`, s.
     pub fn next_change(&self, t_s: f64) -> Option<f64> {
         self.steps().iter().map(|s| s.0).find(|&start| start > t_s)

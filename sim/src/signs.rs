@@ -298,7 +298,23 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         // unless a limit turns the excess away. Below it (a burst, a
         // short run): it grew in this run, which proves no overload.
         let above = r.arrival_rps >= cap_rps;
-        let (title, then) = if !above {
+        // A load schedule can average below the limit while one of its
+        // steps runs above it: that step is the run's overload.
+        let spike = s
+            .rps_schedule
+            .and_then(|sch| sch.peak_above(cap_rps, r.sim_time_s));
+        let spike_then;
+        let (title, then) = if let (false, Some((from, to, rps))) = (above, spike) {
+            spike_then = format!(
+                "Arrivals average below the limit, but the load schedule sends {} rps from {} s to {} s, \
+                 above it: the line grows while that lasts, and drains afterwards only as fast as \
+                 the limit's room to spare.",
+                fmt_fixed(rps, 0),
+                crate::text::typed(from),
+                crate::text::typed(to)
+            );
+            ("A spike went past the limit", spike_then.as_str())
+        } else if !above {
             (
                 "The line is growing",
                 "Arrivals are below the limit, so this is a burst the line can drain; a longer run \
@@ -1051,6 +1067,44 @@ mod tests {
             }
         }
         assert!(seen > 0, "no short run grew its line");
+    }
+
+    /// A load schedule that averages below the limit but has a step above
+    /// it: the sign names the step, not a burst.
+    #[test]
+    fn a_spike_above_the_limit_is_named_by_its_step() {
+        let s = Scenario {
+            rps_schedule: "0:100,20:500,25:100".parse().ok(),
+            duration_s: 30.0,
+            ..preset("sale-day").unwrap()
+        };
+        let r = crate::simulate(&s).unwrap();
+        let th = theory(&s);
+        assert!(
+            r.arrival_rps < th.capacity.capacity_rps,
+            "{}",
+            r.arrival_rps
+        );
+        let g = read_signs(&s, &r, &th)
+            .into_iter()
+            .find(|g| g.kind == SignKind::LineGrowing)
+            .expect("the line the spike left behind");
+        assert_eq!(g.title, "A spike went past the limit");
+        assert!(
+            g.detail
+                .contains("sends 500 rps from 20 s to 25 s, above it"),
+            "{}",
+            g.detail
+        );
+        let sch: crate::schedule::Schedule = "0:150,10:400,15:300,20:150".parse().unwrap();
+        assert_eq!(sch.peak_above(200.0, 60.0), Some((10.0, 15.0, 400.0)));
+        assert_eq!(sch.peak_above(200.0, 12.0), Some((10.0, 12.0, 400.0)));
+        assert_eq!(sch.peak_above(500.0, 60.0), None);
+        assert_eq!(
+            sch.peak_above(200.0, 5.0),
+            None,
+            "the step starts after the run"
+        );
     }
 
     /// A few turned away beside a far tail: the server keeps up with the
