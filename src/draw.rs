@@ -487,7 +487,7 @@ pub struct SceneLayout {
     /// Spacing of the dependency's parts, CSS px: [`DEP_ROW`] when a part's
     /// heading and detail share a line (wide), else [`DEP_PART`] (stacked).
     pub dep_row: f64,
-    /// Done / refused / timed out: first row's middle, left, width.
+    /// Finished / refused / timed out: first row's middle, left, width.
     pub outcomes: Area,
     /// Spacing of the outcome rows, CSS px.
     pub outcome_row: f64,
@@ -920,7 +920,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     // Outcomes.
     let o = lay.outcomes;
     let outcomes = [
-        ("Done", snap.completed, palette::GREEN),
+        ("Finished", snap.completed, palette::GREEN),
         ("Refused", snap.refused, palette::VERMILLION),
         ("Timed out", snap.timed_out, palette::PURPLE),
     ];

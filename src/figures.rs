@@ -358,7 +358,7 @@ pub fn approx_note(th: &Theory) -> Option<String> {
 /// in line, 0 waiting off the CPU, 1 of 4 cores busy, 20 tellers, …".
 pub fn tellers_summary(s: &Snapshot) -> String {
     let text = format!(
-        "{} in line, {} waiting off the CPU, {} of {} busy, {}, {} done, {} refused, {} timed out.",
+        "{} in line, {} waiting off the CPU, {} of {} busy, {}, {} finished, {} refused, {} timed out.",
         plural(s.line, "request"),
         fmt_count(s.waiting as f64),
         fmt_count(f64::from(s.busy_cores)),
@@ -781,7 +781,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     }
     row(
         "fig-counts",
-        "Completed / refused",
+        "Finished / refused",
         format!(
             "{} / {}",
             fmt_count(r.completed as f64),
