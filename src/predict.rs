@@ -21,22 +21,11 @@ pub const CLOSE: f64 = 0.1;
 pub const IN_RANGE: f64 = 0.5;
 
 /// The unit a guess of report figure `figure` is read in, and the factor
-/// from the report's value to that unit (shares are guessed in percent).
+/// from the report's value to that unit (shares are guessed in percent):
+/// the figure's label in the course's one list ([`figure_label`]); a count
+/// for a figure it lacks.
 pub fn guess_unit(figure: &str) -> (Unit, f64) {
-    // "_per_s" before "_s": a rate, not a time.
-    if figure.ends_with("_ms") {
-        (Unit::Ms, 1.0)
-    } else if figure.ends_with("_rps") || figure.ends_with("_per_s") {
-        (Unit::Rps, 1.0)
-    } else if figure.ends_with("_s") {
-        (Unit::S, 1.0)
-    } else if figure.ends_with("_mb") {
-        (Unit::Mb, 1.0)
-    } else if figure.ends_with("utilisation") || figure.ends_with("_share") {
-        (Unit::Percent, 100.0)
-    } else {
-        (Unit::Count, 1.0)
-    }
+    figure_label(figure).map_or((Unit::Count, 1.0), |l| (l.answer_unit(), l.scale))
 }
 
 /// What the learner reads beside the guess box, e.g. "Mean response time

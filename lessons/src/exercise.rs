@@ -351,6 +351,19 @@ impl FigureLabel {
         }
     }
 
+    /// The unit a learner writes this figure in: a share in percent, a
+    /// time in ms or s, a rate in rps, memory in MB, else a count.
+    pub fn answer_unit(&self) -> Unit {
+        match self.unit {
+            _ if self.scale == 100.0 => Unit::Percent,
+            "ms" => Unit::Ms,
+            "s" => Unit::S,
+            "MB" => Unit::Mb,
+            RPS => Unit::Rps,
+            _ => Unit::Count,
+        }
+    }
+
     /// The figure and its value: "mean wait in line: 57.3 ms".
     pub fn text(&self, value: f64) -> String {
         format!("{}: {}", self.words, self.value_text(value))
@@ -628,6 +641,14 @@ mod tests {
             assert_eq!(l.words, l.words.trim(), "{}", l.name);
             // A share shown in percent says so; nothing else does.
             assert_eq!(l.scale == 100.0, l.unit.starts_with('%'), "{}", l.name);
+            // A guess is read in the unit shown: only a bare count is a count.
+            assert_eq!(
+                l.unit.is_empty(),
+                l.answer_unit() == Unit::Count,
+                "{}: {}",
+                l.name,
+                l.unit
+            );
         }
         let text = |name, v| figure_label(name).unwrap().text(v);
         assert_eq!(
