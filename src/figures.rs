@@ -551,6 +551,11 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         th.cpu_utilisation.map_or("—".into(), fmt_pct),
     );
     let busy_theory = th.busy_threads.map_or("—".into(), |n| {
+        // A floor rounded down to the tenth, to stay one.
+        let n = match th.busy_threads_bound {
+            Bound::AtLeast => (n * 10.0).floor() / 10.0,
+            _ => n,
+        };
         bounded(&fmt_count(n), th.busy_threads_bound)
     });
     row(
@@ -634,17 +639,15 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             plural(u64::from(workers), "worker")
         ),
         Threads::UpTo(n) => format!("up to {}", plural(u64::from(n), "thread")),
-        // Theory's mean is the busy threads' count: a floor where they
-        // wait for cores that the time held with no line leaves out.
-        Threads::Mean { mean, .. } => format!(
-            "mean {} {}",
-            if th.busy_threads_bound == Bound::AtLeast {
-                "at least"
-            } else {
-                "≈"
-            },
-            plural(mean.round() as u64, "thread")
-        ),
+        // Theory's mean is the busy threads' count: a floor (rounded
+        // down, to stay one) where they wait for cores that the time held
+        // with no line leaves out.
+        Threads::Mean { mean, .. } if th.busy_threads_bound == Bound::AtLeast => {
+            format!("mean at least {}", plural(mean.floor() as u64, "thread"))
+        }
+        Threads::Mean { mean, .. } => {
+            format!("mean ≈ {}", plural(mean.round() as u64, "thread"))
+        }
     });
     // Without a cap, theory has only Little's law: the mean number alive,
     // which the peak the row shows is above.
@@ -1929,9 +1932,16 @@ mod tests {
             rps: 100.0,
             cpu_ms: 5.0,
             wait_ms: 20.0,
+            switch_us: 0.0,
             ..Scenario::default()
         };
         assert_eq!(theory_of("fig-busy", &own_cores, &r), "2.5");
+        // A switch of threads on a core costs CPU time they hold.
+        let switching = Scenario {
+            switch_us: 5.0,
+            ..own_cores.clone()
+        };
+        assert_eq!(theory_of("fig-busy", &switching, &r), "at least 2.5");
         let even = Scenario {
             model: Model::ThreadPerRequest,
             arrivals: Arrivals::Uniform,

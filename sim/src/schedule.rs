@@ -43,6 +43,19 @@ impl fmt::Display for Schedule {
     }
 }
 
+/// A step of a schedule at or above a limit ([`Schedule::peak_above`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Peak {
+    /// When the step starts, s.
+    pub from_s: f64,
+    /// When the next step starts, s; `None` for the last step.
+    pub to_s: Option<f64>,
+    /// Its rate, rps.
+    pub rps: f64,
+    /// True when a later step is at or above the limit too.
+    pub later_above: bool,
+}
+
 impl Schedule {
     /// A schedule from (start s, rps) steps; the message names the bad step.
     pub fn new(steps: &[(f64, f64)]) -> Result<Schedule, String> {
@@ -119,17 +132,22 @@ impl Schedule {
     }
 
     /// The highest step at or above `limit_rps` that starts before
-    /// `end_s`: (start s, end s, rps), its end the next step's start or
-    /// `end_s`; `None` when every step stays below the limit.
-    pub fn peak_above(&self, limit_rps: f64, end_s: f64) -> Option<(f64, f64, f64)> {
+    /// `before_s` (the first of equal ones), as [`Peak`]; `None` when every
+    /// step that starts before then stays below the limit.
+    pub fn peak_above(&self, limit_rps: f64, before_s: f64) -> Option<Peak> {
         let steps = self.steps();
-        (0..steps.len())
-            .filter(|&i| steps[i].1 >= limit_rps && steps[i].0 < end_s)
-            .map(|i| {
-                let end = steps.get(i + 1).map_or(end_s, |n| n.0.min(end_s));
-                (steps[i].0, end, steps[i].1)
-            })
-            .max_by(|a, b| a.2.total_cmp(&b.2))
+        let mut best: Option<Peak> = None;
+        for (i, &(from_s, rps)) in steps.iter().enumerate() {
+            if rps >= limit_rps && from_s < before_s && best.is_none_or(|b| rps > b.rps) {
+                best = Some(Peak {
+                    from_s,
+                    to_s: steps.get(i + 1).map(|n| n.0),
+                    rps,
+                    later_above: steps[i + 1..].iter().any(|st| st.1 >= limit_rps),
+                });
+            }
+        }
+        best
     }
 
     /// When the rate next changes after `t_s`, s.

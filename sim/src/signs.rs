@@ -13,6 +13,7 @@ use crate::engine::{MAX_CALLS_IN_FLIGHT, MAX_IN_FLIGHT};
 use crate::fields::UseRule;
 use crate::report::{Report, StoppedBy};
 use crate::scenario::{Arrivals, Field, Model, Scenario};
+use crate::schedule::Peak;
 use crate::text::{
     capitalised, fmt_count, fmt_fixed, fmt_length_s, fmt_ms as ms, fmt_pct, or_list, plural, typed,
 };
@@ -111,6 +112,38 @@ pub const FAR_TAIL_MS: f64 = 100.0;
 /// ...measured over at least this many requests, so that the slowest 1 %
 /// is at least 10 of them and not one odd request early in a run.
 pub const FAR_TAIL_MEASURED: u64 = 1_000;
+
+/// What a load schedule's step at or above the limit does to the line,
+/// for the growing-line sign when arrivals average below the limit: the
+/// step, and what follows it as far as the run (`run_s`, s simulated)
+/// has seen.
+fn spike_text(p: &Peak, cap_rps: f64, run_s: f64, retries: bool) -> String {
+    let typed = crate::text::typed;
+    let when = match p.to_s {
+        Some(to) => format!("from {} s to {} s", typed(p.from_s), typed(to)),
+        None => format!("from {} s on", typed(p.from_s)),
+    };
+    let relation = if p.rps > cap_rps { "above" } else { "at" };
+    let after = match p.to_s {
+        Some(to) if to <= run_s && p.later_above => {
+            ", and drains only once the load falls back below the limit".to_owned()
+        }
+        Some(to) if to <= run_s => format!(
+            ", and drains afterwards only as fast as the limit's room to spare{}",
+            if retries {
+                ", less what retries take of it"
+            } else {
+                ""
+            }
+        ),
+        _ => format!(" (it had not ended at {} s simulated)", fmt_fixed(run_s, 1)),
+    };
+    format!(
+        "Arrivals average below the limit, but the load schedule sends {} rps {when}, {relation} it: \
+         the line grows while it lasts{after}.",
+        fmt_fixed(p.rps, 0)
+    )
+}
 
 /// True when `r`'s line or the requests inside grow by more than 5 % of
 /// the arrivals (and more than one request) each second of the measured
@@ -304,15 +337,8 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             .rps_schedule
             .and_then(|sch| sch.peak_above(cap_rps, r.sim_time_s));
         let spike_then;
-        let (title, then) = if let (false, Some((from, to, rps))) = (above, spike) {
-            spike_then = format!(
-                "Arrivals average below the limit, but the load schedule sends {} rps from {} s to {} s, \
-                 above it: the line grows while that lasts, and drains afterwards only as fast as \
-                 the limit's room to spare.",
-                fmt_fixed(rps, 0),
-                crate::text::typed(from),
-                crate::text::typed(to)
-            );
+        let (title, then) = if let (false, Some(peak)) = (above, spike) {
+            spike_then = spike_text(&peak, cap_rps, r.sim_time_s, s.retries > 0);
             ("A spike went past the limit", spike_then.as_str())
         } else if !above {
             (
@@ -1091,20 +1117,54 @@ mod tests {
             .expect("the line the spike left behind");
         assert_eq!(g.title, "A spike went past the limit");
         assert!(
-            g.detail
-                .contains("sends 500 rps from 20 s to 25 s, above it"),
+            g.detail.contains(
+                "sends 500 rps from 20 s to 25 s, above it: the line grows while it lasts, and drains afterwards only as fast as the limit's room to spare."
+            ),
             "{}",
             g.detail
         );
         let sch: crate::schedule::Schedule = "0:150,10:400,15:300,20:150".parse().unwrap();
-        assert_eq!(sch.peak_above(200.0, 60.0), Some((10.0, 15.0, 400.0)));
-        assert_eq!(sch.peak_above(200.0, 12.0), Some((10.0, 12.0, 400.0)));
+        let peak = sch.peak_above(200.0, 60.0).unwrap();
+        assert_eq!(
+            peak,
+            Peak {
+                from_s: 10.0,
+                to_s: Some(15.0),
+                rps: 400.0,
+                later_above: true
+            }
+        );
         assert_eq!(sch.peak_above(500.0, 60.0), None);
         assert_eq!(
             sch.peak_above(200.0, 5.0),
             None,
             "the step starts after the run"
         );
+        // A later step above the limit too: no drain promised.
+        assert!(spike_text(&peak, 200.0, 60.0, false)
+            .ends_with("the line grows while it lasts, and drains only once the load falls back below the limit."));
+        // The run has not passed the step's end: nothing said of after it.
+        assert!(spike_text(&peak, 200.0, 12.26, false)
+            .ends_with("the line grows while it lasts (it had not ended at 12.3 s simulated)."));
+        // Retries take from the room to spare.
+        let alone = "0:150,10:400,15:150"
+            .parse::<crate::schedule::Schedule>()
+            .unwrap();
+        let p = alone.peak_above(200.0, 60.0).unwrap();
+        assert!(spike_text(&p, 200.0, 60.0, true)
+            .ends_with("room to spare, less what retries take of it."));
+        // A step exactly at the limit is "at" it; of two equal steps the first is named.
+        let twice = "0:100,5:200,10:100,20:200"
+            .parse::<crate::schedule::Schedule>()
+            .unwrap();
+        let p = twice.peak_above(200.0, 60.0).unwrap();
+        assert_eq!((p.from_s, p.later_above), (5.0, true));
+        assert!(
+            spike_text(&p, 200.0, 60.0, false).contains("sends 200 rps from 5 s to 10 s, at it:")
+        );
+        let last = "0:100,5:300".parse::<crate::schedule::Schedule>().unwrap();
+        let p = last.peak_above(200.0, 60.0).unwrap();
+        assert!(spike_text(&p, 200.0, 60.0, false).contains("from 5 s on, above it"));
     }
 
     /// A few turned away beside a far tail: the server keeps up with the

@@ -107,18 +107,22 @@ pub struct Theory {
     pub threads: Option<Threads>,
     /// Threads busy on average, by Little's law: the offered rate × the
     /// time a request holds its thread, at most the pool or the cap. Where
-    /// the cores bind and theory has a mean response time, that time is
-    /// the response time (waits for a core included); otherwise the time
-    /// held with no line ([`Theory::threads_needed`]). `None` for event
-    /// loops (a loop holds no request while it waits), without a steady
-    /// offered rate, and for a thread per request without a cap when
+    /// the cores bind, threads can outnumber them and theory has a mean
+    /// response time, that time is the response time (waits for a core
+    /// included); otherwise the time held with no line
+    /// ([`Theory::threads_needed`]). The rate is the load schedule's first
+    /// step where there is one. `None` for event loops (a loop holds no
+    /// request while it waits), without an open offered rate (a closed
+    /// loop, a batch), and for a thread per request without a cap when
     /// overloaded.
     pub busy_threads: Option<f64>,
-    /// How [`Theory::busy_threads`] stands against a run: exact where no
-    /// thread waits while it holds a request (no more threads than cores,
-    /// or no CPU; no dependency limit) or the cores bind and the mean
-    /// response time is exact; a floor where threads can wait for a core
-    /// or a slot (the time held with no line leaves those waits out).
+    /// How [`Theory::busy_threads`] stands against a run
+    /// ([`busy_bound`]): exact where every request of a steady rate gets a
+    /// thread and no thread waits while it holds one; a floor where
+    /// threads can wait for a core or a slot, or pay for switches (the time
+    /// held with no line leaves those out); an estimate where the load
+    /// changes, tries are repeated or requests are turned away, or where
+    /// the cores bind and the count is the rate × the mean response time.
     pub busy_threads_bound: Bound,
     /// Stack memory set aside for those threads, MB (1 MB = 1,000 KB, as
     /// reports count it): [`Threads::count`] × `stack_reserved_kb`; a mean
@@ -832,15 +836,36 @@ impl Theory {
 }
 
 /// True when a thread holding a request never waits for anything but the
-/// request's own steps: it always has a core (no more threads than cores,
-/// or no CPU time) and never waits for a dependency's slot (no limit, or
-/// calls that take no time). Then the threads busy are exactly the arrivals
-/// × the time held with no line, by Little's law; otherwise that is a floor.
+/// request's own steps: it always has a core and pays no switches (no
+/// more threads than cores and no switch cost, or no CPU time) and never
+/// waits for a dependency's slot (no limit, or calls that take no time).
+/// Then the threads busy are exactly the arrivals × the time held with no
+/// line, by Little's law; otherwise that is a floor.
 fn no_wait_while_held(s: &Scenario) -> bool {
-    let own_core =
-        s.thread_limit().is_some_and(|t| t <= s.cores) || analytic::cpu_ms_per_request(s) == 0.0;
+    let no_cpu = analytic::cpu_ms_per_request(s) == 0.0;
+    // A core pays `switch_us` whenever it runs another thread than last,
+    // even with cores to spare: CPU time the thread holds.
+    let own_core = no_cpu || s.thread_limit().is_some_and(|t| t <= s.cores) && s.switch_us == 0.0;
     let own_slot = analytic::dep_slots(s).is_none() || s.wait_ms == 0.0;
     own_core && own_slot
+}
+
+/// How the busy threads, the offered rate × the time held with no line,
+/// stand against a run. An estimate unless every request of one steady
+/// rate gets a thread once: a load schedule that changes (the count is the
+/// first step's), retries (more tries than arrivals), anything that turns
+/// requests away before a thread takes them, or keep-alive connections
+/// (their requests reach the rate only once the connections have filled).
+/// Then exact where no thread waits while it holds a request
+/// ([`no_wait_while_held`]), else a floor.
+fn busy_bound(s: &Scenario) -> Bound {
+    let every_request_once =
+        steady_load(s) && s.retries == 0 && !excess_turned_away(s) && s.conn_requests <= 1;
+    match (every_request_once, no_wait_while_held(s)) {
+        (false, _) => Bound::Approx,
+        (true, true) => Bound::Exact,
+        (true, false) => Bound::AtLeast,
+    }
 }
 
 /// True when `s` has a line or connection limit that refuses requests at
@@ -1072,11 +1097,7 @@ pub fn theory(s: &Scenario) -> Theory {
             Model::EventLoop | Model::EventLoopWorkers => None,
             Model::ThreadPool | Model::ThreadPerRequest => threads_needed.map(busy_at_most),
         },
-        busy_threads_bound: if no_wait_while_held(s) {
-            Bound::Exact
-        } else {
-            Bound::AtLeast
-        },
+        busy_threads_bound: busy_bound(s),
         stack_reserved_mb: None,
         makespan: makespan(s, &capacity),
         // Keeping up or melting as the bursts decide: no growth to give.
@@ -1112,17 +1133,21 @@ pub fn theory(s: &Scenario) -> Theory {
         // time inside, the waits for a core included: by Little's law the
         // threads busy are the arrivals × the mean response time, not × the
         // time held with no line (360 rps of the sale day on 4 cores: 43.5,
-        // not 36). A pool's line is short here (the cores bind first).
-        if let (Limit::Cpu, Some(o), Some(_)) = (capacity.binding, offered, th.busy_threads) {
+        // not 36). An estimate: the mean response time is approximate for
+        // threads that share cores (time slices), and a pool's requests
+        // wait in its line without a thread. Not where threads cannot
+        // outnumber the cores: none waits for one, and the time held with
+        // no line is the count (exact, or a floor by the switches' cost).
+        let threads_fit_cores = s.thread_limit().is_some_and(|t| t <= s.cores);
+        if let (Limit::Cpu, Some(o), Some(_), false) = (
+            capacity.binding,
+            offered,
+            th.busy_threads,
+            threads_fit_cores,
+        ) {
             let held = o * mean / 1000.0;
             th.busy_threads = Some(busy_at_most(held));
-            // A pool's requests wait in its line without a thread, which
-            // the response time counts: there it is an estimate.
-            th.busy_threads_bound = if approx_because.is_empty() && s.thread_limit().is_none() {
-                Bound::Exact
-            } else {
-                Bound::Approx
-            };
+            th.busy_threads_bound = Bound::Approx;
             if let (Model::ThreadPerRequest, None) = (s.model, s.thread_cap) {
                 th.set_threads(
                     s,
@@ -1547,6 +1572,57 @@ mod thread_tests {
         // With no mean response time the time held with no line is all
         // theory has: the waits for a core make the run's figure higher.
         assert_eq!(theory(&even).busy_threads_bound, Bound::AtLeast);
+        // One thread per core and no switch cost: no thread waits, so the
+        // count is exact, at the cores' limit too (4 × 10 ms at 360 rps is
+        // 3.6 busy, not the rate × a response time that counts the line).
+        let own = Scenario {
+            model: Model::ThreadPool,
+            threads: 4,
+            cores: 4,
+            cpu_ms: 10.0,
+            wait_ms: 0.0,
+            switch_us: 0.0,
+            rps: 360.0,
+            ..Scenario::default()
+        };
+        let th = theory(&own);
+        assert_eq!(th.capacity.binding, Limit::Cpu);
+        assert_eq!(th.busy_threads_bound, Bound::Exact);
+        assert!((th.busy_threads.unwrap() - 3.6).abs() < 1e-9);
+        // Switches cost CPU time held: a floor.
+        let switching = Scenario {
+            switch_us: 5.0,
+            rps: 200.0,
+            ..own.clone()
+        };
+        assert_eq!(theory(&switching).busy_threads_bound, Bound::AtLeast);
+        // Not every request once at one rate: an estimate.
+        for other in [
+            Scenario {
+                rps_schedule: "0:150,10:50".parse().ok(),
+                ..own.clone()
+            },
+            Scenario {
+                shed_after_ms: Some(100.0),
+                ..own.clone()
+            },
+            Scenario {
+                timeout_ms: Some(100.0),
+                retries: 2,
+                ..own.clone()
+            },
+            Scenario {
+                model: Model::ThreadPerRequest,
+                conn_requests: 10,
+                ..own.clone()
+            },
+        ] {
+            assert_eq!(
+                theory(&other).busy_threads_bound,
+                Bound::Approx,
+                "{other:?}"
+            );
+        }
         let capped = Scenario {
             thread_cap: Some(30),
             ..tpr.clone()

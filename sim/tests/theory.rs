@@ -863,6 +863,7 @@ fn busy_threads_are_exact_without_waits_for_a_core_and_a_floor_with_them() {
         cpu_ms: 5.0,
         cpu_dist: Dist::Exp,
         wait_ms: 20.0,
+        switch_us: 0.0,
         rps: 100.0,
         requests: Some(200_000),
         duration_s: 86_400.0,

@@ -108,7 +108,12 @@ fn opt_bounded(x: Option<f64>, bound: Bound) -> String {
         Bound::Approx => "≈ ",
         Bound::AtLeast => "≥ ",
     };
-    x.map_or("—".into(), |v| format!("{mark}{v:.1}"))
+    // A floor rounded down, to stay one.
+    let shown = |v: f64| match bound {
+        Bound::AtLeast => (v * 10.0).floor() / 10.0,
+        _ => v,
+    };
+    x.map_or("—".into(), |v| format!("{mark}{:.1}", shown(v)))
 }
 
 /// A limit in rps: "no limit" when nothing bounds it (no work at all).
@@ -275,7 +280,8 @@ fn thread_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<(&'static str, Stri
     let (how, threads) = match th.threads {
         Some(Threads::UpTo(n)) => ("up to ", n.to_string()),
         Some(Threads::Mean { mean, .. }) if th.busy_threads_bound == Bound::AtLeast => {
-            ("mean ≥ ", format!("{mean:.1}"))
+            // Rounded down, to stay a floor.
+            ("mean ≥ ", format!("{:.1}", (mean * 10.0).floor() / 10.0))
         }
         Some(Threads::Mean { mean, .. }) => ("mean ≈ ", format!("{mean:.1}")),
         Some(t) => ("", t.count().to_string()),

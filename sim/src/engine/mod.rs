@@ -147,7 +147,7 @@ pub struct Snapshot {
     pub completed: u64,
     /// Refused so far.
     pub refused: u64,
-    /// Callers that gave up so far (dropped or finished late).
+    /// Requests timed out so far (each try counts): see `Report::timed_out`.
     pub timed_out: u64,
     /// The dependency side, when it has a limit or more than a plain delay.
     pub dep: Option<DepView>,

@@ -128,7 +128,7 @@ pub struct Stats {
     pub refused: u64,
     /// Requests dropped before starting because their caller had gone.
     pub dropped: u64,
-    /// Callers that gave up (dropped or finished late).
+    /// Requests timed out (each try counts): see `Report::timed_out`.
     pub timed_out: u64,
     /// Requests finished after their caller had gone.
     pub finished_late: u64,
