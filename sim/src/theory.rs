@@ -133,10 +133,11 @@ pub struct Theory {
     /// ([`Makespan`]); `None` otherwise.
     pub makespan: Option<Makespan>,
     /// Line growth when overloaded: offered − capacity, requests per second
-    /// (0 when the server keeps up); `None` without a steady offered rate,
-    /// or when something turns the excess away instead of letting the line
-    /// grow ([`excess_turned_away`]: no formula here says how long the
-    /// line then is).
+    /// (0 when the server keeps up); `None` without a steady offered rate
+    /// (a load schedule that changes included), when something turns the
+    /// excess away instead of letting the line grow ([`excess_turned_away`]:
+    /// no formula here says how long the line then is), or when overloaded
+    /// callers retry (their tries add to the excess).
     pub growth_per_s: Option<f64>,
 }
 
@@ -1101,10 +1102,11 @@ pub fn theory(s: &Scenario) -> Theory {
         stack_reserved_mb: None,
         makespan: makespan(s, &capacity),
         // Keeping up or melting as the bursts decide: no growth to give.
+        // A load that changes grows the line by other rates at other times.
         growth_per_s: offered
-            .filter(|_| overload.is_none_or(|o| o.certain))
+            .filter(|_| overload.is_none_or(|o| o.certain) && steady_load)
             .map(|r| (r - capacity.capacity_rps).max(0.0))
-            .filter(|g| *g == 0.0 || !excess_turned_away(s)),
+            .filter(|g| *g == 0.0 || !excess_turned_away(s) && s.retries == 0),
         capacity,
     };
     th.set_threads(s, thread_count(s, threads_needed));
@@ -1280,6 +1282,25 @@ mod tests {
         assert!((t.cpu_utilisation.unwrap() - 0.5).abs() < 1e-9);
         assert!((t.threads_needed.unwrap() - 40.0).abs() < 1e-9);
         assert_eq!(t.mean_ms, None, "overloaded: no finite mean");
+        // A load that changes, or retries on top of the excess: no one
+        // rate of growth to give.
+        let spike = Scenario {
+            rps_schedule: "0:100,20:500,25:100".parse().ok(),
+            ..preset("sale-day").unwrap()
+        };
+        assert_eq!(theory(&spike).growth_per_s, None);
+        let retrying = Scenario {
+            timeout_ms: Some(1000.0),
+            retries: 2,
+            ..preset("sale-day").unwrap()
+        };
+        assert_eq!(theory(&retrying).growth_per_s, None);
+        // Keeping up, retries or not: no growth.
+        let calm = Scenario {
+            rps: 100.0,
+            ..retrying
+        };
+        assert_eq!(theory(&calm).growth_per_s, Some(0.0));
     }
 
     #[test]
