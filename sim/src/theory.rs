@@ -33,6 +33,11 @@ pub struct Theory {
     /// schedule that changes it): only then does the run settle at one
     /// point of the utilisation curve.
     pub steady_load: bool,
+    /// True when the server gets the offered rate, each request once, for
+    /// the measured window ([`load_as_offered`]): then the throughput and
+    /// CPU busy theory gives are what a long run converges on; otherwise
+    /// estimates from the first step's rate.
+    pub load_exact: bool,
     /// Utilisation of the binding resource, 0–∞ (≥ 1 means overload).
     pub utilisation: Option<f64>,
     /// CPU utilisation expected, 0–1 (capped: the CPU cannot do more than all of its time).
@@ -230,17 +235,25 @@ fn thread_count(s: &Scenario, threads_needed: Option<f64>) -> Option<Threads> {
 
 /// A batch's rounds on a full pool: `None` unless `s` is a batch whose
 /// threads bind at a finite, nonzero rate.
+///
+/// Every request of the batch must run once: none if requests are turned
+/// away (refused, shed, dropped) or tried again.
 fn makespan(s: &Scenario, cap: &Capacity) -> Option<Makespan> {
     let rate = cap.capacity_rps;
+    let each_once = !excess_turned_away(s) && s.retries == 0;
     match (s.arrivals, cap.binding, s.thread_limit()) {
-        (Arrivals::Batch, Limit::Threads, Some(t)) if rate.is_finite() && rate > 0.0 => {
+        (Arrivals::Batch, Limit::Threads, Some(t))
+            if rate.is_finite() && rate > 0.0 && each_once =>
+        {
             let rounds = (f64::from(s.count) / f64::from(t)).ceil();
             let round_s = f64::from(t) / rate;
             Some(Makespan {
                 rounds: rounds as u64,
                 round_ms: round_s * 1000.0,
                 makespan_s: rounds * round_s,
-                exact: s.mean_cpu_ms() == 0.0 && s.wait_dist == Dist::Const,
+                // No CPU (a thread's creation included): nothing queues for
+                // a core, so each round takes the fixed wait exactly.
+                exact: analytic::cpu_ms_per_request(s) == 0.0 && s.wait_dist == Dist::Const,
             })
         }
         _ => None,
@@ -290,8 +303,13 @@ pub struct DepTheory {
     pub slots_busy: Option<f64>,
     /// True when the dependency gets the calls theory counts: each request
     /// makes its calls once at a steady rate the server keeps up with (no
-    /// hedges, retries, refusals, callers leaving or load changes).
+    /// hedges, retries, refusals, callers leaving, load changes or
+    /// keep-alive connections still filling, [`load_as_offered`]).
     pub calls_exact: bool,
+    /// True when [`DepTheory::calls_rps`] (and the share hedged) is what a
+    /// long run sends: as [`DepTheory::calls_exact`], hedges allowed where
+    /// no limit at the dependency makes calls wait.
+    pub calls_rps_exact: bool,
     /// When the calls hedges add can push the dependency past its limit at
     /// the offered load ([`HedgeOverload`]); `None` otherwise. Then theory
     /// gives the share sent again and the waits at the dependency only for
@@ -445,15 +463,18 @@ fn dep_theory(
         }
         _ => None,
     };
-    let calls_exact = s.hedge_after_ms.is_none()
-        && s.retries == 0
-        && s.timeout_ms.is_none()
+    let each_once = s.timeout_ms.is_none()
         && s.queue_limit.is_none()
         && s.max_connections.is_none()
         && s.shed_after_ms.is_none()
         && !s.drop_hopeless
-        && steady_load(s)
+        && load_as_offered(s)
         && offered.is_some_and(|o| o <= cap.capacity_rps);
+    let calls_exact = each_once && s.hedge_after_ms.is_none();
+    // Hedges are sent as the calls' own times decide, exactly so while no
+    // line at the dependency delays them.
+    let calls_rps_exact =
+        each_once && (s.hedge_after_ms.is_none() || analytic::dep_slots(s).is_none());
     let no_delay = match s.model {
         Model::ThreadPerRequest => s.spawn_ms == 0.0 && s.thread_cap.is_none(),
         Model::EventLoop => true,
@@ -481,6 +502,7 @@ fn dep_theory(
         hedge_share,
         slots_busy,
         calls_exact,
+        calls_rps_exact,
         wait_exact,
         hedge_overload: overload,
     }
@@ -573,6 +595,17 @@ fn wait_step_moments(s: &Scenario) -> (f64, f64) {
             (m1, (m2 - m1 * m1).max(0.0))
         }
     }
+}
+
+/// True when the server gets [`Theory::offered_rps`], each request once,
+/// through the measured window: one steady rate (no load schedule that
+/// changes), no retries (a try that fails is sent again), and keep-alive
+/// connections that reach the rate by the end of the warm-up
+/// ([`keep_alive_fill_s`]).
+pub fn load_as_offered(s: &Scenario) -> bool {
+    steady_load(s)
+        && s.retries == 0
+        && (s.conn_requests <= 1 || keep_alive_fill_s(s) <= s.warmup * s.duration_s)
 }
 
 /// How long a keep-alive connection sends, s, with capacity to spare: its
@@ -1061,6 +1094,7 @@ pub fn theory(s: &Scenario) -> Theory {
     let mut th = Theory {
         offered_rps: offered,
         steady_load,
+        load_exact: load_as_offered(s),
         utilisation: offered.map(|r| r / capacity.capacity_rps),
         cpu_utilisation: offered.map(|r| {
             let used = r.min(capacity.capacity_rps);
@@ -1301,6 +1335,13 @@ mod tests {
             ..retrying
         };
         assert_eq!(theory(&calm).growth_per_s, Some(0.0));
+        // The load theory counts is the server's only without a schedule
+        // that changes, retries, or keep-alive connections still filling
+        // after the warm-up (the WAF preset's ran at 55 % CPU, not 81 %).
+        assert!(t.load_exact);
+        assert!(!theory(&spike).load_exact);
+        assert!(!theory(&calm).load_exact);
+        assert!(!theory(&preset("waf-inline").unwrap()).load_exact);
     }
 
     #[test]
@@ -1507,6 +1548,31 @@ mod thread_tests {
         .makespan
         .unwrap();
         assert!(!cpu.exact);
+        // Creating each thread is CPU too: 5.108 s run against 5.1.
+        let spawning = theory(&Scenario {
+            model: Model::ThreadPerRequest,
+            thread_cap: Some(20),
+            spawn_ms: 2.0,
+            ..s.clone()
+        })
+        .makespan
+        .unwrap();
+        assert!(!spawning.exact);
+        // Requests turned away or tried again: not every request runs
+        // once, no rounds to count (a line limit of 100 ended at 0.6 s).
+        for other in [
+            Scenario {
+                queue_limit: Some(100),
+                ..s.clone()
+            },
+            Scenario {
+                timeout_ms: Some(1000.0),
+                retries: 2,
+                ..s.clone()
+            },
+        ] {
+            assert_eq!(theory(&other).makespan, None, "{other:?}");
+        }
         let random = theory(&Scenario {
             wait_dist: Dist::Exp,
             ..s.clone()

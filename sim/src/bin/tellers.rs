@@ -171,7 +171,14 @@ fn print_table(s: &Scenario, r: &Report) {
     row(
         "CPU utilisation, %",
         format!("{:.1}", r.cpu_utilisation * 100.0),
-        opt(th.cpu_utilisation.map(|u| u * 100.0)),
+        opt_bounded(
+            th.cpu_utilisation.map(|u| u * 100.0),
+            if th.load_exact {
+                Bound::Exact
+            } else {
+                Bound::Approx
+            },
+        ),
     );
     // No request of the measured window finished: no time was measured.
     let measured = |x: f64| opt((r.measured > 0).then_some(x));
