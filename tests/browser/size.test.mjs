@@ -50,7 +50,8 @@ import { DIST } from './harness.mjs';
  * +0.5 KB): wasm 406.0 -> 410.1 KB, the app 424.8 KB. Budget 426.
  * A seventh (2 Dec): busy threads marked exact, estimate or floor, λ·W
  * marked far from steady, a spike sign, the scene's legend for loops
- * and workers: +0.7 KB, the app 425.6 KB.
+ * and workers, rates marked where the load differs: +0.9 KB, the app
+ * 425.8 KB.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
