@@ -118,21 +118,20 @@ pub fn with_field(s: &Scenario, name: &str, value: f64) -> Scenario {
 /// fields, in the learner's words).
 pub fn try_field(s: &Scenario, name: &str, value: f64) -> Result<Scenario, String> {
     let f = field(name).ok_or_else(|| format!("'{name}' is not a scenario field"))?;
-    let v = f.from_f64(value.clamp(f.min(), f.max())).ok_or_else(|| {
+    let refused = || {
         format!(
             "{}: {value} is not allowed: allowed {}",
             f.label,
             f.allowed()
         )
-    })?;
+    };
+    let v = f
+        .from_f64(value.clamp(f.min(), f.max()))
+        .ok_or_else(refused)?;
     f.check(v)?;
     let mut next = s.clone();
     if !(f.set)(&mut next, v) {
-        return Err(format!(
-            "{}: {value} is not allowed: allowed {}",
-            f.label,
-            f.allowed()
-        ));
+        return Err(refused());
     }
     match next.validate().first() {
         Some(e) => Err(e.message.clone()),

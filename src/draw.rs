@@ -726,10 +726,15 @@ enum Key {
     Count,
 }
 
-/// The scene's legend: mark and meaning. The colours always; the outline
-/// and the count only where the scene draws them (workers beside loops,
-/// loops drawn big enough for their count).
-fn scene_legend(th: &Theme, kinds: &[TellerKind], counts_drawn: bool) -> Vec<(Key, &'static str)> {
+/// The scene's legend: mark and meaning. The colours always; the count and
+/// the outline only where the scene draws them (`loops` drawn big enough
+/// for their count, `counts_drawn`; `workers` beside loops).
+fn scene_legend(
+    th: &Theme,
+    loops: bool,
+    workers: bool,
+    counts_drawn: bool,
+) -> Vec<(Key, &'static str)> {
     let mut legend = vec![
         (Key::Fill(palette::ORANGE), "on a core"),
         (Key::Fill(palette::YELLOW), "wants a core"),
@@ -737,10 +742,10 @@ fn scene_legend(th: &Theme, kinds: &[TellerKind], counts_drawn: bool) -> Vec<(Ke
         (Key::Fill(th.empty), "idle"),
         (Key::Fill(th.ink), "request in line"),
     ];
-    if counts_drawn && kinds.contains(&TellerKind::Loop) {
+    if loops && counts_drawn {
         legend.push((Key::Count, "event loop: requests it holds"));
     }
-    if kinds.contains(&TellerKind::Worker) {
+    if workers {
         legend.push((Key::Outline, "worker thread"));
     }
     legend
@@ -766,7 +771,12 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         raw.measure_text(s)
             .map_or(s.len() as f64 * 9.0, |m| m.width())
     };
-    let kinds: Vec<TellerKind> = snap.tellers.iter().map(|t| t.kind).collect();
+    // Loops come first; workers only beside loops.
+    let loops = snap
+        .tellers
+        .first()
+        .is_some_and(|t| t.kind == TellerKind::Loop);
+    let workers = loops && snap.tellers.iter().any(|t| t.kind == TellerKind::Worker);
     let dep = snap.dep.as_ref().map(dep_lines).unwrap_or_default();
     // The legend names the loops' counts only where they are drawn, which
     // the grid's square size decides; the tellers' area does not depend on
@@ -774,7 +784,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     let area = scene_layout(width, &[], &measure, dep.len()).tellers;
     let n = snap.tellers.len().max(1);
     let counts_drawn = teller_grid(n, area.w, area.h, TELLER_GAP).0 >= COUNT_FROM_PX;
-    let legend = scene_legend(th, &kinds, counts_drawn);
+    let legend = scene_legend(th, loops, workers, counts_drawn);
     let labels: Vec<&str> = legend.iter().map(|(_, l)| *l).collect();
     let lay = scene_layout(width, &labels, &measure, dep.len());
     let Some(ctx) = context(canvas, width, lay.height, dpr).map(Pen::new) else {
@@ -805,13 +815,10 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
 
     // The tellers.
     let t = lay.tellers;
-    let kind = snap.tellers.first().map(|t| t.kind);
-    let noun = match kind {
-        Some(TellerKind::Loop) if snap.tellers.iter().any(|t| t.kind == TellerKind::Worker) => {
-            "loops and workers"
-        }
-        Some(TellerKind::Loop) if snap.tellers_alive == 1 => "event loop",
-        Some(TellerKind::Loop) => "event loops",
+    let noun = match (loops, workers) {
+        (true, true) => "loops and workers",
+        (true, false) if snap.tellers_alive == 1 => "event loop",
+        (true, false) => "event loops",
         _ if snap.tellers_alive == 1 => "thread",
         _ => "threads",
     };
@@ -1258,17 +1265,17 @@ mod tests {
     #[test]
     fn the_legend_names_workers_and_loop_counts_only_where_drawn() {
         let th = Theme::new(false);
-        let labels = |kinds: &[TellerKind], counts: bool| -> Vec<&str> {
-            scene_legend(&th, kinds, counts)
+        let labels = |loops: bool, workers: bool, counts: bool| -> Vec<&str> {
+            scene_legend(&th, loops, workers, counts)
                 .iter()
                 .map(|(_, l)| *l)
                 .collect()
         };
-        assert_eq!(labels(&[TellerKind::Thread], true).len(), 5);
-        let loops = labels(&[TellerKind::Loop], true);
+        assert_eq!(labels(false, false, true).len(), 5);
+        let loops = labels(true, false, true);
         assert_eq!(loops.last(), Some(&"event loop: requests it holds"));
-        assert_eq!(labels(&[TellerKind::Loop], false).len(), 5);
-        let both = labels(&[TellerKind::Loop, TellerKind::Worker], true);
+        assert_eq!(labels(true, false, false).len(), 5);
+        let both = labels(true, true, true);
         assert_eq!(
             both[5..],
             ["event loop: requests it holds", "worker thread"]

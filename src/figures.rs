@@ -479,11 +479,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     let expected = th.offered_rps.map(|o| o.min(cap.capacity_rps));
     // The first step's rate, each request once: an estimate where the
     // server gets another load (a schedule, retries, keep-alive filling).
-    let load_bound = if th.load_exact {
-        Bound::Exact
-    } else {
-        Bound::Approx
-    };
+    let load_bound = th.load_bound();
     row(
         "fig-throughput",
         "Throughput",
@@ -562,12 +558,8 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             .map_or("—".into(), |u| bounded(&fmt_pct(u), load_bound)),
     );
     let busy_theory = th.busy_threads.map_or("—".into(), |n| {
-        // A floor rounded down to the tenth, to stay one.
-        let n = match th.busy_threads_bound {
-            Bound::AtLeast => (n * 10.0).floor() / 10.0,
-            _ => n,
-        };
-        bounded(&fmt_count(n), th.busy_threads_bound)
+        let bound = th.busy_threads_bound;
+        bounded(&fmt_count(bound.shown(n, 1)), bound)
     });
     row(
         "fig-busy",
@@ -653,11 +645,15 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         // Theory's mean is the busy threads' count: a floor (rounded
         // down, to stay one) where they wait for cores that the time held
         // with no line leaves out.
-        Threads::Mean { mean, .. } if th.busy_threads_bound == Bound::AtLeast => {
-            format!("mean at least {}", plural(mean.floor() as u64, "thread"))
-        }
         Threads::Mean { mean, .. } => {
-            format!("mean ≈ {}", plural(mean.round() as u64, "thread"))
+            let bound = th.busy_threads_bound;
+            let how = if bound == Bound::AtLeast {
+                "at least"
+            } else {
+                "≈"
+            };
+            let n = bound.shown(mean, 0).round() as u64;
+            format!("mean {how} {}", plural(n, "thread"))
         }
     });
     // Without a cap, theory has only Little's law: the mean number alive,

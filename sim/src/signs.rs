@@ -118,7 +118,6 @@ pub const FAR_TAIL_MEASURED: u64 = 1_000;
 /// step, and what follows it as far as the run (`run_s`, s simulated)
 /// has seen.
 fn spike_text(p: &Peak, cap_rps: f64, run_s: f64, retries: bool) -> String {
-    let typed = crate::text::typed;
     let when = match p.to_s {
         Some(to) => format!("from {} s to {} s", typed(p.from_s), typed(to)),
         None => format!("from {} s on", typed(p.from_s)),
@@ -248,8 +247,9 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     if cpu_of_usable >= CPU_NEAR {
         let cores = fmt_count(f64::from(s.cores));
         // The usable cores when fewer than all: one is "is" busy.
-        let part = plural(usable.round() as u64, "core");
-        let verb = if part == "1 core" && usable < f64::from(s.cores) {
+        let n = usable.round() as u64;
+        let part = plural(n, "core");
+        let verb = if n == 1 && usable < f64::from(s.cores) {
             "is"
         } else {
             "are"

@@ -158,6 +158,21 @@ pub enum Bound {
     AtLeast,
 }
 
+impl Bound {
+    /// `x` to be shown with `decimals` decimals: a floor rounded down to
+    /// them, so it stays a floor; any other figure as it is (its formatter
+    /// rounds it).
+    pub fn shown(self, x: f64, decimals: i32) -> f64 {
+        match self {
+            Bound::AtLeast => {
+                let k = 10f64.powi(decimals);
+                (x * k).floor() / k
+            }
+            Bound::Exact | Bound::Approx => x,
+        }
+    }
+}
+
 /// The threads a scenario runs, as theory counts them.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub enum Threads {
@@ -862,6 +877,17 @@ fn approximations(
 }
 
 impl Theory {
+    /// How the rates theory takes from the offered load (throughput, CPU
+    /// busy) stand against a run: exact where [`Theory::load_exact`], else
+    /// estimates.
+    pub fn load_bound(&self) -> Bound {
+        if self.load_exact {
+            Bound::Exact
+        } else {
+            Bound::Approx
+        }
+    }
+
     /// Set the threads theory counts, and the stack they reserve with them.
     fn set_threads(&mut self, s: &Scenario, threads: Option<Threads>) {
         self.threads = threads;
@@ -879,9 +905,15 @@ fn no_wait_while_held(s: &Scenario) -> bool {
     let no_cpu = analytic::cpu_ms_per_request(s) == 0.0;
     // A core pays `switch_us` whenever it runs another thread than last,
     // even with cores to spare: CPU time the thread holds.
-    let own_core = no_cpu || s.thread_limit().is_some_and(|t| t <= s.cores) && s.switch_us == 0.0;
+    let own_core = no_cpu || threads_fit_cores(s) && s.switch_us == 0.0;
     let own_slot = analytic::dep_slots(s).is_none() || s.wait_ms == 0.0;
     own_core && own_slot
+}
+
+/// True when the threads holding requests can never outnumber the cores
+/// (a pool or a cap no bigger than the cores): none waits for a core.
+fn threads_fit_cores(s: &Scenario) -> bool {
+    s.thread_limit().is_some_and(|t| t <= s.cores)
 }
 
 /// How the busy threads, the offered rate × the time held with no line,
@@ -893,8 +925,7 @@ fn no_wait_while_held(s: &Scenario) -> bool {
 /// Then exact where no thread waits while it holds a request
 /// ([`no_wait_while_held`]), else a floor.
 fn busy_bound(s: &Scenario) -> Bound {
-    let every_request_once =
-        steady_load(s) && s.retries == 0 && !excess_turned_away(s) && s.conn_requests <= 1;
+    let every_request_once = load_as_offered(s) && s.conn_requests <= 1 && !excess_turned_away(s);
     match (every_request_once, no_wait_while_held(s)) {
         (false, _) => Bound::Approx,
         (true, true) => Bound::Exact,
@@ -1174,12 +1205,11 @@ pub fn theory(s: &Scenario) -> Theory {
         // wait in its line without a thread. Not where threads cannot
         // outnumber the cores: none waits for one, and the time held with
         // no line is the count (exact, or a floor by the switches' cost).
-        let threads_fit_cores = s.thread_limit().is_some_and(|t| t <= s.cores);
         if let (Limit::Cpu, Some(o), Some(_), false) = (
             capacity.binding,
             offered,
             th.busy_threads,
-            threads_fit_cores,
+            threads_fit_cores(s),
         ) {
             let held = o * mean / 1000.0;
             th.busy_threads = Some(busy_at_most(held));

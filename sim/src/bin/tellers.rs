@@ -108,12 +108,7 @@ fn opt_bounded(x: Option<f64>, bound: Bound) -> String {
         Bound::Approx => "≈ ",
         Bound::AtLeast => "≥ ",
     };
-    // A floor rounded down, to stay one.
-    let shown = |v: f64| match bound {
-        Bound::AtLeast => (v * 10.0).floor() / 10.0,
-        _ => v,
-    };
-    x.map_or("—".into(), |v| format!("{mark}{:.1}", shown(v)))
+    x.map_or("—".into(), |v| format!("{mark}{:.1}", bound.shown(v, 1)))
 }
 
 /// A limit in rps: "no limit" when nothing bounds it (no work at all).
@@ -171,14 +166,7 @@ fn print_table(s: &Scenario, r: &Report) {
     row(
         "CPU utilisation, %",
         format!("{:.1}", r.cpu_utilisation * 100.0),
-        opt_bounded(
-            th.cpu_utilisation.map(|u| u * 100.0),
-            if th.load_exact {
-                Bound::Exact
-            } else {
-                Bound::Approx
-            },
-        ),
+        opt_bounded(th.cpu_utilisation.map(|u| u * 100.0), th.load_bound()),
     );
     // No request of the measured window finished: no time was measured.
     let measured = |x: f64| opt((r.measured > 0).then_some(x));
@@ -286,11 +274,15 @@ fn thread_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<(&'static str, Stri
     // "up to 30", "mean ≈ 16.4": what kind of count theory gives.
     let (how, threads) = match th.threads {
         Some(Threads::UpTo(n)) => ("up to ", n.to_string()),
-        Some(Threads::Mean { mean, .. }) if th.busy_threads_bound == Bound::AtLeast => {
-            // Rounded down, to stay a floor.
-            ("mean ≥ ", format!("{:.1}", (mean * 10.0).floor() / 10.0))
+        Some(Threads::Mean { mean, .. }) => {
+            let bound = th.busy_threads_bound;
+            let how = if bound == Bound::AtLeast {
+                "mean ≥ "
+            } else {
+                "mean ≈ "
+            };
+            (how, format!("{:.1}", bound.shown(mean, 1)))
         }
-        Some(Threads::Mean { mean, .. }) => ("mean ≈ ", format!("{mean:.1}")),
         Some(t) => ("", t.count().to_string()),
         None => ("", "—".to_owned()),
     };
