@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import { threadsBusy } from './exercises.mjs';
 import path from 'node:path';
-import { DIST, expectAccessible, expectVisible, pdfPageTexts } from './harness.mjs';
+import { DIST, expectAccessible, expectNoLongTaskWhenRepeated, expectVisible, pdfPageTexts } from './harness.mjs';
 
 const SYMBOL = '[0-9A-HJKMNP-TV-Z]';
 
@@ -423,26 +423,26 @@ export async function fortyStudentsFilesDroppedAtOnceMakeNoLongTask({ page, open
     );
     return { over, script };
   };
-  const first = await load();
-  assert.equal(await rows.count(), 40);
-  assert.equal(await page.getByTestId('rejected').count(), 0, 'every file is read');
-  await expectVisible(page.getByText('40 files read: 40 students in the table, 0 files left out.'), 'the count');
   // What the app does comes in parts of a few ms (checking files, a few
   // rows a frame): no frame holds more than 30 ms of script. Forty who
   // worked in most lessons start on each lesson's total (results.rs,
   // MAX_CELLS): every exercise, 40 x 141 cells, made the browser's layout
-  // and paint of the last frames 50-85 ms. A task over 50 ms on this
-  // shared machine is reported, and must come back when the files are
-  // dropped again before it fails the test.
-  let { over, script } = first;
-  if (over.length > 0 || script > 30) {
-    console.log('     loading them again');
-    await page.getByRole('button', { name: 'Clear the files' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="results-row"]').length === 0);
-    ({ over, script } = await load());
-  }
-  assert.ok(script <= 30, `a frame held ${script} ms of script while 40 files were read and drawn`);
-  assert.deepEqual(over, [], `long tasks while 40 files were read and drawn: ${over.join(', ')} ms`);
+  // and paint of the last frames 50-85 ms. A long task, or a frame with
+  // more script, must come back when the files are dropped again.
+  await expectNoLongTaskWhenRepeated('40 files read and drawn', async (attempt) => {
+    if (attempt === 2) {
+      await page.getByRole('button', { name: 'Clear the files' }).click();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="results-row"]').length === 0);
+    }
+    const { over, script } = await load();
+    assert.equal(await rows.count(), 40);
+    assert.equal(await page.getByTestId('rejected').count(), 0, 'every file is read');
+    await expectVisible(page.getByText('40 files read: 40 students in the table, 0 files left out.'), 'the count');
+    return {
+      over: script > 30 ? [...over, script] : over,
+      described: `tasks over 50 ms: ${over.join(', ') || 'none'}, most script in one frame ${script} ms (at most 30)`,
+    };
+  });
 }
 
 /**
