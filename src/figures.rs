@@ -333,15 +333,21 @@ pub fn compact_rows(figures: &[String], s: &Scenario, r: &Report, th: &Theory) -
         .collect()
 }
 
-/// Theory's reasons, for a note beside the figures: why its response
-/// times are approximate ("Approx.: …", beside the "(approx.)" labels), or,
+/// Theory's reasons (and its CPU note), for a note beside the figures: why
+/// its figures are approximate ("Approx.: …", beside the "(approx.)" labels), or,
 /// when it gives none, every reason it has (no formula, evenly spaced
 /// arrivals, a load that changes…); `None` when it has no reason to give.
 pub fn approx_note(th: &Theory) -> Option<String> {
-    if th.approx_because.is_empty() {
+    let mut why = th.approx_because.join("; ");
+    if let Some(n) = &th.cpu_note {
+        if !why.is_empty() {
+            why.push_str("; ");
+        }
+        why.push_str(n);
+    }
+    if why.is_empty() {
         return None;
     }
-    let why = th.approx_because.join("; ");
     if th.mean_ms.is_some() || th.p99_ms.is_some() {
         Some(format!("Approx.: {why}."))
     } else {
@@ -478,15 +484,15 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     };
     let expected = th.offered_rps.map(|o| o.min(cap.capacity_rps));
     // The first step's rate, each request once: an estimate where the
-    // server gets another load (a schedule, retries, keep-alive filling).
-    let load_bound = th.load_bound();
+    // server gets another load (a schedule, retries, keep-alive filling),
+    // or dear switches could bring the capacity down to it.
     row(
         "fig-throughput",
         "Throughput",
         fmt_rps(r.throughput_rps),
         expected.map_or_else(
             || format!("at most {}", fmt_rps(cap.capacity_rps)),
-            |x| bounded(&fmt_rps(x), load_bound),
+            |x| bounded(&fmt_rps(x), th.throughput_bound()),
         ),
     );
     if s.timeout_ms.is_some() {
@@ -511,7 +517,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         "—".into(),
         format!(
             "{}{}{}",
-            fmt_rps(cap.cpu_limit_rps),
+            bounded(&fmt_rps(cap.cpu_limit_rps), th.cpu_bound()),
             match cap.cpu_part {
                 CpuPart::Cores => "",
                 CpuPart::Loops => " (the loops' own steps)",
@@ -555,7 +561,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         "CPU busy",
         fmt_pct(r.cpu_utilisation),
         th.cpu_utilisation
-            .map_or("—".into(), |u| bounded(&fmt_pct(u), load_bound)),
+            .map_or("—".into(), |u| bounded(&fmt_pct(u), th.cpu_busy_bound())),
     );
     let busy_theory = th.busy_threads.map_or("—".into(), |n| {
         let bound = th.busy_threads_bound;
@@ -580,7 +586,8 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             "{} per s",
             fmt_count(r.inside_growth_per_s.max(0.0).round())
         ),
-        th.growth_per_s.map_or("—".into(), fmt_per_s),
+        th.growth_per_s
+            .map_or("—".into(), |g| bounded(&fmt_per_s(g), th.growth_bound())),
     );
     let unbounded = th.growth_per_s.is_some_and(|g| g > 0.0);
     // Theory says whether each formula is exact for this scenario.
@@ -1993,6 +2000,39 @@ mod tests {
         assert_eq!(
             theory_of("fig-dep-calls", &retrying, &r),
             "400 calls/s (approx.)"
+        );
+    }
+
+    /// Theory's CPU figures leave context switches out: with 20 µs
+    /// switches on 0.2 ms steps (up to 11 % more CPU) the CPU limit, CPU
+    /// busy and the line's growth are marked, and the note says why;
+    /// with the default 5 µs on 10 ms steps nothing is.
+    #[test]
+    fn dear_switches_mark_the_cpu_figures_and_say_why() {
+        let r = Report::default();
+        let cheap = Scenario::default();
+        for key in ["fig-cpu-limit", "fig-cpu", "fig-growth"] {
+            assert!(!theory_of(key, &cheap, &r).contains("approx"), "{key}");
+        }
+        let dear = Scenario {
+            threads: 200,
+            cores: 4,
+            cpu_ms: 0.2,
+            wait_ms: 0.5,
+            switch_us: 20.0,
+            rps: 25_000.0,
+            ..Scenario::default()
+        };
+        assert_eq!(
+            theory_of("fig-cpu-limit", &dear, &r),
+            "20,000 rps (approx.) ← the limit"
+        );
+        assert_eq!(theory_of("fig-cpu", &dear, &r), "100 % (approx.)");
+        assert_eq!(theory_of("fig-growth", &dear, &r), "5,000 per s (approx.)");
+        let note = approx_note(&theory(&dear)).unwrap();
+        assert!(
+            note.contains("context switches can add up to 11 %"),
+            "{note}"
         );
     }
 

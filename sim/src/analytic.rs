@@ -345,6 +345,33 @@ pub fn cpu_ms_per_request(s: &Scenario) -> f64 {
     s.mean_cpu_ms() + extra
 }
 
+/// About the most that context switches add to a request's CPU, as a share
+/// of [`cpu_ms_per_request`] (0.02 = up to 2 % more). A core pays
+/// `switch_us` each time it runs another thread, loop or worker than it ran
+/// last ([`crate::engine`]'s cores); a request's CPU steps (its read, its
+/// write when it has one, a worker's step when handed over) and each time
+/// slice of them can each be such a time. None of theory's CPU figures
+/// count it: this says how far they can be from a run. 0 where no core
+/// ever runs another than last: one event loop, or a pool that never
+/// outnumbers the cores and whose threads never wait (a thread then frees
+/// its core and itself together, and the next request takes both back, as
+/// each is kept on a stack); or no CPU time. A thread per request pays it
+/// at least once a request, each thread being new.
+pub fn switch_share(s: &Scenario) -> f64 {
+    let cpu = cpu_ms_per_request(s);
+    let no_switches = match s.model {
+        Model::ThreadPool => s.threads <= 1 || s.threads <= s.cores && s.wait_ms == 0.0,
+        Model::EventLoop => s.loop_count() <= 1,
+        Model::ThreadPerRequest | Model::EventLoopWorkers => false,
+    };
+    if no_switches || cpu <= 0.0 || s.switch_us <= 0.0 {
+        return 0.0;
+    }
+    let write = if s.write_ms > 0.0 { 1.0 } else { 0.0 };
+    let steps = 1.0 + write + offloaded(s).0 + cpu / s.time_slice_ms;
+    s.switch_us / 1000.0 * steps / cpu
+}
+
 /// Mean time one step holds an event loop, ms, for plain event loops: a
 /// request's read (heavy or light) and its write are two steps (one when
 /// it has no write). `None` for other models (with workers, which steps

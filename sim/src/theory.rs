@@ -38,6 +38,16 @@ pub struct Theory {
     /// CPU busy theory gives are what a long run converges on; otherwise
     /// estimates from the first step's rate.
     pub load_exact: bool,
+    /// About the most context switches add to a request's CPU, as a share
+    /// of it ([`analytic::switch_share`]). Theory's CPU figures leave them
+    /// out: from [`DEAR_SWITCHES`] up they are estimates (a run has less
+    /// capacity, more CPU busy and a faster-growing line).
+    pub switch_share: f64,
+    /// Why theory's CPU figures are estimates, where
+    /// [`Theory::approx_because`] does not say it: dear switches that add
+    /// little to the time a request is served. The app's note and the
+    /// CLI's lines say it after those reasons.
+    pub cpu_note: Option<String>,
     /// Utilisation of the binding resource, 0–∞ (≥ 1 means overload).
     pub utilisation: Option<f64>,
     /// CPU utilisation expected, 0–1 (capped: the CPU cannot do more than all of its time).
@@ -876,22 +886,82 @@ fn approximations(
     why
 }
 
+/// What theory leaves out where switches add `share` to a request's CPU.
+fn switch_note(share: f64) -> String {
+    format!(
+        "context switches can add up to {} % to the CPU each request needs; the formulas, the CPU limit and CPU busy leave them out",
+        // Rounded up: "up to" stays true.
+        fmt_fixed((share * 100.0).ceil(), 0)
+    )
+}
+
+/// The share of a request's CPU that context switches may add
+/// ([`analytic::switch_share`]) from which theory calls its CPU figures
+/// estimates: 1 %. Below it they move a figure by less than the tolerances
+/// the engine's checks against theory allow, and seldom its last digit
+/// shown (whole per cents); the default 5 µs switch adds at most 0.6 % to
+/// a request of one CPU step of 1 ms or more.
+pub const DEAR_SWITCHES: f64 = 0.01;
+
 impl Theory {
     /// How the rates theory takes from the offered load (throughput, CPU
     /// busy) stand against a run: exact where [`Theory::load_exact`], else
     /// estimates.
     pub fn load_bound(&self) -> Bound {
-        if self.load_exact {
-            Bound::Exact
-        } else {
-            Bound::Approx
-        }
+        exact_if(self.load_exact)
+    }
+
+    /// True when switches add less than [`DEAR_SWITCHES`] to a request's
+    /// CPU ([`Theory::switch_share`]).
+    pub fn cpu_exact(&self) -> bool {
+        self.switch_share < DEAR_SWITCHES
+    }
+
+    /// How the CPU limit stands against a run: exact unless switches are
+    /// dear ([`Theory::cpu_exact`]).
+    pub fn cpu_bound(&self) -> Bound {
+        exact_if(self.cpu_exact())
+    }
+
+    /// How CPU busy stands against a run: exact where both the load
+    /// ([`Theory::load_bound`]) and the CPU ([`Theory::cpu_bound`]) are.
+    pub fn cpu_busy_bound(&self) -> Bound {
+        exact_if(self.load_exact && self.cpu_exact())
+    }
+
+    /// How the expected throughput (the offered rate, at most the
+    /// capacity) stands against a run: as the load, and an estimate where
+    /// dear switches could bring the capacity down to the offered rate (no
+    /// limit falls by more than the share of CPU they add).
+    pub fn throughput_bound(&self) -> Bound {
+        let clear_of_switches = self.cpu_exact()
+            || self
+                .offered_rps
+                .is_some_and(|o| o * (1.0 + self.switch_share) < self.capacity.capacity_rps);
+        exact_if(self.load_exact && clear_of_switches)
+    }
+
+    /// How the line's growth (offered − capacity) stands against a run:
+    /// where the cores or the threads bind, as the CPU limit
+    /// ([`Theory::cpu_bound`]): a thread holds its request through its
+    /// switches too. The dependency's limit has no CPU in it.
+    pub fn growth_bound(&self) -> Bound {
+        exact_if(self.cpu_exact() || self.capacity.binding == Limit::Dependency)
     }
 
     /// Set the threads theory counts, and the stack they reserve with them.
     fn set_threads(&mut self, s: &Scenario, threads: Option<Threads>) {
         self.threads = threads;
         self.stack_reserved_mb = threads.map(|t| t.count() * s.stack_reserved_kb / 1000.0);
+    }
+}
+
+/// Exact when `exact`, else an estimate.
+fn exact_if(exact: bool) -> Bound {
+    if exact {
+        Bound::Exact
+    } else {
+        Bound::Approx
     }
 }
 
@@ -1091,6 +1161,22 @@ pub fn theory(s: &Scenario) -> Theory {
     if let Some(o) = &overload {
         approx_because.push(hedge_overload_reason(s, o));
     }
+    // Dear switches: where threads bind, the notes already name them.
+    // Elsewhere they make the formulas estimates when they add a share of
+    // the time a request is served, not only of its CPU (a page waiting
+    // for 100 calls of 10 ms needs little CPU: 1 % more of it is no error);
+    // otherwise only the CPU figures.
+    let switches = analytic::switch_share(s);
+    let mut cpu_note = None;
+    if switches >= DEAR_SWITCHES && capacity.binding != Limit::Threads {
+        let note = switch_note(switches);
+        let switch_ms = switches * analytic::cpu_ms_per_request(s);
+        if switch_ms >= DEAR_SWITCHES * analytic::thread_hold_ms(s) {
+            approx_because.push(note);
+        } else {
+            cpu_note = Some(note);
+        }
+    }
     let queue_model = format!("M/{letter}/{servers}");
     // What every request adds after the line: the wait off the CPU when
     // the cores are the line (random calls and a mean wait in line at the
@@ -1126,6 +1212,8 @@ pub fn theory(s: &Scenario) -> Theory {
         offered_rps: offered,
         steady_load,
         load_exact: load_as_offered(s),
+        switch_share: switches,
+        cpu_note,
         utilisation: offered.map(|r| r / capacity.capacity_rps),
         cpu_utilisation: offered.map(|r| {
             let used = r.min(capacity.capacity_rps);
@@ -1335,6 +1423,84 @@ mod tests {
         assert_eq!(rps_text(1_286.96), "1,287");
         assert_eq!(rps_text(12.5), "12.5");
         assert_eq!(rps_text(0.26), "0.3");
+    }
+
+    /// Dear switches (20 µs on steps of 0.2 ms) make the CPU figures
+    /// estimates, with the reason; the default 5 µs on 10 ms steps does
+    /// not. Where the CPU binds the formulas are estimates too; where the
+    /// calls are most of a request's time (a page of 100 calls), only the
+    /// CPU figures are, and the notes say why.
+    #[test]
+    fn dear_switches_make_the_cpu_figures_estimates() {
+        let cheap = theory(&Scenario::default());
+        assert!(
+            cheap.cpu_exact() && cheap.switch_share > 0.0,
+            "{}",
+            cheap.switch_share
+        );
+        assert_eq!(cheap.cpu_busy_bound(), Bound::Exact);
+        assert_eq!(cheap.cpu_note, None);
+        let dear = Scenario {
+            model: Model::ThreadPool,
+            threads: 200,
+            cores: 4,
+            cpu_ms: 0.2,
+            wait_ms: 0.5,
+            switch_us: 20.0,
+            rps: 10_000.0,
+            ..Scenario::default()
+        };
+        let t = theory(&dear);
+        assert_eq!(t.capacity.binding, Limit::Cpu);
+        // (1 step + 0.2 ms ÷ 4 ms slices) × 20 µs ÷ 0.2 ms.
+        assert!((t.switch_share - 0.105).abs() < 1e-9, "{}", t.switch_share);
+        assert_eq!(t.cpu_bound(), Bound::Approx);
+        assert_eq!(t.cpu_busy_bound(), Bound::Approx);
+        assert_eq!(t.growth_bound(), Bound::Approx);
+        // 10,000 × 1.105 is under the 20,000 the CPU allows: it keeps up.
+        assert_eq!(t.throughput_bound(), Bound::Exact);
+        let swamped = theory(&Scenario {
+            rps: 19_000.0,
+            ..dear.clone()
+        });
+        assert_eq!(swamped.throughput_bound(), Bound::Approx);
+        assert!(!t.mean_exact);
+        let note = "context switches can add up to 11 % to the CPU each request needs; the formulas, the CPU limit and CPU busy leave them out";
+        assert!(
+            t.approx_because.iter().any(|n| n == note),
+            "{:?}",
+            t.approx_because
+        );
+        assert_eq!(t.cpu_note, None, "said once");
+        // A pool no bigger than the cores whose threads never wait pays none.
+        let paired = theory(&Scenario {
+            threads: 4,
+            wait_ms: 0.0,
+            ..dear.clone()
+        });
+        assert_eq!(paired.switch_share, 0.0);
+        assert!(paired.cpu_exact());
+        // Where threads bind, their own note names the switches, once.
+        let held = theory(&Scenario {
+            wait_ms: 50.0,
+            ..dear.clone()
+        });
+        assert_eq!(held.capacity.binding, Limit::Threads);
+        assert_eq!(held.growth_bound(), Bound::Approx);
+        assert_eq!(held.cpu_note, None);
+        assert!(held
+            .approx_because
+            .iter()
+            .all(|n| !n.starts_with("context switches")));
+        // A page that waits for the slowest of 100 calls of 10 ms: the
+        // switches are 1 % of its 0.5 ms of CPU, not of the time it is served.
+        let page = theory(&preset("fan-out-100").unwrap());
+        assert!(!page.cpu_exact(), "{}", page.switch_share);
+        assert!(page.mean_exact, "{:?}", page.approx_because);
+        assert!(page
+            .cpu_note
+            .as_ref()
+            .is_some_and(|n| n.starts_with("context switches")));
     }
 
     #[test]

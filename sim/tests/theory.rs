@@ -9,9 +9,10 @@
 
 use tellers_sim::analytic::{
     md1_response_ms, mm1_response_ms, mmc_response_ms, mmc_response_percentile_ms, mmc_wait_ms,
-    mmc_wait_percentile_ms,
+    mmc_wait_percentile_ms, switch_share,
 };
 use tellers_sim::presets::preset;
+use tellers_sim::theory::DEAR_SWITCHES;
 use tellers_sim::{simulate, Arrivals, Dist, Model, Scenario, StoppedBy};
 
 fn queue(c: u32, rho: f64, dist: Dist, n: u64, seed: u64) -> Scenario {
@@ -898,4 +899,101 @@ fn busy_threads_are_exact_without_waits_for_a_core_and_a_floor_with_them() {
         measured > floor * 1.2,
         "{measured} busy against a floor of {floor}"
     );
+}
+
+/// Theory's CPU figures leave context switches out, and say how much they
+/// can add ([`switch_share`]): each scenario run with 20 µs switches and
+/// with none, on the same seed, gains at most that share of CPU busy, and
+/// none where theory says no core ever switches. Where the share is dear
+/// the run shows it (the estimate is an upper bound, not a guess that
+/// could fall short). CPU busy counts the same requests both times (a
+/// fixed count, below the limit), so the difference is the switches.
+#[test]
+fn switches_add_at_most_the_share_theory_gives() {
+    let base = Scenario {
+        cores: 4,
+        cpu_ms: 0.2,
+        wait_ms: 50.0,
+        switch_us: 20.0,
+        rps: 8_000.0,
+        requests: Some(100_000),
+        duration_s: 3_600.0,
+        warmup: 0.05,
+        ..Scenario::default()
+    };
+    let cases = [
+        (
+            "a pool of 4 that never waits",
+            Scenario {
+                model: Model::ThreadPool,
+                threads: 4,
+                wait_ms: 0.0,
+                ..base.clone()
+            },
+        ),
+        (
+            "a pool of 200",
+            Scenario {
+                model: Model::ThreadPool,
+                threads: 200,
+                ..base.clone()
+            },
+        ),
+        (
+            "a thread per request",
+            Scenario {
+                model: Model::ThreadPerRequest,
+                ..base.clone()
+            },
+        ),
+        (
+            "4 event loops",
+            Scenario {
+                model: Model::EventLoop,
+                loops: 4,
+                ..base.clone()
+            },
+        ),
+        (
+            "an event loop and workers",
+            Scenario {
+                model: Model::EventLoopWorkers,
+                loops: 1,
+                workers: 4,
+                offload_above_ms: 0.0,
+                ..base.clone()
+            },
+        ),
+    ];
+    for (what, s) in cases {
+        let share = switch_share(&s);
+        let with = simulate(&s).unwrap().cpu_utilisation;
+        let without = simulate(&Scenario {
+            switch_us: 0.0,
+            ..s.clone()
+        })
+        .unwrap()
+        .cpu_utilisation;
+        let added = with / without - 1.0;
+        assert!(
+            added <= share + 0.002,
+            "{what}: switches added {:.1} % of CPU, theory's most {:.1} %",
+            added * 100.0,
+            share * 100.0
+        );
+        if share == 0.0 {
+            assert!(
+                added < 0.001,
+                "{what}: {:.2} % added where theory says none",
+                added * 100.0
+            );
+        } else {
+            assert!(
+                added > DEAR_SWITCHES,
+                "{what}: only {:.2} % added of {:.1} %",
+                added * 100.0,
+                share * 100.0
+            );
+        }
+    }
 }

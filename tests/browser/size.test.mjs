@@ -51,13 +51,17 @@ import { DIST } from './harness.mjs';
  * A seventh (2 Dec): busy threads marked exact, estimate or floor, λ·W
  * marked far from steady, a spike sign, the scene's legend for loops
  * and workers, rates marked where the load differs: +0.9 KB, the app
- * 425.8 KB.
+ * 425.8 KB. An eighth (2 Dec): theory's CPU limit, CPU busy, throughput
+ * and line growth marked, with the reason, where context switches add
+ * 1 % or more to a request's CPU (a 20 µs switch on 0.2 ms steps ran
+ * 10 % more CPU busy than theory said, unmarked): +0.8 KB, the app
+ * 426.6 KB. Budget 427.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 426;
+const BUDGET_KB = 427;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {

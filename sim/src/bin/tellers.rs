@@ -103,12 +103,19 @@ fn opt(x: Option<f64>) -> String {
 /// [`opt`] marked with how the figure stands against a run: "≈ 43.5" for
 /// an approximation, "≥ 36.0" for a floor.
 fn opt_bounded(x: Option<f64>, bound: Bound) -> String {
-    let mark = match bound {
+    x.map_or("—".into(), |v| {
+        format!("{}{:.1}", mark(bound), bound.shown(v, 1))
+    })
+}
+
+/// How a figure stands against a run, before it: "≈ " for an
+/// approximation, "≥ " for a floor, nothing when exact.
+fn mark(bound: Bound) -> &'static str {
+    match bound {
         Bound::Exact => "",
         Bound::Approx => "≈ ",
         Bound::AtLeast => "≥ ",
-    };
-    x.map_or("—".into(), |v| format!("{mark}{:.1}", bound.shown(v, 1)))
+    }
 }
 
 /// A limit in rps: "no limit" when nothing bounds it (no work at all).
@@ -127,7 +134,10 @@ fn limit(x: f64) -> String {
 fn limit_rows(th: &Theory) -> Vec<(&'static str, String)> {
     let cap = &th.capacity;
     let mut rows = vec![
-        ("  CPU limit, rps", limit(cap.cpu_limit_rps)),
+        (
+            "  CPU limit, rps",
+            format!("{}{}", mark(th.cpu_bound()), limit(cap.cpu_limit_rps)),
+        ),
         (
             "  thread limit, rps",
             cap.thread_limit_rps.map_or("—".into(), limit),
@@ -166,7 +176,7 @@ fn print_table(s: &Scenario, r: &Report) {
     row(
         "CPU utilisation, %",
         format!("{:.1}", r.cpu_utilisation * 100.0),
-        opt_bounded(th.cpu_utilisation.map(|u| u * 100.0), th.load_bound()),
+        opt_bounded(th.cpu_utilisation.map(|u| u * 100.0), th.cpu_busy_bound()),
     );
     // No request of the measured window finished: no time was measured.
     let measured = |x: f64| opt((r.measured > 0).then_some(x));
@@ -199,7 +209,7 @@ fn print_table(s: &Scenario, r: &Report) {
     row(
         "line growth, per s",
         format!("{:.1}", r.queue_growth_per_s),
-        opt(th.growth_per_s),
+        opt_bounded(th.growth_per_s, th.growth_bound()),
     );
     row(
         "busy tellers (mean)",
@@ -470,6 +480,7 @@ fn reason_lines(th: &Theory) -> Vec<String> {
     let gives = th.mean_ms.is_some() || th.p99_ms.is_some();
     th.approx_because
         .iter()
+        .chain(&th.cpu_note)
         .map(|why| {
             if gives {
                 format!("  approximate because {why}")
