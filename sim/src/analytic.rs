@@ -346,30 +346,51 @@ pub fn cpu_ms_per_request(s: &Scenario) -> f64 {
 }
 
 /// About the most that context switches add to a request's CPU, as a share
-/// of [`cpu_ms_per_request`] (0.02 = up to 2 % more). A core pays
-/// `switch_us` each time it runs another thread, loop or worker than it ran
-/// last ([`crate::engine`]'s cores); a request's CPU steps (its read, its
-/// write when it has one, a worker's step when handed over) and each time
-/// slice of them can each be such a time. None of theory's CPU figures
-/// count it: this says how far they can be from a run. 0 where no core
-/// ever runs another than last: one event loop, or a pool that never
-/// outnumbers the cores and whose threads never wait (a thread then frees
-/// its core and itself together, and the next request takes both back, as
-/// each is kept on a stack); or no CPU time. A thread per request pays it
-/// at least once a request, each thread being new.
-pub fn switch_share(s: &Scenario) -> f64 {
-    let cpu = cpu_ms_per_request(s);
+/// of it (0.02 = up to 2 % more). A core pays `switch_us` each time it
+/// runs another thread, loop or worker than it ran last ([`crate::engine`]'s
+/// cores), at most once each time it takes one up: for each CPU step of a
+/// request (its read, or the loop's hand-off and the worker's read and the
+/// loop's step to take it back; its write when it has one) and each time
+/// slice of them. None of theory's CPU figures count it: this says how far
+/// they can be from a run. `part` is the CPU it is a share of: all of it,
+/// or (event loop + workers) the loops' own steps or the workers', when
+/// that part sets the CPU limit ([`Capacity::cpu_part`]). 0 where no core
+/// ever runs another than last: one
+/// event loop, or a pool that never outnumbers the cores and whose threads
+/// never wait (a thread then frees its core and itself together, and the
+/// next request takes both back, as each is kept on a stack); or no CPU
+/// time. A thread per request pays it at least once a request, each thread
+/// being new.
+pub fn switch_share(s: &Scenario, part: CpuPart) -> f64 {
     let no_switches = match s.model {
         Model::ThreadPool => s.threads <= 1 || s.threads <= s.cores && s.wait_ms == 0.0,
         Model::EventLoop => s.loop_count() <= 1,
         Model::ThreadPerRequest | Model::EventLoopWorkers => false,
     };
-    if no_switches || cpu <= 0.0 || s.switch_us <= 0.0 {
+    if no_switches || s.switch_us <= 0.0 {
         return 0.0;
     }
+    // `steps` taken up per request for `cpu` ms of CPU, and each slice of it.
+    let share = |steps: f64, cpu: f64| {
+        if cpu > 0.0 {
+            s.switch_us / 1000.0 * (steps + cpu / s.time_slice_ms) / cpu
+        } else {
+            0.0
+        }
+    };
     let write = if s.write_ms > 0.0 { 1.0 } else { 0.0 };
-    let steps = 1.0 + write + offloaded(s).0 + cpu / s.time_slice_ms;
-    s.switch_us / 1000.0 * steps / cpu
+    let cpu = cpu_ms_per_request(s);
+    if s.model != Model::EventLoopWorkers {
+        return share(1.0 + write, cpu);
+    }
+    let (handed, worker_ms) = offloaded(s);
+    let taken_back = if s.handoff_ms > 0.0 { handed } else { 0.0 };
+    let loop_steps = 1.0 + taken_back + write;
+    match part {
+        CpuPart::Cores => share(loop_steps + handed, cpu),
+        CpuPart::Loops => share(loop_steps, cpu - worker_ms),
+        CpuPart::Workers => share(handed, worker_ms),
+    }
 }
 
 /// Mean time one step holds an event loop, ms, for plain event loops: a

@@ -39,14 +39,16 @@ pub struct Theory {
     /// estimates from the first step's rate.
     pub load_exact: bool,
     /// About the most context switches add to a request's CPU, as a share
-    /// of it ([`analytic::switch_share`]). Theory's CPU figures leave them
-    /// out: from [`DEAR_SWITCHES`] up they are estimates (a run has less
+    /// of the CPU of the part that sets the CPU limit (all of it but where
+    /// the loops' or the workers' own steps bind,
+    /// [`analytic::switch_share`]). Theory's CPU figures leave them out:
+    /// from [`DEAR_SWITCHES`] up they are estimates (a run has less
     /// capacity, more CPU busy and a faster-growing line).
     pub switch_share: f64,
     /// Why theory's CPU figures are estimates, where
     /// [`Theory::approx_because`] does not say it: dear switches that add
-    /// little to the time a request is served. The app's note and the
-    /// CLI's lines say it after those reasons.
+    /// little to the time a request is served, or where the threads bind.
+    /// The app's note and the CLI's lines say it after those reasons.
     pub cpu_note: Option<String>,
     /// Utilisation of the binding resource, 0–∞ (≥ 1 means overload).
     pub utilisation: Option<f64>,
@@ -826,7 +828,7 @@ fn approximations(
             let threads = s.thread_limit().unwrap_or(1);
             if f64::from(threads) > s.usable_cores() {
                 add("threads also queue for the cores and pay for switches; the formula gives each thread its own core");
-            } else if s.switch_us > 0.0 && s.cpu_ms > 0.0 {
+            } else if analytic::switch_share(s, CpuPart::Cores) > 0.0 {
                 add("each CPU step also pays for a context switch; the formula leaves it out");
             }
         }
@@ -886,12 +888,17 @@ fn approximations(
     why
 }
 
-/// What theory leaves out where switches add `share` to a request's CPU.
-fn switch_note(share: f64) -> String {
+/// What theory leaves out where switches add `share` to the CPU of `part`.
+fn switch_note(share: f64, part: CpuPart) -> String {
     format!(
-        "context switches can add up to {} % to the CPU each request needs; the formulas, the CPU limit and CPU busy leave them out",
+        "context switches can add up to {} % to {}; the formulas, the CPU limit and CPU busy leave them out",
         // Rounded up: "up to" stays true.
-        fmt_fixed((share * 100.0).ceil(), 0)
+        fmt_fixed((share * 100.0).ceil(), 0),
+        match part {
+            CpuPart::Cores => "the CPU each request needs",
+            CpuPart::Loops => "the loops' own steps",
+            CpuPart::Workers => "the workers' steps",
+        }
     )
 }
 
@@ -899,8 +906,8 @@ fn switch_note(share: f64) -> String {
 /// ([`analytic::switch_share`]) from which theory calls its CPU figures
 /// estimates: 1 %. Below it they move a figure by less than the tolerances
 /// the engine's checks against theory allow, and seldom its last digit
-/// shown (whole per cents); the default 5 µs switch adds at most 0.6 % to
-/// a request of one CPU step of 1 ms or more.
+/// shown (whole per cents); the default 5 µs switch adds at most 0.63 % to
+/// a request of one CPU step of 1 ms or more (4 ms slices).
 pub const DEAR_SWITCHES: f64 = 0.01;
 
 impl Theory {
@@ -929,24 +936,55 @@ impl Theory {
         exact_if(self.load_exact && self.cpu_exact())
     }
 
-    /// How the expected throughput (the offered rate, at most the
-    /// capacity) stands against a run: as the load, and an estimate where
-    /// dear switches could bring the capacity down to the offered rate (no
-    /// limit falls by more than the share of CPU they add).
-    pub fn throughput_bound(&self) -> Bound {
-        let clear_of_switches = self.cpu_exact()
-            || self
-                .offered_rps
-                .is_some_and(|o| o * (1.0 + self.switch_share) < self.capacity.capacity_rps);
-        exact_if(self.load_exact && clear_of_switches)
+    /// How the capacity stands against a run: exact unless switches are
+    /// dear and could bring it lower (every limit but the dependency's has
+    /// CPU in it; a dependency limit more than their share below the
+    /// others stays the limit).
+    pub fn capacity_bound(&self) -> Bound {
+        let cap = &self.capacity;
+        let others = cap
+            .cpu_limit_rps
+            .min(cap.thread_limit_rps.unwrap_or(f64::INFINITY));
+        let dep_stays = cap.binding == Limit::Dependency
+            && cap.capacity_rps * (1.0 + self.switch_share) <= others;
+        exact_if(self.cpu_exact() || dep_stays)
     }
 
-    /// How the line's growth (offered − capacity) stands against a run:
-    /// where the cores or the threads bind, as the CPU limit
-    /// ([`Theory::cpu_bound`]): a thread holds its request through its
-    /// switches too. The dependency's limit has no CPU in it.
+    /// The least a limit of `rps` that stands as `bound` against a run
+    /// can be with its switches, rps: less the share of CPU they add
+    /// ([`Theory::switch_share`]) where it is an estimate; `rps` otherwise.
+    pub fn low_rps(&self, rps: f64, bound: Bound) -> f64 {
+        match bound {
+            Bound::Exact => rps,
+            Bound::Approx | Bound::AtLeast => rps / (1.0 + self.switch_share),
+        }
+    }
+
+    /// The least the capacity can be with its switches, rps
+    /// ([`Theory::low_rps`] of [`Theory::capacity_bound`]).
+    pub fn capacity_low_rps(&self) -> f64 {
+        self.low_rps(self.capacity.capacity_rps, self.capacity_bound())
+    }
+
+    /// True when the offered rate is below the least the capacity can be
+    /// ([`Theory::capacity_low_rps`]): the server keeps up, switches or not.
+    fn keeps_up(&self) -> bool {
+        self.offered_rps
+            .is_some_and(|o| o < self.capacity_low_rps())
+    }
+
+    /// How the expected throughput (the offered rate, at most the
+    /// capacity) stands against a run: as the load, and an estimate where
+    /// dear switches could bring the capacity down to the offered rate.
+    pub fn throughput_bound(&self) -> Bound {
+        exact_if(self.load_exact && (self.capacity_bound() == Bound::Exact || self.keeps_up()))
+    }
+
+    /// How the line's growth (offered − capacity) stands against a run: as
+    /// the capacity ([`Theory::capacity_bound`]), and exact (none) where
+    /// the server keeps up whatever its switches take.
     pub fn growth_bound(&self) -> Bound {
-        exact_if(self.cpu_exact() || self.capacity.binding == Limit::Dependency)
+        exact_if(self.capacity_bound() == Bound::Exact || self.keeps_up())
     }
 
     /// Set the threads theory counts, and the stack they reserve with them.
@@ -975,7 +1013,8 @@ fn no_wait_while_held(s: &Scenario) -> bool {
     let no_cpu = analytic::cpu_ms_per_request(s) == 0.0;
     // A core pays `switch_us` whenever it runs another thread than last,
     // even with cores to spare: CPU time the thread holds.
-    let own_core = no_cpu || threads_fit_cores(s) && s.switch_us == 0.0;
+    let own_core =
+        no_cpu || threads_fit_cores(s) && analytic::switch_share(s, CpuPart::Cores) == 0.0;
     let own_slot = analytic::dep_slots(s).is_none() || s.wait_ms == 0.0;
     own_core && own_slot
 }
@@ -1161,17 +1200,19 @@ pub fn theory(s: &Scenario) -> Theory {
     if let Some(o) = &overload {
         approx_because.push(hedge_overload_reason(s, o));
     }
-    // Dear switches: where threads bind, the notes already name them.
-    // Elsewhere they make the formulas estimates when they add a share of
+    // Dear switches make the formulas estimates where they add a share of
     // the time a request is served, not only of its CPU (a page waiting
     // for 100 calls of 10 ms needs little CPU: 1 % more of it is no error);
-    // otherwise only the CPU figures.
-    let switches = analytic::switch_share(s);
+    // otherwise, or where the threads bind (whose notes name the switches
+    // but not the CPU figures), the note is the CPU figures'.
+    let switches = analytic::switch_share(s, capacity.cpu_part);
     let mut cpu_note = None;
-    if switches >= DEAR_SWITCHES && capacity.binding != Limit::Threads {
-        let note = switch_note(switches);
+    if switches >= DEAR_SWITCHES {
+        let note = switch_note(switches, capacity.cpu_part);
         let switch_ms = switches * analytic::cpu_ms_per_request(s);
-        if switch_ms >= DEAR_SWITCHES * analytic::thread_hold_ms(s) {
+        if capacity.binding != Limit::Threads
+            && switch_ms >= DEAR_SWITCHES * analytic::thread_hold_ms(s)
+        {
             approx_because.push(note);
         } else {
             cpu_note = Some(note);
@@ -1383,7 +1424,10 @@ mod tests {
             "the 2 cores that the 8 loops share (one line)"
         );
         // Four threads on eight cores (the threads bind) do not queue for
-        // them; they still pay for switches.
+        // them; they pay for switches once they wait (a thread that waits
+        // comes back to a core another ran), and never where they do not
+        // (a thread frees its core and itself together, both taken back
+        // by the next request).
         let four = Scenario {
             threads: 4,
             cores: 8,
@@ -1391,7 +1435,13 @@ mod tests {
             rps: 300.0,
             ..Scenario::default()
         };
-        let notes = theory(&four).approx_because.join(" | ");
+        assert!(theory(&four).approx_because.is_empty());
+        let waiting = Scenario {
+            wait_ms: 2.0,
+            rps: 250.0,
+            ..four
+        };
+        let notes = theory(&waiting).approx_because.join(" | ");
         assert!(
             notes.contains("each CPU step also pays for a context switch")
                 && !notes.contains("queue for the cores"),
@@ -1456,14 +1506,18 @@ mod tests {
         assert!((t.switch_share - 0.105).abs() < 1e-9, "{}", t.switch_share);
         assert_eq!(t.cpu_bound(), Bound::Approx);
         assert_eq!(t.cpu_busy_bound(), Bound::Approx);
-        assert_eq!(t.growth_bound(), Bound::Approx);
-        // 10,000 × 1.105 is under the 20,000 the CPU allows: it keeps up.
+        assert_eq!(t.capacity_bound(), Bound::Approx);
+        // 10,000 × 1.105 is under the 20,000 the CPU allows: it keeps up,
+        // and the line does not grow, switches or not.
+        assert!((t.capacity_low_rps() - 20_000.0 / 1.105).abs() < 1e-6);
         assert_eq!(t.throughput_bound(), Bound::Exact);
+        assert_eq!(t.growth_bound(), Bound::Exact);
         let swamped = theory(&Scenario {
             rps: 19_000.0,
             ..dear.clone()
         });
         assert_eq!(swamped.throughput_bound(), Bound::Approx);
+        assert_eq!(swamped.growth_bound(), Bound::Approx);
         assert!(!t.mean_exact);
         let note = "context switches can add up to 11 % to the CPU each request needs; the formulas, the CPU limit and CPU busy leave them out";
         assert!(
@@ -1480,18 +1534,49 @@ mod tests {
         });
         assert_eq!(paired.switch_share, 0.0);
         assert!(paired.cpu_exact());
-        // Where threads bind, their own note names the switches, once.
+        // One event loop has no other to switch to.
+        let one_loop = Scenario {
+            model: Model::EventLoop,
+            loops: 1,
+            ..dear.clone()
+        };
+        assert_eq!(theory(&one_loop).switch_share, 0.0);
+        // Where threads bind, their own note names the switches; the CPU
+        // figures' note says what those leave out.
         let held = theory(&Scenario {
             wait_ms: 50.0,
             ..dear.clone()
         });
         assert_eq!(held.capacity.binding, Limit::Threads);
         assert_eq!(held.growth_bound(), Bound::Approx);
-        assert_eq!(held.cpu_note, None);
+        assert_eq!(held.cpu_note.as_deref(), Some(note));
         assert!(held
             .approx_because
             .iter()
             .all(|n| !n.starts_with("context switches")));
+        // A loop that only hands 2 ms steps to workers and takes them back
+        // (0.025 ms each way): switches are under 1 % of all the CPU, but
+        // 20 % of the loop's, and the loop's steps are the limit.
+        let handing = theory(&Scenario {
+            model: Model::EventLoopWorkers,
+            loops: 1,
+            workers: 64,
+            cores: 64,
+            cpu_ms: 2.0,
+            cpu_dist: Dist::Const,
+            wait_ms: 0.0,
+            offload_above_ms: 0.0,
+            handoff_ms: 0.05,
+            switch_us: 5.0,
+            rps: 15_000.0,
+            ..Scenario::default()
+        });
+        assert_eq!(handing.capacity.cpu_part, CpuPart::Loops);
+        assert!(
+            (handing.switch_share - 0.20125).abs() < 1e-9,
+            "{}",
+            handing.switch_share
+        );
         // A page that waits for the slowest of 100 calls of 10 ms: the
         // switches are 1 % of its 0.5 ms of CPU, not of the time it is served.
         let page = theory(&preset("fan-out-100").unwrap());
@@ -1872,13 +1957,19 @@ mod thread_tests {
         assert_eq!(th.capacity.binding, Limit::Cpu);
         assert_eq!(th.busy_threads_bound, Bound::Exact);
         assert!((th.busy_threads.unwrap() - 3.6).abs() < 1e-9);
-        // Switches cost CPU time held: a floor.
+        // Switches cost CPU time held: a floor, once threads wait (a
+        // thread that never waits keeps its core, so it pays none).
         let switching = Scenario {
             switch_us: 5.0,
             rps: 200.0,
             ..own.clone()
         };
-        assert_eq!(theory(&switching).busy_threads_bound, Bound::AtLeast);
+        assert_eq!(theory(&switching).busy_threads_bound, Bound::Exact);
+        let waiting = Scenario {
+            wait_ms: 5.0,
+            ..switching
+        };
+        assert_eq!(theory(&waiting).busy_threads_bound, Bound::AtLeast);
         // Not every request once at one rate: an estimate.
         for other in [
             Scenario {

@@ -7,6 +7,7 @@
 //! so a 3 % tolerance is over three standard errors. p99 estimates are noisier
 //! (a tail quantile sees 1 % of the samples), so they get 6 %.
 
+use tellers_sim::analytic::CpuPart;
 use tellers_sim::analytic::{
     md1_response_ms, mm1_response_ms, mmc_response_ms, mmc_response_percentile_ms, mmc_wait_ms,
     mmc_wait_percentile_ms, switch_share,
@@ -902,12 +903,15 @@ fn busy_threads_are_exact_without_waits_for_a_core_and_a_floor_with_them() {
 }
 
 /// Theory's CPU figures leave context switches out, and say how much they
-/// can add ([`switch_share`]): each scenario run with 20 µs switches and
-/// with none, on the same seed, gains at most that share of CPU busy, and
-/// none where theory says no core ever switches. Where the share is dear
-/// the run shows it (the estimate is an upper bound, not a guess that
-/// could fall short). CPU busy counts the same requests both times (a
-/// fixed count, below the limit), so the difference is the switches.
+/// can add ([`switch_share`]): each scenario run with dear switches and
+/// with none, on the same seed, gains at most that share of CPU busy (0.2 %
+/// more allowed for the measured window's edges, which the switches move a
+/// little), and none where theory says no core ever switches. Each runs the
+/// same 100,000 requests below its limit, so the CPU busy differs only by
+/// the switches. The cases take every kind of step: reads, writes, a
+/// worker's step with the hand-offs out and back, and time slices that
+/// end steps with others waiting. Where the share is dear the run shows
+/// it: the pool of 200 threads adds most of it.
 #[test]
 fn switches_add_at_most_the_share_theory_gives() {
     let base = Scenario {
@@ -936,6 +940,7 @@ fn switches_add_at_most_the_share_theory_gives() {
             Scenario {
                 model: Model::ThreadPool,
                 threads: 200,
+                rps: 3_000.0,
                 ..base.clone()
             },
         ),
@@ -947,26 +952,49 @@ fn switches_add_at_most_the_share_theory_gives() {
             },
         ),
         (
-            "4 event loops",
+            "4 event loops with writes",
             Scenario {
                 model: Model::EventLoop,
                 loops: 4,
+                write_ms: 0.1,
                 ..base.clone()
             },
         ),
         (
-            "an event loop and workers",
+            "one event loop",
+            Scenario {
+                model: Model::EventLoop,
+                loops: 1,
+                rps: 3_000.0,
+                ..base.clone()
+            },
+        ),
+        (
+            "an event loop and workers, with hand-offs and writes",
             Scenario {
                 model: Model::EventLoopWorkers,
                 loops: 1,
                 workers: 4,
                 offload_above_ms: 0.0,
+                handoff_ms: 0.05,
+                write_ms: 0.05,
+                ..base.clone()
+            },
+        ),
+        (
+            "threads sliced at 4 ms",
+            Scenario {
+                model: Model::ThreadPerRequest,
+                cpu_ms: 10.0,
+                switch_us: 100.0,
+                rps: 300.0,
                 ..base.clone()
             },
         ),
     ];
+    let mut dear = 0;
     for (what, s) in cases {
-        let share = switch_share(&s);
+        let share = switch_share(&s, CpuPart::Cores);
         let with = simulate(&s).unwrap().cpu_utilisation;
         let without = simulate(&Scenario {
             switch_us: 0.0,
@@ -977,7 +1005,7 @@ fn switches_add_at_most_the_share_theory_gives() {
         let added = with / without - 1.0;
         assert!(
             added <= share + 0.002,
-            "{what}: switches added {:.1} % of CPU, theory's most {:.1} %",
+            "{what}: switches added {:.2} % of CPU, theory's most {:.2} %",
             added * 100.0,
             share * 100.0
         );
@@ -987,13 +1015,10 @@ fn switches_add_at_most_the_share_theory_gives() {
                 "{what}: {:.2} % added where theory says none",
                 added * 100.0
             );
-        } else {
-            assert!(
-                added > DEAR_SWITCHES,
-                "{what}: only {:.2} % added of {:.1} %",
-                added * 100.0,
-                share * 100.0
-            );
+        }
+        if added > DEAR_SWITCHES {
+            dear += 1;
         }
     }
+    assert!(dear >= 4, "only {dear} cases showed dear switches");
 }

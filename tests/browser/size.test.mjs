@@ -54,8 +54,9 @@ import { DIST } from './harness.mjs';
  * 425.8 KB. An eighth (2 Dec): theory's CPU limit, CPU busy, throughput
  * and line growth marked, with the reason, where context switches add
  * 1 % or more to a request's CPU (a 20 µs switch on 0.2 ms steps ran
- * 10 % more CPU busy than theory said, unmarked): +0.8 KB, the app
- * 426.6 KB. Budget 427.
+ * 10 % more CPU busy than theory said, unmarked), and the signs give
+ * such a limit as the range the switches leave: +1.1 KB, the app
+ * 426.9 KB. Budget 427.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached

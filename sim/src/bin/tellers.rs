@@ -168,7 +168,11 @@ fn print_table(s: &Scenario, r: &Report) {
     row(
         "throughput, rps",
         format!("{:.1}", r.throughput_rps),
-        format!("{} cap", limit(cap.capacity_rps)),
+        format!(
+            "{}{} cap",
+            mark(th.capacity_bound()),
+            limit(cap.capacity_rps)
+        ),
     );
     for (name, theory) in limit_rows(&th) {
         row(name, String::new(), theory);
