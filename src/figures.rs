@@ -532,7 +532,13 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         "—".into(),
         cap.thread_limit_rps.map_or_else(
             || no_thread_limit(s.model).to_owned(),
-            |t| format!("{}{}", fmt_rps(t), binding(Limit::Threads)),
+            |t| {
+                format!(
+                    "{}{}",
+                    bounded(&fmt_rps(t), th.thread_limit_bound()),
+                    binding(Limit::Threads)
+                )
+            },
         ),
     );
     if let Some(d) = cap.dep_limit_rps {

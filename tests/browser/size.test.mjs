@@ -54,15 +54,16 @@ import { DIST } from './harness.mjs';
  * 425.8 KB. An eighth (2 Dec): theory's CPU limit, CPU busy, throughput
  * and line growth marked, with the reason, where context switches add
  * 1 % or more to a request's CPU (a 20 µs switch on 0.2 ms steps ran
- * 10 % more CPU busy than theory said, unmarked), and the signs give
- * such a limit as the range the switches leave: +1.1 KB, the app
- * 426.9 KB. Budget 427.
+ * 10 % more CPU busy than theory said, unmarked), the thread limit
+ * where they are a share of the time a thread is held, and the signs
+ * give such a limit as the range the switches leave: +1.3 KB, the app
+ * 427.1 KB. Budget 428.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 427;
+const BUDGET_KB = 428;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {

@@ -140,7 +140,9 @@ fn limit_rows(th: &Theory) -> Vec<(&'static str, String)> {
         ),
         (
             "  thread limit, rps",
-            cap.thread_limit_rps.map_or("—".into(), limit),
+            cap.thread_limit_rps.map_or("—".into(), |t| {
+                format!("{}{}", mark(th.thread_limit_bound()), limit(t))
+            }),
         ),
     ];
     if let Some(d) = cap.dep_limit_rps {
