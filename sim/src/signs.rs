@@ -292,10 +292,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 "{on} {verb} busy {} of the time; the CPU limit is {}. Above about 80 %, the line and \
                  the response time rise steeply. {helps}",
                 fmt_pct(cpu_of_usable),
-                limit_text(
-                    th.low_rps(th.capacity.cpu_limit_rps, th.cpu_bound()),
-                    th.capacity.cpu_limit_rps
-                )
+                limit_text(th.cpu_limit_low_rps(), th.capacity.cpu_limit_rps)
             ),
         });
     }

@@ -975,13 +975,14 @@ impl Theory {
         exact_if(self.capacity_share() < DEAR_SWITCHES)
     }
 
-    /// The least a limit of `rps` that stands as `bound` against a run
-    /// can be with its switches, rps: less the share of CPU they add
-    /// ([`Theory::switch_share`]) where it is an estimate; `rps` otherwise.
-    pub fn low_rps(&self, rps: f64, bound: Bound) -> f64 {
-        match bound {
-            Bound::Exact => rps,
-            Bound::Approx | Bound::AtLeast => rps / (1.0 + self.switch_share),
+    /// The least the CPU limit can be with its switches, rps: less the
+    /// share of CPU they add where they are dear ([`Theory::cpu_exact`]).
+    pub fn cpu_limit_low_rps(&self) -> f64 {
+        let rps = self.capacity.cpu_limit_rps;
+        if self.cpu_exact() {
+            rps
+        } else {
+            rps / (1.0 + self.switch_share)
         }
     }
 
@@ -994,10 +995,10 @@ impl Theory {
     pub fn capacity_low_rps(&self) -> f64 {
         let cap = self.capacity.capacity_rps;
         let waits_for_cores = self.capacity.binding == Limit::Threads && !self.threads_fit_cores;
-        match self.capacity_bound() {
-            Bound::Exact => cap,
-            _ if waits_for_cores => cap,
-            _ => cap / (1.0 + self.capacity_share()),
+        if self.capacity_bound() == Bound::Exact || waits_for_cores {
+            cap
+        } else {
+            cap / (1.0 + self.capacity_share())
         }
     }
 

@@ -118,6 +118,11 @@ fn mark(bound: Bound) -> &'static str {
     }
 }
 
+/// A limit in rps marked with how it stands against a run ([`mark`]).
+fn marked_limit(x: f64, bound: Bound) -> String {
+    format!("{}{}", mark(bound), limit(x))
+}
+
 /// A limit in rps: "no limit" when nothing bounds it (no work at all).
 fn limit(x: f64) -> String {
     if x.is_finite() {
@@ -136,13 +141,12 @@ fn limit_rows(th: &Theory) -> Vec<(&'static str, String)> {
     let mut rows = vec![
         (
             "  CPU limit, rps",
-            format!("{}{}", mark(th.cpu_bound()), limit(cap.cpu_limit_rps)),
+            marked_limit(cap.cpu_limit_rps, th.cpu_bound()),
         ),
         (
             "  thread limit, rps",
-            cap.thread_limit_rps.map_or("—".into(), |t| {
-                format!("{}{}", mark(th.thread_limit_bound()), limit(t))
-            }),
+            cap.thread_limit_rps
+                .map_or("—".into(), |t| marked_limit(t, th.thread_limit_bound())),
         ),
     ];
     if let Some(d) = cap.dep_limit_rps {
@@ -171,9 +175,8 @@ fn print_table(s: &Scenario, r: &Report) {
         "throughput, rps",
         format!("{:.1}", r.throughput_rps),
         format!(
-            "{}{} cap",
-            mark(th.capacity_bound()),
-            limit(cap.capacity_rps)
+            "{} cap",
+            marked_limit(cap.capacity_rps, th.capacity_bound())
         ),
     );
     for (name, theory) in limit_rows(&th) {
