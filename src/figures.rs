@@ -338,13 +338,10 @@ pub fn compact_rows(figures: &[String], s: &Scenario, r: &Report, th: &Theory) -
 /// when it gives none, every reason it has (no formula, evenly spaced
 /// arrivals, a load that changes…); `None` when it has no reason to give.
 pub fn approx_note(th: &Theory) -> Option<String> {
-    let mut why = th.approx_because.join("; ");
-    if let Some(n) = &th.cpu_note {
-        if !why.is_empty() {
-            why.push_str("; ");
-        }
-        why.push_str(n);
-    }
+    let why = (th.approx_because.iter().chain(&th.figure_notes))
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join("; ");
     if why.is_empty() {
         return None;
     }
@@ -2038,6 +2035,35 @@ mod tests {
         let note = approx_note(&theory(&dear)).unwrap();
         assert!(
             note.contains("context switches can add up to 11 %"),
+            "{note}"
+        );
+    }
+
+    #[test]
+    fn threads_that_wait_for_cores_mark_the_thread_limit_and_say_why() {
+        let r = Report::default();
+        // A pool of 20 on 4 cores loses under 1 % to the waits: exact.
+        let twenty = preset("sale-day").unwrap();
+        assert_eq!(
+            theory_of("fig-thread-limit", &twenty, &r),
+            "200 rps ← the limit"
+        );
+        let note = approx_note(&theory(&twenty)).unwrap_or_default();
+        assert!(!note.contains("finite-source"), "{note}");
+        // A pool of 32 loses 3.6 %: its limit, growth and throughput are
+        // estimates, and the note gives the finite-source figure.
+        let full = Scenario {
+            threads: 32,
+            ..twenty
+        };
+        assert_eq!(
+            theory_of("fig-thread-limit", &full, &r),
+            "320 rps (approx.) ← the limit"
+        );
+        assert_eq!(theory_of("fig-growth", &full, &r), "80 per s (approx.)");
+        let note = approx_note(&theory(&full)).unwrap();
+        assert!(
+            note.contains("32 threads on 4 cores finish about 309 rps when all are busy, not 320"),
             "{note}"
         );
     }

@@ -418,6 +418,52 @@ pub fn thread_hold_ms(s: &Scenario) -> f64 {
     cpu_ms_per_request(s) + wait_step_ms(s)
 }
 
+/// Requests per second `threads` threads finish when every one of them is
+/// busy and they share `cores` cores: the finite-source (machine-repairman,
+/// M/M/c//N) model. A thread takes `cpu_ms` of CPU per request (waiting
+/// for a core when all are taken) and `off_cpu_ms` off it; the formula
+/// P ÷ T gives each thread its own core, so this is below both it and the
+/// cores' cores ÷ CPU. Exact for exponential CPU times, and for any shape
+/// where the cores are shared by time slices (processor sharing), with any
+/// shape of the time off the CPU.
+///
+/// * `threads`, `cores` — counts.
+/// * `cpu_ms`, `off_cpu_ms` — mean times per request, ms.
+/// * returns — rps; `f64::INFINITY` with no time at all, 0 with no threads
+///   or cores.
+///
+/// 40 threads of 10 ms CPU and 90 ms off it on 4 cores: about 365 rps,
+/// where P ÷ T and the cores each give 400.
+pub fn pool_on_cores_rps(threads: u32, cores: u32, cpu_ms: f64, off_cpu_ms: f64) -> f64 {
+    let (n, c) = (f64::from(threads), f64::from(cores));
+    if threads == 0 || cores == 0 {
+        return 0.0;
+    }
+    if cpu_ms <= 0.0 {
+        return n / off_cpu_ms * 1000.0;
+    }
+    if off_cpu_ms <= 0.0 {
+        return n.min(c) / cpu_ms * 1000.0;
+    }
+    // p(k), k threads at the cores, in proportion: p(k) / p(k − 1) =
+    // (n − k + 1) / off_cpu_ms ÷ (min(k, c) / cpu_ms). The terms are
+    // scaled down when large; once past the cores they only shrink.
+    let (mut term, mut total, mut busy) = (1.0_f64, 1.0_f64, 0.0_f64);
+    for k in 1..=threads {
+        let kf = f64::from(k);
+        term *= (n - kf + 1.0) * cpu_ms / (kf.min(c) * off_cpu_ms);
+        total += term;
+        busy += term * kf.min(c);
+        if total > 1e250 {
+            (term, total, busy) = (term * 1e-250, total * 1e-250, busy * 1e-250);
+        }
+        if kf > c && term < total * 1e-17 {
+            break;
+        }
+    }
+    busy / total / cpu_ms * 1000.0
+}
+
 /// Slot time at the dependency per request, ms: each of its `fan_out`
 /// calls holds a slot for its service time, and a hedge for its own (the
 /// slower copy is not called back).
@@ -1878,6 +1924,49 @@ mod tests {
     }
 
     #[test]
+    fn a_pool_that_fits_its_cores_finishes_threads_over_time_held() {
+        // No thread ever waits for a core: P ÷ T exactly.
+        assert!(close(pool_on_cores_rps(1, 4, 10.0, 90.0), 10.0, 1e-12));
+        assert!(close(pool_on_cores_rps(4, 4, 10.0, 90.0), 40.0, 1e-12));
+        assert!(close(pool_on_cores_rps(3, 4, 0.2, 0.0), 15_000.0, 1e-12));
+        assert!(close(pool_on_cores_rps(3, 4, 0.0, 50.0), 60.0, 1e-12));
+        assert_eq!(pool_on_cores_rps(0, 4, 10.0, 90.0), 0.0);
+        assert_eq!(pool_on_cores_rps(4, 0, 10.0, 90.0), 0.0);
+    }
+
+    #[test]
+    fn a_pool_on_one_core_matches_the_repairman_sum() {
+        // One core: the core is idle with probability
+        // p0 = 1 / Σ_k n!/(n−k)! (S/Z)^k, and finishes (1 − p0) / S.
+        for (n, s, z) in [(2u32, 10.0, 90.0), (5, 10.0, 20.0), (12, 3.0, 40.0)] {
+            let mut sum = 0.0;
+            let mut term = 1.0;
+            for k in 0..=n {
+                sum += term;
+                term *= f64::from(n - k) * s / z;
+            }
+            let want = (1.0 - 1.0 / sum) / s * 1000.0;
+            assert!(close(pool_on_cores_rps(n, 1, s, z), want, 1e-12), "{n}");
+        }
+    }
+
+    #[test]
+    fn threads_that_outnumber_the_cores_finish_less_than_either_limit() {
+        // The sale day's pool of 40 on 4 cores: P ÷ T and the cores both
+        // give 400; waits for a core leave about 365 (the engine ran 364).
+        let x = pool_on_cores_rps(40, 4, 10.0, 90.0);
+        assert!((364.0..366.0).contains(&x), "{x}");
+        // Lesson 15's table: the sale day's pool of 20, 32, 48 and 60.
+        for (n, want) in [(20, 199.0), (32, 309.0), (48, 393.0), (60, 400.0)] {
+            let got = pool_on_cores_rps(n, 4, 10.0, 90.0);
+            assert_eq!(got.round(), want, "{n} threads: {got}");
+        }
+        // Many threads: the cores bind, with no overflow.
+        let many = pool_on_cores_rps(100_000, 4, 10.0, 90.0);
+        assert!(close(many, 400.0, 1e-9), "{many}");
+    }
+
+    #[test]
     fn mm4_at_90_percent_with_10_ms_is_about_30_ms() {
         let c = 4;
         let (s, rho) = (10.0, 0.9);
@@ -2303,6 +2392,20 @@ mod tests {
         fn erlang_c_is_a_probability(c in 1u32..2000, rho in 0.0f64..0.9999) {
             let e = erlang_c(c, c as f64 * rho);
             prop_assert!((0.0..=1.0).contains(&e), "{}", e);
+        }
+
+        #[test]
+        fn a_pool_on_cores_finishes_at_most_either_limit(
+            n in 1u32..5000, c in 1u32..256, s in 0.001f64..1000.0, z in 0.001f64..10_000.0,
+        ) {
+            let x = pool_on_cores_rps(n, c, s, z);
+            let threads = f64::from(n) / (s + z) * 1000.0;
+            let cores = f64::from(c) / s * 1000.0;
+            prop_assert!(x.is_finite() && x > 0.0, "{}", x);
+            prop_assert!(x <= threads.min(cores) * (1.0 + 1e-9), "{} > {} or {}", x, threads, cores);
+            // Waits lose most where the two limits meet (40 threads on 4
+            // cores lose 9 %); loosely, never half.
+            prop_assert!(x >= 0.5 * threads.min(cores) * 0.99, "{} vs {} / {}", x, threads, cores);
         }
     }
     #[test]

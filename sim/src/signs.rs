@@ -113,8 +113,9 @@ pub const FAR_TAIL_MS: f64 = 100.0;
 /// is at least 10 of them and not one odd request early in a run.
 pub const FAR_TAIL_MEASURED: u64 = 1_000;
 
-/// A limit as a sign says it: "400 rps", or, where context switches can
-/// take some of it, the range from `low` to theory's `rps`: "362 to 400 rps".
+/// A limit as a sign says it: "400 rps", or, where context switches or
+/// threads' waits for a core can take some of it, the range from `low` to
+/// theory's `rps`: "365 to 400 rps".
 fn limit_text(low: f64, rps: f64) -> String {
     let (low, rps) = (fmt_fixed(low, 0), fmt_fixed(rps, 0));
     if low == rps {
@@ -341,8 +342,8 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         // Above the limit: the line grows for as long as the load lasts,
         // unless a limit turns the excess away. Below it (a burst, a
         // short run): it grew in this run, which proves no overload.
-        // Theory's limit less what dear switches may take: arrivals between
-        // the two can be above it.
+        // Theory's limit less what dear switches and waits for a core may
+        // take: arrivals between the two can be above it.
         let low_rps = if dep_now.is_some() {
             cap_rps
         } else {

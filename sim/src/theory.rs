@@ -18,7 +18,7 @@
 
 use crate::analytic::{self, Capacity, CpuPart, Delay, Limit, Part, Shape};
 use crate::scenario::{Accept, Arrivals, Discipline, Dist, Model, Scenario};
-use crate::text::{fmt_fixed, plural, typed};
+use crate::text::{decimals_for, fmt_fixed, plural, typed};
 use serde::Serialize;
 
 /// What theory says about a scenario.
@@ -50,14 +50,18 @@ pub struct Theory {
     /// share of it: a thread holds its request through them. From
     /// [`DEAR_SWITCHES`] up the thread limit and the formulas are estimates.
     pub held_switch_share: f64,
-    /// True when the threads holding requests can never outnumber the
-    /// cores (a pool or a cap no bigger than them): none waits for a core.
-    pub threads_fit_cores: bool,
-    /// Why theory's CPU figures are estimates, where
+    /// Requests per second the threads finish together when every one is
+    /// busy, where they can outnumber the cores
+    /// ([`analytic::pool_on_cores_rps`]): below both the thread limit and
+    /// the CPU limit, which leave out the waits for a core. `None` where
+    /// the threads fit the cores, take no CPU, or are not limited.
+    pub pool_rps: Option<f64>,
+    /// Why theory's limits and CPU figures are estimates, where
     /// [`Theory::approx_because`] does not say it: dear switches that add
-    /// little to the time a request is served, or where the threads bind.
-    /// The app's note and the CLI's lines say it after those reasons.
-    pub cpu_note: Option<String>,
+    /// little to the time a request is served, or where the threads bind;
+    /// threads that wait for a core. The app's note and the CLI's lines say
+    /// them after those reasons.
+    pub figure_notes: Vec<String>,
     /// Utilisation of the binding resource, 0–∞ (≥ 1 means overload).
     pub utilisation: Option<f64>,
     /// CPU utilisation expected, 0–1 (capped: the CPU cannot do more than all of its time).
@@ -938,39 +942,61 @@ impl Theory {
         exact_if(self.cpu_exact())
     }
 
-    /// How CPU busy stands against a run: exact where both the load
-    /// ([`Theory::load_bound`]) and the CPU ([`Theory::cpu_bound`]) are.
+    /// How CPU busy stands against a run: exact where the CPU
+    /// ([`Theory::cpu_bound`]) and the throughput
+    /// ([`Theory::throughput_bound`]) are.
     pub fn cpu_busy_bound(&self) -> Bound {
-        exact_if(self.load_exact && self.cpu_exact())
+        exact_if(self.cpu_exact() && self.throughput_bound() == Bound::Exact)
+    }
+
+    /// How much less than the lower of the thread limit and the CPU limit
+    /// the threads finish for their waits for a core, as a share of what
+    /// they finish ([`Theory::pool_rps`]); 0 where none waits.
+    pub fn core_wait_share(&self) -> f64 {
+        let cap = &self.capacity;
+        match (self.pool_rps, cap.thread_limit_rps) {
+            (Some(pool), Some(threads)) if pool > 0.0 => {
+                (threads.min(cap.cpu_limit_rps) / pool - 1.0).max(0.0)
+            }
+            _ => 0.0,
+        }
     }
 
     /// How the thread limit stands against a run: exact unless switches
-    /// add [`DEAR_SWITCHES`] or more to the time a thread holds a request
-    /// ([`Theory::held_switch_share`]).
+    /// ([`Theory::held_switch_share`]) or the waits for a core
+    /// ([`Theory::core_wait_share`]) add [`DEAR_SWITCHES`] or more to the
+    /// time a thread holds a request.
     pub fn thread_limit_bound(&self) -> Bound {
-        exact_if(self.held_switch_share < DEAR_SWITCHES)
+        exact_if(self.held_switch_share < DEAR_SWITCHES && self.core_wait_share() < DEAR_SWITCHES)
     }
 
-    /// The most switches can take off the capacity, as a share: the CPU
-    /// limit's or the thread limit's share where one binds; where the
-    /// dependency binds, how far the others can fall below it (none where
-    /// they stay above it).
-    fn capacity_share(&self) -> f64 {
+    /// The least the capacity can be, rps: the least of the capacity, the
+    /// CPU limit less what switches add to its CPU, and the thread limit
+    /// and what the threads finish on the cores ([`Theory::pool_rps`]),
+    /// each less what switches add to the time a thread is held.
+    fn capacity_floor_rps(&self) -> f64 {
         let cap = &self.capacity;
-        match cap.binding {
-            Limit::Cpu => self.switch_share,
-            Limit::Threads => self.held_switch_share,
-            Limit::Dependency => {
-                let threads = cap.thread_limit_rps.unwrap_or(f64::INFINITY);
-                let others = (cap.cpu_limit_rps / (1.0 + self.switch_share))
-                    .min(threads / (1.0 + self.held_switch_share));
-                (cap.capacity_rps / others - 1.0).max(0.0)
-            }
+        let held = 1.0 + self.held_switch_share;
+        let threads = cap.thread_limit_rps.map_or(f64::INFINITY, |t| t / held);
+        let pool = self.pool_rps.map_or(f64::INFINITY, |p| p / held);
+        let cpu = cap.cpu_limit_rps / (1.0 + self.switch_share);
+        cap.capacity_rps.min(cpu).min(threads).min(pool)
+    }
+
+    /// The most switches and waits for a core can take off the capacity,
+    /// as a share of the least it can be ([`Theory::capacity_floor_rps`]).
+    fn capacity_share(&self) -> f64 {
+        let floor = self.capacity_floor_rps();
+        if floor > 0.0 {
+            self.capacity.capacity_rps / floor - 1.0
+        } else {
+            0.0
         }
     }
 
     /// How the capacity stands against a run: exact unless switches are
-    /// dear and could bring it lower ([`Theory::capacity_share`]).
+    /// dear or threads wait for cores, and could bring it lower
+    /// ([`Theory::capacity_share`]).
     pub fn capacity_bound(&self) -> Bound {
         exact_if(self.capacity_share() < DEAR_SWITCHES)
     }
@@ -986,19 +1012,14 @@ impl Theory {
         }
     }
 
-    /// The least the capacity can be with its switches, rps: less what
-    /// they can take ([`Theory::capacity_share`]) where that is dear. Not
-    /// where the threads bind and can outnumber the cores: their waits for
-    /// a core, which theory also leaves out, can take more (5 threads on 4
-    /// cores held 0.3 ms finished 15,291 rps, below 16,667 ÷ 1.07), so the
-    /// capacity itself.
+    /// The least the capacity can be with its switches and the waits for
+    /// a core, rps ([`Theory::capacity_floor_rps`]) where they take a dear
+    /// share of it; else the capacity.
     pub fn capacity_low_rps(&self) -> f64 {
-        let cap = self.capacity.capacity_rps;
-        let waits_for_cores = self.capacity.binding == Limit::Threads && !self.threads_fit_cores;
-        if self.capacity_bound() == Bound::Exact || waits_for_cores {
-            cap
+        if self.capacity_bound() == Bound::Exact {
+            self.capacity.capacity_rps
         } else {
-            cap / (1.0 + self.capacity_share())
+            self.capacity_floor_rps()
         }
     }
 
@@ -1059,6 +1080,38 @@ fn no_wait_while_held(s: &Scenario) -> bool {
 /// (a pool or a cap no bigger than the cores): none waits for a core.
 fn threads_fit_cores(s: &Scenario) -> bool {
     s.thread_limit().is_some_and(|t| t <= s.cores)
+}
+
+/// What the threads finish together on the cores when every one is busy,
+/// rps ([`analytic::pool_on_cores_rps`]), where they can outnumber the
+/// cores and take CPU: their CPU with the engine's costs, and off it the
+/// wait step.
+fn pool_on_cores_rps(s: &Scenario) -> Option<f64> {
+    let cpu = analytic::cpu_ms_per_request(s);
+    let threads = s
+        .thread_limit()
+        .filter(|_| !threads_fit_cores(s) && cpu > 0.0)?;
+    Some(analytic::pool_on_cores_rps(
+        threads,
+        s.cores,
+        cpu,
+        analytic::wait_step_ms(s),
+    ))
+}
+
+/// Why the thread limit is an estimate where threads wait for a core
+/// ([`Theory::core_wait_share`] from [`DEAR_SWITCHES`] up): what `threads`
+/// finish on `cores` when all are busy (`pool_rps`) beside the lower of
+/// the thread limit and the CPU limit (`limit_rps`), both rps.
+fn core_wait_note(threads: u32, cores: u32, pool_rps: f64, limit_rps: f64) -> String {
+    let rps = |x: f64| fmt_fixed(x, decimals_for(x));
+    format!(
+        "threads that outnumber the cores also wait for one, which the thread limit leaves out: {} on {} finish about {} rps when all are busy, not {} (a finite-source model)",
+        plural(u64::from(threads), "thread"),
+        plural(u64::from(cores), "core"),
+        rps(pool_rps),
+        rps(limit_rps),
+    )
 }
 
 /// How the busy threads, the offered rate × the time held with no line,
@@ -1248,13 +1301,13 @@ pub fn theory(s: &Scenario) -> Theory {
     } else {
         0.0
     };
-    let mut cpu_note = None;
+    let mut figure_notes = Vec::new();
     if switches >= DEAR_SWITCHES {
         let note = switch_note(switches, capacity.cpu_part);
         if capacity.binding != Limit::Threads && held_switch_share >= DEAR_SWITCHES {
             approx_because.push(note);
         } else {
-            cpu_note = Some(note);
+            figure_notes.push(note);
         }
     }
     let queue_model = format!("M/{letter}/{servers}");
@@ -1294,8 +1347,8 @@ pub fn theory(s: &Scenario) -> Theory {
         load_exact: load_as_offered(s),
         switch_share: switches,
         held_switch_share,
-        threads_fit_cores: threads_fit_cores(s),
-        cpu_note,
+        pool_rps: pool_on_cores_rps(s),
+        figure_notes,
         utilisation: offered.map(|r| r / capacity.capacity_rps),
         cpu_utilisation: offered.map(|r| {
             let used = r.min(capacity.capacity_rps);
@@ -1344,6 +1397,13 @@ pub fn theory(s: &Scenario) -> Theory {
             .filter(|g| *g == 0.0 || !excess_turned_away(s) && s.retries == 0),
         capacity,
     };
+    if let (Some(pool), Some(threads)) = (th.pool_rps, s.thread_limit()) {
+        if th.core_wait_share() >= DEAR_SWITCHES {
+            let limit = pool * (1.0 + th.core_wait_share());
+            th.figure_notes
+                .push(core_wait_note(threads, s.cores, pool, limit));
+        }
+    }
     th.set_threads(s, thread_count(s, threads_needed));
     if stable {
         let r = rho.unwrap_or(0.0);
@@ -1530,7 +1590,7 @@ mod tests {
             cheap.switch_share
         );
         assert_eq!(cheap.cpu_busy_bound(), Bound::Exact);
-        assert_eq!(cheap.cpu_note, None);
+        assert!(cheap.figure_notes.is_empty());
         let dear = Scenario {
             model: Model::ThreadPool,
             threads: 200,
@@ -1566,7 +1626,7 @@ mod tests {
             "{:?}",
             t.approx_because
         );
-        assert_eq!(t.cpu_note, None, "said once");
+        assert!(t.figure_notes.is_empty(), "said once");
         // A pool no bigger than the cores whose threads never wait pays none.
         let paired = theory(&Scenario {
             threads: 4,
@@ -1589,7 +1649,7 @@ mod tests {
             ..dear.clone()
         });
         assert_eq!(held.capacity.binding, Limit::Threads);
-        assert_eq!(held.cpu_note.as_deref(), Some(note));
+        assert_eq!(held.figure_notes, [note]);
         assert!(held
             .approx_because
             .iter()
@@ -1601,9 +1661,10 @@ mod tests {
         assert_eq!(held.growth_bound(), Bound::Exact);
         // Five threads held 0.3 ms each pay up to 0.021 ms: 7 % of the time
         // held, so the thread limit (16,667 rps) is an estimate. Five
-        // threads on four cores also wait for one, which can take more: no
-        // least figure is given for them. Four on four cores that wait pay
-        // switches alone: 13,333 rps less 7 % at the least.
+        // threads on four cores also wait for one: together they finish
+        // 16,135 rps (finite-source), less 7 % at the least, 15,080 (the
+        // engine ran 15,291). Four on four cores that wait pay switches
+        // alone: 13,333 rps less 7 % at the least.
         let short = theory(&Scenario {
             threads: 5,
             wait_ms: 0.1,
@@ -1618,7 +1679,16 @@ mod tests {
         );
         assert_eq!(short.thread_limit_bound(), Bound::Approx);
         assert_eq!(short.capacity_bound(), Bound::Approx);
-        assert_eq!(short.capacity_low_rps(), short.capacity.capacity_rps);
+        let pool = short.pool_rps.unwrap();
+        assert!((pool - 16_135.5).abs() < 0.1, "{pool}");
+        assert!((short.capacity_low_rps() - pool / 1.07).abs() < 1e-6);
+        assert!(
+            short.figure_notes.iter().any(|n| n.contains(
+                "5 threads on 4 cores finish about 16,135 rps when all are busy, not 16,667"
+            )),
+            "{:?}",
+            short.figure_notes
+        );
         let four = theory(&Scenario {
             threads: 4,
             wait_ms: 0.1,
@@ -1656,10 +1726,7 @@ mod tests {
         let page = theory(&preset("fan-out-100").unwrap());
         assert!(!page.cpu_exact(), "{}", page.switch_share);
         assert!(page.mean_exact, "{:?}", page.approx_because);
-        assert!(page
-            .cpu_note
-            .as_ref()
-            .is_some_and(|n| n.starts_with("context switches")));
+        assert!(page.figure_notes[0].starts_with("context switches"));
     }
 
     #[test]

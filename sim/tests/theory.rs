@@ -1022,3 +1022,75 @@ fn switches_add_at_most_the_share_theory_gives() {
     }
     assert!(dear >= 4, "only {dear} cases showed dear switches");
 }
+
+/// Threads that outnumber the cores wait for one, so a full pool finishes
+/// less than P ÷ T (and than the cores' limit where the two meet): what the
+/// finite-source model gives ([`tellers_sim::theory::Theory::pool_rps`]).
+/// Each case is overloaded for 300 s with no switch cost, about 100,000
+/// completions: the throughput's standard error is about 0.3 %, so 1.5 %
+/// is five of them, and every case is further than that from P ÷ T.
+#[test]
+fn a_full_pool_on_fewer_cores_finishes_what_the_finite_source_model_gives() {
+    let sale_day = Scenario {
+        switch_us: 0.0,
+        duration_s: 300.0,
+        rps: 500.0,
+        ..preset("sale-day").unwrap()
+    };
+    let cases = [
+        (
+            "40 threads on 4 cores",
+            Scenario {
+                threads: 40,
+                ..sale_day.clone()
+            },
+        ),
+        (
+            "32 threads on 4 cores",
+            Scenario {
+                threads: 32,
+                ..sale_day.clone()
+            },
+        ),
+        (
+            "40 threads on 4 cores, constant CPU",
+            Scenario {
+                threads: 40,
+                cpu_dist: Dist::Const,
+                ..sale_day.clone()
+            },
+        ),
+        (
+            "3 threads on 1 core",
+            Scenario {
+                threads: 3,
+                cores: 1,
+                cpu_ms: 2.0,
+                wait_ms: 3.0,
+                rps: 600.0,
+                ..sale_day.clone()
+            },
+        ),
+    ];
+    for (what, s) in cases {
+        let th = tellers_sim::theory::theory(&s);
+        let pool = th.pool_rps.unwrap();
+        let limit = th.capacity.capacity_rps;
+        assert!(
+            pool < limit / 1.03,
+            "{what}: {pool} is not far from {limit}"
+        );
+        let got = simulate(&s).unwrap().throughput_rps;
+        close(got, pool, 0.015, what);
+        assert_eq!(
+            th.thread_limit_bound(),
+            tellers_sim::theory::Bound::Approx,
+            "{what}"
+        );
+        // The least theory gives is the model's figure, less switches.
+        assert!(
+            got >= th.capacity_low_rps() * (1.0 - 0.015),
+            "{what}: {got} below the least theory gives"
+        );
+    }
+}

@@ -489,7 +489,7 @@ fn reason_lines(th: &Theory) -> Vec<String> {
     let gives = th.mean_ms.is_some() || th.p99_ms.is_some();
     th.approx_because
         .iter()
-        .chain(&th.cpu_note)
+        .chain(&th.figure_notes)
         .map(|why| {
             if gives {
                 format!("  approximate because {why}")
