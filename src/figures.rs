@@ -333,7 +333,7 @@ pub fn compact_rows(figures: &[String], s: &Scenario, r: &Report, th: &Theory) -
         .collect()
 }
 
-/// Theory's reasons (and its CPU note), for a note beside the figures: why
+/// Theory's reasons (and its figure notes), for a note beside the figures: why
 /// its figures are approximate ("Approx.: …", beside the "(approx.)" labels), or,
 /// when it gives none, every reason it has (no formula, evenly spaced
 /// arrivals, a load that changes…); `None` when it has no reason to give.
@@ -482,7 +482,8 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     let expected = th.offered_rps.map(|o| o.min(cap.capacity_rps));
     // The first step's rate, each request once: an estimate where the
     // server gets another load (a schedule, retries, keep-alive filling),
-    // or dear switches could bring the capacity down to it.
+    // or dear switches or waits for a core could bring the capacity down
+    // to it.
     row(
         "fig-throughput",
         "Throughput",
@@ -2064,6 +2065,20 @@ mod tests {
         let note = approx_note(&theory(&full)).unwrap();
         assert!(
             note.contains("32 threads on 4 cores finish about 309 rps when all are busy, not 320"),
+            "{note}"
+        );
+        // 48 threads: the CPU limit (400) is the lower; the thread limit
+        // (480) is what the formula says, and the capacity is the estimate.
+        let more = Scenario {
+            threads: 48,
+            ..full
+        };
+        assert_eq!(theory_of("fig-thread-limit", &more, &r), "480 rps");
+        // At 400 rps the line grows only by what the waits take.
+        assert_eq!(theory_of("fig-growth", &more, &r), "0 per s (approx.)");
+        let note = approx_note(&theory(&more)).unwrap();
+        assert!(
+            note.contains("which the thread and CPU limits leave out: 48 threads on 4 cores finish about 393 rps when all are busy, not 400"),
             "{note}"
         );
     }

@@ -422,8 +422,9 @@ pub fn thread_hold_ms(s: &Scenario) -> f64 {
 /// busy and they share `cores` cores: the finite-source (machine-repairman,
 /// M/M/c//N) model. A thread takes `cpu_ms` of CPU per request (waiting
 /// for a core when all are taken) and `off_cpu_ms` off it; the formula
-/// P ÷ T gives each thread its own core, so this is below both it and the
-/// cores' cores ÷ CPU. Exact for exponential CPU times, with any shape of
+/// P ÷ T gives each thread its own core, so this is at most both it and
+/// the CPU limit, cores ÷ CPU (equal to P ÷ T where the threads fit the
+/// cores or never leave the CPU). Exact for exponential CPU times, with any shape of
 /// the time off the CPU; close for constant CPU times with random waits
 /// (the engine's 4 ms slices share the cores nearly evenly: 40 threads
 /// below ran 366 rps); where both are constant the threads fall into step
@@ -439,6 +440,9 @@ pub fn thread_hold_ms(s: &Scenario) -> f64 {
 pub fn pool_on_cores_rps(threads: u32, cores: u32, cpu_ms: f64, off_cpu_ms: f64) -> f64 {
     let (n, c) = (f64::from(threads), f64::from(cores));
     if threads == 0 || cores == 0 {
+        return 0.0;
+    }
+    if !(cpu_ms.is_finite() && off_cpu_ms.is_finite()) {
         return 0.0;
     }
     if cpu_ms <= 0.0 {

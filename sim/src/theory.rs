@@ -52,8 +52,8 @@ pub struct Theory {
     pub held_switch_share: f64,
     /// Requests per second the threads finish together when every one is
     /// busy, where they can outnumber the cores
-    /// ([`analytic::pool_on_cores_rps`]): below both the thread limit and
-    /// the CPU limit, which leave out the waits for a core. `None` where
+    /// ([`analytic::pool_on_cores_rps`]): at most the lower of the thread
+    /// limit and the CPU limit, which leave out the waits for a core. `None` where
     /// the threads fit the cores, take no CPU, or are not limited.
     pub pool_rps: Option<f64>,
     /// Why theory's limits and CPU figures are estimates, where
@@ -963,11 +963,16 @@ impl Theory {
     }
 
     /// How the thread limit stands against a run: exact unless switches
-    /// ([`Theory::held_switch_share`]) or the waits for a core
-    /// ([`Theory::core_wait_share`]) add [`DEAR_SWITCHES`] or more to the
-    /// time a thread holds a request.
+    /// add [`DEAR_SWITCHES`] or more to the time a thread holds a request
+    /// ([`Theory::held_switch_share`]), or, where it is no higher than the
+    /// CPU limit, the waits for a core take as much off it
+    /// ([`Theory::core_wait_share`]; where the CPU limit is lower, that is
+    /// the capacity's estimate, [`Theory::capacity_bound`]).
     pub fn thread_limit_bound(&self) -> Bound {
-        exact_if(self.held_switch_share < DEAR_SWITCHES && self.core_wait_share() < DEAR_SWITCHES)
+        let cap = &self.capacity;
+        let lower = cap.thread_limit_rps.is_some_and(|t| t <= cap.cpu_limit_rps);
+        let waits = lower && self.core_wait_share() >= DEAR_SWITCHES;
+        exact_if(self.held_switch_share < DEAR_SWITCHES && !waits)
     }
 
     /// The least the capacity can be, rps: the least of the capacity, the
@@ -986,9 +991,11 @@ impl Theory {
     /// The most switches and waits for a core can take off the capacity,
     /// as a share of the least it can be ([`Theory::capacity_floor_rps`]).
     fn capacity_share(&self) -> f64 {
-        let floor = self.capacity_floor_rps();
-        if floor > 0.0 {
-            self.capacity.capacity_rps / floor - 1.0
+        let (cap, floor) = (self.capacity.capacity_rps, self.capacity_floor_rps());
+        // No capacity to lose where the floor is the capacity (both
+        // infinite with no time at all).
+        if floor > 0.0 && floor < cap {
+            cap / floor - 1.0
         } else {
             0.0
         }
@@ -1024,7 +1031,8 @@ impl Theory {
     }
 
     /// True when the offered rate is below the least the capacity can be
-    /// ([`Theory::capacity_low_rps`]): the server keeps up, switches or not.
+    /// ([`Theory::capacity_low_rps`]): the server keeps up, whatever its
+    /// switches and waits for a core take.
     fn keeps_up(&self) -> bool {
         self.offered_rps
             .is_some_and(|o| o < self.capacity_low_rps())
@@ -1032,14 +1040,15 @@ impl Theory {
 
     /// How the expected throughput (the offered rate, at most the
     /// capacity) stands against a run: as the load, and an estimate where
-    /// dear switches could bring the capacity down to the offered rate.
+    /// dear switches or waits for a core could bring the capacity down to
+    /// the offered rate.
     pub fn throughput_bound(&self) -> Bound {
         exact_if(self.load_exact && (self.capacity_bound() == Bound::Exact || self.keeps_up()))
     }
 
     /// How the line's growth (offered − capacity) stands against a run: as
     /// the capacity ([`Theory::capacity_bound`]), and exact (none) where
-    /// the server keeps up whatever its switches take.
+    /// the server keeps up whatever its switches and waits for a core take.
     pub fn growth_bound(&self) -> Bound {
         exact_if(self.capacity_bound() == Bound::Exact || self.keeps_up())
     }
@@ -1106,7 +1115,7 @@ fn pool_on_cores_rps(s: &Scenario) -> Option<f64> {
 fn core_wait_note(threads: u32, cores: u32, pool_rps: f64, limit_rps: f64) -> String {
     let rps = |x: f64| fmt_fixed(x, decimals_for(x));
     format!(
-        "threads that outnumber the cores also wait for one, which the thread limit leaves out: {} on {} finish about {} rps when all are busy, not {} (a finite-source model)",
+        "threads that outnumber the cores also wait for one, which the thread and CPU limits leave out: {} on {} finish about {} rps when all are busy, not {} (a finite-source model)",
         plural(u64::from(threads), "thread"),
         plural(u64::from(cores), "core"),
         rps(pool_rps),
@@ -1581,6 +1590,20 @@ mod tests {
     /// not. Where the CPU binds the formulas are estimates too; where the
     /// calls are most of a request's time (a page of 100 calls), only the
     /// CPU figures are, and the notes say why.
+    #[test]
+    fn a_server_that_takes_no_time_loses_no_capacity() {
+        // Both the capacity and its floor are infinite: nothing to lose,
+        // not an unknown share.
+        let free = theory(&Scenario {
+            cpu_ms: 0.0,
+            wait_ms: 0.0,
+            ..Scenario::default()
+        });
+        assert_eq!(free.capacity.capacity_rps, f64::INFINITY);
+        assert_eq!(free.capacity_bound(), Bound::Exact);
+        assert_eq!(free.throughput_bound(), Bound::Exact);
+    }
+
     #[test]
     fn dear_switches_make_the_cpu_figures_estimates() {
         let cheap = theory(&Scenario::default());

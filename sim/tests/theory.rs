@@ -1082,8 +1082,13 @@ fn a_full_pool_on_fewer_cores_finishes_what_the_finite_source_model_gives() {
         );
         let got = simulate(&s).unwrap().throughput_rps;
         close(got, pool, 0.015, what);
+        // Marked: the thread limit where it is the lower, the capacity
+        // always.
+        let lower = th.capacity.thread_limit_rps.unwrap() <= th.capacity.cpu_limit_rps;
+        let marked = th.thread_limit_bound() == tellers_sim::theory::Bound::Approx;
+        assert_eq!(marked, lower, "{what}");
         assert_eq!(
-            th.thread_limit_bound(),
+            th.capacity_bound(),
             tellers_sim::theory::Bound::Approx,
             "{what}"
         );
