@@ -9,7 +9,7 @@ import { SCREENSHOTS, expectAccessible, expectVisible } from './harness.mjs';
 /** Each senior lesson: its slug, a piece of its title, and its widget count. */
 const LESSONS = [
   { slug: 'overload-and-retries', title: /When the callers push back/, widgets: 3 },
-  { slug: 'sizing-pools', title: /Sizing pools when arrivals are random/, widgets: 4 },
+  { slug: 'sizing-pools', title: /Sizing pools when arrivals are random/, widgets: 5 },
   { slug: 'tail-latency-at-scale', title: /Tail latency at scale/, widgets: 2 },
   { slug: 'measuring-honestly', title: /Measuring honestly/, widgets: 2 },
 ];
@@ -54,6 +54,28 @@ export async function theRetryStormShowsOnTheLoadChart({ page, open }) {
   await runToEnd(page, storm);
   // The spike's retries outlive it: the learner can switch them off.
   await expectVisible(storm.getByText('Retries after a failed try'), 'the retries control');
+}
+
+/**
+ * Lesson 15's full pool of 40 on 4 cores: the run finishes about 365 a
+ * second, and theory marks its limits as estimates and names the model
+ * that gives that figure, in the widget the lesson points at.
+ */
+export async function aFullPoolSaysItsThreadsWaitForCores({ page, open }) {
+  const widgets = await openLesson(page, open, LESSONS[1]);
+  const full = widgets.filter({ hasText: 'a pool of 40 on 4 cores' });
+  assert.equal(await full.count(), 1, 'one widget of the pool of 40');
+  await full.scrollIntoViewIfNeeded();
+  await runToEnd(page, full);
+  const cells = (row) => full.getByTestId(row).locator('td');
+  const done = Number((await cells('fig-throughput').nth(0).textContent()).replace(/[^\d.]/g, ''));
+  assert.ok(done >= 352 && done <= 378, `the pool of 40 finished ${done} rps`);
+  assert.match(await cells('fig-thread-limit').nth(1).textContent(), /^400 rps \(approx\.\)/);
+  assert.match(await cells('fig-throughput').nth(1).textContent(), /\(approx\.\)$/);
+  assert.match(
+    await full.getByTestId('approx-note').textContent(),
+    /40 threads on 4 cores finish about 365 rps when all are busy, not 400 \(a finite-source model\)/,
+  );
 }
 
 export async function theContentsListTheSeniorLessonsAndCountTheirProgress({ page, open }) {
