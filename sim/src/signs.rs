@@ -266,12 +266,22 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         } else {
             "are"
         };
-        let (on, helps) = match s.model {
+        let (on, helps) = match (s.model, th.pool_rps, s.thread_limit()) {
+            // A full pool that outnumbers the cores finishes less than the
+            // CPU limit (lesson 15): more threads take it closer.
+            (_, Some(pool), Some(threads)) if th.threads_wait_for_cores() => (
+                "the cores".to_string(),
+                format!(
+                    "Less CPU per request or more cores helps. More threads help only up to the CPU limit: {} that also wait for a core finish about {} rps.",
+                    plural(u64::from(threads), "thread"),
+                    fmt_fixed(pool, 0)
+                ),
+            ),
             _ if usable >= f64::from(s.cores) => (
                 "the cores".to_string(),
                 "Less CPU per request or more cores helps; more threads do not.".to_string(),
             ),
-            Model::EventLoopWorkers => (
+            (Model::EventLoopWorkers, ..) => (
                 format!("the {part} its loops and workers can use"),
                 format!("Less CPU per request, or more loops or workers (up to the {cores} cores), helps."),
             ),
@@ -290,8 +300,9 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             }
             .into(),
             detail: format!(
-                "{on} {verb} busy {} of the time; the CPU limit is {}. Above about 80 %, the line and \
+                "{} {verb} busy {} of the time; the CPU limit is {}. Above about 80 %, the line and \
                  the response time rise steeply. {helps}",
+                capitalised(&on),
                 fmt_pct(cpu_of_usable),
                 limit_text(th.cpu_limit_low_rps(), th.capacity.cpu_limit_rps)
             ),
@@ -321,6 +332,11 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     if growing {
         // An overloaded dependency is the limit the run shows, at its own
         // share of calls sent again.
+        let pool_on_cores = format!(
+            "the limit of {} on {}",
+            plural(u64::from(s.thread_limit().unwrap_or(0)), "thread"),
+            plural(u64::from(s.cores), "core")
+        );
         let dep_now = dep_limit.filter(|d| {
             dep_overloaded
                 && (*d <= th.capacity.capacity_rps || th.capacity.binding == Limit::Dependency)
@@ -329,6 +345,12 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             Some(d) => ("the dependency limit", d, sent_again.as_str()),
             None => (
                 match (th.capacity.binding, th.capacity.cpu_part) {
+                    // Threads that wait for a core: the two limits together.
+                    (Limit::Cpu | Limit::Threads, CpuPart::Cores)
+                        if th.threads_wait_for_cores() =>
+                    {
+                        pool_on_cores.as_str()
+                    }
                     (Limit::Cpu, CpuPart::Loops) => "the event loops' limit",
                     (Limit::Cpu, CpuPart::Workers) => "the worker pool's limit",
                     (Limit::Cpu, CpuPart::Cores) => "the CPU limit",
@@ -966,6 +988,34 @@ mod tests {
     }
 
     #[test]
+    fn a_full_pool_that_waits_for_cores_is_told_more_threads_help_up_to_the_cpu() {
+        // The sale day's 40 threads tie the CPU limit (400 rps) and finish
+        // about 365: a few more threads help (60 finish 400, lesson 15).
+        let forty = preset("sale-day-pool-40").unwrap();
+        let cpu = detail_of(&forty, SignKind::CpuNear);
+        assert!(cpu.starts_with("The cores are busy 9"), "{cpu}");
+        assert!(
+            cpu.ends_with("More threads help only up to the CPU limit: 40 threads that also wait for a core finish about 365 rps."),
+            "{cpu}"
+        );
+        let line = detail_of(&forty, SignKind::LineGrowing);
+        assert!(
+            line.contains("(the limit of 40 threads on 4 cores is 365 to 400 rps)"),
+            "{line}"
+        );
+        // With 60 the cores are the limit: more threads do not help.
+        let sixty = Scenario {
+            threads: 60,
+            rps: 500.0,
+            ..forty
+        };
+        let cpu = detail_of(&sixty, SignKind::CpuNear);
+        assert!(cpu.ends_with("more threads do not."), "{cpu}");
+        let line = detail_of(&sixty, SignKind::LineGrowing);
+        assert!(line.contains("(the CPU limit is 400 rps)"), "{line}");
+    }
+
+    #[test]
     fn one_blocking_loop_step_is_named() {
         let k = kinds("waf-inline");
         assert!(k.contains(&SignKind::LoopBlocked), "{k:?}");
@@ -1251,7 +1301,7 @@ mod tests {
             &preset("node-moderate-blocking").unwrap(),
             SignKind::CpuNear,
         );
-        assert!(d.starts_with("the 1 core its loops can use is busy"), "{d}");
+        assert!(d.starts_with("The 1 core its loops can use is busy"), "{d}");
     }
 
     /// Steps handed over by class: the advice is not a threshold the

@@ -962,6 +962,14 @@ impl Theory {
         }
     }
 
+    /// True when the threads' waits for a core take [`DEAR_SWITCHES`] or
+    /// more off the lower of the thread and CPU limits
+    /// ([`Theory::core_wait_share`]): more threads still help, up to the
+    /// CPU limit.
+    pub fn threads_wait_for_cores(&self) -> bool {
+        self.core_wait_share() >= DEAR_SWITCHES
+    }
+
     /// How the thread limit stands against a run: exact unless switches
     /// add [`DEAR_SWITCHES`] or more to the time a thread holds a request
     /// ([`Theory::held_switch_share`]), or, where it is no higher than the
@@ -971,7 +979,7 @@ impl Theory {
     pub fn thread_limit_bound(&self) -> Bound {
         let cap = &self.capacity;
         let lower = cap.thread_limit_rps.is_some_and(|t| t <= cap.cpu_limit_rps);
-        let waits = lower && self.core_wait_share() >= DEAR_SWITCHES;
+        let waits = lower && self.threads_wait_for_cores();
         exact_if(self.held_switch_share < DEAR_SWITCHES && !waits)
     }
 
@@ -1407,7 +1415,7 @@ pub fn theory(s: &Scenario) -> Theory {
         capacity,
     };
     if let (Some(pool), Some(threads)) = (th.pool_rps, s.thread_limit()) {
-        if th.core_wait_share() >= DEAR_SWITCHES {
+        if th.threads_wait_for_cores() {
             let limit = pool * (1.0 + th.core_wait_share());
             th.figure_notes
                 .push(core_wait_note(threads, s.cores, pool, limit));
