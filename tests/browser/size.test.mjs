@@ -58,13 +58,16 @@ import { DIST } from './harness.mjs';
  * where they are a share of the time a thread is held, and the signs
  * give such a limit as the range the switches leave: +1.3 KB, the app
  * 427.1 KB. Then the finite-source model for threads that outnumber the
- * cores, its marks and its note: +0.7 KB, the app 427.8 KB. Budget 428.
+ * cores, its marks and its note: +0.7 KB, the app 427.8 KB; the signs
+ * that tell such a pool more threads help up to the CPU limit, and name
+ * the limit of its threads on the cores: +0.3 KB, the app 428.1 KB.
+ * Budget 429.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 428;
+const BUDGET_KB = 429;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
