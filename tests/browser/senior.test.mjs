@@ -58,8 +58,9 @@ export async function theRetryStormShowsOnTheLoadChart({ page, open }) {
 
 /**
  * Lesson 15's full pool of 40 on 4 cores: the run finishes about 365 a
- * second, and theory marks its limits as estimates and names the model
- * that gives that figure, in the widget the lesson points at.
+ * second, theory marks its limits as estimates and names the model that
+ * gives that figure, and the signs say more threads help up to the CPU
+ * limit, in the widget the lesson points at.
  */
 export async function aFullPoolSaysItsThreadsWaitForCores({ page, open }) {
   const widgets = await openLesson(page, open, LESSONS[1]);
@@ -75,6 +76,11 @@ export async function aFullPoolSaysItsThreadsWaitForCores({ page, open }) {
   assert.match(
     await full.getByTestId('approx-note').textContent(),
     /40 threads on 4 cores finish about 365 rps when all are busy, not 400 \(a finite-source model\)/,
+  );
+  // The signs say so too, as the lesson tells.
+  await expectVisible(
+    full.getByText(/More threads help only up to the CPU limit: 40 threads that also wait for a core finish about 365 rps/),
+    'the CPU sign that says more threads help up to the CPU limit',
   );
 }
 
