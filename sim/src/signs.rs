@@ -19,6 +19,7 @@ use crate::text::{
 };
 use crate::theory::Theory;
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// What a sign is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -332,30 +333,30 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     if growing {
         // An overloaded dependency is the limit the run shows, at its own
         // share of calls sent again.
-        let pool_on_cores = format!(
-            "the limit of {} on {}",
-            plural(u64::from(s.thread_limit().unwrap_or(0)), "thread"),
-            plural(u64::from(s.cores), "core")
-        );
         let dep_now = dep_limit.filter(|d| {
             dep_overloaded
                 && (*d <= th.capacity.capacity_rps || th.capacity.binding == Limit::Dependency)
         });
-        let (cap, cap_rps, extra) = match dep_now {
-            Some(d) => ("the dependency limit", d, sent_again.as_str()),
+        let (cap, cap_rps, extra): (Cow<str>, _, _) = match dep_now {
+            Some(d) => ("the dependency limit".into(), d, sent_again.as_str()),
             None => (
-                match (th.capacity.binding, th.capacity.cpu_part) {
+                match (th.capacity.binding, th.capacity.cpu_part, s.thread_limit()) {
                     // Threads that wait for a core: the two limits together.
-                    (Limit::Cpu | Limit::Threads, CpuPart::Cores)
+                    (Limit::Cpu | Limit::Threads, CpuPart::Cores, Some(threads))
                         if th.threads_wait_for_cores() =>
                     {
-                        pool_on_cores.as_str()
+                        format!(
+                            "the limit of {} on {}",
+                            plural(u64::from(threads), "thread"),
+                            plural(u64::from(s.cores), "core")
+                        )
+                        .into()
                     }
-                    (Limit::Cpu, CpuPart::Loops) => "the event loops' limit",
-                    (Limit::Cpu, CpuPart::Workers) => "the worker pool's limit",
-                    (Limit::Cpu, CpuPart::Cores) => "the CPU limit",
-                    (Limit::Threads, _) => "the thread limit",
-                    (Limit::Dependency, _) => "the dependency limit",
+                    (Limit::Cpu, CpuPart::Loops, _) => "the event loops' limit".into(),
+                    (Limit::Cpu, CpuPart::Workers, _) => "the worker pool's limit".into(),
+                    (Limit::Cpu, CpuPart::Cores, _) => "the CPU limit".into(),
+                    (Limit::Threads, ..) => "the thread limit".into(),
+                    (Limit::Dependency, ..) => "the dependency limit".into(),
                 },
                 th.capacity.capacity_rps,
                 "",
