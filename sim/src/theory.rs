@@ -1131,6 +1131,18 @@ fn core_wait_note(threads: u32, cores: u32, pool_rps: f64, limit_rps: f64) -> St
     )
 }
 
+/// Why the capacity is an estimate where the threads' waits for a core
+/// and the switches in the time they hold a request each take less than
+/// [`DEAR_SWITCHES`] but together `share` (of the least the capacity can
+/// be, [`Theory::capacity_share`]) or more.
+fn small_shares_note(share: f64) -> String {
+    format!(
+        "threads that outnumber the cores also wait for one, and context switches add to the time they hold a request: small alone, together they can take up to {} % off the capacity, which the thread and CPU limits leave out",
+        // Rounded up: "up to" stays true.
+        fmt_fixed((share * 100.0).ceil(), 0),
+    )
+}
+
 /// How the busy threads, the offered rate × the time held with no line,
 /// stand against a run. An estimate unless every request of one steady
 /// rate gets a thread once: a load schedule that changes (the count is the
@@ -1419,6 +1431,10 @@ pub fn theory(s: &Scenario) -> Theory {
             let limit = pool * (1.0 + th.core_wait_share());
             th.figure_notes
                 .push(core_wait_note(threads, s.cores, pool, limit));
+        } else if switches < DEAR_SWITCHES && th.capacity_bound() == Bound::Approx {
+            // Neither alone is dear, but together they make the capacity
+            // an estimate: say why where it is marked.
+            th.figure_notes.push(small_shares_note(th.capacity_share()));
         }
     }
     th.set_threads(s, thread_count(s, threads_needed));
@@ -1593,11 +1609,6 @@ mod tests {
         assert_eq!(rps_text(0.26), "0.3");
     }
 
-    /// Dear switches (20 µs on steps of 0.2 ms) make the CPU figures
-    /// estimates, with the reason; the default 5 µs on 10 ms steps does
-    /// not. Where the CPU binds the formulas are estimates too; where the
-    /// calls are most of a request's time (a page of 100 calls), only the
-    /// CPU figures are, and the notes say why.
     #[test]
     fn a_server_that_takes_no_time_loses_no_capacity() {
         // Both the capacity and its floor are infinite: nothing to lose,
@@ -1612,6 +1623,44 @@ mod tests {
         assert_eq!(free.throughput_bound(), Bound::Exact);
     }
 
+    /// Three threads on two cores, 10 ms of CPU and 1 ms off it: their
+    /// waits for a core take 0.9 % off the lower limit and the switches
+    /// 0.2 % off the time a thread is held. Neither alone is dear; together
+    /// they are, and the capacity's mark says why.
+    #[test]
+    fn small_shares_that_add_up_are_named_where_they_mark_the_capacity() {
+        let s = Scenario {
+            cores: 2,
+            threads: 3,
+            wait_ms: 1.0,
+            rps: 1_000.0,
+            ..Scenario::default()
+        };
+        let th = theory(&s);
+        assert!(th.switch_share < DEAR_SWITCHES, "{}", th.switch_share);
+        assert!(!th.threads_wait_for_cores(), "{}", th.core_wait_share());
+        assert_eq!(th.capacity_bound(), Bound::Approx);
+        assert_eq!(th.throughput_bound(), Bound::Approx);
+        assert_eq!(th.figure_notes.len(), 1, "{:?}", th.figure_notes);
+        assert!(
+            th.figure_notes[0].contains("together they can take up to 2 % off the capacity"),
+            "{:?}",
+            th.figure_notes
+        );
+        // Without switches the waits alone stay under 1 %: exact, unsaid.
+        let free = theory(&Scenario {
+            switch_us: 0.0,
+            ..s
+        });
+        assert_eq!(free.capacity_bound(), Bound::Exact);
+        assert!(free.figure_notes.is_empty(), "{:?}", free.figure_notes);
+    }
+
+    /// Dear switches (20 µs on steps of 0.2 ms) make the CPU figures
+    /// estimates, with the reason; the default 5 µs on 10 ms steps does
+    /// not. Where the CPU binds the formulas are estimates too; where the
+    /// calls are most of a request's time (a page of 100 calls), only the
+    /// CPU figures are, and the notes say why.
     #[test]
     fn dear_switches_make_the_cpu_figures_estimates() {
         let cheap = theory(&Scenario::default());

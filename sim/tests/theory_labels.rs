@@ -373,3 +373,66 @@ fn keep_alive_connections_that_fill_slowly_say_so() {
         theory(&brief).approx_because
     );
 }
+
+/// Wherever the capacity is marked an estimate (and with it the
+/// throughput and the line's growth), a note says why: over every preset
+/// run by threads, and pools, cores, CPU, waits and switches around the
+/// points where the shares cross 1 % alone and together.
+#[test]
+fn every_capacity_estimate_says_why() {
+    let mut marked = 0;
+    for p in tellers_sim::presets::presets() {
+        if !matches!(
+            p.scenario.model,
+            Model::ThreadPool | Model::ThreadPerRequest
+        ) {
+            continue;
+        }
+        for (threads, cores, cpu_ms, wait_ms, switch_us, time_slice_ms) in shares_grid() {
+            let s = Scenario {
+                threads,
+                cores,
+                cpu_ms,
+                wait_ms,
+                switch_us,
+                time_slice_ms,
+                rps: 1e6,
+                ..p.scenario.clone()
+            };
+            let th = theory(&s);
+            if th.capacity_bound() != tellers_sim::theory::Bound::Approx {
+                continue;
+            }
+            marked += 1;
+            let named = th.figure_notes.len()
+                + th.approx_because
+                    .iter()
+                    .filter(|w| w.starts_with("context switches"))
+                    .count();
+            assert!(named > 0, "{}: {s:?} is marked with no note", p.name);
+        }
+    }
+    assert!(
+        marked > 1000,
+        "only {marked} estimates: the grid misses them"
+    );
+}
+
+/// Pools, cores, CPU ms, wait ms, switch µs and time slices ms.
+fn shares_grid() -> impl Iterator<Item = (u32, u32, f64, f64, f64, f64)> {
+    let mut grid = Vec::new();
+    for threads in [2, 3, 5, 8, 20, 40] {
+        for cores in [1, 2, 4] {
+            for cpu in [1.0, 3.0, 10.0] {
+                for wait in [0.0, 1.0, 90.0] {
+                    for switch in [5.0, 20.0] {
+                        for slice in [1.0, 4.0, 10.0] {
+                            grid.push((threads, cores, cpu, wait, switch, slice));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    grid.into_iter()
+}
