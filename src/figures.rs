@@ -472,8 +472,9 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         })
     };
     let cap = &th.capacity;
+    // Every limit that gives the capacity: on a tie, both.
     let binding = |l: Limit| {
-        if cap.binding == l {
+        if cap.binds(l) {
             " ← the limit"
         } else {
             ""
@@ -2081,6 +2082,19 @@ mod tests {
             note.contains("which the thread and CPU limits leave out: 48 threads on 4 cores finish about 393 rps when all are busy, not 400"),
             "{note}"
         );
+        // 40 threads tie the cores at 400 rps: both limits are the limit.
+        let tie = Scenario {
+            threads: 40,
+            ..more
+        };
+        assert_eq!(
+            theory_of("fig-thread-limit", &tie, &r),
+            "400 rps (approx.) ← the limit"
+        );
+        assert_eq!(theory_of("fig-cpu-limit", &tie, &r), "400 rps ← the limit");
+        // 41 threads: the cores alone.
+        let over = Scenario { threads: 41, ..tie };
+        assert_eq!(theory_of("fig-thread-limit", &over, &r), "410 rps");
     }
 
     #[test]

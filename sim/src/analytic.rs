@@ -209,6 +209,28 @@ pub struct Capacity {
 }
 
 impl Capacity {
+    /// True when `limit` gives the capacity: the binding one, and any other
+    /// that ties it (the sale day's 40 threads and its cores both give 400
+    /// rps), within a relative 1e-9 for rounding.
+    pub fn binds(&self, limit: Limit) -> bool {
+        let rps = match limit {
+            Limit::Cpu => Some(self.cpu_limit_rps),
+            Limit::Threads => self.thread_limit_rps,
+            Limit::Dependency => self.dep_limit_rps,
+        };
+        self.binding == limit
+            || rps.is_some_and(|r| (r - self.capacity_rps).abs() <= 1e-9 * self.capacity_rps)
+    }
+
+    /// The limits that give the capacity ([`Capacity::binds`]), the
+    /// binding one first.
+    pub fn binding_limits(&self) -> Vec<Limit> {
+        let others = [Limit::Cpu, Limit::Threads, Limit::Dependency]
+            .into_iter()
+            .filter(|l| *l != self.binding && self.binds(*l));
+        std::iter::once(self.binding).chain(others).collect()
+    }
+
     /// The part of the CPU that reaches its limit before all the cores do
     /// (event loop + workers: the loops' own steps, or the workers'), when
     /// the CPU is the binding limit; `None` otherwise. No queueing formula
@@ -1954,6 +1976,24 @@ mod tests {
             let want = (1.0 - 1.0 / sum) / s * 1000.0;
             assert!(close(pool_on_cores_rps(n, 1, s, z), want, 1e-12), "{n}");
         }
+    }
+
+    /// Limits that tie both give the capacity; the CPU is still the one
+    /// called binding (the tie-break), and the threads alone bind below it.
+    #[test]
+    fn limits_that_tie_both_bind() {
+        let s = Scenario {
+            threads: 40,
+            ..Scenario::default()
+        };
+        let tie = capacity(&s);
+        assert_eq!(tie.binding, Limit::Cpu);
+        assert!(tie.binds(Limit::Threads) && tie.binds(Limit::Cpu));
+        assert!(!tie.binds(Limit::Dependency));
+        assert_eq!(tie.binding_limits(), [Limit::Cpu, Limit::Threads]);
+        let below = capacity(&Scenario { threads: 39, ..s });
+        assert_eq!(below.binding_limits(), [Limit::Threads]);
+        assert!(!below.binds(Limit::Cpu));
     }
 
     #[test]

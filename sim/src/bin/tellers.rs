@@ -157,11 +157,15 @@ fn limit_rows(th: &Theory) -> Vec<(&'static str, String)> {
     }
     rows.push((
         "  binding limit",
-        match (cap.binding, cap.cpu_part) {
-            (Limit::Cpu, CpuPart::Loops) => "cpu (the loops' own steps)".to_owned(),
-            (Limit::Cpu, CpuPart::Workers) => "cpu (the workers' steps)".to_owned(),
-            (b, _) => format!("{b:?}").to_lowercase(),
-        },
+        cap.binding_limits()
+            .into_iter()
+            .map(|b| match (b, cap.cpu_part) {
+                (Limit::Cpu, CpuPart::Loops) => "cpu (the loops' own steps)".to_owned(),
+                (Limit::Cpu, CpuPart::Workers) => "cpu (the workers' steps)".to_owned(),
+                (b, _) => format!("{b:?}").to_lowercase(),
+            })
+            .collect::<Vec<_>>()
+            .join(" and "),
     ));
     rows
 }
@@ -577,6 +581,10 @@ mod tests {
         assert_eq!(of("  dependency limit, rps").as_deref(), Some("152.4"));
         assert_eq!(of("    every call sent twice").as_deref(), Some("80.0"));
         assert_eq!(of("  binding limit").as_deref(), Some("dependency"));
+        // The sale day's 40 threads tie its cores: both are named.
+        let tie = limit_rows(&theory(&preset("sale-day-pool-40").unwrap()));
+        let binding = tie.iter().find(|r| r.0 == "  binding limit");
+        assert_eq!(binding.map(|r| r.1.as_str()), Some("cpu and threads"));
         // Certain overload: theory's limit is already the one with every
         // call sent twice; no second line.
         let certain = Scenario {
