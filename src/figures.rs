@@ -2257,4 +2257,81 @@ mod tests {
         assert_eq!(loop_connections_text(&[0, 0]), "—");
         assert_eq!(loop_connections_text(&[]), "—");
     }
+
+    /// Wherever the figures mark a theory figure "(approx.)", a note says
+    /// why: every preset, with pools, loads, cores, switches and CPU
+    /// around their defaults.
+    #[test]
+    fn every_approximate_figure_has_a_note_that_says_why() {
+        let r = Report::default();
+        let mut marked = 0;
+        for p in tellers_sim::presets::presets() {
+            for (threads, rps, cores, switch_us, cpu_ms) in loads_grid() {
+                let s = Scenario {
+                    threads,
+                    rps,
+                    cores,
+                    switch_us,
+                    cpu_ms,
+                    ..p.scenario.clone()
+                };
+                let th = theory(&s);
+                let note = approx_note(&th);
+                for row in figure_rows(&s, &r, &th) {
+                    if row.theory.contains("(approx.)") {
+                        marked += 1;
+                        assert!(
+                            note.is_some(),
+                            "{}: {} is '{}' with no note: {s:?}",
+                            p.name,
+                            row.key,
+                            row.theory
+                        );
+                    }
+                }
+            }
+        }
+        assert!(marked > 1000, "only {marked} marked: the grid misses them");
+    }
+
+    /// Pools, offered rps, cores, switch µs and CPU ms.
+    fn loads_grid() -> Vec<(u32, f64, u32, f64, f64)> {
+        let mut grid = Vec::new();
+        for threads in [2, 5, 20, 40, 100] {
+            for rps in [10.0, 150.0, 350.0, 1e4] {
+                for cores in [1, 2, 4, 8] {
+                    for switch_us in [5.0, 20.0] {
+                        for cpu_ms in [1.0, 10.0] {
+                            grid.push((threads, rps, cores, switch_us, cpu_ms));
+                        }
+                    }
+                }
+            }
+        }
+        grid
+    }
+
+    /// Past the capacity the calls go out at the capacity's rate (the
+    /// engine sent 79,977 a second of 80,000): exact where the capacity
+    /// is, an estimate where dear switches make the capacity one.
+    #[test]
+    fn calls_past_the_capacity_go_out_at_the_capacity() {
+        let r = Report::default();
+        let past = Scenario {
+            rps: 10_000.0,
+            cpu_ms: 1.0,
+            ..preset("fan-out-10").unwrap()
+        };
+        assert_eq!(theory_of("fig-dep-calls", &past, &r), "80,000 calls/s");
+        let dear = Scenario {
+            switch_us: 50.0,
+            ..past
+        };
+        assert!(theory(&dear).capacity_bound() == tellers_sim::theory::Bound::Approx);
+        assert!(
+            theory_of("fig-dep-calls", &dear, &r).ends_with("calls/s (approx.)"),
+            "{}",
+            theory_of("fig-dep-calls", &dear, &r)
+        );
+    }
 }

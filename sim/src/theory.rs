@@ -347,7 +347,8 @@ pub struct DepTheory {
     pub calls_exact: bool,
     /// True when [`DepTheory::calls_rps`] (and the share hedged) is what a
     /// long run sends: as [`DepTheory::calls_exact`], hedges allowed where
-    /// no limit at the dependency makes calls wait.
+    /// no limit at the dependency makes calls wait, and past the capacity
+    /// where the capacity is exact (requests are taken up at it).
     pub calls_rps_exact: bool,
     /// When the calls hedges add can push the dependency past its limit at
     /// the offered load ([`HedgeOverload`]); `None` otherwise. Then theory
@@ -502,18 +503,22 @@ fn dep_theory(
         }
         _ => None,
     };
-    let each_once = s.timeout_ms.is_none()
+    // Each request taken up makes its calls once: true past the capacity
+    // too, where requests are taken up at the capacity ([`theory`] then
+    // marks the calls' rate as exact as the capacity is).
+    let taken_once = s.timeout_ms.is_none()
         && s.queue_limit.is_none()
         && s.max_connections.is_none()
         && s.shed_after_ms.is_none()
         && !s.drop_hopeless
         && load_as_offered(s)
-        && offered.is_some_and(|o| o <= cap.capacity_rps);
+        && offered.is_some();
+    let each_once = taken_once && offered.is_some_and(|o| o <= cap.capacity_rps);
     let calls_exact = each_once && s.hedge_after_ms.is_none();
     // Hedges are sent as the calls' own times decide, exactly so while no
     // line at the dependency delays them.
     let calls_rps_exact =
-        each_once && (s.hedge_after_ms.is_none() || analytic::dep_slots(s).is_none());
+        taken_once && (s.hedge_after_ms.is_none() || analytic::dep_slots(s).is_none());
     let no_delay = match s.model {
         Model::ThreadPerRequest => s.spawn_ms == 0.0 && s.thread_cap.is_none(),
         Model::EventLoop => true,
@@ -1436,6 +1441,13 @@ pub fn theory(s: &Scenario) -> Theory {
             // an estimate: say why where it is marked.
             th.figure_notes.push(small_shares_note(th.capacity_share()));
         }
+    }
+    // Past the capacity the calls go out at the capacity's rate: an
+    // estimate where the capacity is.
+    if th.offered_rps.is_some_and(|o| o > th.capacity.capacity_rps)
+        && th.capacity_bound() == Bound::Approx
+    {
+        th.dep.calls_rps_exact = false;
     }
     th.set_threads(s, thread_count(s, threads_needed));
     if stable {
