@@ -561,3 +561,60 @@ fn a_question_answered_in_requests_per_second_asks_for_a_rate() {
         .collect();
     assert!(vague.is_empty(), "{vague:#?}");
 }
+
+/// A control named in bold is named as the learner sees it: "raise
+/// **Pool size**", not the field's name "**threads**" (a review found
+/// eleven such), and it is one of the sliders of a simulation in the same
+/// lesson, so the learner can find it.
+#[test]
+fn controls_named_in_bold_are_named_as_on_screen_and_can_be_found() {
+    use tellers_sim::scenario::FIELDS;
+    let c = course();
+    let mut wrong = Vec::new();
+    let mut named = 0;
+    for l in &c.lessons {
+        let sliders: Vec<&str> = l
+            .segments
+            .iter()
+            .filter_map(|s| match s {
+                tellers_course::Segment::Sim(b) => Some(b),
+                _ => None,
+            })
+            .flat_map(|b| b.sliders.iter())
+            .filter_map(|name| FIELDS.iter().find(|f| f.name == name.as_str()))
+            .map(|f| f.label)
+            .collect();
+        for s in &l.segments {
+            let tellers_course::Segment::Html { html } = s else {
+                continue;
+            };
+            for bold in html.split("<strong>").skip(1) {
+                let text = bold.split("</strong>").next().unwrap_or_default();
+                if let Some(f) = FIELDS.iter().find(|f| f.name == text && f.label != text) {
+                    wrong.push(format!(
+                        "{}: **{text}** is the field's name; say **{}**, as the control does",
+                        l.slug,
+                        f.label.split(" (").next().unwrap_or(f.label)
+                    ));
+                } else if FIELDS.iter().any(|f| on_screen(f.label, text)) {
+                    named += 1;
+                    if !sliders.iter().any(|label| on_screen(label, text)) {
+                        wrong.push(format!(
+                            "{}: **{text}** is no slider of this lesson's simulations ({sliders:?})",
+                            l.slug
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(named >= 20, "only {named} controls named");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// True when `text` names the control labelled `label`: the label, or
+/// its words before a parenthesis ("Event loops" for "Event loops (0 =
+/// one per core)").
+fn on_screen(label: &str, text: &str) -> bool {
+    label == text || label.split(" (").next() == Some(text)
+}
