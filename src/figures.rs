@@ -238,7 +238,8 @@ pub fn figure_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         if hidden.contains(&row.key) {
             row.sim = why.to_owned();
             if row.key == "fig-inside" {
-                row.theory = "λ·W once measured".to_owned();
+                // A run that ended unmeasured never will be.
+                row.theory = if ended { "—" } else { "λ·W once measured" }.to_owned();
             }
         }
     }
@@ -1214,6 +1215,15 @@ mod tests {
                 .sim
         };
         assert_eq!(mean(&r), "not measured");
+        // Little's law's row has nothing to wait for either.
+        let inside = |r: &Report| {
+            figure_rows(&s, r, &th)
+                .into_iter()
+                .find(|row| row.key == "fig-inside")
+                .map(|row| (row.sim, row.theory))
+        };
+        let (sim, theory) = inside(&r).expect("a Little's law row");
+        assert_eq!((sim.as_str(), theory.as_str()), ("not measured", "—"));
         let note = measuring_note(&s, &r).unwrap();
         assert!(note.contains("before the run stopped"), "{note}");
         let running = Report {
@@ -1221,6 +1231,10 @@ mod tests {
             ..r
         };
         assert_eq!(mean(&running), "measuring…");
+        assert_eq!(
+            inside(&running).map(|row| row.1).as_deref(),
+            Some("λ·W once measured")
+        );
     }
 
     #[test]

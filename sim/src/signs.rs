@@ -577,11 +577,11 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 title: "The line outlives its callers".into(),
                 detail: format!(
                     "Requests wait {} ms in line on average, but callers give up after {} ms: the server \
-                     finishes {} rps, only {} rps of them in time. {}",
+                     finishes {} rps, {} of them in time. {}",
                     fmt_fixed(r.queue_wait_ms.mean, 0),
                     fmt_fixed(to, 0),
                     fmt_fixed(r.throughput_rps, 0),
-                    fmt_fixed(r.goodput_rps, 0),
+                    in_time(r.goodput_rps),
                     line_remedy(s)
                 ),
             });
@@ -646,6 +646,18 @@ fn retry_storm_remedy(s: &Scenario) -> String {
         "Backoff with jitter spreads the retries out. ".into()
     };
     format!("{spread}{} stops it.", capitalised(&or_list(&missing)))
+}
+
+/// How many of a server's answers reach their callers in time, `rps` of
+/// them a second: "only 12 rps", "almost none" under 0.5 rps, "none".
+fn in_time(rps: f64) -> String {
+    if rps <= 0.0 {
+        "none".to_owned()
+    } else if rps < 0.5 {
+        "almost none".to_owned()
+    } else {
+        format!("only {} rps", fmt_fixed(rps, 0))
+    }
 }
 
 /// What serves callers who are still there when the line outlives them,
@@ -1105,6 +1117,10 @@ mod tests {
             d.ends_with("Shedding by wait serves callers who are still there."),
             "{d}"
         );
+        // Answers in time: "only N rps", else "almost none" or "none".
+        assert_eq!(in_time(12.4), "only 12 rps");
+        assert_eq!(in_time(0.3), "almost none");
+        assert_eq!(in_time(0.0), "none");
         // Each try counts as a request that outlived its caller, not as a caller.
         let gave_up = detail_of(&spike, SignKind::Timeouts);
         assert!(

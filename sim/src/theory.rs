@@ -769,6 +769,13 @@ fn approximations(
         );
         return why;
     }
+    // Nor for clients that each wait for their answer: no line fed at a
+    // rate, as the model of the line says, and a reason about a formula
+    // would contradict it. (A batch keeps them: they are what its
+    // makespan, rounds × the time a thread is held, leaves out.)
+    if s.arrivals == Arrivals::Closed {
+        return why;
+    }
     if let Some(x) = s.shed_after_ms {
         why.push(format!(
             "requests that waited in line over {} ms are shed and never answered; the formula serves everyone",
@@ -1236,6 +1243,7 @@ pub fn theory(s: &Scenario) -> Theory {
         }
         Limit::Cpu => {
             let (c, at) = match s.model {
+                Model::EventLoop if own_lines && loops == 1 => (1, "the one loop".to_owned()),
                 Model::EventLoop if own_lines => (
                     1,
                     format!(
@@ -1949,6 +1957,9 @@ mod tests {
             "{:?}",
             theory(&random).approx_because
         );
+        // One loop is "the one loop", not "each of the 1 loops".
+        let one = theory(&Scenario { loops: 1, ..at_300 });
+        assert_eq!(one.model_of_line, "M/M/1 at the one loop");
     }
 
     /// Eight pinned loops on two cores at 90 %: the cores are the line

@@ -436,3 +436,36 @@ fn shares_grid() -> impl Iterator<Item = (u32, u32, f64, f64, f64, f64)> {
     }
     grid.into_iter()
 }
+
+/// Clients that each wait for their answer are no line fed at a rate:
+/// theory says it has no formula, and gives no reason about one (the
+/// closed test of lesson 17 said "none … no queueing formula applies",
+/// then "the wait uses the Allen–Cunneen approximation").
+#[test]
+fn a_closed_loop_gives_no_reason_about_a_formula_it_does_not_use() {
+    let s = Scenario {
+        arrivals: Arrivals::Closed,
+        clients: 10,
+        ..preset("sale-day").unwrap()
+    };
+    let th = theory(&s);
+    assert!(
+        th.model_of_line.starts_with("none:"),
+        "{}",
+        th.model_of_line
+    );
+    assert!(th.mean_ms.is_none() && th.p99_ms.is_none());
+    assert!(
+        th.approx_because
+            .iter()
+            .all(|w| !w.contains("formula") && !w.contains("Allen–Cunneen")),
+        "{:?}",
+        th.approx_because
+    );
+    // The same server fed at a rate keeps them.
+    let open = theory(&Scenario {
+        arrivals: Arrivals::Poisson,
+        ..s
+    });
+    assert!(says(&open, "Allen–Cunneen"), "{:?}", open.approx_because);
+}

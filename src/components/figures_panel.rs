@@ -77,7 +77,7 @@ pub fn FiguresRow(
                 <thead>
                     <tr>
                         <th scope="col">"Figure"</th>
-                        <th scope="col">"This run"</th>
+                        <th scope="col">"Simulated"</th>
                         <th scope="col">"Theory"</th>
                     </tr>
                 </thead>
