@@ -1,6 +1,8 @@
 //! `$…$` in lesson text → MathML, so formulas render as real mathematics
-//! with no JavaScript. The subset: numbers, names, operators, `_` and `^`
-//! (one token or a `{group}`), `\frac{a}{b}` and `\sqrt{a}`.
+//! with no JavaScript. The subset: numbers, names (a Greek letter is a
+//! name of its own: `κN` is κ times N), operators, `_` and `^` (one token
+//! or a `{group}`, on a token or a whole `(…)`), `\frac{a}{b}`,
+//! `\sqrt{a}` and `\ ` for a space between words.
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -40,6 +42,11 @@ impl P {
             let n: String = self.cs[start..self.i].iter().collect();
             return Some(format!("<mn>{}</mn>", esc(&n)));
         }
+        if c == '\\' && self.cs.get(self.i + 1) == Some(&' ') {
+            // `\ `: a space between the words of a name ("time held").
+            self.i += 2;
+            return Some(r#"<mspace width="0.3em"></mspace>"#.into());
+        }
         if c == '\\' {
             let start = self.i + 1;
             self.i += 1;
@@ -61,9 +68,16 @@ impl P {
                 other => format!("<mi>{}</mi>", esc(other)),
             });
         }
+        if greek(c) {
+            self.i += 1;
+            return Some(format!("<mi>{c}</mi>"));
+        }
         if c.is_alphabetic() {
             let start = self.i;
-            while self.i < self.cs.len() && self.cs[self.i].is_alphabetic() {
+            while self.i < self.cs.len()
+                && self.cs[self.i].is_alphabetic()
+                && !greek(self.cs[self.i])
+            {
                 self.i += 1;
             }
             let w: String = self.cs[start..self.i].iter().collect();
@@ -86,7 +100,7 @@ impl P {
                 self.i += 1;
             } else if c == '_' || c == '^' {
                 self.i += 1;
-                let base = parts.pop().unwrap_or_else(|| "<mrow></mrow>".into());
+                let base = base(&mut parts);
                 let script = self.group();
                 let tag = if c == '_' { "msub" } else { "msup" };
                 parts.push(format!("<{tag}>{base}{script}</{tag}>"));
@@ -96,6 +110,32 @@ impl P {
         }
         parts.concat()
     }
+}
+
+/// True for a Greek letter, a name of its own however it is followed.
+fn greek(c: char) -> bool {
+    ('\u{391}'..='\u{3c9}').contains(&c)
+}
+
+/// The base a script attaches to, taken off the end of `parts`: the last
+/// token, or a whole `(…)` that ends there, so that `(1 − x)^N` raises the
+/// bracket, not its closing half.
+fn base(parts: &mut Vec<String>) -> String {
+    let (open, close) = ("<mo>(</mo>", "<mo>)</mo>");
+    if parts.last().map(String::as_str) == Some(close) {
+        let mut depth = 0;
+        for at in (0..parts.len()).rev() {
+            if parts[at] == close {
+                depth += 1;
+            } else if parts[at] == open {
+                depth -= 1;
+                if depth == 0 {
+                    return format!("<mrow>{}</mrow>", parts.split_off(at).concat());
+                }
+            }
+        }
+    }
+    parts.pop().unwrap_or_else(|| "<mrow></mrow>".into())
 }
 
 /// One formula (without the dollars) as a MathML element.
@@ -173,6 +213,27 @@ mod tests {
         );
         assert!(formula("1,000 < 2").contains("<mn>1,000</mn><mo>&lt;</mo>"));
         assert!(formula(r"\sqrt{a}").contains("<msqrt><mrow><mi>a</mi></mrow></msqrt>"));
+    }
+
+    /// What a screenshot review found: `time\ held` lost its space to an
+    /// empty name, `κN` read as one name, and in `(1 − x)^N` the power sat
+    /// on the closing bracket alone.
+    #[test]
+    fn spaces_greek_names_and_powers_of_brackets() {
+        assert_eq!(
+            formula(r"time\ held"),
+            r#"<math><mrow><mi>time</mi><mspace width="0.3em"></mspace><mi>held</mi></mrow></math>"#
+        );
+        assert!(formula("κN").contains("<mi>κ</mi><mi>N</mi>"));
+        assert!(formula("σ(N - 1)").contains("<mi>σ</mi><mo>(</mo><mi>N</mi>"));
+        assert!(formula("λ").contains("<mi>λ</mi>"));
+        assert!(formula("limit").contains("<mi>limit</mi>"));
+        assert_eq!(
+            formula("(1 - (a))^N"),
+            "<math><mrow><msup><mrow><mo>(</mo><mn>1</mn><mo>−</mo><mo>(</mo><mi>a</mi><mo>)</mo><mo>)</mo></mrow><mi>N</mi></msup></mrow></math>"
+        );
+        // A lone closing bracket still takes its script.
+        assert!(formula(")^2").contains("<msup><mo>)</mo><mn>2</mn></msup>"));
     }
 
     #[test]
