@@ -1,6 +1,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
+use super::figures_panel::units_kept;
 use crate::charts::{curve_chart, sweep_json};
 use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
 use crate::figures::{curve_approx_note, curve_caption};
@@ -71,7 +72,7 @@ pub fn CurvePanel(
                 data-sweep=move || sweep_json(&lab.sweep.get())
             ></canvas>
             <figcaption>
-                {caption}
+                {move || units_kept(&caption())}
                 " "
                 <span data-testid="curve-approx">
                     {move || {

@@ -6,6 +6,7 @@ use crate::figures::{
     approx_note, compact_rows, figure_rows, figures_caption, report_json, run_note, FigureRow,
     RunNote,
 };
+use crate::format::unit_runs;
 use crate::lab::{Lab, RunState};
 
 /// What a theory cell says in a lesson before the run has ended: the
@@ -97,6 +98,22 @@ pub fn FiguresRow(
     }
 }
 
+/// `text` with each number and its unit kept on one line
+/// ([`unit_runs`]); the text itself is unchanged.
+pub(crate) fn units_kept(text: &str) -> impl IntoView {
+    unit_runs(text)
+        .into_iter()
+        .map(|(piece, keep)| {
+            let piece = piece.to_owned();
+            if keep {
+                view! { <span class="nowrap">{piece}</span> }.into_any()
+            } else {
+                piece.into_any()
+            }
+        })
+        .collect_view()
+}
+
 fn figure_row_views(rows: Vec<FigureRow>, show_theory: bool) -> impl IntoView {
     rows.into_iter()
         .map(|r| {
@@ -108,8 +125,8 @@ fn figure_row_views(rows: Vec<FigureRow>, show_theory: bool) -> impl IntoView {
             view! {
                 <tr data-testid=r.key>
                     <th scope="row">{r.label}</th>
-                    <td class="figures__sim">{r.sim}</td>
-                    <td class=class>{theory}</td>
+                    <td class="figures__sim">{units_kept(&r.sim)}</td>
+                    <td class=class>{units_kept(&theory)}</td>
                 </tr>
             }
         })
