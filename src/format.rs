@@ -72,51 +72,35 @@ pub fn fmt_speed(speed: f64) -> String {
     format!("{}×", fmt_tick((speed * 100.0).round() / 100.0))
 }
 
-/// The units a number keeps beside it on a line, longest first where one
-/// starts another ("per s" before nothing shorter).
+/// The units a number keeps beside it on a line.
 const UNITS: [&str; 10] = [
-    "calls/s", "per s", "rps", "ms", "µs", "MB", "KB", "GB", "%", "s",
+    "calls/s", "per", "rps", "ms", "µs", "MB", "KB", "GB", "%", "s",
 ];
 
-/// `text` cut into pieces, in order, that together are `text`: each a
-/// number with its unit, which a line must not break ("933 ms", "75 %",
-/// "1,000 KB", marked `true`), or the text between them (`false`).
-/// A screenshot review found figures broken as "933 / ms" in narrow cells.
-pub fn unit_runs(text: &str) -> Vec<(&str, bool)> {
-    let mut out = Vec::new();
-    let (mut plain_from, mut search) = (0, 0);
-    while let Some(at) = text[search..].find(' ') {
-        let space = search + at;
-        let after = &text[space + 1..];
-        let unit = UNITS.iter().find(|u| {
-            after.starts_with(**u)
-                && after[u.len()..]
-                    .chars()
-                    .next()
-                    .is_none_or(|c| !c.is_alphanumeric())
+/// `text` with a no-break space between each number and its unit ("933
+/// ms", "75 %", "1,000 KB"), so that a line never breaks between them: a
+/// screenshot review found "933 / ms" in narrow cells. A word that only
+/// starts like a unit ("2 slots") keeps its space.
+pub fn units_kept(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut from = 0;
+    for (i, _) in text.match_indices(' ') {
+        let after = &text[i + 1..];
+        let unit = UNITS.iter().any(|u| {
+            after.starts_with(u)
+                && after
+                    .as_bytes()
+                    .get(u.len())
+                    .is_none_or(|c| !c.is_ascii_alphanumeric())
         });
-        let number_ends = text[..space].ends_with(|c: char| c.is_ascii_digit());
-        match unit {
-            Some(u) if number_ends => {
-                let start = text[..space]
-                    .rfind(|c: char| !(c.is_ascii_digit() || c == ',' || c == '.'))
-                    .map_or(0, |i| {
-                        i + text[i..].chars().next().map_or(1, char::len_utf8)
-                    })
-                    .max(plain_from);
-                if start > plain_from {
-                    out.push((&text[plain_from..start], false));
-                }
-                let end = space + 1 + u.len();
-                out.push((&text[start..end], true));
-                (plain_from, search) = (end, end);
-            }
-            _ => search = space + 1,
+        if unit && i > 0 && bytes[i - 1].is_ascii_digit() {
+            out.push_str(&text[from..i]);
+            out.push('\u{a0}');
+            from = i + 1;
         }
     }
-    if plain_from < text.len() {
-        out.push((&text[plain_from..], false));
-    }
+    out.push_str(&text[from..]);
     out
 }
 
@@ -165,37 +149,19 @@ mod tests {
 
     #[test]
     fn a_number_keeps_its_unit_on_its_line() {
-        let runs = unit_runs("582 ms / 933 ms");
-        assert_eq!(runs, [("582 ms", true), (" / ", false), ("933 ms", true)]);
+        let nb = |s: &str| s.replace('~', "\u{a0}");
+        assert_eq!(units_kept("582 ms / 933 ms"), nb("582~ms / 933~ms"));
         assert_eq!(
-            unit_runs("runs at 75 % of its limit: 1,000 KB, 10.3 s."),
-            [
-                ("runs at ", false),
-                ("75 %", true),
-                (" of its limit: ", false),
-                ("1,000 KB", true),
-                (", ", false),
-                ("10.3 s", true),
-                (".", false),
-            ]
+            units_kept("runs at 75 % of its limit: 1,000 KB, 10.3 s."),
+            nb("runs at 75~% of its limit: 1,000~KB, 10.3~s.")
         );
-        assert_eq!(unit_runs("80 per s"), [("80 per s", true)]);
-        assert_eq!(
-            unit_runs("400 rps (approx.)"),
-            [("400 rps", true), (" (approx.)", false)]
-        );
-        // A word that starts like a unit is no unit; no number, no run.
-        assert_eq!(
-            unit_runs("2 slots, 3 messages"),
-            [("2 slots, 3 messages", false)]
-        );
-        assert_eq!(unit_runs("ms and s"), [("ms and s", false)]);
-        assert_eq!(unit_runs("≈5 µs"), [("≈", false), ("5 µs", true)]);
-        assert!(unit_runs("").is_empty());
-        // The pieces are the text.
-        for text in ["a 1 ms b 2 %", "1 s", "x 3 KB/s y"] {
-            let back: String = unit_runs(text).iter().map(|r| r.0).collect();
-            assert_eq!(back, text);
-        }
+        assert_eq!(units_kept("80 per s"), nb("80~per s"));
+        assert_eq!(units_kept("400 rps (approx.)"), nb("400~rps (approx.)"));
+        assert_eq!(units_kept("≈5 µs"), nb("≈5~µs"));
+        // A word that starts like a unit is no unit; no number, no unit.
+        assert_eq!(units_kept("2 slots, 3 messages"), "2 slots, 3 messages");
+        assert_eq!(units_kept("ms and s"), "ms and s");
+        assert_eq!(units_kept(" ms"), " ms");
+        assert_eq!(units_kept(""), "");
     }
 }

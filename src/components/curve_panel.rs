@@ -1,10 +1,10 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use super::figures_panel::units_kept;
 use crate::charts::{curve_chart, sweep_json};
 use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
 use crate::figures::{curve_approx_note, curve_caption};
+use crate::format::units_kept;
 use crate::lab::Lab;
 use tellers_sim::sweep::{curve_theory, SWEEP_RHOS};
 

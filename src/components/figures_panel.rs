@@ -6,7 +6,7 @@ use crate::figures::{
     approx_note, compact_rows, figure_rows, figures_caption, report_json, run_note, FigureRow,
     RunNote,
 };
-use crate::format::unit_runs;
+use crate::format::units_kept;
 use crate::lab::{Lab, RunState};
 
 /// What a theory cell says in a lesson before the run has ended: the
@@ -96,22 +96,6 @@ pub fn FiguresRow(
             {approx(lab, finished)}
         </div>
     }
-}
-
-/// `text` with each number and its unit kept on one line
-/// ([`unit_runs`]); the text itself is unchanged.
-pub(crate) fn units_kept(text: &str) -> impl IntoView {
-    unit_runs(text)
-        .into_iter()
-        .map(|(piece, keep)| {
-            let piece = piece.to_owned();
-            if keep {
-                view! { <span class="nowrap">{piece}</span> }.into_any()
-            } else {
-                piece.into_any()
-            }
-        })
-        .collect_view()
 }
 
 fn figure_row_views(rows: Vec<FigureRow>, show_theory: bool) -> impl IntoView {

@@ -11,7 +11,7 @@ const LAPTOP = { width: 1366, height: 768 };
 /** The figures and the verdict as plain text, keyed by row. */
 function readFigures(page) {
   return page.evaluate(() => {
-    const cells = (id) => [...(document.querySelector(`[data-testid="${id}"]`)?.querySelectorAll('td') ?? [])].map((td) => td.textContent);
+    const cells = (id) => [...(document.querySelector(`[data-testid="${id}"]`)?.querySelectorAll('td') ?? [])].map((td) => td.textContent.replace(/\u00a0/g, ' '));
     return {
       status: document.querySelector('[data-testid="run-status"]').textContent,
       mean: cells('fig-mean'),

@@ -62,20 +62,20 @@ export async function modelPickerShowsOnlyTheControlsThatMatter({ page, open }) 
 export async function movingASliderChangesFiguresAndTheCurve({ page, open }) {
   await openPaused(page, open);
   await waitForSweep(page);
-  assert.match(await cell(page, 'fig-cpu-limit').nth(1).textContent(), /^400 rps/);
+  assert.match(await cell(page, 'fig-cpu-limit').nth(1).textContent(), /^400\srps/);
   const before = await byTestId(page, 'curve-canvas').evaluate((c) => c.toDataURL());
   // Keyboard: focus the cores slider and press → once.
   const slider = page.getByLabel('Cores', { exact: true });
   await slider.focus();
   await page.keyboard.press('ArrowRight');
   assert.equal(await control(page, 'cores').locator('input.control__box').inputValue(), '5');
-  assert.match(await cell(page, 'fig-cpu-limit').nth(1).textContent(), /^500 rps/);
+  assert.match(await cell(page, 'fig-cpu-limit').nth(1).textContent(), /^500\srps/);
   assert.match(page.url(), /cores=5/);
   // The pool size: typing in the number box moves the thread limit.
   const pool = control(page, 'threads').locator('input.control__box');
   await pool.fill('10');
   await pool.press('Enter');
-  await expectVisible(cell(page, 'fig-thread-limit').nth(1).filter({ hasText: '100 rps' }), 'a thread limit of 100 rps');
+  await expectVisible(cell(page, 'fig-thread-limit').nth(1).filter({ hasText: /100\srps/ }), 'a thread limit of 100 rps');
   await waitForSweep(page);
   const after = await byTestId(page, 'curve-canvas').evaluate((c) => c.toDataURL());
   assert.notEqual(after, before, 'the curve was redrawn');

@@ -81,7 +81,7 @@ export async function lesson8AnswersItsOwnQuestionAndComparesTheGuess({ page, op
   const mean = await row.locator('[data-testid="fig-mean"] td').allTextContents();
   const simulated = Number(mean[0].replace(/[^\d.]/g, ''));
   // One worker, 10 ms jobs at 90 % busy: theory says 10 ÷ (1 − 0.9) = 100 ms.
-  assert.equal(mean[1], '100 ms', `theory after the run: ${mean[1]}`);
+  assert.equal(mean[1], '100\u00a0ms', `theory after the run: ${mean[1]}`);
   assert.ok(simulated > 80 && simulated < 125, `the run's mean at 90 %: ${mean[0]}`);
   await expectVisible(
     result.filter({ hasText: /Mean response time \(ms\): you guessed 60; the run measured [\d.,]+ ms\. (Far too low|In the right range, but low)/ }),
