@@ -301,10 +301,19 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             }
             .into(),
             detail: format!(
-                "{} {verb} busy {} of the time; the CPU limit is {}. Above about 80 %, the line and \
+                "{} {verb} busy {} of the time{}; the CPU limit is {}. Above about 80 %, the line and \
                  the response time rise steeply. {helps}",
                 capitalised(&on),
                 fmt_pct(cpu_of_usable),
+                // The figures' CPU busy counts every core: say how the two meet.
+                if usable < f64::from(s.cores) {
+                    format!(
+                        " ({} of all {cores} cores, as CPU busy counts it)",
+                        fmt_pct(r.cpu_utilisation)
+                    )
+                } else {
+                    String::new()
+                },
                 limit_text(th.cpu_limit_low_rps(), th.capacity.cpu_limit_rps)
             ),
         });
@@ -1319,6 +1328,11 @@ mod tests {
             SignKind::CpuNear,
         );
         assert!(d.starts_with("The 1 core its loops can use is busy"), "{d}");
+        // The figures' CPU busy counts all 8 cores: the sign says so.
+        assert!(
+            d.contains(" (12 % of all 8 cores, as CPU busy counts it);"),
+            "{d}"
+        );
     }
 
     /// Steps handed over by class: the advice is not a threshold the
