@@ -579,9 +579,15 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         fmt_count(r.mean_busy),
         busy_theory,
     );
+    // The server's own line, told from a line at the dependency, which
+    // the growth counts too (every line: requests inside).
+    let for_what = match s.model {
+        Model::ThreadPool | Model::ThreadPerRequest => "for a thread",
+        Model::EventLoop | Model::EventLoopWorkers => "for a loop",
+    };
     row(
         "fig-line",
-        "Requests in line now",
+        &format!("Requests in line {for_what} now"),
         fmt_count(r.queue_len_end as f64),
         "—".into(),
     );
@@ -632,7 +638,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     );
     row(
         "fig-queue-wait",
-        "Time in line: mean / p99",
+        &format!("Time in line {for_what}: mean / p99"),
         format!(
             "{} / {}",
             fmt_ms(r.queue_wait_ms.mean),
@@ -2346,6 +2352,32 @@ mod tests {
             theory_of("fig-dep-calls", &dear, &r).ends_with("calls/s (approx.)"),
             "{}",
             theory_of("fig-dep-calls", &dear, &r)
+        );
+    }
+
+    /// The server's line is named for what it waits for, so that a line
+    /// at the dependency (which the growth counts) is not read as it: a
+    /// screenshot review saw "Requests in line now 0" beside a sign of a
+    /// line growing by 99 a second at the connections.
+    #[test]
+    fn the_servers_line_says_what_its_requests_wait_for() {
+        let r = Report::default();
+        let label = |s: &Scenario, key: &str| {
+            figure_rows(s, &r, &theory(s))
+                .into_iter()
+                .find(|row| row.key == key)
+                .unwrap()
+                .label
+        };
+        let pool = preset("sale-day").unwrap();
+        assert_eq!(
+            label(&pool, "fig-line"),
+            "Requests in line for a thread now"
+        );
+        let loops = preset("sale-day-event-loop").unwrap();
+        assert_eq!(
+            label(&loops, "fig-queue-wait"),
+            "Time in line for a loop: mean / p99"
         );
     }
 }
