@@ -115,6 +115,9 @@ mod tests {
         assert_eq!(fmt_ms(109_345.0), "109 s");
         assert_eq!(fmt_ms(45.62), "45.6 ms");
         assert_eq!(fmt_ms(0.25), "0.25 ms");
+        // A wait that rounds to nothing still happened; none is 0 ms.
+        assert_eq!(fmt_ms(0.002), "under 0.01 ms");
+        assert_eq!(fmt_ms(0.0), "0 ms");
         assert_eq!(fmt_rps(400.0), "400 rps");
         assert_eq!(fmt_num(-1234567.0, 0), "−1,234,567");
         assert_eq!(fmt_num(-0.001, 0), "0");

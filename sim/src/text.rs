@@ -235,6 +235,10 @@ pub fn fmt_ms(x: f64) -> String {
     if x.abs() >= 10_000.0 {
         return fmt_s(x / 1000.0);
     }
+    // A time that rounds to nothing is not 0.00 ms: some request waited.
+    if x > 0.0 && x < 0.005 {
+        return "under 0.01 ms".to_owned();
+    }
     format!("{} ms", fmt_fixed(x, decimals_for(x)))
 }
 
