@@ -257,7 +257,9 @@ pub fn chart_layout(
         plot_h,
         x_label,
         x_label_y,
-        x_ticks: ((plot_w / 64.0) as usize).clamp(2, 10),
+        // At least 4: plotters then labels a 60 s axis 0, 20, 40, 60, where
+        // 3 gave only 0 and 50 on a phone (a screenshot review).
+        x_ticks: ((plot_w / 64.0) as usize).clamp(4, 10),
         y_ticks: ((plot_h / 45.0) as usize).clamp(3, 8),
     }
 }
@@ -1003,12 +1005,27 @@ mod tests {
             let last = lay.x_label_y + (lay.x_label.len() - 1) as f64 * X_LABEL_ROW;
             assert!(lay.x_label_y > lay.plot_top + lay.plot_h + 20.0);
             assert!(last + X_LABEL_ROW / 2.0 <= lay.height);
-            assert!((2..=10).contains(&lay.x_ticks) && (3..=8).contains(&lay.y_ticks));
+            assert!((4..=10).contains(&lay.x_ticks) && (3..=8).contains(&lay.y_ticks));
         }
         // A desktop fits the legend in a few rows; a narrow chart gets fewer x ticks.
         let wide = chart_layout(900.0, &labels, "x", &measure, 48.0, false);
         assert!(wide.legend.last().unwrap().y <= 12.0 + 2.0 * LEGEND_ROW);
         assert!(chart_layout(342.0, &labels, "x", &measure, 48.0, false).x_ticks < wide.x_ticks);
+    }
+
+    /// A phone's time series labels its 60 s axis every 20 s: with 3
+    /// ticks plotters gave only 0 and 50.
+    #[test]
+    fn a_narrow_time_axis_keeps_enough_labels() {
+        use plotters::coord::ranged1d::{KeyPointHint, Ranged};
+        use plotters::coord::types::RangedCoordf64;
+        let measure = |s: &str| s.chars().count() as f64 * 7.0;
+        for width in [240.0, 300.0, 342.0, 390.0] {
+            let lay = chart_layout(width, &[], "Simulated time, s", &measure, 48.0, false);
+            let axis: RangedCoordf64 = (0.0..60.0).into();
+            let labels = axis.key_points(lay.x_ticks.bold_points());
+            assert_eq!(labels, [0.0, 20.0, 40.0, 60.0], "{width} px");
+        }
     }
 
     #[test]
