@@ -8,7 +8,7 @@ use tellers_sim::text::{noun, plural};
 use tellers_sim::theory::{Bound, Theory, Threads};
 use tellers_sim::{Arrivals, DepView, Model, Scenario, Snapshot};
 
-use crate::format::{fmt_count, fmt_ms, fmt_num, fmt_pct, fmt_per_s, fmt_rps, fmt_s};
+use crate::format::{fmt_count, fmt_ms, fmt_ms_pair, fmt_num, fmt_pct, fmt_per_s, fmt_rps, fmt_s};
 
 /// One row of the figures table.
 #[derive(Clone, Debug, PartialEq)]
@@ -629,21 +629,13 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     row(
         "fig-tail",
         "p99.9 / longest response",
-        format!(
-            "{} / {}",
-            fmt_ms(r.latency_ms.p999),
-            fmt_ms(r.latency_ms.max)
-        ),
+        fmt_ms_pair(r.latency_ms.p999, r.latency_ms.max),
         "—".into(),
     );
     row(
         "fig-queue-wait",
         &format!("Time in line {for_what}: mean / p99"),
-        format!(
-            "{} / {}",
-            fmt_ms(r.queue_wait_ms.mean),
-            fmt_ms(r.queue_wait_ms.p99)
-        ),
+        fmt_ms_pair(r.queue_wait_ms.mean, r.queue_wait_ms.p99),
         "—".into(),
     );
     row(
@@ -723,7 +715,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         row(
             "fig-loop-block",
             "Loop held by one step: p99 / longest",
-            format!("{} / {}", fmt_ms(b.p99), fmt_ms(b.max)),
+            fmt_ms_pair(b.p99, b.max),
             tellers_sim::analytic::mean_loop_step_ms(s)
                 .map_or("—".into(), |m| format!("mean step {}", fmt_ms(m))),
         );
@@ -739,7 +731,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         row(
             "fig-worker-wait",
             "Wait for a free worker: mean / p99",
-            format!("{} / {}", fmt_ms(w.mean), fmt_ms(w.p99)),
+            fmt_ms_pair(w.mean, w.p99),
             "—".into(),
         );
     }
@@ -899,8 +891,7 @@ fn dependency_rows(
             dep_slots_busy_text(th),
         );
     }
-    let wait =
-        |w: &tellers_sim::report::QueueWait| format!("{} / {}", fmt_ms(w.mean), fmt_ms(w.p99));
+    let wait = |w: &tellers_sim::report::QueueWait| fmt_ms_pair(w.mean, w.p99);
     let erlang = if th.dep.wait_exact {
         "Erlang C"
     } else {

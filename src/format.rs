@@ -72,6 +72,16 @@ pub fn fmt_speed(speed: f64) -> String {
     format!("{}×", fmt_tick((speed * 100.0).round() / 100.0))
 }
 
+/// Two times side by side ("mean / p99") in one unit: both in seconds
+/// when either reaches 10 s ("5.6 s / 10.0 s", not "5,632 ms / 10.0 s").
+pub fn fmt_ms_pair(a: f64, b: f64) -> String {
+    if a.abs().max(b.abs()) >= 10_000.0 {
+        format!("{} / {}", fmt_s(a / 1000.0), fmt_s(b / 1000.0))
+    } else {
+        format!("{} / {}", fmt_ms(a), fmt_ms(b))
+    }
+}
+
 /// The units a number keeps beside it on a line.
 const UNITS: [&str; 10] = [
     "calls/s", "per", "rps", "ms", "µs", "MB", "KB", "GB", "%", "s",
@@ -115,6 +125,9 @@ mod tests {
         assert_eq!(fmt_ms(109_345.0), "109 s");
         assert_eq!(fmt_ms(45.62), "45.6 ms");
         assert_eq!(fmt_ms(0.25), "0.25 ms");
+        // A pair reads in one unit.
+        assert_eq!(fmt_ms_pair(5_632.0, 10_040.0), "5.6 s / 10.0 s");
+        assert_eq!(fmt_ms_pair(788.0, 1_131.0), "788 ms / 1,131 ms");
         // A wait that rounds to nothing still happened; none is 0 ms.
         assert_eq!(fmt_ms(0.002), "under 0.01 ms");
         assert_eq!(fmt_ms(0.0), "0 ms");
