@@ -1203,24 +1203,15 @@ mod tests {
             r.finished && r.measured == 0 && r.dropped_hopeless > 0,
             "{r:?}"
         );
-        let th = theory(&s);
-        let mean = |r: &Report| {
-            figure_rows(&s, r, &th)
-                .into_iter()
-                .find(|row| row.key == "fig-mean")
-                .unwrap()
-                .sim
-        };
+        let mean = |r: &Report| row_of("fig-mean", &s, r).sim;
         assert_eq!(mean(&r), "not measured");
         // Little's law's row has nothing to wait for either.
-        let inside = |r: &Report| {
-            figure_rows(&s, r, &th)
-                .into_iter()
-                .find(|row| row.key == "fig-inside")
-                .map(|row| (row.sim, row.theory))
-        };
-        let (sim, theory) = inside(&r).expect("a Little's law row");
-        assert_eq!((sim.as_str(), theory.as_str()), ("not measured", "—"));
+        let inside = |r: &Report| row_of("fig-inside", &s, r);
+        let ended = inside(&r);
+        assert_eq!(
+            (ended.sim.as_str(), ended.theory.as_str()),
+            ("not measured", "—")
+        );
         let note = measuring_note(&s, &r).unwrap();
         assert!(note.contains("before the run stopped"), "{note}");
         let running = Report {
@@ -1228,10 +1219,7 @@ mod tests {
             ..r
         };
         assert_eq!(mean(&running), "measuring…");
-        assert_eq!(
-            inside(&running).map(|row| row.1).as_deref(),
-            Some("λ·W once measured")
-        );
+        assert_eq!(inside(&running).theory, "λ·W once measured");
     }
 
     #[test]
@@ -1814,12 +1802,16 @@ mod tests {
     }
 
     /// The theory cell of row `key` for `s` after `r`.
-    fn theory_of(key: &str, s: &Scenario, r: &Report) -> String {
+    /// Row `key` of the figures of `s`'s run `r`.
+    fn row_of(key: &str, s: &Scenario, r: &Report) -> FigureRow {
         figure_rows(s, r, &theory(s))
             .into_iter()
             .find(|row| row.key == key)
             .unwrap_or_else(|| panic!("no row {key}"))
-            .theory
+    }
+
+    fn theory_of(key: &str, s: &Scenario, r: &Report) -> String {
+        row_of(key, s, r).theory
     }
 
     #[test]
@@ -2353,13 +2345,7 @@ mod tests {
     #[test]
     fn the_servers_line_says_what_its_requests_wait_for() {
         let r = Report::default();
-        let label = |s: &Scenario, key: &str| {
-            figure_rows(s, &r, &theory(s))
-                .into_iter()
-                .find(|row| row.key == key)
-                .unwrap()
-                .label
-        };
+        let label = |s: &Scenario, key: &str| row_of(key, s, &r).label;
         let pool = preset("sale-day").unwrap();
         assert_eq!(
             label(&pool, "fig-line"),
