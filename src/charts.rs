@@ -5,7 +5,9 @@
 
 use tellers_sim::report::{Report, SeriesPoint};
 use tellers_sim::signs::backlog_grows;
+use tellers_sim::sweep::curve_theory;
 use tellers_sim::theory::Theory;
+use tellers_sim::Scenario;
 
 use crate::figures::warming_up;
 use crate::format::fmt_axis_tick;
@@ -260,7 +262,10 @@ pub fn chart_layout(
         // At least 4: plotters then labels a 60 s axis 0, 20, 40, 60, where
         // 3 gave only 0 and 50 on a phone (a screenshot review).
         x_ticks: ((plot_w / 64.0) as usize).clamp(4, 10),
-        y_ticks: ((plot_h / 45.0) as usize).clamp(3, 8),
+        // At least 5: with 4, plotters labelled 0 to 957 (a peak of 870)
+        // only 0 and 500 (a screenshot review); with 5 it takes steps of
+        // 1, 2 or 5 that give at least three labels on any range from 0.
+        y_ticks: ((plot_h / 36.0) as usize).clamp(5, 8),
     }
 }
 
@@ -449,87 +454,153 @@ fn theory_rhos() -> Vec<f64> {
     (1..=49).map(|i| f64::from(i) * 0.02).collect()
 }
 
-/// The utilisation → response-time chart: theory for one worker and for
-/// `th.servers` workers (mean and p99; none when theory has no formula for
-/// the line, [`Theory::curve_formula`]), labelled "(approx.)" as the theory
-/// of the points (`points_th`, [`curve_theory`]) says, the simulated
-/// points, and where the scenario runs now (from `live`, when it has open
-/// arrivals below capacity).
+/// How many theory lines the utilisation → response-time chart can have
+/// ([`curve_line`]).
+pub const CURVE_LINES: usize = 4;
+
+/// Theory line `i` (of [`CURVE_LINES`]) of the utilisation → response-time
+/// chart: the mean and the p99 for `th.servers` workers, then for one; none
+/// when theory has no formula for the line ([`Theory::curve_formula`]), or
+/// for one worker when `th.servers` is one. Labelled "(approx.)" as the
+/// theory of the curve's points (`points_th`, [`curve_theory`]) says. A p99
+/// point may invert a transform, so the app computes the lines once a
+/// scenario, one a task (a p99 line of 100 fan-out calls took about 15 ms in
+/// the browser), not on every redraw: [`curve_chart`] takes them.
 ///
-/// [`curve_theory`]: tellers_sim::sweep::curve_theory
+pub fn curve_line(th: &Theory, points_th: &Theory, i: usize) -> Option<Series> {
+    let c = th.servers.max(1);
+    // The same formulas with one worker, labelled by theory's own flags:
+    // one worker assumes nothing the c-worker line does not (the p99 still
+    // takes service times as random), so they are exact where theory's are.
+    let (n, p99) = match i {
+        0 => (c, false),
+        1 => (c, true),
+        2 if c > 1 => (1, false),
+        3 if c > 1 => (1, true),
+        _ => return None,
+    };
+    // No formula covers this scenario's line at any load (theory says
+    // so): no theory lines, only the simulated points.
+    if !th.curve_formula {
+        return None;
+    }
+    let exact = if p99 {
+        points_th.p99_exact
+    } else {
+        points_th.mean_exact
+    };
+    let what = match (n == c, p99) {
+        (true, false) => format!("mean, theory, {}", workers(c)),
+        (true, true) => format!("p99, theory, {}", workers(c)),
+        (false, false) => "mean, 1 worker".to_owned(),
+        (false, true) => "p99, 1 worker".to_owned(),
+    };
+    // Theory decides the formula (and its corrections); the chart only
+    // reads it. A p99 line takes every other utilisation (0.02, 0.06 …
+    // 0.98): each of its points may invert a transform (a mix's tail,
+    // hedged calls), and 49 points of two lines in one task took 53-67 ms
+    // in the browser.
+    let points = theory_rhos()
+        .into_iter()
+        .step_by(if p99 { 2 } else { 1 })
+        .map(|r| {
+            (
+                r,
+                if p99 {
+                    th.p99_at(n, r)
+                } else {
+                    th.mean_at(n, r)
+                },
+            )
+        })
+        .collect();
+    Some(Series {
+        label: if exact {
+            what
+        } else {
+            format!("{what} (approx.)")
+        },
+        color: if p99 {
+            palette::VERMILLION
+        } else {
+            palette::BLUE
+        },
+        mark: if n == c { Mark::Line } else { Mark::Dashed },
+        points,
+    })
+}
+
+/// All the theory lines of the chart, in one go ([`curve_line`]).
+pub fn curve_lines(th: &Theory, points_th: &Theory) -> Vec<Series> {
+    (0..CURVE_LINES)
+        .filter_map(|i| curve_line(th, points_th, i))
+        .collect()
+}
+
+/// The curve's theory lines, computed once a scenario, one line a draw
+/// ([`curve_line`]): a p99 line of 100 fan-out calls took about 15 ms,
+/// and the curve is redrawn at each simulated point and a few times a
+/// second during a run. Until a new scenario's lines are all there, the
+/// last ones stay drawn.
+#[derive(Default)]
+pub struct CurveLines {
+    /// The scenario of the lines being computed.
+    of: Option<Scenario>,
+    /// Theory of the curve's own points: whether the lines are exact for
+    /// them (the scenario may be overloaded; they never are).
+    points_th: Option<Theory>,
+    /// The lines computed so far, and the next one to compute.
+    done: Vec<Series>,
+    next: usize,
+    /// The lines drawn.
+    shown: Vec<Series>,
+}
+
+impl CurveLines {
+    /// Computes one more line of `s` (theory `th`); true once all are shown.
+    pub fn add_one(&mut self, s: &Scenario, th: &Theory) -> bool {
+        if self.of.as_ref() != Some(s) {
+            self.of = Some(s.clone());
+            self.points_th = Some(curve_theory(s, th));
+            self.done.clear();
+            self.next = 0;
+        }
+        let Some(points_th) = &self.points_th else {
+            return true;
+        };
+        if self.next == CURVE_LINES {
+            return true;
+        }
+        self.done.extend(curve_line(th, points_th, self.next));
+        self.next += 1;
+        if self.next < CURVE_LINES {
+            return false;
+        }
+        self.shown = std::mem::take(&mut self.done);
+        true
+    }
+
+    /// The lines to draw.
+    pub fn shown(&self) -> &[Series] {
+        &self.shown
+    }
+}
+
+/// "1 worker", "8 workers".
+fn workers(n: u32) -> String {
+    tellers_sim::text::plural(u64::from(n), "worker")
+}
+
+/// The utilisation → response-time chart: the theory `lines` of `th`
+/// ([`curve_lines`]), the simulated points, and where the scenario runs
+/// now (from `live`, when it has open arrivals below capacity).
 pub fn curve_chart(
     th: &Theory,
-    points_th: &Theory,
+    lines: &[Series],
     points: &[SweepPoint],
     live: Option<&Report>,
 ) -> Chart {
-    let c = th.servers.max(1);
-    let rhos = theory_rhos();
-    // Theory decides the formula (and its corrections); the chart only reads it.
-    let line = |n: u32, p99: bool| -> Vec<(f64, f64)> {
-        // A p99 line takes every other utilisation (0.02, 0.06 … 0.98): each
-        // of its points may invert a transform (a mix's tail, hedged calls),
-        // and 49 points of two lines in one task took 53-67 ms in the browser.
-        rhos.iter()
-            .step_by(if p99 { 2 } else { 1 })
-            .map(|&r| {
-                (
-                    r,
-                    if p99 {
-                        th.p99_at(n, r)
-                    } else {
-                        th.mean_at(n, r)
-                    },
-                )
-            })
-            .collect()
-    };
-    let label = |what: &str, exact: bool| {
-        if exact {
-            what.to_owned()
-        } else {
-            format!("{what} (approx.)")
-        }
-    };
-    let workers = |n: u32| tellers_sim::text::plural(u64::from(n), "worker");
-    let mut series = Vec::new();
-    // No formula covers this scenario's line at any load (theory says
-    // so): no theory lines, only the simulated points.
-    if th.curve_formula {
-        series.push(Series {
-            label: label(
-                &format!("mean, theory, {}", workers(c)),
-                points_th.mean_exact,
-            ),
-            color: palette::BLUE,
-            mark: Mark::Line,
-            points: line(c, false),
-        });
-        series.push(Series {
-            label: label(&format!("p99, theory, {}", workers(c)), points_th.p99_exact),
-            color: palette::VERMILLION,
-            mark: Mark::Line,
-            points: line(c, true),
-        });
-    }
-    if th.curve_formula && c > 1 {
-        // The same formulas with one worker, labelled by theory's own
-        // flags: one worker assumes nothing the c-worker line does not
-        // (the p99 still takes service times as random), so they are exact
-        // where theory's are.
-        series.push(Series {
-            label: label("mean, 1 worker", points_th.mean_exact),
-            color: palette::BLUE,
-            mark: Mark::Dashed,
-            points: line(1, false),
-        });
-        series.push(Series {
-            label: label("p99, 1 worker", points_th.p99_exact),
-            color: palette::VERMILLION,
-            mark: Mark::Dashed,
-            points: line(1, true),
-        });
-    }
+    let mut series = lines.to_vec();
     series.push(Series {
         label: "mean, simulated".into(),
         color: palette::BLUE,
@@ -669,9 +740,17 @@ pub fn series_charts(series: &[SeriesPoint]) -> [(&'static str, Chart); 4] {
 mod tests {
     use super::*;
     use tellers_sim::presets::preset;
-    use tellers_sim::sweep::curve_theory;
     use tellers_sim::theory::theory;
-    use tellers_sim::Scenario;
+
+    /// The curve of `th` with its theory lines, as the app draws it.
+    fn chart(
+        th: &Theory,
+        points_th: &Theory,
+        points: &[SweepPoint],
+        live: Option<&Report>,
+    ) -> Chart {
+        curve_chart(th, &curve_lines(th, points_th), points, live)
+    }
 
     #[test]
     fn log_ranges_are_whole_decades() {
@@ -691,7 +770,7 @@ mod tests {
             mean_ms: 100.0,
             p99_ms: 400.0,
         }];
-        let ch = curve_chart(&th, &th, &pts, Some(&r));
+        let ch = chart(&th, &th, &pts, Some(&r));
         let labels: Vec<_> = ch.series.iter().map(|s| s.label.as_str()).collect();
         assert!(
             labels.contains(&"mean, 1 worker (approx.)")
@@ -732,7 +811,7 @@ mod tests {
             mean_ms: 30.0,
             p99_ms: 60.0,
         }];
-        let labels: Vec<_> = curve_chart(&th, &th, &pts, None)
+        let labels: Vec<_> = chart(&th, &th, &pts, None)
             .series
             .into_iter()
             .map(|s| (s.label, s.points.len()))
@@ -752,7 +831,7 @@ mod tests {
         };
         let th = theory(&even);
         assert!(th.mean_ms.is_none() && th.utilisation.unwrap() < 1.0);
-        let labels: Vec<_> = curve_chart(&th, &th, &pts, None)
+        let labels: Vec<_> = chart(&th, &th, &pts, None)
             .series
             .into_iter()
             .map(|s| s.label)
@@ -769,7 +848,7 @@ mod tests {
     fn the_one_worker_lines_say_approx_as_theory_does() {
         let labels_of = |s: &Scenario| {
             let th = theory(s);
-            curve_chart(&th, &curve_theory(s, &th), &[], None)
+            chart(&th, &curve_theory(s, &th), &[], None)
                 .series
                 .into_iter()
                 .map(|s| s.label)
@@ -809,7 +888,7 @@ mod tests {
         assert!((theory(&mm1).scv - 1.0).abs() < 1e-12);
         assert_eq!(theory(&md1).scv, 0.0);
         // M/D/1 at 80 %: 10 ms + 20 ms in line, the theory's own figure.
-        let ch = curve_chart(&theory(&md1), &theory(&md1), &[], None);
+        let ch = chart(&theory(&md1), &theory(&md1), &[], None);
         let at80 = ch.series[0]
             .points
             .iter()
@@ -827,7 +906,7 @@ mod tests {
     #[test]
     fn without_a_run_the_operating_point_is_theory() {
         let s = preset("mm1").unwrap();
-        let ch = curve_chart(&theory(&s), &theory(&s), &[], None);
+        let ch = chart(&theory(&s), &theory(&s), &[], None);
         let ring = ch.series.iter().find(|s| s.mark == Mark::Ring).unwrap();
         assert_eq!(ring.label, "now (mean, theory)");
         assert!((ring.points[0].1 - 50.0).abs() < 1e-9);
@@ -836,7 +915,7 @@ mod tests {
     #[test]
     fn an_overloaded_scenario_has_no_operating_point() {
         let s = preset("sale-day").unwrap();
-        let ch = curve_chart(
+        let ch = chart(
             &theory(&s),
             &theory(&s),
             &[],
@@ -856,14 +935,14 @@ mod tests {
         let th = theory(&s);
         assert!(th.utilisation.unwrap() < 1.0 && !th.steady_load);
         let ring = |ch: &Chart| ch.series.iter().any(|s| s.mark == Mark::Ring);
-        assert!(!ring(&curve_chart(&th, &th, &[], None)));
+        assert!(!ring(&chart(&th, &th, &[], None)));
         // The same load held steady, but the run's backlog grows.
         let mut steady = s.clone();
         steady.rps_schedule = None;
         let th = theory(&steady);
         assert!(th.steady_load);
         assert!(
-            ring(&curve_chart(&th, &th, &[], None)),
+            ring(&chart(&th, &th, &[], None)),
             "a steady load has a point"
         );
         let r = tellers_sim::simulate(&s).unwrap();
@@ -872,7 +951,7 @@ mod tests {
             "{}",
             r.inside_growth_per_s
         );
-        assert!(!ring(&curve_chart(&th, &th, &[], Some(&r))));
+        assert!(!ring(&chart(&th, &th, &[], Some(&r))));
     }
 
     #[test]
@@ -976,7 +1055,7 @@ mod tests {
     #[test]
     fn a_chart_lays_out_for_a_phone_and_a_desktop() {
         let s = preset("sale-day-planned").unwrap();
-        let ch = curve_chart(&theory(&s), &theory(&s), &[], None);
+        let ch = chart(&theory(&s), &theory(&s), &[], None);
         let labels: Vec<&str> = ch.series.iter().map(|s| s.label.as_str()).collect();
         for width in [220.0, 258.0, 342.0, 600.0, 900.0] {
             let lay = chart_layout(width, &labels, &ch.x_label, &measure, 48.0, true);
@@ -1005,7 +1084,7 @@ mod tests {
             let last = lay.x_label_y + (lay.x_label.len() - 1) as f64 * X_LABEL_ROW;
             assert!(lay.x_label_y > lay.plot_top + lay.plot_h + 20.0);
             assert!(last + X_LABEL_ROW / 2.0 <= lay.height);
-            assert!((4..=10).contains(&lay.x_ticks) && (3..=8).contains(&lay.y_ticks));
+            assert!((4..=10).contains(&lay.x_ticks) && (5..=8).contains(&lay.y_ticks));
         }
         // A desktop fits the legend in a few rows; a narrow chart gets fewer x ticks.
         let wide = chart_layout(900.0, &labels, "x", &measure, 48.0, false);
@@ -1026,6 +1105,59 @@ mod tests {
             let labels = axis.key_points(lay.x_ticks.bold_points());
             assert_eq!(labels, [0.0, 20.0, 40.0, 60.0], "{width} px");
         }
+    }
+
+    /// A time series' y axis, from 0 to a tenth above its peak
+    /// ([`linear_max`]), has at least three labels at every height: with 4
+    /// ticks, a peak of 870 got only 0 and 500.
+    #[test]
+    fn a_linear_y_axis_keeps_at_least_three_labels() {
+        use plotters::coord::ranged1d::{KeyPointHint, Ranged};
+        use plotters::coord::types::RangedCoordf64;
+        let measure = |s: &str| s.chars().count() as f64 * 7.0;
+        for width in [240.0, 342.0, 500.0, 900.0] {
+            let lay = chart_layout(width, &[], "x", &measure, 48.0, false);
+            for peak in (1..=400).map(|i| f64::from(i) * 2.5) {
+                let axis: RangedCoordf64 = (0.0..linear_max([peak], 1.0)).into();
+                let labels = axis.key_points(lay.y_ticks.bold_points());
+                assert!(labels.len() >= 3, "{width} px, peak {peak}: {labels:?}");
+            }
+        }
+        let lay = chart_layout(900.0, &[], "x", &measure, 48.0, false);
+        let axis: RangedCoordf64 = (0.0..linear_max([870.0], 1.0)).into();
+        assert_eq!(
+            axis.key_points(lay.y_ticks.bold_points()),
+            [0.0, 200.0, 400.0, 600.0, 800.0]
+        );
+    }
+
+    /// The curve's theory lines come one a call, all four for a scenario
+    /// with several workers, and the old ones stay drawn until the new
+    /// scenario's are all there; a call for lines already there computes
+    /// nothing.
+    #[test]
+    fn theory_lines_come_one_a_draw_and_the_old_stay_until_the_new_are_in() {
+        let (a, b) = (preset("fan-out-10").unwrap(), preset("sale-day").unwrap());
+        let (ta, tb) = (theory(&a), theory(&b));
+        assert!(ta.servers > 1 && ta.curve_formula && tb.servers > 1 && tb.curve_formula);
+        let mut lines = CurveLines::default();
+        for _ in 1..CURVE_LINES {
+            assert!(!lines.add_one(&a, &ta));
+            assert!(lines.shown().is_empty());
+        }
+        assert!(lines.add_one(&a, &ta));
+        let all_a = curve_lines(&ta, &curve_theory(&a, &ta));
+        assert_eq!(lines.shown(), all_a);
+        assert!(lines.add_one(&a, &ta));
+        assert_eq!(lines.shown(), all_a);
+        // A new scenario: a's lines stay until b's four are computed.
+        for _ in 1..CURVE_LINES {
+            assert!(!lines.add_one(&b, &tb));
+            assert_eq!(lines.shown(), all_a);
+        }
+        assert!(lines.add_one(&b, &tb));
+        assert_eq!(lines.shown(), curve_lines(&tb, &curve_theory(&b, &tb)));
+        assert_ne!(lines.shown(), all_a);
     }
 
     #[test]
@@ -1066,7 +1198,7 @@ mod tests {
     fn the_curve_stays_inside_its_axis() {
         // Theory at 98 % is far above the axis; the drawn parts end at its top.
         let s = preset("mm1").unwrap();
-        let ch = curve_chart(&theory(&s), &theory(&s), &[], None);
+        let ch = chart(&theory(&s), &theory(&s), &[], None);
         for series in ch.series.iter().filter(|s| s.mark == Mark::Line) {
             for part in clip_to_range(&series.points, ch.y, true) {
                 assert!(part

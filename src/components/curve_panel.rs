@@ -1,7 +1,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::charts::{curve_chart, sweep_json};
+use crate::charts::{curve_chart, sweep_json, CurveLines};
 use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
 use crate::figures::{curve_approx_note, curve_caption};
 use crate::format::units_kept;
@@ -20,7 +20,11 @@ pub fn CurvePanel(
     // Redrawn whenever theory, the sweep, the run, the colours or the width
     // change, in a task of its own (see `draw_soon`).
     let pending = StoredValue::new(false);
+    let lines = StoredValue::new(CurveLines::default());
+    // Bumped while a scenario's theory lines are being computed, one a draw.
+    let more = RwSignal::new(0_usize);
     Effect::new(move |_| {
+        more.track();
         lab.scenario.track();
         lab.theory.track();
         lab.sweep.track();
@@ -39,9 +43,10 @@ pub fn CurvePanel(
             ) else {
                 return;
             };
-            // Theory of the curve's own points says whether its lines are
-            // exact for them (the scenario may be overloaded; they never are).
-            let chart = curve_chart(&th, &curve_theory(&s, &th), &points, report.as_ref());
+            if lines.try_update_value(|l| l.add_one(&s, &th)) == Some(false) {
+                more.update(|n| *n += 1);
+            }
+            let chart = lines.with_value(|l| curve_chart(&th, l.shown(), &points, report.as_ref()));
             draw_chart(&c, &chart, &Theme::new(dark), fit, true);
         });
     });
