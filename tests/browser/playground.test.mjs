@@ -496,12 +496,22 @@ export async function playgroundFitsAPhoneScreen({ page, open }) {
   await byTestId(page, 'step').click();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.equal(overflow, 0, `the playground scrolls sideways by ${overflow} px on a 375 px screen`);
-  // The run's buttons come first and the scene right after them; the
-  // scenario's settings follow.
+  // The run's buttons come first and the scene right after them, then the
+  // figures; the scenario's settings follow, before the charts (after
+  // them, they were 4,900 px below Play).
+  await expectVisible(page.locator('.panel--series'), 'the time series');
   const top = (sel) => page.evaluate((s) => document.querySelector(s).getBoundingClientRect().top + window.scrollY, sel);
   assert.ok((await top('[data-testid="play"]')) < 740, 'Play is on the first screen');
   assert.ok((await top('[data-testid="tellers-canvas"]')) < 2 * 740, 'the scene is within two screens');
-  assert.ok((await top('.playground__controls')) > (await top('[data-testid="tellers-canvas"]')), 'the settings follow the scene');
+  const order = ['[data-testid="tellers-canvas"]', '[data-testid="figures"]', '.playground__controls', '.panel--curve', '.panel--series'];
+  const tops = [];
+  for (const sel of order) tops.push(await top(sel));
+  assert.deepEqual(
+    order.filter((_, i) => i > 0 && tops[i] <= tops[i - 1]),
+    [],
+    `on a phone: scene, figures, settings, curve, time series; tops ${tops.map(Math.round).join(', ')} px`,
+  );
+  assert.ok(tops[2] - (await top('[data-testid="play"]')) < 4 * 740, 'the settings are within four screens of Play');
 }
 
 export async function theControlsStayInsideTheirPanel({ page, open }) {
