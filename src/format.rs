@@ -82,37 +82,9 @@ pub fn fmt_ms_pair(a: f64, b: f64) -> String {
     }
 }
 
-/// The units a number keeps beside it on a line.
-const UNITS: [&str; 10] = [
-    "calls/s", "per", "rps", "ms", "µs", "MB", "KB", "GB", "%", "s",
-];
-
-/// `text` with a no-break space between each number and its unit ("933
-/// ms", "75 %", "1,000 KB"), so that a line never breaks between them: a
-/// screenshot review found "933 / ms" in narrow cells. A word that only
-/// starts like a unit ("2 slots") keeps its space.
-pub fn units_kept(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len() + 8);
-    let mut from = 0;
-    for (i, _) in text.match_indices(' ') {
-        let after = &text[i + 1..];
-        let unit = UNITS.iter().any(|u| {
-            after.starts_with(u)
-                && after
-                    .as_bytes()
-                    .get(u.len())
-                    .is_none_or(|c| !c.is_ascii_alphanumeric())
-        });
-        if unit && i > 0 && bytes[i - 1].is_ascii_digit() {
-            out.push_str(&text[from..i]);
-            out.push('\u{a0}');
-            from = i + 1;
-        }
-    }
-    out.push_str(&text[from..]);
-    out
-}
+/// `text` with each number kept on a line with its unit (one home, shared
+/// with the course's text).
+pub use tellers_sim::text::units_kept;
 
 #[cfg(test)]
 mod tests {
@@ -161,23 +133,5 @@ mod tests {
         );
         assert_eq!(fmt_axis_tick(5000.0, false), "5,000");
         assert_eq!(fmt_axis_tick(0.25, false), "0.25");
-    }
-
-    #[test]
-    fn a_number_keeps_its_unit_on_its_line() {
-        let nb = |s: &str| s.replace('~', "\u{a0}");
-        assert_eq!(units_kept("582 ms / 933 ms"), nb("582~ms / 933~ms"));
-        assert_eq!(
-            units_kept("runs at 75 % of its limit: 1,000 KB, 10.3 s."),
-            nb("runs at 75~% of its limit: 1,000~KB, 10.3~s.")
-        );
-        assert_eq!(units_kept("80 per s"), nb("80~per s"));
-        assert_eq!(units_kept("400 rps (approx.)"), nb("400~rps (approx.)"));
-        assert_eq!(units_kept("≈5 µs"), nb("≈5~µs"));
-        // A word that starts like a unit is no unit; no number, no unit.
-        assert_eq!(units_kept("2 slots, 3 messages"), "2 slots, 3 messages");
-        assert_eq!(units_kept("ms and s"), "ms and s");
-        assert_eq!(units_kept(" ms"), " ms");
-        assert_eq!(units_kept(""), "");
     }
 }

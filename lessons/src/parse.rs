@@ -7,6 +7,7 @@ use crate::exercise::{figures_list, is_figure, Exercise, Kind};
 use crate::lesson::{Course, Lesson, Segment, SimBlock, VIEWS};
 use crate::math::math_to_mathml;
 use std::collections::{BTreeMap, BTreeSet};
+use tellers_sim::text::units_kept;
 use tellers_sim::Scenario;
 
 /// Seeds every exercise is tried with at build time.
@@ -18,7 +19,7 @@ fn markdown(md: &str) -> String {
     let events = Parser::new_ext(&md, Options::ENABLE_TABLES).collect();
     let mut out = String::new();
     html::push_html(&mut out, shape_tables(display_formulas(events)).into_iter());
-    tie_units(&out)
+    units_kept(&out)
 }
 
 /// A paragraph that is one formula and nothing else shows it as a display
@@ -143,32 +144,6 @@ fn shape_tables(events: Vec<pulldown_cmark::Event>) -> Vec<pulldown_cmark::Event
             out.push(Event::Html("</div>\n".into()));
         }
     }
-    out
-}
-
-/// Units a line should never separate from their number.
-const TIED_UNITS: &[&str] = &["%", "ms", "s", "rps", "KB", "MB", "GB"];
-
-/// `text` with the space between a number and its unit made a no-break
-/// space, so "70 %" never ends a line with "70" and starts the next with "%".
-pub fn tie_units(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find(' ') {
-        let (before, after) = (&rest[..i], &rest[i + 1..]);
-        out.push_str(before);
-        let after_number = before.ends_with(|c: char| c.is_ascii_digit());
-        let unit_next = TIED_UNITS.iter().any(|u| {
-            after.starts_with(u) && !after[u.len()..].starts_with(|c: char| c.is_alphanumeric())
-        });
-        out.push(if after_number && unit_next {
-            '\u{a0}'
-        } else {
-            ' '
-        });
-        rest = after;
-    }
-    out.push_str(rest);
     out
 }
 
@@ -431,7 +406,21 @@ fn caption_claim_fits(block: &SimBlock, c: &Claim) -> Result<(), String> {
 }
 
 fn exercise(toml_text: &str) -> Result<Exercise, String> {
-    let ex: Exercise = toml::from_str(toml_text).map_err(|e| format!("exercise block: {e}"))?;
+    let mut ex: Exercise = toml::from_str(toml_text).map_err(|e| format!("exercise block: {e}"))?;
+    // What the learner reads keeps each number on a line with its unit: a
+    // prompt's "{cpu} %" once broke as "25 / %".
+    ex.prompt = units_kept(&ex.prompt);
+    ex.note = ex.note.as_deref().map(units_kept);
+    for text in [
+        &mut ex.options,
+        &mut ex.explain,
+        &mut ex.hints,
+        &mut ex.solution,
+    ] {
+        for t in text.iter_mut() {
+            *t = units_kept(t);
+        }
+    }
     let at = |msg: String| format!("exercise '{}': {msg}", ex.id);
     if ex.hints.is_empty() {
         return Err(at("give at least one hint".into()));
@@ -655,8 +644,8 @@ pub fn parse_lesson_with_claims(
     let mut summary = None;
     for line in front.lines() {
         match line.split_once(':') {
-            Some(("title", v)) => title = Some(tie_units(v.trim())),
-            Some(("summary", v)) => summary = Some(tie_units(v.trim())),
+            Some(("title", v)) => title = Some(units_kept(v.trim())),
+            Some(("summary", v)) => summary = Some(units_kept(v.trim())),
             _ => return Err(at(format!("unknown front matter line '{line}'"))),
         }
     }
@@ -1016,8 +1005,34 @@ mistakes = ["rps", "rps * 0.01"]
     #[test]
     fn a_unit_stays_on_the_line_of_its_number() {
         assert_eq!(
-            tie_units("plan for 70 %. At 10 ms, 5 seconds, 200 rps and 3 so on"),
-            "plan for 70\u{a0}%. At 10\u{a0}ms, 5 seconds, 200\u{a0}rps and 3 so on"
+            markdown("plan for 70 %. At 10 ms, 5 seconds, 200 rps and 3 so on"),
+            "<p>plan for 70\u{a0}%. At 10\u{a0}ms, 5 seconds, 200\u{a0}rps and 3 so on</p>\n"
+        );
+    }
+
+    /// An exercise's texts keep their units on the line of their numbers,
+    /// the numbers filled in for each learner too.
+    #[test]
+    fn an_exercise_keeps_its_units_beside_its_numbers() {
+        let text = GOOD.replace(
+            r#"prompt = "{rps} × 0.1""#,
+            r#"prompt = "At {rps} rps, CPU is at {= rps / 10} % and 3 slots are free""#,
+        );
+        let l = parse_lesson("04-little.md", &text).unwrap();
+        let ex = l.exercises().next().unwrap();
+        let v = ex.variant("a/1").unwrap();
+        let rps = v.vars["rps"];
+        assert_eq!(
+            v.prompt,
+            format!(
+                "At {rps}\u{a0}rps, CPU is at {}\u{a0}% and 3 slots are free",
+                rps / 10.0
+            )
+        );
+        assert!(
+            v.solution[0].contains(" × 0.1\u{a0}s = "),
+            "{:?}",
+            v.solution
         );
     }
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 export async function threadsBusy(page) {
   const card = page.locator('#ex-threads-busy');
   const prompt = await card.locator('.exercise__prompt').textContent();
-  const m = prompt.match(/gets ([\d,]+) requests per second\. Each request uses (\d+) ms of CPU and waits (\d+) ms/);
+  const m = prompt.match(/gets ([\d,]+) requests per second\. Each request uses (\d+)\s+ms of CPU and waits (\d+)\s+ms/);
   assert.ok(m, `prompt not as expected: ${prompt}`);
   const [rps, cpu, wait] = m.slice(1).map((x) => Number(x.replace(/,/g, '')));
   return { card, prompt, answer: (rps * (cpu + wait)) / 1000 };
