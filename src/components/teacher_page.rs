@@ -77,7 +77,6 @@ pub fn TeacherPage() -> impl IntoView {
                     "data:text/plain;charset=utf-8,{}",
                     js_sys::encode_uri_component(&class_file(&class))
                 );
-                let code = query_escape(&class.code);
                 view! {
                     <div class="class-card" data-testid="new-class">
                         <p class="class-card__label">"Class code, for your students"</p>
@@ -91,14 +90,6 @@ pub fn TeacherPage() -> impl IntoView {
                         <p class="class-card__actions">
                             <a class="button button--primary" href=file download=format!("tellers-class-{}.txt", class.code)>
                                 "Save the code and key to a file"
-                            </a>
-                            // In new tabs: this card, with the key to type
-                            // there, stays open here.
-                            <a class="button" href=format!("#/lessons/answer-key?class={code}") target="_blank" rel="noopener">
-                                "This class's answer key"
-                            </a>
-                            <a class="button" href=format!("#/lessons/results?class={code}") target="_blank" rel="noopener">
-                                "This class's results"
                             </a>
                         </p>
                     </div>
@@ -141,8 +132,18 @@ pub fn TeacherPage() -> impl IntoView {
 
 /// The rest of a class, step by step: its buttons open the class just
 /// created, `code`, when there is one (else the pages ask for a code).
+///
+/// Once a class is created they open in new tabs, so that its card, with
+/// the key to type there, stays open here. (The card once had buttons of
+/// its own for the same two pages: two pairs, one opening a new tab and
+/// one not, a screenshot review found.)
 fn steps_html(code: Option<String>) -> String {
-    let class = code.map_or(String::new(), |c| format!("?class={}", query_escape(&c)));
+    let (class, tab) = code.map_or((String::new(), ""), |c| {
+        (
+            format!("?class={}", query_escape(&c)),
+            " target=\"_blank\" rel=\"noopener\"",
+        )
+    });
     format!(
         "<h2>2. In class</h2>\
 <p>Students open the Lessons and type the class code and their name: from then on each lesson \
@@ -152,11 +153,11 @@ with their numbers.</p>\
 <p>Open the answer key, type your teacher key, then list your students' names: it shows each \
 one's answers by lesson and exercise number (with their questions if you like), for one lesson or \
 all, ready to print.</p>\
-<p><a class=\"button\" href=\"#/lessons/answer-key{class}\">Open the answer key</a></p>\
+<p><a class=\"button\" href=\"#/lessons/answer-key{class}\"{tab}>Open the answer key</a></p>\
 <h2>4. The class's results</h2>\
 <p>Students press “Save progress to a file” and give you the file. Drop all the files on the \
 results page: one table, a row per student, ready to download as CSV.</p>\
-<p><a class=\"button\" href=\"#/lessons/results{class}\">Class results</a></p>"
+<p><a class=\"button\" href=\"#/lessons/results{class}\"{tab}>Class results</a></p>"
     )
 }
 
@@ -170,8 +171,14 @@ mod tests {
         assert!(none.contains("href=\"#/lessons/answer-key\">Open the answer key"));
         assert!(none.contains("href=\"#/lessons/results\">Class results"));
         let made = steps_html(Some("K7Q2-MX4P".into()));
-        assert!(made.contains("href=\"#/lessons/answer-key?class=K7Q2-MX4P\">Open the answer key"));
-        assert!(made.contains("href=\"#/lessons/results?class=K7Q2-MX4P\">Class results"));
+        let tab = " target=\"_blank\" rel=\"noopener\">";
+        assert!(made.contains(&format!(
+            "href=\"#/lessons/answer-key?class=K7Q2-MX4P\"{tab}Open the answer key"
+        )));
+        assert!(made.contains(&format!(
+            "href=\"#/lessons/results?class=K7Q2-MX4P\"{tab}Class results"
+        )));
+        assert!(!none.contains("_blank"), "without a class, the same tab");
     }
 }
 
