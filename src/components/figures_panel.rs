@@ -163,9 +163,10 @@ fn verdict(lab: Lab, report: Memo<Report>) -> impl IntoView {
                                     <li class=class data-sign=format!("{:?}", s.kind)>
                                         // A full stop after the title: read aloud or
                                         // copied, it does not run into the detail.
-                                        <strong>{s.title} "."</strong>
+                                        // Numbers keep their units on their line.
+                                        <strong>{units_kept(&s.title)} "."</strong>
                                         " "
-                                        <span>{s.detail}</span>
+                                        <span>{units_kept(&s.detail)}</span>
                                     </li>
                                 }
                             })

@@ -18,7 +18,7 @@ function readFigures(page) {
       p50: cells('fig-p50'),
       p99: cells('fig-p99'),
       inside: cells('fig-inside'),
-      signs: document.querySelector('[data-testid="signs"]').textContent,
+      signs: document.querySelector('[data-testid="signs"]').textContent.replace(/\u00a0/g, ' '),
     };
   });
 }
@@ -40,9 +40,9 @@ export async function anOverloadedRunShowsMeasuringNeverZeroAfterTheWarmUp({ pag
       assert.notEqual(row[0], '0 ms', `${name} reads 0 ms at "${f.status}"`);
     }
     assert.ok(!/= 0$/.test(f.inside[1] ?? ''), `λ·W reads ${f.inside[1]} at "${f.status}"`);
-    assert.ok(!/mean 0 ms/.test(f.signs), `the verdict says "mean 0 ms" at "${f.status}"`);
+    assert.ok(!/mean 0\s+ms/.test(f.signs), `the verdict says "mean 0 ms" at "${f.status}"`);
     if (f.mean[0] === 'measuring…' && !measuringShot) {
-      assert.match(f.signs, /Measuring: none of the requests that arrived in the [\d.]+ s since the warm-up has finished yet/);
+      assert.match(f.signs, /Measuring: none of the requests that arrived in the [\d.]+\s+s since the warm-up has finished yet/);
       assert.match(f.signs, /The line already says they are long: [\d,]+ requests wait ahead of the newest/);
       await byTestId(page, 'signs').scrollIntoViewIfNeeded();
       await screenshot('figures-measuring.png', { fullPage: false });
@@ -59,6 +59,9 @@ export async function anOverloadedRunShowsMeasuringNeverZeroAfterTheWarmUp({ pag
   await page.waitForFunction(() => document.querySelector('[data-sign="PoolLimit"]'));
   const verdict = await byTestId(page, 'signs').textContent();
   assert.equal(verdict.match(/\d{4,}/), null, `an ungrouped number in the verdict: ${verdict}`);
+  // Its numbers keep their units on their line (a no-break space).
+  assert.equal(verdict.match(/\d (ms|s|rps|%)(?!\w)/), null, `a unit that may break from its number: ${verdict}`);
+  assert.match(verdict, /\d\u00a0(ms|rps|%)/);
   // A sign's title ends with a full stop, not running into its detail.
   assert.match(verdict, /The pool is the limit\. Threads busy: [\d.]+ of \d/);
 }

@@ -79,7 +79,7 @@ export async function aFullPoolSaysItsThreadsWaitForCores({ page, open }) {
   );
   // The signs say so too, as the lesson tells.
   await expectVisible(
-    full.getByText(/More threads help only up to the CPU limit: 40 threads that also wait for a core finish about 365 rps/),
+    full.getByText(/More threads help only up to the CPU limit: 40 threads that also wait for a core finish about 365\s+rps/),
     'the CPU sign that says more threads help up to the CPU limit',
   );
 }
