@@ -436,18 +436,23 @@ mod tests {
         assert_eq!(e.unit, Some(Unit::Count));
         let v = e.variant("r12/ana").unwrap();
         let percent = format!("{} %", format_number(v.answer.unwrap() * 100.0));
+        // As the learner reads it: the unit on the number's line.
+        let shown = tellers_sim::text::units_kept(&percent);
         assert!(
-            v.solution.last().unwrap().contains(&percent),
-            "{percent}: {:?}",
+            v.solution.last().unwrap().contains(&shown),
+            "{shown}: {:?}",
             v.solution
         );
-        let typed = check_answer(e, &v, &percent, None);
-        assert_eq!(
-            (typed.correct, typed.counts),
-            (true, true),
-            "{}",
-            typed.message
-        );
+        // Typed, or copied from the solution with its no-break space.
+        for answer in [&percent, &shown] {
+            let typed = check_answer(e, &v, answer, None);
+            assert_eq!(
+                (typed.correct, typed.counts),
+                (true, true),
+                "{answer:?}: {}",
+                typed.message
+            );
+        }
         // A count of threads is no percentage.
         let threads = exercise("threads-busy");
         let tv = threads.variant("r12/ana").unwrap();
