@@ -514,6 +514,24 @@ export async function playgroundFitsAPhoneScreen({ page, open }) {
   assert.ok(tops[2] - (await top('[data-testid="play"]')) < 4 * 740, 'the settings are within four screens of Play');
 }
 
+/** On a laptop the scenario panel scrolls on its own; a shadow at its
+ * edge says there is more (a Mac draws no scrollbar until one scrolls):
+ * covers that scroll with the settings, over shadows that stay put. */
+export async function theScenarioPanelShowsThereIsMoreToScroll({ page, open }) {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await openPaused(page, open);
+  const panel = page.locator('.playground__controls');
+  await expectVisible(panel.locator('select').first(), 'the selects');
+  const s = await panel.evaluate((e) => ({
+    more: e.scrollHeight - e.clientHeight,
+    attachment: getComputedStyle(e).backgroundAttachment,
+    images: getComputedStyle(e).backgroundImage.match(/gradient\(/g)?.length ?? 0,
+  }));
+  assert.ok(s.more > 100, `the panel scrolls on a laptop (${s.more} px more)`);
+  assert.match(s.attachment, /^local, local, scroll, scroll\b/);
+  assert.equal(s.images, 4, 'two covers and two shadows');
+}
+
 export async function theControlsStayInsideTheirPanel({ page, open }) {
   for (const width of [1366, 1920]) {
     await page.setViewportSize({ width, height: 900 });
