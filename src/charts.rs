@@ -466,7 +466,6 @@ pub const CURVE_LINES: usize = 4;
 /// point may invert a transform, so the app computes the lines once a
 /// scenario, one a task (a p99 line of 100 fan-out calls took about 15 ms in
 /// the browser), not on every redraw: [`curve_chart`] takes them.
-///
 pub fn curve_line(th: &Theory, points_th: &Theory, i: usize) -> Option<Series> {
     let c = th.servers.max(1);
     // The same formulas with one worker, labelled by theory's own flags:
@@ -544,11 +543,10 @@ pub fn curve_lines(th: &Theory, points_th: &Theory) -> Vec<Series> {
 /// last ones stay drawn.
 #[derive(Default)]
 pub struct CurveLines {
-    /// The scenario of the lines being computed.
-    of: Option<Scenario>,
-    /// Theory of the curve's own points: whether the lines are exact for
-    /// them (the scenario may be overloaded; they never are).
-    points_th: Option<Theory>,
+    /// The scenario of the lines being computed, and the theory of the
+    /// curve's own points: whether the lines are exact for them (the
+    /// scenario may be overloaded; they never are).
+    of: Option<(Scenario, Theory)>,
     /// The lines computed so far, and the next one to compute.
     done: Vec<Series>,
     next: usize,
@@ -559,14 +557,13 @@ pub struct CurveLines {
 impl CurveLines {
     /// Computes one more line of `s` (theory `th`); true once all are shown.
     pub fn add_one(&mut self, s: &Scenario, th: &Theory) -> bool {
-        if self.of.as_ref() != Some(s) {
-            self.of = Some(s.clone());
-            self.points_th = Some(curve_theory(s, th));
-            self.done.clear();
-            self.next = 0;
-        }
-        let Some(points_th) = &self.points_th else {
-            return true;
+        let points_th = match &self.of {
+            Some((of, points_th)) if of == s => points_th,
+            _ => {
+                self.done.clear();
+                self.next = 0;
+                &self.of.insert((s.clone(), curve_theory(s, th))).1
+            }
         };
         if self.next == CURVE_LINES {
             return true;
