@@ -396,10 +396,12 @@ fn caption_claim_fits(block: &SimBlock, c: &Claim) -> Result<(), String> {
             c.id
         ));
     }
-    if !c.seeds.contains(&block.scenario.seed) {
+    if !crate::claim::SEEDS.contains(&block.scenario.seed) {
         return Err(format!(
-            "claim '{}' must also be checked on the block's own seed {}",
-            c.id, block.scenario.seed
+            "the block's seed {} is not one its claims are checked on: use one of {} to {}",
+            block.scenario.seed,
+            crate::claim::SEEDS.start(),
+            crate::claim::SEEDS.end()
         ));
     }
     Ok(())
@@ -1122,11 +1124,17 @@ mistakes = ["rps", "rps * 0.01"]
         // slider there, threads is not.
         let e = err(&GOOD.replace("threads = 40, rps = 300", "threads = 30, rps = 300"));
         assert!(e.contains("differs from the block's in threads"), "{e}");
+        let e = err(&GOOD.replace("\"threads\": 40,", "\"threads\": 40, \"seed\": 21,"));
+        assert!(
+            e.contains("seed 21 is not one its claims are checked on"),
+            "{e}"
+        );
+        // Every claim runs on the same seeds: a claim cannot pick its own.
         let e = err(&GOOD.replace(
             "figure = \"queue_len_end\"",
             "seeds = [2, 3]\nfigure = \"queue_len_end\"",
         ));
-        assert!(e.contains("own seed 1"), "{e}");
+        assert!(e.contains("unknown field `seeds`"), "{e}");
         // A sentence anywhere that speaks of the simulator needs a claim too.
         let e = err(&GOOD.replace("Text with", "The simulator shows"));
         assert!(e.contains("end it with {claim: id}"), "{e}");
