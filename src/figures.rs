@@ -445,23 +445,6 @@ pub fn curve_caption(th: &Theory) -> String {
     )
 }
 
-/// The curve's note on its "(approx.)" lines: why they are approximate
-/// and, for fixed-size jobs, which side of the p99 line the simulated dots
-/// fall (their tail is shorter than the random jobs the formula assumes).
-/// Said only when the service time really is fixed (no spread at all) and
-/// the mean formula is exact, so the p99's random-time tail is the one
-/// approximation; a spread below random's (CPU plus a random wait, say)
-/// says nothing of which side the dots fall.
-pub fn curve_approx_note(th: &Theory) -> Option<String> {
-    let why = approx_note(th)?;
-    let side = if !th.p99_exact && th.mean_exact && th.scv == 0.0 {
-        " Jobs of fixed size have a shorter tail than random ones, so the simulated p99 dots sit below that line."
-    } else {
-        ""
-    };
-    Some(format!("{why}{side}"))
-}
-
 fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     let mut rows = Vec::new();
     let mut row = |key, label: &str, sim: String, theory: String| {
@@ -1426,13 +1409,23 @@ mod tests {
 
     #[test]
     fn approximate_theory_says_why() {
-        let md1 = theory(&preset("md1").unwrap());
-        let note = approx_note(&md1).unwrap();
+        // Twenty threads at 150 rps: the p99 takes an exponential tail
+        // for their time held (10 ms of CPU, then a 90 ms wait).
+        let pool = theory(&Scenario {
+            rps: 150.0,
+            ..preset("sale-day").unwrap()
+        });
+        let note = approx_note(&pool).unwrap();
         assert!(
             note.starts_with("Approx.:") && note.contains("p99"),
             "{note}"
         );
-        assert!(approx_note(&theory(&preset("mm1").unwrap())).is_none());
+        for exact in ["mm1", "md1"] {
+            assert!(
+                approx_note(&theory(&preset(exact).unwrap())).is_none(),
+                "{exact}"
+            );
+        }
     }
 
     #[test]
@@ -1617,24 +1610,26 @@ mod tests {
         assert!(dep_lines(&DepView::default()).is_empty());
     }
 
+    /// M/D/1's curve: both lines exact, so no note, and its p99 dots on
+    /// the p99 line. (Its p99 line once came from the exponential tail,
+    /// twice the dots, with a note saying they fall below it.) The curve's
+    /// points run 20,000 requests: at 50 and 70 % their p99 landed within
+    /// 8 % of the line on seeds 1 to 10.
     #[test]
-    fn the_m_d_1_curve_says_its_p99_dots_fall_below_the_line() {
+    fn the_m_d_1_curve_has_its_p99_dots_on_the_line() {
         use tellers_sim::sweep::sweep_scenario;
         let s = preset("md1").unwrap();
         let th = theory(&s);
-        let note = curve_approx_note(&th).unwrap();
-        assert!(note.contains("below that line"), "{note}");
-        // What the note says, checked on the curve's own points.
-        for rho in [0.5, 0.7, 0.9] {
+        assert!(approx_note(&th).is_none());
+        for rho in [0.5, 0.7] {
             let p = sweep_scenario(&s, &th, rho).unwrap();
             let sim_p99 = tellers_sim::simulate(&p).unwrap().latency_ms.p99;
             let line = th.p99_at(th.servers, rho);
             assert!(
-                sim_p99 < line,
+                (sim_p99 / line - 1.0).abs() < 0.12,
                 "ρ {rho}: simulated p99 {sim_p99} ms, line {line} ms"
             );
         }
-        assert!(curve_approx_note(&theory(&preset("mm1").unwrap())).is_none());
     }
 
     /// The rows read theory's rounds, threads and stacks, as the learner
@@ -1740,7 +1735,7 @@ mod tests {
                 .theory
         };
         assert!(!get("mm1").contains("approx"), "{}", get("mm1"));
-        assert!(get("md1").contains("approx"));
+        assert!(!get("md1").contains("approx"), "{}", get("md1"));
         // A random wait after the CPU line is added as a random time (near the
         // simulated 440 ms), but the pool is not in the formula: approximate.
         let planned = get("sale-day-planned");
@@ -2181,16 +2176,6 @@ mod tests {
             ..s.clone()
         };
         assert_eq!(dep_slots_busy_text(&theory(&over)), "50 % (approx.)");
-    }
-
-    #[test]
-    fn the_fixed_size_note_needs_fixed_service_times() {
-        // The default pool: 10 ms of CPU plus a 90 ms random wait, SCV
-        // about 0.82. Below random's, but not fixed: no side is promised.
-        let th = theory(&Scenario::default());
-        assert!(th.scv > 0.0 && th.scv < 1.0 && !th.p99_exact, "{}", th.scv);
-        let note = curve_approx_note(&th).unwrap();
-        assert!(!note.contains("fixed size"), "{note}");
     }
 
     #[test]

@@ -3,7 +3,7 @@ use leptos::prelude::*;
 
 use crate::charts::{curve_chart, sweep_json, CurveLines};
 use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
-use crate::figures::{curve_approx_note, curve_caption};
+use crate::figures::{approx_note, curve_caption};
 use crate::format::units_kept;
 use crate::lab::Lab;
 use tellers_sim::sweep::{curve_theory, SWEEP_RHOS};
@@ -82,7 +82,7 @@ pub fn CurvePanel(
                 <span data-testid="curve-approx">
                     {move || {
                         let th = lab.theory.get();
-                        curve_approx_note(&curve_theory(&lab.scenario.get(), &th)).unwrap_or_default()
+                        approx_note(&curve_theory(&lab.scenario.get(), &th)).unwrap_or_default()
                     }}
                 </span>
                 " "
