@@ -1415,11 +1415,13 @@ pub fn theory(s: &Scenario) -> Theory {
                 analytic::slowest_quantile_ms(s.fan_out, s.wait_ms, s.hedge_after_ms, 0.99) + dep_wq
             }),
         delay_shape,
-        // A rare heavy class's tail, on any number of servers; on one
-        // server, any shape that is not exponential (fixed steps, a sum
-        // of steps): Pollaczek–Khinchine's transform is exact there, where
-        // the exponential tail put M/D/1's p99 at twice the run's.
-        service_shape: (scv > 1.0 + 1e-9 || servers == 1 && letter != "M")
+        // Any service that is not exponential takes its tail from its
+        // shape: on one server Pollaczek–Khinchine's transform is exact
+        // (the exponential tail put M/D/1's p99 at twice the run's); on
+        // several, the wait of one server that many times as fast is an
+        // approximation, but far nearer the runs (M/D/4 at 80 %: 34.2 ms
+        // against 34.8 simulated, where the exponential tail said 68.9).
+        service_shape: (letter != "M")
             .then(|| service_shape(s, capacity.binding, dep_wq))
             .flatten(),
         dep,
@@ -1527,7 +1529,7 @@ pub fn theory(s: &Scenario) -> Theory {
         th.p99_exact = th.mean_exact && tail_exact && !newest_first;
         if !tail_exact {
             approx_because.push(if shaped {
-                "the p99 with several servers takes the wait of one server that many times as fast, scaled to the chance of waiting: exact for random (exponential) service times, an approximation for a mix of light and heavy requests".to_owned()
+                "the p99 with several servers takes the wait of one server that many times as fast, scaled to the chance of waiting: exact for random (exponential) service times, an approximation for these".to_owned()
             } else if scv > 1.0 + 1e-9 {
                 "the p99 uses the tail of random (exponential) service times of the same mean, but these are a mix with rare long steps, whose tail is far longer: the run's p99 can be far above it".to_owned()
             } else {

@@ -104,6 +104,45 @@ fn md1_waits_half_as_long_as_mm1() {
     );
 }
 
+/// Service times that are not exponential on several servers: theory's
+/// p99 takes the wait of one server that many times as fast, scaled to
+/// the chance of waiting (an approximation, marked so). Against long runs
+/// it is far nearer than the exponential tail of the same mean: fixed
+/// 10 ms jobs on 4 workers at 80 % (34.2 ms against 68.9), and a thread
+/// held for 1 ms of CPU and the slowest of 10 calls of 10 ms on 20 threads
+/// (70.2 ms against about 140). 6 %, as for the other p99 checks.
+#[test]
+fn several_servers_with_other_service_times_have_a_near_p99() {
+    let md4 = queue(4, 0.8, Dist::Const, 1_600_000, 4);
+    let fan = Scenario {
+        cores: 8,
+        threads: 20,
+        cpu_ms: 1.0,
+        wait_ms: 10.0,
+        fan_out: 10,
+        rps: 400.0,
+        switch_us: 0.0,
+        requests: Some(240_000),
+        duration_s: 86_400.0,
+        seed: 4,
+        ..Scenario::default()
+    };
+    for (name, s) in [
+        ("M/D/4 at 0.8", md4),
+        ("20 threads, slowest of 10 calls", fan),
+    ] {
+        let t = tellers_sim::theory::theory(&s);
+        assert!(!t.p99_exact, "{name}: several servers, an approximation");
+        let r = simulate(&s).unwrap();
+        close(
+            r.latency_ms.p99,
+            t.p99_ms.unwrap(),
+            0.06,
+            &format!("{name} p99"),
+        );
+    }
+}
+
 #[test]
 fn event_loops_on_a_shared_line_are_mmc_too() {
     let s = Scenario {

@@ -70,7 +70,15 @@ fn a_thread_bound_fan_out_p99_counts_the_slowest_call_once() {
     assert_eq!(th.delay_p99_ms, None);
     let rho = th.utilisation.unwrap();
     assert_eq!(th.p99_ms.unwrap(), th.p99_at(th.servers, rho));
-    let line_only = tellers_sim::analytic::mmc_response_percentile_ms(20, th.service_ms, rho, 0.99);
+    // The calls are in the thread's service time, in its shape (the
+    // slowest of 10 as 10 random gaps), and nothing after the line adds
+    // them again.
+    let shape = th.service_shape.as_ref().unwrap();
+    assert_eq!(shape.then.len(), 10);
+    assert_eq!(th.delay_shape.calls, 0);
+    assert_eq!(th.delay_shape.fixed_ms, 0.0);
+    let line_only =
+        tellers_sim::analytic::shaped_then_delay_p99_ms(20, shape, rho, &th.delay_shape);
     assert!((th.p99_ms.unwrap() - line_only).abs() < 1e-9);
 }
 
