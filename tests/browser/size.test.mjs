@@ -69,7 +69,9 @@ import { DIST } from './harness.mjs';
  * longest task of a walk through every preset went from 42-44 ms to
  * 27-30 ms): +0.5 KB; one function for numbers kept beside their units,
  * for the signs too: +0.2 KB; the scenario panel's scroll shadows (CSS),
- * +0.1 KB; the app 429.4 KB. Budget 430.
+ * +0.1 KB; the app 429.4 KB. Budget 430. A twelfth (3 Dec): the p99 of
+ * every service that is not exponential from its own shape (M/D/1
+ * exact), the curve's note for fixed jobs gone: -0.2 KB, the app 429.2 KB.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
