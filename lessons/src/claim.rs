@@ -333,7 +333,6 @@ mod tests {
             "why",
         );
         bad("id = \"growth\"", "id = \"Growth\"", "kebab-case");
-
         bad(
             "figure",
             "set = { duration_s = 86000 }\nfigure",

@@ -11,12 +11,13 @@
 //! figures; other shapes use the Allen–Cunneen correction (mean wait × (1 +
 //! SCV) / 2), which is exact for one worker's mean (Pollaczek–Khinchine).
 //! The p99 adds the wait after the line as the random time it is (the
-//! slowest of its calls, hedged or not); a mix with a rare heavy class
-//! (SCV above 1), and any service that is not exponential on one server
-//! (fixed steps: M/D/1), takes its tail from the shape itself
-//! ([`analytic::shaped_then_delay_p99_ms`], exact on one server), as an
-//! exponential tail would put the p99 far below the run (a heavy class)
-//! or far above it (fixed steps).
+//! slowest of its calls, hedged or not); a service that is not
+//! exponential (fixed steps, steps in a row, a mix with a rare heavy
+//! class) takes its tail from its own shape
+//! ([`analytic::shaped_then_delay_p99_ms`]: exact on one server, an
+//! approximation on several), as an exponential tail of the same mean
+//! would put the p99 far below the run (a heavy class) or far above it
+//! (fixed steps: twice M/D/1's).
 
 use crate::analytic::{self, Capacity, CpuPart, Delay, Limit, Part, Shape};
 use crate::scenario::{Accept, Arrivals, Discipline, Dist, Model, Scenario};
@@ -92,14 +93,13 @@ pub struct Theory {
     /// What every request adds after the line, as the p99 adds it: a fixed
     /// time, then the slowest of its random calls (hedged or not).
     pub delay_shape: Delay,
-    /// The shape of the service time at the line when it is a mix whose
-    /// tail an exponential one of the same mean would understate (SCV
-    /// above 1: a rare heavy class), or when the line has one server and
-    /// its service is not exponential (fixed steps, steps in a row): light
-    /// and heavy requests, fixed or random, then what every request adds.
-    /// The p99 then comes from this shape
-    /// ([`analytic::shaped_then_delay_p99_ms`]), exact on one server.
-    /// `None` otherwise.
+    /// The shape of the service time at the line when it is not
+    /// exponential (fixed steps, steps in a row, a mix with a rare heavy
+    /// class): light and heavy requests, fixed or random, then what every
+    /// request adds. The p99 then comes from this shape
+    /// ([`analytic::shaped_then_delay_p99_ms`]): exact on one server, an
+    /// approximation on several. `None` for exponential service, or where
+    /// the dependency is the line or a thread holds hedged calls.
     pub service_shape: Option<Shape>,
     /// The dependency side: calls, its utilisation, the waits in its lines,
     /// fan-out and hedging.
@@ -1529,7 +1529,7 @@ pub fn theory(s: &Scenario) -> Theory {
         th.p99_exact = th.mean_exact && tail_exact && !newest_first;
         if !tail_exact {
             approx_because.push(if shaped {
-                "the p99 with several servers takes the wait of one server that many times as fast, scaled to the chance of waiting: exact for random (exponential) service times, an approximation for these".to_owned()
+                "the p99 with several servers takes the wait of one server that many times as fast, scaled to the chance of waiting: exact for random (exponential) service times, an approximation for other service times, as here".to_owned()
             } else if scv > 1.0 + 1e-9 {
                 "the p99 uses the tail of random (exponential) service times of the same mean, but these are a mix with rare long steps, whose tail is far longer: the run's p99 can be far above it".to_owned()
             } else {
