@@ -7,6 +7,8 @@
 //! so a 3 % tolerance is over three standard errors. p99 estimates are noisier
 //! (a tail quantile sees 1 % of the samples), so they get 6 %.
 
+mod common;
+
 use tellers_sim::analytic::CpuPart;
 use tellers_sim::analytic::{
     md1_response_ms, mm1_response_ms, mmc_response_ms, mmc_response_percentile_ms, mmc_wait_ms,
@@ -115,17 +117,11 @@ fn md1_waits_half_as_long_as_mm1() {
 fn several_servers_with_other_service_times_have_a_near_p99() {
     let md4 = queue(4, 0.8, Dist::Const, 1_600_000, 4);
     let fan = Scenario {
-        cores: 8,
-        threads: 20,
-        cpu_ms: 1.0,
-        wait_ms: 10.0,
-        fan_out: 10,
-        rps: 400.0,
         switch_us: 0.0,
         requests: Some(240_000),
         duration_s: 86_400.0,
         seed: 4,
-        ..Scenario::default()
+        ..common::thread_bound_fan_out()
     };
     for (name, s) in [
         ("M/D/4 at 0.8", md4),

@@ -2,6 +2,8 @@
 //! approximation and why, and when theory has no formula at all. Plain
 //! theory, no runs (the runs that check the figures are in `theory.rs`).
 
+mod common;
+
 use tellers_sim::analytic::Limit;
 use tellers_sim::presets::preset;
 use tellers_sim::schedule::Schedule;
@@ -56,15 +58,7 @@ fn a_thread_bound_fan_out_p99_counts_the_slowest_call_once() {
     // 20 threads, 1 ms of CPU and the slowest of 10 calls of 10 ms: the
     // threads bind and the wait is inside the thread's service time, so
     // the slowest call's p99 must not be added on top of it.
-    let s = Scenario {
-        cores: 8,
-        threads: 20,
-        cpu_ms: 1.0,
-        wait_ms: 10.0,
-        fan_out: 10,
-        rps: 400.0,
-        ..Scenario::default()
-    };
+    let s = common::thread_bound_fan_out();
     let th = theory(&s);
     assert_eq!(th.capacity.binding, Limit::Threads);
     assert_eq!(th.delay_p99_ms, None);
