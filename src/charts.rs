@@ -529,13 +529,6 @@ pub fn curve_line(th: &Theory, points_th: &Theory, i: usize) -> Option<Series> {
     })
 }
 
-/// All the theory lines of the chart, in one go ([`curve_line`]).
-pub fn curve_lines(th: &Theory, points_th: &Theory) -> Vec<Series> {
-    (0..CURVE_LINES)
-        .filter_map(|i| curve_line(th, points_th, i))
-        .collect()
-}
-
 /// The curve's theory lines, computed once a scenario, one line a draw
 /// ([`curve_line`]): a p99 line of 100 fan-out calls took about 15 ms,
 /// and the curve is redrawn at each simulated point and a few times a
@@ -589,7 +582,7 @@ fn workers(n: u32) -> String {
 }
 
 /// The utilisation → response-time chart: the theory `lines` of `th`
-/// ([`curve_lines`]), the simulated points, and where the scenario runs
+/// ([`CurveLines`]), the simulated points, and where the scenario runs
 /// now (from `live`, when it has open arrivals below capacity).
 pub fn curve_chart(
     th: &Theory,
@@ -738,6 +731,13 @@ mod tests {
     use super::*;
     use tellers_sim::presets::preset;
     use tellers_sim::theory::theory;
+
+    /// All the theory lines of the chart, in one go ([`curve_line`]).
+    fn curve_lines(th: &Theory, points_th: &Theory) -> Vec<Series> {
+        (0..CURVE_LINES)
+            .filter_map(|i| curve_line(th, points_th, i))
+            .collect()
+    }
 
     /// The curve of `th` with its theory lines, as the app draws it.
     fn chart(
