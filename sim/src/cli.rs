@@ -72,8 +72,9 @@ USAGE:
   tellers COMMAND --help             one command's flags
 
 SWEEP: each point runs the scenario at ρ × its capacity with Poisson
-arrivals and 20,000 requests, the same points as the app's curve
-(default ρ: 0.1, 0.2, … 0.9, 0.95).
+arrivals and 20,000 requests (keep-alive connections: about 20,000,
+measured once the connections reach the rate), the same points as the
+app's curve (default ρ: 0.1, 0.2, … 0.9, 0.95).
 
 FLAGS (override the preset or file; each is a scenario field, the same
 name in snake_case in URLs and scenario files):";
