@@ -5,7 +5,6 @@
 
 use tellers_sim::report::{Report, SeriesPoint};
 use tellers_sim::signs::backlog_grows;
-use tellers_sim::sweep::curve_theory;
 use tellers_sim::theory::Theory;
 use tellers_sim::Scenario;
 
@@ -462,7 +461,7 @@ pub const CURVE_LINES: usize = 4;
 /// chart: the mean and the p99 for `th.servers` workers, then for one; none
 /// when theory has no formula for the line ([`Theory::curve_formula`]), or
 /// for one worker when `th.servers` is one. Labelled "(approx.)" as the
-/// theory of the curve's points (`points_th`, [`curve_theory`]) says. A p99
+/// theory of the curve's points (`points_th`, [`curve_theory`](tellers_sim::sweep::curve_theory)) says. A p99
 /// point may invert a transform, so the app computes the lines once a
 /// scenario, one a task (a p99 line of 100 fan-out calls took about 15 ms in
 /// the browser), not on every redraw: [`curve_chart`] takes them.
@@ -536,10 +535,8 @@ pub fn curve_line(th: &Theory, points_th: &Theory, i: usize) -> Option<Series> {
 /// last ones stay drawn.
 #[derive(Default)]
 pub struct CurveLines {
-    /// The scenario of the lines being computed, and the theory of the
-    /// curve's own points: whether the lines are exact for them (the
-    /// scenario may be overloaded; they never are).
-    of: Option<(Scenario, Theory)>,
+    /// The scenario of the lines being computed.
+    of: Option<Scenario>,
     /// The lines computed so far, and the next one to compute.
     done: Vec<Series>,
     next: usize,
@@ -548,16 +545,15 @@ pub struct CurveLines {
 }
 
 impl CurveLines {
-    /// Computes one more line of `s` (theory `th`); true once all are shown.
-    pub fn add_one(&mut self, s: &Scenario, th: &Theory) -> bool {
-        let points_th = match &self.of {
-            Some((of, points_th)) if of == s => points_th,
-            _ => {
-                self.done.clear();
-                self.next = 0;
-                &self.of.insert((s.clone(), curve_theory(s, th))).1
-            }
-        };
+    /// Computes one more line of `s` (theory `th`, and `points_th`, the
+    /// theory of the curve's own points: [`curve_theory`](tellers_sim::sweep::curve_theory)); true once all
+    /// are shown.
+    pub fn add_one(&mut self, s: &Scenario, th: &Theory, points_th: &Theory) -> bool {
+        if self.of.as_ref() != Some(s) {
+            self.of = Some(s.clone());
+            self.done.clear();
+            self.next = 0;
+        }
         if self.next == CURVE_LINES {
             return true;
         }
@@ -730,6 +726,7 @@ pub fn series_charts(series: &[SeriesPoint]) -> [(&'static str, Chart); 4] {
 mod tests {
     use super::*;
     use tellers_sim::presets::preset;
+    use tellers_sim::sweep::curve_theory;
     use tellers_sim::theory::theory;
 
     /// All the theory lines of the chart, in one go ([`curve_line`]).
@@ -1136,24 +1133,25 @@ mod tests {
     fn theory_lines_come_one_a_draw_and_the_old_stay_until_the_new_are_in() {
         let (a, b) = (preset("fan-out-10").unwrap(), preset("sale-day").unwrap());
         let (ta, tb) = (theory(&a), theory(&b));
+        let (pa, pb) = (curve_theory(&a, &ta), curve_theory(&b, &tb));
         assert!(ta.servers > 1 && ta.curve_formula && tb.servers > 1 && tb.curve_formula);
         let mut lines = CurveLines::default();
         for _ in 1..CURVE_LINES {
-            assert!(!lines.add_one(&a, &ta));
+            assert!(!lines.add_one(&a, &ta, &pa));
             assert!(lines.shown().is_empty());
         }
-        assert!(lines.add_one(&a, &ta));
-        let all_a = curve_lines(&ta, &curve_theory(&a, &ta));
+        assert!(lines.add_one(&a, &ta, &pa));
+        let all_a = curve_lines(&ta, &pa);
         assert_eq!(lines.shown(), all_a);
-        assert!(lines.add_one(&a, &ta));
+        assert!(lines.add_one(&a, &ta, &pa));
         assert_eq!(lines.shown(), all_a);
         // A new scenario: a's lines stay until b's four are computed.
         for _ in 1..CURVE_LINES {
-            assert!(!lines.add_one(&b, &tb));
+            assert!(!lines.add_one(&b, &tb, &pb));
             assert_eq!(lines.shown(), all_a);
         }
-        assert!(lines.add_one(&b, &tb));
-        assert_eq!(lines.shown(), curve_lines(&tb, &curve_theory(&b, &tb)));
+        assert!(lines.add_one(&b, &tb, &pb));
+        assert_eq!(lines.shown(), curve_lines(&tb, &pb));
         assert_ne!(lines.shown(), all_a);
     }
 

@@ -21,6 +21,9 @@ pub fn CurvePanel(
     // change, in a task of its own (see `draw_soon`).
     let pending = StoredValue::new(false);
     let lines = StoredValue::new(CurveLines::default());
+    // The theory of the curve's own points, once a scenario: whether its
+    // lines are exact for them (the caption's note and the lines' labels).
+    let points_th = Memo::new(move |_| curve_theory(&lab.scenario.get(), &lab.theory.get()));
     // Bumped while a scenario's theory lines are being computed, one a draw.
     let more = RwSignal::new(0_usize);
     Effect::new(move |_| {
@@ -32,18 +35,29 @@ pub fn CurvePanel(
         lab.dark.track();
         fit.track();
         draw_soon(pending, move || {
-            let (Some(c), Some(s), Some(th), Some(points), Some(report), Some(dark), Some(fit)) = (
+            let (
+                Some(c),
+                Some(s),
+                Some(th),
+                Some(points_th),
+                Some(points),
+                Some(report),
+                Some(dark),
+                Some(fit),
+            ) = (
                 canvas.get_untracked(),
                 lab.scenario.try_get_untracked(),
                 lab.theory.try_get_untracked(),
+                points_th.try_get_untracked(),
                 lab.sweep.try_get_untracked(),
                 lab.report.try_get_untracked(),
                 lab.dark.try_get_untracked(),
                 fit.try_get_untracked(),
-            ) else {
+            )
+            else {
                 return;
             };
-            if lines.try_update_value(|l| l.add_one(&s, &th)) == Some(false) {
+            if lines.try_update_value(|l| l.add_one(&s, &th, &points_th)) == Some(false) {
                 more.update(|n| *n += 1);
             }
             let chart = lines.with_value(|l| curve_chart(&th, l.shown(), &points, report.as_ref()));
@@ -80,10 +94,7 @@ pub fn CurvePanel(
                 {move || units_kept(&caption())}
                 " "
                 <span data-testid="curve-approx">
-                    {move || {
-                        let th = lab.theory.get();
-                        approx_note(&curve_theory(&lab.scenario.get(), &th)).unwrap_or_default()
-                    }}
+                    {move || approx_note(&points_th.get()).unwrap_or_default()}
                 </span>
                 " "
                 <span class="muted" data-testid="sweep-progress">
