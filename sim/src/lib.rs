@@ -20,6 +20,7 @@ pub mod analytic;
 pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+pub mod closed_loop;
 pub mod engine;
 pub mod fields;
 pub mod histogram;

@@ -79,21 +79,20 @@ pub fn curve_theory(s: &Scenario, th: &Theory) -> Theory {
 /// its rate. A run starts with no connection open, and the arrivals come
 /// up to the rate only once the first connections have sent all their
 /// requests: a connection lives `conn_requests` × (think time + response
-/// time). The response time is theory's mean for the point, and the
-/// warm-up at least 1.5 and at most 4 times [`keep_alive_fill_s`] (the
-/// life with no waiting): ten runs of `waf-inline` at 95 % of its
-/// capacity, where theory's mean is far above the runs', were 0.90 busy
-/// on average after 3 times it and 0.92 after 4 times it, against 0.93 at
-/// length (connections opened early wait less and close sooner, and the
-/// rest live longer as the line grows). The point then measures about
-/// [`SWEEP_REQUESTS`] requests, and stops arrivals only with the run (no
-/// count of requests: arrivals before the window are fewer than the rate
-/// gives).
+/// time), and the connections opened early, which waited less, are
+/// followed by ones that live longer as the line grows. So the warm-up is
+/// twice that life, with theory's mean response time, and at least 1.5
+/// and at most 4 times [`keep_alive_fill_s`] (the life with no waiting):
+/// ten runs of `waf-inline` at 95 % of its capacity were 0.90 busy on
+/// average after 3 times it and 0.92 after 4 times it, against 0.93 at
+/// length. The point then measures about [`SWEEP_REQUESTS`] requests, and
+/// stops arrivals only with the run (no count of requests: arrivals before
+/// the window are fewer than the rate gives).
 fn keep_alive_point(point: Scenario) -> Scenario {
     let fill_s = keep_alive_fill_s(&point);
     let response_ms = theory(&point).mean_ms.unwrap_or(f64::INFINITY);
     let life_s = f64::from(point.conn_requests) * (point.think_ms + response_ms) / 1000.0;
-    let warm_s = life_s.clamp(1.5 * fill_s, 4.0 * fill_s);
+    let warm_s = (2.0 * life_s).clamp(1.5 * fill_s, 4.0 * fill_s);
     let measured_s = SWEEP_REQUESTS as f64 / point.rps;
     // The warm-up share may be at most 0.9 of the run.
     let duration_s = (warm_s + measured_s)

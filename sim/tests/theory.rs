@@ -1146,3 +1146,38 @@ fn a_full_pool_on_fewer_cores_finishes_what_the_finite_source_model_gives() {
         );
     }
 }
+
+/// Keep-alive connections on pinned loops (the WAF checks on the loops:
+/// 1 ms steps, one in twenty 40 ms, 50 ms think and a 20 ms wait between
+/// them), dealt to the loops at random: theory takes each loop as a closed
+/// line of its connections. Over ten seeds the runs' means were 1.09 ±
+/// 0.02 of it at 30 %, 1.12 ± 0.02 at 50 % and 1.05 ± 0.04 at 85 % (the
+/// open M/G/1 line gave 0.94, 0.82 and 0.40). Its think time is fixed and
+/// taken as random: an approximation, checked at 20 %, more than three
+/// standard errors beyond the farthest (50 %) and far inside the open
+/// line's miss at 85 %. Its p99 is the open line's at the load of the
+/// same mean: runs' 1.07, 1.02 and 0.84 of it, checked at 25 %.
+#[test]
+fn keep_alive_loops_are_closed_lines_of_their_connections() {
+    use tellers_sim::sweep::sweep_scenario;
+    use tellers_sim::theory::theory;
+    let s = Scenario {
+        accept: tellers_sim::Accept::Random,
+        ..preset("waf-inline").unwrap()
+    };
+    let th = theory(&s);
+    assert!(th.keep_alive.is_some(), "{}", th.queue_model);
+    for rho in [0.3, 0.5, 0.85] {
+        let (mut mean, mut p99) = (0.0, 0.0);
+        for seed in 1..=10 {
+            let p = sweep_scenario(&Scenario { seed, ..s.clone() }, &th, rho).unwrap();
+            let r = simulate(&p).unwrap();
+            mean += r.latency_ms.mean / 10.0;
+            p99 += r.latency_ms.p99 / 10.0;
+        }
+        let pt = theory(&sweep_scenario(&s, &th, rho).unwrap());
+        close(mean, pt.mean_ms.unwrap(), 0.20, &format!("mean at {rho}"));
+        close(p99, pt.p99_ms.unwrap(), 0.25, &format!("p99 at {rho}"));
+        assert!(!pt.mean_exact && !pt.p99_exact);
+    }
+}
