@@ -72,12 +72,18 @@ import { DIST } from './harness.mjs';
  * +0.1 KB; the app 429.4 KB. Budget 430. A twelfth (3 Dec): the p99 of
  * every service that is not exponential from its own shape (M/D/1
  * exact), the curve's note for fixed jobs gone: -0.2 KB, the app 429.2 KB.
+ * A thirteenth (3 Dec): each event loop with keep-alive connections
+ * taken as a closed line of its connections (theory at 85 % of the WAF
+ * checks on the loops went from 2.5 times the runs to within 5 %), the
+ * curve's keep-alive points measured once the connections reach their
+ * rate: +2.1 KB; the curve's points' theory in one memo: +0.6 KB; the
+ * app 431.9 KB. Budget 432.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 430;
+const BUDGET_KB = 432;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
