@@ -434,7 +434,9 @@ impl Lab {
             (i, Some(running))
         } else {
             let r = running.report();
-            if r.completed > 0 {
+            // A point that measured nothing (its run stopped first) has
+            // no response time to draw.
+            if r.measured > 0 {
                 let rho = SWEEP_RHOS[i];
                 self.sweep.update(|v| {
                     v.push(SweepPoint {

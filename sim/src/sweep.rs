@@ -3,12 +3,16 @@
 //! `tellers sweep` both use these, so they show the same points.
 
 use crate::scenario::{Arrivals, Scenario, MAX_DURATION_S, MAX_RPS, MIN_RPS};
-use crate::theory::{keep_alive_fill_s, theory, Theory};
+use crate::theory::{keep_alive_fill_s, keep_alive_life_s, theory, Theory};
 
 /// Utilisations the curve is simulated at.
 pub const SWEEP_RHOS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
 /// Requests per simulated point of the curve: enough for a mean, quick to run.
 pub const SWEEP_REQUESTS: u64 = 20_000;
+/// Most requests a point with keep-alive connections runs, its warm-up
+/// included ([`keep_alive_point`]): the WAF presets' points at 95 % run
+/// about 200,000, within the points' event budget of 5 million.
+const KEEP_ALIVE_MAX_REQUESTS: u64 = 250_000;
 
 /// The fields [`sweep_scenario`] sets for each point, whatever the
 /// scenario says: the CLI refuses them as `sweep` flags.
@@ -87,13 +91,24 @@ pub fn curve_theory(s: &Scenario, th: &Theory) -> Theory {
 /// average after 3 times it and 0.92 after 4 times it, against 0.93 at
 /// length. The point then measures about [`SWEEP_REQUESTS`] requests, and
 /// stops arrivals only with the run (no count of requests: arrivals before
-/// the window are fewer than the rate gives).
+/// the window are fewer than the rate gives). At most
+/// [`KEEP_ALIVE_MAX_REQUESTS`] arrive in all: connections that live for
+/// many minutes get a shorter warm-up, and the theory of the points says
+/// their runs start empty ([`crate::theory::load_as_offered`]).
 fn keep_alive_point(point: Scenario) -> Scenario {
     let fill_s = keep_alive_fill_s(&point);
     let response_ms = theory(&point).mean_ms.unwrap_or(f64::INFINITY);
-    let life_s = f64::from(point.conn_requests) * (point.think_ms + response_ms) / 1000.0;
-    let warm_s = (2.0 * life_s).clamp(1.5 * fill_s, 4.0 * fill_s);
+    let life_s = keep_alive_life_s(&point, response_ms);
     let measured_s = SWEEP_REQUESTS as f64 / point.rps;
+    // At most KEEP_ALIVE_MAX_REQUESTS arrive in all (the event budget):
+    // a longer warm-up is cut, and theory then says the run starts empty.
+    let all_s = KEEP_ALIVE_MAX_REQUESTS as f64 / point.rps;
+    let most_s = (all_s - measured_s).min(0.9 * all_s);
+    // And at least the usual point's warm-up: a tenth of its requests.
+    let warm_s = (2.0 * life_s)
+        .clamp(1.5 * fill_s, 4.0 * fill_s)
+        .min(most_s)
+        .max(0.1 * measured_s);
     // The warm-up share may be at most 0.9 of the run.
     let duration_s = (warm_s + measured_s)
         .max(warm_s / 0.9)
@@ -214,6 +229,31 @@ mod tests {
                 c.approx_because
             );
         }
+    }
+
+    #[test]
+    fn connections_that_live_for_many_minutes_get_a_warm_up_the_event_budget_allows() {
+        // 1,000 requests a connection, 0.5 s apart: each lives about 9
+        // minutes, and four lives at 95 % would be 2.7 million requests.
+        let s = Scenario {
+            conn_requests: 1000,
+            think_ms: 500.0,
+            ..preset("waf-inline").unwrap()
+        };
+        let th = theory(&s);
+        let p = sweep_scenario(&s, &th, 0.95).unwrap();
+        assert!(p.validate().is_empty());
+        assert!(p.rps * p.duration_s <= KEEP_ALIVE_MAX_REQUESTS as f64 * 1.001);
+        let r = crate::simulate(&p).unwrap();
+        assert!(r.measured > 5_000, "{:?} {}", r.stopped_by, r.measured);
+        let c = curve_theory(&s, &th);
+        assert!(
+            c.approx_because
+                .iter()
+                .any(|w| w.contains("no connection open")),
+            "{:?}",
+            c.approx_because
+        );
     }
 
     #[test]
