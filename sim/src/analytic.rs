@@ -1089,19 +1089,19 @@ pub fn slowest_mean_ms(n: u32, mean_ms: f64, hedge_ms: Option<f64>) -> f64 {
 
 /// A complex number, for Laplace transforms.
 #[derive(Clone, Copy, Debug)]
-struct Cx {
-    re: f64,
+pub(crate) struct Cx {
+    pub(crate) re: f64,
     im: f64,
 }
 
 impl Cx {
-    const ONE: Cx = Cx { re: 1.0, im: 0.0 };
+    pub(crate) const ONE: Cx = Cx { re: 1.0, im: 0.0 };
 
-    fn new(re: f64, im: f64) -> Cx {
+    pub(crate) fn new(re: f64, im: f64) -> Cx {
         Cx { re, im }
     }
 
-    fn scale(self, k: f64) -> Cx {
+    pub(crate) fn scale(self, k: f64) -> Cx {
         Cx::new(self.re * k, self.im * k)
     }
 
@@ -1449,6 +1449,30 @@ fn p99_line_then_calls(line: impl Fn(f64) -> f64, line_mean: f64, d: &Delay) -> 
         widen += 1;
     }
     crossing(tail, 0.01, calls_p99, hi) + d.fixed_ms
+}
+
+/// The `p` percentile, ms, of a line's time (its transform `line_lst`,
+/// mean `line_mean_ms`) followed by the delay `d`: its random calls'
+/// transform multiplied in, inverted ([`survival_by_inversion`]), and its
+/// fixed time added. `None` where the calls have no closed-form transform
+/// (several hedged calls).
+pub(crate) fn line_then_delay_percentile_ms(
+    line_lst: impl Fn(Cx) -> Cx,
+    line_mean_ms: f64,
+    d: &Delay,
+    p: f64,
+) -> Option<f64> {
+    let calls = |s: Cx| {
+        if d.has_calls() {
+            d.calls_lst(s)
+        } else {
+            Some(Cx::ONE)
+        }
+    };
+    calls(Cx::ONE)?;
+    let lst = |s: Cx| line_lst(s) * calls(s).unwrap_or(Cx::ONE);
+    let start = line_mean_ms.max(1e-9);
+    Some(solve_survival(|t| survival_by_inversion(lst, t), 1.0 - p, start) + d.fixed_ms)
 }
 
 /// Where a decreasing `tail` falls to `q` between `lo` (tail ≥ q) and

@@ -24,6 +24,8 @@
 //!
 //! Units: times in ms, rates per ms inside this module.
 
+use crate::analytic::Cx;
+
 /// Most connections solved one by one; beyond them a loop that is always
 /// busy is taken as that (the model is refused when it is not).
 const MAX_CONNECTIONS: usize = 600;
@@ -96,6 +98,24 @@ impl ClosedLoop {
     /// level k + 1 equals the flow up from level k (R_k μ = α_k 1), which
     /// puts each level's balance in that closed form, exactly.
     fn solve(&self, n: usize) -> (f64, f64) {
+        let levels = self.levels(n);
+        let x = levels
+            .iter()
+            .skip(1)
+            .map(|l| l[0] * self.mu[0] + l[1] * self.mu[1])
+            .sum();
+        let at_loop = levels
+            .iter()
+            .enumerate()
+            .map(|(k, l)| k as f64 * (l[0] + l[1]))
+            .sum();
+        (x, at_loop)
+    }
+
+    /// The chance of each level with `n` connections: element k holds the
+    /// chances of k at the loop with each class served (level 0, empty,
+    /// holds its chance in its first place and 0 in its second).
+    fn levels(&self, n: usize) -> Vec<[f64; 2]> {
         let (mu, q) = (self.mu, self.share);
         let away = |k: usize| (n - k) as f64 / self.away_ms;
         // α M_k⁻¹ for level k, with α = `scale`.
@@ -116,12 +136,12 @@ impl ClosedLoop {
             q[0] * r0[0][0] + q[1] * r0[1][0],
             q[0] * r0[0][1] + q[1] * r0[1][1],
         ];
-        // Level 0 (empty) weighs 1; the sums are rescaled as they grow.
-        let (mut total, mut x, mut at_loop) = (1.0, 0.0, 0.0);
+        let mut levels = Vec::with_capacity(n + 1);
+        levels.push([1.0, 0.0]);
+        let mut total = 1.0;
         for k in 1..=n {
+            levels.push(pi);
             total += pi[0] + pi[1];
-            x += pi[0] * mu[0] + pi[1] * mu[1];
-            at_loop += k as f64 * (pi[0] + pi[1]);
             if k < n {
                 let r = step(k + 1, away(k));
                 pi = [
@@ -129,14 +149,94 @@ impl ClosedLoop {
                     pi[0] * r[0][1] + pi[1] * r[1][1],
                 ];
             }
+            // Rescaled as they grow (at most about 1e7 a level).
             if total > 1e200 {
                 total *= 1e-200;
-                x *= 1e-200;
-                at_loop *= 1e-200;
                 pi = [pi[0] * 1e-200, pi[1] * 1e-200];
+                for l in &mut levels {
+                    *l = [l[0] * 1e-200, l[1] * 1e-200];
+                }
             }
         }
-        (x / total, at_loop / total)
+        for l in &mut levels {
+            *l = [l[0] / total, l[1] / total];
+        }
+        levels
+    }
+
+    /// The chance of each number of connections N = 0, 1 … up to the
+    /// table's end, with requests at `lam` per ms, up to a constant (the
+    /// largest is 1): the product of λ ÷ X(k) for k = 1..N.
+    fn connection_weights(&self, lam: f64) -> Vec<f64> {
+        let mut logs = Vec::with_capacity(self.x.len() + 1);
+        logs.push(0.0);
+        for &xk in &self.x {
+            logs.push(logs.last().copied().unwrap_or(0.0) + (lam / xk).ln());
+        }
+        let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        logs.iter().map(|lg| (lg - top).exp()).collect()
+    }
+
+    /// The transform E[e^(−sT)] of a request's time T at the loop (in line
+    /// and served), with requests at `rps` in all: a request that comes
+    /// back finds k at the loop and the class served with the chance of
+    /// that state times the connections away, and waits for the rest of
+    /// the step served (random: the class's own time), k − 1 steps and
+    /// its own. Past the table each more connection is one more step
+    /// ahead. `None` at or past the limit.
+    pub(crate) fn time_at_loop_lst(&self, rps: f64) -> Option<impl Fn(Cx) -> Cx> {
+        let lam = rps / 1000.0;
+        let x_max = self.x_max();
+        if !(lam > 0.0 && lam < x_max) {
+            return None;
+        }
+        let w = self.connection_weights(lam);
+        let last = self.x.len();
+        // Arrivals in each state, summed over N: (N − k) ÷ away a state.
+        let mut sum = vec![[0.0; 2]; last + 1];
+        let mut last_n = vec![[0.0; 2]; last + 1];
+        let mut total = 0.0;
+        for (n, &wn) in w.iter().enumerate().skip(1) {
+            let levels = self.levels(n);
+            for (k, l) in levels.iter().enumerate() {
+                let back = wn * (n - k) as f64 / self.away_ms;
+                sum[k] = [sum[k][0] + back * l[0], sum[k][1] + back * l[1]];
+                if n == last {
+                    last_n[k] = [back * l[0], back * l[1]];
+                }
+            }
+            total += wn * self.x[n - 1];
+        }
+        // Past the table: N = last + j comes with weight w_last r^j and
+        // its requests find j more steps ahead (`last_n` holds w_last).
+        let r = lam / x_max;
+        let tail_weight = r / (1.0 - r);
+        total += w[last] * x_max * tail_weight;
+        let tail_scale = x_max / self.x[last - 1];
+        let (mu, q) = (self.mu, self.share);
+        Some(move |s: Cx| {
+            let class = |i: usize| Cx::new(mu[i], 0.0) / (Cx::new(mu[i], 0.0) + s);
+            let step = class(0).scale(q[0]) + class(1).scale(q[1]);
+            // Σ over k of the state's weight × its time's transform.
+            let times = |weights: &[[f64; 2]]| {
+                let mut poly = [Cx::new(0.0, 0.0); 2];
+                for l in weights.iter().skip(1).rev() {
+                    for (i, p) in poly.iter_mut().enumerate() {
+                        *p = (*p + Cx::new(l[i], 0.0)) * step;
+                    }
+                }
+                // k ≥ 1 at the loop: the rest of the step served (its
+                // class's time), k − 1 steps in line and its own: the
+                // class's transform × step^(k − 1) × step.
+                let busy = poly[0] * class(0) + poly[1] * class(1);
+                step.scale(weights[0][0] + weights[0][1]) + busy
+            };
+            let own = times(&sum);
+            let beyond = times(&last_n).scale(tail_scale);
+            let rs = step.scale(r);
+            let tail = beyond * rs / (Cx::ONE - rs);
+            (own + tail).scale(1.0 / total)
+        })
     }
 
     /// Mean time at the loop (in line and served), ms, with requests
@@ -148,17 +248,9 @@ impl ClosedLoop {
         if !(lam > 0.0 && lam < x_max) {
             return (lam == 0.0).then(|| 1.0 / x_max);
         }
-        // log of the chance of N connections, up to a constant: the sum of
-        // ln(λ ÷ X(k)) for k = 1..N.
-        let mut logs = Vec::with_capacity(self.x.len() + 1);
-        logs.push(0.0);
-        for &xk in &self.x {
-            logs.push(logs.last().copied().unwrap_or(0.0) + (lam / xk).ln());
-        }
-        let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let w = self.connection_weights(lam);
         let (mut weight, mut queued) = (0.0, 0.0);
-        for (n, lg) in logs.iter().enumerate() {
-            let p = (lg - top).exp();
+        for (n, &p) in w.iter().enumerate() {
             weight += p;
             if n > 0 {
                 queued += p * self.at_loop[n - 1];
@@ -168,7 +260,7 @@ impl ClosedLoop {
         // one at the loop, and the chance falls by λ ÷ X_max a connection.
         let r = lam / x_max;
         let last = self.x.len();
-        let p_last = (logs[last] - top).exp();
+        let p_last = w[last];
         let q_last = self.at_loop[last - 1];
         weight += p_last * r / (1.0 - r);
         queued += p_last * (q_last * r / (1.0 - r) + r / ((1.0 - r) * (1.0 - r)));
@@ -251,6 +343,29 @@ mod tests {
         // Past the limit there is no mean; no load, a step's time.
         assert_eq!(lp.mean_at_loop_ms(lp.x_max() * 1000.0), None);
         assert!((lp.mean_at_loop_ms(0.0).unwrap() - 2.95).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_time_at_the_loop_has_the_mean_and_the_tail_it_should() {
+        // Its transform is 1 at 0, and its slope there is the mean.
+        let lp = ClosedLoop::new(1.0, 40.0, 0.05, 70.0).unwrap();
+        for rho in [0.3, 0.85, 0.95] {
+            let rps = rho * lp.x_max() * 1000.0;
+            let lst = lp.time_at_loop_lst(rps).unwrap();
+            let eps = 1e-7;
+            let slope = (1.0 - lst(Cx::new(eps, 0.0)).re) / eps;
+            let mean = lp.mean_at_loop_ms(rps).unwrap();
+            assert!((slope / mean - 1.0).abs() < 1e-3, "{rho}: {slope} {mean}");
+        }
+        // Many rare senders on random 1 ms steps: M/M/1 at 50 %, whose
+        // time is random of mean 2 ms, so its p99 is 2 ms × ln 100.
+        let lp = ClosedLoop::new(1.0, 1.0, 0.0, 100.0).unwrap();
+        let lst = lp.time_at_loop_lst(500.0).unwrap();
+        let none = crate::analytic::Delay::default();
+        let p99 = crate::analytic::line_then_delay_percentile_ms(lst, 2.0, &none, 0.99).unwrap();
+        let mm1 = 2.0 * 100f64.ln();
+        assert!((p99 / mm1 - 1.0).abs() < 0.03, "{p99} {mm1}");
+        assert!(lp.time_at_loop_lst(1000.0).is_none(), "at the limit");
     }
 
     #[test]

@@ -103,9 +103,8 @@ pub struct Theory {
     /// the dependency is the line or a thread holds hedged calls.
     pub service_shape: Option<Shape>,
     /// Each loop as a closed line of its keep-alive connections, where
-    /// theory has that model ([`keep_alive_loop`]): the mean then comes
-    /// from it, and the p99 from the open line at the load that gives the
-    /// same mean. `None` for every other line.
+    /// theory has that model ([`keep_alive_loop`]): the mean and the p99
+    /// then come from it. `None` for every other line.
     #[serde(skip)]
     pub keep_alive: Option<ClosedLoop>,
     /// The dependency side: calls, its utilisation, the waits in its lines,
@@ -792,31 +791,6 @@ impl Theory {
         wq + self.service_ms + self.delay_ms
     }
 
-    /// The utilisation at which the open line's mean is the closed line's
-    /// at `rho` (keep-alive connections): their p99 is the open line's
-    /// there, an approximation. `rho` itself for an open line.
-    fn open_rho_of_same_mean(&self, servers: u32, rho: f64) -> f64 {
-        if self.keep_alive.is_none() {
-            return rho;
-        }
-        let target = self.mean_at(servers, rho);
-        if !target.is_finite() {
-            return rho;
-        }
-        // The open mean rises from the service time without bound as its
-        // load nears 1: the closed mean is met somewhere in [0, 1).
-        let (mut lo, mut hi) = (0.0, 1.0);
-        for _ in 0..60 {
-            let mid = 0.5 * (lo + hi);
-            if self.open_mean_at(servers, mid) < target {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        0.5 * (lo + hi)
-    }
-
     /// 99th percentile response time, ms, with `servers` workers at `rho`:
     /// the line's response-time quantile, with the delay after it
     /// ([`Theory::delay_shape`]) added as the random time it is (the
@@ -825,10 +799,12 @@ impl Theory {
     /// theory has the service's shape ([`Theory::service_shape`]), the
     /// shape's own tail ([`analytic::shaped_then_delay_p99_ms`]).
     ///
-    /// With keep-alive connections ([`Theory::keep_alive`]), the open
-    /// line's p99 at the load where its mean is the closed line's.
+    /// With keep-alive connections ([`Theory::keep_alive`]), the closed
+    /// line's own ([`Theory::keep_alive_p99`]).
     pub fn p99_at(&self, servers: u32, rho: f64) -> f64 {
-        let rho = self.open_rho_of_same_mean(servers, rho);
+        if let Some(p99) = self.keep_alive_p99(rho) {
+            return p99;
+        }
         match &self.service_shape {
             Some(shape) => {
                 analytic::shaped_then_delay_p99_ms(servers, shape, rho, &self.delay_shape)
@@ -837,6 +813,18 @@ impl Theory {
                 analytic::mmc_then_delay_p99_ms(servers, self.service_ms, rho, &self.delay_shape)
             }
         }
+    }
+
+    /// The p99 of a loop as a closed line of its keep-alive connections
+    /// ([`Theory::keep_alive`]) at `rho`: the time at the loop from the
+    /// chain's states as returning requests find them, then the delay;
+    /// `None` without that model or at its limit.
+    fn keep_alive_p99(&self, rho: f64) -> Option<f64> {
+        let lp = self.keep_alive.as_ref()?;
+        let rps = rho * 1000.0 / self.service_ms;
+        let lst = lp.time_at_loop_lst(rps)?;
+        let mean = lp.mean_at_loop_ms(rps)?;
+        analytic::line_then_delay_percentile_ms(lst, mean, &self.delay_shape, 0.99)
     }
 
     /// "exact" or "approx.", for a label beside a figure.

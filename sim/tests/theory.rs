@@ -1155,8 +1155,9 @@ fn a_full_pool_on_fewer_cores_finishes_what_the_finite_source_model_gives() {
 /// open M/G/1 line gave 0.94, 0.82 and 0.40). Its think time is fixed and
 /// taken as random: an approximation, checked at 20 %, more than three
 /// standard errors beyond the farthest (50 %) and far inside the open
-/// line's miss at 85 %. Its p99 is the open line's at the load of the
-/// same mean: runs' 1.07, 1.02 and 0.84 of it, checked at 25 %.
+/// line's miss at 85 %. Its p99, from the chain's states as returning
+/// requests find them: runs' 1.09, 1.07 and 1.00 of it (the open line's
+/// 0.90, 0.76 and 0.35), checked at 15 %.
 #[test]
 fn keep_alive_loops_are_closed_lines_of_their_connections() {
     use tellers_sim::sweep::sweep_scenario;
@@ -1177,7 +1178,7 @@ fn keep_alive_loops_are_closed_lines_of_their_connections() {
         }
         let pt = theory(&sweep_scenario(&s, &th, rho).unwrap());
         close(mean, pt.mean_ms.unwrap(), 0.20, &format!("mean at {rho}"));
-        close(p99, pt.p99_ms.unwrap(), 0.25, &format!("p99 at {rho}"));
+        close(p99, pt.p99_ms.unwrap(), 0.15, &format!("p99 at {rho}"));
         assert!(!pt.mean_exact && !pt.p99_exact);
     }
 }
