@@ -21,6 +21,11 @@
 //!   λ ÷ `X(k)` for k = 1..N, where λ is the loop's request rate
 //!   (connections a second × requests each). The mean response at the loop
 //!   is then `E[Q]` ÷ λ (Little's law).
+//! * **The p99**: a request coming back finds each state with the chance
+//!   of that state times the connections away, and waits for the rest of
+//!   the step served, the steps in line and its own. The transform of
+//!   that time, over all N, is inverted as Pollaczek–Khinchine's is
+//!   ([`crate::analytic::line_then_delay_percentile_ms`]).
 //!
 //! Units: times in ms, rates per ms inside this module.
 
