@@ -696,8 +696,8 @@ fn mmc_response_survival(c: u32, service_ms: f64, rho: f64, erlang: f64, t: f64)
 /// The `t` at which a decreasing `survival(t)` (1 at t = 0) falls to `q`,
 /// to a relative precision of 1e-9: bracketed by doubling from `start`
 /// ([`bracket`]), then found by [`crossing`].
-fn solve_survival(survival: impl Fn(f64) -> f64, q: f64, start: f64) -> f64 {
-    let (lo, hi) = bracket(&survival, q, start);
+fn solve_survival(survival: &dyn Fn(f64) -> f64, q: f64, start: f64) -> f64 {
+    let (lo, hi) = bracket(survival, q, start);
     refine_crossing(survival, q, lo, hi)
 }
 
@@ -705,7 +705,7 @@ fn solve_survival(survival: impl Fn(f64) -> f64, q: f64, start: f64) -> f64 {
 /// `start` doubled until `tail` is at most `q` there (at most 2,000
 /// times), and the point before it (0 when `start` is already past
 /// `q`), each as (t, tail(t) − q).
-fn bracket(tail: impl Fn(f64) -> f64, q: f64, start: f64) -> ((f64, f64), (f64, f64)) {
+fn bracket(tail: &dyn Fn(f64) -> f64, q: f64, start: f64) -> ((f64, f64), (f64, f64)) {
     let mut lo = (0.0, 1.0 - q);
     let mut hi = (start, tail(start) - q);
     let mut doublings = 0;
@@ -746,7 +746,7 @@ pub fn mmc_response_percentile_ms(c: u32, service_ms: f64, rho: f64, p: f64) -> 
     }
     let erlang = erlang_c(c, f64::from(c) * rho);
     let survival = |t| mmc_response_survival(c, service_ms, rho, erlang, t);
-    solve_survival(survival, 1.0 - p, mean)
+    solve_survival(&survival, 1.0 - p, mean)
 }
 
 /// The exact `p` percentile of M/M/c (first come, first served) time in line.
@@ -902,7 +902,7 @@ pub fn mmc_then_wait_p99_ms(c: u32, svc: f64, rho: f64, wait_ms: f64) -> f64 {
     let tail = |t: f64| {
         (1.0 - waits) * hypoexp_tail(&[mu, nu], t) + waits * hypoexp_tail(&[mu, theta, nu], t)
     };
-    solve_survival(tail, 0.01, svc + wait_ms)
+    solve_survival(&tail, 0.01, svc + wait_ms)
 }
 
 // ---------------------------------------------------------------------------
@@ -1020,7 +1020,7 @@ pub fn slowest_quantile_ms(n: u32, mean_ms: f64, hedge_ms: Option<f64>, p: f64) 
 }
 
 /// Composite Simpson's rule for ∫ₐᵇ f with `panels` (even) panels.
-fn simpson(f: impl Fn(f64) -> f64, a: f64, b: f64, panels: u32) -> f64 {
+fn simpson(f: &dyn Fn(f64) -> f64, a: f64, b: f64, panels: u32) -> f64 {
     if b <= a {
         return 0.0;
     }
@@ -1060,9 +1060,9 @@ pub fn slowest_moments_ms(n: u32, mean_ms: f64, hedge_ms: Option<f64>) -> (f64, 
     let split = h.filter(|h| *h < end).unwrap_or(end);
     let sf = |t: f64| slowest_survival(n, w, hedge_ms, t);
     let panels = 4_000;
-    let m1 = simpson(sf, 0.0, split, panels) + simpson(sf, split, end, panels);
-    let m2 = simpson(|t| 2.0 * t * sf(t), 0.0, split, panels)
-        + simpson(|t| 2.0 * t * sf(t), split, end, panels);
+    let m1 = simpson(&sf, 0.0, split, panels) + simpson(&sf, split, end, panels);
+    let twice_t = |t: f64| 2.0 * t * sf(t);
+    let m2 = simpson(&twice_t, 0.0, split, panels) + simpson(&twice_t, split, end, panels);
     (m1, m2)
 }
 
@@ -1162,7 +1162,7 @@ impl std::ops::Div for Cx {
 /// ([`ShapedLine::survival_then`]), and it converges more slowly near a
 /// kink (M/D/1's wait at multiples of D: errors of about 10⁻⁴ there).
 /// Clamped to [0, 1]; 1 for t ≤ 0.
-fn survival_by_inversion(lst: impl Fn(Cx) -> Cx, t: f64) -> f64 {
+fn survival_by_inversion(lst: &dyn Fn(Cx) -> Cx, t: f64) -> f64 {
     const A: f64 = 18.4;
     const N: usize = 15;
     const M: usize = 11;
@@ -1373,12 +1373,12 @@ impl<'a> ShapedLine<'a> {
     }
 
     fn survival(&self, t: f64) -> f64 {
-        self.survival_then(t, |_| Cx::ONE)
+        self.survival_then(t, &|_| Cx::ONE)
     }
 
     /// P(R + X > t) for a time X after the line, independent of it, with
     /// transform `after` (smooth: random parts only).
-    fn survival_then(&self, t: f64, after: impl Fn(Cx) -> Cx) -> f64 {
+    fn survival_then(&self, t: f64, after: &dyn Fn(Cx) -> Cx) -> f64 {
         self.classes
             .iter()
             .map(|(share, shift, random)| {
@@ -1387,7 +1387,7 @@ impl<'a> ShapedLine<'a> {
                         .iter()
                         .fold(self.wait_lst(s) * after(s), |acc, p| acc * p.lst(s))
                 };
-                share * survival_by_inversion(lst, t - shift)
+                share * survival_by_inversion(&lst, t - shift)
             })
             .sum::<f64>()
             .clamp(0.0, 1.0)
@@ -1422,10 +1422,10 @@ impl<'a> ShapedLine<'a> {
 /// over 1,000 cells up to where P(R > r) < 10⁻⁷ (the mass beyond is
 /// counted as late), solved for 1 % by [`crossing`] between the calls' own
 /// p99 and that plus the end of the cells.
-fn p99_line_then_calls(line: impl Fn(f64) -> f64, line_mean: f64, d: &Delay) -> f64 {
+fn p99_line_then_calls(line: &dyn Fn(f64) -> f64, line_mean: f64, d: &Delay) -> f64 {
     const CELLS: usize = 1_000;
     let calls_p99 = slowest_quantile_ms(d.calls, d.call_mean_ms, d.hedge_after_ms, 0.99);
-    let (_, (end, _)) = bracket(&line, 1e-7, line_mean.max(1e-9));
+    let (_, (end, _)) = bracket(line, 1e-7, line_mean.max(1e-9));
     let step = end / CELLS as f64;
     let mut cells = Vec::with_capacity(CELLS);
     let mut before = 1.0;
@@ -1448,7 +1448,7 @@ fn p99_line_then_calls(line: impl Fn(f64) -> f64, line_mean: f64, d: &Delay) -> 
         hi += end;
         widen += 1;
     }
-    crossing(tail, 0.01, calls_p99, hi) + d.fixed_ms
+    crossing(&tail, 0.01, calls_p99, hi) + d.fixed_ms
 }
 
 /// The `p` percentile, ms, of a line's time (its transform `line_lst`,
@@ -1472,7 +1472,7 @@ pub(crate) fn line_then_delay_percentile_ms(
     calls(Cx::ONE)?;
     let lst = |s: Cx| line_lst(s) * calls(s).unwrap_or(Cx::ONE);
     let start = line_mean_ms.max(1e-9);
-    Some(solve_survival(|t| survival_by_inversion(lst, t), 1.0 - p, start) + d.fixed_ms)
+    Some(solve_survival(&|t| survival_by_inversion(&lst, t), 1.0 - p, start) + d.fixed_ms)
 }
 
 /// Where a decreasing `tail` falls to `q` between `lo` (tail ≥ q) and
@@ -1480,7 +1480,7 @@ pub(crate) fn line_then_delay_percentile_ms(
 /// evaluations for a smooth tail, where bisection needs thirty), to a
 /// relative precision of 1e-9. The one root finder here: a percentile
 /// search brackets its root first ([`solve_survival`]).
-fn crossing(tail: impl Fn(f64) -> f64, q: f64, lo: f64, hi: f64) -> f64 {
+fn crossing(tail: &dyn Fn(f64) -> f64, q: f64, lo: f64, hi: f64) -> f64 {
     let (f_lo, f_hi) = (tail(lo) - q, tail(hi) - q);
     refine_crossing(tail, q, (lo, f_lo), (hi, f_hi))
 }
@@ -1489,7 +1489,7 @@ fn crossing(tail: impl Fn(f64) -> f64, q: f64, lo: f64, hi: f64) -> f64 {
 /// `lo` and `hi` are (t, tail(t) − q). Returns `lo`'s t when tail ≤ q
 /// there already, `hi`'s when tail ≥ q there still.
 fn refine_crossing(
-    tail: impl Fn(f64) -> f64,
+    tail: &dyn Fn(f64) -> f64,
     q: f64,
     (mut lo, mut f_lo): (f64, f64),
     (mut hi, mut f_hi): (f64, f64),
@@ -1570,7 +1570,7 @@ pub fn mmc_then_delay_p99_ms(c: u32, svc: f64, rho: f64, delay: &Delay) -> f64 {
     let erlang = erlang_c(c, f64::from(c) * rho);
     let line = |t: f64| mmc_response_survival(c, svc, rho, erlang, t);
     p99_line_then_calls(
-        line,
+        &line,
         mmc_response_ms(c, svc, rho),
         &Delay {
             fixed_ms: delay.fixed_ms.max(0.0),
@@ -1621,7 +1621,7 @@ pub fn shaped_then_delay_p99_ms(c: u32, shape: &Shape, rho: f64, delay: &Delay) 
         return f64::INFINITY;
     };
     if !delay.has_calls() {
-        return solve_survival(|t| line.survival(t), 0.01, line.mean_ms()) + fixed;
+        return solve_survival(&|t| line.survival(t), 0.01, line.mean_ms()) + fixed;
     }
     // The calls' transform, where it has one, joins the line's; several
     // hedged calls are convolved on a grid.
@@ -1629,10 +1629,10 @@ pub fn shaped_then_delay_p99_ms(c: u32, shape: &Shape, rho: f64, delay: &Delay) 
         let after = |s: Cx| delay.calls_lst(s).unwrap_or(Cx::ONE);
         let calls_mean = slowest_mean_ms(delay.calls, delay.call_mean_ms, delay.hedge_after_ms);
         let start = line.mean_ms() + calls_mean;
-        return solve_survival(|t| line.survival_then(t, after), 0.01, start) + fixed;
+        return solve_survival(&|t| line.survival_then(t, &after), 0.01, start) + fixed;
     }
     p99_line_then_calls(
-        |t| line.survival(t),
+        &|t| line.survival(t),
         line.mean_ms(),
         &Delay {
             fixed_ms: fixed,
@@ -2225,7 +2225,7 @@ mod tests {
             evaluations.set(evaluations.get() + 1);
             (-t / mean).exp()
         };
-        let t = solve_survival(survival, 0.01, mean);
+        let t = solve_survival(&survival, 0.01, mean);
         assert_close!(t, mean * 100f64.ln(), 1e-9);
         assert!(evaluations.get() <= 15, "{} evaluations", evaluations.get());
     }
@@ -2239,7 +2239,7 @@ mod tests {
             evaluations.set(evaluations.get() + 1);
             (-t / mean).exp()
         };
-        let t = solve_survival(survival, 0.01, 1e-6);
+        let t = solve_survival(&survival, 0.01, 1e-6);
         assert!(
             (t - mean * 100f64.ln()).abs() <= 1e-9 * t,
             "{t} vs {}",
@@ -2250,14 +2250,14 @@ mod tests {
             "{} evaluations",
             evaluations.get()
         );
-        let ((lo, f_lo), (hi, f_hi)) = bracket(|t| (-t / mean).exp(), 0.01, 1e-6);
+        let ((lo, f_lo), (hi, f_hi)) = bracket(&|t| (-t / mean).exp(), 0.01, 1e-6);
         assert_eq!(hi, 2.0 * lo);
         assert!(f_lo > 0.0 && f_hi <= 0.0 && lo < t && t <= hi);
         // Already past q at the start: the bracket is [0, start].
-        let ((lo, f_lo), (hi, _)) = bracket(|t| (-t / mean).exp(), 0.01, 1e9);
+        let ((lo, f_lo), (hi, _)) = bracket(&|t| (-t / mean).exp(), 0.01, 1e9);
         assert_eq!((lo, f_lo, hi), (0.0, 0.99, 1e9));
         // A tail that never falls: the bracket gives up (no endless loop).
-        assert_eq!(solve_survival(|_| 1.0, 0.01, 1.0), f64::INFINITY);
+        assert_eq!(solve_survival(&|_| 1.0, 0.01, 1.0), f64::INFINITY);
     }
 
     #[test]
@@ -2266,10 +2266,10 @@ mod tests {
         // the midpoint 1, but the root is 2 (1 − 0.5^(1/3)) ≈ 0.413.
         let tail = |t: f64| (1.0 - t / 2.0).powi(3);
         let root = 2.0 * (1.0 - 0.5f64.cbrt());
-        assert_close!(crossing(tail, 0.5, 0.0, 2.0), root, 1e-9);
+        assert_close!(crossing(&tail, 0.5, 0.0, 2.0), root, 1e-9);
         // Ends already past q are returned as they are.
-        assert_eq!(crossing(tail, 0.5, 1.0, 2.0), 1.0);
-        assert_eq!(crossing(tail, 0.5, 0.0, 0.1), 0.1);
+        assert_eq!(crossing(&tail, 0.5, 1.0, 2.0), 1.0);
+        assert_eq!(crossing(&tail, 0.5, 0.0, 0.1), 0.1);
         // A tail that is not a number inside the bracket, or at its ends,
         // has no crossing: never a made-up finite point.
         let broken = |t: f64| {
@@ -2279,8 +2279,8 @@ mod tests {
                 1.0 - t / 2.0
             }
         };
-        assert_eq!(crossing(broken, 0.5, 0.0, 2.0), f64::INFINITY);
-        assert_eq!(crossing(|_| f64::NAN, 0.5, 0.0, 2.0), f64::INFINITY);
+        assert_eq!(crossing(&broken, 0.5, 0.0, 2.0), f64::INFINITY);
+        assert_eq!(crossing(&|_| f64::NAN, 0.5, 0.0, 2.0), f64::INFINITY);
     }
 
     // --- M/D/1 and M/G/1 ---
@@ -2692,7 +2692,7 @@ mod tests {
         // The inverted tail integrates to Pollaczek–Khinchine's exact mean.
         let ex2 = 0.95 * 200.0 + 0.05 * 80_000.0;
         let mean = 0.025 * ex2 / (2.0 * (1.0 - rho)) + shape.mean_ms();
-        let integral = simpson(|t| line.survival(t), 0.0, 6_000.0, 6_000);
+        let integral = simpson(&|t| line.survival(t), 0.0, 6_000.0, 6_000);
         assert_close!(integral, mean, 1e-5);
         assert_close!(line.mean_ms(), mean, 1e-12);
         // The p99 with the wait: about 1,178 ms, where the exponential
@@ -2739,7 +2739,7 @@ mod tests {
         // the inversion near them (errors of about 1e-4 there, 1e-6 by the
         // p99): the mean is right to 0.1 %.
         let f = |t| line.survival(t);
-        let integral = 1.0 + simpson(f, 1.0, 1001.0, 20_000) + simpson(f, 1001.0, 5001.0, 8_000);
+        let integral = 1.0 + simpson(&f, 1.0, 1001.0, 20_000) + simpson(&f, 1001.0, 5001.0, 8_000);
         assert_close!(integral, mean, 1e-3);
         // Monotone, also right after the 1 ms jump.
         let s: Vec<f64> = [1.01, 1.5, 3.0, 10.0, 100.0, 500.0, 999.0, 1001.0, 2000.0]
@@ -2767,7 +2767,7 @@ mod tests {
         let dens = |r: f64| (-r / 2.0f64).exp() / 2.0;
         let conv = (-p99 / 2.0f64).exp()
             + simpson(
-                |r| dens(r) * slowest_survival(100, 10.0, Some(30.0), p99 - r),
+                &|r| dens(r) * slowest_survival(100, 10.0, Some(30.0), p99 - r),
                 0.0,
                 p99,
                 200_000,
@@ -2803,7 +2803,7 @@ mod tests {
         // The grid agrees with the closed form where both apply.
         let erlang = erlang_c(4, 2.0);
         let grid = p99_line_then_calls(
-            |t| mmc_response_survival(4, 10.0, 0.5, erlang, t),
+            &|t| mmc_response_survival(4, 10.0, 0.5, erlang, t),
             mmc_response_ms(4, 10.0, 0.5),
             &one,
         );

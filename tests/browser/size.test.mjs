@@ -77,13 +77,16 @@ import { DIST } from './harness.mjs';
  * checks on the loops went from 2.5 times the runs to within 5 %), the
  * curve's keep-alive points measured once the connections reach their
  * rate: +2.1 KB; the curve's points' theory in one memo: +0.6 KB; the
- * app 431.9 KB. Budget 432.
+ * app 431.9 KB. Then the closed line's own p99 (its transform inverted):
+ * +2.0 KB; the inversion and root finders taking their functions as
+ * trait objects, one copy each in the wasm instead of one per caller:
+ * -1.7 KB; the app 432.2 KB. Budget 433.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 432;
+const BUDGET_KB = 433;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
