@@ -45,10 +45,9 @@ pub struct ClosedLoop {
     share: [f64; 2],
     /// Mean time a connection is away from the loop between steps, ms.
     away_ms: f64,
-    /// Throughput with k + 1 connections, steps per ms.
+    /// Throughput with k + 1 connections, steps per ms. (The mean number
+    /// at the loop follows from it: [`ClosedLoop::at_loop`].)
     x: Vec<f64>,
-    /// Mean number at the loop (in line or served) with k + 1 connections.
-    at_loop: Vec<f64>,
 }
 
 impl ClosedLoop {
@@ -67,7 +66,6 @@ impl ClosedLoop {
             share: [1.0 - heavy_share, heavy_share],
             away_ms,
             x: Vec::new(),
-            at_loop: Vec::new(),
         };
         let x_max = lp.x_max();
         // The loop rests little only once the connections away cannot
@@ -78,9 +76,8 @@ impl ClosedLoop {
             return None;
         }
         for n in 1..=MAX_CONNECTIONS {
-            let (x, q) = lp.solve(n);
+            let x = lp.throughput(n);
             lp.x.push(x);
-            lp.at_loop.push(q);
             if x >= x_max * (1.0 - 1e-12) {
                 return Some(lp);
             }
@@ -93,8 +90,32 @@ impl ClosedLoop {
         1.0 / (self.share[0] / self.mu[0] + self.share[1] / self.mu[1])
     }
 
-    /// Throughput (per ms) and mean number at the loop with `n` ≥ 1
-    /// connections. The chain's levels are the number at the loop, each
+    /// Throughput, steps per ms, with `n` ≥ 1 connections.
+    fn throughput(&self, n: usize) -> f64 {
+        self.levels(n)
+            .iter()
+            .skip(1)
+            .map(|l| l[0] * self.mu[0] + l[1] * self.mu[1])
+            .sum()
+    }
+
+    /// Mean number at the loop (in line or served) with `n` connections
+    /// whose throughput is `x` per ms: those not away, as the away ones
+    /// number `x` × `away_ms` (Little's law).
+    fn at_loop(&self, n: usize, x: f64) -> f64 {
+        n as f64 - x * self.away_ms
+    }
+
+    /// The loop's request rate per ms at utilisation `rho` (0 < ρ < 1).
+    fn rate(&self, rho: f64) -> Option<f64> {
+        (rho > 0.0 && rho < 1.0).then(|| rho * self.x_max())
+    }
+
+    /// The chance of each level with `n` connections: element k holds the
+    /// chances of k at the loop with each class served (level 0, empty,
+    /// holds its chance in its first place and 0 in its second).
+    ///
+    /// The chain's levels are the number at the loop, each
     /// with the class being served: a connection away comes back at rate
     /// 1 ÷ `away_ms` (keeping the class served), a step ends at its class's
     /// rate and the next starts with a class drawn by the shares. Level
@@ -102,24 +123,6 @@ impl ClosedLoop {
     /// `away_ms` and M_k = diag(α_k + μ) − α_k 1 qᵀ: the flow down from
     /// level k + 1 equals the flow up from level k (R_k μ = α_k 1), which
     /// puts each level's balance in that closed form, exactly.
-    fn solve(&self, n: usize) -> (f64, f64) {
-        let levels = self.levels(n);
-        let x = levels
-            .iter()
-            .skip(1)
-            .map(|l| l[0] * self.mu[0] + l[1] * self.mu[1])
-            .sum();
-        let at_loop = levels
-            .iter()
-            .enumerate()
-            .map(|(k, l)| k as f64 * (l[0] + l[1]))
-            .sum();
-        (x, at_loop)
-    }
-
-    /// The chance of each level with `n` connections: element k holds the
-    /// chances of k at the loop with each class served (level 0, empty,
-    /// holds its chance in its first place and 0 in its second).
     fn levels(&self, n: usize) -> Vec<[f64; 2]> {
         let (mu, q) = (self.mu, self.share);
         let away = |k: usize| (n - k) as f64 / self.away_ms;
@@ -183,18 +186,15 @@ impl ClosedLoop {
     }
 
     /// The transform E[e^(−sT)] of a request's time T at the loop (in line
-    /// and served), with requests at `rps` in all: a request that comes
+    /// and served), at utilisation `rho` of the loop: a request that comes
     /// back finds k at the loop and the class served with the chance of
     /// that state times the connections away, and waits for the rest of
     /// the step served (random: the class's own time), k − 1 steps and
     /// its own. Past the table each more connection is one more step
     /// ahead. `None` at or past the limit.
-    pub(crate) fn time_at_loop_lst(&self, rps: f64) -> Option<impl Fn(Cx) -> Cx> {
-        let lam = rps / 1000.0;
+    pub(crate) fn time_at_loop_lst(&self, rho: f64) -> Option<impl Fn(Cx) -> Cx> {
+        let lam = self.rate(rho)?;
         let x_max = self.x_max();
-        if !(lam > 0.0 && lam < x_max) {
-            return None;
-        }
         let w = self.connection_weights(lam);
         let last = self.x.len();
         // Arrivals in each state, summed over N: (N − k) ÷ away a state.
@@ -214,8 +214,7 @@ impl ClosedLoop {
         }
         // Past the table: N = last + j comes with weight w_last r^j and
         // its requests find j more steps ahead (`last_n` holds w_last).
-        let r = lam / x_max;
-        let tail_weight = r / (1.0 - r);
+        let tail_weight = rho / (1.0 - rho);
         total += w[last] * x_max * tail_weight;
         let tail_scale = x_max / self.x[last - 1];
         let (mu, q) = (self.mu, self.share);
@@ -238,43 +237,37 @@ impl ClosedLoop {
             };
             let own = times(&sum);
             let beyond = times(&last_n).scale(tail_scale);
-            let rs = step.scale(r);
+            let rs = step.scale(rho);
             let tail = beyond * rs / (Cx::ONE - rs);
             (own + tail).scale(1.0 / total)
         })
     }
 
-    /// Mean time at the loop (in line and served), ms, with requests
-    /// arriving at `rps` in all over the connections; `None` at or past
-    /// the loop's limit.
-    pub fn mean_at_loop_ms(&self, rps: f64) -> Option<f64> {
-        let lam = rps / 1000.0;
-        let x_max = self.x_max();
-        if !(lam > 0.0 && lam < x_max) {
-            return (lam == 0.0).then(|| 1.0 / x_max);
+    /// Mean time at the loop (in line and served), ms, at utilisation
+    /// `rho` of the loop (a fraction); `None` at or past its limit.
+    pub fn mean_at_loop_ms(&self, rho: f64) -> Option<f64> {
+        if rho == 0.0 {
+            return Some(1.0 / self.x_max());
         }
+        let lam = self.rate(rho)?;
         let w = self.connection_weights(lam);
         let (mut weight, mut queued) = (0.0, 0.0);
         for (n, &p) in w.iter().enumerate() {
             weight += p;
             if n > 0 {
-                queued += p * self.at_loop[n - 1];
+                queued += p * self.at_loop(n, self.x[n - 1]);
             }
         }
         // Past the table the loop never rests: each more connection adds
-        // one at the loop, and the chance falls by λ ÷ X_max a connection.
-        let r = lam / x_max;
+        // one at the loop, and the chance falls by λ ÷ X_max = ρ a
+        // connection.
         let last = self.x.len();
         let p_last = w[last];
-        let q_last = self.at_loop[last - 1];
-        weight += p_last * r / (1.0 - r);
-        queued += p_last * (q_last * r / (1.0 - r) + r / ((1.0 - r) * (1.0 - r)));
+        let q_last = self.at_loop(last, self.x[last - 1]);
+        let (r, s) = (rho, 1.0 - rho);
+        weight += p_last * r / s;
+        queued += p_last * (q_last * r / s + r / (s * s));
         Some(queued / weight / lam)
-    }
-
-    /// Mean time a connection is away between steps, ms.
-    pub fn away_ms(&self) -> f64 {
-        self.away_ms
     }
 }
 
@@ -312,7 +305,8 @@ mod tests {
         // line is then product-form, and MVA is exact.
         let lp = ClosedLoop::new(3.0, 3.0, 0.3, 70.0).unwrap();
         for n in [1, 2, 5, 20, 40] {
-            let (x, q) = lp.solve(n);
+            let x = lp.throughput(n);
+            let q = lp.at_loop(n, x);
             let (xm, qm) = mva(3.0, 70.0, n);
             assert!((x - xm).abs() < 1e-12 * xm.max(1.0), "{n}: {x} {xm}");
             assert!((q - qm).abs() < 1e-9 * qm.max(1.0), "{n}: {q} {qm}");
@@ -322,7 +316,8 @@ mod tests {
     #[test]
     fn one_connection_never_waits() {
         let lp = ClosedLoop::new(1.0, 40.0, 0.05, 70.0).unwrap();
-        let (x, q) = lp.solve(1);
+        let x = lp.throughput(1);
+        let q = lp.at_loop(1, x);
         let s = 0.95 + 0.05 * 40.0;
         assert!((x - 1.0 / (70.0 + s)).abs() < 1e-12);
         assert!((q - s / (70.0 + s)).abs() < 1e-12);
@@ -334,7 +329,7 @@ mod tests {
         // steps): about fifty of them, each rarely, are nearly the open
         // line's random arrivals, and M/M/1 at 50 % is 2 ms.
         let lp = ClosedLoop::new(1.0, 1.0, 0.0, 100.0).unwrap();
-        let r = lp.mean_at_loop_ms(500.0).unwrap();
+        let r = lp.mean_at_loop_ms(0.5).unwrap();
         assert!((r / 2.0 - 1.0).abs() < 0.02, "{r}");
     }
 
@@ -342,11 +337,10 @@ mod tests {
     fn a_mix_with_rare_long_steps_waits_far_less_than_the_open_line() {
         // WAF checks on one loop at 85 %: M/G/1 says 158 ms at the loop.
         let lp = ClosedLoop::new(1.0, 40.0, 0.05, 70.0).unwrap();
-        let rps = 0.85 * lp.x_max() * 1000.0;
-        let r = lp.mean_at_loop_ms(rps).unwrap();
+        let r = lp.mean_at_loop_ms(0.85).unwrap();
         assert!(r > 30.0 && r < 60.0, "{r}");
         // Past the limit there is no mean; no load, a step's time.
-        assert_eq!(lp.mean_at_loop_ms(lp.x_max() * 1000.0), None);
+        assert_eq!(lp.mean_at_loop_ms(1.0), None);
         assert!((lp.mean_at_loop_ms(0.0).unwrap() - 2.95).abs() < 1e-9);
     }
 
@@ -355,22 +349,21 @@ mod tests {
         // Its transform is 1 at 0, and its slope there is the mean.
         let lp = ClosedLoop::new(1.0, 40.0, 0.05, 70.0).unwrap();
         for rho in [0.3, 0.85, 0.95] {
-            let rps = rho * lp.x_max() * 1000.0;
-            let lst = lp.time_at_loop_lst(rps).unwrap();
+            let lst = lp.time_at_loop_lst(rho).unwrap();
             let eps = 1e-7;
             let slope = (1.0 - lst(Cx::new(eps, 0.0)).re) / eps;
-            let mean = lp.mean_at_loop_ms(rps).unwrap();
+            let mean = lp.mean_at_loop_ms(rho).unwrap();
             assert!((slope / mean - 1.0).abs() < 1e-3, "{rho}: {slope} {mean}");
         }
         // Many rare senders on random 1 ms steps: M/M/1 at 50 %, whose
         // time is random of mean 2 ms, so its p99 is 2 ms × ln 100.
         let lp = ClosedLoop::new(1.0, 1.0, 0.0, 100.0).unwrap();
-        let lst = lp.time_at_loop_lst(500.0).unwrap();
+        let lst = lp.time_at_loop_lst(0.5).unwrap();
         let none = crate::analytic::Delay::default();
         let p99 = crate::analytic::line_then_delay_percentile_ms(lst, 2.0, &none, 0.99).unwrap();
         let mm1 = 2.0 * 100f64.ln();
         assert!((p99 / mm1 - 1.0).abs() < 0.03, "{p99} {mm1}");
-        assert!(lp.time_at_loop_lst(1000.0).is_none(), "at the limit");
+        assert!(lp.time_at_loop_lst(1.0).is_none(), "at the limit");
     }
 
     #[test]

@@ -777,8 +777,7 @@ impl Theory {
             Some(lp) => {
                 // One line a loop: the curve asks for its own servers only.
                 debug_assert_eq!(servers, self.servers);
-                let rps = rho * 1000.0 / self.service_ms;
-                lp.mean_at_loop_ms(rps)
+                lp.mean_at_loop_ms(rho)
                     .map_or(f64::INFINITY, |m| m + self.delay_ms)
             }
             None => self.open_mean_at(servers, rho),
@@ -821,9 +820,8 @@ impl Theory {
     /// `None` without that model or at its limit.
     fn keep_alive_p99(&self, rho: f64) -> Option<f64> {
         let lp = self.keep_alive.as_ref()?;
-        let rps = rho * 1000.0 / self.service_ms;
-        let lst = lp.time_at_loop_lst(rps)?;
-        let mean = lp.mean_at_loop_ms(rps)?;
+        let lst = lp.time_at_loop_lst(rho)?;
+        let mean = lp.mean_at_loop_ms(rho)?;
         analytic::line_then_delay_percentile_ms(lst, mean, &self.delay_shape, 0.99)
     }
 
