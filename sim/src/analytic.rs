@@ -1105,7 +1105,7 @@ impl Cx {
         Cx::new(self.re * k, self.im * k)
     }
 
-    fn exp(self) -> Cx {
+    pub(crate) fn exp(self) -> Cx {
         let m = self.re.exp();
         Cx::new(m * self.im.cos(), m * self.im.sin())
     }

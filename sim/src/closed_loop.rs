@@ -172,19 +172,6 @@ impl ClosedLoop {
         levels
     }
 
-    /// The chance of each number of connections N = 0, 1 … up to the
-    /// table's end, with requests at `lam` per ms, up to a constant (the
-    /// largest is 1): the product of λ ÷ X(k) for k = 1..N.
-    fn connection_weights(&self, lam: f64) -> Vec<f64> {
-        let mut logs = Vec::with_capacity(self.x.len() + 1);
-        logs.push(0.0);
-        for &xk in &self.x {
-            logs.push(logs.last().copied().unwrap_or(0.0) + (lam / xk).ln());
-        }
-        let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        logs.iter().map(|lg| (lg - top).exp()).collect()
-    }
-
     /// The transform E[e^(−sT)] of a request's time T at the loop (in line
     /// and served), at utilisation `rho` of the loop: a request that comes
     /// back finds k at the loop and the class served with the chance of
@@ -195,7 +182,7 @@ impl ClosedLoop {
     pub(crate) fn time_at_loop_lst(&self, rho: f64) -> Option<impl Fn(Cx) -> Cx> {
         let lam = self.rate(rho)?;
         let x_max = self.x_max();
-        let w = self.connection_weights(lam);
+        let w = connection_weights(lam, &self.x);
         let last = self.x.len();
         // Arrivals in each state, summed over N: (N − k) ÷ away a state.
         let mut sum = vec![[0.0; 2]; last + 1];
@@ -250,7 +237,7 @@ impl ClosedLoop {
             return Some(1.0 / self.x_max());
         }
         let lam = self.rate(rho)?;
-        let w = self.connection_weights(lam);
+        let w = connection_weights(lam, &self.x);
         let (mut weight, mut queued) = (0.0, 0.0);
         for (n, &p) in w.iter().enumerate() {
             weight += p;
@@ -269,6 +256,21 @@ impl ClosedLoop {
         queued += p_last * (q_last * r / s + r / (s * s));
         Some(queued / weight / lam)
     }
+}
+
+/// The chance of each number of connections 0..=len(x) on a loop, up to
+/// a common factor (the largest is 1): connections come at random, each
+/// sending requests at the loop's rate `lam` per ms in all, and leave at
+/// the throughput `x[k − 1]` with k of them, so the chance of N is the
+/// product of `lam` ÷ `x[k − 1]` for k up to N (a birth–death process).
+pub(crate) fn connection_weights(lam: f64, x: &[f64]) -> Vec<f64> {
+    let mut logs = Vec::with_capacity(x.len() + 1);
+    logs.push(0.0);
+    for &xk in x {
+        logs.push(logs.last().copied().unwrap_or(0.0) + (lam / xk).ln());
+    }
+    let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    logs.iter().map(|lg| (lg - top).exp()).collect()
 }
 
 /// The inverse of a 2 × 2 matrix (the chain's are never singular: their

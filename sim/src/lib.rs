@@ -21,6 +21,7 @@ pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod closed_loop;
+pub mod closed_pair;
 pub mod engine;
 pub mod fields;
 pub mod histogram;

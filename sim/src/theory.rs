@@ -19,8 +19,9 @@
 //! would put the p99 far below the run (a heavy class) or far above it
 //! (fixed steps: twice M/D/1's).
 
-use crate::analytic::{self, Capacity, CpuPart, Delay, Limit, Part, Shape};
+use crate::analytic::{self, Capacity, CpuPart, Cx, Delay, Limit, Part, Shape};
 use crate::closed_loop::ClosedLoop;
+use crate::closed_pair::ClosedPair;
 use crate::scenario::{Accept, Arrivals, Discipline, Dist, Model, Scenario};
 use crate::text::{decimals_for, fmt_fixed, plural, typed};
 use serde::Serialize;
@@ -102,11 +103,12 @@ pub struct Theory {
     /// approximation on several. `None` for exponential service, or where
     /// the dependency is the line or a thread holds hedged calls.
     pub service_shape: Option<Shape>,
-    /// Each loop as a closed line of its keep-alive connections, where
-    /// theory has that model ([`keep_alive_loop`]): the mean and the p99
-    /// then come from it. `None` for every other line.
+    /// Each loop (with its own pool, where it has one) as a closed line of
+    /// its keep-alive connections, where theory has that model
+    /// ([`keep_alive_loop`]): the mean and the p99 then come from it.
+    /// `None` for every other line.
     #[serde(skip)]
-    pub keep_alive: Option<ClosedLoop>,
+    pub keep_alive: Option<KeepAlive>,
     /// The dependency side: calls, its utilisation, the waits in its lines,
     /// fan-out and hedging.
     pub dep: DepTheory,
@@ -689,24 +691,55 @@ pub fn keep_alive_life_s(s: &Scenario, response_ms: f64) -> f64 {
 /// 48.6, 67.5 and 115.8 ms at 30, 50, 70, 85 and 95 % where runs took
 /// 32.5, 41.2, 51.1, 70.6 and 94.3 (M/G/1 said 34.7, 50.4, 87.0, 178.4
 /// and 544.3).
+///
+/// With a pool of workers for each loop and the heavy class handed to it
+/// (the WAF offload presets), the loop and its pool as a closed network of
+/// two lines ([`ClosedPair`]), its rate from the cores' utilisation: the
+/// same conditions, but the cores (`servers` of them, `service_ms` of
+/// CPU a request) shared by all the loops and workers.
 fn keep_alive_loop(
     s: &Scenario,
-    binding: Limit,
+    capacity: &Capacity,
     own_lines: bool,
-    service_ms: f64,
+    (servers, service_ms): (u32, f64),
     wait_ms: f64,
-) -> Option<ClosedLoop> {
-    let fits = s.conn_requests >= CLOSED_LOOP_MIN_REQUESTS
-        && s.model == Model::EventLoop
-        && own_lines
-        && binding == Limit::Cpu
+) -> Option<KeepAlive> {
+    let common = s.conn_requests >= CLOSED_LOOP_MIN_REQUESTS
+        && capacity.binding == Limit::Cpu
         && s.arrivals == Arrivals::Poisson
         && s.cpu_dist == Dist::Exp
         && s.write_ms == 0.0
         && s.fan_out == 1
         && s.hedge_after_ms.is_none()
         && analytic::dep_slots(s).is_none();
-    if !fits {
+    if !common {
+        return None;
+    }
+    if s.model == Model::EventLoopWorkers {
+        let fits = s.pool_per_loop
+            && s.offload_heavy
+            && s.accept != Accept::Shared
+            && capacity.part_binds().is_none()
+            && service_ms > 0.0;
+        return fits
+            .then(|| {
+                ClosedPair {
+                    light_ms: s.cpu_ms,
+                    heavy_share: s.heavy_share,
+                    heavy_ms: s.heavy_cpu_ms,
+                    handoff_ms: s.handoff_ms / 2.0,
+                    workers: s.workers,
+                    loops: s.loop_count(),
+                    cores: servers,
+                    away_ms: s.think_ms + wait_ms,
+                    rate_at_full: f64::from(servers) / service_ms / f64::from(s.loop_count()),
+                }
+                .checked()
+            })
+            .flatten()
+            .map(KeepAlive::Pair);
+    }
+    if !(s.model == Model::EventLoop && own_lines) {
         return None;
     }
     let h = s.heavy_share;
@@ -716,7 +749,17 @@ fn keep_alive_loop(
     // The classes scaled to the step theory counts (for a loop, the same).
     let mean = (1.0 - h) * light + h * heavy;
     let scale = service_ms / mean;
-    ClosedLoop::new(light * scale, heavy * scale, h, s.think_ms + wait_ms)
+    ClosedLoop::new(light * scale, heavy * scale, h, s.think_ms + wait_ms).map(KeepAlive::Loop)
+}
+
+/// Theory's closed line of one loop's keep-alive connections.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KeepAlive {
+    /// The loop alone: every step on it ([`ClosedLoop`]).
+    Loop(ClosedLoop),
+    /// The loop and its own pool, the heavy steps handed to the pool
+    /// ([`ClosedPair`]); its utilisation is the cores'.
+    Pair(ClosedPair),
 }
 
 /// Fewest requests a connection for theory's closed line of keep-alive
@@ -772,15 +815,22 @@ impl Theory {
     ///
     /// With keep-alive connections on pinned loops ([`Theory::keep_alive`])
     /// the line is closed: its mean at the loop, plus the delay.
+    ///
+    /// With a loop and its own pool ([`KeepAlive::Pair`]), the pair's
+    /// mean for the scenario's own cores (the open line where the pair has
+    /// no answer, and for the curve's line with one worker).
     pub fn mean_at(&self, servers: u32, rho: f64) -> f64 {
         match &self.keep_alive {
-            Some(lp) => {
+            Some(KeepAlive::Loop(lp)) => {
                 // One line a loop: the curve asks for its own servers only.
                 debug_assert_eq!(servers, self.servers);
                 lp.mean_at_loop_ms(rho)
                     .map_or(f64::INFINITY, |m| m + self.delay_ms)
             }
-            None => self.open_mean_at(servers, rho),
+            Some(KeepAlive::Pair(p)) if servers == self.servers => p
+                .mean_inside_ms(rho)
+                .map_or_else(|| self.open_mean_at(servers, rho), |m| m + self.delay_ms),
+            _ => self.open_mean_at(servers, rho),
         }
     }
 
@@ -801,7 +851,7 @@ impl Theory {
     /// With keep-alive connections ([`Theory::keep_alive`]), the closed
     /// line's own ([`Theory::keep_alive_p99`]).
     pub fn p99_at(&self, servers: u32, rho: f64) -> f64 {
-        if let Some(p99) = self.keep_alive_p99(rho) {
+        if let Some(p99) = self.keep_alive_p99(servers, rho) {
             return p99;
         }
         match &self.service_shape {
@@ -818,10 +868,21 @@ impl Theory {
     /// ([`Theory::keep_alive`]) at `rho`: the time at the loop from the
     /// chain's states as returning requests find them, then the delay;
     /// `None` without that model or at its limit.
-    fn keep_alive_p99(&self, rho: f64) -> Option<f64> {
-        let lp = self.keep_alive.as_ref()?;
-        let lst = lp.time_at_loop_lst(rho)?;
-        let mean = lp.mean_at_loop_ms(rho)?;
+    fn keep_alive_p99(&self, servers: u32, rho: f64) -> Option<f64> {
+        let (lst, mean): (&dyn Fn(Cx) -> Cx, f64);
+        let (loop_lst, pair_lst);
+        match self.keep_alive.as_ref()? {
+            KeepAlive::Loop(lp) => {
+                loop_lst = lp.time_at_loop_lst(rho)?;
+                (lst, mean) = (&loop_lst, lp.mean_at_loop_ms(rho)?);
+            }
+            KeepAlive::Pair(p) if servers == self.servers => {
+                let m;
+                (pair_lst, m) = p.time_inside_lst(rho)?;
+                (lst, mean) = (&pair_lst, m);
+            }
+            KeepAlive::Pair(_) => return None,
+        }
         analytic::line_then_delay_percentile_ms(lst, mean, &self.delay_shape, 0.99)
     }
 
@@ -848,8 +909,9 @@ fn approximations(
     scv: f64,
     servers: u32,
     steady_load: bool,
-    closed_loops: bool,
+    keep_alive: Option<&KeepAlive>,
 ) -> Vec<String> {
+    let pair = matches!(keep_alive, Some(KeepAlive::Pair(_)));
     let binding = cap.binding;
     let mut why: Vec<String> = Vec::new();
     if !steady_load {
@@ -904,7 +966,9 @@ fn approximations(
     if s.arrivals == Arrivals::Uniform {
         add("requests arrive evenly spaced; the formulas are for random (Poisson) arrivals, so theory gives no response time");
     }
-    if (scv - 1.0).abs() > 1e-9 && servers > 1 {
+    if pair {
+        add("the formula takes each step as a random (exponential) time of its mean: on a loop, the light requests' steps and the hand-offs as one");
+    } else if (scv - 1.0).abs() > 1e-9 && servers > 1 {
         add("service times are not exponential: the wait uses the Allen–Cunneen approximation");
     }
     // With no line at the dependency the slowest of N calls, hedged or
@@ -920,7 +984,9 @@ fn approximations(
         add("hedged calls: the formula counts hedges and their time as if no call waited in line at the dependency; a line there makes calls later and sends more hedges");
     }
     if s.conn_requests > 1 {
-        add(if closed_loops {
+        add(if pair {
+            "keep-alive connections send a request only after the answer to the last, so a busy loop hears from fewer of them: the formula takes each loop and its pool as a closed network of two lines for its connections, with their number, think time and wait as random times of the same means"
+        } else if keep_alive.is_some() {
             "keep-alive connections send a request only after the answer to the last, so a busy loop hears from fewer of them: the formula takes each loop as a closed line of its connections, with their number, think time and wait as random times of the same means"
         } else {
             "keep-alive connections send their requests one after another, each after the answer to the last, not at random moments"
@@ -989,6 +1055,14 @@ fn approximations(
                     }
                 }
                 // The cores bind (a part binding returned above).
+                // Each loop and its pool as a network of two lines: what
+                // it leaves out is the cores' share.
+                Model::EventLoopWorkers if pair => {
+                    add("the loops and workers share the cores: the formula slows a worker's step by how many threads want a core beside it, taken busy at random, and leaves out a loop's wait for a core");
+                    if s.accept == Accept::Idlest && s.loop_count() > 1 {
+                        add("idle loops take more connections; the formula deals them at random");
+                    }
+                }
                 Model::EventLoopWorkers => {
                     if analytic::offloaded(s).0 > 0.0 {
                         add("steps handed to workers queue twice (loop, then pool); the formula has one line");
@@ -1433,7 +1507,7 @@ pub fn theory(s: &Scenario) -> Theory {
         && !part_binds
         && overload.is_none();
     let steady_load = steady_load(s);
-    let keep_alive = keep_alive_loop(s, capacity.binding, own_lines, service_ms, wait_mean);
+    let keep_alive = keep_alive_loop(s, &capacity, own_lines, (servers, service_ms), wait_mean);
     let mut approx_because = approximations(
         s,
         &capacity,
@@ -1441,7 +1515,7 @@ pub fn theory(s: &Scenario) -> Theory {
         scv,
         servers,
         steady_load,
-        keep_alive.is_some(),
+        keep_alive.as_ref(),
     );
     if let Some(o) = &overload {
         approx_because.push(hedge_overload_reason(s, o));
@@ -1467,7 +1541,9 @@ pub fn theory(s: &Scenario) -> Theory {
             figure_notes.push(note);
         }
     }
-    let queue_model = if keep_alive.is_some() {
+    let queue_model = if let Some(KeepAlive::Pair(_)) = keep_alive {
+        "a closed line of keep-alive connections through a loop and its pool".to_owned()
+    } else if keep_alive.is_some() {
         "a closed line of keep-alive connections".to_owned()
     } else {
         format!("M/{letter}/{servers}")
@@ -1640,7 +1716,9 @@ pub fn theory(s: &Scenario) -> Theory {
         // The tail is exact for exponential service (M/M/c), and for a mix
         // on one server (Pollaczek–Khinchine's transform, inverted).
         let shaped = th.service_shape.is_some();
-        let tail_exact = letter == "M" || shaped && servers == 1;
+        // A closed line's p99 comes from its own transform, approximate
+        // for the reasons its mean is.
+        let tail_exact = letter == "M" || shaped && servers == 1 || th.keep_alive.is_some();
         th.p99_exact = th.mean_exact && tail_exact && !newest_first;
         if !tail_exact {
             approx_because.push(if shaped {

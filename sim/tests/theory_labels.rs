@@ -503,3 +503,43 @@ fn only_long_lived_keep_alive_connections_make_a_closed_line() {
     };
     assert!(theory(&fixed).keep_alive.is_none());
 }
+
+/// With the heavy steps handed to each loop's own pool, theory takes each
+/// loop and its pool as a closed network of two lines: its reasons say
+/// what that model leaves out (the cores' share, steps taken as random),
+/// and none says it has one line or uses Allen–Cunneen. A pool shared by
+/// all the loops keeps the open line over the cores.
+#[test]
+fn a_loop_with_its_own_pool_gives_the_reasons_of_its_network() {
+    let s = preset("waf-offload-unbalanced").unwrap();
+    let th = theory(&s);
+    assert!(
+        matches!(th.keep_alive, Some(tellers_sim::theory::KeepAlive::Pair(_))),
+        "{}",
+        th.queue_model
+    );
+    assert!(
+        th.model_of_line.contains("a loop and its pool"),
+        "{}",
+        th.model_of_line
+    );
+    for said in ["two lines", "share the cores", "deals them at random"] {
+        assert!(says(&th, said), "{said}: {:?}", th.approx_because);
+    }
+    for unsaid in [
+        "Allen–Cunneen",
+        "queue twice",
+        "several servers",
+        "cannot move",
+    ] {
+        assert!(!says(&th, unsaid), "{unsaid}: {:?}", th.approx_because);
+    }
+    // One pool of four for the four loops.
+    let shared = theory(&Scenario {
+        pool_per_loop: false,
+        workers: 4,
+        ..s
+    });
+    assert!(shared.keep_alive.is_none(), "{}", shared.queue_model);
+    assert!(says(&shared, "queue twice"), "{:?}", shared.approx_because);
+}
