@@ -5,7 +5,7 @@
 use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::report::Report;
 use tellers_sim::text::{noun, plural};
-use tellers_sim::theory::{Bound, Theory, Threads};
+use tellers_sim::theory::{Bound, KeepAlive, Theory, Threads};
 use tellers_sim::{Arrivals, DepView, Model, Scenario, Snapshot};
 
 use crate::format::{fmt_count, fmt_ms, fmt_ms_pair, fmt_num, fmt_pct, fmt_per_s, fmt_rps, fmt_s};
@@ -429,7 +429,16 @@ pub fn curve_caption(th: &Theory) -> String {
         _ => String::new(),
     };
     // The queue's model only where a formula draws its lines.
-    let model = if th.curve_formula {
+    // A loop and its pool: the x-axis is the cores' load, not a line of
+    // workers of the request's CPU each.
+    let model = if matches!(th.keep_alive, Some(KeepAlive::Pair(_))) {
+        format!(
+            " ({}; {} of CPU a request on the {})",
+            th.queue_model,
+            fmt_ms(th.service_ms),
+            plural(u64::from(th.servers), "core")
+        )
+    } else if th.curve_formula {
         format!(
             " ({}: {} of {} each)",
             th.queue_model,
@@ -1575,6 +1584,13 @@ mod tests {
         let text = curve_caption(&theory(&spike));
         assert!(text.contains("load changes during the run"), "{text}");
         assert!(!text.contains("theory says"), "{text}");
+        // A loop and its pool: the cores' load, not workers of the CPU each.
+        let text = curve_caption(&theory(&preset("waf-offload-round-robin").unwrap()));
+        assert!(
+            text.contains("through a loop and its pool; 2.95 ms of CPU a request on the 4 cores)")
+                && !text.contains("workers of"),
+            "{text}"
+        );
         // No formula for the line: the caption names the line, no model.
         let text = curve_caption(&theory(&preset("one-worker-limit").unwrap()));
         assert!(
