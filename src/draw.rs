@@ -274,7 +274,7 @@ impl Pen {
 impl Drop for Pen {
     fn drop(&mut self) {
         let mut texts = std::mem::take(self.texts.get_mut());
-        texts.sort_by_key(|t| (t.font, t.color, t.align));
+        texts.sort_unstable_by_key(|t| (t.font, t.color, t.align));
         let (mut font, mut color, mut align) = ("", "", "");
         for t in &texts {
             if t.font != font {

@@ -37,7 +37,7 @@ pub fn to_query(s: &Scenario) -> String {
     {
         pairs.push("thread_cap=none".to_owned());
     }
-    pairs.sort();
+    pairs.sort_unstable();
     pairs.join("&")
 }
 
