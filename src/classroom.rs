@@ -319,7 +319,25 @@ pub fn tidy(text: &str) -> String {
 /// combining diaeresis (as some keyboards and pasted lists give it) look
 /// alike, so they have the same numbers.
 pub fn seed_text(text: &str) -> String {
-    composed(&tidy(text).to_lowercase())
+    composed(&lower_case(&tidy(text)))
+}
+
+/// `text` in lower case, every letter of every script ("Élodie" →
+/// "élodie"). In the browser, the JavaScript engine's
+/// `String.prototype.toLowerCase` (so the wasm carries no case tables);
+/// natively, Rust's. Both follow Unicode's default case mapping.
+#[cfg(target_arch = "wasm32")]
+pub fn lower_case(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
+    js_sys::JsString::from(text).to_lower_case().into()
+}
+
+/// `text` in lower case (see the browser's version above).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn lower_case(text: &str) -> String {
+    text.to_lowercase()
 }
 
 /// `text` in Unicode's composed form (NFC), as [`seed_text`] gives it.

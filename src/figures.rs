@@ -80,7 +80,7 @@ pub fn label_of(name: &str) -> &'static str {
 /// (each field by its control's label), or `None` when the run was not
 /// cut short ([`tellers_sim::signs::stop_note`]).
 pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
-    tellers_sim::signs::stop_note(s, r, th, |f| label_of(f.name).to_lowercase())
+    tellers_sim::signs::stop_note(s, r, th, |f| label_of(f.name).to_ascii_lowercase())
 }
 
 /// What the figures cannot say yet and why, in a sentence or two (`None`

@@ -168,10 +168,11 @@ pub fn unmet_settings(when: &[(String, f64)], s: &Scenario) -> Vec<String> {
 fn in_a_sentence(label: &str) -> String {
     let mut chars = label.chars();
     match (chars.next(), chars.next()) {
-        (Some(first), Some(second)) if second.is_lowercase() => first
-            .to_lowercase()
-            .chain(label[first.len_utf8()..].chars())
-            .collect(),
+        (Some(first), Some(second)) if second.is_lowercase() => {
+            std::iter::once(first.to_ascii_lowercase())
+                .chain(label[first.len_utf8()..].chars())
+                .collect()
+        }
         _ => label.to_owned(),
     }
 }

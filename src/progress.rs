@@ -264,10 +264,7 @@ impl Progress {
     /// student: `tellers-progress-ana-souza.json` (letters and digits of
     /// the name only).
     pub fn export_file_name(&self) -> String {
-        let name: String = self
-            .student
-            .name
-            .to_lowercase()
+        let name: String = crate::classroom::lower_case(&self.student.name)
             .chars()
             .map(|c| if c.is_alphanumeric() { c } else { '-' })
             .collect();

@@ -168,7 +168,9 @@ const NO_LIMIT_WORDS: &[&str] = &[
 /// True when the learner says the line grows without limit: a phrase such
 /// as "no limit" (with or without numbers beside it).
 pub fn says_no_limit(input: &str) -> bool {
-    let t = input.trim().to_lowercase();
+    // The words are ASCII, so ASCII's lower case finds them (and keeps
+    // Unicode's case tables out of the wasm).
+    let t = input.trim().to_ascii_lowercase();
     NO_LIMIT_WORDS.iter().any(|w| t.contains(w))
 }
 
@@ -185,7 +187,8 @@ const LEAD_WORDS: &[&str] = &[
 
 /// The learner's unit words, lower case, mapped to a unit.
 fn unit_from_words(w: &str) -> Option<Unit> {
-    let w = w.trim().trim_end_matches('.').to_lowercase();
+    // ASCII's lower case, as in `says_no_limit`: the unit words are ASCII.
+    let w = w.trim().trim_end_matches('.').to_ascii_lowercase();
     let w = w.as_str();
     Some(match w {
         "" => return None,

@@ -508,7 +508,7 @@ const RUN_SECTIONS: &[&str] = &["What happened", "Try it"];
 /// is: "simulat…" (simulator, simulation, simulated), "slider…", and "the
 /// run" as a whole word ("the running example" does not count).
 fn speaks_of_the_simulator(text: &str) -> bool {
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     let whole = |w: &str| {
         lower.match_indices(w).any(|(i, _)| {
             !lower[i + w.len()..]
