@@ -1183,6 +1183,42 @@ fn keep_alive_loops_are_closed_lines_of_their_connections() {
     }
 }
 
+/// Four loops that take the sale day's requests in turn, one a
+/// connection: each loop gets one arrival in four, Erlang-4 gaps, and is
+/// E4/M/1, exactly. Over ten seeds (20,000 requests a point) the runs'
+/// means were 104.2 ± 0.2 and 132.3 ± 1.1 ms at 50 and 85 % where E4/M/1
+/// gives 104.3 and 133.0 (M/M/1, dealing at random, 110.0 and 156.7); the
+/// p99 432.7 ± 2.3 and 474.2 ± 4.8 against 430.1 and 472.9. Checked at
+/// 1.5 and 3 % (mean), 2 and 5 % (p99): three to seven standard errors,
+/// well inside M/M/1's misses of 5.6 and 18 %.
+#[test]
+fn loops_that_take_arrivals_in_turn_are_e4_m_1() {
+    use tellers_sim::sweep::sweep_scenario;
+    use tellers_sim::theory::theory;
+    let s = preset("sale-day-event-loop").unwrap();
+    let th = theory(&sweep_scenario(&s, &theory(&s), 0.5).unwrap());
+    assert_eq!(th.queue_model, "E4/M/1");
+    for (rho, mean_tol, p99_tol) in [(0.5, 0.015, 0.02), (0.85, 0.03, 0.05)] {
+        let (mut mean, mut p99) = (0.0, 0.0);
+        let th = theory(&s);
+        for seed in 1..=10 {
+            let p = sweep_scenario(&Scenario { seed, ..s.clone() }, &th, rho).unwrap();
+            let r = simulate(&p).unwrap();
+            mean += r.latency_ms.mean / 10.0;
+            p99 += r.latency_ms.p99 / 10.0;
+        }
+        let pt = theory(&sweep_scenario(&s, &th, rho).unwrap());
+        assert!(pt.mean_exact && pt.p99_exact, "{:?}", pt.approx_because);
+        close(
+            mean,
+            pt.mean_ms.unwrap(),
+            mean_tol,
+            &format!("mean at {rho}"),
+        );
+        close(p99, pt.p99_ms.unwrap(), p99_tol, &format!("p99 at {rho}"));
+    }
+}
+
 /// The WAF checks handed to each loop's own pool of one worker (four loops
 /// and four workers on four cores), connections dealt at random: theory
 /// takes each loop and its pool as a closed network of two lines, the
