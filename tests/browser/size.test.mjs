@@ -80,13 +80,19 @@ import { DIST } from './harness.mjs';
  * app 431.9 KB. Then the closed line's own p99 (its transform inverted):
  * +2.0 KB; the inversion and root finders taking their functions as
  * trait objects, one copy each in the wasm instead of one per caller:
- * -1.7 KB; the app 432.2 KB. Budget 433.
+ * -1.7 KB; the app 432.2 KB. Budget 433. A fourteenth (3 Dec): each
+ * loop with its own worker pool taken as a closed network of two lines
+ * (theory's mean at 85 % of the WAF offload presets went from about twice
+ * the runs to within 5 %), with the curve's caption for it: +3.9 KB;
+ * two stable sorts made unstable: -0.8 KB; names lower-cased by the
+ * browser's toLowerCase, so no Unicode case tables: -0.5 KB; loops that
+ * take arrivals in turn as E_k/M/1: +0.1 KB; the app 434.9 KB. Budget 435.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 433;
+const BUDGET_KB = 435;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
