@@ -1147,6 +1147,26 @@ fn a_full_pool_on_fewer_cores_finishes_what_the_finite_source_model_gives() {
     }
 }
 
+/// The curve's point of `s` at `rho` (theory `th`) run on seeds 1 to 10:
+/// the runs' mean and p99 response times averaged, ms, and the point's
+/// theory.
+fn ten_seeds_at(
+    s: &Scenario,
+    th: &tellers_sim::theory::Theory,
+    rho: f64,
+) -> (f64, f64, tellers_sim::theory::Theory) {
+    use tellers_sim::sweep::sweep_scenario;
+    let (mut mean, mut p99) = (0.0, 0.0);
+    for seed in 1..=10 {
+        let p = sweep_scenario(&Scenario { seed, ..s.clone() }, th, rho).unwrap();
+        let r = simulate(&p).unwrap();
+        mean += r.latency_ms.mean / 10.0;
+        p99 += r.latency_ms.p99 / 10.0;
+    }
+    let point = sweep_scenario(s, th, rho).unwrap();
+    (mean, p99, tellers_sim::theory::theory(&point))
+}
+
 /// Keep-alive connections on pinned loops (the WAF checks on the loops:
 /// 1 ms steps, one in twenty 40 ms, 50 ms think and a 20 ms wait between
 /// them), dealt to the loops at random: theory takes each loop as a closed
@@ -1160,7 +1180,6 @@ fn a_full_pool_on_fewer_cores_finishes_what_the_finite_source_model_gives() {
 /// 0.90, 0.76 and 0.35), checked at 15 %.
 #[test]
 fn keep_alive_loops_are_closed_lines_of_their_connections() {
-    use tellers_sim::sweep::sweep_scenario;
     use tellers_sim::theory::theory;
     let s = Scenario {
         accept: tellers_sim::Accept::Random,
@@ -1169,14 +1188,7 @@ fn keep_alive_loops_are_closed_lines_of_their_connections() {
     let th = theory(&s);
     assert!(th.keep_alive.is_some(), "{}", th.queue_model);
     for rho in [0.3, 0.5, 0.85] {
-        let (mut mean, mut p99) = (0.0, 0.0);
-        for seed in 1..=10 {
-            let p = sweep_scenario(&Scenario { seed, ..s.clone() }, &th, rho).unwrap();
-            let r = simulate(&p).unwrap();
-            mean += r.latency_ms.mean / 10.0;
-            p99 += r.latency_ms.p99 / 10.0;
-        }
-        let pt = theory(&sweep_scenario(&s, &th, rho).unwrap());
+        let (mean, p99, pt) = ten_seeds_at(&s, &th, rho);
         close(mean, pt.mean_ms.unwrap(), 0.20, &format!("mean at {rho}"));
         close(p99, pt.p99_ms.unwrap(), 0.15, &format!("p99 at {rho}"));
         assert!(!pt.mean_exact && !pt.p99_exact);
@@ -1199,15 +1211,7 @@ fn loops_that_take_arrivals_in_turn_are_e4_m_1() {
     let th = theory(&sweep_scenario(&s, &theory(&s), 0.5).unwrap());
     assert_eq!(th.queue_model, "E4/M/1");
     for (rho, mean_tol, p99_tol) in [(0.5, 0.015, 0.02), (0.85, 0.03, 0.05)] {
-        let (mut mean, mut p99) = (0.0, 0.0);
-        let th = theory(&s);
-        for seed in 1..=10 {
-            let p = sweep_scenario(&Scenario { seed, ..s.clone() }, &th, rho).unwrap();
-            let r = simulate(&p).unwrap();
-            mean += r.latency_ms.mean / 10.0;
-            p99 += r.latency_ms.p99 / 10.0;
-        }
-        let pt = theory(&sweep_scenario(&s, &th, rho).unwrap());
+        let (mean, p99, pt) = ten_seeds_at(&s, &theory(&s), rho);
         assert!(pt.mean_exact && pt.p99_exact, "{:?}", pt.approx_because);
         close(
             mean,
@@ -1229,7 +1233,6 @@ fn loops_that_take_arrivals_in_turn_are_e4_m_1() {
 /// standard errors of the farthest, far inside the open line's miss.
 #[test]
 fn a_loop_and_its_pool_are_a_closed_network_of_their_connections() {
-    use tellers_sim::sweep::sweep_scenario;
     use tellers_sim::theory::{theory, KeepAlive};
     let s = Scenario {
         accept: tellers_sim::Accept::Random,
@@ -1242,14 +1245,7 @@ fn a_loop_and_its_pool_are_a_closed_network_of_their_connections() {
         th.queue_model
     );
     for rho in [0.3, 0.5, 0.85] {
-        let (mut mean, mut p99) = (0.0, 0.0);
-        for seed in 1..=10 {
-            let p = sweep_scenario(&Scenario { seed, ..s.clone() }, &th, rho).unwrap();
-            let r = simulate(&p).unwrap();
-            mean += r.latency_ms.mean / 10.0;
-            p99 += r.latency_ms.p99 / 10.0;
-        }
-        let pt = theory(&sweep_scenario(&s, &th, rho).unwrap());
+        let (mean, p99, pt) = ten_seeds_at(&s, &th, rho);
         close(mean, pt.mean_ms.unwrap(), 0.10, &format!("mean at {rho}"));
         close(p99, pt.p99_ms.unwrap(), 0.15, &format!("p99 at {rho}"));
         assert!(!pt.mean_exact && !pt.p99_exact);
