@@ -119,32 +119,43 @@ impl ClosedPair {
     /// or `None` where the stretched pool cannot keep up.
     fn stretch(&self, lam: f64) -> Option<f64> {
         let c = f64::from(self.workers);
+        let loops = f64::from(self.loops);
+        let others = self.loops * self.workers - 1;
+        // Threads that never outnumber the cores run unstretched.
+        if self.loops + others < self.cores {
+            return (lam * self.heavy_share * self.heavy_ms < c).then_some(1.0);
+        }
         let loop_busy = (lam * self.loop_demand()).min(1.0);
+        let cores = f64::from(self.cores);
         let mut s = 1.0_f64;
-        for _ in 0..200 {
+        for _ in 0..100 {
             let worker_busy = lam * self.heavy_share * self.heavy_ms * s / c;
             if worker_busy >= 1.0 {
                 return None;
             }
-            // Threads wanting a core besides this worker: a binomial mix.
-            let mut dist = vec![1.0];
-            let others = (0..self.loops)
-                .map(|_| loop_busy)
-                .chain((1..self.loops * self.workers).map(|_| worker_busy));
-            for u in others {
-                let mut next = vec![0.0; dist.len() + 1];
-                for (i, p) in dist.iter().enumerate() {
-                    next[i] += p * (1.0 - u);
-                    next[i + 1] += p * u;
-                }
-                dist = next;
+            // R, the other threads wanting a core, each busy at random:
+            // E[max(1, (1 + R) ÷ cores)] is (1 + E[R]) ÷ cores plus what
+            // the max adds where 1 + R < cores, which needs the chance of
+            // only the first cores − 1 values of R.
+            let mut low = vec![0.0; self.cores as usize - 1];
+            if let Some(first) = low.first_mut() {
+                *first = 1.0;
             }
-            let cores = f64::from(self.cores);
-            let new: f64 = dist
-                .iter()
-                .enumerate()
-                .map(|(i, p)| p * ((i + 1) as f64 / cores).max(1.0))
-                .sum();
+            let busy = std::iter::repeat_n(loop_busy, self.loops as usize)
+                .chain(std::iter::repeat_n(worker_busy, others as usize));
+            for u in busy {
+                for i in (0..low.len()).rev() {
+                    let below = if i > 0 { low[i - 1] } else { 0.0 };
+                    low[i] = low[i] * (1.0 - u) + below * u;
+                }
+            }
+            let mean_r = loops * loop_busy + f64::from(others) * worker_busy;
+            let new = (1.0 + mean_r) / cores
+                + low
+                    .iter()
+                    .enumerate()
+                    .map(|(r, p)| p * (1.0 - (r + 1) as f64 / cores))
+                    .sum::<f64>();
             if (new - s).abs() < 1e-12 {
                 return Some(new);
             }
@@ -166,6 +177,12 @@ impl ClosedPair {
         let (a, b) = (loop_ms / unit, pool_ms / unit);
         let z = self.away_ms / unit;
         let n = MAX_CONNECTIONS;
+        // Connections away so long that a quarter of the table cannot
+        // keep the loop or the pool busy: refused at once, as for one loop
+        // (and the delay's factors would overflow).
+        if z > n as f64 / 4.0 {
+            return None;
+        }
         let mut delay = vec![1.0; n + 1];
         let mut pool = vec![1.0; n + 1];
         for m in 1..=n {
@@ -207,6 +224,9 @@ impl ClosedPair {
             arrivals[k] = w[k] * x[k - 1];
         }
         let sum: f64 = arrivals.iter().sum();
+        if !(inside.is_finite() && sum.is_finite() && sum > 0.0) {
+            return None;
+        }
         arrivals.iter_mut().for_each(|v| *v /= sum);
         Some(Solved {
             unit,
@@ -384,6 +404,37 @@ mod tests {
     }
 
     #[test]
+    fn the_stretch_needs_only_the_few_threads_below_the_cores() {
+        // The stretch's mean against one over R's whole distribution.
+        let p = waf(2, 4);
+        let lam = 0.8 * p.rate_at_full;
+        let s = p.stretch(lam).unwrap();
+        let loop_busy = lam * p.loop_demand();
+        let worker_busy = lam * 0.05 * 40.0 * s / 2.0;
+        let mut dist = vec![1.0];
+        for u in [loop_busy; 4].into_iter().chain([worker_busy; 7]) {
+            let mut next = vec![0.0; dist.len() + 1];
+            for (i, q) in dist.iter().enumerate() {
+                next[i] += q * (1.0 - u);
+                next[i + 1] += q * u;
+            }
+            dist = next;
+        }
+        let whole: f64 = dist
+            .iter()
+            .enumerate()
+            .map(|(r, q)| q * ((r + 1) as f64 / 4.0).max(1.0))
+            .sum();
+        assert!((s - whole).abs() < 1e-9, "{s} {whole}");
+        // A thousand workers a loop: still quick, and a long wait for cores.
+        let many = ClosedPair {
+            workers: 1000,
+            ..waf(1, 4)
+        };
+        assert!(many.stretch(lam).unwrap() > 1.0);
+    }
+
+    #[test]
     fn nonsense_is_refused() {
         let ok = waf(1, 4);
         for bad in [
@@ -415,5 +466,12 @@ mod tests {
             assert!(bad.checked().is_none());
         }
         assert!(ok.mean_inside_ms(0.0).is_none() && ok.mean_inside_ms(1.0).is_none());
+        // Connections away for minutes: no table holds them, so no answer
+        // (theory keeps the open line), never an overflow.
+        let away = ClosedPair {
+            away_ms: 600_000.0,
+            ..ok
+        };
+        assert!(away.mean_inside_ms(0.5).is_none() && away.time_inside_lst(0.5).is_none());
     }
 }

@@ -724,6 +724,7 @@ fn keep_alive_loop(
         let fits = s.pool_per_loop
             && s.offload_heavy
             && s.accept != Accept::Shared
+            && s.loop_count() <= s.cores
             && capacity.part_binds().is_none()
             && service_ms > 0.0;
         return fits
@@ -1551,7 +1552,14 @@ pub fn theory(s: &Scenario) -> Theory {
         && !part_binds
         && overload.is_none();
     let steady_load = steady_load(s);
-    let keep_alive = keep_alive_loop(s, &capacity, own_lines, (servers, service_ms), wait_mean);
+    // A pair that has no answer at the scenario's own load (its pool,
+    // slowed by the cores, cannot keep up) leaves the scenario to the open
+    // line, so the figures and their reasons are one model's.
+    let keep_alive = keep_alive_loop(s, &capacity, own_lines, (servers, service_ms), wait_mean)
+        .filter(|k| match (k, rho) {
+            (KeepAlive::Pair(p), Some(r)) if r < 1.0 => p.mean_inside_ms(r).is_some(),
+            _ => true,
+        });
     let dealt = dealt_in_turn(s, capacity.binding, scv);
     let mut approx_because = approximations(
         s,

@@ -86,13 +86,14 @@ import { DIST } from './harness.mjs';
  * the runs to within 5 %), with the curve's caption for it: +3.9 KB;
  * two stable sorts made unstable: -0.8 KB; names lower-cased by the
  * browser's toLowerCase, so no Unicode case tables: -0.5 KB; loops that
- * take arrivals in turn as E_k/M/1: +0.1 KB; the app 434.9 KB. Budget 435.
+ * take arrivals in turn as E_k/M/1: +0.1 KB; the network's guards
+ * against nonsense: +0.05 KB; the app 435.0 KB. Budget 436.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 435;
+const BUDGET_KB = 436;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
