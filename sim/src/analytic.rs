@@ -581,16 +581,7 @@ pub fn dealt_in_turn_utilisation(k: u32, rho: f64) -> f64 {
     // Positive below the root, negative above it up to ρ: gaps more even
     // than random ones leave a line shorter than M/M/1's (σ < ρ).
     let f = |sigma: f64| (kr / (kr + 1.0 - sigma)).powi(k as i32) - sigma;
-    let (mut lo, mut hi) = (0.0, rho);
-    for _ in 0..100 {
-        let mid = 0.5 * (lo + hi);
-        if f(mid) > 0.0 {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    0.5 * (lo + hi)
+    crossing(&f, 0.0, 0.0, rho)
 }
 
 /// Mean response time (line + service) of M/M/1.

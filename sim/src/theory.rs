@@ -912,21 +912,18 @@ impl Theory {
     /// chain's states as returning requests find them, then the delay;
     /// `None` without that model or at its limit.
     fn keep_alive_p99(&self, servers: u32, rho: f64) -> Option<f64> {
-        let (lst, mean): (&dyn Fn(Cx) -> Cx, f64);
-        let (loop_lst, pair_lst);
+        // Each transform as a trait object: the inversion is compiled once.
+        let p99 = |lst: &dyn Fn(Cx) -> Cx, mean: f64| {
+            analytic::line_then_delay_percentile_ms(lst, mean, &self.delay_shape, 0.99)
+        };
         match self.keep_alive.as_ref()? {
-            KeepAlive::Loop(lp) => {
-                loop_lst = lp.time_at_loop_lst(rho)?;
-                (lst, mean) = (&loop_lst, lp.mean_at_loop_ms(rho)?);
-            }
+            KeepAlive::Loop(lp) => p99(&lp.time_at_loop_lst(rho)?, lp.mean_at_loop_ms(rho)?),
             KeepAlive::Pair(p) if servers == self.servers => {
-                let m;
-                (pair_lst, m) = p.time_inside_lst(rho)?;
-                (lst, mean) = (&pair_lst, m);
+                let (lst, mean) = p.time_inside_lst(rho)?;
+                p99(&lst, mean)
             }
-            KeepAlive::Pair(_) => return None,
+            KeepAlive::Pair(_) => None,
         }
-        analytic::line_then_delay_percentile_ms(lst, mean, &self.delay_shape, 0.99)
     }
 
     /// "exact" or "approx.", for a label beside a figure.
