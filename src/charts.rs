@@ -460,7 +460,8 @@ pub const CURVE_LINES: usize = 4;
 /// Theory line `i` (of [`CURVE_LINES`]) of the utilisation → response-time
 /// chart: the mean and the p99 for `th.servers` workers, then for one; none
 /// when theory has no formula for the line ([`Theory::curve_formula`]), or
-/// for one worker when `th.servers` is one. Labelled "(approx.)" as the
+/// for one worker where theory has no such line
+/// ([`Theory::has_one_worker_line`]). Labelled "(approx.)" as the
 /// theory of the curve's points (`points_th`, [`curve_theory`](tellers_sim::sweep::curve_theory)) says. A p99
 /// point may invert a transform, so the app computes the lines once a
 /// scenario, one a task (a p99 line of 100 fan-out calls took about 15 ms in
@@ -470,11 +471,13 @@ pub fn curve_line(th: &Theory, points_th: &Theory, i: usize) -> Option<Series> {
     // The same formulas with one worker, labelled by theory's own flags:
     // one worker assumes nothing the c-worker line does not (the p99 still
     // takes service times as random), so they are exact where theory's are.
+    // A closed line of keep-alive connections has no such line.
+    let one = th.has_one_worker_line();
     let (n, p99) = match i {
         0 => (c, false),
         1 => (c, true),
-        2 if c > 1 => (1, false),
-        3 if c > 1 => (1, true),
+        2 if one => (1, false),
+        3 if one => (1, true),
         _ => return None,
     };
     // No formula covers this scenario's line at any load (theory says
@@ -488,8 +491,8 @@ pub fn curve_line(th: &Theory, points_th: &Theory, i: usize) -> Option<Series> {
         points_th.mean_exact
     };
     let what = match (n == c, p99) {
-        (true, false) => format!("mean, theory, {}", workers(c)),
-        (true, true) => format!("p99, theory, {}", workers(c)),
+        (true, false) => format!("mean, theory, {}", th.servers_label()),
+        (true, true) => format!("p99, theory, {}", th.servers_label()),
         (false, false) => "mean, 1 worker".to_owned(),
         (false, true) => "p99, 1 worker".to_owned(),
     };
@@ -570,11 +573,6 @@ impl CurveLines {
     pub fn shown(&self) -> &[Series] {
         &self.shown
     }
-}
-
-/// "1 worker", "8 workers".
-fn workers(n: u32) -> String {
-    tellers_sim::text::plural(u64::from(n), "worker")
 }
 
 /// The utilisation → response-time chart: the theory `lines` of `th`
@@ -872,6 +870,29 @@ mod tests {
             over.contains(&"mean, theory, 4 workers".to_owned())
                 && over.contains(&"p99, 1 worker".to_owned()),
             "{over:?}"
+        );
+    }
+
+    #[test]
+    fn a_loop_and_its_pool_has_its_own_lines_named_by_the_cores() {
+        // The pair's line is the cores' load: its legend names the cores,
+        // and the open line with one worker, another model, is not drawn.
+        let s = preset("waf-offload-round-robin").unwrap();
+        let th = theory(&s);
+        assert!(matches!(
+            th.keep_alive,
+            Some(tellers_sim::theory::KeepAlive::Pair(_))
+        ));
+        let labels: Vec<_> = chart(&th, &curve_theory(&s, &th), &[], None)
+            .series
+            .into_iter()
+            .map(|s| s.label)
+            .collect();
+        assert!(
+            labels.contains(&"mean, theory, 4 cores (approx.)".to_owned())
+                && labels.contains(&"p99, theory, 4 cores (approx.)".to_owned())
+                && !labels.iter().any(|l| l.contains("worker")),
+            "{labels:?}"
         );
     }
 

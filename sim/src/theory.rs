@@ -839,6 +839,27 @@ const NO_FAN_OUT_FORMULA: &str =
     "no formula: the slowest of N calls through a shared line at the dependency";
 
 impl Theory {
+    /// True when the curve can show this scenario's formulas with one
+    /// worker beside its own `servers`: the open line's formulas hold for
+    /// any number. A closed line of keep-alive connections
+    /// ([`Theory::keep_alive`]) is the scenario's own network, and has no
+    /// such line.
+    pub fn has_one_worker_line(&self) -> bool {
+        self.servers > 1 && self.keep_alive.is_none()
+    }
+
+    /// How the curve's legend names the scenario's `servers`: "4 workers";
+    /// for a loop and its own pool ([`KeepAlive::Pair`]), whose line is
+    /// the cores' load, "4 cores".
+    pub fn servers_label(&self) -> String {
+        let noun = if matches!(self.keep_alive, Some(KeepAlive::Pair(_))) {
+            "core"
+        } else {
+            "worker"
+        };
+        plural(u64::from(self.servers.max(1)), noun)
+    }
+
     /// Mean response time, ms, of this scenario's queue with `servers`
     /// workers at utilisation `rho` (the curve's lines): the M/M/c wait
     /// scaled by (1 + SCV) / 2, plus the service and the delay.
@@ -848,7 +869,7 @@ impl Theory {
     ///
     /// With a loop and its own pool ([`KeepAlive::Pair`]), the pair's
     /// mean for the scenario's own cores (the open line where the pair has
-    /// no answer, and for the curve's line with one worker).
+    /// no answer).
     pub fn mean_at(&self, servers: u32, rho: f64) -> f64 {
         match &self.keep_alive {
             Some(KeepAlive::Loop(lp)) => {
