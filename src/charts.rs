@@ -491,10 +491,10 @@ pub fn curve_line(th: &Theory, points_th: &Theory, i: usize) -> Option<Series> {
         points_th.mean_exact
     };
     let what = match (n == c, p99) {
-        (true, false) => format!("mean, theory, {}", th.servers_label()),
-        (true, true) => format!("p99, theory, {}", th.servers_label()),
-        (false, false) => "mean, 1 worker".to_owned(),
-        (false, true) => "p99, 1 worker".to_owned(),
+        (true, false) => format!("mean, theory, {}", th.servers_label(c)),
+        (true, true) => format!("p99, theory, {}", th.servers_label(c)),
+        (false, false) => format!("mean, {}", th.servers_label(1)),
+        (false, true) => format!("p99, {}", th.servers_label(1)),
     };
     // Theory decides the formula (and its corrections); the chart only
     // reads it. A p99 line takes every other utilisation (0.02, 0.06 …
@@ -893,6 +893,45 @@ mod tests {
                 && labels.contains(&"p99, theory, 4 cores (approx.)".to_owned())
                 && !labels.iter().any(|l| l.contains("worker")),
             "{labels:?}"
+        );
+    }
+
+    #[test]
+    fn the_legend_names_the_lines_workers_as_what_they_are() {
+        let labels = |s: &Scenario| {
+            let th = theory(s);
+            chart(&th, &curve_theory(s, &th), &[], None)
+                .series
+                .into_iter()
+                .map(|s| s.label)
+                .collect::<Vec<_>>()
+        };
+        // Each loop its own line: "1 loop", not a worker (in the WAF
+        // lesson a worker is a thread of the loop's pool).
+        let inline = labels(&preset("waf-inline").unwrap());
+        assert!(
+            inline.contains(&"mean, theory, 1 loop (approx.)".to_owned()),
+            "{inline:?}"
+        );
+        // Loops sharing one line: the loops, then one loop.
+        let shared = labels(&Scenario {
+            model: tellers_sim::Model::EventLoop,
+            loops: 4,
+            accept: tellers_sim::Accept::Shared,
+            ..preset("mm4").unwrap()
+        });
+        assert!(
+            shared
+                .iter()
+                .any(|l| l.starts_with("mean, theory, 4 loops"))
+                && shared.iter().any(|l| l.starts_with("mean, 1 loop")),
+            "{shared:?}"
+        );
+        // A pool of threads: the course's workers.
+        let mm4 = labels(&preset("mm4").unwrap());
+        assert!(
+            mm4.contains(&"mean, theory, 4 workers".to_owned()),
+            "{mm4:?}"
         );
     }
 

@@ -436,13 +436,13 @@ pub fn curve_caption(th: &Theory) -> String {
             " ({}; {} of CPU a request on the {})",
             th.queue_model,
             fmt_ms(th.service_ms),
-            plural(u64::from(th.servers), "core")
+            th.servers_label(th.servers)
         )
     } else if th.curve_formula {
         format!(
-            " ({}: {} of {} each)",
+            " ({}: {}, {} a request)",
             th.queue_model,
-            plural(u64::from(th.servers), "worker"),
+            th.servers_label(th.servers),
             fmt_ms(th.service_ms)
         )
     } else {
@@ -1568,11 +1568,18 @@ mod tests {
     fn the_curve_caption_places_a_steady_load_and_says_when_the_load_changes() {
         let steady = preset("mm1").unwrap();
         let text = curve_caption(&theory(&steady));
-        assert!(text.contains("1 worker of"), "{text}");
+        assert!(
+            text.contains("(M/M/1: 1 worker, 10.0 ms a request)"),
+            "{text}"
+        );
         assert!(
             text.contains("runs at") && text.contains("theory says") && !text.contains("approx."),
             "{text}"
         );
+        // The line of a loop is named as a loop, not a worker: in the
+        // lessons a worker beside a loop is a thread of its pool.
+        let inline = curve_caption(&theory(&preset("waf-inline").unwrap()));
+        assert!(inline.contains(": 1 loop, 2.95 ms a request)"), "{inline}");
         // An approximate mean says so, as the table does.
         let limited = Scenario {
             queue_limit: Some(5),

@@ -73,6 +73,11 @@ pub struct Theory {
     pub cpu_utilisation: Option<f64>,
     /// Workers in the queueing model (threads, cores, or 1 for a pinned loop).
     pub servers: u32,
+    /// What one of those workers is, as the curve's legend and caption name
+    /// it: "worker" for threads (the course's word for a server), "loop",
+    /// "core", "worker thread", "connection" or "slot" where the line is
+    /// those ([`Theory::servers_label`]).
+    pub server_noun: &'static str,
     /// What forms the line, in words: "the 4 cores", "the pool's 20 threads",
     /// "each of the 4 loops (connections are pinned to one)".
     pub line_at: String,
@@ -848,16 +853,10 @@ impl Theory {
         self.servers > 1 && self.keep_alive.is_none()
     }
 
-    /// How the curve's legend names the scenario's `servers`: "4 workers";
-    /// for a loop and its own pool ([`KeepAlive::Pair`]), whose line is
-    /// the cores' load, "4 cores".
-    pub fn servers_label(&self) -> String {
-        let noun = if matches!(self.keep_alive, Some(KeepAlive::Pair(_))) {
-            "core"
-        } else {
-            "worker"
-        };
-        plural(u64::from(self.servers.max(1)), noun)
+    /// How the curve names `n` of the line's workers
+    /// ([`Theory::server_noun`]): "4 workers", "1 loop", "4 cores".
+    pub fn servers_label(&self, n: u32) -> String {
+        plural(u64::from(n), self.server_noun)
     }
 
     /// Mean response time, ms, of this scenario's queue with `servers`
@@ -1456,7 +1455,7 @@ pub fn theory(s: &Scenario) -> Theory {
     // 8 loops on 2 cores at 90 % ran 59 ms; M/M/2 gives 53, and one line
     // per loop at 1/8 of the traffic gave 13).
     let own_lines = pinned && loops <= s.cores;
-    let (servers, service_ms, svc_var, delay_ms, line_at) = match capacity.binding {
+    let (servers, service_ms, svc_var, delay_ms, (line_at, server_noun)) = match capacity.binding {
         Limit::Threads => {
             let t = s.thread_limit().unwrap_or(1).max(1);
             (
@@ -1465,74 +1464,99 @@ pub fn theory(s: &Scenario) -> Theory {
                 cpu_var + wait_var,
                 0.0,
                 if s.model == Model::ThreadPerRequest {
-                    format!("the cap of {}", plural(u64::from(t), "thread"))
+                    (
+                        format!("the cap of {}", plural(u64::from(t), "thread")),
+                        "worker",
+                    )
                 } else {
-                    format!("the pool's {}", plural(u64::from(t), "thread"))
+                    (
+                        format!("the pool's {}", plural(u64::from(t), "thread")),
+                        "worker",
+                    )
                 },
             )
         }
         Limit::Dependency => {
             let k = analytic::dep_slots(s).unwrap_or(1).max(1);
             let at = match (s.dep_pool, s.dep_concurrency) {
-                (Some(n), c) if c.is_none_or(|c| n <= c) => {
+                (Some(n), c) if c.is_none_or(|c| n <= c) => (
                     format!(
                         "the {} to the dependency",
                         plural(u64::from(n), "connection")
-                    )
-                }
-                _ => format!("the dependency's {}", plural(u64::from(k), "slot")),
+                    ),
+                    "connection",
+                ),
+                _ => (
+                    format!("the dependency's {}", plural(u64::from(k), "slot")),
+                    "slot",
+                ),
             };
             (k, s.wait_ms, var(s.wait_ms, s.wait_dist), cpu_mean, at)
         }
         Limit::Cpu => {
             let (c, at) = match s.model {
-                Model::EventLoop if own_lines && loops == 1 => (1, "the one loop".to_owned()),
+                Model::EventLoop if own_lines && loops == 1 => {
+                    (1, ("the one loop".to_owned(), "loop"))
+                }
                 Model::EventLoop if own_lines => (
                     1,
-                    format!(
-                        "each of the {} loops (each connection stays on one loop, so each loop is its own line)",
-                        crate::text::group_thousands(&loops.to_string())
+                    (
+                        format!(
+                            "each of the {} loops (each connection stays on one loop, so each loop is its own line)",
+                            crate::text::group_thousands(&loops.to_string())
+                        ),
+                        "loop",
                     ),
                 ),
                 Model::EventLoop if pinned => (
                     s.cores,
-                    format!(
-                        "the {} that the {} loops share",
-                        plural(u64::from(s.cores), "core"),
-                        crate::text::group_thousands(&loops.to_string())
+                    (
+                        format!(
+                            "the {} that the {} loops share",
+                            plural(u64::from(s.cores), "core"),
+                            crate::text::group_thousands(&loops.to_string())
+                        ),
+                        "core",
                     ),
                 ),
                 // Loops sharing one line: the servers are the loops, or,
                 // with fewer cores than loops, the cores they share.
                 Model::EventLoop if loops > s.cores => (
                     s.cores,
-                    format!(
-                        "the {} that the {} loops share (one line)",
-                        plural(u64::from(s.cores), "core"),
-                        crate::text::group_thousands(&loops.to_string())
+                    (
+                        format!(
+                            "the {} that the {} loops share (one line)",
+                            plural(u64::from(s.cores), "core"),
+                            crate::text::group_thousands(&loops.to_string())
+                        ),
+                        "core",
                     ),
                 ),
                 Model::EventLoop => (
                     loops,
-                    format!("{} sharing one line", plural(u64::from(loops), "loop")),
+                    (
+                        format!("{} sharing one line", plural(u64::from(loops), "loop")),
+                        "loop",
+                    ),
                 ),
-                Model::EventLoopWorkers => match capacity.cpu_part {
-                    // The cores the loops and their workers can keep busy.
-                    CpuPart::Cores => {
-                        let c = s.usable_cores() as u32;
-                        (c, format!("the {}", plural(u64::from(c), "core")))
-                    }
-                    // A part that binds first is the line (no formula for it).
-                    CpuPart::Workers => {
-                        let c = s.cores.min(s.worker_threads());
-                        (c, format!("the {}", plural(u64::from(c), "worker thread")))
-                    }
-                    CpuPart::Loops => {
-                        let c = s.cores.min(loops);
-                        (c, format!("the {}", plural(u64::from(c), "loop")))
-                    }
-                },
-                _ => (s.cores, format!("the {}", plural(u64::from(s.cores), "core"))),
+                Model::EventLoopWorkers => {
+                    // The cores the loops and their workers can keep busy,
+                    // or a part that binds first (no formula for it).
+                    let (c, noun) = match capacity.cpu_part {
+                        CpuPart::Cores => (s.usable_cores() as u32, "core"),
+                        CpuPart::Workers => (s.cores.min(s.worker_threads()), "worker thread"),
+                        CpuPart::Loops => (s.cores.min(loops), "loop"),
+                    };
+                    (c, (format!("the {}", plural(u64::from(c), noun)), noun))
+                }
+                // Threads on the cores: the course calls a server a worker.
+                _ => (
+                    s.cores,
+                    (
+                        format!("the {}", plural(u64::from(s.cores), "core")),
+                        "worker",
+                    ),
+                ),
             };
             (c, cpu_mean, cpu_var, wait_mean, at)
         }
@@ -1670,6 +1694,7 @@ pub fn theory(s: &Scenario) -> Theory {
             (used * cpu_mean / 1000.0 / f64::from(s.cores)).min(1.0)
         }),
         servers,
+        server_noun,
         line_at,
         service_ms,
         scv,
