@@ -754,7 +754,12 @@ mod tests {
 
     #[test]
     fn the_curve_has_theory_for_one_and_c_workers_and_the_operating_point() {
-        let s = preset("sale-day-planned").unwrap();
+        // A pool of 4 on 4 cores: its threads are the line, one a core.
+        let s = Scenario {
+            threads: 4,
+            rps: 30.0,
+            ..preset("sale-day-planned").unwrap()
+        };
         let th = theory(&s);
         let r = tellers_sim::simulate(&s).unwrap();
         let pts = [SweepPoint {
@@ -854,7 +859,11 @@ mod tests {
             "{mm4:?}"
         );
         // A pool holding threads through a random wait: approximate.
-        let planned = labels("sale-day-planned");
+        let planned = labels_of(&Scenario {
+            threads: 4,
+            rps: 30.0,
+            ..preset("sale-day-planned").unwrap()
+        });
         assert!(
             planned.contains(&"mean, 1 worker (approx.)".to_owned())
                 && planned.contains(&"p99, 1 worker (approx.)".to_owned()),
@@ -926,6 +935,14 @@ mod tests {
                 .any(|l| l.starts_with("mean, theory, 4 loops"))
                 && shared.iter().any(|l| l.starts_with("mean, 1 loop")),
             "{shared:?}"
+        );
+        // A pool on fewer cores: one line for its threads on their cores,
+        // and no line for one worker (another model).
+        let pool = labels(&preset("sale-day-pool-40").unwrap());
+        assert!(
+            pool.contains(&"mean, theory, 40 threads on 4 cores (approx.)".to_owned())
+                && !pool.iter().any(|l| l.contains("worker")),
+            "{pool:?}"
         );
         // A pool of threads: the course's workers.
         let mm4 = labels(&preset("mm4").unwrap());

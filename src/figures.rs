@@ -438,6 +438,14 @@ pub fn curve_caption(th: &Theory) -> String {
             fmt_ms(th.service_ms),
             th.servers_label(th.servers)
         )
+    } else if let (Some(p), true) = (&th.pool_line, th.curve_formula) {
+        format!(
+            " ({}: {}, {} of CPU and {} off it a request)",
+            th.queue_model,
+            th.servers_label(th.servers),
+            fmt_ms(p.cpu_ms),
+            fmt_ms(p.off_cpu_ms)
+        )
     } else if th.curve_formula {
         format!(
             " ({}: {}, {} a request)",
@@ -1596,6 +1604,13 @@ mod tests {
         assert!(
             text.contains("through a loop and its pool; 2.95 ms of CPU a request on the 4 cores)")
                 && !text.contains("workers of"),
+            "{text}"
+        );
+        // A pool on fewer cores: its threads on their cores, and the CPU
+        // and the wait each request holds a thread for.
+        let text = curve_caption(&theory(&preset("sale-day-pool-40").unwrap()));
+        assert!(
+            text.contains("finish on the cores: 40 threads on 4 cores, 10.0 ms of CPU and 90.0 ms off it a request)"),
             "{text}"
         );
         // No formula for the line: the caption names the line, no model.

@@ -71,9 +71,17 @@ fn a_thread_bound_fan_out_p99_counts_the_slowest_call_once() {
     assert_eq!(shape.then.len(), 10);
     assert_eq!(th.delay_shape.calls, 0);
     assert_eq!(th.delay_shape.fixed_ms, 0.0);
+    // The pool's line (20 threads on 8 cores) moves the p99 by the extra
+    // mean wait it finds, a fraction of a ms at 5 % CPU; the slowest
+    // call's p99 added again would be tens of ms.
+    assert!(th.pool_line.is_some());
     let line_only =
         tellers_sim::analytic::shaped_then_delay_p99_ms(20, shape, rho, &th.delay_shape);
-    assert!((th.p99_ms.unwrap() - line_only).abs() < 1e-9);
+    let p99 = th.p99_ms.unwrap();
+    assert!(
+        p99 >= line_only && p99 - line_only < 0.01 * line_only,
+        "{p99} {line_only}"
+    );
 }
 
 #[test]
@@ -464,12 +472,17 @@ fn a_closed_loop_gives_no_reason_about_a_formula_it_does_not_use() {
         "{:?}",
         th.approx_because
     );
-    // The same server fed at a rate keeps them.
+    // The same server fed at a rate keeps them (its pool of 20 on 4
+    // cores is theory's pool line).
     let open = theory(&Scenario {
         arrivals: Arrivals::Poisson,
         ..s
     });
-    assert!(says(&open, "Allen–Cunneen"), "{:?}", open.approx_because);
+    assert!(
+        says(&open, "the formula shares it evenly"),
+        "{:?}",
+        open.approx_because
+    );
 }
 
 /// Theory takes a loop as a closed line of its keep-alive connections only
