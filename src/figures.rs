@@ -1610,7 +1610,7 @@ mod tests {
         // and the wait each request holds a thread for.
         let text = curve_caption(&theory(&preset("sale-day-pool-40").unwrap()));
         assert!(
-            text.contains("finish on the cores: 40 threads on 4 cores, 10.0 ms of CPU and 90.0 ms off it a request)"),
+            text.contains("(one line for the pool and its cores: 40 threads on 4 cores, 10.0 ms of CPU and 90.0 ms off it a request)"),
             "{text}"
         );
         // No formula for the line: the caption names the line, no model.

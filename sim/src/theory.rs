@@ -793,10 +793,11 @@ pub fn dealt_in_turn(s: &Scenario, binding: Limit, scv: f64) -> u32 {
 
 /// Why a [`PoolLine`]'s figures are approximate: the engine's cores share
 /// their time in slices.
-const POOL_LINE_SLICES: &str = "the cores share their time among the busy threads in slices: the formula shares it evenly at every moment, and takes the pool and its cores as one line whose speed is what that many busy threads finish";
+const POOL_LINE_SLICES: &str = "the formula shares the cores evenly among the busy threads; the engine gives each a time slice in turn";
 
 /// Why a [`PoolLine`]'s p99 is approximate ([`Theory::p99_at`]).
-const POOL_LINE_P99: &str = "the p99 is the one line's (at the cores or at the threads) moved by the extra mean wait that the pool's line adds, not the tail of that wait";
+const POOL_LINE_P99: &str =
+    "the p99 adds the pool's extra mean wait to a simpler line's p99, not that wait's own tail";
 
 /// Most threads for theory's [`PoolLine`]: its cost grows with the square
 /// of the requests it can hold ([`analytic::pool_on_cores_line`]); a
@@ -1766,7 +1767,7 @@ pub fn theory(s: &Scenario) -> Theory {
         }
     }
     let queue_model = if pool_line.is_some() {
-        "a line for a thread, served as fast as the busy threads finish on the cores".to_owned()
+        "one line for the pool and its cores".to_owned()
     } else if let Some(KeepAlive::Pair(_)) = keep_alive {
         "a closed line of keep-alive connections through a loop and its pool".to_owned()
     } else if keep_alive.is_some() {
@@ -1799,7 +1800,7 @@ pub fn theory(s: &Scenario) -> Theory {
         ),
         Arrivals::Poisson => match &pool_line {
             Some(p) => format!(
-                "a line for the pool's {}, served as fast as the busy threads finish on the {} (one line that stands for the threads and the cores: their flow-equivalent)",
+                "one line for the pool's {} on the {}, served as fast as its busy threads finish (their flow-equivalent)",
                 plural(u64::from(p.threads), "thread"),
                 plural(u64::from(p.cores), "core")
             ),
@@ -1975,7 +1976,8 @@ pub fn theory(s: &Scenario) -> Theory {
         // for the reasons its mean is.
         let tail_exact = letter == "M" || shaped && servers == 1 || th.keep_alive.is_some();
         th.p99_exact = th.mean_exact && tail_exact && !newest_first;
-        if !tail_exact {
+        // The pool's line says its p99 is a simpler line's, moved.
+        if !tail_exact && th.pool_line.is_none() {
             approx_because.push(if shaped {
                 "the p99 with several servers takes the wait of one server that many times as fast, scaled to the chance of waiting: exact for random (exponential) service times, an approximation for other service times, as here".to_owned()
             } else if scv > 1.0 + 1e-9 {

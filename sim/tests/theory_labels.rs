@@ -479,7 +479,7 @@ fn a_closed_loop_gives_no_reason_about_a_formula_it_does_not_use() {
         ..s
     });
     assert!(
-        says(&open, "the formula shares it evenly"),
+        says(&open, "the formula shares the cores evenly"),
         "{:?}",
         open.approx_because
     );

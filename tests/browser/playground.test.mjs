@@ -511,7 +511,7 @@ export async function playgroundFitsAPhoneScreen({ page, open }) {
     [],
     `on a phone: scene, figures, settings, curve, time series; tops ${tops.map(Math.round).join(', ')} px`,
   );
-  assert.ok(tops[2] - (await top('[data-testid="play"]')) < 4 * 740, 'the settings are within four screens of Play');
+  assert.ok(tops[2] - (await top('[data-testid="play"]')) < 4 * 740, `the settings are within four screens of Play: ${Math.round(tops[2] - (await top('[data-testid="play"]')))} px`);
 }
 
 /** On a laptop the scenario panel scrolls on its own; a shadow at its
