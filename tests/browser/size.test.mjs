@@ -87,13 +87,18 @@ import { DIST } from './harness.mjs';
  * two stable sorts made unstable: -0.8 KB; names lower-cased by the
  * browser's toLowerCase, so no Unicode case tables: -0.5 KB; loops that
  * take arrivals in turn as E_k/M/1: +0.1 KB; the network's guards
- * against nonsense: +0.05 KB; the app 435.0 KB. Budget 436.
+ * against nonsense: +0.05 KB; the app 435.0 KB. Budget 436. A
+ * fifteenth (4 Dec): the curve's legend naming the line's workers as
+ * theory does (loops, cores, threads): +0.2 KB; a pool whose threads
+ * outnumber the cores as one line of what its busy threads finish (the
+ * sale day's pool of 40 at 85 %: theory 10.6 % low before, 2.6 % high
+ * now): +1.3 KB; the app 436.5 KB. Budget 437.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 436;
+const BUDGET_KB = 437;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
