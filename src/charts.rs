@@ -841,16 +841,19 @@ mod tests {
         );
     }
 
+    /// The labels of `s`'s curve, its lines computed as the app does.
+    fn curve_labels(s: &Scenario) -> Vec<String> {
+        let th = theory(s);
+        chart(&th, &curve_theory(s, &th), &[], None)
+            .series
+            .into_iter()
+            .map(|s| s.label)
+            .collect()
+    }
+
     #[test]
     fn the_one_worker_lines_say_approx_as_theory_does() {
-        let labels_of = |s: &Scenario| {
-            let th = theory(s);
-            chart(&th, &curve_theory(s, &th), &[], None)
-                .series
-                .into_iter()
-                .map(|s| s.label)
-                .collect::<Vec<_>>()
-        };
+        let labels_of = curve_labels;
         let labels = |name: &str| labels_of(&preset(name).unwrap());
         // M/M/4: random times, the formulas are exact.
         let mm4 = labels("mm4");
@@ -892,11 +895,7 @@ mod tests {
             th.keep_alive,
             Some(tellers_sim::theory::KeepAlive::Pair(_))
         ));
-        let labels: Vec<_> = chart(&th, &curve_theory(&s, &th), &[], None)
-            .series
-            .into_iter()
-            .map(|s| s.label)
-            .collect();
+        let labels = curve_labels(&s);
         assert!(
             labels.contains(&"mean, theory, 4 cores (approx.)".to_owned())
                 && labels.contains(&"p99, theory, 4 cores (approx.)".to_owned())
@@ -907,14 +906,7 @@ mod tests {
 
     #[test]
     fn the_legend_names_the_lines_workers_as_what_they_are() {
-        let labels = |s: &Scenario| {
-            let th = theory(s);
-            chart(&th, &curve_theory(s, &th), &[], None)
-                .series
-                .into_iter()
-                .map(|s| s.label)
-                .collect::<Vec<_>>()
-        };
+        let labels = curve_labels;
         // Each loop its own line: "1 loop", not a worker (in the WAF
         // lesson a worker is a thread of the loop's pool).
         let inline = labels(&preset("waf-inline").unwrap());
