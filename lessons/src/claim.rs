@@ -78,7 +78,7 @@ fn theory_figure(s: &Scenario, figure: &str) -> Option<f64> {
     match figure {
         "latency_mean_ms" => t.mean_ms,
         "latency_p99_ms" => t.p99_ms,
-        "throughput_rps" => t.offered_rps.map(|o| o.min(t.capacity.capacity_rps)),
+        "throughput_rps" => t.expected_rps,
         "cpu_utilisation" => t.cpu_utilisation,
         "queue_growth_per_s" => t.growth_per_s,
         "mean_busy" => t.threads_needed,

@@ -188,8 +188,14 @@ pub struct Theory {
     /// pool (the threads bind): rounds of one request per thread
     /// ([`Makespan`]); `None` otherwise.
     pub makespan: Option<Makespan>,
-    /// Line growth when overloaded: offered − capacity, requests per second
-    /// (0 when the server keeps up); `None` without a steady offered rate
+    /// Requests per second the server is expected to finish: the offered
+    /// rate, at most the capacity, and, where theory has a [`PoolLine`],
+    /// at most what all its threads finish on the cores
+    /// ([`Theory::pool_rps`]: the sale day's pool of 40, about 365 of the
+    /// limits' 400). `None` without an offered rate.
+    pub expected_rps: Option<f64>,
+    /// Line growth when overloaded: offered − [`Theory::expected_rps`],
+    /// requests per second (0 when the server keeps up); `None` without a steady offered rate
     /// (a load schedule that changes included), when something turns the
     /// excess away instead of letting the line grow ([`excess_turned_away`]:
     /// no formula here says how long the line then is), or when overloaded
@@ -1828,6 +1834,7 @@ pub fn theory(s: &Scenario) -> Theory {
         pool_rps: pool_on_cores_rps(s),
         figure_notes,
         utilisation: offered.map(|r| r / capacity.capacity_rps),
+        expected_rps: offered.map(|r| r.min(capacity.capacity_rps)),
         cpu_utilisation: offered.map(|r| {
             let used = r.min(capacity.capacity_rps);
             (used * cpu_mean / 1000.0 / f64::from(s.cores)).min(1.0)
@@ -1885,6 +1892,19 @@ pub fn theory(s: &Scenario) -> Theory {
             .filter(|g| *g == 0.0 || !excess_turned_away(s) && s.retries == 0),
         capacity,
     };
+    // With a pool line whose threads' waits for a core are dear, the
+    // server finishes what all its threads finish on the cores, not the
+    // limits' capacity (the sale day's pool of 40: about 365, not 400).
+    if let (Some(pool), Some(_), true) = (th.pool_rps, th.pool_line, th.threads_wait_for_cores()) {
+        th.expected_rps = th.expected_rps.map(|r| r.min(pool));
+        th.growth_per_s = th
+            .growth_per_s
+            .zip(offered)
+            .map(|(_, o)| (o - pool).max(0.0));
+        th.cpu_utilisation = th
+            .expected_rps
+            .map(|r| (r * cpu_mean / 1000.0 / f64::from(s.cores)).min(1.0));
+    }
     if let (Some(pool), Some(threads)) = (th.pool_rps, s.thread_limit()) {
         if th.threads_wait_for_cores() {
             let limit = pool * (1.0 + th.core_wait_share());
