@@ -511,8 +511,10 @@ pub fn pool_on_cores_rps(threads: u32, cores: u32, cpu_ms: f64, off_cpu_ms: f64)
 ///   `None` for nonsense, or when `rps` is at or above what all the
 ///   threads finish (`pool_on_cores_rps(threads, …)`): the line grows.
 ///
-/// Its cost grows with the square of the requests inside it can hold
-/// (each X(k) sums k terms): callers keep `threads` to a few thousand.
+/// Each X(k) sums up to k terms, until X reaches what the cores finish
+/// (cores ÷ CPU): past that it is that, so a big pool near its wall costs
+/// one sum a request inside, not one a thread; callers still keep
+/// `threads` to a few thousand.
 ///
 /// The sale day's pool of 40 on 4 cores (10 ms CPU, 90 ms off it):
 /// 128.0 ms at 340 rps, where runs of 600 s took 124.6 on average; the
@@ -538,10 +540,15 @@ pub fn pool_on_cores_line(
     if rps >= full {
         return None;
     }
+    // What the cores finish, which X(n) reaches from below.
+    let cores_rps = f64::from(cores) / cpu_ms * 1000.0;
     // p(n) in proportion, scaled down when large: p(n) = p(n − 1) × λ ÷ X(n).
     let (mut p, mut total, mut inside, mut busy) = (1.0_f64, 1.0_f64, 0.0_f64, 0.0_f64);
+    let mut xn = 0.0;
     for n in 1..=threads {
-        let xn = x(n);
+        if xn < cores_rps * (1.0 - 1e-15) {
+            xn = x(n);
+        }
         p *= rps / xn;
         total += p;
         inside += f64::from(n) * p;
@@ -2169,6 +2176,10 @@ mod tests {
         // time off them is added (Jackson), to 1e-9.
         let (m, _) = pool_on_cores_line(50.0, 1000, 1, 10.0, 90.0).unwrap();
         assert!(close(m, mmc_response_ms(1, 10.0, 0.5) + 90.0, 1e-9), "{m}");
+        // The same near the cores' wall with a big pool, where the sum
+        // takes the cores' own rate once X reaches it: M/M/4 at 98 %.
+        let (m, _) = pool_on_cores_line(392.0, 2000, 4, 10.0, 90.0).unwrap();
+        assert!(close(m, mmc_response_ms(4, 10.0, 0.98) + 90.0, 1e-9), "{m}");
         // The sale day's pool of 40: flat at low load, then the wall at
         // what the threads finish (about 365 rps), below the 400 of both limits.
         let at = |rps: f64| pool_on_cores_line(rps, 40, 4, 10.0, 90.0).map(|(m, _)| m);

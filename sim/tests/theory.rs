@@ -1262,7 +1262,8 @@ fn a_loop_and_its_pool_are_a_closed_network_of_their_connections() {
 /// said 111.5 at 340 (10.6 % low) and missed that the threads finish only
 /// about 365 a second. The line takes the cores as shared evenly, the
 /// engine slices them: checked at 1.5 % at 70 % and 4 % at 85 % for the
-/// mean (the gap there is 2.6 %, four standard errors from the bound),
+/// mean (the gap there is 2.6 %, about three standard errors of the runs'
+/// mean, 0.5 %, inside the bound),
 /// 2 % for the p99.
 #[test]
 fn a_pool_on_fewer_cores_is_one_line_of_what_its_busy_threads_finish() {
