@@ -805,9 +805,20 @@ const POOL_LINE_SLICES: &str = "the formula shares the cores evenly among the bu
 const POOL_LINE_P99: &str =
     "the p99 adds the pool's extra mean wait to a simpler line's p99, not that wait's own tail";
 
-/// Most threads for theory's [`PoolLine`]: its cost grows with the square
-/// of the requests it can hold ([`analytic::pool_on_cores_line`]); a
-/// bigger pool keeps the open line.
+/// [`Theory::core_wait_share`] of threads that finish `pool_rps` when all
+/// are busy, against `cap`'s thread and CPU limits.
+fn core_wait_share(pool_rps: Option<f64>, cap: &Capacity) -> f64 {
+    match (pool_rps, cap.thread_limit_rps) {
+        (Some(pool), Some(threads)) if pool > 0.0 => {
+            (threads.min(cap.cpu_limit_rps) / pool - 1.0).max(0.0)
+        }
+        _ => 0.0,
+    }
+}
+
+/// Most threads for theory's [`PoolLine`]: until X(n) reaches what the
+/// cores finish, each request it can hold costs a sum over the threads
+/// ([`analytic::pool_on_cores_line`]); a bigger pool keeps the open line.
 pub const POOL_LINE_MAX_THREADS: u32 = 2_000;
 
 /// A pool of threads that outnumber the cores, with a wait off the CPU:
@@ -1342,13 +1353,7 @@ impl Theory {
     /// the threads finish for their waits for a core, as a share of what
     /// they finish ([`Theory::pool_rps`]); 0 where none waits.
     pub fn core_wait_share(&self) -> f64 {
-        let cap = &self.capacity;
-        match (self.pool_rps, cap.thread_limit_rps) {
-            (Some(pool), Some(threads)) if pool > 0.0 => {
-                (threads.min(cap.cpu_limit_rps) / pool - 1.0).max(0.0)
-            }
-            _ => 0.0,
-        }
+        core_wait_share(self.pool_rps, &self.capacity)
     }
 
     /// True when the threads' waits for a core take [`DEAR_SWITCHES`] or
@@ -1598,17 +1603,14 @@ pub fn theory(s: &Scenario) -> Theory {
                 cpu_mean + wait_mean,
                 cpu_var + wait_var,
                 0.0,
-                if s.model == Model::ThreadPerRequest {
-                    (
-                        format!("the cap of {}", plural(u64::from(t), "thread")),
-                        "worker",
-                    )
-                } else {
-                    (
-                        format!("the pool's {}", plural(u64::from(t), "thread")),
-                        "worker",
-                    )
-                },
+                (
+                    if s.model == Model::ThreadPerRequest {
+                        format!("the cap of {}", plural(u64::from(t), "thread"))
+                    } else {
+                        format!("the pool's {}", plural(u64::from(t), "thread"))
+                    },
+                    "worker",
+                ),
             )
         }
         Limit::Dependency => {
@@ -1730,6 +1732,16 @@ pub fn theory(s: &Scenario) -> Theory {
         && overload.is_none();
     let steady_load = steady_load(s);
     let pool_line = pool_line(s, &capacity, steady_load);
+    let pool_rps = pool_on_cores_rps(s);
+    // What the server finishes at most: the capacity, and with a pool line
+    // whose threads' waits for a core are dear, what all its threads
+    // finish on the cores (the sale day's pool of 40: about 365, not 400).
+    let finish_rps = match (pool_rps, pool_line) {
+        (Some(all_busy), Some(_)) if core_wait_share(pool_rps, &capacity) >= DEAR_SWITCHES => {
+            capacity.capacity_rps.min(all_busy)
+        }
+        _ => capacity.capacity_rps,
+    };
     // A pair that has no answer at the scenario's own load (its pool,
     // slowed by the cores, cannot keep up) leaves the scenario to the open
     // line, so the figures and their reasons are one model's.
@@ -1831,12 +1843,12 @@ pub fn theory(s: &Scenario) -> Theory {
         load_exact: load_as_offered(s),
         switch_share: switches,
         held_switch_share,
-        pool_rps: pool_on_cores_rps(s),
+        pool_rps,
         figure_notes,
         utilisation: offered.map(|r| r / capacity.capacity_rps),
-        expected_rps: offered.map(|r| r.min(capacity.capacity_rps)),
+        expected_rps: offered.map(|r| r.min(finish_rps)),
         cpu_utilisation: offered.map(|r| {
-            let used = r.min(capacity.capacity_rps);
+            let used = r.min(finish_rps);
             (used * cpu_mean / 1000.0 / f64::from(s.cores)).min(1.0)
         }),
         servers,
@@ -1888,23 +1900,10 @@ pub fn theory(s: &Scenario) -> Theory {
         // A load that changes grows the line by other rates at other times.
         growth_per_s: offered
             .filter(|_| overload.is_none_or(|o| o.certain) && steady_load)
-            .map(|r| (r - capacity.capacity_rps).max(0.0))
+            .map(|r| (r - finish_rps).max(0.0))
             .filter(|g| *g == 0.0 || !excess_turned_away(s) && s.retries == 0),
         capacity,
     };
-    // With a pool line whose threads' waits for a core are dear, the
-    // server finishes what all its threads finish on the cores, not the
-    // limits' capacity (the sale day's pool of 40: about 365, not 400).
-    if let (Some(pool), Some(_), true) = (th.pool_rps, th.pool_line, th.threads_wait_for_cores()) {
-        th.expected_rps = th.expected_rps.map(|r| r.min(pool));
-        th.growth_per_s = th
-            .growth_per_s
-            .zip(offered)
-            .map(|(_, o)| (o - pool).max(0.0));
-        th.cpu_utilisation = th
-            .expected_rps
-            .map(|r| (r * cpu_mean / 1000.0 / f64::from(s.cores)).min(1.0));
-    }
     if let (Some(pool), Some(threads)) = (th.pool_rps, s.thread_limit()) {
         if th.threads_wait_for_cores() {
             let limit = pool * (1.0 + th.core_wait_share());
