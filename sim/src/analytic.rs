@@ -543,7 +543,8 @@ pub fn pool_on_cores_line(
     // What the cores finish, which X(n) reaches from below.
     let cores_rps = f64::from(cores) / cpu_ms * 1000.0;
     // p(n) in proportion, scaled down when large: p(n) = p(n − 1) × λ ÷ X(n).
-    let (mut p, mut total, mut inside, mut busy) = (1.0_f64, 1.0_f64, 0.0_f64, 0.0_f64);
+    // Up to the threads, everyone inside has a thread: busy = inside.
+    let (mut p, mut total, mut inside) = (1.0_f64, 1.0_f64, 0.0_f64);
     let mut xn = 0.0;
     for n in 1..=threads {
         if xn < cores_rps * (1.0 - 1e-15) {
@@ -552,14 +553,13 @@ pub fn pool_on_cores_line(
         p *= rps / xn;
         total += p;
         inside += f64::from(n) * p;
-        busy += f64::from(n) * p;
         if total > 1e250 {
-            (p, total, inside, busy) = (p * 1e-250, total * 1e-250, inside * 1e-250, busy * 1e-250);
+            (p, total, inside) = (p * 1e-250, total * 1e-250, inside * 1e-250);
         }
         // X grows with n: once above λ the terms only shrink, and once
         // they are nothing the pool never fills.
         if xn > rps && p < total * 1e-17 {
-            return Some((inside / total / rps * 1000.0, busy / total));
+            return Some((inside / total / rps * 1000.0, inside / total));
         }
     }
     // Every thread busy: n = threads + m with p(threads) r^m, r = λ ÷ X.
@@ -567,8 +567,8 @@ pub fn pool_on_cores_line(
     let r = rps / full;
     let tail = p * r / (1.0 - r);
     total += tail;
+    let busy = inside + t * tail;
     inside += p * (t * r / (1.0 - r) + r / ((1.0 - r) * (1.0 - r)));
-    busy += t * tail;
     Some((inside / total / rps * 1000.0, busy / total))
 }
 
