@@ -491,12 +491,15 @@ fn hedge_overload_reason(s: &Scenario, o: &HedgeOverload) -> String {
     }
 }
 
-/// The dependency side of `s` at `offered` rps (`overload`: when hedges
-/// can overload it, [`hedge_overload`]).
+/// The dependency side of `s` at `offered` rps, of which the server
+/// finishes at most `finish_rps` (the capacity, or less where a pool's
+/// threads wait for the cores: [`Theory::expected_rps`]); `overload`: when
+/// hedges can overload it, [`hedge_overload`].
 fn dep_theory(
     s: &Scenario,
     offered: Option<f64>,
     cap: &Capacity,
+    finish_rps: f64,
     overload: Option<HedgeOverload>,
 ) -> DepTheory {
     let exp = s.wait_dist == Dist::Exp && s.wait_ms > 0.0;
@@ -509,9 +512,7 @@ fn dep_theory(
     };
     let calls_rps = offered
         .filter(|_| overload.is_none_or(|o| o.certain))
-        .map(|r| {
-            r.min(cap.capacity_rps) * f64::from(s.fan_out) * (1.0 + hedge_share.unwrap_or(0.0))
-        });
+        .map(|r| r.min(finish_rps) * f64::from(s.fan_out) * (1.0 + hedge_share.unwrap_or(0.0)));
     let k = analytic::dep_slots(s);
     let utilisation = match (k, calls_rps) {
         (Some(k), Some(c)) => Some(c * s.wait_ms / 1000.0 / f64::from(k)),
@@ -1582,7 +1583,19 @@ pub fn theory(s: &Scenario) -> Theory {
         _ => base,
     };
     let (cpu_mean, cpu_var) = cpu_moments(s);
-    let dep = dep_theory(s, offered, &capacity, overload);
+    let steady_load = steady_load(s);
+    let pool_line = pool_line(s, &capacity, steady_load);
+    let pool_rps = pool_on_cores_rps(s);
+    // What the server finishes at most: the capacity, and with a pool line
+    // whose threads' waits for a core are dear, what all its threads
+    // finish on the cores (the sale day's pool of 40: about 365, not 400).
+    let finish_rps = match (pool_rps, pool_line) {
+        (Some(all_busy), Some(_)) if core_wait_share(pool_rps, &capacity) >= DEAR_SWITCHES => {
+            capacity.capacity_rps.min(all_busy)
+        }
+        _ => capacity.capacity_rps,
+    };
+    let dep = dep_theory(s, offered, &capacity, finish_rps, overload);
     // The wait step: one call, the slowest of several, or a hedged call,
     // plus the mean wait in line at the dependency when that is not the limit.
     let (step_mean, step_var) = wait_step_moments(s);
@@ -1730,18 +1743,6 @@ pub fn theory(s: &Scenario) -> Theory {
         && !fan_out_at_limit
         && !part_binds
         && overload.is_none();
-    let steady_load = steady_load(s);
-    let pool_line = pool_line(s, &capacity, steady_load);
-    let pool_rps = pool_on_cores_rps(s);
-    // What the server finishes at most: the capacity, and with a pool line
-    // whose threads' waits for a core are dear, what all its threads
-    // finish on the cores (the sale day's pool of 40: about 365, not 400).
-    let finish_rps = match (pool_rps, pool_line) {
-        (Some(all_busy), Some(_)) if core_wait_share(pool_rps, &capacity) >= DEAR_SWITCHES => {
-            capacity.capacity_rps.min(all_busy)
-        }
-        _ => capacity.capacity_rps,
-    };
     // A pair that has no answer at the scenario's own load (its pool,
     // slowed by the cores, cannot keep up) leaves the scenario to the open
     // line, so the figures and their reasons are one model's.
@@ -1915,11 +1916,9 @@ pub fn theory(s: &Scenario) -> Theory {
             th.figure_notes.push(small_shares_note(th.capacity_share()));
         }
     }
-    // Past the capacity the calls go out at the capacity's rate: an
-    // estimate where the capacity is.
-    if th.offered_rps.is_some_and(|o| o > th.capacity.capacity_rps)
-        && th.capacity_bound() == Bound::Approx
-    {
+    // Where the server may not keep up, the calls go out at the rate it
+    // finishes: an estimate where the capacity is.
+    if !th.keeps_up() && th.capacity_bound() == Bound::Approx {
         th.dep.calls_rps_exact = false;
     }
     th.set_threads(s, thread_count(s, threads_needed));
