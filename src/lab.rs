@@ -108,6 +108,19 @@ pub enum RunState {
     Ended,
 }
 
+impl RunState {
+    /// The state's name on the page (`data-state`, which the browser
+    /// tests wait on).
+    pub fn name(self) -> &'static str {
+        match self {
+            RunState::Paused => "paused",
+            RunState::Playing => "playing",
+            RunState::RunningToEnd => "running-to-end",
+            RunState::Ended => "ended",
+        }
+    }
+}
+
 /// The line under the run controls saying where the run stands; when a
 /// bound stopped the run, which one and what to change.
 ///

@@ -66,6 +66,29 @@ pub enum SignKind {
     Healthy,
 }
 
+impl SignKind {
+    /// The sign's name in kebab-case, as its JSON gives it: the page's
+    /// `data-sign` attribute, which the browser tests read.
+    pub fn name(self) -> &'static str {
+        match self {
+            SignKind::PoolLimit => "pool-limit",
+            SignKind::WorkerPoolLimit => "worker-pool-limit",
+            SignKind::LoopLimit => "loop-limit",
+            SignKind::CpuNear => "cpu-near",
+            SignKind::LineGrowing => "line-growing",
+            SignKind::LoopBlocked => "loop-blocked",
+            SignKind::Timeouts => "timeouts",
+            SignKind::RetryStorm => "retry-storm",
+            SignKind::ConnectionPoolLimit => "connection-pool-limit",
+            SignKind::SlowestCallDecides => "slowest-call-decides",
+            SignKind::LineOutlivesCallers => "line-outlives-callers",
+            SignKind::TurnedAway => "turned-away",
+            SignKind::FarTail => "far-tail",
+            SignKind::Healthy => "healthy",
+        }
+    }
+}
+
 /// One sign: what it is, a headline, and the figures that show it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Sign {
@@ -872,6 +895,31 @@ mod tests {
     use super::*;
     use crate::presets::preset;
     use crate::theory::theory;
+
+    /// A sign's name on the page is its JSON name, for every kind.
+    #[test]
+    fn a_signs_name_is_its_json_name() {
+        use SignKind::*;
+        for kind in [
+            PoolLimit,
+            WorkerPoolLimit,
+            LoopLimit,
+            CpuNear,
+            LineGrowing,
+            LoopBlocked,
+            Timeouts,
+            RetryStorm,
+            ConnectionPoolLimit,
+            SlowestCallDecides,
+            LineOutlivesCallers,
+            TurnedAway,
+            FarTail,
+            Healthy,
+        ] {
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{}\"", kind.name()));
+        }
+    }
 
     fn kinds(name: &str) -> Vec<SignKind> {
         let s = preset(name).unwrap();

@@ -160,7 +160,7 @@ fn verdict(lab: Lab, report: Memo<Report>) -> impl IntoView {
                                     "sign sign--warning"
                                 };
                                 view! {
-                                    <li class=class data-sign=format!("{:?}", s.kind)>
+                                    <li class=class data-sign=s.kind.name()>
                                         // A full stop after the title: read aloud or
                                         // copied, it does not run into the detail.
                                         // Numbers keep their units on their line.

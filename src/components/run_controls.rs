@@ -76,7 +76,7 @@ pub fn RunControls(
                 />
                 <output data-testid="speed">{move || fmt_speed(lab.speed.get())}</output>
             </div>
-            <p class="run-controls__status" data-testid="run-status" data-state=move || format!("{:?}", lab.state.get()).to_ascii_lowercase()>
+            <p class="run-controls__status" data-testid="run-status" data-state=move || lab.state.get().name()>
                 {status}
             </p>
         </div>

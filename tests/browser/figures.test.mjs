@@ -56,7 +56,7 @@ export async function anOverloadedRunShowsMeasuringNeverZeroAfterTheWarmUp({ pag
   const mean = Number(seen.at(-1).mean[0].replace(/[^\d]/g, ''));
   assert.ok(mean > 1000, `the first measured mean is seconds of waiting, not ${mean} ms`);
   // The verdict groups its numbers as the table does ("2,141 ms", not "2141 ms").
-  await page.waitForFunction(() => document.querySelector('[data-sign="PoolLimit"]'));
+  await page.waitForFunction(() => document.querySelector('[data-sign="pool-limit"]'));
   const verdict = await byTestId(page, 'signs').textContent();
   assert.equal(verdict.match(/\d{4,}/), null, `an ungrouped number in the verdict: ${verdict}`);
   // Its numbers keep their units on their line (a no-break space).

@@ -473,7 +473,7 @@ export async function runToTheEndGivesTheCliReport({ page, open }) {
   const cli = await want;
   for (const key of COUNTS) assert.equal(got[key], cli[key], `${key}: the browser and the CLI differ`);
   compareReports(got, cli);
-  await expectVisible(page.locator('[data-sign="PoolLimit"]'), 'the verdict "the pool is the limit"');
+  await expectVisible(page.locator('[data-sign="pool-limit"]'), 'the verdict "the pool is the limit"');
 }
 
 export async function theCurvesSimulatedPointsAreTheClisSweep({ page, open }) {

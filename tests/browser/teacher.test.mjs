@@ -57,7 +57,7 @@ export async function presenterModeFitsA720pProjector({ page, open, screenshot }
   await expectVisible(byTestId(page, 'tellers-canvas'), 'the tellers');
   await byTestId(page, 'presets').selectOption('sale-day');
   // Plays by itself; past the warm-up the verdict names the limit.
-  await page.waitForFunction(() => document.querySelector('[data-sign="PoolLimit"]'), null, { timeout: 12_000 });
+  await page.waitForFunction(() => document.querySelector('[data-sign="pool-limit"]'), null, { timeout: 12_000 });
   assert.equal(await page.locator('.site-header').isVisible(), false, 'the site header is hidden');
   assert.equal(await shareInView(byTestId(page, 'tellers-canvas'), 720), 1, 'the whole scene is in view');
   assert.equal(await shareInView(page.locator('.signs h3'), 720), 1, 'the verdict is in view');
