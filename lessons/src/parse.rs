@@ -407,12 +407,31 @@ fn caption_claim_fits(block: &SimBlock, c: &Claim) -> Result<(), String> {
     Ok(())
 }
 
-fn exercise(toml_text: &str) -> Result<Exercise, String> {
+/// An exercise block, with the claims its text cites. Text that speaks
+/// of the simulator (a hint, a step of the solution, an option's
+/// explanation, the note…) ends with `{claim: id}`, taken out here, as
+/// the lesson's paragraphs do.
+fn exercise(toml_text: &str) -> Result<(Exercise, Vec<String>), String> {
     let mut ex: Exercise = toml::from_str(toml_text).map_err(|e| format!("exercise block: {e}"))?;
+    let id = ex.id.clone();
+    let at = |msg: String| format!("exercise '{id}': {msg}");
+    let mut cited = Vec::new();
     // What the learner reads keeps each number on a line with its unit: a
     // prompt's "{cpu} %" once broke as "25 / %".
-    ex.prompt = units_kept(&ex.prompt);
-    ex.note = ex.note.as_deref().map(units_kept);
+    let mut read = |t: &str| -> Result<String, String> {
+        let (text, ids) = take_markers(t).map_err(&at)?;
+        let text = text.trim_end().to_owned();
+        if ids.is_empty() && speaks_of_the_simulator(&text) {
+            let start: String = text.chars().take(70).collect();
+            return Err(at(format!(
+                "this text says what the simulator shows; end it with {{claim: id}}: \"{start}…\""
+            )));
+        }
+        cited.extend(ids);
+        Ok(units_kept(&text))
+    };
+    ex.prompt = read(&ex.prompt)?;
+    ex.note = ex.note.as_deref().map(&mut read).transpose()?;
     for text in [
         &mut ex.options,
         &mut ex.explain,
@@ -420,10 +439,9 @@ fn exercise(toml_text: &str) -> Result<Exercise, String> {
         &mut ex.solution,
     ] {
         for t in text.iter_mut() {
-            *t = units_kept(t);
+            *t = read(t)?;
         }
     }
-    let at = |msg: String| format!("exercise '{}': {msg}", ex.id);
     if ex.hints.is_empty() {
         return Err(at("give at least one hint".into()));
     }
@@ -498,7 +516,7 @@ fn exercise(toml_text: &str) -> Result<Exercise, String> {
             return Err(at(format!("check scenario: {e}")));
         }
     }
-    Ok(ex)
+    Ok((ex, cited))
 }
 
 /// Sections whose every paragraph describes what a run shows.
@@ -713,9 +731,9 @@ pub fn parse_lesson_with_claims(
             }
             "```exercise" => {
                 let inner = block_end("```", &mut lines).map_err(&at)?;
-                segments.push(Segment::Exercise(
-                    exercise(&inner).map_err(|e| at(format!("line {}: {e}", n + 1)))?,
-                ));
+                let (ex, ids) = exercise(&inner).map_err(|e| at(format!("line {}: {e}", n + 1)))?;
+                citations.extend(ids.into_iter().map(|id| (id, None)));
+                segments.push(Segment::Exercise(ex));
             }
             "```claim" => {
                 let inner = block_end("```", &mut lines).map_err(&at)?;
@@ -1141,6 +1159,45 @@ mistakes = ["rps", "rps * 0.01"]
         // A claim nobody cites is an error.
         let e = err(&GOOD.replace("```exercise", "```claim\nid = \"spare\"\npreset = \"sale-day\"\nfigure = \"throughput_rps\"\nat_least = 100\nwhy = \"a pool of 20 finishes about 200 per second\"\n```\n\n```exercise"));
         assert!(e.contains("claim 'spare' is cited nowhere"), "{e}");
+    }
+
+    /// An exercise's text that speaks of the simulator (here its note)
+    /// cites a claim as a paragraph does; the marker is taken out of what
+    /// the learner reads, and the claim counts as cited.
+    #[test]
+    fn an_exercise_that_speaks_of_the_simulator_cites_a_claim() {
+        let with_note = |note: &str| {
+            GOOD.replace(
+                "mistakes = [\"rps\", \"rps * 0.01\"]",
+                &format!("mistakes = [\"rps\", \"rps * 0.01\"]\nnote = \"{note}\""),
+            )
+        };
+        let e = parse_lesson("01-a.md", &with_note("The simulated count wobbles.")).unwrap_err();
+        assert!(
+            e.contains("exercise 'x'") && e.contains("end it with {claim: id}"),
+            "{e}"
+        );
+        let e = parse_lesson(
+            "01-a.md",
+            &with_note("The simulated count wobbles. {claim: pool-41-line}"),
+        )
+        .unwrap_err();
+        assert!(e.contains("does not state"), "{e}");
+        // The paragraph's citation gone, the note's alone cites the claim.
+        let cited = with_note("The simulated line stays short. {claim: pool-40-line}").replace(
+            "## What happened\n\nThe line stays short. {claim: pool-40-line}",
+            "## Notes\n\nThe line.",
+        );
+        let l = parse_lesson("01-a.md", &cited).unwrap();
+        let note = l
+            .segments
+            .iter()
+            .find_map(|s| match s {
+                Segment::Exercise(ex) => ex.note.clone(),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(note, "The simulated line stays short.");
     }
 
     #[test]
