@@ -1094,18 +1094,26 @@ const LOOPS_BIND: &str = "the loops' own steps (hand-offs included) reach their 
 /// Why theory has no formula when the workers' steps bind before the cores.
 const WORKERS_BIND: &str = "the steps handed to the workers reach their limit before the cores do: the worker pool is a line of its own, which no formula here models, so theory gives no response time";
 
-/// Why the single-queue model is not exactly this scenario (empty when it is).
+/// True when `s` runs event loops that each keep the connections they
+/// accept (no shared accept): each loop serves only its own.
+fn pinned(s: &Scenario) -> bool {
+    s.model == Model::EventLoop && s.accept != Accept::Shared
+}
+
+/// Why the single-queue model is not exactly this scenario (empty when it
+/// is); `pool_line`: theory takes the pool and its cores as one line
+/// ([`PoolLine`]).
 fn approximations(
     s: &Scenario,
     cap: &Capacity,
-    pinned: bool,
     scv: f64,
     servers: u32,
     steady_load: bool,
+    pool_line: bool,
     keep_alive: Option<&KeepAlive>,
 ) -> Vec<String> {
+    let pinned = pinned(s);
     let pair = matches!(keep_alive, Some(KeepAlive::Pair(_)));
-    let pool_line = pool_line(s, cap, steady_load).is_some();
     let binding = cap.binding;
     let mut why: Vec<String> = Vec::new();
     if !steady_load {
@@ -1601,7 +1609,7 @@ pub fn theory(s: &Scenario) -> Theory {
     let (step_mean, step_var) = wait_step_moments(s);
     let dep_wq = dep.queue_wait_ms.or(dep.pool_wait_ms).unwrap_or(0.0);
     let (wait_mean, wait_var) = (step_mean + dep_wq, step_var);
-    let pinned = matches!(s.model, Model::EventLoop) && s.accept != Accept::Shared;
+    let pinned = pinned(s);
     let loops = s.loop_count();
     // Pinned loops are each their own line when each has a core; with more
     // loops than cores, the cores they share are the line (approximately:
@@ -1755,10 +1763,10 @@ pub fn theory(s: &Scenario) -> Theory {
     let mut approx_because = approximations(
         s,
         &capacity,
-        pinned,
         scv,
         servers,
         steady_load,
+        pool_line.is_some(),
         keep_alive.as_ref(),
     );
     if let Some(o) = &overload {
