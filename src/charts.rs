@@ -853,8 +853,7 @@ mod tests {
 
     #[test]
     fn the_one_worker_lines_say_approx_as_theory_does() {
-        let labels_of = curve_labels;
-        let labels = |name: &str| labels_of(&preset(name).unwrap());
+        let labels = |name: &str| curve_labels(&preset(name).unwrap());
         // M/M/4: random times, the formulas are exact.
         let mm4 = labels("mm4");
         assert!(
@@ -862,7 +861,7 @@ mod tests {
             "{mm4:?}"
         );
         // A pool holding threads through a random wait: approximate.
-        let planned = labels_of(&Scenario {
+        let planned = curve_labels(&Scenario {
             threads: 4,
             rps: 30.0,
             ..preset("sale-day-planned").unwrap()
@@ -874,7 +873,7 @@ mod tests {
         );
         // M/M/4 asked for twice its limit: theory has no figure for the
         // scenario, but the lines are exact for the points (all below it).
-        let over = labels_of(&Scenario {
+        let over = curve_labels(&Scenario {
             rps: 800.0,
             ..preset("mm4").unwrap()
         });
@@ -906,16 +905,15 @@ mod tests {
 
     #[test]
     fn the_legend_names_the_lines_workers_as_what_they_are() {
-        let labels = curve_labels;
         // Each loop its own line: "1 loop", not a worker (in the WAF
         // lesson a worker is a thread of the loop's pool).
-        let inline = labels(&preset("waf-inline").unwrap());
+        let inline = curve_labels(&preset("waf-inline").unwrap());
         assert!(
             inline.contains(&"mean, theory, 1 loop (approx.)".to_owned()),
             "{inline:?}"
         );
         // Loops sharing one line: the loops, then one loop.
-        let shared = labels(&Scenario {
+        let shared = curve_labels(&Scenario {
             model: tellers_sim::Model::EventLoop,
             loops: 4,
             accept: tellers_sim::Accept::Shared,
@@ -930,14 +928,14 @@ mod tests {
         );
         // A pool on fewer cores: one line for its threads on their cores,
         // and no line for one worker (another model).
-        let pool = labels(&preset("sale-day-pool-40").unwrap());
+        let pool = curve_labels(&preset("sale-day-pool-40").unwrap());
         assert!(
             pool.contains(&"mean, theory, 40 threads on 4 cores (approx.)".to_owned())
                 && !pool.iter().any(|l| l.contains("worker")),
             "{pool:?}"
         );
         // A pool of threads: the course's workers.
-        let mm4 = labels(&preset("mm4").unwrap());
+        let mm4 = curve_labels(&preset("mm4").unwrap());
         assert!(
             mm4.contains(&"mean, theory, 4 workers".to_owned()),
             "{mm4:?}"
