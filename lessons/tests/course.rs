@@ -624,3 +624,48 @@ fn controls_named_in_bold_are_named_as_on_screen_and_can_be_found() {
 fn on_screen(label: &str, text: &str) -> bool {
     label == text || label.split(" (").next() == Some(text)
 }
+
+/// Whether a numeric exercise's prompt says how precise the answer must be
+/// ("one decimal", "a fraction such as 0.05", "to the nearest …").
+fn asks_for_precision(prompt: &str) -> bool {
+    let p = prompt.to_lowercase();
+    ["decimal", "fraction", "nearest", "such as 0."]
+        .iter()
+        .any(|w| p.contains(w))
+}
+
+/// A learner who rounds a right answer to a whole number is marked right,
+/// unless the prompt asks for more precision: a 2 % tolerance on 12.6
+/// threads marked "13" wrong, and 3 % on 13.5 ms marked "14 ms" wrong, in
+/// 22 exercises whose prompts did not say how precise to be. The checker
+/// does not take rounded answers on its own: a whole number near the
+/// answer is often what a wrong method gives (forgetting a small service
+/// time, or n × p for 1 − (1 − p)^n), so the prompt asks for a decimal.
+/// Answers under 5 are left out (there a whole number is not the natural
+/// way to write them, and the learner reaches for a decimal or a smaller
+/// unit).
+#[test]
+fn a_whole_number_answer_is_right_unless_the_prompt_asks_for_more() {
+    let mut wrong = Vec::new();
+    for (_, ex) in course().exercises() {
+        if ex.kind != Kind::Numeric || asks_for_precision(&ex.prompt) {
+            continue;
+        }
+        let (unit, tol) = (ex.unit.unwrap(), ex.tolerance.unwrap());
+        for v in all_vars(ex) {
+            let want = eval(ex.answer.as_ref().unwrap(), &v).unwrap();
+            if !want.is_finite() || want.abs() < 5.0 {
+                continue;
+            }
+            if check(&typed(want.round()), want, unit, tol) != Verdict::Correct {
+                wrong.push(format!("{}: {} for {want} with {v:?}", ex.id, want.round()));
+                break;
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "rounded answers marked wrong (ask for one decimal in the prompt, or widen the tolerance):\n{}",
+        wrong.join("\n")
+    );
+}
