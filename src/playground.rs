@@ -33,16 +33,37 @@ pub fn read_query(q: &str) -> (Scenario, ViewState, Vec<Notice>) {
     let mut view = ViewState::default();
     let mut notices = Vec::new();
     let mut rest = Vec::new();
+    let mut seen = (false, false);
+    let notice = |outcome, text: &str| Notice {
+        outcome,
+        text: text.to_owned(),
+    };
     for pair in q.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let again = match k {
+            "presenter" => std::mem::replace(&mut seen.0, true),
+            "speed" => std::mem::replace(&mut seen.1, true),
+            _ => false,
+        };
         match k {
-            "presenter" => view.presenter = v == "1" || v == "true",
+            "presenter" | "speed" if again => notices.push(notice(
+                Outcome::KeptFirst,
+                &format!("{k}: given more than once; only the first value was read"),
+            )),
+            "presenter" => match v {
+                "1" | "true" => view.presenter = true,
+                "0" | "false" => {}
+                _ => notices.push(notice(
+                    Outcome::UsedDefault,
+                    "presenter: not 1 (on) or 0 (off); presenter mode is off",
+                )),
+            },
             "speed" => match tellers_sim::text::number(&percent_decode(v)) {
                 Some(x) if (SPEED_RANGE.0..=SPEED_RANGE.1).contains(&x) => view.speed = x,
-                _ => notices.push(Notice {
-                    outcome: Outcome::UsedDefault,
-                    text: "speed: not a speed from 0.1 to 100; 1× was used".to_owned(),
-                }),
+                _ => notices.push(notice(
+                    Outcome::UsedDefault,
+                    "speed: not a speed from 0.1 to 100; 1× was used",
+                )),
             },
             _ => rest.push(pair),
         }
@@ -281,6 +302,20 @@ mod tests {
         let (_, v, notices) = read_query("speed=NaN");
         assert_eq!(v.speed, 1.0);
         assert_eq!(notices.len(), 1);
+        // A repeat is said once, as such; a presenter value that is neither
+        // on nor off is said too.
+        let (_, v, notices) = read_query("speed=Infinity&speed=1e400&presenter=2");
+        assert_eq!((v.speed, v.presenter), (1.0, false));
+        let texts: Vec<&str> = notices.iter().map(|n| n.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "speed: not a speed from 0.1 to 100; 1× was used",
+                "speed: given more than once; only the first value was read",
+                "presenter: not 1 (on) or 0 (off); presenter mode is off",
+            ]
+        );
+        assert!(read_query("presenter=0").2.is_empty());
     }
 
     /// `?cores=6&cores=8` shows 6, so its notice does not say defaults are

@@ -29,7 +29,7 @@ pub fn to_query(s: &Scenario) -> String {
         .filter(|f| (f.get)(s) != (f.get)(&base))
         .map(|f| format!("{}={}", f.name, percent_encode(&(f.get)(s).to_string())))
         .collect();
-    // Old thread-per-request links wrote their cap as `threads` ([`legacy_key`]):
+    // Old thread-per-request links wrote their cap as `threads` ([`threads_means_cap`]):
     // a link with `threads` and no cap says so, or it would read back capped.
     if s.model == crate::Model::ThreadPerRequest
         && s.thread_cap.is_none()
@@ -75,16 +75,22 @@ pub fn percent_decode(s: &str) -> String {
 }
 
 /// Links made before thread per request had its own cap field wrote the cap
-/// as `threads` (0 = no cap). Such a link still opens what it showed.
-fn legacy_key<'a>(key: &'a str, q: &str) -> &'a str {
+/// as `threads` (0 = no cap). Such a link still opens what it showed:
+/// true when `q` is such a link, so its `threads` is read as `thread_cap`.
+fn threads_means_cap(q: &str) -> bool {
     let tpr = q.split('&').any(|p| p == "model=thread-per-request");
     let has_cap = q.split('&').any(|p| p.starts_with("thread_cap="));
-    if key == "threads" && tpr && !has_cap {
-        "thread_cap"
-    } else {
-        key
-    }
+    tpr && !has_cap
 }
+
+/// Most settings read from one link. A link the app writes has at most one
+/// per field and two of the view's; past this many the rest are not read,
+/// so a link padded with thousands of names opens at once (3,000 unknown
+/// names took 22 s on a 2-core laptop when each was read and listed).
+pub const MAX_LINK_SETTINGS: usize = 200;
+
+/// Most unknown names listed one by one; the rest are counted in one notice.
+pub const MAX_UNKNOWN_LISTED: usize = 10;
 
 /// What a link's reader did with a setting it could not use as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,17 +144,28 @@ pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
     // The fields the link set, in its order: what a rule between fields
     // can put back when the field it names is already at its default.
     let mut set = Vec::new();
-    for pair in q.split('&').filter(|p| !p.is_empty()) {
+    let cap_key = threads_means_cap(q);
+    let pairs: Vec<&str> = q.split('&').filter(|p| !p.is_empty()).collect();
+    let mut unknown = 0;
+    for pair in pairs.iter().take(MAX_LINK_SETTINGS) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         let key = percent_decode(k);
-        let raw = percent_decode(v);
-        let Some(f) = FIELDS.iter().find(|f| f.name == legacy_key(&key, q)) else {
-            notices.push(Notice::new(
-                Outcome::Ignored,
-                format!("unknown field '{}' was ignored", clip(&key)),
-            ));
+        let name = if cap_key && key == "threads" {
+            "thread_cap"
+        } else {
+            key.as_str()
+        };
+        let Some(f) = FIELDS.iter().find(|f| f.name == name) else {
+            unknown += 1;
+            if unknown <= MAX_UNKNOWN_LISTED {
+                notices.push(Notice::new(
+                    Outcome::Ignored,
+                    format!("unknown field '{}' was ignored", clip(&key)),
+                ));
+            }
             continue;
         };
+        let raw = percent_decode(v);
         if seen.contains(&f.name) {
             match repeated.iter_mut().find(|r| r.1 == f.name) {
                 Some(r) => r.2 += 1,
@@ -168,6 +185,24 @@ pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
                 format!("{}: {e}; the default was used", f.name),
             )),
         }
+    }
+    if unknown > MAX_UNKNOWN_LISTED {
+        notices.push(Notice::new(
+            Outcome::Ignored,
+            format!(
+                "{} more unknown fields were ignored",
+                unknown - MAX_UNKNOWN_LISTED
+            ),
+        ));
+    }
+    if pairs.len() > MAX_LINK_SETTINGS {
+        notices.push(Notice::new(
+            Outcome::Ignored,
+            format!(
+                "the link has {} settings; only the first {MAX_LINK_SETTINGS} were read",
+                pairs.len()
+            ),
+        ));
     }
     // Rules between fields: put back to its default the first field that
     // clears the rule's error, trying the field it names, then the fields
@@ -405,6 +440,29 @@ mod tests {
         let (s, n) = from_query("timeout_ms=3000.0&queue_limit=none");
         assert!(n.is_empty(), "{n:?}");
         assert_eq!(s.timeout_ms, Some(3000.0));
+    }
+
+    #[test]
+    fn a_link_padded_with_names_is_read_up_to_a_limit_and_its_notices_are_few() {
+        let padded: Vec<String> = (0..3000).map(|i| format!("k{i}=1")).collect();
+        let (s, notices) = from_query(&format!("cores=8&{}", padded.join("&")));
+        assert_eq!(s.cores, 8);
+        assert_eq!(notices.len(), MAX_UNKNOWN_LISTED + 2, "{notices:?}");
+        assert_eq!(notices[0], "unknown field 'k0' was ignored");
+        assert_eq!(
+            notices[MAX_UNKNOWN_LISTED],
+            format!(
+                "{} more unknown fields were ignored",
+                MAX_LINK_SETTINGS - 1 - MAX_UNKNOWN_LISTED
+            )
+        );
+        assert_eq!(
+            notices[MAX_UNKNOWN_LISTED + 1],
+            format!("the link has 3001 settings; only the first {MAX_LINK_SETTINGS} were read")
+        );
+        // Settings past the limit are not read, whatever they are.
+        let late = format!("{}&cores=4", padded[..MAX_LINK_SETTINGS].join("&"));
+        assert_eq!(from_query(&late).0.cores, Scenario::default().cores);
     }
 
     #[test]
