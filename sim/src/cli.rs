@@ -672,6 +672,12 @@ pub fn parse_or_help(
                             "--rhos: each utilisation must be within 0.01–0.99".into()
                         ));
                     }
+                    if points.len() > MAX_SWEEP_POINTS {
+                        return Err(msg(format!(
+                            "--rhos: {} points; at most {MAX_SWEEP_POINTS} (one per 0.01 from 0.01 to 0.99)",
+                            points.len()
+                        )));
+                    }
                     points
                 }
             };
@@ -684,6 +690,16 @@ pub fn parse_or_help(
         Some((other, _)) => return Err(msg(format!("unknown command '{other}'"))),
     })
 }
+
+/// Most points a sweep runs: one for each 0.01 of utilisation that
+/// `--rhos` allows. A point takes a few to tens of ms, so a list of
+/// thousands ran for minutes.
+pub const MAX_SWEEP_POINTS: usize = 99;
+
+/// Largest scenario file read, bytes: a scenario with every field written
+/// out is a few KB, and the results page takes student files up to 1 MB
+/// too; `--scenario /dev/zero` read until memory ran out.
+pub const MAX_SCENARIO_FILE_BYTES: u64 = 1_000_000;
 
 #[cfg(test)]
 mod tests {
@@ -895,6 +911,14 @@ mod tests {
         // A value starting with '-' is the flag's value, not a flag.
         let e = run("sweep --rhos -0.5").unwrap_err();
         assert!(e.starts_with("--rhos: each utilisation"), "{e}");
+        let many = vec!["0.5"; MAX_SWEEP_POINTS + 1].join(",");
+        let e = run(&format!("sweep --rhos {many}")).unwrap_err();
+        assert_eq!(
+            e,
+            "--rhos: 100 points; at most 99 (one per 0.01 from 0.01 to 0.99)"
+        );
+        let most = vec!["0.5"; MAX_SWEEP_POINTS].join(",");
+        assert!(run(&format!("sweep --rhos {most}")).is_ok());
         let e = run("bench --requests -5").unwrap_err();
         assert!(
             e.starts_with("--requests: '-5' is not a whole number"),

@@ -4,7 +4,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::bench::{bench_scenario, engine_mmc, reference_mmc};
-use tellers_sim::cli::{command, field_help, fields_help, parse_or_help, Command, Outcome, USAGE};
+use tellers_sim::cli::{
+    command, field_help, fields_help, parse_or_help, Command, Outcome, MAX_SCENARIO_FILE_BYTES,
+    USAGE,
+};
 use tellers_sim::presets::presets;
 use tellers_sim::signs::stop_note;
 use tellers_sim::theory::{theory, Bound, Theory, Threads};
@@ -21,9 +24,29 @@ macro_rules! out {
     }};
 }
 
+/// A scenario file's text, refused past [`MAX_SCENARIO_FILE_BYTES`] (read
+/// no further, so `/dev/zero` is refused at once).
+fn read_scenario_file(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            f.take(MAX_SCENARIO_FILE_BYTES + 1)
+                .read_to_string(&mut text)
+        })
+        .map_err(|e| e.to_string())?;
+    if text.len() as u64 > MAX_SCENARIO_FILE_BYTES {
+        return Err(format!(
+            "larger than {} MB; a scenario file is a few KB",
+            MAX_SCENARIO_FILE_BYTES / 1_000_000
+        ));
+    }
+    Ok(text)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let read = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
+    let read = |p: &str| read_scenario_file(p);
     match parse_or_help(&args, &read) {
         Ok(cmd) => run(cmd),
         Err(Outcome::Help(text)) => {
@@ -188,9 +211,17 @@ fn print_table(s: &Scenario, r: &Report) {
     let th = theory(s);
     out!("{:<28} {:>14} {:>14}", "", "simulated", "theory");
     let row = |name: &str, sim: String, theory: String| out!("{name:<28} {sim:>14} {theory:>14}");
+    // No rates over an empty window ([`window_note`]).
+    let rated = |x: String| {
+        if r.sim_time_s <= r.warmup_s {
+            "—".to_owned()
+        } else {
+            x
+        }
+    };
     row(
         "throughput, rps",
-        format!("{:.1}", r.throughput_rps),
+        rated(format!("{:.1}", r.throughput_rps)),
         throughput_theory(&th),
     );
     for (name, theory) in limit_rows(&th) {
@@ -198,7 +229,7 @@ fn print_table(s: &Scenario, r: &Report) {
     }
     row(
         "CPU utilisation, %",
-        format!("{:.1}", r.cpu_utilisation * 100.0),
+        rated(format!("{:.1}", r.cpu_utilisation * 100.0)),
         opt_bounded(th.cpu_utilisation.map(|u| u * 100.0), th.cpu_busy_bound()),
     );
     // No request of the measured window finished: no time was measured.
@@ -222,21 +253,21 @@ fn print_table(s: &Scenario, r: &Report) {
     );
     row(
         "inside (mean) vs λ·W",
-        format!("{:.2}", r.mean_in_flight),
-        format!(
+        rated(format!("{:.2}", r.mean_in_flight)),
+        rated(format!(
             "{}{:.2} λ·W",
             if r.littles_law_exact() { "" } else { "≈ " },
             r.littles_law_in_flight
-        ),
+        )),
     );
     row(
         "line growth, per s",
-        format!("{:.1}", r.queue_growth_per_s),
+        rated(format!("{:.1}", r.queue_growth_per_s)),
         opt_bounded(th.growth_per_s, th.growth_bound()),
     );
     row(
         "busy tellers (mean)",
-        format!("{:.2}", r.mean_busy),
+        rated(format!("{:.2}", r.mean_busy)),
         opt_bounded(th.busy_threads, th.busy_threads_bound),
     );
     for (name, sim, theory) in thread_rows(s, r, &th) {
@@ -298,6 +329,22 @@ fn print_table(s: &Scenario, r: &Report) {
     if let Some(note) = stop_note(s, r, &th, |f| f.flag()) {
         out!("  {note}");
     }
+    if let Some(note) = window_note(r) {
+        out!("  {note}");
+    }
+}
+
+/// Why the table shows no rates ("—"): the run stopped inside its
+/// warm-up, so its measured window is empty. (The app also waits for a
+/// first measured second while a run plays; a finished run's short window
+/// is still a measurement.)
+fn window_note(r: &Report) -> Option<String> {
+    (r.sim_time_s <= r.warmup_s).then(|| {
+        format!(
+            "Nothing was measured: the run stopped inside its warm-up (the first {:.3} s).",
+            r.warmup_s
+        )
+    })
 }
 
 /// The rows of threads, their stacks and a batch's last finish, simulated
@@ -531,6 +578,67 @@ fn model_line(th: &Theory) -> String {
 mod tests {
     use super::*;
     use tellers_sim::presets::preset;
+
+    #[test]
+    fn a_scenario_file_is_read_up_to_a_megabyte() {
+        let dir = std::env::temp_dir().join(format!("tellers-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let big = dir.join("big.json");
+        std::fs::write(&big, " ".repeat(MAX_SCENARIO_FILE_BYTES as usize + 1)).unwrap();
+        let e = read_scenario_file(big.to_str().unwrap()).unwrap_err();
+        assert_eq!(e, "larger than 1 MB; a scenario file is a few KB");
+        let fits = dir.join("fits.json");
+        std::fs::write(&fits, "{\"cores\": 2}").unwrap();
+        assert_eq!(
+            read_scenario_file(fits.to_str().unwrap()).unwrap(),
+            "{\"cores\": 2}"
+        );
+        // An endless file is refused without reading it all.
+        if std::path::Path::new("/dev/zero").exists() {
+            assert!(read_scenario_file("/dev/zero").is_err());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A run stopped inside its warm-up has no rates to show: the table
+    /// says so, and the report's line growth is over the run so far (it
+    /// was a line over 1 ns: 10^15 a second for `--rps 1000000`).
+    #[test]
+    fn a_run_stopped_inside_its_warm_up_says_nothing_was_measured() {
+        let flood = Scenario {
+            rps: 1_000_000.0,
+            duration_s: 86_400.0,
+            ..Scenario::default()
+        };
+        let r = simulate(&flood).unwrap();
+        assert!(
+            r.sim_time_s <= r.warmup_s,
+            "{} {}",
+            r.sim_time_s,
+            r.warmup_s
+        );
+        let note = window_note(&r).unwrap();
+        assert!(
+            note.starts_with("Nothing was measured: the run stopped inside its warm-up"),
+            "{note}"
+        );
+        let so_far = r.queue_len_end as f64 / r.sim_time_s;
+        assert!(
+            (r.queue_growth_per_s - so_far).abs() < 1e-6 * so_far,
+            "{}",
+            r.queue_growth_per_s
+        );
+        // A finished run's short window is still measured.
+        let short = Scenario {
+            duration_s: 1.0,
+            ..Scenario::default()
+        };
+        assert_eq!(window_note(&simulate(&short).unwrap()), None);
+        assert_eq!(
+            window_note(&simulate(&preset("mm1").unwrap()).unwrap()),
+            None
+        );
+    }
 
     #[test]
     fn the_model_line_names_the_scenarios_own_line() {

@@ -537,12 +537,16 @@ impl Simulation {
         } else {
             stats::Area::default()
         };
-        // Growth over [t_growth, now], or over the run so far before it.
+        // Growth over [t_growth, now]; before it, over the measured window,
+        // or, when the run stopped inside its warm-up, over the run so far
+        // (over its 1 ns stand-in a line of 1,000 grew by 10^12 a second).
         let (growth_s, line_from, inside_from) = if now > st.t_growth {
             let s = (now - st.t_growth) as f64 / 1e9;
             (s, st.line_at_growth, st.inside_at_growth)
-        } else {
+        } else if now > st.t_warm {
             (window_s, st.line_at_warm, st.inside_at_warm)
+        } else {
+            ((now as f64 / 1e9).max(1e-9), 0, 0)
         };
         let [p50, p90, p99, p999] = st
             .latency
