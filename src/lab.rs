@@ -52,8 +52,8 @@ pub fn prefers_reduced_motion() -> bool {
 
 /// True when the page is in the dark colour scheme.
 pub fn prefers_dark() -> bool {
-    // One query list, asked again each time: the animation asks a few times
-    // a second, and making a list evaluates the query anew.
+    // One query list, asked again each time: the animation asks every
+    // frame, and making a list evaluates the query anew.
     thread_local! {
         static LIST: Option<web_sys::MediaQueryList> = media_list("(prefers-color-scheme: dark)");
     }
@@ -370,13 +370,14 @@ impl Lab {
             } else if t - last_report > 4.0 * REPORT_EVERY_MS {
                 next_report = t;
             }
-            // Follow the system's colour scheme when it changes.
-            if next_report == t {
-                let dark = prefers_dark();
-                if dark != self.dark.get_untracked() {
-                    self.dark.set(dark);
-                    self.dirty.set_value(true);
-                }
+            // Follow the system's colour scheme when it changes, at the
+            // next frame (asked only with the figures, an idle picture kept
+            // the old colours for up to a second: its dark text vanished on
+            // a projector's page that had just turned dark).
+            let dark = prefers_dark();
+            if dark != self.dark.get_untracked() {
+                self.dark.set(dark);
+                self.dirty.set_value(true);
             }
             if self.dirty.get_value() {
                 self.draw();

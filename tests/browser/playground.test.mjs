@@ -549,3 +549,26 @@ export async function theControlsStayInsideTheirPanel({ page, open }) {
     assert.deepEqual(spill, [], `controls past the scenario panel's edge at ${width} px`);
   }
 }
+
+/** The tellers picture turns dark with the page at its next frame, idle or
+ * not, in presenter mode too (an idle picture kept its light colours for up
+ * to a second, its dark text unreadable on the now dark page). */
+export async function theTellersPictureFollowsTheColourSchemeAtOnce({ page, open }) {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openPaused(page, open, '?duration_s=5&presenter=1');
+  await byTestId(page, 'run-to-end').click();
+  await page.waitForSelector('[data-testid="run-status"][data-state="ended"]');
+  const picture = () => page.evaluate(() => document.querySelector('[data-testid="tellers-canvas"]').toDataURL());
+  // Let any drawing after the end settle, then switch.
+  await page.waitForTimeout(300);
+  const light = await picture();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const start = Date.now();
+  await page.waitForFunction(
+    (before) => document.querySelector('[data-testid="tellers-canvas"]').toDataURL() !== before,
+    light,
+    { timeout: 2_000, polling: 'raf' },
+  );
+  const ms = Date.now() - start;
+  assert.ok(ms < 400, `the picture turned dark after ${ms} ms`);
+}
