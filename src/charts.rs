@@ -401,8 +401,13 @@ pub fn linear_max(values: impl IntoIterator<Item = f64>, floor: f64) -> f64 {
 
 /// Offered load (tries arriving, retries included), throughput, goodput
 /// and retries per second over the run: the spike, the collapse and the
-/// recovery of an overloaded server.
+/// recovery of an overloaded server. Goodput is left out where it is the
+/// throughput throughout (no answer came late), and retries where there
+/// were none: three lines on top of each other read as a scribble on a
+/// projector.
 fn load_chart(series: &[SeriesPoint], t_max: f64) -> Chart {
+    let late = series.iter().any(|p| p.goodput_rps != p.throughput_rps);
+    let retried = series.iter().any(|p| p.retries_rps > 0.0);
     let pts = |f: fn(&SeriesPoint) -> f64| series.iter().map(|p| (p.t_s, f(p))).collect::<Vec<_>>();
     let y_max = linear_max(
         series
@@ -410,6 +415,36 @@ fn load_chart(series: &[SeriesPoint], t_max: f64) -> Chart {
             .flat_map(|p| [p.offered_rps, p.throughput_rps, p.goodput_rps]),
         1.0,
     );
+    let line = |label: &str, color, mark, f| Series {
+        label: label.into(),
+        color,
+        mark,
+        points: pts(f),
+    };
+    let mut lines = vec![line(
+        "arriving (retries too)",
+        palette::BLUE,
+        Mark::Line,
+        |p| p.offered_rps,
+    )];
+    // Drawn before "finished", so where every answer is in time (the two
+    // are equal) its dashes lie on the green line, not under it.
+    if late {
+        lines.push(line(
+            "finished in time (goodput)",
+            palette::GREEN,
+            Mark::Line,
+            |p| p.goodput_rps,
+        ));
+    }
+    lines.push(line("finished", palette::ORANGE, Mark::Dashed, |p| {
+        p.throughput_rps
+    }));
+    if retried {
+        lines.push(line("retries", palette::PURPLE, Mark::Dashed, |p| {
+            p.retries_rps
+        }));
+    }
     Chart {
         x_label: "Simulated time, s".into(),
         y_label: "Requests per second".into(),
@@ -417,34 +452,7 @@ fn load_chart(series: &[SeriesPoint], t_max: f64) -> Chart {
         y: (0.0, y_max),
         y_log: false,
         x_percent: false,
-        series: vec![
-            Series {
-                label: "arriving (retries too)".into(),
-                color: palette::BLUE,
-                mark: Mark::Line,
-                points: pts(|p| p.offered_rps),
-            },
-            // Drawn after goodput, so where every answer is in time (the
-            // two are equal) its dashes lie on the green line, not under it.
-            Series {
-                label: "finished in time (goodput)".into(),
-                color: palette::GREEN,
-                mark: Mark::Line,
-                points: pts(|p| p.goodput_rps),
-            },
-            Series {
-                label: "finished".into(),
-                color: palette::ORANGE,
-                mark: Mark::Dashed,
-                points: pts(|p| p.throughput_rps),
-            },
-            Series {
-                label: "retries".into(),
-                color: palette::PURPLE,
-                mark: Mark::Dashed,
-                points: pts(|p| p.retries_rps),
-            },
-        ],
+        series: lines,
     }
 }
 
@@ -680,7 +688,7 @@ pub fn series_charts(series: &[SeriesPoint]) -> [(&'static str, Chart); 4] {
             },
         ),
         (
-            "Requests per second over simulated time: arriving, finished in time, finished, retries",
+            "Requests per second over simulated time: arriving and finished (in time, and retries, where there are any)",
             load_chart(series, t_max),
         ),
         (
@@ -1036,6 +1044,19 @@ mod tests {
             },
         ];
         let [(_, a), (_, load), (_, b), (_, c)] = series_charts(&pts);
+        // Nothing late and no retries: arriving and finished only.
+        let labels: Vec<&str> = load.series.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels, ["arriving (retries too)", "finished"]);
+        let late: Vec<SeriesPoint> = pts
+            .iter()
+            .map(|p| SeriesPoint {
+                throughput_rps: 10.0,
+                goodput_rps: 4.0,
+                retries_rps: 1.0,
+                ..p.clone()
+            })
+            .collect();
+        let [_, (_, load), _, _] = series_charts(&late);
         assert!(load.y_label.contains("per second") && load.series.len() == 4);
         // The dashed "finished" is drawn over the solid goodput: where the
         // two are equal it shows, not hidden under it.
@@ -1061,7 +1082,7 @@ mod tests {
             labels,
             [
                 "Requests in line and inside over simulated time",
-                "Requests per second over simulated time: arriving, finished in time, finished, retries",
+                "Requests per second over simulated time: arriving and finished (in time, and retries, where there are any)",
                 "CPU busy, percent, over simulated time",
                 "p99 response time per interval, ms, over simulated time",
             ]
