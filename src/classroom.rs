@@ -308,9 +308,20 @@ fn hmac_hex(key: &[u8], message: &[u8]) -> String {
 }
 
 /// `text` trimmed, with each run of spaces inside made one space: "Ana
-/// Souza" for "  Ana   Souza ".
+/// Souza" for "  Ana   Souza ", and without the invisible marks that turn
+/// text right to left ([`is_bidi_control`]): a name holding one turned the
+/// words after it round wherever it was shown ("egnahC" for "Change").
 pub fn tidy(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    text.split(is_bidi_control)
+        .flat_map(str::split_whitespace)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// True for Unicode's directional marks, embeddings, overrides and
+/// isolates (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// A class code or a name as seeds and checks read it: [`tidy`], lower
@@ -413,6 +424,16 @@ pub const KEY_MAX_STUDENTS: usize = 200;
 /// (what a browser's `maxlength` counts).
 pub const NAME_MAX: usize = 60;
 
+/// The longest class code the student's class box takes, in characters
+/// (its `maxlength`).
+pub const CLASS_MAX: usize = 40;
+
+/// A class code as the class box would have kept it: [`tidy`], cut to
+/// [`CLASS_MAX`] characters (a link's code of 50,000 was shown whole).
+pub fn as_class_box_keeps(text: &str) -> String {
+    tidy(&tidy(text).chars().take(CLASS_MAX).collect::<String>())
+}
+
 /// A name as a student's name box would have kept it: [`tidy`], cut to
 /// [`NAME_MAX`] UTF-16 units. A key or a worksheet list with a longer name
 /// must use this, or its numbers would differ from the student's.
@@ -465,6 +486,21 @@ mod tests {
         let emoji = "😀".repeat(40);
         assert_eq!(as_name_box_keeps(&emoji).chars().count(), 30);
         assert_eq!(as_name_box_keeps("  Zoë   Smith "), "Zoë Smith");
+    }
+
+    #[test]
+    fn names_lose_the_marks_that_turn_text_round_and_codes_are_cut() {
+        // A right-to-left override in a name turned the words after it round.
+        assert_eq!(tidy("Ana\u{202E} Souza\u{2066}"), "Ana Souza");
+        assert_eq!(tidy("Ana\u{202E}Souza"), "Ana Souza");
+        assert_eq!(as_name_box_keeps("\u{202E}Zoë"), "Zoë");
+        // Right-to-left letters themselves stay.
+        assert_eq!(tidy("  مريم  "), "مريم");
+        assert_eq!(
+            as_class_box_keeps(&"Q".repeat(50_000)),
+            "Q".repeat(CLASS_MAX)
+        );
+        assert_eq!(as_class_box_keeps(" R12 "), "R12");
     }
 
     #[test]

@@ -12,7 +12,9 @@
 //! it, saves every change, and hands the lesson components two narrow
 //! contexts, [`ProgressRead`] and [`ProgressWrite`].
 
-use crate::classroom::{composed, file_check, read_class_code, seed_text, tidy};
+use crate::classroom::{
+    as_class_box_keeps, as_name_box_keeps, composed, file_check, read_class_code, seed_text, tidy,
+};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -357,7 +359,7 @@ impl Learner {
             },
             Some(v) if v == u64::from(STORE_VERSION) => match serde_json::from_str::<Learner>(text)
             {
-                Ok(learner) => (learner.seeds_composed(), None),
+                Ok(learner) => (learner.seeds_composed().student_as_boxes_keep(), None),
                 Err(_) => damaged(),
             },
             // A newer Tellers (in another tab, or before a downgrade): its
@@ -479,6 +481,15 @@ impl Learner {
     /// composed form, as [`seed_text`] reads names now: a name typed with a
     /// combining accent was kept under another seed before, and its work
     /// joins the name's (merged where both hold an exercise).
+    /// The class code and name as the student's boxes would keep them
+    /// ([`as_class_box_keeps`], [`as_name_box_keeps`]): storage someone
+    /// edited by hand held a name of 5,000 letters, drawn whole.
+    fn student_as_boxes_keep(mut self) -> Self {
+        self.student.class = as_class_box_keeps(&self.student.class);
+        self.student.name = as_name_box_keeps(&self.student.name);
+        self
+    }
+
     fn seeds_composed(mut self) -> Self {
         if self.identities.keys().all(|seed| seed.is_ascii()) {
             return self;
@@ -611,6 +622,21 @@ pub fn provide_progress() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Storage edited by hand: a name of 5,000 letters and a mark that
+    /// turns text round are read as the name box would have kept them.
+    #[test]
+    fn a_stored_name_is_kept_as_the_name_box_keeps_it() {
+        let mut l = Learner::default();
+        l.student = Student {
+            class: "R12".into(),
+            name: format!("\u{202E}{}", "N".repeat(5_000)),
+        };
+        let (back, note) = Learner::load(Some(&l.save()));
+        assert_eq!(note, None);
+        assert_eq!(back.student.name, "N".repeat(crate::classroom::NAME_MAX));
+        assert_eq!(back.student.class, "R12");
+    }
 
     fn ana() -> Learner {
         let mut l = Learner::default();

@@ -9,6 +9,7 @@
 //! with a single `hashchange` listener, and the app hands each page what it
 //! needs from it (the [`Route`], the [`LessonPath`], the playground's query).
 
+use crate::classroom::{as_class_box_keeps, as_name_box_keeps};
 use leptos::prelude::*;
 use tellers_sim::query::percent_decode;
 
@@ -187,25 +188,26 @@ pub fn lesson_path(hash: &str) -> LessonPath {
         return LessonPath::Contents;
     };
     let param = |name: &str| query_param(query, name).unwrap_or_default();
+    // A class code or a name as the student's boxes would keep it: a link
+    // with 20,000 letters of name drew them all, off the page.
+    let class = || as_class_box_keeps(&param("class"));
     let short = |s: &str| s.chars().take(60).collect::<String>();
     match first {
         "answer-key" => LessonPath::AnswerKey {
-            class: param("class"),
+            class: class(),
             lesson: query_param(query, "lesson").filter(|l| !l.is_empty()),
         },
         "teacher" => LessonPath::Teacher,
-        "results" => LessonPath::Results {
-            class: param("class"),
-        },
+        "results" => LessonPath::Results { class: class() },
         "worksheet" => LessonPath::Worksheet {
             slug: short(parts.next().unwrap_or_default()),
-            student: query_param(query, "class")
+            student: Some(class())
                 .filter(|c| !c.is_empty())
-                .map(|c| (c, param("name"))),
+                .map(|c| (c, as_name_box_keeps(&param("name")))),
         },
         "worksheets" => LessonPath::ClassWorksheets {
             slug: short(parts.next().unwrap_or_default()),
-            class: param("class"),
+            class: class(),
             names: query_values(query, "name"),
         },
         slug => LessonPath::Lesson {
@@ -283,6 +285,33 @@ pub fn watch_hash() -> ReadSignal<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A link's class code and name are kept as the student's boxes keep
+    /// them: 20,000 letters of name were drawn whole, off the page.
+    #[test]
+    fn a_links_class_and_name_are_cut_as_the_boxes_cut_them() {
+        let long = format!(
+            "#/lessons/worksheet/littles-law?class={}&name={}",
+            "Q".repeat(500),
+            "N".repeat(20_000)
+        );
+        let LessonPath::Worksheet {
+            student: Some((class, name)),
+            ..
+        } = lesson_path(&long)
+        else {
+            panic!("{:?}", lesson_path(&long));
+        };
+        assert_eq!(class.len(), crate::classroom::CLASS_MAX);
+        assert_eq!(name.len(), crate::classroom::NAME_MAX);
+        let LessonPath::AnswerKey { class, .. } = lesson_path(&format!(
+            "#/lessons/answer-key?class={}",
+            "Q".repeat(50_000)
+        )) else {
+            panic!()
+        };
+        assert_eq!(class.len(), crate::classroom::CLASS_MAX);
+    }
 
     #[test]
     fn empty_and_root_hashes_open_home() {

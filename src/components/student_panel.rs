@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::classroom::{class_code_note, NAME_MAX};
+use crate::classroom::{class_code_note, CLASS_MAX, NAME_MAX};
 use crate::progress::{ProgressRead, ProgressWrite};
 
 /// Who is working: a class code and a name give each student their own
@@ -45,7 +45,7 @@ pub fn StudentPanel() -> impl IntoView {
                 <input
                     type="text"
                     name="class"
-                    maxlength="40"
+                    maxlength=CLASS_MAX.to_string()
                     autocomplete="off"
                     prop:value=class
                     on:input=move |ev| {
