@@ -511,7 +511,9 @@ impl<S: Default, U> Field<S, U> {
                 (Some(k), _) => Ok(Value::Int(k)),
                 // A whole number written as a float (`8.0`, or after a lesson's
                 // `{param}` substitution) is that count.
-                (None, Some(x)) if x >= 0.0 && x.fract() == 0.0 && x <= u64::MAX as f64 => {
+                // (`u64::MAX as f64` is 2^64, one past the largest count: a
+                // seed of 2^64 was read as 2^64 − 1 without a word.)
+                (None, Some(x)) if x >= 0.0 && x.fract() == 0.0 && x < u64::MAX as f64 => {
                     Ok(Value::Int(x as u64))
                 }
                 _ => Err(wrong()),

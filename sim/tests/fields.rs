@@ -187,3 +187,17 @@ fn a_scenario_file_value_too_large_for_its_field_says_what_is_allowed() {
         "{text}"
     );
 }
+
+#[test]
+fn a_count_past_the_largest_is_refused_not_read_as_the_largest() {
+    // 2^64 as JSON was read as 2^64 − 1 (f64 → u64 saturates), where the
+    // flag and the URL refuse it.
+    let seed = FIELDS.iter().find(|f| f.name == "seed").unwrap();
+    let past: serde_json::Value = serde_json::from_str("18446744073709551616").unwrap();
+    let e = seed.from_json(&past).unwrap_err();
+    assert!(e.contains("is not allowed: allowed 0–18,446,744,073,709,551,615"), "{e}");
+    let top: serde_json::Value = serde_json::from_str("18446744073709551615").unwrap();
+    assert!(seed.from_json(&top).is_ok());
+    let whole: serde_json::Value = serde_json::from_str("8.0").unwrap();
+    assert!(seed.from_json(&whole).is_ok());
+}
