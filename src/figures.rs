@@ -234,8 +234,11 @@ pub fn figure_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         Window::Measuring => (&TIMED, "measuring…"),
         Window::Measured => (&[], ""),
     };
+    // Before the run nothing is a result yet, counts included: a bold
+    // "0 MB" or "0 s" beside "not run yet" read as figures of a run.
+    let before_run = why == "not run yet";
     for row in &mut rows {
-        if hidden.contains(&row.key) {
+        if before_run || hidden.contains(&row.key) {
             row.sim = why.to_owned();
             if row.key == "fig-inside" {
                 // A run that ended unmeasured never will be.
@@ -1249,6 +1252,10 @@ mod tests {
         let rows = figure_rows(&s, &Report::default(), &theory(&s));
         let tput = rows.iter().find(|r| r.key == "fig-throughput").unwrap();
         assert_eq!(tput.sim, "not run yet");
+        // Counts too: no bold 0 before anything ran.
+        for row in &rows {
+            assert_eq!(row.sim, "not run yet", "{row:?}");
+        }
     }
 
     #[test]
