@@ -15,6 +15,8 @@ use crate::controls::field_value;
 use crate::figures::{label_of, row_key, row_measured};
 use crate::format::{fmt_count, fmt_ms, fmt_num, fmt_pct, fmt_rps, fmt_s, fmt_value};
 
+/// Within this share of the run's figure, a guess is spot on.
+pub const SPOT_ON: f64 = 0.02;
 /// Within this share of the run's figure, a guess is close.
 pub const CLOSE: f64 = 0.1;
 /// Within this share, a guess is in the right range.
@@ -82,6 +84,8 @@ pub fn fmt_measured(figure: &str, v: f64) -> String {
 pub enum Closeness {
     /// Nothing was typed.
     NoGuess,
+    /// Within [`SPOT_ON`] of the run.
+    SpotOn,
     /// Within [`CLOSE`] of the run.
     Close,
     /// Within [`IN_RANGE`], too high or too low.
@@ -116,6 +120,9 @@ pub fn closeness(guess: &str, figure: &str, value: f64) -> Closeness {
         v => v,
     };
     match as_guess(check(guess, value, unit, CLOSE)) {
+        Verdict::Correct if check(guess, value, unit, SPOT_ON) == Verdict::Correct => {
+            Closeness::SpotOn
+        }
         Verdict::Correct => Closeness::Close,
         Verdict::WrongValue { too_high } => match as_guess(check(guess, value, unit, IN_RANGE)) {
             Verdict::Correct => Closeness::InRange { too_high },
@@ -130,16 +137,17 @@ pub fn closeness_sentence(c: &Closeness) -> String {
     let side = |too_high: bool| if too_high { "high" } else { "low" };
     match c {
         Closeness::NoGuess => "You wrote no guess for this one.".into(),
-        Closeness::Close => format!("Close: within {} % of the run.", fmt_num(CLOSE * 100.0, 0)),
+        // Shares of the run's figure in words: "within 10 % of the run"
+        // read two ways where the figure is itself a percentage.
+        Closeness::SpotOn => "Spot on: within a fiftieth of the run's figure.".into(),
+        Closeness::Close => "Close: within a tenth of the run's figure.".into(),
         Closeness::InRange { too_high } => format!(
-            "In the right range, but {}: within {} % of the run.",
-            side(*too_high),
-            fmt_num(IN_RANGE * 100.0, 0)
+            "In the right range, but {}: within half of the run's figure.",
+            side(*too_high)
         ),
         Closeness::Far { too_high } => format!(
-            "Far too {}: more than {} % off. Before you read on, find what your guess left out.",
-            side(*too_high),
-            fmt_num(IN_RANGE * 100.0, 0)
+            "Far too {}: off by more than half the run's figure. Before you read on, find what your guess left out.",
+            side(*too_high)
         ),
         Closeness::Unreadable(why) => why.clone(),
     }
@@ -278,8 +286,9 @@ mod tests {
         assert_eq!(closeness("95", "latency_mean_ms", 100.0), Closeness::Close);
         assert_eq!(
             closeness("0.1 s", "latency_mean_ms", 100.0),
-            Closeness::Close
+            Closeness::SpotOn
         );
+        assert_eq!(closeness("99", "latency_mean_ms", 100.0), Closeness::SpotOn);
         assert_eq!(
             closeness("130 ms", "latency_mean_ms", 100.0),
             Closeness::InRange { too_high: true }
@@ -297,7 +306,14 @@ mod tests {
             Closeness::Unreadable(_)
         ));
         // A share is guessed in percent: 10 for a run at 0.1 busy.
-        assert_eq!(closeness("10 %", "cpu_utilisation", 10.0), Closeness::Close);
+        assert_eq!(
+            closeness("10 %", "cpu_utilisation", 10.0),
+            Closeness::SpotOn
+        );
+        assert_eq!(
+            closeness("10.8 %", "cpu_utilisation", 10.0),
+            Closeness::Close
+        );
         // A fraction above the run's share: compared, not "wrong either way".
         assert_eq!(
             closeness("0.12", "cpu_utilisation", 10.0),
@@ -309,6 +325,7 @@ mod tests {
         );
         for c in [
             Closeness::NoGuess,
+            Closeness::SpotOn,
             Closeness::Close,
             Closeness::InRange { too_high: false },
             Closeness::Far { too_high: true },
@@ -336,7 +353,7 @@ mod tests {
         let lines = guess_lines(&figures, &[], &["0.1 s".into()], &s, &r);
         assert_eq!(
             lines,
-            ["Mean response time (ms): you guessed 0.1 s; the run measured 100 ms. Close: within 10 % of the run."]
+            ["Mean response time (ms): you guessed 0.1 s; the run measured 100 ms. Spot on: within a fiftieth of the run's figure."]
         );
         let words = guess_lines(&[], &[], &["it doubles".into()], &s, &r);
         assert!(words[0].contains("“it doubles”"));

@@ -195,7 +195,10 @@ fn a_count_past_the_largest_is_refused_not_read_as_the_largest() {
     let seed = FIELDS.iter().find(|f| f.name == "seed").unwrap();
     let past: serde_json::Value = serde_json::from_str("18446744073709551616").unwrap();
     let e = seed.from_json(&past).unwrap_err();
-    assert!(e.contains("is not allowed: allowed 0–18,446,744,073,709,551,615"), "{e}");
+    assert!(
+        e.contains("is not allowed: allowed 0–18,446,744,073,709,551,615"),
+        "{e}"
+    );
     let top: serde_json::Value = serde_json::from_str("18446744073709551615").unwrap();
     assert!(seed.from_json(&top).is_ok());
     let whole: serde_json::Value = serde_json::from_str("8.0").unwrap();
