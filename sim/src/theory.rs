@@ -1102,6 +1102,47 @@ const LOOPS_BIND: &str = "the loops' own steps (hand-offs included) reach their 
 /// Why theory has no formula when the workers' steps bind before the cores.
 const WORKERS_BIND: &str = "the steps handed to the workers reach their limit before the cores do: the worker pool is a line of its own, which no formula here models, so theory gives no response time";
 
+/// Response time, ms, of requests that arrive evenly spaced and never
+/// wait: every time fixed, each request finds a free thread (the pool
+/// frees one every gap × threads) and a free core (the CPU steps of the
+/// requests in flight overlap no more than the cores), so each takes just
+/// its CPU and its wait (D/D/c with room to spare: lesson 1's one thread
+/// at 10 a second, 10 ms of CPU and 90 ms of waiting, 100 ms each). `None`
+/// where a request could wait or the shape is other: random times, a
+/// mix, a write step, calls to a dependency with limits or several calls,
+/// event loops, anything that turns requests away, retries or timeouts.
+pub fn evenly_spaced_no_wait_ms(s: &Scenario) -> Option<f64> {
+    let fixed = s.arrivals == Arrivals::Uniform
+        && s.rps_schedule.is_none()
+        && s.conn_requests <= 1
+        && matches!(s.model, Model::ThreadPool | Model::ThreadPerRequest)
+        && s.cpu_dist == Dist::Const
+        && (s.wait_dist == Dist::Const || s.wait_ms == 0.0)
+        && s.heavy_share == 0.0
+        && s.write_ms == 0.0
+        && s.fan_out <= 1
+        && s.hedge_after_ms.is_none()
+        && analytic::dep_slots(s).is_none()
+        && s.timeout_ms.is_none()
+        && !excess_turned_away(s)
+        && s.retries == 0
+        && s.rps > 0.0;
+    if !fixed {
+        return None;
+    }
+    let gap_ms = 1000.0 / s.rps;
+    let cpu_ms = analytic::cpu_ms_per_request(s);
+    let hold_ms = analytic::thread_hold_ms(s);
+    // A thread is free again after `hold_ms`; the pool takes arrivals in
+    // turn, one every gap, so each thread gets one every threads × gap.
+    let threads_free = s
+        .thread_limit()
+        .is_none_or(|t| f64::from(t) * gap_ms >= hold_ms * (1.0 - 1e-9));
+    // CPU steps start one gap apart: at most ⌈cpu ÷ gap⌉ at once.
+    let overlap = (cpu_ms / gap_ms * (1.0 - 1e-9)).ceil();
+    (threads_free && overlap <= f64::from(s.cores)).then_some(hold_ms)
+}
+
 /// True when `s` runs event loops that each keep the connections they
 /// accept (no shared accept): each loop serves only its own.
 fn pinned(s: &Scenario) -> bool {
@@ -1120,6 +1161,11 @@ fn approximations(
     pool_line: bool,
     keep_alive: Option<&KeepAlive>,
 ) -> Vec<String> {
+    // Nobody waits: no line for a formula to be approximate about (dear
+    // switches are said where they are found).
+    if evenly_spaced_no_wait_ms(s).is_some() {
+        return Vec::new();
+    }
     let pinned = pinned(s);
     let pair = matches!(keep_alive, Some(KeepAlive::Pair(_)));
     let binding = cap.binding;
@@ -2067,6 +2113,13 @@ pub fn theory(s: &Scenario) -> Theory {
     {
         th.set_threads(s, None);
         th.busy_threads = None;
+    }
+    if let Some(ms) = evenly_spaced_no_wait_ms(s) {
+        th.mean_ms = Some(ms);
+        th.p99_ms = Some(ms);
+        // Exact unless switches are dear (the reasons already say so).
+        th.mean_exact = approx_because.is_empty();
+        th.p99_exact = th.mean_exact;
     }
     th.approx_because = approx_because;
     th

@@ -1362,3 +1362,63 @@ fn the_calls_to_the_dependency_go_out_as_fast_as_the_server_finishes() {
         "runs {sent:.1} calls/s, theory {calls:.1}"
     );
 }
+
+/// Evenly spaced arrivals with fixed times that never wait (D/D/c with
+/// room to spare): each request takes its CPU and its wait, no more, and
+/// theory says so exactly, mean and p99 (lesson 1's one thread said "no
+/// response time" beside a run of 100 ms). Where a thread or a core runs
+/// short, no figure.
+#[test]
+fn evenly_spaced_requests_that_never_wait_take_their_own_time() {
+    use tellers_sim::theory::{evenly_spaced_no_wait_ms, theory};
+    let one = Scenario {
+        model: Model::ThreadPool,
+        threads: 1,
+        cores: 1,
+        cpu_ms: 10.0,
+        cpu_dist: Dist::Const,
+        wait_ms: 90.0,
+        wait_dist: Dist::Const,
+        arrivals: Arrivals::Uniform,
+        rps: 10.0,
+        duration_s: 60.0,
+        ..Scenario::default()
+    };
+    let pool = Scenario {
+        threads: 20,
+        cores: 4,
+        rps: 150.0,
+        ..one.clone()
+    };
+    for s in [&one, &pool] {
+        let th = theory(s);
+        assert_eq!(th.mean_ms, Some(100.0), "{:?}", th.approx_because);
+        assert!(th.mean_exact && th.p99_exact, "{:?}", th.approx_because);
+        let r = simulate(s).unwrap();
+        close(r.latency_ms.mean, 100.0, 0.001, "the mean");
+        close(r.latency_ms.p99, 100.0, 0.005, "the p99");
+        close(r.latency_ms.max, 100.0, 0.005, "the longest");
+    }
+    // Too few threads (10 × 6.7 ms < 100 ms), or CPU steps that overlap
+    // more than the cores (2 × 6.7 ms < 10 ms of CPU on 1 core): no figure.
+    let short_pool = Scenario {
+        threads: 10,
+        ..pool.clone()
+    };
+    let one_core = Scenario {
+        cores: 1,
+        ..pool.clone()
+    };
+    for s in [&short_pool, &one_core] {
+        assert_eq!(evenly_spaced_no_wait_ms(s), None);
+        assert_eq!(theory(s).mean_ms, None);
+        let r = simulate(s).unwrap();
+        assert!(r.latency_ms.max > 100.5, "{} waited", r.latency_ms.max);
+    }
+    // Random times: no figure either.
+    let random = Scenario {
+        cpu_dist: Dist::Exp,
+        ..one
+    };
+    assert_eq!(theory(&random).mean_ms, None);
+}
