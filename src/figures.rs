@@ -544,6 +544,20 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             },
         ),
     );
+    // Threads that outnumber the cores also wait for one: all busy, they
+    // finish less than either limit (20 threads on 2 cores: about 176 rps
+    // where both limits say 200), and the throughput follows this figure.
+    if let (true, Some(p)) = (th.threads_wait_for_cores(), th.pool_rps) {
+        row(
+            "fig-pool-rps",
+            "All threads busy, sharing the cores",
+            "—".into(),
+            format!(
+                "{}: they also wait for a core",
+                bounded(&fmt_rps(p), Bound::Approx)
+            ),
+        );
+    }
     if let Some(d) = cap.dep_limit_rps {
         // Where hedges can tip the dependency over (a burst sends every
         // call twice, for good), both limits: the signs may name the lower.
@@ -2109,6 +2123,11 @@ mod tests {
         // (theory's pool line), not by the thread limit's 80.
         assert_eq!(theory_of("fig-growth", &full, &r), "91 per s (approx.)");
         assert_eq!(theory_of("fig-throughput", &full, &r), "309 rps (approx.)");
+        // Beside the limits, what all 32 finish on the cores.
+        assert_eq!(
+            theory_of("fig-pool-rps", &full, &r),
+            "309 rps (approx.): they also wait for a core"
+        );
         let note = approx_note(&theory(&full)).unwrap();
         assert!(
             note.contains("32 threads on 4 cores finish about 309 rps when all are busy, not 320"),

@@ -176,6 +176,11 @@ fn limit_rows(th: &Theory) -> Vec<(&'static str, String)> {
                 .map_or("—".into(), |t| marked_limit(t, th.thread_limit_bound())),
         ),
     ];
+    // Threads that wait for cores finish less than both limits when all
+    // are busy: the figure the throughput follows, beside the limits.
+    if let (true, Some(p)) = (th.threads_wait_for_cores(), th.pool_rps) {
+        rows.push(("    all threads busy", marked_limit(p, Bound::Approx)));
+    }
     if let Some(d) = cap.dep_limit_rps {
         rows.push(("  dependency limit, rps", limit(d)));
         if let Some(o) = th.dep.hedge_overload.filter(|o| !o.certain) {
