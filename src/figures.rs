@@ -829,7 +829,9 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     );
     row(
         "fig-model",
-        "Theory's model of the line",
+        // Kendall's letters, glossed where they are shown: lesson 8 names
+        // M/M/1 and M/M/c, and the playground shows others (M/G/20, D/M/4).
+        "Theory's model of the line (arrivals / service / workers: M random, D fixed, G any)",
         "—".into(),
         th.model_of_line.clone(),
     );

@@ -1233,7 +1233,7 @@ fn approximations(
             add("fixed times let the threads fall into step, so they wait less for a core than the formula says, which is for random times");
         }
     } else if (scv - 1.0).abs() > 1e-9 && servers > 1 {
-        add("service times are not exponential: the wait uses the Allen–Cunneen approximation");
+        add("service times are not random (exponential): the wait is the random-times wait scaled by how much the times vary (Allen and Cunneen's approximation)");
     }
     // With no line at the dependency the slowest of N calls, hedged or
     // not, is exact (W × H(N), or its survival integrated); a line there
@@ -1883,7 +1883,7 @@ pub fn theory(s: &Scenario) -> Theory {
         ),
         Arrivals::Poisson => match &pool_line {
             Some(p) => format!(
-                "one line for the pool's {} on the {}, served as fast as its busy threads finish (their flow-equivalent)",
+                "one line for the pool's {} on the {}, served as fast as its busy threads finish",
                 plural(u64::from(p.threads), "thread"),
                 plural(u64::from(p.cores), "core")
             ),

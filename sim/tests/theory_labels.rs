@@ -450,7 +450,7 @@ fn shares_grid() -> impl Iterator<Item = (u32, u32, f64, f64, f64, f64)> {
 /// Clients that each wait for their answer are no line fed at a rate:
 /// theory says it has no formula, and gives no reason about one (the
 /// closed test of lesson 17 said "none … no queueing formula applies",
-/// then "the wait uses the Allen–Cunneen approximation").
+/// then that the wait used the Allen–Cunneen approximation).
 #[test]
 fn a_closed_loop_gives_no_reason_about_a_formula_it_does_not_use() {
     let s = Scenario {
@@ -468,7 +468,7 @@ fn a_closed_loop_gives_no_reason_about_a_formula_it_does_not_use() {
     assert!(
         th.approx_because
             .iter()
-            .all(|w| !w.contains("formula") && !w.contains("Allen–Cunneen")),
+            .all(|w| !w.contains("formula") && !w.contains("Allen and Cunneen")),
         "{:?}",
         th.approx_because
     );
