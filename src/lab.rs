@@ -133,7 +133,10 @@ pub fn run_status(
     report: Option<&Report>,
     th: &Theory,
 ) -> String {
-    let (t, length) = (fmt_num(t_s, 1), fmt_length_s(s.duration_s));
+    // Under a second, to the millisecond: a step moves the run by a few
+    // ms, and "0.0 s" after two steps looked as if Step did nothing.
+    let decimals = if t_s > 0.0 && t_s < 1.0 { 3 } else { 1 };
+    let (t, length) = (fmt_num(t_s, decimals), fmt_length_s(s.duration_s));
     let at = if s.ends_when_done() {
         format!("{t} s simulated (at most {length} s)")
     } else {
@@ -521,6 +524,11 @@ mod tests {
         assert_eq!(
             run_status(RunState::Paused, 0.0, &s, None, &th),
             "Paused: 0.0 s of 60 s simulated"
+        );
+        // A step or two in: the time moves in ms.
+        assert_eq!(
+            run_status(RunState::Paused, 0.0042, &s, None, &th),
+            "Paused: 0.004 s of 60 s simulated"
         );
         // A batch ends when every request is done: lesson 7's pool of 20
         // at 5 s, not "5.0 s of 60 s".
