@@ -223,14 +223,14 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 title: "The pool is the limit".into(),
                 detail: format!(
                     "Threads busy: {} of {} on average, while the CPU is only {} used: threads sit waiting. \
-                     Requests take {} ms on average ({} ms of it in line), against {} ms of CPU and \
+                     Requests take {} on average ({} of it in line), against {} of CPU and \
                      waiting off the CPU. More threads, or less waiting, helps.",
                     fmt_fixed(r.mean_busy, 1),
                     fmt_count(f64::from(p)),
                     fmt_pct(r.cpu_utilisation),
-                    fmt_fixed(r.latency_ms.mean, 0),
-                    fmt_fixed(r.queue_wait_ms.mean, 0),
-                    fmt_fixed(work_ms, 0)
+                    ms(r.latency_ms.mean),
+                    ms(r.queue_wait_ms.mean),
+                    ms(work_ms)
                 ),
             });
         }
@@ -270,12 +270,12 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 title: title.into(),
                 detail: format!(
                     "{what} busy: {} of {} on average, while the CPU is only {} used: {waits}. \
-                     Requests take {} ms on average, against {} ms of CPU and waiting off the CPU. {helps} helps.",
+                     Requests take {} on average, against {} of CPU and waiting off the CPU. {helps} helps.",
                     fmt_fixed(busy, 1),
                     fmt_count(f64::from(n)),
                     fmt_pct(r.cpu_utilisation),
-                    fmt_fixed(r.latency_ms.mean, 0),
-                    fmt_fixed(work_ms, 0),
+                    ms(r.latency_ms.mean),
+                    ms(work_ms),
                 ),
             });
         }
@@ -608,10 +608,10 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 kind: SignKind::LineOutlivesCallers,
                 title: "The line outlives its callers".into(),
                 detail: format!(
-                    "Requests wait {} ms in line on average, but callers give up after {} ms: the server \
+                    "Requests wait {} in line on average, but callers give up after {}: the server \
                      finishes {} rps, {} of them in time. {}",
-                    fmt_fixed(r.queue_wait_ms.mean, 0),
-                    fmt_fixed(to, 0),
+                    ms(r.queue_wait_ms.mean),
+                    ms(to),
                     fmt_fixed(r.throughput_rps, 0),
                     in_time(r.goodput_rps),
                     line_remedy(s)
@@ -992,7 +992,7 @@ mod tests {
         assert_eq!(kinds, vec![SignKind::LoopLimit], "{signs:?}");
         // Requests take 8 ms of hand-off and 10 ms of work: the sign counts both.
         assert!(
-            signs[0].detail.contains("against 18 ms of CPU"),
+            signs[0].detail.contains("against 18.0 ms of CPU"),
             "{}",
             signs[0].detail
         );
