@@ -669,3 +669,41 @@ fn a_whole_number_answer_is_right_unless_the_prompt_asks_for_more() {
         wrong.join("\n")
     );
 }
+
+/// Where a prompt asks for one (or two) decimal places, the answer rounded
+/// so is right in every variant: "Give one decimal place" on an answer of
+/// 1.25 s marked the 1.3 it asks for wrong against a 2 % tolerance.
+#[test]
+fn an_answer_to_the_precision_the_prompt_asks_for_is_right() {
+    let mut wrong = Vec::new();
+    for (_, ex) in course().exercises() {
+        let prompt = ex.prompt.to_lowercase();
+        let scale = if prompt.contains("two decimal") {
+            100.0
+        } else if prompt.contains("one decimal") {
+            10.0
+        } else {
+            continue;
+        };
+        if ex.kind != Kind::Numeric {
+            continue;
+        }
+        let (unit, tol) = (ex.unit.unwrap(), ex.tolerance.unwrap());
+        for v in all_vars(ex) {
+            let want = eval(ex.answer.as_ref().unwrap(), &v).unwrap();
+            if !want.is_finite() {
+                continue;
+            }
+            let rounded = (want * scale).round() / scale;
+            if check(&typed(rounded), want, unit, tol) != Verdict::Correct {
+                wrong.push(format!("{}: {rounded} for {want} with {v:?}", ex.id));
+                break;
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "answers to one decimal marked wrong (ask for more, or widen the tolerance):\n{}",
+        wrong.join("\n")
+    );
+}
