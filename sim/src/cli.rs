@@ -362,6 +362,14 @@ fn one_line(err: &clap::Error, sub: Option<&str>, later: Option<&str>) -> String
                 crate::fields::clip(&flag)
             )
         }
+        // `simulate -- --rps 5`: after `--` a flag is a bare word ("did you
+        // mean '--rps'?" of '--rps' itself).
+        ErrorKind::UnknownArgument if nearest_flag(&arg, sub).as_deref() == Some(arg.as_str()) => {
+            format!(
+                "'{}' comes after '--', which ends the flags: leave out the '--'",
+                crate::fields::clip(&arg)
+            )
+        }
         ErrorKind::UnknownArgument => match nearest_flag(&arg, sub) {
             Some(s) => format!(
                 "unknown flag '{}'; did you mean '{s}'? (see tellers help)",
@@ -491,7 +499,18 @@ fn scenario_from(
         let text =
             read_file(path).map_err(|e| format!("--scenario: cannot read '{shown}': {e}"))?;
         Scenario::from_json(&text).map_err(|errs| {
-            let all: Vec<_> = errs.iter().map(|e| e.to_string()).collect();
+            // A whole-file error names no field ("scenario: not a valid
+            // scenario: …" said it twice).
+            let all: Vec<_> = errs
+                .iter()
+                .map(|e| {
+                    if e.field == "scenario" {
+                        e.message.clone()
+                    } else {
+                        e.to_string()
+                    }
+                })
+                .collect();
             format!("--scenario {shown}: {}", all.join("; "))
         })?
     } else {
@@ -890,6 +909,12 @@ mod tests {
         // A misspelt one still gets its suggestion.
         let e = run("--rsp 5 simulate").unwrap_err();
         assert!(e.contains("did you mean '--rps'"), "{e}");
+        // After `--` a flag is no flag: said so, not "did you mean itself".
+        let e = run("simulate -- --rps 5").unwrap_err();
+        assert_eq!(
+            e,
+            "'--rps' comes after '--', which ends the flags: leave out the '--'"
+        );
     }
 
     #[test]

@@ -5,13 +5,13 @@
 /// At most a few characters of what someone typed, without markup or
 /// control characters (each becomes `?`), so an echoed value can never
 /// carry injected text of any length. Punctuation a number, a time or a
-/// schedule needs (`- _ . + , : / %` and spaces) stays as typed.
+/// schedule or a flag's `=` needs (`- _ . + , : / % =` and spaces) stays as typed.
 pub fn clip(raw: &str) -> String {
     const SHOWN_CHARS: usize = 24;
     let clean: String = raw
         .chars()
         .map(|c| {
-            if c.is_alphanumeric() || "-_.+ ,:/%".contains(c) {
+            if c.is_alphanumeric() || "-_.+ ,:/%=".contains(c) {
                 c
             } else {
                 '?'
