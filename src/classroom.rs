@@ -308,11 +308,13 @@ fn hmac_hex(key: &[u8], message: &[u8]) -> String {
 }
 
 /// `text` trimmed, with each run of spaces inside made one space: "Ana
-/// Souza" for "  Ana   Souza ", and without the invisible marks that turn
-/// text right to left ([`is_bidi_control`]): a name holding one turned the
-/// words after it round wherever it was shown ("egnahC" for "Change").
+/// Souza" for "  Ana   Souza ", and without control characters (a NUL or
+/// an escape in a name went into the teacher's CSV as it was) or the
+/// invisible marks that turn text right to left ([`is_bidi_control`]): a
+/// name holding one turned the words after it round wherever it was shown
+/// ("egnahC" for "Change").
 pub fn tidy(text: &str) -> String {
-    text.split(is_bidi_control)
+    text.split(|c: char| c.is_control() || is_bidi_control(c))
         .flat_map(str::split_whitespace)
         .collect::<Vec<_>>()
         .join(" ")
@@ -493,6 +495,7 @@ mod tests {
         // A right-to-left override in a name turned the words after it round.
         assert_eq!(tidy("Ana\u{202E} Souza\u{2066}"), "Ana Souza");
         assert_eq!(tidy("Ana\u{202E}Souza"), "Ana Souza");
+        assert_eq!(tidy("Ana\u{0}\u{1b}[31mSouza"), "Ana [31mSouza");
         assert_eq!(as_name_box_keeps("\u{202E}Zoë"), "Zoë");
         // Right-to-left letters themselves stay.
         assert_eq!(tidy("  مريم  "), "مريم");

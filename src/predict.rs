@@ -13,7 +13,7 @@ use tellers_sim::Scenario;
 
 use crate::controls::field_value;
 use crate::figures::{label_of, row_key, row_measured};
-use crate::format::{fmt_count, fmt_ms, fmt_num, fmt_pct, fmt_rps, fmt_s, fmt_value};
+use crate::format::{fmt_count, fmt_ms, fmt_pct, fmt_rps, fmt_s, fmt_value};
 
 /// Within this share of the run's figure, a guess is spot on.
 pub const SPOT_ON: f64 = 0.02;

@@ -18,7 +18,7 @@
 //! a few rows per frame ([`ResultsTable::row_parts`]), and makes the CSV
 //! only when it is downloaded.
 
-use crate::classroom::{bare_code, file_check, name_order_key, seed_text};
+use crate::classroom::{as_name_box_keeps, bare_code, file_check, name_order_key, seed_text};
 use crate::progress::{ExerciseProgress, Progress, READABLE_VERSIONS};
 use crate::reveal::steps_by_cost;
 use crate::route::{lesson_href, query_escape};
@@ -298,13 +298,15 @@ fn holds(a: &Progress, b: &Progress) -> bool {
     })
 }
 
-/// The name a row shows for `name`.
+/// The name a row shows for `name`: as the student's name box keeps it
+/// ([`as_name_box_keeps`]: no control characters for the CSV, no marks
+/// that turn the table's text round), or "(no name)".
 fn shown_name(name: &str) -> String {
-    let name = name.trim();
+    let name = as_name_box_keeps(name);
     if name.is_empty() {
         "(no name)".into()
     } else {
-        name.chars().take(60).collect()
+        name
     }
 }
 
@@ -1576,6 +1578,17 @@ mod tests {
         let notes = r.notes_html(compiled_course());
         assert!(notes.contains("<strong>&lt;b&gt;.json</strong>: not a Tellers progress file"));
         assert!(notes.contains("None: no exercise"), "{notes}");
+        // Control characters and marks that turn text round are not passed
+        // on to the table or the CSV.
+        let odd = student(
+            "Zo\u{0}\u{1b}e\u{202E} Li",
+            CLASS,
+            &[("threads-busy", &[true])],
+        );
+        let r = ClassResults::new(compiled_course(), CLASS, &[file("odd.json", &odd)]);
+        let csv = r.csv();
+        assert!(csv.contains("Zo e Li"), "{csv}");
+        assert!(!csv.contains(['\u{0}', '\u{1b}', '\u{202E}']), "{csv:?}");
     }
 
     #[test]

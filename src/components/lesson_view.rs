@@ -114,6 +114,24 @@ pub fn LessonView(
             })}
         </For>
     };
+    // A link naming an exercise this lesson does not have (mistyped, or
+    // from an older course) opens the lesson at its start and says so.
+    let missing = exercise.as_ref().filter(|id| {
+        !lesson
+            .segments
+            .iter()
+            .any(|seg| matches!(seg, Segment::Exercise(ex) if &ex.id == *id))
+    });
+    let missing_notice = missing.map(|id| {
+        view! {
+            <p class="notice" role="status" data-testid="no-such-exercise">
+                {format!(
+                    "This link names an exercise, '{}', that this lesson does not have, so the lesson opens at its start.",
+                    tellers_sim::text::clip(id)
+                )}
+            </p>
+        }
+    });
     if let Some(id) = exercise {
         // Once every segment is drawn, bring the linked exercise into view.
         Effect::new(move |done: Option<bool>| {
@@ -155,6 +173,7 @@ pub fn LessonView(
             </p>
             <h1>{lesson.title.clone()}</h1>
             <p class="lead">{lesson.summary.clone()}</p>
+            {missing_notice}
             <WhoseNumbers />
             <p class="lesson__print print-hide">
                 <button class="button" on:click=move |_| { let _ = window().print(); }>

@@ -412,3 +412,16 @@ export async function aLessonHasAPresenterModeForAProjector({ page, open, screen
   await page.getByTestId('lesson-presenter').click();
   assert.notEqual((await measure()).header, 'none', 'the header is back');
 }
+
+/** A link to an exercise the lesson does not have opens the lesson and
+ * says so (it opened at the start without a word); a real one does not. */
+export async function aLinkToAMissingExerciseSaysSo({ page, open }) {
+  await open('#/lessons/littles-law/no-such-exercise');
+  await expectVisible(page.getByRole('heading', { level: 1 }), 'the lesson heading');
+  const notice = page.getByTestId('no-such-exercise');
+  await expectVisible(notice, 'the missing exercise notice');
+  assert.match(await notice.textContent(), /names an exercise, 'no-such-exercise', that this lesson does not have/);
+  await open('#/lessons/littles-law/threads-busy');
+  await expectVisible(page.locator('#ex-threads-busy'), 'the linked exercise');
+  assert.equal(await page.getByTestId('no-such-exercise').count(), 0);
+}
