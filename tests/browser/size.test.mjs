@@ -96,13 +96,19 @@ import { DIST } from './harness.mjs';
  * the page's explicit names for signs and run states, and the
  * dependency's calls read after what the server finishes: +0.5 KB, not
  * split by commit; the app 436.9 KB (the same CI measured 436.4 on the
- * stop before).
+ * stop before). The stop after (4 Dec): a review's fixes, not split by
+ * commit: theory for evenly spaced requests that never wait, its marks
+ * where requests are turned away, loops with writes overloaded and
+ * keep-alive growth, and CPU before a dependency; the all-threads-busy
+ * row; names and links cut and cleaned; the notice for a missing
+ * exercise; the guess bands in words; the chart's optional lines; the
+ * status in ms; the signs' times in s: +2.2 KB, the app 438.9 KB.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 437;
+const BUDGET_KB = 439;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
