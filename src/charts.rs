@@ -1053,7 +1053,7 @@ mod tests {
                 throughput_rps: 10.0,
                 goodput_rps: 4.0,
                 retries_rps: 1.0,
-                ..p.clone()
+                ..*p
             })
             .collect();
         let [_, (_, load), _, _] = series_charts(&late);

@@ -627,10 +627,12 @@ mod tests {
     /// turns text round are read as the name box would have kept them.
     #[test]
     fn a_stored_name_is_kept_as_the_name_box_keeps_it() {
-        let mut l = Learner::default();
-        l.student = Student {
-            class: "R12".into(),
-            name: format!("\u{202E}{}", "N".repeat(5_000)),
+        let l = Learner {
+            student: Student {
+                class: "R12".into(),
+                name: format!("\u{202E}{}", "N".repeat(5_000)),
+            },
+            ..Learner::default()
         };
         let (back, note) = Learner::load(Some(&l.save()));
         assert_eq!(note, None);

@@ -92,7 +92,7 @@ fn main() -> ExitCode {
         .collect();
     // One line a claim, worked out on every core, printed in course order.
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let mut lines: Vec<(usize, Result<(String, bool), String>)> = std::thread::scope(|scope| {
+    let mut lines: Vec<(usize, Line)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
                 let (chosen, seeds) = (&chosen, a.seeds.clone());
@@ -130,12 +130,16 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// A claim's line of the table and whether it held on every seed, or why
+/// it could not be run.
+type Line = Result<(String, bool), String>;
+
 /// The claim's line of the table, and whether it held on every seed.
 fn line(
     slug: &str,
     c: &tellers_course::claim::Claim,
     seeds: std::ops::RangeInclusive<u64>,
-) -> Result<(String, bool), String> {
+) -> Line {
     let mut values = Vec::new();
     let mut outside = Vec::new();
     for seed in seeds {
