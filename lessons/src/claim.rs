@@ -38,6 +38,31 @@ pub const SEEDS: std::ops::RangeInclusive<u64> = 1..=20;
 /// Most requests one claim's run may simulate, so the claims stay quick.
 pub const MAX_REQUESTS_PER_RUN: f64 = 2_000_000.0;
 
+/// `f` of each of `items`, worked out on every core (claims run for
+/// minutes on one), in the items' order.
+pub fn map_on_cores<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut out: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let f = &f;
+                scope.spawn(move || {
+                    (w..items.len())
+                        .step_by(workers)
+                        .map(|i| (i, f(&items[i])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a claim run panicked"))
+            .collect()
+    });
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
 /// One checked statement about what a scenario shows.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]

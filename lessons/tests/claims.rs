@@ -4,7 +4,7 @@
 
 use std::path::Path;
 use std::time::Instant;
-use tellers_course::claim::Claim;
+use tellers_course::claim::{map_on_cores, Claim};
 use tellers_course::parse::parse_course_with_claims;
 
 fn claims() -> Vec<(String, Claim)> {
@@ -19,25 +19,12 @@ fn every_claim_holds_on_every_seed() {
     assert!(all.len() >= 40, "only {} claims", all.len());
     let start = Instant::now();
     // The machine may have few cores; split the claims over them.
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let failures: Vec<String> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|w| {
-                let all = &all;
-                scope.spawn(move || {
-                    all.iter()
-                        .skip(w)
-                        .step_by(workers)
-                        .filter_map(|(slug, c)| c.check().err().map(|e| format!("{slug}: {e}")))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a claim run panicked"))
-            .collect()
-    });
+    let failures: Vec<String> = map_on_cores(&all, |(slug, c)| {
+        c.check().err().map(|e| format!("{slug}: {e}"))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     assert!(
         failures.is_empty(),
         "{} of {} claims fail:\n{}",

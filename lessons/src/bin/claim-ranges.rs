@@ -12,6 +12,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tellers_course::claim::map_on_cores;
 use tellers_course::parse::parse_course_with_claims;
 
 /// What to run, from the command line.
@@ -91,27 +92,9 @@ fn main() -> ExitCode {
         .filter(|(_, c)| a.ids.is_empty() || a.ids.contains(&c.id))
         .collect();
     // One line a claim, worked out on every core, printed in course order.
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let mut lines: Vec<(usize, Line)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|w| {
-                let (chosen, seeds) = (&chosen, a.seeds.clone());
-                scope.spawn(move || {
-                    (w..chosen.len())
-                        .step_by(workers)
-                        .map(|i| (i, line(&chosen[i].0, &chosen[i].1, seeds.clone())))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a claim run panicked"))
-            .collect()
-    });
-    lines.sort_by_key(|(i, _)| *i);
+    let lines = map_on_cores(&chosen, |(slug, c)| line(slug, c, a.seeds.clone()));
     let mut broken = 0;
-    for (_, l) in lines {
+    for l in lines {
         match l {
             Ok((text, ok)) => {
                 println!("{text}");
