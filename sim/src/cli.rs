@@ -710,6 +710,29 @@ pub fn parse_or_help(
     })
 }
 
+/// A note for each field flag in `args` that `s` does not use (its field
+/// table's `used` rule), naming who uses it: `--discipline lifo` on event
+/// loops changed nothing, without a word. Notes, not errors: the run is
+/// still the one asked for.
+pub fn unused_flag_notes(args: &[String], s: &Scenario) -> Vec<String> {
+    FIELDS
+        .iter()
+        .filter(|f| {
+            let flag = f.flag();
+            args.iter()
+                .any(|a| *a == flag || a.strip_prefix(&flag).is_some_and(|r| r.starts_with('=')))
+        })
+        .filter(|f| !f.used.by(s))
+        .map(|f| {
+            format!(
+                "note: {} changes nothing in this scenario; it is used by: {}",
+                f.flag(),
+                f.used.describe()
+            )
+        })
+        .collect()
+}
+
 /// Most points a sweep runs: one for each 0.01 of utilisation that
 /// `--rhos` allows. A point takes a few to tens of ms, so a list of
 /// thousands ran for minutes.
@@ -892,6 +915,31 @@ mod tests {
         let simulate = script.split("tellers__subcmd__simulate)").nth(1).unwrap();
         let case = simulate.split(&format!("{flag})")).nth(1).unwrap();
         case.split(";;").next().unwrap().to_owned()
+    }
+
+    #[test]
+    fn a_flag_the_scenario_does_not_use_gets_a_note() {
+        let args = |line: &str| {
+            line.split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        let a =
+            args("simulate --preset sale-day-event-loop --discipline=lifo --threads 8 --rps 300");
+        let s = scenario(
+            "simulate --preset sale-day-event-loop --discipline lifo --threads 8 --rps 300",
+        );
+        assert_eq!(
+            unused_flag_notes(&a, &s),
+            [
+                "note: --threads changes nothing in this scenario; it is used by: thread-pool",
+                "note: --discipline changes nothing in this scenario; it is used by: thread pool; thread per request with a cap",
+            ]
+        );
+        // Used where it applies: no note.
+        let a = args("simulate --preset sale-day --discipline lifo --threads 8");
+        let s = scenario("simulate --preset sale-day --discipline lifo --threads 8");
+        assert!(unused_flag_notes(&a, &s).is_empty());
     }
 
     #[test]

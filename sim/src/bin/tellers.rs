@@ -5,8 +5,8 @@ use std::time::Instant;
 use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::bench::{bench_scenario, engine_mmc, reference_mmc};
 use tellers_sim::cli::{
-    command, field_help, fields_help, parse_or_help, Command, Outcome, MAX_SCENARIO_FILE_BYTES,
-    USAGE,
+    command, field_help, fields_help, parse_or_help, unused_flag_notes, Command, Outcome,
+    MAX_SCENARIO_FILE_BYTES, USAGE,
 };
 use tellers_sim::presets::presets;
 use tellers_sim::signs::stop_note;
@@ -48,7 +48,15 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let read = |p: &str| read_scenario_file(p);
     match parse_or_help(&args, &read) {
-        Ok(cmd) => run(cmd),
+        Ok(cmd) => {
+            // On stderr, so `--json` output stays clean.
+            if let Command::Simulate { scenario, .. } | Command::Sweep { scenario, .. } = &cmd {
+                for note in unused_flag_notes(&args, scenario) {
+                    eprintln!("tellers: {note}");
+                }
+            }
+            run(cmd)
+        }
         Err(Outcome::Help(text)) => {
             out!("{}", text.trim_end());
             ExitCode::SUCCESS
