@@ -147,7 +147,11 @@ pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
         if e.is_eof() && text.trim_start().starts_with('{') {
             return Rejection::CutOff;
         }
-        Rejection::Unreadable(if e.is_syntax() || e.is_eof() {
+        // A file that does not fit the layout at its first token may still
+        // not be JSON further on (900,000 '[' were called "JSON, but not
+        // laid out as a progress file"): read it whole to tell.
+        let json = || serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
+        Rejection::Unreadable(if e.is_syntax() || e.is_eof() || !json() {
             "it is not JSON".to_string()
         } else {
             "it is JSON, but not laid out as a progress file".to_string()
@@ -1380,6 +1384,12 @@ mod tests {
         assert_eq!(
             reason(&r, "list.json"),
             "not a Tellers progress file (it is JSON, but not laid out as a progress file)"
+        );
+        // A list that never closes is no JSON, whatever its first token.
+        let deep = "[".repeat(900_000);
+        assert_eq!(
+            read_file(&deep, CLASS).unwrap_err().to_string(),
+            Rejection::Unreadable("it is not JSON".into()).to_string()
         );
         assert!(reason(&r, "cut.json").starts_with("cut off before its end"));
         assert!(

@@ -534,6 +534,12 @@ fn scenario_from(
 /// Reads `tellers help FIELD`'s field: `queue_limit`, `queue-limit` or `--queue-limit`.
 fn field_named(name: &str) -> Result<&'static Field, String> {
     let key = name.trim_start_matches('-').replace('-', "_");
+    // An empty name is closest to the shortest field: no suggestion then.
+    if key.trim().is_empty() {
+        return Err(
+            "help: give a field's name, such as rps or cores (tellers help lists them)".into(),
+        );
+    }
     FIELDS.iter().find(|f| f.name == key).ok_or_else(|| {
         let near = FIELDS
             .iter()
@@ -887,6 +893,12 @@ mod tests {
         let text = field_help(f);
         assert!(text.contains("no cap"), "{text}");
         assert!(run("help corez").unwrap_err().contains("cores"));
+        // An empty name: asked for, not "did you mean 'rps'?".
+        let empty = parse(&["help".into(), String::new()], &|_| Err("no files".into()));
+        assert_eq!(
+            empty.unwrap_err(),
+            "help: give a field's name, such as rps or cores (tellers help lists them)"
+        );
     }
 
     #[test]
