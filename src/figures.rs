@@ -225,20 +225,22 @@ pub fn figures_caption(s: &Scenario, finished: bool) -> String {
 pub fn figure_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     let mut rows = figure_rows_raw(s, r, th);
     let ended = ended(r);
-    let (hidden, why): (&[&str], &str) = match window(r) {
-        Window::WarmingUp if r.sim_time_s == 0.0 && r.events > 0 => (&WINDOWED, "no time passed"),
-        Window::WarmingUp if r.sim_time_s == 0.0 && !ended => (&WINDOWED, "not run yet"),
-        Window::WarmingUp if ended => (&WINDOWED, "not measured"),
-        Window::WarmingUp => (&WINDOWED, "warming up"),
-        Window::Measuring if ended => (&TIMED, "not measured"),
-        Window::Measuring => (&TIMED, "measuring…"),
-        Window::Measured => (&[], ""),
+    // The rows that say why instead of a figure; `None`, every row: before
+    // the run nothing is a result yet, counts included (a bold "0 MB" or
+    // "0 s" beside "not run yet" read as figures of a run).
+    let (hidden, why): (Option<&[&str]>, &str) = match window(r) {
+        Window::WarmingUp if r.sim_time_s == 0.0 && r.events > 0 => {
+            (Some(&WINDOWED), "no time passed")
+        }
+        Window::WarmingUp if r.sim_time_s == 0.0 && !ended => (None, "not run yet"),
+        Window::WarmingUp if ended => (Some(&WINDOWED), "not measured"),
+        Window::WarmingUp => (Some(&WINDOWED), "warming up"),
+        Window::Measuring if ended => (Some(&TIMED), "not measured"),
+        Window::Measuring => (Some(&TIMED), "measuring…"),
+        Window::Measured => (Some(&[]), ""),
     };
-    // Before the run nothing is a result yet, counts included: a bold
-    // "0 MB" or "0 s" beside "not run yet" read as figures of a run.
-    let before_run = why == "not run yet";
     for row in &mut rows {
-        if before_run || hidden.contains(&row.key) {
+        if hidden.is_none_or(|h| h.contains(&row.key)) {
             row.sim = why.to_owned();
             if row.key == "fig-inside" {
                 // A run that ended unmeasured never will be.
@@ -547,7 +549,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     // Threads that outnumber the cores also wait for one: all busy, they
     // finish less than either limit (20 threads on 2 cores: about 176 rps
     // where both limits say 200), and the throughput follows this figure.
-    if let (true, Some(p)) = (th.threads_wait_for_cores(), th.pool_rps) {
+    if let Some(p) = th.all_busy_rps() {
         row(
             "fig-pool-rps",
             "All threads busy, sharing the cores",

@@ -24,6 +24,8 @@ pub enum Command {
         json: bool,
         /// Include the time series in the JSON.
         series: bool,
+        /// A note for each field flag given that the scenario does not use.
+        notes: Vec<String>,
     },
     /// Utilisation → analytic and simulated mean and p99.
     Sweep {
@@ -33,6 +35,8 @@ pub enum Command {
         json: bool,
         /// Utilisations to run, 0.01–0.99.
         points: Vec<f64>,
+        /// A note for each field flag given that the scenario does not use.
+        notes: Vec<String>,
     },
     /// List presets (as JSON: every scenario in full).
     Presets {
@@ -673,8 +677,10 @@ pub fn parse_or_help(
                     "--series: the time series is printed only in JSON; add --json".into(),
                 ));
             }
+            let scenario = scenario_from(sub, read_file).map_err(msg)?;
             Command::Simulate {
-                scenario: scenario_from(sub, read_file).map_err(msg)?,
+                notes: unused_flag_notes(sub, &scenario),
+                scenario,
                 json: flag(sub, "json"),
                 series: flag(sub, "series"),
             }
@@ -706,8 +712,10 @@ pub fn parse_or_help(
                     points
                 }
             };
+            let scenario = scenario_from(sub, read_file).map_err(msg)?;
             Command::Sweep {
-                scenario: scenario_from(sub, read_file).map_err(msg)?,
+                notes: unused_flag_notes(sub, &scenario),
+                scenario,
                 json: flag(sub, "json"),
                 points,
             }
@@ -716,19 +724,14 @@ pub fn parse_or_help(
     })
 }
 
-/// A note for each field flag in `args` that `s` does not use (its field
-/// table's `used` rule), naming who uses it: `--discipline lifo` on event
-/// loops changed nothing, without a word. Notes, not errors: the run is
-/// still the one asked for.
-pub fn unused_flag_notes(args: &[String], s: &Scenario) -> Vec<String> {
+/// A note for each field flag given in `m` that `s` does not use (its
+/// field table's `used` rule), naming who uses it: `--discipline lifo` on
+/// event loops changed nothing, without a word. Notes, not errors: the run
+/// is still the one asked for.
+fn unused_flag_notes(m: &ArgMatches, s: &Scenario) -> Vec<String> {
     FIELDS
         .iter()
-        .filter(|f| {
-            let flag = f.flag();
-            args.iter()
-                .any(|a| *a == flag || a.strip_prefix(&flag).is_some_and(|r| r.starts_with('=')))
-        })
-        .filter(|f| !f.used.by(s))
+        .filter(|f| given(m, f.name).is_some() && !f.used.by(s))
         .map(|f| {
             format!(
                 "note: {} changes nothing in this scenario; it is used by: {}",
@@ -931,27 +934,19 @@ mod tests {
 
     #[test]
     fn a_flag_the_scenario_does_not_use_gets_a_note() {
-        let args = |line: &str| {
-            line.split_whitespace()
-                .map(String::from)
-                .collect::<Vec<_>>()
+        let notes = |line: &str| match run(line) {
+            Ok(Command::Simulate { notes, .. }) => notes,
+            other => panic!("{line}: {other:?}"),
         };
-        let a =
-            args("simulate --preset sale-day-event-loop --discipline=lifo --threads 8 --rps 300");
-        let s = scenario(
-            "simulate --preset sale-day-event-loop --discipline lifo --threads 8 --rps 300",
-        );
         assert_eq!(
-            unused_flag_notes(&a, &s),
+            notes("simulate --preset sale-day-event-loop --discipline=lifo --threads 8 --rps 300"),
             [
                 "note: --threads changes nothing in this scenario; it is used by: thread-pool",
                 "note: --discipline changes nothing in this scenario; it is used by: thread pool; thread per request with a cap",
             ]
         );
         // Used where it applies: no note.
-        let a = args("simulate --preset sale-day --discipline lifo --threads 8");
-        let s = scenario("simulate --preset sale-day --discipline lifo --threads 8");
-        assert!(unused_flag_notes(&a, &s).is_empty());
+        assert!(notes("simulate --preset sale-day --discipline lifo --threads 8").is_empty());
     }
 
     #[test]

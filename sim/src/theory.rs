@@ -1161,11 +1161,6 @@ fn approximations(
     pool_line: bool,
     keep_alive: Option<&KeepAlive>,
 ) -> Vec<String> {
-    // Nobody waits: no line for a formula to be approximate about (dear
-    // switches are said where they are found).
-    if evenly_spaced_no_wait_ms(s).is_some() {
-        return Vec::new();
-    }
     let pinned = pinned(s);
     let pair = matches!(keep_alive, Some(KeepAlive::Pair(_)));
     let binding = cap.binding;
@@ -1425,6 +1420,15 @@ impl Theory {
     /// CPU limit.
     pub fn threads_wait_for_cores(&self) -> bool {
         self.core_wait_share() >= DEAR_SWITCHES
+    }
+
+    /// What all the threads finish when every one is busy, rps, where they
+    /// wait for cores enough to matter ([`Theory::threads_wait_for_cores`]):
+    /// below both the thread and the CPU limit (20 threads on 2 cores:
+    /// about 176 where both say 200), the figure the throughput follows.
+    /// `None` elsewhere.
+    pub fn all_busy_rps(&self) -> Option<f64> {
+        self.pool_rps.filter(|_| self.threads_wait_for_cores())
     }
 
     /// How the thread limit stands against a run: exact unless switches
@@ -1816,15 +1820,22 @@ pub fn theory(s: &Scenario) -> Theory {
             _ => true,
         });
     let dealt = dealt_in_turn(s, capacity.binding, scv);
-    let mut approx_because = approximations(
-        s,
-        &capacity,
-        scv,
-        servers,
-        steady_load,
-        pool_line.is_some(),
-        keep_alive.as_ref(),
-    );
+    // Nobody waits: no line for a formula to be approximate about (dear
+    // switches are said where they are found, below).
+    let no_wait_ms = evenly_spaced_no_wait_ms(s);
+    let mut approx_because = if no_wait_ms.is_some() {
+        Vec::new()
+    } else {
+        approximations(
+            s,
+            &capacity,
+            scv,
+            servers,
+            steady_load,
+            pool_line.is_some(),
+            keep_alive.as_ref(),
+        )
+    };
     if let Some(o) = &overload {
         approx_because.push(hedge_overload_reason(s, o));
     }
@@ -2114,7 +2125,7 @@ pub fn theory(s: &Scenario) -> Theory {
         th.set_threads(s, None);
         th.busy_threads = None;
     }
-    if let Some(ms) = evenly_spaced_no_wait_ms(s) {
+    if let Some(ms) = no_wait_ms {
         th.mean_ms = Some(ms);
         th.p99_ms = Some(ms);
         // Exact unless switches are dear (the reasons already say so).

@@ -5,8 +5,8 @@ use std::time::Instant;
 use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::bench::{bench_scenario, engine_mmc, reference_mmc};
 use tellers_sim::cli::{
-    command, field_help, fields_help, parse_or_help, unused_flag_notes, Command, Outcome,
-    MAX_SCENARIO_FILE_BYTES, USAGE,
+    command, field_help, fields_help, parse_or_help, Command, Outcome, MAX_SCENARIO_FILE_BYTES,
+    USAGE,
 };
 use tellers_sim::presets::presets;
 use tellers_sim::signs::stop_note;
@@ -50,8 +50,8 @@ fn main() -> ExitCode {
     match parse_or_help(&args, &read) {
         Ok(cmd) => {
             // On stderr, so `--json` output stays clean.
-            if let Command::Simulate { scenario, .. } | Command::Sweep { scenario, .. } = &cmd {
-                for note in unused_flag_notes(&args, scenario) {
+            if let Command::Simulate { notes, .. } | Command::Sweep { notes, .. } = &cmd {
+                for note in notes {
                     eprintln!("tellers: {note}");
                 }
             }
@@ -100,6 +100,7 @@ fn run(cmd: Command) -> ExitCode {
             scenario,
             json,
             series,
+            ..
         } => {
             // The report's wall_s: how long the run took here, beside it.
             #[allow(clippy::disallowed_methods)]
@@ -116,6 +117,7 @@ fn run(cmd: Command) -> ExitCode {
             scenario,
             json,
             points,
+            ..
         } => {
             if let Err(msg) = sweep(&scenario, &points, json) {
                 eprintln!("tellers: {msg}");
@@ -186,7 +188,7 @@ fn limit_rows(th: &Theory) -> Vec<(&'static str, String)> {
     ];
     // Threads that wait for cores finish less than both limits when all
     // are busy: the figure the throughput follows, beside the limits.
-    if let (true, Some(p)) = (th.threads_wait_for_cores(), th.pool_rps) {
+    if let Some(p) = th.all_busy_rps() {
         rows.push(("    all threads busy", marked_limit(p, Bound::Approx)));
     }
     if let Some(d) = cap.dep_limit_rps {
@@ -225,8 +227,9 @@ fn print_table(s: &Scenario, r: &Report) {
     out!("{:<28} {:>14} {:>14}", "", "simulated", "theory");
     let row = |name: &str, sim: String, theory: String| out!("{name:<28} {sim:>14} {theory:>14}");
     // No rates over an empty window ([`window_note`]).
+    let unmeasured = window_note(r);
     let rated = |x: String| {
-        if r.sim_time_s <= r.warmup_s {
+        if unmeasured.is_some() {
             "—".to_owned()
         } else {
             x
@@ -345,7 +348,7 @@ fn print_table(s: &Scenario, r: &Report) {
     if let Some(note) = stop_note(s, r, &th, |f| f.flag()) {
         out!("  {note}");
     }
-    if let Some(note) = window_note(r) {
+    if let Some(note) = &unmeasured {
         out!("  {note}");
     }
 }
