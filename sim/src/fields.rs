@@ -421,7 +421,12 @@ impl<S: Default, U> Field<S, U> {
             Kind::Switch => match t {
                 "true" | "on" | "yes" | "1" => Value::Switch(true),
                 "false" | "off" | "no" | "0" => Value::Switch(false),
-                _ => return Err(format!("'{}' is not true or false", clip(t))),
+                _ => {
+                    return Err(format!(
+                        "'{}' is not true or false (on/off, yes/no and 1/0 are read too)",
+                        clip(t)
+                    ))
+                }
             },
             Kind::Schedule if t.is_empty() && self.optional => Value::Off,
             Kind::Schedule => Value::Schedule(t.parse::<Schedule>()?),
@@ -843,5 +848,26 @@ mod tests {
             );
         }
         assert_eq!(s, Scenario::default(), "nothing refused was set");
+    }
+
+    /// A switch reads 1/0, on/off and yes/no beside true/false, and a
+    /// value it cannot read is told all of them (the message named only
+    /// true and false, so `--drop-hopeless 1` looked like a lucky guess).
+    #[test]
+    fn a_switch_says_every_word_it_reads() {
+        let f = field("drop_hopeless");
+        for (t, on) in [
+            ("1", true),
+            ("yes", true),
+            ("on", true),
+            ("0", false),
+            ("no", false),
+        ] {
+            assert_eq!(f.parse(t), Ok(super::Value::Switch(on)), "{t}");
+        }
+        assert_eq!(
+            f.parse("maybe"),
+            Err("'maybe' is not true or false (on/off, yes/no and 1/0 are read too)".to_owned())
+        );
     }
 }
