@@ -1391,9 +1391,16 @@ mod tests {
         };
         let note = stop_note(&scheduled, &budget, &theory(&scheduled)).unwrap();
         assert!(note.contains("A shorter run length or lowering the rates in the load schedule needs fewer events."), "{note}");
+        assert!(!note.contains("time slice"), "{note}");
         let note = stop_note(&slow, &budget, &theory(&slow)).unwrap();
         assert!(
             note.contains("or lowering the arrival rate needs"),
+            "{note}"
+        );
+        // 600 s of CPU in 4 ms slices: the slices are the events to cut.
+        assert!(
+            note.contains("Each request's CPU is about 150,000 time slices,")
+                && note.contains(": a longer time slice needs fewer."),
             "{note}"
         );
         let calls = Report {

@@ -882,13 +882,33 @@ pub fn stop_note(
             fmt_count(MAX_CALLS_IN_FLIGHT as f64),
             field("fan_out"),
         ),
-        _ => format!(
-            "{at}: it used its whole budget of {} events. A shorter {} or lowering {load} needs fewer events.",
-            fmt_count(s.max_events as f64),
-            field("duration_s"),
-        ),
+        _ => {
+            // Where threads wait for a core, each time slice of a request's
+            // CPU is an event: with slices far shorter than the CPU, they
+            // are most of the events (600 s of CPU in 0.1 ms slices is
+            // 6 M of them a request).
+            let slices = analytic::cpu_ms_per_request(s) / s.time_slice_ms;
+            let slice = if slices >= MANY_SLICES {
+                format!(
+                    " Each request's CPU is about {} time slices, each an event when threads wait for a core: a longer {} needs fewer.",
+                    fmt_count(slices.round()),
+                    field("time_slice_ms"),
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "{at}: it used its whole budget of {} events. A shorter {} or lowering {load} needs fewer events.{slice}",
+                fmt_count(s.max_events as f64),
+                field("duration_s"),
+            )
+        }
     })
 }
+
+/// Time slices a request's CPU is cut into from which the stop note names
+/// the time slice as a cause of a spent event budget.
+const MANY_SLICES: f64 = 10.0;
 
 #[cfg(test)]
 mod tests {
