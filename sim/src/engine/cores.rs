@@ -125,8 +125,12 @@ struct Core {
     /// The teller that ran last, with its [`Teller::born`] (no switch cost
     /// to run that same teller again).
     last: Option<(TellerId, u32)>,
-    /// When progress started (after any switch cost), ns.
+    /// When progress on the current burst started (after any switch
+    /// cost), ns.
     start: Time,
+    /// When the teller running took this core (after any switch cost), ns:
+    /// its slices count from here, through the steps it runs back to back.
+    run_start: Time,
     /// When the current burst ends, ns.
     end: Time,
     /// Generation: events of an older run are stale.
@@ -141,6 +145,10 @@ pub struct Cores {
     cores: Vec<Core>,
     free: Vec<u32>,
     ready: VecDeque<TellerId>,
+    /// The core whose teller just finished a step, with that teller, while
+    /// the engine asks the teller what it does next: if it wants more CPU
+    /// at once, it keeps the core for the rest of its slice.
+    held: Option<(u32, TellerId)>,
     /// Cores running a teller now.
     pub busy: u32,
     /// Time slice, ns (at least 1).
@@ -158,6 +166,7 @@ impl Cores {
                     teller: None,
                     last: None,
                     start: 0,
+                    run_start: 0,
                     end: 0,
                     gen: 0,
                     slice_pending: false,
@@ -166,6 +175,7 @@ impl Cores {
             // Popped from the end: core 0 is taken first.
             free: (0..n).rev().collect(),
             ready: VecDeque::new(),
+            held: None,
             busy: 0,
             slice: slice.max(1),
             switch,
@@ -184,6 +194,11 @@ impl Cores {
         ns: Time,
     ) {
         tellers.get_mut(t).cpu_left = ns;
+        if let Some((core, _)) = self.held.filter(|(_, h)| *h == t) {
+            self.held = None;
+            self.resume(tellers, q, now, core, t);
+            return;
+        }
         if let Some(core) = self.free.pop() {
             self.dispatch(tellers, q, now, core, t);
             return;
@@ -197,8 +212,8 @@ impl Cores {
                 if c.slice_pending || c.teller.is_none() {
                     continue;
                 }
-                let ran = now.saturating_sub(c.start);
-                let boundary = c.start + (ran / self.slice + 1) * self.slice;
+                let ran = now.saturating_sub(c.run_start);
+                let boundary = c.run_start + (ran / self.slice + 1) * self.slice;
                 if boundary < c.end {
                     c.slice_pending = true;
                     q.push(
@@ -232,6 +247,7 @@ impl Cores {
         c.teller = Some(t);
         c.last = me;
         c.start = start;
+        c.run_start = start;
         c.end = end;
         c.gen = c.gen.wrapping_add(1);
         c.slice_pending = false;
@@ -241,6 +257,38 @@ impl Cores {
         if !self.ready.is_empty() && start + self.slice < end {
             self.cores[core as usize].slice_pending = true;
             q.push(start + self.slice, Event::SliceEnd { core, gen });
+        }
+    }
+
+    /// Teller `t`, whose step just ended on `core`, runs its next step
+    /// there at once, with no switch, in the slice it has been running.
+    fn resume(
+        &mut self,
+        tellers: &mut Tellers,
+        q: &mut EventQueue<Event>,
+        now: Time,
+        core: u32,
+        t: TellerId,
+    ) {
+        let c = &mut self.cores[core as usize];
+        let tl = tellers.get_mut(t);
+        let end = now + tl.cpu_left;
+        tl.state = TellerState::OnCore;
+        c.teller = Some(t);
+        c.start = now;
+        c.end = end;
+        c.gen = c.gen.wrapping_add(1);
+        c.slice_pending = false;
+        let gen = c.gen;
+        self.busy += 1;
+        q.push(end, Event::CpuDone { core, gen });
+        if !self.ready.is_empty() {
+            let ran = now.saturating_sub(c.run_start);
+            let boundary = c.run_start + (ran / self.slice + 1) * self.slice;
+            if boundary < end {
+                c.slice_pending = true;
+                q.push(boundary, Event::SliceEnd { core, gen });
+            }
         }
     }
 
@@ -272,17 +320,11 @@ impl Cores {
         self.dispatch(tellers, q, now, core, next);
     }
 
-    /// A core finished its burst: the next ready teller takes it, and the
-    /// teller whose step is done is returned (`None` for a stale event).
+    /// A core finished its burst: the teller whose step is done is returned
+    /// (`None` for a stale event), and the core is held for it until
+    /// [`Cores::release`].
     #[inline]
-    pub fn on_cpu_done(
-        &mut self,
-        tellers: &mut Tellers,
-        q: &mut EventQueue<Event>,
-        now: Time,
-        core: u32,
-        gen: u32,
-    ) -> Option<TellerId> {
+    pub fn on_cpu_done(&mut self, tellers: &mut Tellers, core: u32, gen: u32) -> Option<TellerId> {
         let c = &mut self.cores[core as usize];
         if c.gen != gen {
             return None;
@@ -291,16 +333,103 @@ impl Cores {
         c.slice_pending = false;
         self.busy -= 1;
         tellers.get_mut(t).cpu_left = 0;
+        tellers.get_mut(t).state = TellerState::Idle;
+        // Held until the engine has asked `t` what it does next
+        // ([`Cores::release`]).
+        self.held = Some((core, t));
+        Some(t)
+    }
+
+    /// After a finished step: the held core, unless its teller took it for
+    /// its next step, goes to the first in the ready line, or is free.
+    #[inline]
+    pub fn release(&mut self, tellers: &mut Tellers, q: &mut EventQueue<Event>, now: Time) {
+        let Some((core, _)) = self.held.take() else {
+            return;
+        };
         match self.ready.pop_front() {
             Some(next) => self.dispatch(tellers, q, now, core, next),
             None => self.free.push(core),
         }
-        tellers.get_mut(t).state = TellerState::Idle;
-        Some(t)
     }
 
     /// Cores in all.
     pub fn count(&self) -> u32 {
         self.cores.len() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A teller that wants more CPU the moment its step ends (a loop with
+    /// more in its line) runs on in the slice it has, with no switch, while
+    /// another waits; at the slice's end the waiting one gets the core. A
+    /// teller with nothing more to do gives its core to the first waiting.
+    #[test]
+    fn a_teller_with_more_to_do_keeps_its_core_for_its_slice() {
+        let ms = 1_000_000;
+        let mut tellers = Tellers::default();
+        let (a, b) = (
+            tellers.spawn(TellerKind::Loop),
+            tellers.spawn(TellerKind::Worker),
+        );
+        let mut q = EventQueue::new();
+        let mut cores = Cores::new(1, 4 * ms, 0);
+        cores.want(&mut tellers, &mut q, 0, a, ms);
+        cores.want(&mut tellers, &mut q, 0, b, 10 * ms);
+        let next = |q: &mut EventQueue<Event>| loop {
+            if let (at, super::super::queue::Next::Event(ev)) = q.pop().unwrap() {
+                return (at, ev);
+            }
+        };
+        // a's first step ends at 1 ms; it wants 1 ms more at once.
+        let (at, ev) = next(&mut q);
+        let Event::CpuDone { core, gen } = ev else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(
+            (at, cores.on_cpu_done(&mut tellers, core, gen)),
+            (ms, Some(a))
+        );
+        cores.want(&mut tellers, &mut q, at, a, ms);
+        cores.release(&mut tellers, &mut q, at);
+        assert_eq!(tellers.get(a).state, TellerState::OnCore);
+        assert_eq!(tellers.get(b).state, TellerState::Ready);
+        // Its second step ends at 2 ms; now it has nothing more to do.
+        let (at, ev) = next(&mut q);
+        let Event::CpuDone { core, gen } = ev else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(
+            (at, cores.on_cpu_done(&mut tellers, core, gen)),
+            (2 * ms, Some(a))
+        );
+        cores.release(&mut tellers, &mut q, at);
+        assert_eq!(tellers.get(b).state, TellerState::OnCore);
+        // A step longer than what is left of the slice: the slice end
+        // (4 ms from when a took the core) hands it over.
+        let mut q = EventQueue::new();
+        let mut cores = Cores::new(1, 4 * ms, 0);
+        cores.want(&mut tellers, &mut q, 0, a, ms);
+        cores.want(&mut tellers, &mut q, 0, b, 10 * ms);
+        let (at, ev) = next(&mut q);
+        let Event::CpuDone { core, gen } = ev else {
+            panic!("{ev:?}")
+        };
+        cores.on_cpu_done(&mut tellers, core, gen);
+        cores.want(&mut tellers, &mut q, at, a, 5 * ms);
+        cores.release(&mut tellers, &mut q, at);
+        let (at, ev) = next(&mut q);
+        assert!(matches!(ev, Event::SliceEnd { .. }), "{ev:?}");
+        assert_eq!(at, 4 * ms);
+        let Event::SliceEnd { core, gen } = ev else {
+            unreachable!()
+        };
+        cores.on_slice_end(&mut tellers, &mut q, at, core, gen);
+        assert_eq!(tellers.get(b).state, TellerState::OnCore);
+        assert_eq!(tellers.get(a).state, TellerState::Ready);
+        assert_eq!(tellers.get(a).cpu_left, 2 * ms, "3 of its 5 ms ran");
     }
 }

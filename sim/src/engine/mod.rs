@@ -336,11 +336,10 @@ impl Simulation {
                 } => self.on_arrival(caller, attempt, heavy),
                 Event::CpuDone { core, gen } => {
                     let c = &mut self.ctx;
-                    if let Some(t) =
-                        c.cores
-                            .on_cpu_done(&mut c.tellers, &mut c.queue, c.now, core, gen)
-                    {
+                    if let Some(t) = c.cores.on_cpu_done(&mut c.tellers, core, gen) {
                         self.server.cpu_step_done(&mut self.ctx, t);
+                        let c = &mut self.ctx;
+                        c.cores.release(&mut c.tellers, &mut c.queue, c.now);
                     }
                 }
                 Event::SliceEnd { core, gen } => {
