@@ -3,7 +3,9 @@
 //! A teller (a thread, an event loop or a worker) that has CPU work asks
 //! for a core. A free core takes it at once; otherwise it joins the ready
 //! line, and while anyone waits there, each running teller is sent to the
-//! back of it at the end of its time slice. A core that switches to another
+//! back of it at the end of its time slice. A teller that wants more CPU the
+//! moment its step ends (a loop with more in its line) runs on in the slice
+//! it has, as a thread does on a real kernel. A core that switches to another
 //! teller first pays the switch cost. This is the only place that knows
 //! about slices and switches: the servers only say "teller t wants n ns".
 
