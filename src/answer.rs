@@ -9,7 +9,7 @@ use crate::route::query_escape;
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 use tellers_course::exercise::{figure_label, report_value, FigureLabel};
 use tellers_course::{
-    check, explain, format_number, Course, Exercise, Kind, Unit, Variant, Verdict,
+    check_in, explain, format_number, Course, Exercise, Kind, Unit, Variant, Verdict,
 };
 use tellers_sim::{Report, Simulation};
 
@@ -42,7 +42,13 @@ pub fn check_answer(
                     counts: false,
                 };
             };
-            let verdict = check(typed, expected, unit, exercise.tolerance.unwrap_or(0.01));
+            let verdict = check_in(
+                typed,
+                expected,
+                unit,
+                exercise.tolerance.unwrap_or(0.01),
+                &exercise.prompt,
+            );
             Checked {
                 correct: verdict == Verdict::Correct,
                 message: explain(&verdict, unit),

@@ -163,15 +163,27 @@ const NO_LIMIT_WORDS: &[&str] = &[
     "grows",
     "never settles",
     "without end",
+    "unstable",
+    "diverge",
+    "forever",
 ];
 
+/// Words that deny what follows ("it does not grow without limit", "never
+/// grows"): such a phrase says the line is finite, not that it grows.
+const DENIALS: &[&str] = &["not ", "n't", "never grow", "never infinit", "no longer"];
+
 /// True when the learner says the line grows without limit: a phrase such
-/// as "no limit" (with or without numbers beside it).
+/// as "no limit" (with or without numbers beside it), and not denied.
 pub fn says_no_limit(input: &str) -> bool {
     // The words are ASCII, so ASCII's lower case finds them (and keeps
     // Unicode's case tables out of the wasm).
     let t = input.trim().to_ascii_lowercase();
-    NO_LIMIT_WORDS.iter().any(|w| t.contains(w))
+    NO_LIMIT_WORDS.iter().any(|w| t.contains(w)) && !denies(&t)
+}
+
+/// True when lower-case `t` denies a growing line ([`DENIALS`]).
+fn denies(t: &str) -> bool {
+    DENIALS.iter().any(|w| t.contains(w))
 }
 
 /// Words a learner may put before the number ("grows by 200", "about 40").
@@ -181,8 +193,35 @@ const LEAD_WORDS: &[&str] = &[
     "about",
     "roughly",
     "around",
+    "approximately",
+    "approx.",
+    "approx",
+    "nearly",
     "≈",
     "~",
+];
+
+/// Words a learner may write after the number that say nothing of its
+/// unit ("27.5 threads on average", "255 in the line"): dropped before the
+/// unit is read, as are the exercise's own words ([`check_in`]).
+const FILLER_WORDS: &[&str] = &[
+    "on",
+    "average",
+    "in",
+    "the",
+    "a",
+    "an",
+    "of",
+    "at",
+    "once",
+    "busy",
+    "waiting",
+    "total",
+    "each",
+    "about",
+    "roughly",
+    "approximately",
+    "all",
 ];
 
 /// The learner's unit words, lower case, mapped to a unit.
@@ -192,12 +231,20 @@ fn unit_from_words(w: &str) -> Option<Unit> {
     let w = w.as_str();
     Some(match w {
         "" => return None,
-        "ms" | "msec" | "millisecond" | "milliseconds" => Unit::Ms,
+        "ms" | "msec" | "msecs" | "millis" | "millisecond" | "milliseconds" => Unit::Ms,
         "s" | "sec" | "secs" | "second" | "seconds" => Unit::S,
         "rps"
         | "req/s"
+        | "req/sec"
+        | "reqs/s"
+        | "r/s"
         | "requests/s"
+        | "requests/sec"
         | "/s"
+        | "/sec"
+        | "per sec"
+        | "a second"
+        | "requests a second"
         | "per second"
         | "requests per second"
         | "requests/second"
@@ -206,13 +253,15 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         | "tries per second"
         | "calls per second"
         | "retries per second" => Unit::Rps,
-        "kb" => Unit::Kb,
-        "mb" => Unit::Mb,
-        "gb" => Unit::Gb,
+        // KiB, MiB and GiB are within the 1,024 conventions `check` allows.
+        "kb" | "kib" | "kilobyte" | "kilobytes" => Unit::Kb,
+        "mb" | "mib" | "megabyte" | "megabytes" => Unit::Mb,
+        "gb" | "gib" | "gigabyte" | "gigabytes" => Unit::Gb,
         "%" | "percent" | "per cent" => Unit::Percent,
         "thread" | "threads" => Unit::Threads,
-        "core" | "cores" | "cpu" | "cpus" => Unit::Cores,
-        "server" | "servers" | "machine" | "machines" => Unit::Servers,
+        "core" | "cores" | "cpu" | "cpus" | "cpu cores" | "vcpu" | "vcpus" => Unit::Cores,
+        "server" | "servers" | "machine" | "machines" | "instance" | "instances" | "node"
+        | "nodes" | "host" | "hosts" => Unit::Servers,
         "request" | "requests" | "req" | "connection" | "connections" | "place" | "places" => {
             Unit::Requests
         }
@@ -236,6 +285,54 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         }
         _ => return None,
     })
+}
+
+/// The unit in the words after a number, and those words as read for it:
+/// a unit as [`unit_from_words`] reads it, or else the same words less
+/// those that say nothing of a unit ([`FILLER_WORDS`] and `prompt`'s own
+/// words, but never a unit's): "27.5 busy threads" is threads, "255 in
+/// the line" a bare number, "23650 client connections" requests (every
+/// unit word left names one unit). Words that stay unread are returned
+/// whole, with no unit: a wrong unit.
+fn unit_said(said: &str, prompt: &str) -> (String, Option<Unit>) {
+    if said.is_empty() {
+        return (String::new(), None);
+    }
+    if let Some(u) = unit_from_words(said) {
+        return (said.to_string(), Some(u));
+    }
+    let prompt = prompt.to_ascii_lowercase();
+    let in_prompt = |w: &str| {
+        prompt
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|p| p == w || p.strip_suffix('s') == Some(w) || w.strip_suffix('s') == Some(p))
+    };
+    let kept: Vec<String> = said
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| matches!(c, ',' | '.' | ';' | '(' | ')'))
+                .to_ascii_lowercase()
+        })
+        .filter(|w| {
+            !w.is_empty()
+                && (w == "per"
+                    || unit_from_words(w).is_some()
+                    || !(FILLER_WORDS.contains(&w.as_str()) || in_prompt(w)))
+        })
+        .collect();
+    let joined = kept.join(" ");
+    if joined.is_empty() {
+        return (joined, None);
+    }
+    if let Some(u) = unit_from_words(&joined) {
+        return (joined, Some(u));
+    }
+    // Every word left a unit word, all naming one unit.
+    let units: Vec<Option<Unit>> = kept.iter().map(|w| unit_from_words(w)).collect();
+    match units.first() {
+        Some(Some(u)) if units.iter().all(|x| *x == Some(*u)) => (joined, Some(*u)),
+        _ => (said.to_string(), None),
+    }
 }
 
 /// The outcome of checking one answer.
@@ -299,7 +396,7 @@ pub enum Verdict {
     },
     /// Not a number we can read.
     Unreadable,
-    /// "It grows without limit", but here the server keeps up: a number is expected.
+    /// "It grows without limit", but the answer is a number.
     ExpectedNumber,
     /// A number, but here the line grows without limit.
     ExpectedNoLimit,
@@ -434,34 +531,41 @@ fn read_number(input: &str) -> Option<Reading> {
     let (mut value, mut decimal) = read_token(&t[..end])?;
     let mut text = t[..end].to_string();
     let mut rest = t[end..].trim_start();
-    // A fraction: "15/2", "15 / 2 ms" (but "400/s" is a unit).
-    if let Some(after) = rest.strip_prefix('/').map(str::trim_start) {
-        let den_end = number_end(after);
-        if den_end > 0 {
-            let (den, den_decimal) = read_token(&after[..den_end])?;
-            if den == 0.0 || den_decimal.is_some() {
-                return None;
-            }
-            value /= den;
-            decimal = decimal.map(|d| d / den);
-            text = format!("{text}/{}", &after[..den_end]);
-            rest = after[den_end..].trim_start();
+    // A thousand: "60k", "23.65k rps" (but "60 kb" is a size).
+    if let Some(after) = rest.strip_prefix(['k', 'K']) {
+        if after.is_empty() || after.starts_with(' ') {
+            value *= 1000.0;
+            decimal = decimal.map(|d| d * 1000.0);
+            text.push('k');
+            rest = after.trim_start();
         }
     }
-    // A product: "400 × 0.1", "200 x 0.2", "400*0.1" (but "10x" and
-    // "10 times less" are ratios).
-    let times = ["×", "*", "x"].iter().find_map(|m| rest.strip_prefix(m));
-    if let Some(after) = times.map(str::trim_start) {
-        let f_end = number_end(after);
-        if f_end > 0 {
-            let (f, f_decimal) = read_token(&after[..f_end])?;
-            if f_decimal.is_some() || decimal.is_some() {
-                return None;
-            }
-            value *= f;
-            text = format!("{text} × {}", &after[..f_end]);
-            rest = after[f_end..].trim_start();
+    // A sum worked left to right: "15/2", "15 / 2 ms", "400 × 0.1",
+    // "250 × 110 / 1000" (but "400/s" is a unit, and "10x" and "10 times
+    // less" are ratios).
+    loop {
+        let op = ['/', '÷', '×', '*', 'x']
+            .into_iter()
+            .find_map(|m| rest.strip_prefix(m).map(|after| (m, after.trim_start())));
+        let Some((op, after)) = op else { break };
+        let n_end = number_end(after);
+        if n_end == 0 {
+            break;
         }
+        let (n, n_decimal) = read_token(&after[..n_end])?;
+        let divide = matches!(op, '/' | '÷');
+        if n_decimal.is_some() || divide && n == 0.0 || !divide && decimal.is_some() {
+            return None;
+        }
+        if divide {
+            value /= n;
+            decimal = decimal.map(|d| d / n);
+            text = format!("{text}/{}", &after[..n_end]);
+        } else {
+            value *= n;
+            text = format!("{text} × {}", &after[..n_end]);
+        }
+        rest = after[n_end..].trim_start();
     }
     value.is_finite().then(|| Reading {
         value,
@@ -475,6 +579,13 @@ fn read_number(input: &str) -> Option<Reading> {
 /// An infinite `expected` means the line grows without limit: only a phrase
 /// such as "no limit" or "∞" is right.
 pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict {
+    check_in(input, expected, unit, tolerance, "")
+}
+
+/// [`check`] for an answer to `prompt`: the prompt's own words after the
+/// number ("350 answers per second" where it asks how many answers a
+/// second) say nothing of the unit, and are read past.
+pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: &str) -> Verdict {
     // "No limit", "∞ (500 > 400)": right where the line grows without
     // limit; elsewhere a number is expected, and one given beside the
     // words ("grows by 200") is read.
@@ -486,7 +597,17 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
             Verdict::ExpectedNumber
         };
     }
-    let trimmed = input.trim();
+    // "It does not grow without limit": a finite line, in words.
+    if !has_digit && denies(&input.to_ascii_lowercase()) {
+        return if expected.is_infinite() {
+            Verdict::ExpectedNoLimit
+        } else {
+            Verdict::Unreadable
+        };
+    }
+    // A worked answer or a named one ("N = 16.8", "400 × 0.1 = 40",
+    // "t ≈ 34.5 ms"): what follows the last sign is the answer.
+    let trimmed = input.rsplit(['=', '≈']).next().unwrap_or(input).trim();
     let number = LEAD_WORDS
         .iter()
         .find_map(|w| {
@@ -497,12 +618,13 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
     let Some(reading) = read_number(number) else {
         return Verdict::Unreadable;
     };
-    let rest = reading.rest.clone();
-    let typed_unit = if rest.is_empty() {
-        None
-    } else {
-        unit_from_words(&rest)
-    };
+    // A full stop ends the sentence, not the unit; "3.3-fold" is a ratio.
+    let said = reading.rest.trim_end_matches(['.', '!', ';', ',']).trim();
+    let said = said
+        .strip_prefix('-')
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()))
+        .unwrap_or(said);
+    let (rest, typed_unit) = unit_said(said, prompt);
     // A bare number up to 1 for a percentage reads as a fraction (0.7 is
     // 70 %) or as the percentage itself (0.5 is 0.5 %): right if either is.
     let fraction = typed_unit.is_none() && unit == Unit::Percent && reading.value.abs() <= 1.0;
@@ -674,9 +796,12 @@ pub fn explain(v: &Verdict, unit: Unit) -> String {
             "Type a number, such as 40, 7.5 or 1,000 (a fraction such as 15/2 works too). Use {}.",
             unit.accepted()
         ),
-        Verdict::ExpectedNumber => {
-            "Not quite: here the server keeps up, so the answer is a number. Try a hint.".into()
-        }
+        // Not "the server keeps up": some of these ask for a number where
+        // the line does grow (how long after 10 s?), or of no server.
+        Verdict::ExpectedNumber => format!(
+            "Not quite: this answer is {}, not \"no limit\". Try a hint.",
+            unit.what()
+        ),
         Verdict::ExpectedNoLimit => {
             "Not quite: compare the arrivals with what the server can finish. Try a hint.".into()
         }
@@ -916,7 +1041,7 @@ mod tests {
             check("100 GB", inf, Unit::Ms, 0.02),
             Verdict::WrongUnit { typed: "GB".into() }
         );
-        assert!(explain(&Verdict::ExpectedNumber, Unit::Ms).contains("keeps up"));
+        assert!(explain(&Verdict::ExpectedNumber, Unit::Ms).contains("this answer is a time"));
     }
 
     #[test]
@@ -1245,6 +1370,104 @@ mod tests {
             Verdict::WrongUnit {
                 typed: "requests".into()
             }
+        );
+    }
+
+    /// What a reviewer typed into every exercise as a learner would, and
+    /// found marked wrong though right (a full stop, the prompt's own
+    /// words, other spellings, a named or worked answer), or marked right
+    /// though it denied the answer ("does not grow without limit").
+    #[test]
+    fn a_classrooms_ways_of_writing_an_answer_are_read() {
+        let right = |typed: &str, expected: f64, unit: Unit, prompt: &str| {
+            assert_eq!(
+                check_in(typed, expected, unit, 0.01, prompt),
+                Verdict::Correct,
+                "{typed}"
+            );
+        };
+        right("27.5.", 27.5, Unit::Threads, "");
+        let busy = "On average, how many threads are busy?";
+        for typed in [
+            "27.5 busy threads",
+            "27.5 threads busy",
+            "27.5 threads on average",
+        ] {
+            right(typed, 27.5, Unit::Threads, busy);
+        }
+        let answers = "How many answers per second reach their callers in time?";
+        right("350 answers per second", 350.0, Unit::Rps, answers);
+        let line = "How many requests are waiting in the line?";
+        for typed in ["255 requests waiting", "255 waiting", "255 in the line."] {
+            right(typed, 255.0, Unit::Requests, line);
+        }
+        let memory = "How many times less memory does the loop use?";
+        right("3.3 times less memory", 3.3, Unit::Count, memory);
+        right("3.3-fold", 3.3, Unit::Count, memory);
+        right("23650 client connections", 23650.0, Unit::Count, "");
+        for typed in ["10 req/sec", "10 requests/sec", "10 per sec", "10 r/s"] {
+            right(typed, 10.0, Unit::Rps, "");
+        }
+        right("4 CPU cores", 4.0, Unit::Cores, "");
+        right("4 vCPUs", 4.0, Unit::Cores, "");
+        for typed in ["3 instances", "3 nodes", "3 hosts"] {
+            right(typed, 3.0, Unit::Servers, "");
+        }
+        right("100 megabytes", 100.0, Unit::Mb, "");
+        right("100 MiB", 100.0, Unit::Mb, "");
+        right("60k", 60_000.0, Unit::Count, "");
+        right("23.65k", 23_650.0, Unit::Count, "");
+        right("N = 16.8", 16.8, Unit::Count, "");
+        right("t = 34.5 ms", 34.5, Unit::Ms, "");
+        right("= 27.5", 27.5, Unit::Threads, "");
+        right("approx. 27.5", 27.5, Unit::Threads, "");
+        right("250 × 110 / 1000", 27.5, Unit::Threads, "");
+        right("400 × 0.1 = 40", 40.0, Unit::Threads, "");
+        right("unstable", f64::INFINITY, Unit::Requests, "");
+        right("it never settles", f64::INFINITY, Unit::Requests, "");
+        // Still wrong: a unit is never read past, nor is a word of nothing.
+        assert_eq!(
+            check_in("27.5 seconds", 27.5, Unit::Threads, 0.01, "seconds"),
+            Verdict::WrongUnit {
+                typed: "seconds".into()
+            }
+        );
+        assert_eq!(
+            check_in("255 bananas", 255.0, Unit::Requests, 0.01, line),
+            Verdict::WrongUnit {
+                typed: "bananas".into()
+            }
+        );
+        assert_eq!(
+            check("250 × 110 / 100", 27.5, Unit::Threads, 0.01),
+            Verdict::WrongValue { too_high: true }
+        );
+        // Denied, the line is finite: wrong where it grows, and where a
+        // number is asked, not an answer at all.
+        for typed in [
+            "it does not grow without limit",
+            "not infinite",
+            "never grows",
+        ] {
+            assert_eq!(
+                check(typed, f64::INFINITY, Unit::Requests, 0.01),
+                Verdict::ExpectedNoLimit,
+                "{typed}"
+            );
+            assert_eq!(
+                check(typed, 5.0, Unit::Requests, 0.01),
+                Verdict::Unreadable,
+                "{typed}"
+            );
+        }
+        // "No limit" where a number is asked: no word of a server keeping
+        // up, which some such exercises do not (how long is the line after
+        // 10 s?).
+        let v = check("no limit", 2000.0, Unit::Requests, 0.01);
+        assert_eq!(v, Verdict::ExpectedNumber);
+        assert_eq!(
+            explain(&v, Unit::Requests),
+            "Not quite: this answer is a number of requests, not \"no limit\". Try a hint."
         );
     }
 }
