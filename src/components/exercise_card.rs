@@ -57,6 +57,15 @@ pub fn ExerciseCard(
         sim_check.set(SimCheck::Idle);
     });
 
+    // A verdict is about the answer it checked: once the learner changes
+    // the answer or the option, it goes ("Correct." stayed beside a wrong
+    // option picked after it).
+    Effect::new(move |_| {
+        answer.track();
+        choice.track();
+        feedback.set(None);
+    });
+
     let on_submit = {
         let id = id.clone();
         move |ev: leptos::ev::SubmitEvent| {

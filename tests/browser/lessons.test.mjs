@@ -42,6 +42,10 @@ export async function answerWrongThenRightAndProgressSurvivesReload({ page, open
   await expectVisible(feedback.filter({ hasText: 'Correct.' }), 'the "Correct." message');
   await expectVisible(card.getByText('✓ solved'), 'the solved mark');
   await screenshot('lesson-exercise.png');
+  // The verdict goes once the answer it checked is changed.
+  await box.fill(String(answer * 3));
+  await feedback.waitFor({ state: 'detached', timeout: 5_000 });
+  await expectVisible(card.getByText('✓ solved'), 'the solved mark, kept');
 
   await page.reload();
   const again = page.locator('#ex-threads-busy');
@@ -327,6 +331,9 @@ export async function eachStudentSeesTheOptionsInTheirOwnOrder({ page, open, scr
       await expectVisible(card.getByTestId('feedback').filter({ hasText: 'Correct.' }), 'the "Correct." message');
       await card.scrollIntoViewIfNeeded();
       await screenshot('lesson-choice-shuffled.png', { fullPage: false });
+      // Another option picked: the "Correct." of the last one goes.
+      await card.locator('.exercise__option', { hasText: wrong }).locator('input').check();
+      await card.getByTestId('feedback').waitFor({ state: 'detached', timeout: 5_000 });
     }
   }
   assert.ok(answered, 'some student sees the right option further down');
