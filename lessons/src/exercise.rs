@@ -536,7 +536,9 @@ pub fn fill_lines(lines: &[String], vars: &Vars) -> Result<Vec<String>, String> 
     Ok(out)
 }
 
-/// Replace `{name}` with a parameter and `{= expr}` with its value, formatted.
+/// Replace `{name}` with a parameter and `{= expr}` with its value, formatted
+/// ([`format_number`]); `{=.2 expr}` gives it with 2 decimals, as a sum
+/// about to be rounded up needs ("31.99", where three figures say "32").
 pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = text;
@@ -547,13 +549,27 @@ pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
             .ok_or_else(|| format!("unclosed '{{' in: {text}"))?
             + open;
         let inner = rest[open + 1..close].trim();
-        let value = match inner.strip_prefix('=') {
+        // "=.2 expr": two decimals ("= .5 + x" is an expression). The
+        // space may have become a no-break one ("=.1 rps" reads as a number
+        // and its unit).
+        let spec = inner
+            .strip_prefix("=.")
+            .and_then(|d| d.split_once(char::is_whitespace))
+            .filter(|(d, _)| d.len() == 1 && d.as_bytes()[0].is_ascii_digit());
+        let (expr, decimals) = match (spec, inner.strip_prefix('=')) {
+            (Some((d, expr)), _) => (Some(expr), Some(usize::from(d.as_bytes()[0] - b'0'))),
+            (None, e) => (e, None),
+        };
+        let value = match expr {
             Some(expr) => eval(expr, vars)?,
             None => *vars
                 .get(inner)
                 .ok_or_else(|| format!("unknown parameter '{inner}' in: {text}"))?,
         };
-        out.push_str(&format_number(value));
+        out.push_str(&match decimals {
+            Some(d) => fmt_fixed(value, d),
+            None => format_number(value),
+        });
         rest = &rest[close + 1..];
     }
     out.push_str(rest);
@@ -563,6 +579,19 @@ pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `{=.2 expr}` keeps two decimals where three figures would round a
+    /// sum to the whole number it is about to be rounded up to.
+    #[test]
+    fn a_number_can_be_given_with_its_decimals() {
+        let vars: Vars = [("x".to_string(), 31.987)].into_iter().collect();
+        assert_eq!(fill_text("{= x}", &vars).unwrap(), "32");
+        assert_eq!(
+            fill_text("{=.2 x} over {=.0 x}", &vars).unwrap(),
+            "31.99 over 32"
+        );
+        assert_eq!(fill_text("{= .5 + x}", &vars).unwrap(), "32.5");
+    }
 
     #[test]
     fn checks_fill_whole_number_fields_that_are_off_by_default() {

@@ -670,7 +670,7 @@ fn a_whole_number_answer_is_right_unless_the_prompt_asks_for_more() {
     );
 }
 
-/// Where a prompt asks for one (or two) decimal places, the answer rounded
+/// Where a prompt asks for one, two or three decimal places, the answer rounded
 /// so is right in every variant: "Give one decimal place" on an answer of
 /// 1.25 s marked the 1.3 it asks for wrong against a 2 % tolerance.
 #[test]
@@ -678,7 +678,9 @@ fn an_answer_to_the_precision_the_prompt_asks_for_is_right() {
     let mut wrong = Vec::new();
     for (_, ex) in course().exercises() {
         let prompt = ex.prompt.to_lowercase();
-        let scale = if prompt.contains("two decimal") {
+        let scale = if prompt.contains("three decimal") {
+            1000.0
+        } else if prompt.contains("two decimal") {
             100.0
         } else if prompt.contains("one decimal") {
             10.0
