@@ -103,12 +103,19 @@ import { DIST } from './harness.mjs';
  * row; names and links cut and cleaned; the notice for a missing
  * exercise; the guess bands in words; the chart's optional lines; the
  * status in ms; the signs' times in s: +2.2 KB, the app 438.9 KB.
+ * The next (4 Dec): the checker reading answers as a classroom writes
+ * them (a full stop, the prompt's own words, more spellings, a named or
+ * worked answer, a denied "no limit"): +2.1 KB, measured with the old
+ * checker in the same tree; a loop keeping its core through back-to-back
+ * steps, theory's note on an overloaded loop's finished mix, a verdict
+ * cleared when its answer changes, decimals in a solution's numbers,
+ * echoed brackets: +1.2 KB, not split by commit; the app 442.2 KB.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 439;
+const BUDGET_KB = 443;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
