@@ -1423,6 +1423,25 @@ fn evenly_spaced_requests_that_never_wait_take_their_own_time() {
     assert_eq!(theory(&random).mean_ms, None);
 }
 
+/// One event loop and four workers on four cores, 1 ms light steps and a
+/// tenth of requests with a 40 ms heavy step handed to the workers, no
+/// wait, 300 s.
+fn loop_beside_its_workers() -> Scenario {
+    Scenario {
+        model: tellers_sim::Model::EventLoopWorkers,
+        loops: 1,
+        workers: 4,
+        cores: 4,
+        cpu_ms: 1.0,
+        heavy_share: 0.1,
+        heavy_cpu_ms: 40.0,
+        offload_heavy: true,
+        wait_ms: 0.0,
+        duration_s: 300.0,
+        ..Scenario::default()
+    }
+}
+
 /// One event loop and four workers on four cores: 1 ms light steps on the
 /// loop, a tenth of requests with a 40 ms heavy step handed to the
 /// workers. The cores bind (4 ÷ 4.905 ms = 815.5 rps) and theory says so,
@@ -1437,19 +1456,7 @@ fn evenly_spaced_requests_that_never_wait_take_their_own_time() {
 #[test]
 fn a_loop_that_shares_the_cores_with_its_workers_reaches_their_limit() {
     use tellers_sim::theory::{theory, Bound};
-    let s = Scenario {
-        model: tellers_sim::Model::EventLoopWorkers,
-        loops: 1,
-        workers: 4,
-        cores: 4,
-        cpu_ms: 1.0,
-        heavy_share: 0.1,
-        heavy_cpu_ms: 40.0,
-        offload_heavy: true,
-        wait_ms: 0.0,
-        duration_s: 300.0,
-        ..Scenario::default()
-    };
+    let s = loop_beside_its_workers();
     let th = theory(&s);
     let cap = th.capacity.capacity_rps;
     assert!((cap - 815.5).abs() < 0.1, "{cap}");
@@ -1479,18 +1486,8 @@ fn a_loop_that_shares_the_cores_with_its_workers_reaches_their_limit() {
 fn an_overloaded_loop_with_workers_finishes_another_mix() {
     use tellers_sim::theory::{theory, Bound};
     let s = Scenario {
-        model: tellers_sim::Model::EventLoopWorkers,
-        loops: 1,
-        workers: 4,
-        cores: 4,
-        cpu_ms: 1.0,
-        heavy_share: 0.1,
-        heavy_cpu_ms: 40.0,
-        offload_heavy: true,
-        wait_ms: 0.0,
         rps: 1.1 * 815.5,
-        duration_s: 300.0,
-        ..Scenario::default()
+        ..loop_beside_its_workers()
     };
     let th = theory(&s);
     assert_eq!(th.throughput_bound(), Bound::Approx);

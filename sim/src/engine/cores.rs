@@ -198,7 +198,7 @@ impl Cores {
         tellers.get_mut(t).cpu_left = ns;
         if let Some((core, _)) = self.held.filter(|(_, h)| *h == t) {
             self.held = None;
-            self.resume(tellers, q, now, core, t);
+            self.run(tellers, q, now, core, t);
             return;
         }
         if let Some(core) = self.free.pop() {
@@ -214,8 +214,7 @@ impl Cores {
                 if c.slice_pending || c.teller.is_none() {
                     continue;
                 }
-                let ran = now.saturating_sub(c.run_start);
-                let boundary = c.run_start + (ran / self.slice + 1) * self.slice;
+                let boundary = slice_end(c.run_start, now, self.slice);
                 if boundary < c.end {
                     c.slice_pending = true;
                     q.push(
@@ -230,6 +229,8 @@ impl Cores {
         }
     }
 
+    /// Teller `t` takes `core` now, after the switch cost if the core ran
+    /// another last; its slices count from when it starts.
     #[inline]
     fn dispatch(
         &mut self,
@@ -240,44 +241,32 @@ impl Cores {
         t: TellerId,
     ) {
         let c = &mut self.cores[core as usize];
-        let tl = tellers.get_mut(t);
-        let me = Some((t, tl.born));
-        let switch = if c.last != me { self.switch } else { 0 };
-        let start = now + switch;
-        let end = start + tl.cpu_left;
-        tl.state = TellerState::OnCore;
-        c.teller = Some(t);
+        let me = Some((t, tellers.get(t).born));
+        let start = now + if c.last != me { self.switch } else { 0 };
         c.last = me;
-        c.start = start;
         c.run_start = start;
-        c.end = end;
-        c.gen = c.gen.wrapping_add(1);
-        c.slice_pending = false;
-        let gen = c.gen;
-        self.busy += 1;
-        q.push(end, Event::CpuDone { core, gen });
-        if !self.ready.is_empty() && start + self.slice < end {
-            self.cores[core as usize].slice_pending = true;
-            q.push(start + self.slice, Event::SliceEnd { core, gen });
-        }
+        self.run(tellers, q, start, core, t);
     }
 
-    /// Teller `t`, whose step just ended on `core`, runs its next step
-    /// there at once, with no switch, in the slice it has been running.
-    fn resume(
+    /// Teller `t` runs its step on `core` from `start`, in the slice it
+    /// took the core for (a teller whose step just ended there runs on
+    /// with no switch: [`Cores::want`]); a slice end is set if others wait
+    /// and the step outlasts the slice.
+    #[inline]
+    fn run(
         &mut self,
         tellers: &mut Tellers,
         q: &mut EventQueue<Event>,
-        now: Time,
+        start: Time,
         core: u32,
         t: TellerId,
     ) {
         let c = &mut self.cores[core as usize];
         let tl = tellers.get_mut(t);
-        let end = now + tl.cpu_left;
+        let end = start + tl.cpu_left;
         tl.state = TellerState::OnCore;
         c.teller = Some(t);
-        c.start = now;
+        c.start = start;
         c.end = end;
         c.gen = c.gen.wrapping_add(1);
         c.slice_pending = false;
@@ -285,8 +274,7 @@ impl Cores {
         self.busy += 1;
         q.push(end, Event::CpuDone { core, gen });
         if !self.ready.is_empty() {
-            let ran = now.saturating_sub(c.run_start);
-            let boundary = c.run_start + (ran / self.slice + 1) * self.slice;
+            let boundary = slice_end(c.run_start, start, self.slice);
             if boundary < end {
                 c.slice_pending = true;
                 q.push(boundary, Event::SliceEnd { core, gen });
@@ -359,6 +347,13 @@ impl Cores {
     pub fn count(&self) -> u32 {
         self.cores.len() as u32
     }
+}
+
+/// The first end of a `slice`-long slice after `now`, for a run that took
+/// its core at `run_start` (ns).
+#[inline]
+fn slice_end(run_start: Time, now: Time, slice: Time) -> Time {
+    run_start + (now.saturating_sub(run_start) / slice + 1) * slice
 }
 
 #[cfg(test)]
