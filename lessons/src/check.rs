@@ -199,6 +199,9 @@ const LEAD_WORDS: &[&str] = &[
     "nearly",
     "≈",
     "~",
+    // A ratio written before its number: "×3.3", "x3.3".
+    "×",
+    "x",
 ];
 
 /// Words a learner may write after the number that say nothing of its
@@ -1404,6 +1407,8 @@ mod tests {
         let memory = "How many times less memory does the loop use?";
         right("3.3 times less memory", 3.3, Unit::Count, memory);
         right("3.3-fold", 3.3, Unit::Count, memory);
+        right("×3.3", 3.3, Unit::Count, memory);
+        right("x3.3", 3.3, Unit::Count, memory);
         right("23650 client connections", 23650.0, Unit::Count, "");
         for typed in ["10 req/sec", "10 requests/sec", "10 per sec", "10 r/s"] {
             right(typed, 10.0, Unit::Rps, "");
