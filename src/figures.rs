@@ -1413,6 +1413,16 @@ mod tests {
                 && note.contains("Lower the calls per request or the arrival rate,"),
             "{note}"
         );
+        let conns = Report {
+            stopped_by: StoppedBy::ConnLimit,
+            ..r.clone()
+        };
+        let note = stop_note(&slow, &conns, &theory(&slow)).unwrap();
+        assert!(
+            note.contains("more than 1,000,000 connections were open at once")
+                && note.contains("lower the arrival rate, the think time between requests or the requests per connection, or set the most open connections so"),
+            "{note}"
+        );
     }
 
     #[test]

@@ -56,6 +56,10 @@ pub enum StoppedBy {
     /// (`engine::MAX_CALLS_IN_FLIGHT`: many calls per request, or a line
     /// for the dependency growing without limit).
     CallLimit,
+    /// More keep-alive connections were open than the engine keeps
+    /// (`engine::MAX_CONNS_OPEN`: connections that think long between
+    /// their requests pile up).
+    ConnLimit,
 }
 
 /// One point of the time series: averages over `[t_s − interval, t_s)`.

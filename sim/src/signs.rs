@@ -9,7 +9,7 @@
 //! than the typical one); only a run with none of this is healthy.
 
 use crate::analytic::{self, CpuPart, Limit};
-use crate::engine::{MAX_CALLS_IN_FLIGHT, MAX_IN_FLIGHT};
+use crate::engine::{MAX_CALLS_IN_FLIGHT, MAX_CONNS_OPEN, MAX_IN_FLIGHT};
 use crate::fields::UseRule;
 use crate::report::{Report, StoppedBy};
 use crate::scenario::{Arrivals, Field, Model, Scenario};
@@ -819,7 +819,10 @@ fn share_text(share: f64) -> String {
 pub fn stopped_early(r: &Report) -> Option<StoppedBy> {
     matches!(
         r.stopped_by,
-        StoppedBy::InFlightLimit | StoppedBy::CallLimit | StoppedBy::EventBudget
+        StoppedBy::InFlightLimit
+            | StoppedBy::CallLimit
+            | StoppedBy::ConnLimit
+            | StoppedBy::EventBudget
     )
     .then_some(r.stopped_by)
 }
@@ -881,6 +884,15 @@ pub fn stop_note(
              Lower the {} or {load}, or let the dependency take more calls at once (its connections and its limit).",
             fmt_count(MAX_CALLS_IN_FLIGHT as f64),
             field("fan_out"),
+        ),
+        StoppedBy::ConnLimit => format!(
+            "{at}: more than {} connections were open at once, the most the simulator keeps. \
+             Each stays open for all its requests and the think time before each: lower {load}, \
+             the {} or the {}, or set the {} so extra connections are refused.",
+            fmt_count(MAX_CONNS_OPEN as f64),
+            field("think_ms"),
+            field("conn_requests"),
+            field("max_connections"),
         ),
         _ => {
             // Where threads wait for a core, each time slice of a request's

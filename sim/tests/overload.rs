@@ -319,3 +319,35 @@ fn same_seed_same_overload_run() {
     let (a, b) = (run(&s), run(&s));
     assert_eq!(a.to_json(true), b.to_json(true));
 }
+
+/// Keep-alive connections that think for an hour between their two
+/// requests stay open: at 200,000 new requests a second they piled up
+/// until memory ran out (a tab panicked at 2.2 GB). The run stops once a
+/// million are open, says so, and the stop note says what to change.
+#[test]
+fn connections_that_pile_up_stop_the_run_before_memory_runs_out() {
+    use tellers_sim::engine::MAX_CONNS_OPEN;
+    use tellers_sim::report::StoppedBy;
+    let s = Scenario {
+        conn_requests: 2,
+        think_ms: 3_600_000.0,
+        rps: 200_000.0,
+        duration_s: 600.0,
+        ..Scenario::default()
+    };
+    let r = simulate(&s).unwrap();
+    assert_eq!(r.stopped_by, StoppedBy::ConnLimit);
+    assert!(
+        r.peak_connections > MAX_CONNS_OPEN,
+        "{}",
+        r.peak_connections
+    );
+    assert!(r.sim_time_s < 30.0, "{}", r.sim_time_s);
+    let th = tellers_sim::theory::theory(&s);
+    let note = tellers_sim::signs::stop_note(&s, &r, &th, |f| f.flag()).unwrap();
+    assert!(
+        note.contains("more than 1,000,000 connections were open at once")
+            && note.contains("the --think-ms or the --conn-requests"),
+        "{note}"
+    );
+}

@@ -827,6 +827,7 @@ mod tests {
         for by in [
             StoppedBy::InFlightLimit,
             StoppedBy::CallLimit,
+            StoppedBy::ConnLimit,
             StoppedBy::EventBudget,
         ] {
             let text = note(&scheduled, by);

@@ -54,6 +54,12 @@ pub use queue::Time;
 /// Most requests kept inside before the run is stopped as overloaded.
 pub const MAX_IN_FLIGHT: u64 = 1_000_000;
 
+/// Most keep-alive connections kept open at once before the run is
+/// stopped: an open connection holds its place between its requests, so
+/// many long think times piled up connections until memory ran out (a
+/// tab panicked at 2.2 GB; the CLI failed to allocate 1.6 GB).
+pub const MAX_CONNS_OPEN: u64 = 1_000_000;
+
 /// The server a scenario runs: one of the [`Server`]s, chosen by its model.
 /// It forwards each call with a `match`, so the hot path has no dynamic dispatch.
 #[derive(Clone, Debug)]
@@ -311,6 +317,9 @@ impl Simulation {
         }
         if self.ctx.stats.inside > MAX_IN_FLIGHT {
             return self.stop(StoppedBy::InFlightLimit, now);
+        }
+        if self.ctx.stats.conns_open > MAX_CONNS_OPEN {
+            return self.stop(StoppedBy::ConnLimit, now);
         }
         let Some((t, next)) = self.ctx.queue.pop() else {
             return self.stop(StoppedBy::AllDone, now);
