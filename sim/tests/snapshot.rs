@@ -54,3 +54,37 @@ fn the_tellers_on_a_core_are_always_among_those_listed() {
         "some thread was on a core at some sampled moment"
     );
 }
+
+/// 64 loops, each with its own pool of 1,000 workers: 64,064 tellers. The
+/// snapshot counts them all and lists those on a core first, read from the
+/// cores rather than by walking every teller each frame (ten million
+/// tellers took 100 to 200 ms a frame).
+#[test]
+fn a_snapshot_of_tens_of_thousands_of_workers_counts_them_and_lists_the_cores_first() {
+    let s = Scenario {
+        model: Model::EventLoopWorkers,
+        cores: 64,
+        loops: 64,
+        workers: 1000,
+        pool_per_loop: true,
+        cpu_ms: 50.0,
+        offload_above_ms: 0.0,
+        wait_ms: 0.0,
+        rps: 1200.0,
+        duration_s: 10.0,
+        ..Scenario::default()
+    };
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_until(5_000_000_000, u64::MAX);
+    let snap = sim.snapshot();
+    assert_eq!(snap.tellers_alive, 64 + 64 * 1000);
+    assert_eq!(snap.tellers.len(), SNAPSHOT_TELLERS);
+    let on_core = snap
+        .tellers
+        .iter()
+        .filter(|t| t.state == TellerState::OnCore)
+        .count();
+    assert_eq!(on_core as u32, snap.busy_cores);
+    assert!(snap.busy_cores > 32, "{}", snap.busy_cores);
+    assert!(snap.tellers_busy >= u64::from(snap.busy_cores));
+}

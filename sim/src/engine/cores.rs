@@ -343,6 +343,15 @@ impl Cores {
         }
     }
 
+    /// The tellers on a core, in the cores' order, then those in the ready
+    /// line, in its order.
+    pub fn wanting(&self) -> impl Iterator<Item = TellerId> + '_ {
+        self.cores
+            .iter()
+            .filter_map(|c| c.teller)
+            .chain(self.ready.iter().copied())
+    }
+
     /// Cores in all.
     pub fn count(&self) -> u32 {
         self.cores.len() as u32
