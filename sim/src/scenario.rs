@@ -560,6 +560,26 @@ impl Scenario {
                 message: "closed clients with no think time need requests that take some time: set a think time above 0 ms, or a CPU or wait time above 0".into(),
             });
         }
+        // A pool for each loop multiplies: 1,024 loops of 10,000 workers
+        // are ten million threads, which took a second to set up and 100
+        // to 200 ms a frame. At most what one pool of threads may have.
+        let most = match Scenario::field("threads").map(|f| f.kind) {
+            Some(crate::fields::Kind::Int { max, .. }) => max,
+            _ => u64::MAX,
+        };
+        let workers = u64::from(s.workers) * u64::from(s.loop_count());
+        if s.model == Model::EventLoopWorkers && s.pool_per_loop && workers > most {
+            e.push(FieldError {
+                field: "workers".into(),
+                message: format!(
+                    "{} loops × {} workers each is {} worker threads, more than the {} threads a pool may have: fewer workers or loops, or one pool for all the loops",
+                    crate::text::fmt_count(f64::from(s.loop_count())),
+                    crate::text::fmt_count(f64::from(s.workers)),
+                    crate::text::fmt_count(workers as f64),
+                    crate::text::fmt_count(most as f64),
+                ),
+            });
+        }
         e
     }
 
@@ -691,6 +711,40 @@ mod tests {
         // Never more than the cores.
         let few = Scenario { cores: 6, ..s };
         assert_eq!(few.usable_cores(), 6.0);
+    }
+
+    /// A pool for each loop may not make more threads than one pool may
+    /// have (the stress review's 1,024 loops of 10,000 workers each froze
+    /// the page); one shared pool of as many is fine.
+    #[test]
+    fn pools_per_loop_have_at_most_a_pools_threads_in_all() {
+        let s = Scenario {
+            model: Model::EventLoopWorkers,
+            cores: 1024,
+            loops: 1024,
+            workers: 10_000,
+            pool_per_loop: true,
+            ..Scenario::default()
+        };
+        let e = s.validate();
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].field, "workers");
+        assert_eq!(
+            e[0].message,
+            "1,024 loops × 10,000 workers each is 10,240,000 worker threads, more than the 100,000 threads a pool may have: fewer workers or loops, or one pool for all the loops"
+        );
+        assert!(Scenario {
+            workers: 97,
+            ..s.clone()
+        }
+        .validate()
+        .is_empty());
+        assert!(Scenario {
+            pool_per_loop: false,
+            ..s
+        }
+        .validate()
+        .is_empty());
     }
 
     /// The arrival rate's and the run length's ranges are the table's, and
