@@ -24,6 +24,7 @@ pub mod results;
 pub mod reveal;
 pub mod route;
 pub mod session;
+pub mod stopped;
 pub mod worksheet;
 
 pub use components::{App, SimWidget};

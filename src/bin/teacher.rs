@@ -27,7 +27,7 @@ impl TeacherTools {
 /// Draws the teacher's tools inside `root`.
 #[wasm_bindgen]
 pub fn mount_teacher_tools(root: web_sys::HtmlElement) -> TeacherTools {
-    console_error_panic_hook::set_once();
+    tellers::stopped::on_panic_say_so();
     TeacherTools {
         _mounted: Box::new(leptos::mount::mount_to(
             root,
@@ -72,4 +72,12 @@ pub fn report_json(scenario: &str) -> String {
             Ok(r) => r.to_json(false),
         },
     }
+}
+
+/// Installs the pages' panic hook and panics: lets a test see what a
+/// learner sees when the app stops with an error ([`tellers::stopped`]).
+#[wasm_bindgen]
+pub fn panic_for_test() {
+    tellers::stopped::on_panic_say_so();
+    panic!("a test asked for a panic");
 }

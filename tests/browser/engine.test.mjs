@@ -97,3 +97,26 @@ export async function benchmarkInWasmBesideNative({ page, open }) {
   assert.ok(Math.abs(timed.engMean - native.engine_mean_ms) < 1e-9, 'wasm and native engines agree on the mean');
   assert.ok(Math.abs(timed.refMean - timed.engMean) / timed.engMean < 0.05, 'the engine and the minimal loop agree');
 }
+
+// A panic leaves the app without its state: the page says so at the top and
+// asks for a reload, instead of a frozen figure and buttons that do nothing
+// (a run that ran out of memory once did that). The teacher's wasm carries
+// the test's trigger; both wasm modules install the same hook.
+export async function aPanicSaysSoOnThePage({ page, open, screenshot, expectConsoleError }) {
+  expectConsoleError(/a test asked for a panic/);
+  await bindings(page, open);
+  const threw = await page.evaluate(() => {
+    try {
+      window.engineBindings.panic_for_test();
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  assert.ok(threw, 'the panic reached JavaScript as an error');
+  const note = page.getByTestId('stopped');
+  await note.waitFor({ state: 'visible', timeout: 5_000 });
+  assert.match(await note.innerText(), /stopped with an error and cannot go on\. Reload the page/);
+  assert.equal(await page.locator('[data-testid="stopped"]').count(), 1);
+  await screenshot('stopped.png', { fullPage: false });
+}
