@@ -910,8 +910,8 @@ pub fn stop_note(
                 String::new()
             };
             format!(
-                "{at}: it used its whole budget of {} events. A shorter {} or lowering {load} needs fewer events.{slice}",
-                fmt_count(s.max_events as f64),
+                "{at}: it used its whole budget of {}. A shorter {} or lowering {load} needs fewer events.{slice}",
+                plural(s.max_events, "event"),
                 field("duration_s"),
             )
         }

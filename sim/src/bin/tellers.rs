@@ -337,11 +337,11 @@ fn print_table(s: &Scenario, r: &Report) {
         out!("{line}");
     }
     out!(
-        "stopped by {:?} at {:.3} s simulated  last finish {:.3} s  {} events in {:.3} s",
+        "stopped by {:?} at {:.3} s simulated  last finish {:.3} s  {} in {:.3} s",
         r.stopped_by,
         r.sim_time_s,
         r.makespan_s,
-        r.events,
+        tellers_sim::text::plural(r.events, "event"),
         r.wall_s
     );
     // Which bound stopped the run, each field by its flag.
