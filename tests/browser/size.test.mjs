@@ -110,12 +110,17 @@ import { DIST } from './harness.mjs';
  * steps, theory's note on an overloaded loop's finished mix, a verdict
  * cleared when its answer changes, decimals in a solution's numbers,
  * echoed brackets: +1.2 KB, not split by commit; the app 442.2 KB.
+ * Then the stress review's fixes: the notice after a panic, +0.4 KB
+ * (measured with the console's hook alone); a run stopped by a million
+ * open connections with its note, the snapshot read from the cores and
+ * counters, the check on pools per loop, a ratio written before its
+ * number, "1 event": +2.5 KB, not split by commit; the app 445.1 KB.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 443;
+const BUDGET_KB = 446;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
