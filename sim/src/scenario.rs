@@ -563,11 +563,8 @@ impl Scenario {
         // A pool for each loop multiplies: 1,024 loops of 10,000 workers
         // are ten million threads, which took a second to set up and 100
         // to 200 ms a frame. At most what one pool of threads may have.
-        let most = match Scenario::field("threads").map(|f| f.kind) {
-            Some(crate::fields::Kind::Int { max, .. }) => max,
-            _ => u64::MAX,
-        };
-        let workers = u64::from(s.workers) * u64::from(s.loop_count());
+        let most = Scenario::field("threads").map_or(f64::INFINITY, Field::max);
+        let workers = f64::from(s.workers) * f64::from(s.loop_count());
         if s.model == Model::EventLoopWorkers && s.pool_per_loop && workers > most {
             e.push(FieldError {
                 field: "workers".into(),
@@ -575,8 +572,8 @@ impl Scenario {
                     "{} loops × {} workers each is {} worker threads, more than the {} threads a pool may have: fewer workers or loops, or one pool for all the loops",
                     crate::text::fmt_count(f64::from(s.loop_count())),
                     crate::text::fmt_count(f64::from(s.workers)),
-                    crate::text::fmt_count(workers as f64),
-                    crate::text::fmt_count(most as f64),
+                    crate::text::fmt_count(workers),
+                    crate::text::fmt_count(most),
                 ),
             });
         }

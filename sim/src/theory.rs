@@ -1934,6 +1934,8 @@ pub fn theory(s: &Scenario) -> Theory {
     let threads_needed = offered.map(|r| analytic::threads_needed(r, analytic::thread_hold_ms(s)));
     // Threads held by Little's law, at most the pool or the cap.
     let busy_at_most = |held: f64| s.thread_limit().map_or(held, |t| held.min(f64::from(t)));
+    // How it orders its work overloaded: it marks the figures and notes why.
+    let reorders = overload_reorders(s);
     let mut th = Theory {
         offered_rps: offered,
         steady_load,
@@ -2018,7 +2020,7 @@ pub fn theory(s: &Scenario) -> Theory {
             .filter(|g| {
                 *g == 0.0 || !excess_turned_away(s) && s.retries == 0 && s.conn_requests <= 1
             }),
-        overload_finish_exact: overload_reorders(s).is_none(),
+        overload_finish_exact: reorders.is_none(),
         capacity,
     };
     if let (Some(pool), Some(threads)) = (th.pool_rps, s.thread_limit()) {
@@ -2032,7 +2034,7 @@ pub fn theory(s: &Scenario) -> Theory {
             th.figure_notes.push(small_shares_note(th.capacity_share()));
         }
     }
-    if let (Some(why), false) = (overload_reorders(s), th.keeps_up()) {
+    if let (Some(why), false) = (reorders, th.keeps_up()) {
         th.figure_notes.push(why.to_owned());
     }
     // Where the server may not keep up, the calls go out at the rate it
