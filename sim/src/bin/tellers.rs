@@ -1,7 +1,8 @@
 //! `tellers` — the command line on the simulator engine. See `tellers help`.
 
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::bench::{bench_scenario, engine_mmc, reference_mmc};
 use tellers_sim::cli::{
@@ -10,8 +11,9 @@ use tellers_sim::cli::{
 };
 use tellers_sim::presets::presets;
 use tellers_sim::signs::stop_note;
+use tellers_sim::text::{fmt_length_s, fmt_s};
 use tellers_sim::theory::{theory, Bound, Theory, Threads};
-use tellers_sim::{simulate, Arrivals, Model, Report, Scenario};
+use tellers_sim::{Arrivals, FieldError, Model, Report, Scenario, Simulation};
 
 /// `println!` that ends the program quietly once the reader has gone, as in
 /// `tellers sweep --json | head` (println! would panic on the closed pipe).
@@ -105,7 +107,8 @@ fn run(cmd: Command) -> ExitCode {
             // The report's wall_s: how long the run took here, beside it.
             #[allow(clippy::disallowed_methods)]
             let t = Instant::now();
-            let mut r = simulate(&scenario).expect("validated by the parser");
+            let mut r = simulate_showing_progress(&scenario, "", &mut Progress::on_a_terminal())
+                .expect("validated by the parser");
             r.wall_s = t.elapsed().as_secs_f64();
             if json {
                 out!("{}", r.to_json(series));
@@ -127,6 +130,78 @@ fn run(cmd: Command) -> ExitCode {
         Command::Bench { requests, json } => bench(requests, json),
     }
     ExitCode::SUCCESS
+}
+
+/// How often a long run says how far it has got.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// Where a long run says how far it has got: stderr when it is a terminal
+/// (a run of an hour at 100,000 rps printed nothing for over two minutes),
+/// nowhere when stderr is a file or a pipe, so scripts see no more than
+/// before.
+struct Progress {
+    out: Option<Box<dyn Write>>,
+    every: Duration,
+}
+
+impl Progress {
+    fn on_a_terminal() -> Progress {
+        let err = std::io::stderr();
+        Progress {
+            out: err.is_terminal().then(|| Box::new(err) as Box<dyn Write>),
+            every: PROGRESS_EVERY,
+        }
+    }
+}
+
+/// The progress line: `what` (empty for a lone run), then the simulated
+/// time so far (s) of the run's `duration_s` unless a count of requests
+/// ends it, and the wall time so far.
+fn progress_line(what: &str, s: &Scenario, simulated_s: f64, wall: Duration) -> String {
+    let of = match s.requests {
+        None => format!(" of {} s", fmt_length_s(s.duration_s)),
+        Some(_) => String::new(),
+    };
+    format!(
+        "tellers: {what}simulated {}{of} in {}",
+        fmt_s(simulated_s),
+        fmt_s(wall.as_secs_f64())
+    )
+}
+
+/// [`simulate`], saying on `progress` how far the run has got every
+/// [`Progress::every`] of wall time, the line cleared once it ends. The
+/// engine runs in slices of events, which give the same report as one
+/// uninterrupted run.
+fn simulate_showing_progress(
+    s: &Scenario,
+    what: &str,
+    progress: &mut Progress,
+) -> Result<Report, Vec<FieldError>> {
+    let mut sim = Simulation::new(s)?;
+    let Some(out) = progress.out.as_mut() else {
+        return Ok(sim.run());
+    };
+    #[allow(clippy::disallowed_methods)]
+    let start = Instant::now();
+    let mut next = progress.every;
+    let mut shown = false;
+    while sim.run_until(u64::MAX, 200_000) {
+        let wall = start.elapsed();
+        if wall >= next {
+            let line = progress_line(what, s, sim.now() as f64 / 1e9, wall);
+            // "\r" and erase to the end: the line is rewritten in place.
+            let _ = write!(out, "\r{line}\x1b[K");
+            let _ = out.flush();
+            shown = true;
+            next = wall + progress.every;
+        }
+    }
+    if shown {
+        let _ = write!(out, "\r\x1b[K");
+        let _ = out.flush();
+    }
+    Ok(sim.report())
 }
 
 fn opt(x: Option<f64>) -> String {
@@ -426,13 +501,16 @@ fn sweep(s: &Scenario, points: &[f64], json: bool) -> Result<(), String> {
 fn sweep_rows(s: &Scenario, points: &[f64]) -> Result<Vec<serde_json::Value>, String> {
     let th = theory(s);
     let mut rows = Vec::new();
-    for &rho in points {
+    let mut progress = Progress::on_a_terminal();
+    for (i, &rho) in points.iter().enumerate() {
         // The app's curve runs exactly these points.
         let sc = tellers_sim::sweep::sweep_scenario(s, &th, rho).ok_or(
             "sweep: this scenario has no finite capacity, so there is no utilisation to sweep",
         )?;
         let point_theory = theory(&sc);
-        let r = simulate(&sc).map_err(|e| format!("sweep: point ρ = {rho} is not valid: {e:?}"))?;
+        let what = format!("point {} of {} (ρ = {rho}): ", i + 1, points.len());
+        let r = simulate_showing_progress(&sc, &what, &mut progress)
+            .map_err(|e| format!("sweep: point ρ = {rho} is not valid: {e:?}"))?;
         // A point where nothing finished has no simulated time (null, "—").
         let done = (r.measured > 0).then_some(&r.latency_ms);
         rows.push(serde_json::json!({
@@ -597,6 +675,78 @@ fn model_line(th: &Theory) -> String {
 mod tests {
     use super::*;
     use tellers_sim::presets::preset;
+    use tellers_sim::simulate;
+
+    /// A writer that keeps what it was given where the test can read it.
+    #[derive(Clone, Default)]
+    struct Kept(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+    impl Write for Kept {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_progress_line_says_how_much_of_the_run_is_simulated() {
+        let hour = Scenario {
+            duration_s: 3600.0,
+            ..Scenario::default()
+        };
+        assert_eq!(
+            progress_line("", &hour, 12.34, Duration::from_millis(5200)),
+            "tellers: simulated 12.3 s of 3,600 s in 5.2 s"
+        );
+        let counted = Scenario {
+            requests: Some(1000),
+            ..Scenario::default()
+        };
+        assert_eq!(
+            progress_line(
+                "point 2 of 9 (ρ = 0.5): ",
+                &counted,
+                0.5,
+                Duration::from_secs(2)
+            ),
+            "tellers: point 2 of 9 (ρ = 0.5): simulated 0.50 s in 2.0 s"
+        );
+    }
+
+    /// Shown after every slice (as if each took a second), the progress
+    /// is rewritten in place and cleared at the end, and the report is the
+    /// one an uninterrupted run gives, field for field.
+    #[test]
+    fn a_run_showing_progress_reports_as_one_uninterrupted_run() {
+        let s = Scenario {
+            rps: 5000.0,
+            duration_s: 200.0,
+            ..Scenario::default()
+        };
+        let kept = Kept::default();
+        let mut progress = Progress {
+            out: Some(Box::new(kept.clone())),
+            every: Duration::ZERO,
+        };
+        let r = simulate_showing_progress(&s, "", &mut progress).unwrap();
+        assert_eq!(r.to_json(true), simulate(&s).unwrap().to_json(true));
+        let text = String::from_utf8(kept.0.borrow().clone()).unwrap();
+        let lines: Vec<&str> = text.split('\r').filter(|l| !l.is_empty()).collect();
+        assert!(lines.len() >= 3, "{text:?}");
+        assert!(lines[0].starts_with("tellers: simulated "), "{text:?}");
+        assert!(lines[0].contains(" of 200 s in "), "{text:?}");
+        assert_eq!(*lines.last().unwrap(), "\x1b[K");
+        // Nowhere to say it: the same report.
+        let mut quiet = Progress {
+            out: None,
+            every: Duration::ZERO,
+        };
+        let q = simulate_showing_progress(&s, "", &mut quiet).unwrap();
+        assert_eq!(q.to_json(true), r.to_json(true));
+    }
 
     #[test]
     fn a_scenario_file_is_read_up_to_a_megabyte() {
