@@ -91,13 +91,13 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
     match (window(r), warm_up(s)) {
         (Window::Measured, _) => None,
         (Window::WarmingUp, Some(WarmUp::Seconds(t))) if cut => Some(format!(
-            "Nothing was measured: the run stopped inside its {} s warm-up.",
-            fmt_num(t, 1)
+            "Nothing was measured: the run stopped inside its {} warm-up.",
+            fmt_s(t)
         )),
         (Window::WarmingUp, Some(WarmUp::Arrivals(n, t))) if cut => Some(format!(
-            "Nothing was measured: the run stopped inside its warm-up (the first {} arrivals, or {} s if sooner).",
+            "Nothing was measured: the run stopped inside its warm-up (the first {} arrivals, or {} if sooner).",
             fmt_count(n as f64),
-            fmt_num(t, 1)
+            fmt_s(t)
         )),
         (Window::WarmingUp, None) if cut => {
             Some("Nothing was measured: the run stopped as it began.".to_owned())
@@ -110,7 +110,7 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
             Some("The run has just begun: the figures and signs appear as it goes.".to_owned())
         }
         (Window::Measuring, warm) => {
-            let since = fmt_num(r.sim_time_s - r.warmup_s, 1);
+            let since = fmt_s(r.sim_time_s - r.warmup_s);
             // A run measured from t = 0 has no warm-up to count from.
             let (after, since_start) = if warm.is_some() {
                 ("after the warm-up", "since the warm-up")
@@ -121,7 +121,7 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
                 format!("No request that arrived {after} finished before the run stopped, so response times were not measured.")
             } else {
                 format!(
-                    "Measuring: none of the requests that arrived in the {since} s {since_start} has finished yet, so response times are not known."
+                    "Measuring: none of the requests that arrived in the {since} {since_start} has finished yet, so response times are not known."
                 )
             };
             let line = if r.queue_len_end > 0 && r.throughput_rps > 0.0 {
@@ -175,11 +175,11 @@ impl WarmUp {
     /// "the first 6.0 s are", "the first 10 arrivals are".
     fn first(self) -> String {
         match self {
-            WarmUp::Seconds(t) => format!("the first {} s are", fmt_num(t, 1)),
+            WarmUp::Seconds(t) => format!("the first {} are", fmt_s(t)),
             WarmUp::Arrivals(n, t) => format!(
-                "the first {} arrivals, or {} s if sooner, are",
+                "the first {} arrivals, or {} if sooner, are",
                 fmt_count(n as f64),
-                fmt_num(t, 1)
+                fmt_s(t)
             ),
         }
     }
@@ -1362,6 +1362,21 @@ mod tests {
         assert!(measuring_note(&s, &r)
             .unwrap()
             .contains("stopped inside its 6.0 s warm-up"));
+        // A run of a millisecond has a warm-up of a tenth of one, said so
+        // (it was "its 0.0 s warm-up").
+        let blink = Scenario {
+            duration_s: 0.001,
+            ..s.clone()
+        };
+        let r_blink = Report {
+            sim_time_s: 0.000_05,
+            warmup_s: 0.000_05,
+            ..r.clone()
+        };
+        assert_eq!(
+            measuring_note(&blink, &r_blink).unwrap(),
+            "Nothing was measured: the run stopped inside its 0.10 ms warm-up."
+        );
         assert!(stop_note(&s, &r, &th)
             .unwrap()
             .contains("1,000,000 requests arrive each second"));
