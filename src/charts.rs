@@ -3,7 +3,7 @@
 //! point) and the time series of a run, and where each part of a chart goes
 //! on a canvas of a given width. [`crate::draw`] paints them with plotters.
 
-use tellers_sim::report::{Report, SeriesPoint};
+use tellers_sim::report::{Report, SeriesPoint, StoppedBy};
 use tellers_sim::signs::backlog_grows;
 use tellers_sim::theory::Theory;
 use tellers_sim::Scenario;
@@ -373,6 +373,59 @@ pub fn sweep_json(points: &[SweepPoint]) -> String {
         .map(|p| format!("[{},{},{}]", p.rho, p.mean_ms, p.p99_ms))
         .collect();
     format!("[{}]", rows.join(","))
+}
+
+/// The line under the curve on its simulated points: how far the sweep
+/// has got while it runs (`done` of `total`), then how many points it drew
+/// and, for points whose run measured nothing (`missed`: utilisation 0–1
+/// and what stopped the run), why they are not drawn. No point at all
+/// and none missed: the scenario has no capacity to take a share of.
+pub fn sweep_progress(
+    done: usize,
+    total: usize,
+    sweeping: bool,
+    missed: &[(f64, StoppedBy)],
+) -> String {
+    if sweeping {
+        return format!("Simulating points: {} of {total}", done + missed.len());
+    }
+    if done == 0 && missed.is_empty() {
+        return "No simulated points: nothing in this scenario limits how many requests it finishes, so there is no utilisation to run them at.".to_owned();
+    }
+    let drawn = format!(
+        "{done} simulated {}",
+        if done == 1 { "point" } else { "points" }
+    );
+    if missed.is_empty() {
+        return drawn;
+    }
+    let at: Vec<String> = missed
+        .iter()
+        .map(|(rho, _)| format!("{} %", fmt_axis_tick((rho * 100.0).round(), false)))
+        .collect();
+    let mut why: Vec<&str> = missed.iter().map(|(_, by)| missed_because(*by)).collect();
+    why.dedup();
+    format!(
+        "{drawn}; {} {} measured nothing: {}.",
+        if missed.len() == 1 {
+            "the point at"
+        } else {
+            "the points at"
+        },
+        tellers_sim::text::and_list(&at),
+        why.join("; ")
+    )
+}
+
+/// Why a point's run measured nothing, as the reason it stopped.
+fn missed_because(by: StoppedBy) -> &'static str {
+    match by {
+        StoppedBy::EventBudget => "the run spent its budget of events before a request finished",
+        StoppedBy::InFlightLimit | StoppedBy::CallLimit | StoppedBy::ConnLimit => {
+            "the run stopped with more inside than the engine keeps, before a request finished"
+        }
+        StoppedBy::Duration | StoppedBy::AllDone => "no request finished inside the run",
+    }
 }
 
 /// A log axis range, in whole decades, covering every positive finite value.
@@ -750,6 +803,37 @@ mod tests {
         live: Option<&Report>,
     ) -> Chart {
         curve_chart(th, &curve_lines(th, points_th), points, live)
+    }
+
+    #[test]
+    fn the_sweep_says_why_points_are_missing() {
+        assert_eq!(
+            sweep_progress(3, 10, true, &[]),
+            "Simulating points: 3 of 10"
+        );
+        assert_eq!(
+            sweep_progress(3, 10, true, &[(0.1, StoppedBy::EventBudget)]),
+            "Simulating points: 4 of 10"
+        );
+        assert_eq!(sweep_progress(10, 10, false, &[]), "10 simulated points");
+        assert_eq!(sweep_progress(1, 10, false, &[]), "1 simulated point");
+        assert_eq!(
+            sweep_progress(0, 10, false, &[]),
+            "No simulated points: nothing in this scenario limits how many requests it finishes, so there is no utilisation to run them at."
+        );
+        assert_eq!(
+            sweep_progress(
+                8,
+                10,
+                false,
+                &[(0.9, StoppedBy::EventBudget), (0.95, StoppedBy::EventBudget)]
+            ),
+            "8 simulated points; the points at 90 % and 95 % measured nothing: the run spent its budget of events before a request finished."
+        );
+        assert_eq!(
+            sweep_progress(9, 10, false, &[(0.1, StoppedBy::Duration)]),
+            "9 simulated points; the point at 10 % measured nothing: no request finished inside the run."
+        );
     }
 
     #[test]

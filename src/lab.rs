@@ -174,6 +174,9 @@ pub struct Lab {
     pub snapshot: RwSignal<Snapshot>,
     /// Simulated points of the curve so far.
     pub sweep: RwSignal<Vec<SweepPoint>>,
+    /// Points of the curve whose run measured nothing: the utilisation
+    /// (0–1) and what stopped the run.
+    pub sweep_missed: RwSignal<Vec<(f64, StoppedBy)>>,
     /// True while the sweep still runs.
     pub sweeping: RwSignal<bool>,
     /// Whether to draw in dark colours.
@@ -208,6 +211,7 @@ impl Lab {
             report: RwSignal::new(None),
             snapshot: RwSignal::new(Snapshot::default()),
             sweep: RwSignal::new(vec![]),
+            sweep_missed: RwSignal::new(vec![]),
             sweeping: RwSignal::new(false),
             dark: RwSignal::new(prefers_dark()),
             scene: NodeRef::new(),
@@ -421,6 +425,7 @@ impl Lab {
         self.sweep_generation.update_value(|g| *g += 1);
         let generation = self.sweep_generation.get_value();
         self.sweep.set(vec![]);
+        self.sweep_missed.set(vec![]);
         self.sweeping.set(true);
         let lab = *self;
         // Wait a moment: a dragged slider sends many changes.
@@ -452,9 +457,11 @@ impl Lab {
         } else {
             let r = running.report();
             // A point that measured nothing (its run stopped first) has
-            // no response time to draw.
-            if r.measured > 0 {
-                let rho = SWEEP_RHOS[i];
+            // no response time to draw: the panel says why.
+            let rho = SWEEP_RHOS[i];
+            if r.measured == 0 {
+                self.sweep_missed.update(|v| v.push((rho, r.stopped_by)));
+            } else {
                 self.sweep.update(|v| {
                     v.push(SweepPoint {
                         rho,

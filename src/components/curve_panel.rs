@@ -1,7 +1,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::charts::{curve_chart, sweep_json, CurveLines};
+use crate::charts::{curve_chart, sweep_json, sweep_progress, CurveLines};
 use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
 use crate::figures::{approx_note, curve_caption};
 use crate::format::units_kept;
@@ -66,15 +66,14 @@ pub fn CurvePanel(
     });
     let caption = move || curve_caption(&lab.theory.get());
     let progress = move || {
-        let done = lab.sweep.get().len();
-        if lab.sweeping.get() {
-            format!("Simulating points: {done} of {}", SWEEP_RHOS.len())
-        } else {
-            format!(
-                "{done} simulated {}",
-                if done == 1 { "point" } else { "points" }
+        lab.sweep_missed.with(|missed| {
+            sweep_progress(
+                lab.sweep.get().len(),
+                SWEEP_RHOS.len(),
+                lab.sweeping.get(),
+                missed,
             )
-        }
+        })
     };
     view! {
         <figure class="panel panel--curve">
