@@ -119,6 +119,40 @@ impl Notice {
     }
 }
 
+/// A link may start from a preset: `preset=sale-day&rps=300` is the
+/// preset's fields (as [`to_query`] writes them) with the link's own, which
+/// win. Returns the link with the preset written out, and a notice when no
+/// preset has the name (its fields are then the link's alone). The first
+/// `preset` counts; every one is taken out.
+fn with_preset(q: &str) -> (String, Option<Notice>) {
+    let is_preset = |p: &str| percent_decode(p.split('=').next().unwrap_or("")) == "preset";
+    let pairs: Vec<&str> = q.split('&').filter(|p| !p.is_empty()).collect();
+    let Some(first) = pairs.iter().find(|p| is_preset(p)) else {
+        return (q.to_owned(), None);
+    };
+    let name = percent_decode(first.split_once('=').map_or("", |(_, v)| v));
+    let own: Vec<&str> = pairs.iter().filter(|p| !is_preset(p)).copied().collect();
+    let Some(base) = crate::presets::preset(&name) else {
+        let notice = Notice::new(
+            Outcome::Ignored,
+            format!(
+                "preset: no preset '{}'; allowed: {}",
+                clip(&name),
+                crate::presets::preset_names().join(", ")
+            ),
+        );
+        return (own.join("&"), Some(notice));
+    };
+    let key = |p: &str| percent_decode(p.split('=').next().unwrap_or(""));
+    let own_keys: Vec<String> = own.iter().map(|p| key(p)).collect();
+    let base_query = to_query(&base);
+    let from_base = base_query
+        .split('&')
+        .filter(|p| !p.is_empty() && !own_keys.contains(&key(p)));
+    let all: Vec<&str> = own.iter().copied().chain(from_base).collect();
+    (all.join("&"), None)
+}
+
 /// Reads a query string (with or without a leading `?`) into a scenario.
 ///
 /// Returns the scenario and one notice per field that was unknown, repeated,
@@ -134,8 +168,10 @@ pub fn from_query(q: &str) -> (Scenario, Vec<String>) {
 /// first of a repeated field kept, or an unknown name ignored.
 pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
     let q = q.strip_prefix('?').unwrap_or(q);
+    let (q, preset_notice) = with_preset(q);
+    let q = q.as_str();
     let mut s = Scenario::default();
-    let mut notices = Vec::new();
+    let mut notices: Vec<Notice> = preset_notice.into_iter().collect();
     let mut seen: Vec<&str> = Vec::new();
     // Fields given more than once: where their notice goes, and how often
     // they were given. Whether the first value stood is known only at the
@@ -335,6 +371,41 @@ mod tests {
             ..Scenario::default()
         };
         assert_eq!(to_query(&s), "cores=8&model=event-loop&timeout_ms=3000");
+    }
+
+    #[test]
+    fn a_link_may_start_from_a_preset_and_change_some_fields() {
+        let sale = crate::presets::preset("sale-day").unwrap();
+        assert_eq!(from_query("preset=sale-day"), (sale.clone(), vec![]));
+        // The link's own fields win, wherever the preset stands in it.
+        let (s, notices) = from_query("rps=123&preset=sale-day&seed=9");
+        assert_eq!(notices, Vec::<String>::new());
+        assert_eq!(
+            s,
+            Scenario {
+                rps: 123.0,
+                seed: 9,
+                ..sale.clone()
+            }
+        );
+        // A repeated field is still one notice, and the first preset counts.
+        let (s, notices) = from_query("preset=sale-day&preset=mm1&rps=5&rps=6");
+        assert_eq!(s.rps, 5.0);
+        assert_eq!(s.cores, sale.cores);
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        // An unknown name says what is allowed; the link's fields stand.
+        let (s, notices) = from_query("preset=sael-day&cores=3");
+        assert_eq!(s.cores, 3);
+        assert_eq!(notices.len(), 1);
+        assert!(
+            notices[0].starts_with("preset: no preset 'sael-day'; allowed: ")
+                && notices[0].contains("sale-day"),
+            "{notices:?}"
+        );
+        assert_eq!(
+            from_query_notices("preset=nope").1[0].outcome,
+            Outcome::Ignored
+        );
     }
 
     #[test]

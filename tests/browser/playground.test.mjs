@@ -248,6 +248,33 @@ export async function aSharedLinkOpensTheSameScenario({ page, open }) {
   await again.close();
 }
 
+export async function aLinkOpensAPresetWithItsOwnChanges({ page, open }) {
+  // As a teacher writes it on the board: the preset, one change, presenter mode off.
+  await openPaused(page, open, '?preset=sale-day&rps=300');
+  assert.equal(await byTestId(page, 'link-notice').count(), 0, 'a good link has no notice');
+  assert.equal(await control(page, 'rps').locator('input.control__box').inputValue(), '300', "the link's change");
+  assert.equal(await byTestId(page, 'presets').inputValue(), '', 'changed, so not the preset itself');
+  // The link written back is the usual form, and without the change it is the preset.
+  assert.ok(!(await byTestId(page, 'share-link').inputValue()).includes('preset='));
+  await openPaused(page, open, '?preset=sale-day');
+  assert.equal(await byTestId(page, 'presets').inputValue(), 'sale-day', 'the menu shows the preset');
+  // A misspelt name says which names there are.
+  await openPaused(page, open, '?preset=sael-day&cores=3');
+  const text = await byTestId(page, 'link-notice').textContent();
+  assert.match(text, /preset: no preset 'sael-day'; allowed: .*sale-day/);
+  assert.equal(await control(page, 'cores').locator('input.control__box').inputValue(), '3', 'the other fields stand');
+}
+
+export async function aCurveWithNoPointsSaysWhy({ page, open }) {
+  // No CPU on an event loop: nothing limits it, so there is no utilisation to sweep.
+  await openPaused(page, open, '?model=event-loop&cpu_ms=0&wait_ms=100');
+  await page.waitForFunction(() => document.querySelector('[data-testid="curve-canvas"]')?.dataset.sweeping === 'false');
+  assert.match(
+    await byTestId(page, 'sweep-progress').textContent(),
+    /^No simulated points: nothing in this scenario limits how many requests it finishes/,
+  );
+}
+
 export async function aTamperedLinkSaysWhatWasWrongAndStillWorks({ page, open }) {
   await openPaused(page, open, '?cores=abc&rps=NaN&model=%3Cscript%3Ewindow.pwned%3D1%3C%2Fscript%3E&bogus=1&threads=99999999999&wait_ms=50');
   const notice = byTestId(page, 'link-notice');
