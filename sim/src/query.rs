@@ -125,32 +125,35 @@ impl Notice {
 /// preset has the name (its fields are then the link's alone). The first
 /// `preset` counts; every one is taken out.
 fn with_preset(q: &str) -> (String, Option<Notice>) {
-    let is_preset = |p: &str| percent_decode(p.split('=').next().unwrap_or("")) == "preset";
-    let pairs: Vec<&str> = q.split('&').filter(|p| !p.is_empty()).collect();
-    let Some(first) = pairs.iter().find(|p| is_preset(p)) else {
+    // Keys as the app and teachers write them (a field's name needs no
+    // escape): `preset` and the link's own fields.
+    let key = |p: &str| p.split('=').next().unwrap_or("").to_owned();
+    let (named, own): (Vec<&str>, Vec<&str>) = q.split('&').partition(|p| key(p) == "preset");
+    let Some(first) = named.first() else {
         return (q.to_owned(), None);
     };
     let name = percent_decode(first.split_once('=').map_or("", |(_, v)| v));
-    let own: Vec<&str> = pairs.iter().filter(|p| !is_preset(p)).copied().collect();
-    let Some(base) = crate::presets::preset(&name) else {
-        let notice = Notice::new(
-            Outcome::Ignored,
-            format!(
-                "preset: no preset '{}'; allowed: {}",
-                clip(&name),
-                crate::presets::preset_names().join(", ")
-            ),
-        );
-        return (own.join("&"), Some(notice));
-    };
-    let key = |p: &str| percent_decode(p.split('=').next().unwrap_or(""));
-    let own_keys: Vec<String> = own.iter().map(|p| key(p)).collect();
-    let base_query = to_query(&base);
-    let from_base = base_query
-        .split('&')
-        .filter(|p| !p.is_empty() && !own_keys.contains(&key(p)));
-    let all: Vec<&str> = own.iter().copied().chain(from_base).collect();
-    (all.join("&"), None)
+    let mut all = own.join("&");
+    match crate::presets::preset(&name) {
+        Some(base) => {
+            let own_keys: Vec<String> = own.iter().map(|p| key(p)).collect();
+            for p in to_query(&base).split('&').filter(|p| !own_keys.contains(&key(p))) {
+                all = format!("{all}&{p}");
+            }
+            (all, None)
+        }
+        None => (
+            all,
+            Some(Notice::new(
+                Outcome::Ignored,
+                format!(
+                    "preset: no preset '{}'; allowed: {}",
+                    clip(&name),
+                    crate::presets::preset_names().join(", ")
+                ),
+            )),
+        ),
+    }
 }
 
 /// Reads a query string (with or without a leading `?`) into a scenario.
