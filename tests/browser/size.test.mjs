@@ -115,12 +115,17 @@ import { DIST } from './harness.mjs';
  * open connections with its note, the snapshot read from the cores and
  * counters, the check on pools per loop, a ratio written before its
  * number, "1 event": +2.5 KB, not split by commit; the app 445.1 KB.
+ * The next session (4 Dec), each step measured by building without it:
+ * theory remembering the slowest-of-n calls' moments and the warm-up in
+ * its own unit, +0.2 KB; the curve saying why it has no points or fewer,
+ * +1.0 KB; a link opening a preset with changes, +1.2 KB; the app
+ * 447.5 KB.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 446;
+const BUDGET_KB = 448;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
