@@ -525,9 +525,65 @@ pub const CURVE_LINES: usize = 4;
 /// ([`Theory::has_one_worker_line`]). Labelled "(approx.)" as the
 /// theory of the curve's points (`points_th`, [`curve_theory`](tellers_sim::sweep::curve_theory)) says. A p99
 /// point may invert a transform, so the app computes the lines once a
-/// scenario, one a task (a p99 line of 100 fan-out calls took about 15 ms in
-/// the browser), not on every redraw: [`curve_chart`] takes them.
+/// scenario, a few points a task ([`CurveLines`]), not on every redraw:
+/// [`curve_chart`] takes them.
 pub fn curve_line(th: &Theory, points_th: &Theory, i: usize) -> Option<Series> {
+    let (mut series, line) = curve_line_head(th, points_th, i)?;
+    series.points = line
+        .rhos()
+        .into_iter()
+        .map(|r| (r, line.at(th, r)))
+        .collect();
+    Some(series)
+}
+
+/// Which theory line: the mean or the p99 for `n` workers.
+#[derive(Clone, Copy)]
+struct LineOf {
+    n: u32,
+    p99: bool,
+}
+
+impl LineOf {
+    /// The utilisations the line is drawn at. A p99 line takes every
+    /// other one (0.02, 0.06 … 0.98): each of its points may invert a
+    /// transform (a mix's tail, hedged calls), and 49 points of two lines
+    /// in one task took 53-67 ms in the browser.
+    fn rhos(self) -> Vec<f64> {
+        theory_rhos()
+            .into_iter()
+            .step_by(if self.p99 { 2 } else { 1 })
+            .collect()
+    }
+
+    /// The line's response time at utilisation `r`, ms: theory decides the
+    /// formula (and its corrections); the chart only reads it.
+    fn at(self, th: &Theory, r: f64) -> f64 {
+        if self.p99 {
+            th.p99_at(self.n, r)
+        } else {
+            th.mean_at(self.n, r)
+        }
+    }
+
+    /// Points computed in one call of [`CurveLines::add_one`]: a mean line
+    /// whole, a p99 line [`P99_POINTS_A_CALL`] at a time.
+    fn points_a_call(self) -> usize {
+        if self.p99 {
+            P99_POINTS_A_CALL
+        } else {
+            usize::MAX
+        }
+    }
+}
+
+/// p99 points of a theory line computed in one task. The p99 line of 100
+/// fan-out calls, hedged, took 22-27 ms for its 25 points in one task in
+/// the browser (about 1 ms a point; 90-110 ms with the CPU slowed 4×).
+const P99_POINTS_A_CALL: usize = 5;
+
+/// Theory line `i` with no points yet, and which line it is ([`curve_line`]).
+fn curve_line_head(th: &Theory, points_th: &Theory, i: usize) -> Option<(Series, LineOf)> {
     let c = th.servers.max(1);
     // The same formulas with one worker, labelled by theory's own flags:
     // one worker assumes nothing the c-worker line does not (the p99 still
@@ -557,26 +613,7 @@ pub fn curve_line(th: &Theory, points_th: &Theory, i: usize) -> Option<Series> {
         (false, false) => format!("mean, {}", th.servers_label(1)),
         (false, true) => format!("p99, {}", th.servers_label(1)),
     };
-    // Theory decides the formula (and its corrections); the chart only
-    // reads it. A p99 line takes every other utilisation (0.02, 0.06 …
-    // 0.98): each of its points may invert a transform (a mix's tail,
-    // hedged calls), and 49 points of two lines in one task took 53-67 ms
-    // in the browser.
-    let points = theory_rhos()
-        .into_iter()
-        .step_by(if p99 { 2 } else { 1 })
-        .map(|r| {
-            (
-                r,
-                if p99 {
-                    th.p99_at(n, r)
-                } else {
-                    th.mean_at(n, r)
-                },
-            )
-        })
-        .collect();
-    Some(Series {
+    let series = Series {
         label: if exact {
             what
         } else {
@@ -588,12 +625,13 @@ pub fn curve_line(th: &Theory, points_th: &Theory, i: usize) -> Option<Series> {
             palette::BLUE
         },
         mark: if n == c { Mark::Line } else { Mark::Dashed },
-        points,
-    })
+        points: vec![],
+    };
+    Some((series, LineOf { n, p99 }))
 }
 
-/// The curve's theory lines, computed once a scenario, one line a draw
-/// ([`curve_line`]): a p99 line of 100 fan-out calls took about 15 ms,
+/// The curve's theory lines, computed once a scenario, a few points a
+/// draw ([`curve_line`]): a p99 line of 100 fan-out calls took about 25 ms,
 /// and the curve is redrawn at each simulated point and a few times a
 /// second during a run. Until a new scenario's lines are all there, the
 /// last ones stay drawn.
@@ -601,33 +639,66 @@ pub fn curve_line(th: &Theory, points_th: &Theory, i: usize) -> Option<Series> {
 pub struct CurveLines {
     /// The scenario of the lines being computed.
     of: Option<Scenario>,
-    /// The lines computed so far, and the next one to compute.
+    /// The lines computed so far (the last may be part done: `open` says
+    /// which line it is), and the next line to start.
     done: Vec<Series>,
+    open: Option<LineOf>,
     next: usize,
+    /// True once `of`'s lines are all shown.
+    finished: bool,
     /// The lines drawn.
     shown: Vec<Series>,
 }
 
 impl CurveLines {
-    /// Computes one more line of `s` (theory `th`, and `points_th`, the
-    /// theory of the curve's own points: [`curve_theory`](tellers_sim::sweep::curve_theory)); true once all
+    /// Computes a few more points of the lines of `s` (theory `th`, and
+    /// `points_th`, the theory of the curve's own points:
+    /// [`curve_theory`](tellers_sim::sweep::curve_theory)): a mean line
+    /// whole or [`P99_POINTS_A_CALL`] points of a p99 line. True once all
     /// are shown.
     pub fn add_one(&mut self, s: &Scenario, th: &Theory, points_th: &Theory) -> bool {
         if self.of.as_ref() != Some(s) {
             self.of = Some(s.clone());
             self.done.clear();
+            self.open = None;
             self.next = 0;
+            self.finished = false;
         }
-        if self.next == CURVE_LINES {
+        if self.finished {
             return true;
         }
-        self.done.extend(curve_line(th, points_th, self.next));
-        self.next += 1;
-        if self.next < CURVE_LINES {
-            return false;
+        self.start_next_line(th, points_th);
+        if let (Some(line), Some(series)) = (self.open, self.done.last_mut()) {
+            let rhos = line.rhos();
+            let from = series.points.len();
+            let to = from.saturating_add(line.points_a_call()).min(rhos.len());
+            series
+                .points
+                .extend(rhos[from..to].iter().map(|&r| (r, line.at(th, r))));
+            if to < rhos.len() {
+                return false;
+            }
+            self.open = None;
+            self.start_next_line(th, points_th);
+            if self.open.is_some() {
+                return false;
+            }
         }
         self.shown = std::mem::take(&mut self.done);
+        self.finished = true;
         true
+    }
+
+    /// Starts the next line that exists, with no points yet, unless one is
+    /// open.
+    fn start_next_line(&mut self, th: &Theory, points_th: &Theory) {
+        while self.open.is_none() && self.next < CURVE_LINES {
+            if let Some((series, line)) = curve_line_head(th, points_th, self.next) {
+                self.done.push(series);
+                self.open = Some(line);
+            }
+            self.next += 1;
+        }
     }
 
     /// The lines to draw.
@@ -1307,24 +1378,50 @@ mod tests {
         let (ta, tb) = (theory(&a), theory(&b));
         let (pa, pb) = (curve_theory(&a, &ta), curve_theory(&b, &tb));
         assert!(ta.servers > 1 && ta.curve_formula && tb.servers > 1 && tb.curve_formula);
+        // Each mean line in one call, each p99 line of 25 points in five.
+        let calls = |lines: &[Series]| -> usize {
+            lines
+                .iter()
+                .map(|l| {
+                    if l.label.starts_with("p99") {
+                        l.points.len().div_ceil(P99_POINTS_A_CALL)
+                    } else {
+                        1
+                    }
+                })
+                .sum()
+        };
+        let all_a = curve_lines(&ta, &pa);
+        assert_eq!(all_a.len(), CURVE_LINES);
+        assert_eq!(calls(&all_a), 12);
         let mut lines = CurveLines::default();
-        for _ in 1..CURVE_LINES {
+        for _ in 1..calls(&all_a) {
             assert!(!lines.add_one(&a, &ta, &pa));
             assert!(lines.shown().is_empty());
         }
         assert!(lines.add_one(&a, &ta, &pa));
-        let all_a = curve_lines(&ta, &pa);
         assert_eq!(lines.shown(), all_a);
         assert!(lines.add_one(&a, &ta, &pa));
         assert_eq!(lines.shown(), all_a);
-        // A new scenario: a's lines stay until b's four are computed.
-        for _ in 1..CURVE_LINES {
+        // A new scenario: a's lines stay until all of b's are computed.
+        for _ in 1..calls(&curve_lines(&tb, &pb)) {
             assert!(!lines.add_one(&b, &tb, &pb));
             assert_eq!(lines.shown(), all_a);
         }
         assert!(lines.add_one(&b, &tb, &pb));
         assert_eq!(lines.shown(), curve_lines(&tb, &pb));
         assert_ne!(lines.shown(), all_a);
+        // A scenario with no theory lines (a fan-out the dependency
+        // limits): none are drawn, from the first call.
+        let none = Scenario {
+            fan_out: 3,
+            dep_concurrency: Some(1),
+            ..Scenario::default()
+        };
+        let (tn, pn) = (theory(&none), curve_theory(&none, &theory(&none)));
+        assert!(curve_lines(&tn, &pn).is_empty());
+        assert!(lines.add_one(&none, &tn, &pn));
+        assert!(lines.shown().is_empty());
     }
 
     #[test]

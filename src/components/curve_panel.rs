@@ -24,7 +24,7 @@ pub fn CurvePanel(
     // The theory of the curve's own points, once a scenario: whether its
     // lines are exact for them (the caption's note and the lines' labels).
     let points_th = Memo::new(move |_| curve_theory(&lab.scenario.get(), &lab.theory.get()));
-    // Bumped while a scenario's theory lines are being computed, one a draw.
+    // Bumped while a scenario's theory lines are being computed, a few points a draw.
     let more = RwSignal::new(0_usize);
     Effect::new(move |_| {
         more.track();
