@@ -137,7 +137,10 @@ fn with_preset(q: &str) -> (String, Option<Notice>) {
     match crate::presets::preset(&name) {
         Some(base) => {
             let own_keys: Vec<String> = own.iter().map(|p| key(p)).collect();
-            for p in to_query(&base).split('&').filter(|p| !own_keys.contains(&key(p))) {
+            for p in to_query(&base)
+                .split('&')
+                .filter(|p| !own_keys.contains(&key(p)))
+            {
                 all = format!("{all}&{p}");
             }
             (all, None)
