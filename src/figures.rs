@@ -41,9 +41,13 @@ pub enum Window {
 }
 
 /// True while a report's measured window is too short to read: the run is
-/// still in its warm-up (which is not measured) or has barely left it.
+/// still in its warm-up (which is not measured) or, still running, has
+/// barely left it. A run that has ended has its final figures, however
+/// short its window (a run of 0.5 s measured 64 requests and said nothing
+/// was measured).
 pub fn warming_up(r: &Report) -> bool {
-    r.sim_time_s <= r.warmup_s || (r.warmup_s > 0.0 && r.sim_time_s - r.warmup_s < MIN_WINDOW_S)
+    r.sim_time_s <= r.warmup_s
+        || (!ended(r) && r.warmup_s > 0.0 && r.sim_time_s - r.warmup_s < MIN_WINDOW_S)
 }
 
 /// True once some request that arrived after the warm-up has finished, so
@@ -102,6 +106,10 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
         (Window::WarmingUp, None) if cut => {
             Some("Nothing was measured: the run stopped as it began.".to_owned())
         }
+        // Past the warm-up but less than MIN_WINDOW_S measured.
+        (Window::WarmingUp, Some(_)) if r.sim_time_s > r.warmup_s => Some(
+            "Measuring: the figures and signs appear once a second past the warm-up has run, or when the run ends.".to_owned(),
+        ),
         (Window::WarmingUp, Some(w)) => Some(format!(
             "Warming up: {} not measured. The figures and signs appear after.",
             w.first()
@@ -1296,6 +1304,33 @@ mod tests {
             ..Report::default()
         };
         assert!(!warming_up(&done));
+        // A run of half a second: while it runs its 0.45 s past the
+        // warm-up are too short to read; once it has finished they are its
+        // figures.
+        let half = Scenario {
+            duration_s: 0.5,
+            ..Scenario::default()
+        };
+        let running = Report {
+            sim_time_s: 0.3,
+            warmup_s: 0.05,
+            completed: 40,
+            measured: 35,
+            ..Report::default()
+        };
+        assert!(warming_up(&running));
+        assert_eq!(
+            measuring_note(&half, &running).unwrap(),
+            "Measuring: the figures and signs appear once a second past the warm-up has run, or when the run ends."
+        );
+        let ended = Report {
+            sim_time_s: 0.5,
+            finished: true,
+            ..running
+        };
+        assert!(!warming_up(&ended));
+        assert_eq!(window(&ended), Window::Measured);
+        assert_eq!(measuring_note(&half, &ended), None);
     }
 
     /// `s` run up to `t_s` simulated seconds, as the animation would.
