@@ -3,7 +3,7 @@
 //! point) and the time series of a run, and where each part of a chart goes
 //! on a canvas of a given width. [`crate::draw`] paints them with plotters.
 
-use tellers_sim::report::{Report, SeriesPoint, StoppedBy};
+use tellers_sim::report::{Report, SeriesPoint};
 use tellers_sim::signs::backlog_grows;
 use tellers_sim::theory::Theory;
 use tellers_sim::Scenario;
@@ -377,20 +377,20 @@ pub fn sweep_json(points: &[SweepPoint]) -> String {
 
 /// The line under the curve on its simulated points: how far the sweep
 /// has got while it runs (`done` of `total`), then how many points it drew
-/// and, for points whose run measured nothing (`missed`: utilisation 0–1
-/// and what stopped the run), why they are not drawn. No point at all
-/// and none missed: the scenario has no capacity to take a share of.
+/// and, for points it could not draw (`missed`: utilisation 0–1 and why,
+/// [`point_missed`](tellers_sim::sweep::point_missed)), why. No point at
+/// all and none missed: the scenario has no capacity to take a share of.
 pub fn sweep_progress(
     done: usize,
     total: usize,
     sweeping: bool,
-    missed: &[(f64, StoppedBy)],
+    missed: &[(f64, &'static str)],
 ) -> String {
     if sweeping {
         return format!("Simulating points: {} of {total}", done + missed.len());
     }
     if done == 0 && missed.is_empty() {
-        return "No simulated points: nothing in this scenario limits how many requests it finishes, so there is no utilisation to run them at.".to_owned();
+        return "No simulated points: the scenario's capacity is unlimited, so there is no share of it to run them at.".to_owned();
     }
     let drawn = format!(
         "{done} simulated {}",
@@ -403,29 +403,18 @@ pub fn sweep_progress(
         .iter()
         .map(|(rho, _)| format!("{} %", fmt_axis_tick((rho * 100.0).round(), false)))
         .collect();
-    let mut why: Vec<&str> = missed.iter().map(|(_, by)| missed_because(*by)).collect();
+    let mut why: Vec<&str> = missed.iter().map(|(_, why)| *why).collect();
     why.dedup();
+    let (points, are) = if missed.len() == 1 {
+        ("the point", "is")
+    } else {
+        ("the points", "are")
+    };
     format!(
-        "{drawn}; {} {} measured nothing: {}.",
-        if missed.len() == 1 {
-            "the point at"
-        } else {
-            "the points at"
-        },
+        "{drawn}; {points} at {} {are} not drawn: {}.",
         tellers_sim::text::and_list(&at),
         why.join("; ")
     )
-}
-
-/// Why a point's run measured nothing, as the reason it stopped.
-fn missed_because(by: StoppedBy) -> &'static str {
-    match by {
-        StoppedBy::EventBudget => "the run spent its budget of events before a request finished",
-        StoppedBy::InFlightLimit | StoppedBy::CallLimit | StoppedBy::ConnLimit => {
-            "the run stopped with more inside than the engine keeps, before a request finished"
-        }
-        StoppedBy::Duration | StoppedBy::AllDone => "no request finished inside the run",
-    }
 }
 
 /// A log axis range, in whole decades, covering every positive finite value.
@@ -878,32 +867,32 @@ mod tests {
 
     #[test]
     fn the_sweep_says_why_points_are_missing() {
+        let (budget, slow) = ("its run spent its budget", "it never reached its load");
         assert_eq!(
             sweep_progress(3, 10, true, &[]),
             "Simulating points: 3 of 10"
         );
         assert_eq!(
-            sweep_progress(3, 10, true, &[(0.1, StoppedBy::EventBudget)]),
+            sweep_progress(3, 10, true, &[(0.1, budget)]),
             "Simulating points: 4 of 10"
         );
         assert_eq!(sweep_progress(10, 10, false, &[]), "10 simulated points");
         assert_eq!(sweep_progress(1, 10, false, &[]), "1 simulated point");
         assert_eq!(
             sweep_progress(0, 10, false, &[]),
-            "No simulated points: nothing in this scenario limits how many requests it finishes, so there is no utilisation to run them at."
+            "No simulated points: the scenario's capacity is unlimited, so there is no share of it to run them at."
         );
         assert_eq!(
-            sweep_progress(
-                8,
-                10,
-                false,
-                &[(0.9, StoppedBy::EventBudget), (0.95, StoppedBy::EventBudget)]
-            ),
-            "8 simulated points; the points at 90 % and 95 % measured nothing: the run spent its budget of events before a request finished."
+            sweep_progress(8, 10, false, &[(0.9, budget), (0.95, budget)]),
+            "8 simulated points; the points at 90 % and 95 % are not drawn: its run spent its budget."
         );
         assert_eq!(
-            sweep_progress(9, 10, false, &[(0.1, StoppedBy::Duration)]),
-            "9 simulated points; the point at 10 % measured nothing: no request finished inside the run."
+            sweep_progress(8, 10, false, &[(0.1, slow), (0.95, budget)]),
+            "8 simulated points; the points at 10 % and 95 % are not drawn: it never reached its load; its run spent its budget."
+        );
+        assert_eq!(
+            sweep_progress(9, 10, false, &[(0.1, slow)]),
+            "9 simulated points; the point at 10 % is not drawn: it never reached its load."
         );
     }
 

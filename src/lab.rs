@@ -19,7 +19,7 @@ use crate::charts::SweepPoint;
 use crate::draw::{draw_tellers, Theme};
 use crate::figures::stop_note;
 use crate::format::{fmt_length_s, fmt_num};
-use tellers_sim::sweep::{sweep_scenario, SWEEP_RHOS};
+use tellers_sim::sweep::{point_missed, sweep_scenario, SWEEP_RHOS};
 
 /// Wall time one slice may use, ms.
 pub const SLICE_MS: f64 = 5.0;
@@ -174,9 +174,9 @@ pub struct Lab {
     pub snapshot: RwSignal<Snapshot>,
     /// Simulated points of the curve so far.
     pub sweep: RwSignal<Vec<SweepPoint>>,
-    /// Points of the curve whose run measured nothing: the utilisation
-    /// (0–1) and what stopped the run.
-    pub sweep_missed: RwSignal<Vec<(f64, StoppedBy)>>,
+    /// Points of the curve that cannot be drawn: the utilisation (0–1)
+    /// and why ([`point_missed`]).
+    pub sweep_missed: RwSignal<Vec<(f64, &'static str)>>,
     /// True while the sweep still runs.
     pub sweeping: RwSignal<bool>,
     /// Whether to draw in dark colours.
@@ -435,7 +435,13 @@ impl Lab {
         );
     }
 
-    fn sweep_point(self, generation: u64, s: Scenario, i: usize, mut sim: Option<Simulation>) {
+    fn sweep_point(
+        self,
+        generation: u64,
+        s: Scenario,
+        i: usize,
+        mut sim: Option<(Scenario, Simulation)>,
+    ) {
         if self.sweep_generation.try_get_value() != Some(generation) {
             return;
         }
@@ -445,22 +451,26 @@ impl Lab {
             return;
         }
         if sim.is_none() {
-            sim = sweep_scenario(&s, &th, SWEEP_RHOS[i]).and_then(|p| Simulation::new(&p).ok());
+            sim = sweep_scenario(&s, &th, SWEEP_RHOS[i])
+                .and_then(|p| Some((p.clone(), Simulation::new(&p).ok()?)));
             if sim.is_none() {
                 self.sweeping.set(false);
                 return;
             }
         }
-        let Some(mut running) = sim else { return };
+        let Some((point, mut running)) = sim else {
+            return;
+        };
         let (next_i, next_sim) = if run_slice(&mut running, SLICE_MS) {
-            (i, Some(running))
+            (i, Some((point, running)))
         } else {
             let r = running.report();
-            // A point that measured nothing (its run stopped first) has
-            // no response time to draw: the panel says why.
+            // A point that cannot be drawn (it measured nothing, or never
+            // reached its load) has no response time to draw: the panel
+            // says why.
             let rho = SWEEP_RHOS[i];
-            if r.measured == 0 {
-                self.sweep_missed.update(|v| v.push((rho, r.stopped_by)));
+            if let Some(why) = point_missed(&point, &r) {
+                self.sweep_missed.update(|v| v.push((rho, why)));
             } else {
                 self.sweep.update(|v| {
                     v.push(SweepPoint {

@@ -2,6 +2,7 @@
 //! at a chosen utilisation of its capacity. The app's curve and
 //! `tellers sweep` both use these, so they show the same points.
 
+use crate::report::{Report, StoppedBy};
 use crate::scenario::{Arrivals, Scenario, MAX_DURATION_S, MAX_RPS, MIN_RPS};
 use crate::theory::{keep_alive_fill_s, keep_alive_life_s, theory, Theory};
 
@@ -67,6 +68,40 @@ pub fn sweep_scenario(s: &Scenario, th: &Theory, rho: f64) -> Option<Scenario> {
     })
 }
 
+/// Least share of its rate a keep-alive point's arrivals must reach in its
+/// measured window for the point to be drawn: below it the run never
+/// reached the utilisation the point stands for. The WAF presets' points
+/// reach 0.86 to 1.23 of their rates (seed 1: connections arrive in
+/// bursts); connections that think for 100 s reached under a tenth.
+pub const MIN_SHARE_ARRIVED: f64 = 0.5;
+
+/// Why the run `r` of a curve point (`point`, from [`sweep_scenario`])
+/// cannot be drawn, in words, or `None` when it can: it measured no
+/// request (what stopped it), or its arrivals reached under
+/// [`MIN_SHARE_ARRIVED`] of the rate it was set to (keep-alive connections
+/// that think for minutes open too slowly to reach the rate within a
+/// point's run, and a point drawn there would stand at a load it never
+/// had). The app's curve and `tellers sweep` both ask this.
+pub fn point_missed(point: &Scenario, r: &Report) -> Option<&'static str> {
+    if r.measured == 0 {
+        return Some(match r.stopped_by {
+            StoppedBy::EventBudget => {
+                "the run spent its budget of events before a request finished"
+            }
+            StoppedBy::InFlightLimit | StoppedBy::CallLimit | StoppedBy::ConnLimit => {
+                "the run stopped with more inside than the engine keeps, before a request finished"
+            }
+            StoppedBy::Duration | StoppedBy::AllDone => "no request finished inside the run",
+        });
+    }
+    // Only a point whose arrivals last the whole run (keep-alive
+    // connections): other points stop arriving after their count of
+    // requests, and their window holds the last requests' finish too.
+    (point.requests.is_none() && r.arrival_rps < MIN_SHARE_ARRIVED * point.rps).then_some(
+        "requests arrived at under half the point's rate, so the run never reached its load",
+    )
+}
+
 /// Theory of the curve's own points: `s` as [`sweep_scenario`] runs it at
 /// the highest utilisation of [`SWEEP_RHOS`] (random arrivals at a steady
 /// load below the limit, no timeout, retries or shedding). Its exactness
@@ -126,6 +161,56 @@ mod tests {
     use super::*;
     use crate::presets::preset;
     use crate::theory::theory;
+
+    #[test]
+    fn a_point_is_drawn_once_it_measured_requests_at_its_load() {
+        let th = theory(&Scenario::default());
+        let point = sweep_scenario(&Scenario::default(), &th, 0.5).unwrap();
+        let ran = Report {
+            measured: 100,
+            arrival_rps: 0.1 * point.rps,
+            ..Report::default()
+        };
+        // A counted point's arrivals stop early: its window's rate says
+        // nothing of its load.
+        assert!(point.requests.is_some());
+        assert_eq!(point_missed(&point, &ran), None);
+        let nothing = Report {
+            measured: 0,
+            stopped_by: StoppedBy::EventBudget,
+            ..ran
+        };
+        assert_eq!(
+            point_missed(&point, &nothing),
+            Some("the run spent its budget of events before a request finished")
+        );
+        // Keep-alive connections that think for 100 s: the point's run
+        // never reaches its rate, and is not drawn.
+        let slow = Scenario {
+            model: crate::Model::EventLoop,
+            conn_requests: 100_000,
+            think_ms: 100_000.0,
+            ..Scenario::default()
+        };
+        let slow_th = theory(&slow);
+        let p = sweep_scenario(&slow, &slow_th, 0.5).unwrap();
+        let r = crate::simulate(&p).unwrap();
+        assert!(
+            r.measured > 0 && r.arrival_rps < 0.1 * p.rps,
+            "{} of {}",
+            r.arrival_rps,
+            p.rps
+        );
+        assert_eq!(
+            point_missed(&p, &r),
+            Some("requests arrived at under half the point's rate, so the run never reached its load")
+        );
+        // The WAF presets' keep-alive points reach their rates.
+        let waf = preset("waf-inline").unwrap();
+        let waf_th = theory(&waf);
+        let p = sweep_scenario(&waf, &waf_th, 0.5).unwrap();
+        assert_eq!(point_missed(&p, &crate::simulate(&p).unwrap()), None);
+    }
 
     #[test]
     fn the_fields_a_point_sets_are_the_ones_listed() {

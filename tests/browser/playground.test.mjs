@@ -266,12 +266,20 @@ export async function aLinkOpensAPresetWithItsOwnChanges({ page, open }) {
 }
 
 export async function aCurveWithNoPointsSaysWhy({ page, open }) {
-  // No CPU on an event loop: nothing limits it, so there is no utilisation to sweep.
+  // No CPU on an event loop: its capacity is unlimited, so there is no utilisation to sweep.
   await openPaused(page, open, '?model=event-loop&cpu_ms=0&wait_ms=100');
   await page.waitForFunction(() => document.querySelector('[data-testid="curve-canvas"]')?.dataset.sweeping === 'false');
   assert.match(
     await byTestId(page, 'sweep-progress').textContent(),
-    /^No simulated points: nothing in this scenario limits how many requests it finishes/,
+    /^No simulated points: the scenario's capacity is unlimited/,
+  );
+  // Keep-alive connections that think for 100 s never bring a point up to
+  // its rate: no point is drawn, and the panel says why.
+  await openPaused(page, open, '?model=event-loop&conn_requests=100000&think_ms=100000');
+  await page.waitForFunction(() => document.querySelector('[data-testid="curve-canvas"]')?.dataset.sweeping === 'false', null, { timeout: 30_000 });
+  assert.equal(
+    await byTestId(page, 'sweep-progress').textContent(),
+    "0 simulated points; the points at 10 %, 20 %, 30 %, 40 %, 50 %, 60 %, 70 %, 80 %, 90 % and 95 % are not drawn: requests arrived at under half the point's rate, so the run never reached its load.",
   );
 }
 

@@ -186,7 +186,7 @@ fn simulate_showing_progress(
     let start = Instant::now();
     let mut next = progress.every;
     let mut shown = false;
-    while sim.run_until(u64::MAX, 200_000) {
+    while sim.run_until(u64::MAX, 50_000) {
         let wall = start.elapsed();
         if wall >= next {
             let line = progress_line(what, s, sim.now() as f64 / 1e9, wall);
@@ -511,8 +511,10 @@ fn sweep_rows(s: &Scenario, points: &[f64]) -> Result<Vec<serde_json::Value>, St
         let what = format!("point {} of {} (ρ = {rho}): ", i + 1, points.len());
         let r = simulate_showing_progress(&sc, &what, &mut progress)
             .map_err(|e| format!("sweep: point ρ = {rho} is not valid: {e:?}"))?;
-        // A point where nothing finished has no simulated time (null, "—").
-        let done = (r.measured > 0).then_some(&r.latency_ms);
+        // A point that cannot be drawn (nothing finished, or it never
+        // reached its load) has no simulated time (null, "—"), and says why.
+        let missed = tellers_sim::sweep::point_missed(&sc, &r);
+        let done = missed.is_none().then_some(&r.latency_ms);
         rows.push(serde_json::json!({
             "rho": rho, "rps": sc.rps,
             "theory_mean_ms": point_theory.mean_ms, "theory_p99_ms": point_theory.p99_ms,
@@ -520,6 +522,7 @@ fn sweep_rows(s: &Scenario, points: &[f64]) -> Result<Vec<serde_json::Value>, St
             "theory_approx_because": point_theory.approx_because,
             "sim_mean_ms": done.map(|l| l.mean), "sim_p99_ms": done.map(|l| l.p99),
             "sim_cpu": r.cpu_utilisation, "completed": r.completed,
+            "sim_arrival_rps": r.arrival_rps, "missed_because": missed,
         }));
     }
     Ok(rows)
@@ -550,7 +553,7 @@ fn sweep_print(rows: Vec<serde_json::Value>, json: bool) {
         "sim p99"
     );
     let mut approx = false;
-    for r in rows {
+    for r in &rows {
         // Three significant digits below 100 (a rate of 0.0033 rps is not 0.0).
         let f = |k: &str| {
             r[k].as_f64().map_or("—".to_string(), |v| {
@@ -581,6 +584,22 @@ fn sweep_print(rows: Vec<serde_json::Value>, json: bool) {
             f("sim_mean_ms"),
             theory("theory_p99_ms", "theory_p99_exact"),
             f("sim_p99_ms")
+        );
+    }
+    // Points with no simulated figures, and why, once for each reason.
+    let mut missed: Vec<(&str, Vec<String>)> = Vec::new();
+    for r in &rows {
+        if let (Some(why), Some(rho)) = (r["missed_because"].as_str(), r["rho"].as_f64()) {
+            match missed.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, at)) => at.push(format!("{rho:.2}")),
+                None => missed.push((why, vec![format!("{rho:.2}")])),
+            }
+        }
+    }
+    for (why, at) in missed {
+        out!(
+            "— ρ = {}: not simulated: {why}",
+            tellers_sim::text::and_list(&at)
         );
     }
     // Why, once each: the points' own theory (Poisson arrivals at each
