@@ -1259,9 +1259,16 @@ fn approximations(
             } else {
                 fmt_fixed(fill_s, 0)
             };
+            // Two significant figures below one a second ("0.0038", not "0.0").
+            let per_s = s.steady_rps() / f64::from(s.conn_requests);
+            let decimals = if per_s >= 1.0 {
+                1
+            } else {
+                ((-per_s.log10()).ceil() as usize + 1).min(9)
+            };
             add(&format!(
                 "the run starts with no connection open: they open at {} a second and each sends for about {secs} s, so the arrivals reach {} rps only after that, later than the warm-up ends",
-                fmt_fixed(s.steady_rps() / f64::from(s.conn_requests), 1),
+                fmt_fixed(per_s, decimals),
                 rps_text(s.steady_rps()),
             ));
         }
@@ -2161,6 +2168,25 @@ mod tests {
     use crate::presets::preset;
 
     /// The model of the line and its notes name what the scenario has.
+    #[test]
+    fn slow_connections_open_at_a_rate_with_two_significant_figures() {
+        let s = Scenario {
+            model: Model::EventLoop,
+            rps: 150.0,
+            conn_requests: 100_000,
+            think_ms: 100_000.0,
+            ..Scenario::default()
+        };
+        let th = theory(&s);
+        assert!(
+            th.approx_because
+                .iter()
+                .any(|w| w.contains("they open at 0.0015 a second")),
+            "{:?}",
+            th.approx_because
+        );
+    }
+
     #[test]
     fn the_line_and_its_notes_name_what_the_scenario_has() {
         let capped = Scenario {
