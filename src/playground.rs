@@ -81,6 +81,8 @@ pub fn link_notice_lead(notices: &[Notice]) -> &'static str {
     let all = |o: Outcome| notices.iter().all(|n| n.outcome == o);
     if all(Outcome::UsedDefault) {
         "Their defaults are shown instead:"
+    } else if all(Outcome::UsedPreset) {
+        "The preset's values are shown instead:"
     } else if all(Outcome::KeptFirst) {
         "Each was given more than once, and its first value is shown:"
     } else if all(Outcome::Ignored) {
@@ -337,9 +339,19 @@ mod tests {
             lead("cores=6&cores=8"),
             "Each was given more than once, and its first value is shown:"
         );
-        for q in ["cores=abc", "cores=0&speed=NaN", "cores=abc&cores=8"] {
+        for q in [
+            "cores=abc",
+            "cores=0&speed=NaN",
+            "cores=abc&cores=8",
+            "preset=nope",
+        ] {
             assert_eq!(lead(q), "Their defaults are shown instead:", "{q}");
         }
+        // From a preset, a field that cannot be read shows the preset's value.
+        assert_eq!(
+            lead("preset=mm1&cores=abc"),
+            "The preset's values are shown instead:"
+        );
         assert_eq!(
             lead("bogus=1"),
             "The playground has no such settings, so they were ignored:"

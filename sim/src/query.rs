@@ -98,6 +98,9 @@ pub enum Outcome {
     /// The field shows its default instead (a bad value, a rule between
     /// fields, or a repeat of a field whose first value was not used).
     UsedDefault,
+    /// As [`Outcome::UsedDefault`], in a link that starts from a preset:
+    /// the field shows the preset's value.
+    UsedPreset,
     /// The field was given more than once; its first value is shown.
     KeptFirst,
     /// Not a field: nothing was set from it.
@@ -120,43 +123,47 @@ impl Notice {
 }
 
 /// A link may start from a preset: `preset=sale-day&rps=300` is the
-/// preset's fields (as [`to_query`] writes them) with the link's own, which
-/// win. Returns the link with the preset written out, and a notice when no
-/// preset has the name (its fields are then the link's alone). The first
-/// `preset` counts; every one is taken out.
-fn with_preset(q: &str) -> (String, Option<Notice>) {
-    // Keys as the app and teachers write them (a field's name needs no
-    // escape): `preset` and the link's own fields.
+/// preset with the link's own fields on it. Returns the preset (`None`
+/// when the link names none, or a name no preset has: then a notice says
+/// so and lists the names), the link's other settings, and a notice when
+/// `preset` is given more than once (the first counts).
+fn preset_of(q: &str) -> (Option<Scenario>, String, Vec<Notice>) {
     let key = |p: &str| p.split('=').next().unwrap_or("").to_owned();
     let (named, own): (Vec<&str>, Vec<&str>) = q.split('&').partition(|p| key(p) == "preset");
     let Some(first) = named.first() else {
-        return (q.to_owned(), None);
+        return (None, q.to_owned(), vec![]);
     };
-    let name = percent_decode(first.split_once('=').map_or("", |(_, v)| v));
-    let mut all = own.join("&");
-    match crate::presets::preset(&name) {
-        Some(base) => {
-            let own_keys: Vec<String> = own.iter().map(|p| key(p)).collect();
-            for p in to_query(&base)
-                .split('&')
-                .filter(|p| !own_keys.contains(&key(p)))
-            {
-                all = format!("{all}&{p}");
-            }
-            (all, None)
-        }
-        None => (
-            all,
-            Some(Notice::new(
-                Outcome::Ignored,
-                format!(
-                    "preset: no preset '{}'; allowed: {}",
-                    clip(&name),
-                    crate::presets::preset_names().join(", ")
-                ),
-            )),
-        ),
+    let mut notices = vec![];
+    if named.len() > 1 {
+        notices.push(Notice::new(
+            Outcome::KeptFirst,
+            if named.len() == 2 {
+                "preset: given twice; the first was used".to_owned()
+            } else {
+                format!("preset: given {} times; the first was used", named.len())
+            },
+        ));
     }
+    // Names are lower case: "Sale-Day" is sale-day.
+    let name = percent_decode(first.split_once('=').map_or("", |(_, v)| v))
+        .trim()
+        .to_ascii_lowercase();
+    let preset = crate::presets::preset(&name);
+    if preset.is_none() {
+        let what = if name.is_empty() {
+            "no name given".to_owned()
+        } else {
+            format!("no preset '{}'", clip(&name))
+        };
+        notices.push(Notice::new(
+            Outcome::UsedDefault,
+            format!(
+                "preset: {what}; the defaults were used; allowed: {}",
+                crate::presets::preset_names().join(", ")
+            ),
+        ));
+    }
+    (preset, own.join("&"), notices)
 }
 
 /// Reads a query string (with or without a leading `?`) into a scenario.
@@ -174,10 +181,26 @@ pub fn from_query(q: &str) -> (Scenario, Vec<String>) {
 /// first of a repeated field kept, or an unknown name ignored.
 pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
     let q = q.strip_prefix('?').unwrap_or(q);
-    let (q, preset_notice) = with_preset(q);
+    let (preset, q, mut notices) = preset_of(q);
     let q = q.as_str();
-    let mut s = Scenario::default();
-    let mut notices: Vec<Notice> = preset_notice.into_iter().collect();
+    // What a field the link cannot set keeps: the preset's value, or the
+    // default.
+    let (fallback, used, put_back, all_used) = match preset {
+        Some(_) => (
+            Outcome::UsedPreset,
+            "the preset's value was used",
+            "the preset's value",
+            "the preset was used",
+        ),
+        None => (
+            Outcome::UsedDefault,
+            "the default was used",
+            "its default",
+            "the defaults were used",
+        ),
+    };
+    let base = preset.unwrap_or_default();
+    let mut s = base.clone();
     let mut seen: Vec<&str> = Vec::new();
     // Fields given more than once: where their notice goes, and how often
     // they were given. Whether the first value stood is known only at the
@@ -222,10 +245,7 @@ pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
         seen.push(f.name);
         match f.set_text(&mut s, &raw) {
             Ok(()) => set.push(f),
-            Err(e) => notices.push(Notice::new(
-                Outcome::UsedDefault,
-                format!("{}: {e}; the default was used", f.name),
-            )),
+            Err(e) => notices.push(Notice::new(fallback, format!("{}: {e}; {used}", f.name))),
         }
     }
     if unknown > MAX_UNKNOWN_LISTED {
@@ -251,7 +271,6 @@ pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
     // the link set from the last; if none alone clears it, the named field
     // (or the last set) goes back and the next pass looks again. Each pass
     // puts one changed field back, so it ends.
-    let base = Scenario::default();
     let differs = |f: &crate::scenario::Field, s: &Scenario| (f.get)(s) != (f.get)(&base);
     let reset = |f: &crate::scenario::Field, s: &Scenario| {
         let mut next = s.clone();
@@ -270,21 +289,21 @@ pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
             .find(|f| !reset(f, &s).validate().iter().any(|x| x.field == e.field));
         let Some(f) = clears.or(candidates.first()).copied() else {
             notices.push(Notice::new(
-                Outcome::UsedDefault,
-                "the scenario could not be repaired; the defaults were used".to_string(),
+                fallback,
+                format!("the scenario could not be repaired; {all_used}"),
             ));
-            s = Scenario::default();
+            s = base.clone();
             set.clear();
             break;
         };
         s = reset(f, &s);
         set.retain(|x| x.name != f.name);
         notices.push(Notice::new(
-            Outcome::UsedDefault,
+            fallback,
             if f.name == e.field {
-                format!("{e}; the default was used")
+                format!("{e}; {used}")
             } else {
-                format!("{e}; {} was put back to its default", f.name)
+                format!("{e}; {} was put back to {put_back}", f.name)
             },
         ));
     }
@@ -303,7 +322,7 @@ pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
             )
         } else {
             Notice::new(
-                Outcome::UsedDefault,
+                fallback,
                 format!("{name}: {given}; only the first value was read"),
             )
         };
@@ -383,6 +402,7 @@ mod tests {
     fn a_link_may_start_from_a_preset_and_change_some_fields() {
         let sale = crate::presets::preset("sale-day").unwrap();
         assert_eq!(from_query("preset=sale-day"), (sale.clone(), vec![]));
+        assert_eq!(from_query("preset=Sale-Day").0, sale);
         // The link's own fields win, wherever the preset stands in it.
         let (s, notices) = from_query("rps=123&preset=sale-day&seed=9");
         assert_eq!(notices, Vec::<String>::new());
@@ -394,24 +414,50 @@ mod tests {
                 ..sale.clone()
             }
         );
-        // A repeated field is still one notice, and the first preset counts.
+        // A field the link cannot set keeps the preset's value, said so.
+        let (s, notices) = from_query_notices("preset=mm1&cores=abc");
+        assert_eq!(s, crate::presets::preset("mm1").unwrap());
+        assert_eq!(notices.len(), 1);
+        assert_eq!(notices[0].outcome, Outcome::UsedPreset);
+        assert!(
+            notices[0].text.ends_with("; the preset's value was used"),
+            "{notices:?}"
+        );
+        // A rule between fields puts a field back to the preset's value.
+        let (s, notices) = from_query("preset=sale-day&arrivals=closed&cpu_ms=0&wait_ms=0");
+        assert!(s.validate().is_empty());
+        assert!(
+            notices
+                .iter()
+                .any(|n| n.contains("was put back to the preset's value")),
+            "{notices:?}"
+        );
+        // A repeated preset is said, and the first counts; a repeated field
+        // is its own notice.
         let (s, notices) = from_query("preset=sale-day&preset=mm1&rps=5&rps=6");
         assert_eq!(s.rps, 5.0);
         assert_eq!(s.cores, sale.cores);
-        assert_eq!(notices.len(), 1, "{notices:?}");
-        // An unknown name says what is allowed; the link's fields stand.
-        let (s, notices) = from_query("preset=sael-day&cores=3");
+        assert_eq!(
+            notices,
+            vec![
+                "preset: given twice; the first was used".to_owned(),
+                "rps: given twice; the first value was kept".to_owned()
+            ]
+        );
+        // An unknown or missing name says what is allowed and that the
+        // defaults are shown; the link's fields stand.
+        let (s, notices) = from_query_notices("preset=sael-day&cores=3");
         assert_eq!(s.cores, 3);
         assert_eq!(notices.len(), 1);
+        assert_eq!(notices[0].outcome, Outcome::UsedDefault);
         assert!(
-            notices[0].starts_with("preset: no preset 'sael-day'; allowed: ")
-                && notices[0].contains("sale-day"),
+            notices[0]
+                .text
+                .starts_with("preset: no preset 'sael-day'; the defaults were used; allowed: ")
+                && notices[0].text.contains("sale-day"),
             "{notices:?}"
         );
-        assert_eq!(
-            from_query_notices("preset=nope").1[0].outcome,
-            Outcome::Ignored
-        );
+        assert!(from_query("preset=").1[0].starts_with("preset: no name given; "));
     }
 
     #[test]

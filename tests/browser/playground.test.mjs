@@ -261,8 +261,15 @@ export async function aLinkOpensAPresetWithItsOwnChanges({ page, open }) {
   // A misspelt name says which names there are.
   await openPaused(page, open, '?preset=sael-day&cores=3');
   const text = await byTestId(page, 'link-notice').textContent();
-  assert.match(text, /preset: no preset 'sael-day'; allowed: .*sale-day/);
+  assert.match(text, /preset: no preset 'sael-day'; the defaults were used; allowed: .*sale-day/);
   assert.equal(await control(page, 'cores').locator('input.control__box').inputValue(), '3', 'the other fields stand');
+  // A bad value keeps the preset's: M/M/1 stays on one core.
+  await openPaused(page, open, '?preset=mm1&cores=abc');
+  const kept = await byTestId(page, 'link-notice').textContent();
+  assert.match(kept, /The preset's values are shown instead/);
+  assert.match(kept, /the preset's value was used/);
+  assert.equal(await control(page, 'cores').locator('input.control__box').inputValue(), '1', "the preset's value");
+  assert.equal(await byTestId(page, 'presets').inputValue(), 'mm1', 'still the preset');
 }
 
 export async function aCurveWithNoPointsSaysWhy({ page, open }) {
