@@ -119,13 +119,16 @@ import { DIST } from './harness.mjs';
  * theory remembering the slowest-of-n calls' moments and the warm-up in
  * its own unit, +0.2 KB; the curve saying why it has no points or fewer,
  * +1.0 KB; a link opening a preset with changes, +1.2 KB; the app
- * 447.5 KB.
+ * 447.5 KB. Then a review's fixes: curve points that never reached their
+ * load left out with the reason, a short run's figures shown once it
+ * ends, a preset link keeping the preset's values, the opening rate of
+ * slow connections: +1.1 KB, not split by commit; the app 448.6 KB.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 448;
+const BUDGET_KB = 449;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
