@@ -111,11 +111,15 @@ pub fn closeness(guess: &str, figure: &str, value: f64) -> Closeness {
     // A guess such as "0.12" for a share is read one way here, as the
     // fraction (12 %) for a figure above 1 %, else as the percentage: the
     // answer checker's "wrong either way" is for exercises, with hints.
+    // "1,000" is read as the page writes numbers, a thousand.
     let as_guess = |v: Verdict| match v {
         Verdict::PercentEitherWay {
             percent, fraction, ..
         } => Verdict::WrongValue {
             too_high: (if value > 1.0 { fraction } else { percent }) > value,
+        },
+        Verdict::WrongEitherWay { thousands, .. } => Verdict::WrongValue {
+            too_high: thousands > value,
         },
         v => v,
     };
@@ -128,7 +132,8 @@ pub fn closeness(guess: &str, figure: &str, value: f64) -> Closeness {
             Verdict::Correct => Closeness::InRange { too_high },
             _ => Closeness::Far { too_high },
         },
-        other => Closeness::Unreadable(explain(&other, unit)),
+        // A predict box has no hints to offer.
+        other => Closeness::Unreadable(explain(&other, unit).replace(" Try a hint.", "")),
     }
 }
 
@@ -333,6 +338,17 @@ mod tests {
             assert!(!closeness_sentence(&c).is_empty());
         }
         assert!(closeness_sentence(&Closeness::Far { too_high: true }).contains("Far too high"));
+        // "1,000" is a thousand, as the page writes numbers (the exercise
+        // checker asks which was meant, with a hint to try).
+        assert_eq!(
+            closeness("1,000", "throughput_rps", 100.0),
+            Closeness::Far { too_high: true }
+        );
+        // No hint to try in a predict box.
+        match closeness("no limit", "throughput_rps", 100.0) {
+            Closeness::Unreadable(why) => assert!(!why.contains("hint"), "{why}"),
+            c => panic!("{c:?}"),
+        }
     }
 
     #[test]
