@@ -748,11 +748,23 @@ pub fn curve_chart(
                 .map(|p| p.1)
         })
         .collect::<Vec<_>>();
+    // An axis that reaches past 100 s is read in seconds (its ticks said
+    // "1,000k" ms for a thousand seconds); up to 100 s the ticks stay in
+    // ms ("100k" at most), as the lessons' captions speak of ms.
+    let (lo, hi) = log_range(ys);
+    let (y, y_label) = if hi > 100_000.0 {
+        for p in series.iter_mut().flat_map(|s| s.points.iter_mut()) {
+            p.1 /= 1000.0;
+        }
+        ((lo / 1000.0, hi / 1000.0), "Response time, s (log scale)")
+    } else {
+        ((lo, hi), "Response time, ms (log scale)")
+    };
     Chart {
         x_label: "Utilisation of the limiting resource, %".into(),
-        y_label: "Response time, ms (log scale)".into(),
+        y_label: y_label.into(),
         x: (0.0, 1.0),
-        y: log_range(ys),
+        y,
         y_log: true,
         x_percent: true,
         series,
@@ -866,6 +878,41 @@ mod tests {
     }
 
     #[test]
+    fn long_response_times_are_drawn_in_seconds() {
+        let short = Scenario::default();
+        let ch = chart(&theory(&short), &theory(&short), &[], None);
+        assert_eq!(ch.y_label, "Response time, ms (log scale)");
+        // Waits of 100 s: the axis in seconds, every point divided by 1,000.
+        let long = Scenario {
+            wait_ms: 100_000.0,
+            ..Scenario::default()
+        };
+        let th = theory(&long);
+        let points = [SweepPoint {
+            rho: 0.5,
+            mean_ms: 120_000.0,
+            p99_ms: 400_000.0,
+        }];
+        let ch = chart(&th, &th, &points, None);
+        assert_eq!(ch.y_label, "Response time, s (log scale)");
+        assert!(ch.y.1 >= 100.0 && ch.y.1 <= 1000.0, "{:?}", ch.y);
+        let dots = ch
+            .series
+            .iter()
+            .find(|s| s.label == "mean, simulated")
+            .unwrap();
+        assert_eq!(dots.points, vec![(0.5, 120.0)]);
+        let line = &ch.series[0];
+        let at50 = line
+            .points
+            .iter()
+            .find(|p| (p.0 - 0.5).abs() < 1e-9)
+            .unwrap()
+            .1;
+        assert!((at50 * 1000.0 - th.mean_at(th.servers, 0.5)).abs() < 1e-6);
+    }
+
+    #[test]
     fn the_sweep_says_why_points_are_missing() {
         let (budget, slow) = ("its run spent its budget", "it never reached its load");
         assert_eq!(
@@ -930,7 +977,12 @@ mod tests {
         assert!(labels
             .iter()
             .any(|l| l.contains(&format!("{} workers", th.servers))));
-        assert!(ch.y.0 <= 100.0 && ch.y.1 >= 400.0);
+        assert!(
+            ch.y.0 <= 100.0 && ch.y.1 >= 400.0,
+            "{:?} {}",
+            ch.y,
+            ch.y_label
+        );
         // Mean rises with utilisation.
         let mean = &ch.series[0].points;
         assert!(mean.windows(2).all(|w| w[1].1 >= w[0].1));
