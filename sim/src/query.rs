@@ -5,6 +5,9 @@
 //! when a default changes. [`from_query`] never fails and never panics: a bad
 //! or unknown field gets one notice and falls back to its default, so a
 //! tampered link still opens a working scenario and says what was wrong.
+//! A link may also start from a preset (`preset=sale-day&rps=300`, for a
+//! teacher to write on the board): then a bad field keeps the preset's
+//! value. Links the app writes never name a preset.
 //!
 //! Values: numbers as JSON writes them (shortest form that reads back to the
 //! same bits), enums in kebab-case, `true`/`false`, and `none` for an
@@ -169,7 +172,8 @@ fn preset_of(q: &str) -> (Option<Scenario>, String, Vec<Notice>) {
 /// Reads a query string (with or without a leading `?`) into a scenario.
 ///
 /// Returns the scenario and one notice per field that was unknown, repeated,
-/// unreadable or out of range; each such field keeps its default. Fields
+/// unreadable or out of range; each such field keeps its default (the
+/// preset's value in a link that starts from a preset). Fields
 /// that are fine are kept, so a link with one typo still opens nearly what
 /// was shared. [`from_query_notices`] says, for each notice, what was done.
 pub fn from_query(q: &str) -> (Scenario, Vec<String>) {
