@@ -169,7 +169,7 @@ fn progress_line(what: &str, s: &Scenario, simulated_s: f64, wall: Duration) -> 
     )
 }
 
-/// [`simulate`], saying on `progress` how far the run has got every
+/// [`tellers_sim::simulate`], saying on `progress` how far the run has got every
 /// [`Progress::every`] of wall time, the line cleared once it ends. The
 /// engine runs in slices of events, which give the same report as one
 /// uninterrupted run.
