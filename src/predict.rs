@@ -7,7 +7,7 @@
 //! Plain functions, checked with `cargo test`.
 
 use tellers_course::exercise::{figure_label, report_value};
-use tellers_course::{check, explain, Unit, Verdict};
+use tellers_course::{check, describe, Unit, Verdict};
 use tellers_sim::report::Report;
 use tellers_sim::Scenario;
 
@@ -133,7 +133,7 @@ pub fn closeness(guess: &str, figure: &str, value: f64) -> Closeness {
             _ => Closeness::Far { too_high },
         },
         // A predict box has no hints to offer.
-        other => Closeness::Unreadable(explain(&other, unit).replace(" Try a hint.", "")),
+        other => Closeness::Unreadable(describe(&other, unit)),
     }
 }
 

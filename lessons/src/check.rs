@@ -725,8 +725,23 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
     }
 }
 
-/// A sentence for the learner about a verdict.
+/// A sentence for the learner about an exercise's verdict: [`describe`],
+/// then, where the answer was read but is wrong, a pointer to the hints.
 pub fn explain(v: &Verdict, unit: Unit) -> String {
+    let said = describe(v, unit);
+    match v {
+        Verdict::WrongValue { .. }
+        | Verdict::WrongEitherWay { .. }
+        | Verdict::PercentEitherWay { .. }
+        | Verdict::ExpectedNumber
+        | Verdict::ExpectedNoLimit => format!("{said} Try a hint."),
+        _ => said,
+    }
+}
+
+/// A sentence about a verdict, without a pointer to hints (a predict
+/// box has none).
+pub fn describe(v: &Verdict, unit: Unit) -> String {
     // Numbers in messages are printed plainly: "7500", never "7,500". (Fixed
     // decimals, trimmed: the shortest-form float printer would add its own
     // code to the app's download.)
@@ -736,14 +751,14 @@ pub fn explain(v: &Verdict, unit: Unit) -> String {
     };
     match v {
         Verdict::Correct => "Correct.".into(),
-        Verdict::WrongValue { too_high: true } => "Not quite: that is too high. Try a hint.".into(),
-        Verdict::WrongValue { too_high: false } => "Not quite: that is too low. Try a hint.".into(),
+        Verdict::WrongValue { too_high: true } => "Not quite: that is too high.".into(),
+        Verdict::WrongValue { too_high: false } => "Not quite: that is too low.".into(),
         Verdict::WrongEitherWay {
             typed,
             thousands,
             decimal,
         } => format!(
-            "Not quite, whether {typed} means {} or {}. Try a hint.",
+            "Not quite, whether {typed} means {} or {}.",
             plain(thousands),
             plain(decimal)
         ),
@@ -752,7 +767,7 @@ pub fn explain(v: &Verdict, unit: Unit) -> String {
             percent,
             fraction,
         } => format!(
-            "Not quite, whether {typed} means {} % or, as a fraction, {} %. Try a hint.",
+            "Not quite, whether {typed} means {} % or, as a fraction, {} %.",
             plain(percent),
             plain(fraction)
         ),
@@ -802,11 +817,11 @@ pub fn explain(v: &Verdict, unit: Unit) -> String {
         // Not "the server keeps up": some of these ask for a number where
         // the line does grow (how long after 10 s?), or of no server.
         Verdict::ExpectedNumber => format!(
-            "Not quite: this answer is {}, not \"no limit\". Try a hint.",
+            "Not quite: this answer is {}, not \"no limit\".",
             unit.what()
         ),
         Verdict::ExpectedNoLimit => {
-            "Not quite: compare the arrivals with what the server can finish. Try a hint.".into()
+            "Not quite: compare the arrivals with what the server can finish.".into()
         }
     }
 }
