@@ -504,27 +504,8 @@ fn theory_rhos() -> Vec<f64> {
 }
 
 /// How many theory lines the utilisation → response-time chart can have
-/// ([`curve_line`]).
+/// ([`curve_line_head`]).
 pub const CURVE_LINES: usize = 4;
-
-/// Theory line `i` (of [`CURVE_LINES`]) of the utilisation → response-time
-/// chart: the mean and the p99 for `th.servers` workers, then for one; none
-/// when theory has no formula for the line ([`Theory::curve_formula`]), or
-/// for one worker where theory has no such line
-/// ([`Theory::has_one_worker_line`]). Labelled "(approx.)" as the
-/// theory of the curve's points (`points_th`, [`curve_theory`](tellers_sim::sweep::curve_theory)) says. A p99
-/// point may invert a transform, so the app computes the lines once a
-/// scenario, a few points a task ([`CurveLines`]), not on every redraw:
-/// [`curve_chart`] takes them.
-pub fn curve_line(th: &Theory, points_th: &Theory, i: usize) -> Option<Series> {
-    let (mut series, line) = curve_line_head(th, points_th, i)?;
-    series.points = line
-        .rhos()
-        .into_iter()
-        .map(|r| (r, line.at(th, r)))
-        .collect();
-    Some(series)
-}
 
 /// Which theory line: the mean or the p99 for `n` workers.
 #[derive(Clone, Copy)]
@@ -571,7 +552,16 @@ impl LineOf {
 /// the browser (about 1 ms a point; 90-110 ms with the CPU slowed 4×).
 const P99_POINTS_A_CALL: usize = 5;
 
-/// Theory line `i` with no points yet, and which line it is ([`curve_line`]).
+/// Theory line `i` (of [`CURVE_LINES`]) of the utilisation → response-time
+/// chart, with no points yet, and which line it is: the mean and the p99
+/// for `th.servers` workers, then for one; none when theory has no formula
+/// for the line ([`Theory::curve_formula`]), or for one worker where theory
+/// has no such line ([`Theory::has_one_worker_line`]). Labelled "(approx.)"
+/// as the theory of the curve's points (`points_th`,
+/// [`curve_theory`](tellers_sim::sweep::curve_theory)) says. A p99 point
+/// may invert a transform, so the app computes the points once a scenario,
+/// a few a task ([`CurveLines`]), not on every redraw: [`curve_chart`]
+/// takes the lines.
 fn curve_line_head(th: &Theory, points_th: &Theory, i: usize) -> Option<(Series, LineOf)> {
     let c = th.servers.max(1);
     // The same formulas with one worker, labelled by theory's own flags:
@@ -620,7 +610,7 @@ fn curve_line_head(th: &Theory, points_th: &Theory, i: usize) -> Option<(Series,
 }
 
 /// The curve's theory lines, computed once a scenario, a few points a
-/// draw ([`curve_line`]): a p99 line of 100 fan-out calls took about 25 ms,
+/// draw ([`curve_line_head`]): a p99 line of 100 fan-out calls took about 25 ms,
 /// and the curve is redrawn at each simulated point and a few times a
 /// second during a run. Until a new scenario's lines are all there, the
 /// last ones stay drawn.
@@ -860,10 +850,19 @@ mod tests {
     use tellers_sim::sweep::curve_theory;
     use tellers_sim::theory::theory;
 
-    /// All the theory lines of the chart, in one go ([`curve_line`]).
+    /// All the theory lines of the chart, in one go, each with all its
+    /// points: what [`CurveLines`] builds a few points at a time.
     fn curve_lines(th: &Theory, points_th: &Theory) -> Vec<Series> {
         (0..CURVE_LINES)
-            .filter_map(|i| curve_line(th, points_th, i))
+            .filter_map(|i| {
+                let (mut series, line) = curve_line_head(th, points_th, i)?;
+                series.points = line
+                    .rhos()
+                    .into_iter()
+                    .map(|r| (r, line.at(th, r)))
+                    .collect();
+                Some(series)
+            })
             .collect()
     }
 

@@ -2167,7 +2167,6 @@ mod tests {
     use super::*;
     use crate::presets::preset;
 
-    /// The model of the line and its notes name what the scenario has.
     #[test]
     fn slow_connections_open_at_a_rate_with_two_significant_figures() {
         let s = Scenario {
@@ -2187,6 +2186,7 @@ mod tests {
         );
     }
 
+    /// The model of the line and its notes name what the scenario has.
     #[test]
     fn the_line_and_its_notes_name_what_the_scenario_has() {
         let capped = Scenario {
