@@ -349,6 +349,16 @@ mod tests {
             Closeness::Unreadable(why) => assert!(!why.contains("hint"), "{why}"),
             c => panic!("{c:?}"),
         }
+        // A rate below zero or a range is asked again, not "far too low".
+        for (guess, said) in [
+            ("-10", "-10 is below zero, and this answer is a rate, which cannot be negative."),
+            ("50-100", "50-100: type one number, not a range or a difference. Use a rate: rps, req/s or requests per second."),
+        ] {
+            assert_eq!(
+                closeness(guess, "throughput_rps", 100.0),
+                Closeness::Unreadable(said.into())
+            );
+        }
     }
 
     #[test]

@@ -399,6 +399,19 @@ pub enum Verdict {
     },
     /// Not a number we can read.
     Unreadable,
+    /// Two numbers as a range ("50-100", "50 to 100"): the learner is asked
+    /// for one (not counted as an attempt).
+    Range {
+        /// The range as typed.
+        typed: String,
+    },
+    /// A number below zero where the answer is a size, a time, a rate or a
+    /// count, which cannot be (not counted as an attempt: most often a
+    /// stray sign).
+    Negative {
+        /// The number as typed.
+        typed: String,
+    },
     /// "It grows without limit", but the answer is a number.
     ExpectedNumber,
     /// A number, but here the line grows without limit.
@@ -412,7 +425,11 @@ impl Verdict {
     pub fn counts(&self) -> bool {
         !matches!(
             self,
-            Verdict::Unreadable | Verdict::Ambiguous { .. } | Verdict::UnitMissing { .. }
+            Verdict::Unreadable
+                | Verdict::Ambiguous { .. }
+                | Verdict::UnitMissing { .. }
+                | Verdict::Range { .. }
+                | Verdict::Negative { .. }
         )
     }
 }
@@ -627,6 +644,23 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
         .strip_prefix('-')
         .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()))
         .unwrap_or(said);
+    // "50-100", "50 – 100 ms", "50 to 100": a range, not a number and a unit.
+    let range_end = ["-", "–", "to "]
+        .iter()
+        .find_map(|m| said.strip_prefix(m))
+        .map(|after| number_end(after.trim_start()))
+        .unwrap_or(0);
+    if range_end > 0 {
+        let typed = format!("{} {}", reading.text, said.trim_end());
+        return Verdict::Range {
+            typed: typed.replace(" -", "-"),
+        };
+    }
+    if reading.value < 0.0 && expected > 0.0 {
+        return Verdict::Negative {
+            typed: reading.text,
+        };
+    }
     let (rest, typed_unit) = unit_said(said, prompt);
     // A bare number up to 1 for a percentage reads as a fraction (0.7 is
     // 70 %) or as the percentage itself (0.5 is 0.5 %): right if either is.
@@ -810,6 +844,15 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
                 unit.accepted()
             ),
         },
+        Verdict::Range { typed } => format!(
+            "{}: type one number, not a range or a difference. Use {}.",
+            tellers_sim::text::clip(typed),
+            unit.accepted()
+        ),
+        Verdict::Negative { typed } => format!(
+            "{typed} is below zero, and this answer is {}, which cannot be negative.",
+            unit.what()
+        ),
         Verdict::Unreadable => format!(
             "Type a number, such as 40, 7.5 or 1,000 (a fraction such as 15/2 works too). Use {}.",
             unit.accepted()
@@ -1084,6 +1127,51 @@ mod tests {
             said.len() < 200 && said.contains("because the pool is"),
             "{said}"
         );
+    }
+
+    #[test]
+    fn a_range_or_a_negative_number_is_asked_again_not_marked_wrong() {
+        for typed in [
+            "50-100",
+            "50 - 100 rps",
+            "50–100",
+            "50 to 100",
+            "1,000-2,000 ms",
+        ] {
+            let v = check(typed, 75.0, Unit::Rps, 0.01);
+            assert!(matches!(v, Verdict::Range { .. }), "{typed}: {v:?}");
+            assert!(!v.counts(), "{typed}");
+            let said = explain(&v, Unit::Rps);
+            assert!(said.contains("type one number, not a range"), "{said}");
+        }
+        assert_eq!(
+            describe(&check("50-100", 75.0, Unit::Ms, 0.01), Unit::Ms),
+            "50-100: type one number, not a range or a difference. Use a time: ms or s (e.g. 100 ms or 0.1 s)."
+        );
+        // Still one number with its unit: an exponent, "3.3-fold", a sum.
+        assert_eq!(check("1e-3 s", 1.0, Unit::Ms, 0.01), Verdict::Correct);
+        assert_eq!(check("3.3-fold", 3.3, Unit::Count, 0.01), Verdict::Correct);
+        assert_eq!(
+            check("400 - 200 = 200", 200.0, Unit::Rps, 0.01),
+            Verdict::Correct
+        );
+        let v = check("-10", 40.0, Unit::Rps, 0.01);
+        assert_eq!(
+            v,
+            Verdict::Negative {
+                typed: "-10".into()
+            }
+        );
+        assert!(!v.counts());
+        assert_eq!(
+            explain(&v, Unit::Rps),
+            "-10 is below zero, and this answer is a rate, which cannot be negative."
+        );
+        // The lessons' minus sign reads as one.
+        assert!(matches!(
+            check("\u{2212}0.5", 70.0, Unit::Percent, 0.01),
+            Verdict::Negative { .. }
+        ));
     }
 
     #[test]
