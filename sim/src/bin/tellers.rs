@@ -11,7 +11,7 @@ use tellers_sim::cli::{
 };
 use tellers_sim::presets::presets;
 use tellers_sim::signs::stop_note;
-use tellers_sim::text::{fmt_length_s, fmt_s};
+use tellers_sim::text::{fmt_count, fmt_length_s, fmt_s};
 use tellers_sim::theory::{theory, Bound, Theory, Threads};
 use tellers_sim::{Arrivals, FieldError, Model, Report, Scenario, Simulation};
 
@@ -155,16 +155,28 @@ impl Progress {
 }
 
 /// The progress line: `what` (empty for a lone run), then the simulated
-/// time so far (s) of the run's `duration_s` unless a count of requests
-/// ends it, and the wall time so far.
-fn progress_line(what: &str, s: &Scenario, simulated_s: f64, wall: Duration) -> String {
-    let of = match s.requests {
-        None => format!(" of {} s", fmt_length_s(s.duration_s)),
-        Some(_) => String::new(),
+/// time so far (s) of the run's `duration_s`, the `calls` made so far of
+/// the most the run makes where a count ends its arrivals, and the wall
+/// time so far.
+fn progress_line(
+    what: &str,
+    s: &Scenario,
+    simulated_s: f64,
+    calls: (u64, Option<u64>),
+    wall: Duration,
+) -> String {
+    let sent = match calls {
+        (made, Some(most)) => format!(
+            ", {} of {} requests sent,",
+            fmt_count(made as f64),
+            fmt_count(most as f64)
+        ),
+        (_, None) => String::new(),
     };
     format!(
-        "tellers: {what}simulated {}{of} in {}",
+        "tellers: {what}simulated {} of {} s{sent} in {}",
         fmt_s(simulated_s),
+        fmt_length_s(s.duration_s),
         fmt_s(wall.as_secs_f64())
     )
 }
@@ -189,7 +201,7 @@ fn simulate_showing_progress(
     while sim.run_until(u64::MAX, 50_000) {
         let wall = start.elapsed();
         if wall >= next {
-            let line = progress_line(what, s, sim.now() as f64 / 1e9, wall);
+            let line = progress_line(what, s, sim.now() as f64 / 1e9, sim.calls(), wall);
             // "\r" and erase to the end: the line is rewritten in place.
             let _ = write!(out, "\r{line}\x1b[K");
             let _ = out.flush();
@@ -717,22 +729,35 @@ mod tests {
             ..Scenario::default()
         };
         assert_eq!(
-            progress_line("", &hour, 12.34, Duration::from_millis(5200)),
+            progress_line("", &hour, 12.34, (5000, None), Duration::from_millis(5200)),
             "tellers: simulated 12.3 s of 3,600 s in 5.2 s"
         );
         let counted = Scenario {
-            requests: Some(1000),
+            requests: Some(100_000),
             ..Scenario::default()
         };
+        let mut sim = Simulation::new(&counted).unwrap();
+        sim.run_until(u64::MAX, 10_000);
+        let (made, most) = sim.calls();
+        assert!(made > 0 && made < 100_000, "{made}");
+        assert_eq!(most, Some(100_000));
         assert_eq!(
             progress_line(
                 "point 2 of 9 (ρ = 0.5): ",
                 &counted,
                 0.5,
+                (40_000, most),
                 Duration::from_secs(2)
             ),
-            "tellers: point 2 of 9 (ρ = 0.5): simulated 0.50 s in 2.0 s"
+            "tellers: point 2 of 9 (ρ = 0.5): simulated 0.50 s of 60 s, 40,000 of 100,000 requests sent, in 2.0 s"
         );
+        // A batch's count ends its arrivals too.
+        let batch = Scenario {
+            arrivals: Arrivals::Batch,
+            count: 500,
+            ..Scenario::default()
+        };
+        assert_eq!(Simulation::new(&batch).unwrap().calls(), (0, Some(500)));
     }
 
     /// Shown after every slice (as if each took a second), the progress

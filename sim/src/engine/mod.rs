@@ -186,6 +186,18 @@ pub struct Simulation {
     end_ns: Time,
 }
 
+/// How many calls a run makes at most: a batch's `count` (or fewer, by
+/// `requests`), else `requests` if set.
+fn call_limit(s: &Scenario) -> Option<u64> {
+    match s.arrivals {
+        Arrivals::Batch => Some(
+            s.requests
+                .map_or(u64::from(s.count), |r| r.min(u64::from(s.count))),
+        ),
+        _ => s.requests,
+    }
+}
+
 impl Simulation {
     /// A new run, or every bad field of the scenario.
     pub fn new(s: &Scenario) -> Result<Simulation, Vec<FieldError>> {
@@ -299,6 +311,12 @@ impl Simulation {
     /// The scenario being run.
     pub fn scenario(&self) -> &Scenario {
         &self.ctx.s
+    }
+
+    /// Calls made so far (retries not counted), and how many the run makes
+    /// at most, if a count ends its arrivals (`requests`, or a batch's).
+    pub fn calls(&self) -> (u64, Option<u64>) {
+        (self.ctx.calls, call_limit(&self.ctx.s))
     }
 
     /// Which bound stopped the run, once it has stopped.
@@ -431,13 +449,7 @@ impl Simulation {
         let c = &mut self.ctx;
         if attempt == 0 {
             let s = &c.s;
-            let bounded_n = match s.arrivals {
-                Arrivals::Batch => Some(
-                    s.requests
-                        .map_or(u64::from(s.count), |r| r.min(u64::from(s.count))),
-                ),
-                _ => s.requests,
-            };
+            let bounded_n = call_limit(s);
             if c.arrivals_done || bounded_n.is_some_and(|n| c.calls >= n) {
                 c.arrivals_done = true;
                 // A keep-alive connection with nothing more to send closes.
