@@ -545,15 +545,16 @@ fn sweep_print(rows: Vec<serde_json::Value>, json: bool) {
         out!("{}", serde_json::Value::Array(rows));
         return;
     }
-    let rows_why: Vec<String> = rows
+    // Each point's reasons its theory is approximate, with its ρ.
+    let rows_why: Vec<(f64, String)> = rows
         .iter()
         .flat_map(|r| {
-            r["theory_approx_because"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
+            let rho = r["rho"].as_f64().unwrap_or(f64::NAN);
+            let why = r["theory_approx_because"].as_array().cloned();
+            why.unwrap_or_default()
+                .into_iter()
+                .filter_map(move |w| w.as_str().map(|w| (rho, w.to_owned())))
         })
-        .filter_map(|w| w.as_str().map(str::to_owned))
         .collect();
     out!(
         "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
@@ -618,14 +619,59 @@ fn sweep_print(rows: Vec<serde_json::Value>, json: bool) {
     // rate, nothing refused or retried), which can differ from the
     // scenario's.
     if approx {
-        let mut said: Vec<String> = Vec::new();
-        for why in rows_why {
-            if !said.contains(&why) {
-                out!("* approximate because {why}");
-                said.push(why);
-            }
+        for line in approx_footnotes(&rows_why) {
+            out!("{line}");
         }
     }
+}
+
+/// The sweep's footnotes on approximate theory, from each point's (ρ,
+/// reason): a reason once, and a reason that recurs with each point's own
+/// numbers ("they open at 0.40 a second", "at 0.60 a second") once, at
+/// its first point, with the others named.
+fn approx_footnotes(whys: &[(f64, String)]) -> Vec<String> {
+    // The reason with its numbers blanked: "they open at # a second".
+    let shape = |why: &str| -> String {
+        let mut out = String::new();
+        let mut in_number = false;
+        for c in why.chars() {
+            let digit = c.is_ascii_digit() || (in_number && matches!(c, '.' | ','));
+            if digit && !in_number {
+                out.push('#');
+            } else if !digit {
+                out.push(c);
+            }
+            in_number = digit;
+        }
+        out
+    };
+    let mut groups: Vec<(String, &str, Vec<f64>, bool)> = Vec::new();
+    for (rho, why) in whys {
+        let sh = shape(why);
+        match groups.iter_mut().find(|(s, ..)| *s == sh) {
+            Some((_, first, at, same)) => {
+                *same &= *first == why.as_str();
+                if !at.contains(rho) {
+                    at.push(*rho);
+                }
+            }
+            None => groups.push((sh, why, vec![*rho], true)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(_, first, at, same)| {
+            if same || at.len() < 2 {
+                return format!("* approximate because {first}");
+            }
+            let others: Vec<String> = at[1..].iter().map(|r| format!("{r:.2}")).collect();
+            format!(
+                "* approximate because {first} (at ρ = {:.2}; likewise at ρ = {}, with their own figures)",
+                at[0],
+                tellers_sim::text::and_list(&others)
+            )
+        })
+        .collect()
 }
 
 // The bench times the engine: the one place a wall clock belongs.
@@ -720,6 +766,27 @@ mod tests {
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
         }
+    }
+
+    #[test]
+    fn a_reason_that_recurs_with_each_points_numbers_is_one_footnote() {
+        let whys: Vec<(f64, String)> = vec![
+            (0.2, "they open at 0.40 a second".into()),
+            (0.2, "service times are not random".into()),
+            (0.3, "they open at 0.60 a second".into()),
+            (0.3, "service times are not random".into()),
+            (0.95, "they open at 1,900.5 a second".into()),
+        ];
+        assert_eq!(
+            approx_footnotes(&whys),
+            [
+                "* approximate because they open at 0.40 a second (at ρ = 0.20; likewise at ρ = 0.30 and 0.95, with their own figures)",
+                "* approximate because service times are not random",
+            ]
+        );
+        // The same words at every point: once, as it is.
+        let once = approx_footnotes(&[(0.1, "x is 5".into()), (0.2, "x is 5".into())]);
+        assert_eq!(once, ["* approximate because x is 5"]);
     }
 
     #[test]
