@@ -709,3 +709,67 @@ fn an_answer_to_the_precision_the_prompt_asks_for_is_right() {
         wrong.join("\n")
     );
 }
+
+/// Words of a lesson's prose: what the learner reads between the blocks,
+/// headings and predict questions included; front matter and fenced blocks
+/// (sim blocks, claims, exercises) left out. A word is a run of non-spaces
+/// with a letter or a digit in it, so "×", "=" and "−" between numbers
+/// are not words.
+fn prose_words(markdown: &str) -> usize {
+    let body = markdown
+        .strip_prefix("---")
+        .and_then(|rest| rest.split_once("\n---").map(|(_, body)| body))
+        .unwrap_or(markdown);
+    let mut in_fence = false;
+    let mut words = 0;
+    for line in body.lines() {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if !in_fence {
+            words += line
+                .split_whitespace()
+                .filter(|w| w.chars().any(char::is_alphanumeric))
+                .count();
+        }
+    }
+    words
+}
+
+#[test]
+fn prose_words_leave_out_front_matter_and_blocks() {
+    let text = "---\ntitle: Not counted here\n---\n\n## The question\n\nOne two 4 × 10 = 40 ms.\n\n```sim\n{\"caption\": \"not prose\"}\n```\n\n$a = b$ done.\n";
+    // The, question, One, two, 4, 10, 40, ms., $a, b$, done. (= and × are not words)
+    assert_eq!(prose_words(text), 11);
+}
+
+/// The writing guide's shape of a lesson: 600 to 1,200 words of prose, so
+/// a class reads one in a sitting and the simulator, not the text, carries
+/// the lesson.
+#[test]
+fn every_lesson_is_600_to_1200_words_of_prose() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md") && n.starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), course().lessons.len());
+    let outside: Vec<String> = names
+        .iter()
+        .map(|n| {
+            (
+                n,
+                prose_words(&std::fs::read_to_string(dir.join(n)).unwrap()),
+            )
+        })
+        .filter(|(_, w)| !(600..=1200).contains(w))
+        .map(|(n, w)| format!("{n}: {w} words"))
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "lessons outside 600 to 1,200 words of prose: {outside:?}"
+    );
+}
