@@ -124,12 +124,15 @@ import { DIST } from './harness.mjs';
  * ends, a preset link keeping the preset's values, the opening rate of
  * slow connections: +1.1 KB, not split by commit; the app 448.6 KB.
  * The curve's axis in seconds past 100 s: +0.2 KB, the app 448.8 KB.
+ * The next session (4 Dec): the answer checker asking again for a range
+ * ("50-100") or a number below zero, +0.3 KB (measured by building with
+ * the checker before it), the app 449.1 KB.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 449;
+const BUDGET_KB = 449.5;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
