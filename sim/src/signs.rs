@@ -188,6 +188,17 @@ pub fn backlog_grows(r: &Report) -> bool {
     r.queue_growth_per_s.max(r.inside_growth_per_s) > (0.05 * r.arrival_rps).max(1.0)
 }
 
+/// True when run `r` of `s` cannot have a backlog that grows without end,
+/// whatever a short window measured: closed clients each hold at most one
+/// request until one gives up on it, so while no caller has timed out the
+/// requests inside never pass the number of clients (a short run's growth
+/// is the clients' first requests filling in). Once callers give up and
+/// send again, their abandoned requests may still be inside, and those can
+/// pile up.
+fn backlog_bounded_by_clients(s: &Scenario, r: &Report) -> bool {
+    s.arrivals == crate::Arrivals::Closed && r.timed_out == 0
+}
+
 /// The signs a report shows, most important first; `[Healthy]` when none
 /// shows, no request was turned away and the tail is not far from the
 /// middle ([`SignKind::FarTail`]).
@@ -207,7 +218,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     // wait step off the CPU: with fan-out the slowest of the calls, with
     // hedging the hedged call (the wait itself for one call).
     let work_ms = analytic::cpu_ms_per_request(s) + analytic::wait_step_ms(s);
-    let growing = backlog_grows(r);
+    let growing = backlog_grows(r) && !backlog_bounded_by_clients(s, r);
     let slow = r.latency_ms.mean > 1.5 * work_ms.max(0.001) || growing;
     let turned_away = r.turned_away();
     let turned_share = if r.arrived > 0 {
@@ -1520,6 +1531,41 @@ mod tests {
             think_ms: 99.0,
             ..Scenario::default()
         }
+    }
+
+    /// Closed clients fill the server with their first requests at the
+    /// start: a 5 s run measures the requests inside growing by 2 a
+    /// second, yet 10 clients never hold more than 10 requests. No sign
+    /// says the line grows without end; with a timeout, abandoned requests
+    /// do pile up, and the sign is read.
+    #[test]
+    fn closed_clients_filling_in_are_no_growing_line_unless_they_abandon_requests() {
+        let s = Scenario {
+            duration_s: 5.0,
+            ..preset("node-moderate-blocking").unwrap()
+        };
+        assert_eq!(s.arrivals, crate::Arrivals::Closed);
+        let r = crate::simulate(&s).unwrap();
+        assert!(backlog_grows(&r), "{}", r.inside_growth_per_s);
+        assert!(r.arrival_rps > r.throughput_rps);
+        let k = kinds_of(&s, &r);
+        assert!(!k.contains(&SignKind::LineGrowing), "{k:?}");
+        assert!(k.contains(&SignKind::CpuNear), "{k:?}");
+        // Callers who give up after 100 ms and send again: the abandoned
+        // requests stay inside and pile up.
+        let impatient = Scenario {
+            timeout_ms: Some(100.0),
+            ..s
+        };
+        let r = crate::simulate(&impatient).unwrap();
+        assert!(
+            r.timed_out > 0 && r.in_flight_end > 10,
+            "{}",
+            r.in_flight_end
+        );
+        assert!(backlog_grows(&r), "{}", r.inside_growth_per_s);
+        let k = kinds_of(&impatient, &r);
+        assert!(k.contains(&SignKind::LineGrowing), "{k:?}");
     }
 
     /// With random arrivals the median stays 1 ms while the p99 is most of
