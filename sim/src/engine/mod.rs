@@ -543,6 +543,16 @@ impl Simulation {
         c.try_failed(r);
     }
 
+    /// Requests still inside whose caller's timeout has passed: they have
+    /// timed out too, though nothing has happened to them yet (counted by
+    /// looking at each request inside, only when callers have a timeout).
+    fn gone_inside(&self) -> u64 {
+        let c = &self.ctx;
+        c.timeout.map_or(0, |to| {
+            c.reqs.live().filter(|q| c.now >= q.arrival + to).count() as u64
+        })
+    }
+
     /// The report so far (complete once the run has stopped).
     pub fn report(&self) -> Report {
         let c = &self.ctx;
@@ -583,10 +593,7 @@ impl Simulation {
         let arrival_rps = st.arrived_in_window as f64 / window_s;
         // Refused arrivals spend no time inside: Little's law counts the rest.
         let admitted_rps = (st.arrived_in_window - st.refused_in_window) as f64 / window_s;
-        // Callers still inside past their timeout have given up too.
-        let gone_inside = c.timeout.map_or(0, |to| {
-            c.reqs.live().filter(|q| now >= q.arrival + to).count() as u64
-        });
+        let gone_inside = self.gone_inside();
         let loop_connections = self.server.loop_connections();
         let has_loops = matches!(self.server, AnyServer::Loops(_));
         let kb_to_mb = 1.0 / 1000.0;
@@ -730,7 +737,7 @@ impl Simulation {
             tellers_busy: busy,
             completed: c.stats.completed,
             refused: c.stats.refused,
-            timed_out: c.stats.timed_out,
+            timed_out: c.stats.timed_out + self.gone_inside(),
             dep: (!c.dep.is_plain()).then(|| DepView {
                 pool: c.s.dep_pool,
                 conns_busy: c.dep.conns_busy,
