@@ -111,6 +111,21 @@ pub fn decimals_for(x: f64) -> usize {
     }
 }
 
+/// A rate in a sentence, requests a second: whole from 10 up (`200`,
+/// `1,250`), one decimal from 1 (`9.5`), two below (`0.54`, so a slow
+/// rate never reads `0`).
+pub fn fmt_rate(x: f64) -> String {
+    let a = x.abs();
+    let decimals = if a >= 10.0 || a == 0.0 {
+        0
+    } else if a >= 1.0 {
+        1
+    } else {
+        2
+    };
+    fmt_fixed(x, decimals)
+}
+
 /// A count or a mean count, e.g. `2,260` or `19.6`.
 pub fn fmt_count(x: f64) -> String {
     fmt_fixed(
@@ -347,8 +362,8 @@ pub fn units_kept(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{
-        clip, fmt_count, fmt_fixed, fmt_length_s, fmt_pct, group_digits, group_thousands, number,
-        units_kept,
+        clip, fmt_count, fmt_fixed, fmt_length_s, fmt_pct, fmt_rate, group_digits, group_thousands,
+        number, units_kept,
     };
 
     #[test]
@@ -367,6 +382,10 @@ mod tests {
 
     #[test]
     fn counts_and_run_lengths_read_like_prose() {
+        assert_eq!(fmt_rate(1250.4), "1,250");
+        assert_eq!(fmt_rate(9.46), "9.5");
+        assert_eq!(fmt_rate(0.5417), "0.54");
+        assert_eq!(fmt_rate(0.0), "0");
         assert_eq!(fmt_count(2259.85), "2,260");
         assert_eq!(fmt_count(19.0), "19");
         assert_eq!(fmt_count(19.64), "19.6");
