@@ -504,7 +504,10 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         "Throughput",
         fmt_rps(r.throughput_rps),
         expected.map_or_else(
-            || format!("at most {}", fmt_rps(cap.capacity_rps)),
+            || match cap.capacity_rps {
+                c if c.is_finite() => format!("at most {}", fmt_rps(c)),
+                _ => "no limit".into(),
+            },
             |x| bounded(&fmt_rps(x), th.throughput_bound()),
         ),
     );
@@ -528,16 +531,20 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         "fig-cpu-limit",
         "CPU limit",
         "—".into(),
-        format!(
-            "{}{}{}",
-            bounded(&fmt_rps(cap.cpu_limit_rps), th.cpu_bound()),
-            match cap.cpu_part {
-                CpuPart::Cores => "",
-                CpuPart::Loops => " (the loops' own steps)",
-                CpuPart::Workers => " (the workers' steps)",
-            },
-            binding(Limit::Cpu)
-        ),
+        if cap.cpu_limit_rps.is_infinite() {
+            "no limit: requests use no CPU".into()
+        } else {
+            format!(
+                "{}{}{}",
+                bounded(&fmt_rps(cap.cpu_limit_rps), th.cpu_bound()),
+                match cap.cpu_part {
+                    CpuPart::Cores => "",
+                    CpuPart::Loops => " (the loops' own steps)",
+                    CpuPart::Workers => " (the workers' steps)",
+                },
+                binding(Limit::Cpu)
+            )
+        },
     );
     row(
         "fig-thread-limit",
@@ -859,7 +866,7 @@ pub fn loop_connections_text(per_loop: &[u64]) -> String {
     }
     let list: Vec<String> = per_loop.iter().map(|&n| fmt_count(n as f64)).collect();
     let spread = if min == 0 {
-        "∞".to_owned()
+        "the quietest took none".to_owned()
     } else {
         fmt_num(max as f64 / min as f64, 2)
     };
@@ -1783,6 +1790,16 @@ mod tests {
         );
         let loop_batch = preset("batch-event-loop").unwrap();
         assert_eq!(theory_of("fig-makespan", &loop_batch, &r), "—");
+        // Requests that use no CPU meet no limit: said in words, not ∞.
+        assert_eq!(theory_of("fig-throughput", &loop_batch, &r), "no limit");
+        assert_eq!(
+            theory_of("fig-cpu-limit", &loop_batch, &r),
+            "no limit: requests use no CPU"
+        );
+        assert_eq!(
+            theory_of("fig-cpu-limit", &batch, &r),
+            "no limit: requests use no CPU"
+        );
         assert_eq!(theory_of("fig-peak-threads", &batch, &r), "20 threads");
         assert_eq!(
             theory_of("fig-memory", &batch, &r),
@@ -2378,7 +2395,7 @@ mod tests {
         );
         assert_eq!(
             loop_connections_text(&[68, 30, 20, 0]),
-            "68 / 30 / 20 / 0 (∞)"
+            "68 / 30 / 20 / 0 (the quietest took none)"
         );
         assert_eq!(loop_connections_text(&[0, 0]), "—");
         assert_eq!(loop_connections_text(&[]), "—");

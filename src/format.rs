@@ -11,8 +11,12 @@ pub use tellers_sim::text::{fmt_count, fmt_length_s, fmt_pct};
 /// Durations as the figures and the signs both show them.
 pub use tellers_sim::text::{fmt_ms, fmt_s};
 
-/// A rate, e.g. `400 rps`.
+/// A rate, e.g. `400 rps`; a rate without end (a limit requests that use
+/// no CPU never meet) is `no limit`, never `∞ rps`.
 pub fn fmt_rps(x: f64) -> String {
+    if x.is_infinite() {
+        return "no limit".into();
+    }
     format!("{} rps", fmt_num(x, decimals_for(x)))
 }
 
@@ -104,6 +108,7 @@ mod tests {
         assert_eq!(fmt_ms(0.002), "under 0.01 ms");
         assert_eq!(fmt_ms(0.0), "0 ms");
         assert_eq!(fmt_rps(400.0), "400 rps");
+        assert_eq!(fmt_rps(f64::INFINITY), "no limit");
         assert_eq!(fmt_num(-1234567.0, 0), "−1,234,567");
         assert_eq!(fmt_num(-0.001, 0), "0");
         assert_eq!(fmt_num(f64::INFINITY, 0), "∞");

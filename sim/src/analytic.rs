@@ -211,15 +211,17 @@ pub struct Capacity {
 impl Capacity {
     /// True when `limit` gives the capacity: the binding one, and any other
     /// that ties it (the sale day's 40 threads and its cores both give 400
-    /// rps), within a relative 1e-9 for rounding.
+    /// rps), within a relative 1e-9 for rounding. No limit binds a capacity
+    /// without end (requests that use no CPU and meet no pool).
     pub fn binds(&self, limit: Limit) -> bool {
         let rps = match limit {
             Limit::Cpu => Some(self.cpu_limit_rps),
             Limit::Threads => self.thread_limit_rps,
             Limit::Dependency => self.dep_limit_rps,
         };
-        self.binding == limit
-            || rps.is_some_and(|r| (r - self.capacity_rps).abs() <= 1e-9 * self.capacity_rps)
+        self.capacity_rps.is_finite()
+            && (self.binding == limit
+                || rps.is_some_and(|r| (r - self.capacity_rps).abs() <= 1e-9 * self.capacity_rps))
     }
 
     /// The limits that give the capacity ([`Capacity::binds`]), the
