@@ -732,6 +732,8 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
                 fmt_num(s.stack_reserved_kb, 0),
                 fmt_count(mb)
             ),
+            // No count of threads in theory, so no product to show.
+            None if th.threads.is_none() => "—".into(),
             None => format!(
                 "{threads_theory} × {} KB{peak_note}",
                 fmt_num(s.stack_reserved_kb, 0)
@@ -822,7 +824,11 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         row(
             "fig-makespan",
             "Last request finished at",
-            fmt_s(r.makespan_s),
+            if r.completed == 0 {
+                "none has finished yet".into()
+            } else {
+                fmt_s(r.makespan_s)
+            },
             th.makespan.map_or("—".into(), |m| {
                 format!(
                     "{} × {} = {}{}",
@@ -1790,6 +1796,25 @@ mod tests {
         );
         let loop_batch = preset("batch-event-loop").unwrap();
         assert_eq!(theory_of("fig-makespan", &loop_batch, &r), "—");
+        // Before any request has finished, no time is shown for the last.
+        let row_of = |s: &Scenario, r: &Report, key: &str| {
+            figure_rows(s, r, &theory(s))
+                .into_iter()
+                .find(|row| row.key == key)
+                .unwrap()
+        };
+        let c10k = preset("c10k-threads").unwrap();
+        let mut sim = tellers_sim::Simulation::new(&c10k).unwrap();
+        sim.run_until(5_000_000_000, u64::MAX);
+        let early = sim.report();
+        assert_eq!(early.completed, 0);
+        assert_eq!(
+            row_of(&c10k, &early, "fig-makespan").sim,
+            "none has finished yet"
+        );
+        // With no count of threads, theory shows no product for memory.
+        assert_eq!(theory(&c10k).threads, None);
+        assert_eq!(row_of(&c10k, &r, "fig-memory").theory, "—");
         // Requests that use no CPU meet no limit: said in words, not ∞.
         assert_eq!(theory_of("fig-throughput", &loop_batch, &r), "no limit");
         assert_eq!(
