@@ -371,6 +371,25 @@ pub fn approx_note(th: &Theory) -> Option<String> {
     }
 }
 
+/// The curve's note on its theory: [`approx_note`] for the theory of its
+/// points (`points_th`, at the highest utilisation it draws), said of that
+/// point when theory gives the scenario itself (`th`) a response time but
+/// not the point: the sale day planned at 70 % has 104 ms, and its pool,
+/// slowed by waits for a core, is overloaded at 95 %.
+pub fn curve_approx_note(points_th: &Theory, th: &Theory) -> Option<String> {
+    let note = approx_note(points_th)?;
+    let point_only = points_th.mean_ms.is_none() && th.mean_ms.is_some();
+    Some(
+        match note.strip_prefix("Theory gives no response time here.") {
+            Some(rest) if point_only => format!(
+            "Theory gives no response time at the curve's highest point, {} of the limit.{rest}",
+            fmt_pct(tellers_sim::sweep::SWEEP_RHOS[tellers_sim::sweep::SWEEP_RHOS.len() - 1])
+        ),
+            _ => note,
+        },
+    )
+}
+
 /// The tellers scene in words, for screen readers (and tests): "1 request
 /// in line, 0 waiting off the CPU, 1 of 4 cores busy, 20 tellers, …".
 pub fn tellers_summary(s: &Snapshot) -> String {
@@ -1777,6 +1796,24 @@ mod tests {
 
     /// The rows read theory's rounds, threads and stacks, as the learner
     /// has always read them.
+    #[test]
+    fn the_curves_note_says_which_point_theory_cannot_give() {
+        let s = preset("sale-day-planned").unwrap();
+        let th = theory(&s);
+        let points = tellers_sim::sweep::curve_theory(&s, &th);
+        assert!(th.mean_ms.is_some() && points.mean_ms.is_none());
+        let note = curve_approx_note(&points, &th).unwrap();
+        assert!(
+            note.starts_with("Theory gives no response time at the curve's highest point, 95 % of the limit. About its model:"),
+            "{note}"
+        );
+        // Where the scenario itself has none, the note is theory's own.
+        let over = preset("sale-day").unwrap();
+        let th = theory(&over);
+        let points = tellers_sim::sweep::curve_theory(&over, &th);
+        assert_eq!(curve_approx_note(&points, &th), approx_note(&points));
+    }
+
     #[test]
     fn the_batch_and_thread_rows_read_theory() {
         let batch = preset("batch-pool-20").unwrap();

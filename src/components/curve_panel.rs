@@ -3,7 +3,7 @@ use leptos::prelude::*;
 
 use crate::charts::{curve_chart, sweep_json, sweep_progress, CurveLines};
 use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
-use crate::figures::{approx_note, curve_caption};
+use crate::figures::{curve_approx_note, curve_caption};
 use crate::format::units_kept;
 use crate::lab::Lab;
 use tellers_sim::sweep::{curve_theory, SWEEP_RHOS};
@@ -93,7 +93,9 @@ pub fn CurvePanel(
                 {move || units_kept(&caption())}
                 " "
                 <span data-testid="curve-approx">
-                    {move || approx_note(&points_th.get()).unwrap_or_default()}
+                    {move || {
+                        curve_approx_note(&points_th.get(), &lab.theory.get()).unwrap_or_default()
+                    }}
                 </span>
                 " "
                 <span class="muted" data-testid="sweep-progress">
