@@ -146,7 +146,7 @@ const fn real(min: f64, max: f64) -> Kind {
 
 /// Does `s` have a line of requests waiting for a thread (a pool, or a
 /// capped thread per request)? The discipline orders it.
-fn has_thread_line(s: &Scenario) -> bool {
+pub(crate) fn has_thread_line(s: &Scenario) -> bool {
     match s.model {
         Model::ThreadPool => true,
         Model::ThreadPerRequest => s.thread_cap.is_some(),

@@ -455,6 +455,12 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 "Arrivals are below the limit, so this is a burst the line can drain; a longer run \
                  shows whether it keeps growing.",
             )
+        } else if s.discipline != crate::Discipline::Fifo && crate::scenario::has_thread_line(s) {
+            (
+                "Arrivals are above capacity",
+                "Newest first: those served wait little, while the oldest wait at the back of the \
+                 line until their callers give up.",
+            )
         } else if crate::theory::excess_turned_away(s) {
             (
                 "Arrivals are above capacity",
@@ -1638,6 +1644,37 @@ mod tests {
                 assert!(!g.detail.contains(" 0 rps"), "{name}: {}", g.detail);
             }
         }
+    }
+
+    /// Adaptive LIFO serves the newest at about 120 ms while the line of
+    /// abandoned requests behind them grows: the sign says that, not that
+    /// waiting times grow without end.
+    #[test]
+    fn newest_first_overload_says_the_served_wait_little() {
+        let s = preset("overload-adaptive-lifo").unwrap();
+        let r = crate::simulate(&s).unwrap();
+        let line = read_signs(&s, &r, &theory(&s))
+            .into_iter()
+            .find(|g| g.kind == SignKind::LineGrowing)
+            .unwrap();
+        assert!(
+            line.detail
+                .contains("Newest first: those served wait little"),
+            "{}",
+            line.detail
+        );
+        assert!(
+            !line.detail.contains("Waiting times grow"),
+            "{}",
+            line.detail
+        );
+        let fifo = preset("overload-fifo").unwrap();
+        let r = crate::simulate(&fifo).unwrap();
+        let line = read_signs(&fifo, &r, &theory(&fifo))
+            .into_iter()
+            .find(|g| g.kind == SignKind::LineGrowing)
+            .unwrap();
+        assert!(!line.detail.contains("Newest first"), "{}", line.detail);
     }
 
     /// With random arrivals the median stays 1 ms while the p99 is most of
