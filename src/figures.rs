@@ -371,6 +371,12 @@ pub fn approx_note(th: &Theory) -> Option<String> {
     }
 }
 
+/// True when theory has the server exactly full (utilisation 1, within
+/// rounding): a line that keeps no set growth yet never settles.
+fn at_full_load(th: &Theory) -> bool {
+    th.utilisation.is_some_and(|u| u >= 1.0 - 1e-9)
+}
+
 /// The curve's note on its theory: [`approx_note`] for the theory of its
 /// points (`points_th`, at the highest utilisation it draws), said of that
 /// point when theory gives the scenario itself (`th`) a response time but
@@ -651,10 +657,17 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             "{} per s",
             fmt_count(r.inside_growth_per_s.max(0.0).round())
         ),
-        th.growth_per_s
-            .map_or("—".into(), |g| bounded(&fmt_per_s(g), th.growth_bound())),
+        th.growth_per_s.map_or("—".into(), |g| {
+            if g <= 0.0 && at_full_load(th) {
+                "0 per s, but it never settles".into()
+            } else {
+                bounded(&fmt_per_s(g), th.growth_bound())
+            }
+        }),
     );
-    let unbounded = th.growth_per_s.is_some_and(|g| g > 0.0);
+    // At exactly 100 % busy the line grows no set amount a second, but
+    // wanders and never settles: no mean or p99 to give either.
+    let unbounded = th.growth_per_s.is_some_and(|g| g > 0.0 || at_full_load(th));
     // Theory says whether each formula is exact for this scenario.
     let lat_theory = |x: Option<f64>, exact: bool| match x {
         Some(v) => format!("{}{}", fmt_ms(v), if exact { "" } else { " (approx.)" }),
@@ -1796,6 +1809,27 @@ mod tests {
 
     /// The rows read theory's rounds, threads and stacks, as the learner
     /// has always read them.
+    #[test]
+    fn at_exactly_full_load_theory_says_the_line_never_settles() {
+        let s = preset("sale-day-event-loop").unwrap();
+        let th = theory(&s);
+        assert!(
+            (th.utilisation.unwrap() - 1.0).abs() < 1e-9,
+            "{:?}",
+            th.utilisation
+        );
+        let r = Report::default();
+        assert_eq!(
+            theory_of("fig-growth", &s, &r),
+            "0 per s, but it never settles"
+        );
+        assert_eq!(theory_of("fig-mean", &s, &r), "grows without limit");
+        assert_eq!(theory_of("fig-p99", &s, &r), "grows without limit");
+        // Below it, theory's own figures.
+        let below = Scenario { rps: 360.0, ..s };
+        assert_ne!(theory_of("fig-mean", &below, &r), "grows without limit");
+    }
+
     #[test]
     fn the_curves_note_says_which_point_theory_cannot_give() {
         let s = preset("sale-day-planned").unwrap();
