@@ -111,3 +111,26 @@ fn the_timed_out_count_includes_requests_still_inside_past_their_timeout() {
     assert_eq!(snap.timed_out, r.timed_out);
     assert!(r.timed_out > 1_000, "{}", r.timed_out);
 }
+
+/// Growth measured from the start of a run counts from what arrived at 0:
+/// ten closed clients fill the server with their first requests at once
+/// and never hold more (the figures had said the requests inside grew by
+/// 2 a second over 5 s), and a batch's line, all there at 0, only drains.
+#[test]
+fn what_arrives_at_the_start_is_not_growth() {
+    let closed = tellers_sim::Scenario {
+        duration_s: 5.0,
+        ..tellers_sim::presets::preset("node-moderate-blocking").unwrap()
+    };
+    assert_eq!(closed.warmup, 0.0);
+    let r = tellers_sim::simulate(&closed).unwrap();
+    assert_eq!(r.in_flight_end, 10);
+    assert_eq!(r.inside_growth_per_s, 0.0);
+    let batch = tellers_sim::Scenario {
+        duration_s: 2.0,
+        ..tellers_sim::presets::preset("batch-pool-20").unwrap()
+    };
+    let r = tellers_sim::simulate(&batch).unwrap();
+    assert!(r.queue_growth_per_s < 0.0, "{}", r.queue_growth_per_s);
+    assert!(r.inside_growth_per_s < 0.0, "{}", r.inside_growth_per_s);
+}

@@ -264,7 +264,11 @@ impl Stats {
     #[inline]
     pub fn advance(&mut self, t: Time, busy_cores: u32, dep_busy: u32) {
         if t > self.last_t {
-            if self.last_t < self.t_growth && self.t_growth <= t {
+            // Growth measured from 0 starts after what arrived at 0: a
+            // batch, or closed clients' first requests, are there from the
+            // start, not growth (10 clients read as "2 a second" over 5 s).
+            let from_zero = self.t_growth == 0 && self.last_t == 0;
+            if (self.last_t < self.t_growth || from_zero) && self.t_growth <= t {
                 self.line_at_growth = self.line_len;
                 self.inside_at_growth = self.inside;
             }
