@@ -126,13 +126,18 @@ import { DIST } from './harness.mjs';
  * The curve's axis in seconds past 100 s: +0.2 KB, the app 448.8 KB.
  * The next session (4 Dec): the answer checker asking again for a range
  * ("50-100") or a number below zero, +0.3 KB (measured by building with
- * the checker before it), the app 449.1 KB.
+ * the checker before it), the app 449.1 KB. Then a review of the
+ * playground's signs and figures, preset by preset, and its fixes (the
+ * scene's timed-out count, short runs judged by what the scenario can do,
+ * rates under 10 a second with decimals, "no limit" for ∞, the curve's
+ * note, 100 % busy, the fan-out sign, newest-first overload): +1.0 KB,
+ * not split by commit; the app 450.1 KB.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 449.5;
+const BUDGET_KB = 450.5;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
