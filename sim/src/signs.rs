@@ -635,17 +635,35 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         });
     }
     if r.calls > 0 && r.retries as f64 >= RETRY_STORM * r.calls as f64 {
+        let tries = format!(
+            "{} retries came on top of {} calls: {} tries per call.",
+            fmt_count(r.retries as f64),
+            fmt_count(r.calls as f64),
+            fmt_fixed(r.attempts as f64 / r.calls as f64, 1),
+        );
+        // A storm while the backlog grows; a run that came through (a
+        // spike shed, say) had retries, but no storm holds it now.
+        let (title, detail) = if growing {
+            (
+                "A retry storm",
+                format!(
+                    "{tries} Every failure sends more work to a server that is already failing. {}",
+                    retry_storm_remedy(s)
+                ),
+            )
+        } else {
+            (
+                "Retries added load",
+                format!(
+                    "{tries} They came while the server was overloaded; its backlog no longer \
+                     grows, so it came through."
+                ),
+            )
+        };
         signs.push(Sign {
             kind: SignKind::RetryStorm,
-            title: "A retry storm".into(),
-            detail: format!(
-                "{} retries came on top of {} calls: {} tries per call. Every failure sends more work to a \
-                 server that is already failing. {}",
-                fmt_count(r.retries as f64),
-                fmt_count(r.calls as f64),
-                fmt_fixed(r.attempts as f64 / r.calls as f64, 1),
-                retry_storm_remedy(s)
-            ),
+            title: title.into(),
+            detail,
         });
     }
     if let Some(to) = s.timeout_ms {
@@ -1663,6 +1681,25 @@ mod tests {
                 assert!(!g.detail.contains(" 0 rps"), "{name}: {}", g.detail);
             }
         }
+    }
+
+    /// A spike that shedding saw through had retries (1.3 tries per call)
+    /// but no storm at the end; the spike that stays down has one.
+    #[test]
+    fn retries_are_a_storm_only_while_the_backlog_grows() {
+        let title = |name: &str| {
+            let s = preset(name).unwrap();
+            let r = crate::simulate(&s).unwrap();
+            read_signs(&s, &r, &theory(&s))
+                .into_iter()
+                .find(|g| g.kind == SignKind::RetryStorm)
+                .map(|g| (g.title, g.detail))
+        };
+        let (t, d) = title("spike-metastable").unwrap();
+        assert_eq!(t, "A retry storm", "{d}");
+        let (t, d) = title("spike-shed").unwrap();
+        assert_eq!(t, "Retries added load", "{d}");
+        assert!(d.ends_with("so it came through."), "{d}");
     }
 
     /// Adaptive LIFO serves the newest at about 120 ms while the line of
