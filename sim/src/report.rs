@@ -234,8 +234,22 @@ impl Report {
     /// no response time counts yet: a run ending far from steady, such as
     /// a line still growing, can be far off).
     pub fn littles_law_exact(&self) -> bool {
+        self.littles_law_gap().is_none()
+    }
+
+    /// What λ·W leaves out, if enough to matter (see
+    /// [`Report::littles_law_exact`]): the requests still inside first,
+    /// which in a run whose backlog grows can make the law's figure a
+    /// small part of the mean inside.
+    pub fn littles_law_gap(&self) -> Option<LawGap> {
         let unserved = self.dropped + self.shed + self.dropped_hopeless;
-        unserved == 0 && self.in_flight_end.saturating_mul(20) <= self.measured
+        if self.in_flight_end.saturating_mul(20) > self.measured {
+            Some(LawGap::StillInside(self.in_flight_end))
+        } else if unserved > 0 {
+            Some(LawGap::Unanswered(unserved))
+        } else {
+            None
+        }
     }
 
     /// The report as one JSON object (keys in the order of the fields
@@ -268,9 +282,64 @@ impl Report {
     }
 }
 
+/// What Little's law, as the report computes it (admitted rate × mean
+/// response time), leaves out of the requests inside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LawGap {
+    /// Requests still inside at the end: more than one in twenty of those
+    /// measured. Their time inside has no response time yet.
+    StillInside(u64),
+    /// Requests that left the line unanswered (dropped, shed, dropped as
+    /// hopeless): inside a while, with no response time.
+    Unanswered(u64),
+}
+
+impl LawGap {
+    /// The requests left out, in words: "the 2,385 still inside", "the
+    /// 12 that left unanswered".
+    pub fn text(self) -> String {
+        let n = |n: u64| crate::text::group_digits(&n.to_string());
+        match self {
+            LawGap::StillInside(k) => format!("the {} still inside", n(k)),
+            LawGap::Unanswered(k) => format!("the {} that left unanswered", n(k)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn littles_law_names_whom_it_leaves_out() {
+        let r = Report {
+            measured: 11_952,
+            ..Report::default()
+        };
+        assert_eq!(r.littles_law_gap(), None);
+        assert!(r.littles_law_exact());
+        // One in twenty of those measured still inside is noise; more is not.
+        let few = Report {
+            in_flight_end: 597,
+            ..r.clone()
+        };
+        assert_eq!(few.littles_law_gap(), None);
+        let many = Report {
+            in_flight_end: 2_385,
+            shed: 4,
+            ..r.clone()
+        };
+        assert_eq!(many.littles_law_gap(), Some(LawGap::StillInside(2_385)));
+        assert_eq!(LawGap::StillInside(2_385).text(), "the 2,385 still inside");
+        let shed = Report {
+            shed: 4,
+            dropped_hopeless: 8,
+            ..r
+        };
+        assert_eq!(shed.littles_law_gap(), Some(LawGap::Unanswered(12)));
+        assert!(!shed.littles_law_exact());
+        assert_eq!(LawGap::Unanswered(12).text(), "the 12 that left unanswered");
+    }
 
     #[test]
     fn json_gives_no_response_time_when_none_was_measured() {

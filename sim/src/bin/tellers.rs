@@ -438,6 +438,9 @@ fn print_table(s: &Scenario, r: &Report) {
     if let Some(note) = &unmeasured {
         out!("  {note}");
     }
+    if let Some(gap) = r.littles_law_gap() {
+        out!("  λ·W leaves out {}", gap.text());
+    }
 }
 
 /// Why the table shows no rates ("—"): the run stopped inside its
