@@ -472,11 +472,17 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 "Waiting times grow without end until arrivals drop or capacity rises.",
             )
         };
+        // Arrivals less finishes is not the growth where some leave
+        // unserved: say so, or the sums do not add up.
+        let turned = match r.turned_away() {
+            0 => String::new(),
+            n => format!(", and {} turned away in all", fmt_count(n as f64)),
+        };
         signs.push(Sign {
             kind: SignKind::LineGrowing,
             title: title.into(),
             detail: format!(
-                "The line grows by {} every second: {} rps arrive, {} rps finish ({cap} is {}{extra}). {then}",
+                "The line grows by {} every second: {} rps arrive, {} rps finish ({cap} is {}{extra}){turned}. {then}",
                 plural(
                     r.queue_growth_per_s.max(r.inside_growth_per_s).round() as u64,
                     "request"
@@ -1700,6 +1706,39 @@ mod tests {
         let (t, d) = title("spike-shed").unwrap();
         assert_eq!(t, "Retries added load", "{d}");
         assert!(d.ends_with("so it came through."), "{d}");
+    }
+
+    /// Mid-spike, shedding takes requests out of a growing line: arrivals
+    /// less finishes is more than the growth, and the sign says where the
+    /// rest went (it read "grows by 70 … 465 rps arrive, 179 rps finish").
+    #[test]
+    fn a_growing_line_that_sheds_says_how_many_were_turned_away() {
+        let s = Scenario {
+            duration_s: 14.0,
+            ..preset("spike-shed").unwrap()
+        };
+        let r = crate::simulate(&s).unwrap();
+        assert!(r.shed > 0, "{r:?}");
+        let line = read_signs(&s, &r, &theory(&s))
+            .into_iter()
+            .find(|g| g.kind == SignKind::LineGrowing)
+            .unwrap();
+        let n = fmt_count(r.turned_away() as f64);
+        assert!(
+            line.detail
+                .contains(&format!(", and {n} turned away in all. ")),
+            "{}",
+            line.detail
+        );
+        // Where nothing is turned away, nothing is said of it.
+        let fifo = preset("overload-fifo").unwrap();
+        let r = crate::simulate(&fifo).unwrap();
+        assert_eq!(r.turned_away(), 0);
+        let line = read_signs(&fifo, &r, &theory(&fifo))
+            .into_iter()
+            .find(|g| g.kind == SignKind::LineGrowing)
+            .unwrap();
+        assert!(!line.detail.contains("turned away"), "{}", line.detail);
     }
 
     /// Adaptive LIFO serves the newest at about 120 ms while the line of
