@@ -31,11 +31,12 @@ pub struct QueueWait {
 /// How long one CPU step held its event loop, ms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct LoopBlock {
-    /// Mean, ms.
+    /// Mean, ms (of the steps that have ended).
     pub mean: f64,
-    /// 99th percentile, ms.
+    /// 99th percentile, ms (of the steps that have ended).
     pub p99: f64,
-    /// Longest, ms.
+    /// Longest, ms, a step still under way included for the time it has
+    /// held its loop so far.
     pub max: f64,
 }
 

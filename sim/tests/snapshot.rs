@@ -134,3 +134,25 @@ fn what_arrives_at_the_start_is_not_growth() {
     assert!(r.queue_growth_per_s < 0.0, "{}", r.queue_growth_per_s);
     assert!(r.inside_growth_per_s < 0.0, "{}", r.inside_growth_per_s);
 }
+
+/// A step under way holds its loop too: 5 s into a run of 8.3 s requests
+/// on one loop, the first request's step has held the loop since it
+/// arrived and none has ended, and the report's longest hold said 0 ms.
+#[test]
+fn a_step_still_running_counts_in_the_longest_loop_hold() {
+    let s = tellers_sim::presets::preset("node-collapse-blocking").unwrap();
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_until(5_000_000_000, u64::MAX);
+    let r = sim.report();
+    let b = r.loop_block_ms.unwrap();
+    assert_eq!(r.completed, 0, "no request has finished yet");
+    assert_eq!(b.p99, 0.0, "no step has ended");
+    // The first arrival came within the first second (a few a second).
+    assert!(b.max > 4_000.0 && b.max <= 5_000.0, "{b:?}");
+    // Run on: once steps end, the longest is a whole step of about 8.3 s
+    // of CPU (the loop waits for nothing else; exponential times vary).
+    sim.run_until(60_000_000_000, u64::MAX);
+    let r = sim.report();
+    let b = r.loop_block_ms.unwrap();
+    assert!(b.p99 > 0.0 && b.max >= b.p99, "{b:?}");
+}

@@ -116,6 +116,20 @@ impl LoopServer {
         server
     }
 
+    /// How long the longest step still running has held its loop so far,
+    /// ns (0 with every loop between steps). Steps enter `loop_block` as
+    /// they end: an 8 s step under way would otherwise show as nothing
+    /// until it ends.
+    pub fn longest_open_step(&self, ctx: &Ctx) -> Time {
+        self.loops
+            .iter()
+            .map(|&t| ctx.tellers.get(t))
+            .filter(|tl| tl.req.is_some())
+            .map(|tl| ctx.now - tl.step_start)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The loop index of loop teller `t` (loops are created first).
     fn loop_index(&self, t: TellerId) -> u32 {
         debug_assert_eq!(self.loops[t as usize], t);

@@ -596,6 +596,10 @@ impl Simulation {
         let gone_inside = self.gone_inside();
         let loop_connections = self.server.loop_connections();
         let has_loops = matches!(self.server, AnyServer::Loops(_));
+        let open_step = match &self.server {
+            AnyServer::Loops(l) => l.longest_open_step(c),
+            AnyServer::Threads(_) => 0,
+        };
         let kb_to_mb = 1.0 / 1000.0;
         let conn_kb = if has_loops { c.s.conn_state_kb } else { 0.0 };
         let peak_threads = c.tellers.peak;
@@ -668,7 +672,7 @@ impl Simulation {
             loop_block_ms: has_loops.then(|| LoopBlock {
                 mean: st.loop_block.mean() / NS_PER_MS,
                 p99: st.loop_block.quantile(0.99) / NS_PER_MS,
-                max: st.loop_block.max() as f64 / NS_PER_MS,
+                max: open_step.max(st.loop_block.max()) as f64 / NS_PER_MS,
             }),
             loop_connections,
             worker_wait_ms: self.server.worker_wait().map(|h| QueueWait {
