@@ -472,6 +472,18 @@ fn nearest_flag(typed: &str, sub: Option<&str>) -> Option<String> {
         .map(|(_, f)| f)
 }
 
+/// The preset nearest to a misspelt name, if one is near: at most two
+/// edits (a swap of neighbours counts as one), so `sael-day` finds
+/// `sale-day` and `mm11` finds `mm1`.
+fn nearest_preset(typed: &str) -> Option<&'static str> {
+    preset_names()
+        .into_iter()
+        .map(|n| (strsim::damerau_levenshtein(typed, n), n))
+        .min()
+        .filter(|(d, _)| *d <= 2)
+        .map(|(_, n)| n)
+}
+
 /// The value of a flag the user gave, if they gave it.
 fn given<'a>(m: &'a ArgMatches, id: &str) -> Option<&'a String> {
     // `sweep` does not define the fields its points set: not given there.
@@ -487,8 +499,11 @@ fn scenario_from(
 ) -> Result<Scenario, String> {
     let mut s = if let Some(name) = given(m, "preset") {
         preset(name).ok_or_else(|| {
+            let near = nearest_preset(name)
+                .map(|n| format!(" (did you mean '{n}'?)"))
+                .unwrap_or_default();
             format!(
-                "--preset: no preset '{}'; allowed: {}",
+                "--preset: no preset '{}'{near}; allowed: {}",
                 crate::fields::clip(name),
                 preset_names().join(", ")
             )
@@ -830,6 +845,16 @@ mod tests {
         assert!(e.contains("did you mean '--rps'"), "{e}");
         let e = run("simulate --queue-limt 5").unwrap_err();
         assert!(e.contains("--queue-limit"), "{e}");
+        // A misspelt preset too, before the list of every preset.
+        let e = run("simulate --preset sael-day").unwrap_err();
+        assert!(
+            e.starts_with("--preset: no preset 'sael-day' (did you mean 'sale-day'?); allowed: "),
+            "{e}"
+        );
+        let e = run("sweep --preset mm11").unwrap_err();
+        assert!(e.contains("did you mean 'mm1'?"), "{e}");
+        let e = run("simulate --preset nothing-like-it").unwrap_err();
+        assert!(!e.contains("did you mean"), "{e}");
     }
 
     #[test]
