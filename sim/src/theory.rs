@@ -1224,7 +1224,8 @@ fn approximations(
         if s.cpu_dist == Dist::Const || s.wait_dist == Dist::Const {
             add("fixed times let the threads fall into step, so they wait less for a core than the formula says, which is for random times");
         }
-    } else if (scv - 1.0).abs() > 1e-9 && servers > 1 {
+    } else if (scv - 1.0).abs() > 1e-9 && servers > 1 && s.arrivals != Arrivals::Batch {
+        // (A batch's makespan has no wait formula to correct.)
         add("service times are not random (exponential): the wait is the random-times wait scaled by how much the times vary (Allen and Cunneen's approximation)");
     }
     // With no line at the dependency the slowest of N calls, hedged or

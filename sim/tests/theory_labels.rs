@@ -485,6 +485,41 @@ fn a_closed_loop_gives_no_reason_about_a_formula_it_does_not_use() {
     );
 }
 
+/// A batch is no line fed at a rate either: its reasons say what its
+/// makespan leaves out (threads queue for the cores), not how a wait
+/// formula it does not use corrects for fixed times.
+#[test]
+fn a_batch_gives_no_reason_about_a_wait_formula() {
+    let th = theory(&preset("batch-pool-100").unwrap());
+    assert!(
+        th.model_of_line.starts_with("none:"),
+        "{}",
+        th.model_of_line
+    );
+    assert!(
+        th.approx_because
+            .iter()
+            .all(|w| !w.contains("Allen and Cunneen")),
+        "{:?}",
+        th.approx_because
+    );
+    assert!(
+        says(&th, "threads also queue for the cores"),
+        "{:?}",
+        th.approx_because
+    );
+    // Fed at a rate, the same fixed times keep the correction's reason.
+    let open = theory(&Scenario {
+        arrivals: Arrivals::Poisson,
+        ..preset("batch-pool-100").unwrap()
+    });
+    assert!(
+        says(&open, "Allen and Cunneen"),
+        "{:?}",
+        open.approx_because
+    );
+}
+
 /// Theory takes a loop as a closed line of its keep-alive connections only
 /// when each sends enough requests to live long against the loop's line
 /// (`CLOSED_LOOP_MIN_REQUESTS`): with 2, the open line was the nearer
