@@ -671,6 +671,10 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     // Theory says whether each formula is exact for this scenario.
     let lat_theory = |x: Option<f64>, exact: bool| match x {
         Some(v) => format!("{}{}", fmt_ms(v), if exact { "" } else { " (approx.)" }),
+        // Served newest first, those served wait little however long the
+        // line: nothing grows without limit but the line, and no formula
+        // here gives their times.
+        None if unbounded && s.newest_first() => "no formula for newest first".into(),
         None if unbounded => "grows without limit".into(),
         None => "—".into(),
     };
@@ -1827,6 +1831,25 @@ mod tests {
         // Below it, theory's own figures.
         let below = Scenario { rps: 360.0, ..s };
         assert_ne!(theory_of("fig-mean", &below, &r), "grows without limit");
+    }
+
+    /// Adaptive LIFO at twice what its pool finishes serves the newest in
+    /// about 120 ms: theory's column said the mean and p99 grow without
+    /// limit beside a run whose mean held at 117 ms. Only the line grows.
+    #[test]
+    fn newest_first_overload_does_not_say_response_times_grow_without_limit() {
+        let s = preset("overload-adaptive-lifo").unwrap();
+        let r = tellers_sim::simulate(&s).unwrap();
+        assert!(r.inside_growth_per_s > 10.0, "{r:?}");
+        assert!(r.latency_ms.mean < 200.0, "{:?}", r.latency_ms);
+        for k in ["fig-mean", "fig-p99"] {
+            assert_eq!(theory_of(k, &s, &r), "no formula for newest first", "{k}");
+        }
+        assert!(theory_of("fig-growth", &s, &r).ends_with("per s"));
+        // Oldest first, the same overload's times do grow without limit.
+        let fifo = preset("overload-fifo").unwrap();
+        let r = tellers_sim::simulate(&fifo).unwrap();
+        assert_eq!(theory_of("fig-mean", &fifo, &r), "grows without limit");
     }
 
     #[test]

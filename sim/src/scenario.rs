@@ -596,6 +596,16 @@ impl Scenario {
         }
     }
 
+    /// True when a line for a thread is served newest first (LIFO, or
+    /// adaptive LIFO once its oldest has waited past the threshold). The
+    /// requests served then wait little however long the line grows, while
+    /// the oldest wait at its back: the p99 formulas, which are for oldest
+    /// first, do not fit, and overloaded no response time grows without
+    /// limit.
+    pub fn newest_first(&self) -> bool {
+        self.discipline != Discipline::Fifo && has_thread_line(self)
+    }
+
     /// Cores the model can keep busy: all of them for threads; one per loop
     /// for event loops (a loop runs on one core at a time), plus the worker
     /// threads ([`Scenario::worker_threads`]) beside the loops.

@@ -455,7 +455,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 "Arrivals are below the limit, so this is a burst the line can drain; a longer run \
                  shows whether it keeps growing.",
             )
-        } else if s.discipline != crate::Discipline::Fifo && crate::scenario::has_thread_line(s) {
+        } else if s.newest_first() {
             (
                 "Arrivals are above capacity",
                 "Newest first: those served wait little, while the oldest wait at the back of the \

@@ -2115,7 +2115,7 @@ pub fn theory(s: &Scenario) -> Theory {
         th.mean_exact = approx_because.is_empty();
         // The order of the line leaves the mean alone (every order keeps
         // the workers busy alike) but not the tail.
-        let newest_first = s.thread_limit().is_some() && s.discipline != Discipline::Fifo;
+        let newest_first = s.newest_first();
         // The tail is exact for exponential service (M/M/c), and for a mix
         // on one server (Pollaczek–Khinchine's transform, inverted).
         let shaped = th.service_shape.is_some();
