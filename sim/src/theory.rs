@@ -1291,7 +1291,9 @@ fn approximations(
         }
         Limit::Threads => {
             let threads = s.thread_limit().unwrap_or(1);
-            if f64::from(threads) > s.usable_cores() {
+            // (Requests that use no CPU never queue for a core.)
+            let cpu = analytic::cpu_ms_per_request(s) > 0.0;
+            if cpu && f64::from(threads) > s.usable_cores() {
                 add("threads also queue for the cores and pay for switches; the formula gives each thread its own core");
             } else if analytic::switch_share(s, CpuPart::Cores) > 0.0 {
                 add("each CPU step also pays for a context switch; the formula leaves it out");

@@ -486,16 +486,25 @@ fn a_closed_loop_gives_no_reason_about_a_formula_it_does_not_use() {
 }
 
 /// A batch is no line fed at a rate either: its reasons say what its
-/// makespan leaves out (threads queue for the cores), not how a wait
-/// formula it does not use corrects for fixed times.
+/// makespan leaves out (threads queue for the cores, where requests use
+/// CPU), not how a wait formula it does not use corrects for fixed times.
 #[test]
 fn a_batch_gives_no_reason_about_a_wait_formula() {
-    let th = theory(&preset("batch-pool-100").unwrap());
+    // The presets' batches use no CPU: nothing queues for a core, and the
+    // table beside the note says "requests use no CPU".
+    let none = theory(&preset("batch-pool-100").unwrap());
     assert!(
-        th.model_of_line.starts_with("none:"),
+        none.model_of_line.starts_with("none:"),
         "{}",
-        th.model_of_line
+        none.model_of_line
     );
+    assert!(none.approx_because.is_empty(), "{:?}", none.approx_because);
+    // 1 ms of CPU to 100 ms of waiting: the 100 threads still bind.
+    let cpu = Scenario {
+        cpu_ms: 1.0,
+        ..preset("batch-pool-100").unwrap()
+    };
+    let th = theory(&cpu);
     assert!(
         th.approx_because
             .iter()

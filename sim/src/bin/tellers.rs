@@ -949,7 +949,12 @@ mod tests {
             "{line}"
         );
         // No figure, so nothing is "approximate": the reasons describe the model.
-        let lines = reason_lines(&theory(&preset("batch-pool-20").unwrap()));
+        // (A batch whose requests use some CPU: its threads queue for cores.)
+        let batch = Scenario {
+            cpu_ms: 1.0,
+            ..preset("batch-pool-20").unwrap()
+        };
+        let lines = reason_lines(&theory(&batch));
         assert!(
             !lines.is_empty() && lines.iter().all(|l| l.starts_with("  about the model: ")),
             "{lines:?}"
