@@ -630,7 +630,14 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     );
     let busy_theory = th.busy_threads.map_or("—".into(), |n| {
         let bound = th.busy_threads_bound;
-        bounded(&fmt_count(bound.shown(n, 1)), bound)
+        match s.thread_limit() {
+            // A floor at the pool's size is the whole pool: no more can be
+            // busy ("at least 20" of a pool of 20 read as if more could).
+            Some(t) if bound == Bound::AtLeast && n >= f64::from(t) => {
+                format!("all {}", fmt_count(f64::from(t)))
+            }
+            _ => bounded(&fmt_count(bound.shown(n, 1)), bound),
+        }
     });
     row(
         "fig-busy",
@@ -2271,6 +2278,11 @@ mod tests {
         };
         let busy = theory_of("fig-busy", &pool, &r);
         assert!(busy.ends_with(" (approx.)"), "{busy}");
+        // Overloaded, the floor is the whole pool, which no more can pass.
+        for (name, all) in [("sale-day", "all 20"), ("sale-day-pool-40", "all 40")] {
+            let s = preset(name).unwrap();
+            assert_eq!(theory_of("fig-busy", &s, &r), all, "{name}");
+        }
     }
 
     /// Throughput, CPU busy and the dependency's calls are the first
