@@ -770,6 +770,12 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             fmt_count(r.peak_memory_used_mb)
         ),
         match th.stack_reserved_mb {
+            // A sum is bracketed before it is multiplied.
+            Some(mb) if threads_theory.contains(" + ") => format!(
+                "({threads_theory}) × {} KB = {} MB{peak_note}",
+                fmt_num(s.stack_reserved_kb, 0),
+                fmt_count(mb)
+            ),
             Some(mb) => format!(
                 "{threads_theory} × {} KB = {} MB{peak_note}",
                 fmt_num(s.stack_reserved_kb, 0),
@@ -2132,7 +2138,7 @@ mod tests {
         assert!(s.pool_per_loop && s.model == Model::EventLoopWorkers);
         let r = tellers_sim::simulate(&s).unwrap();
         let mem = theory_of("fig-memory", &s, &r);
-        assert!(mem.starts_with("4 loops + 4 workers ×"), "{mem}");
+        assert!(mem.starts_with("(4 loops + 4 workers) ×"), "{mem}");
         assert_eq!(s.worker_threads(), 4, "the count's one home");
         assert_eq!(r.peak_threads, 8, "the threads the engine runs");
     }
