@@ -562,11 +562,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             format!(
                 "{}{}{}",
                 bounded(&fmt_rps(cap.cpu_limit_rps), th.cpu_bound()),
-                match cap.cpu_part {
-                    CpuPart::Cores => "",
-                    CpuPart::Loops => " (the loops' own steps)",
-                    CpuPart::Workers => " (the workers' steps)",
-                },
+                cpu_part_text(s, cap.cpu_part),
                 binding(Limit::Cpu)
             )
         },
@@ -1043,7 +1039,35 @@ fn dependency_rows(
 fn no_thread_limit(model: Model) -> &'static str {
     match model {
         Model::ThreadPerRequest => "none: threads are not capped",
+        // Steps wait for a free worker, but a worker holds a step only
+        // while it computes: its limit is CPU time.
+        Model::EventLoopWorkers => {
+            "none: no thread is held while a request waits; the workers' limit is in the CPU limit"
+        }
         _ => "none: no thread waits",
+    }
+}
+
+/// Which part of the CPU gives the CPU limit, after its figure: nothing
+/// for the cores; for event loop + workers, the loops' or the workers'
+/// steps and the cores those can use ("the workers' steps: 1 worker, a
+/// core each"), so a limit of one worker's core is not read as the
+/// cores' while most of them idle.
+fn cpu_part_text(s: &Scenario, part: CpuPart) -> String {
+    let on = |n: u32, what: &str| {
+        if n <= s.cores {
+            format!("{}, a core each", plural(u64::from(n), what))
+        } else {
+            format!("on all {}", plural(u64::from(s.cores), "core"))
+        }
+    };
+    match part {
+        CpuPart::Cores => String::new(),
+        CpuPart::Loops => format!(" (the loops' own steps: {})", on(s.loop_count(), "loop")),
+        CpuPart::Workers => format!(
+            " (the workers' steps: {})",
+            on(s.worker_threads(), "worker")
+        ),
     }
 }
 
@@ -1253,7 +1277,18 @@ mod tests {
         let th = theory(&s);
         let rows = figure_rows(&s, &Report::default(), &th);
         let cpu = rows.iter().find(|r| r.key == "fig-cpu-limit").unwrap();
-        assert_eq!(cpu.theory, "100 rps (the workers' steps) ← the limit");
+        assert_eq!(
+            cpu.theory,
+            "100 rps (the workers' steps: 1 worker, a core each) ← the limit"
+        );
+        let threads = rows.iter().find(|r| r.key == "fig-thread-limit").unwrap();
+        assert!(
+            threads
+                .theory
+                .ends_with("the workers' limit is in the CPU limit"),
+            "{}",
+            threads.theory
+        );
         let loops = Scenario {
             workers: 8,
             handoff_ms: 8.0,
@@ -1262,7 +1297,8 @@ mod tests {
         let rows = figure_rows(&loops, &Report::default(), &theory(&loops));
         let cpu = rows.iter().find(|r| r.key == "fig-cpu-limit").unwrap();
         assert!(
-            cpu.theory.contains(" (the loops' own steps)"),
+            cpu.theory
+                .contains(" (the loops' own steps: 1 loop, a core each)"),
             "{}",
             cpu.theory
         );
