@@ -1268,7 +1268,7 @@ fn approximations(
                 ((-per_s.log10()).ceil() as usize + 1).min(9)
             };
             add(&format!(
-                "the run starts with no connection open: they open at {} a second and each sends for about {secs} s, so the arrivals reach {} rps only after that, later than the warm-up ends",
+                "the run starts with no connection open: they open at {} a second and each sends for at least {secs} s (longer for any time in line), so the arrivals reach {} rps only after that, later than the warm-up ends",
                 fmt_fixed(per_s, decimals),
                 rps_text(s.steady_rps()),
             ));
