@@ -131,13 +131,18 @@ import { DIST } from './harness.mjs';
  * scene's timed-out count, short runs judged by what the scenario can do,
  * rates under 10 a second with decimals, "no limit" for ∞, the curve's
  * note, 100 % busy, the fan-out sign, newest-first overload): +1.0 KB,
- * not split by commit; the app 450.1 KB.
+ * not split by commit; the app 450.1 KB. The next session (4 Dec, later):
+ * a second review of every preset's figures and signs, and its fixes
+ * (λ·W naming whom it leaves out, a growing line's turned-away count, a
+ * loop step still under way, newest first's response times, "all 20"
+ * busy, the CPU limit naming the loops or workers that give it): +0.6 KB,
+ * not split by commit; the app 450.7 KB.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 450.5;
+const BUDGET_KB = 451;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
