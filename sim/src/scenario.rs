@@ -478,7 +478,7 @@ scenario_fields! {
         group: Group::Run,
         label: "Run length", unit: "s", kind: real(0.001, MAX_DURATION_S),
         used: Used::Always, control: slider(1.0, 600.0, 1.0), playground: true,
-        help: "End the run at this simulated time, s.",
+        help: "End the run at this simulated time, s (what falls at that very instant, such as a timeout, is after the end).",
     }
     warmup: f64 = 0.1 => {
         group: Group::Run,

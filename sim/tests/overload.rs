@@ -351,3 +351,21 @@ fn connections_that_pile_up_stop_the_run_before_memory_runs_out() {
         "{note}"
     );
 }
+
+/// What falls at the run's last instant is after it: the Node collapse
+/// presets' callers have a 10 s timeout in a 10 s run, and those still
+/// waiting gave up and sent again at exactly the end, so ten clients
+/// ended with 19 requests inside and 19 connections open.
+#[test]
+fn nothing_happens_at_the_runs_last_instant() {
+    for name in ["node-collapse-blocking", "node-collapse-pool"] {
+        let s = preset(name).unwrap();
+        assert_eq!(s.timeout_ms.map(|t| t / 1e3), Some(s.duration_s));
+        let r = run(&s);
+        let clients = u64::from(s.clients);
+        assert!(r.in_flight_end <= clients, "{name}: {r:?}");
+        assert!(r.peak_connections <= clients, "{name}: {r:?}");
+        // The callers past their timeout still count as timed out.
+        assert!(r.timed_out > 0, "{name}: {r:?}");
+    }
+}

@@ -342,7 +342,11 @@ impl Simulation {
         let Some((t, next)) = self.ctx.queue.pop() else {
             return self.stop(StoppedBy::AllDone, now);
         };
-        if t > self.end_ns {
+        // The run covers [0, end): what falls at the end itself is after
+        // it. Ten closed clients whose 10 s timeout equals a 10 s run gave
+        // up and sent again at that instant, and the run ended with 19
+        // inside for 10 clients.
+        if t >= self.end_ns {
             return self.stop(StoppedBy::Duration, self.end_ns);
         }
         self.advance(t);
