@@ -924,20 +924,6 @@ pub fn loop_connections_text(per_loop: &[u64]) -> String {
     format!("{} ({spread})", list.join(" / "))
 }
 
-/// Calls a second sent to the dependency where it is the binding limit:
-/// requests reach the wait step as fast as they arrive, up to the CPU and
-/// thread limits, and each sends its `fan_out` calls there whether or not
-/// a connection or slot is free. `None` where the dependency does not bind.
-fn calls_sent_rps(s: &Scenario, th: &Theory) -> Option<f64> {
-    let cap = &th.capacity;
-    (cap.binding == Limit::Dependency).then_some(())?;
-    let reached = th
-        .offered_rps?
-        .min(cap.cpu_limit_rps)
-        .min(cap.thread_limit_rps.unwrap_or(f64::INFINITY));
-    Some(reached * f64::from(s.fan_out))
-}
-
 /// Rows for what sits behind the wait step, when it is more than a plain
 /// delay: calls and hedges, how busy the dependency is, the waits in its
 /// lines, and what fan-out does to the wait.
@@ -981,7 +967,10 @@ fn dependency_rows(
                 fmt_pct(h)
             ),
             (Some(c), None) => {
-                match calls_sent_rps(s, th).filter(|sent| *sent > c * (1.0 + 1e-9)) {
+                match th
+                    .dep_calls_sent_rps(s)
+                    .filter(|sent| *sent > c * (1.0 + 1e-9))
+                {
                     // Past the dependency's limit the calls are still sent (and
                     // counted) as requests reach the wait step; only `c` a
                     // second are served, the rest wait for a connection or slot.

@@ -1429,6 +1429,22 @@ impl Theory {
         self.core_wait_share() >= DEAR_SWITCHES
     }
 
+    /// Calls a second sent to the dependency of `s` (this theory's
+    /// scenario) where it is the binding limit: requests reach the wait
+    /// step as fast as they arrive, up to the CPU and thread limits, and
+    /// each sends its `fan_out` calls whether or not a connection or slot
+    /// is free, so past the limit more are sent than the dependency serves
+    /// ([`DepTheory::calls_rps`]). `None` where the dependency does not bind.
+    pub fn dep_calls_sent_rps(&self, s: &Scenario) -> Option<f64> {
+        let cap = &self.capacity;
+        (cap.binding == Limit::Dependency).then_some(())?;
+        let reached = self
+            .offered_rps?
+            .min(cap.cpu_limit_rps)
+            .min(cap.thread_limit_rps.unwrap_or(f64::INFINITY));
+        Some(reached * f64::from(s.fan_out))
+    }
+
     /// What all the threads finish when every one is busy, rps, where they
     /// wait for cores enough to matter ([`Theory::threads_wait_for_cores`]):
     /// below both the thread and the CPU limit (20 threads on 2 cores:
