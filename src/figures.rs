@@ -767,7 +767,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         ),
         match th.stack_reserved_mb {
             // A sum is bracketed before it is multiplied.
-            Some(mb) if threads_theory.contains(" + ") => format!(
+            Some(mb) if matches!(th.threads, Some(Threads::LoopsAndWorkers { .. })) => format!(
                 "({threads_theory}) × {} KB = {} MB{peak_note}",
                 fmt_num(s.stack_reserved_kb, 0),
                 fmt_count(mb)

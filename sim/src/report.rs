@@ -299,7 +299,7 @@ impl LawGap {
     /// The requests left out, in words: "the 2,385 still inside", "the
     /// 12 that left unanswered".
     pub fn text(self) -> String {
-        let n = |n: u64| crate::text::group_digits(&n.to_string());
+        let n = |n: u64| crate::text::fmt_count(n as f64);
         match self {
             LawGap::StillInside(k) => format!("the {} still inside", n(k)),
             LawGap::Unanswered(k) => format!("the {} that left unanswered", n(k)),
