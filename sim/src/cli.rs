@@ -463,22 +463,21 @@ fn commands_with(flag: &str) -> Option<String> {
 /// at most two edits (a swap of neighbours counts as one), so `--rsp`
 /// finds `--rps`.
 fn nearest_flag(typed: &str, sub: Option<&str>) -> Option<String> {
-    let typed = typed.split('=').next().unwrap_or(typed);
-    flags_of(sub)
-        .into_iter()
-        .map(|f| (strsim::damerau_levenshtein(typed, &f), f))
-        .min()
-        .filter(|(d, _)| *d <= 2)
-        .map(|(_, f)| f)
+    nearest(typed.split('=').next().unwrap_or(typed), flags_of(sub))
 }
 
-/// The preset nearest to a misspelt name, if one is near: at most two
-/// edits (a swap of neighbours counts as one), so `sael-day` finds
-/// `sale-day` and `mm11` finds `mm1`.
+/// The preset nearest to a misspelt name, if one is near (as for flags:
+/// [`nearest`]), so `sael-day` finds `sale-day` and `mm11` finds `mm1`.
 fn nearest_preset(typed: &str) -> Option<&'static str> {
-    preset_names()
+    nearest(typed, preset_names())
+}
+
+/// The name of `names` nearest to `typed`, if one is near: at most two
+/// edits (a swap of neighbours counts as one).
+fn nearest<T: AsRef<str> + Ord>(typed: &str, names: impl IntoIterator<Item = T>) -> Option<T> {
+    names
         .into_iter()
-        .map(|n| (strsim::damerau_levenshtein(typed, n), n))
+        .map(|n| (strsim::damerau_levenshtein(typed, n.as_ref()), n))
         .min()
         .filter(|(d, _)| *d <= 2)
         .map(|(_, n)| n)
