@@ -371,12 +371,6 @@ pub fn approx_note(th: &Theory) -> Option<String> {
     }
 }
 
-/// True when theory has the server exactly full (utilisation 1, within
-/// rounding): a line that keeps no set growth yet never settles.
-fn at_full_load(th: &Theory) -> bool {
-    th.utilisation.is_some_and(|u| u >= 1.0 - 1e-9)
-}
-
 /// The curve's note on its theory: [`approx_note`] for the theory of its
 /// points (`points_th`, at the highest utilisation it draws), said of that
 /// point when theory gives the scenario itself (`th`) a response time but
@@ -661,7 +655,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             fmt_count(r.inside_growth_per_s.max(0.0).round())
         ),
         th.growth_per_s.map_or("—".into(), |g| {
-            if g <= 0.0 && at_full_load(th) {
+            if g <= 0.0 && th.at_full_load() {
                 "0 per s, but it never settles".into()
             } else {
                 bounded(&fmt_per_s(g), th.growth_bound())
@@ -670,7 +664,9 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     );
     // At exactly 100 % busy the line grows no set amount a second, but
     // wanders and never settles: no mean or p99 to give either.
-    let unbounded = th.growth_per_s.is_some_and(|g| g > 0.0 || at_full_load(th));
+    let unbounded = th
+        .growth_per_s
+        .is_some_and(|g| g > 0.0 || th.at_full_load());
     // Theory says whether each formula is exact for this scenario.
     let lat_theory = |x: Option<f64>, exact: bool| match x {
         Some(v) => format!("{}{}", fmt_ms(v), if exact { "" } else { " (approx.)" }),

@@ -1522,6 +1522,13 @@ impl Theory {
         }
     }
 
+    /// True when theory has the server exactly full or past it
+    /// (utilisation 1, within rounding, or more): at exactly 1 the line
+    /// keeps no set growth yet never settles.
+    pub fn at_full_load(&self) -> bool {
+        self.utilisation.is_some_and(|u| u >= 1.0 - 1e-9)
+    }
+
     /// True when the offered rate is below the least the capacity can be
     /// ([`Theory::capacity_low_rps`]): the server keeps up, whatever its
     /// switches and waits for a core take.
