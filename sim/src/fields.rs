@@ -428,7 +428,13 @@ impl<S: Default, U> Field<S, U> {
                     ))
                 }
             },
-            Kind::Schedule if t.is_empty() && self.optional => Value::Off,
+            // "0" is off, as the field's help says of every optional
+            // field; an empty value is refused like an empty number, not
+            // read as off (`--rps-schedule "$UNSET"` ran with no schedule).
+            Kind::Schedule if t == "0" && self.optional => Value::Off,
+            Kind::Schedule if t.is_empty() => {
+                return Err(format!("the value is empty; allowed {}", self.allowed()))
+            }
             Kind::Schedule => Value::Schedule(t.parse::<Schedule>()?),
             Kind::Choice(choices) => match choices.iter().find(|(n, _)| *n == t) {
                 Some((n, _)) => Value::Choice(n),
@@ -869,5 +875,33 @@ mod tests {
             f.parse("maybe"),
             Err("'maybe' is not true or false (on/off, yes/no and 1/0 are read too)".to_owned())
         );
+    }
+
+    /// A schedule is off for "0" and "none", as the help of every optional
+    /// field says; an empty one is refused with what is allowed (it was
+    /// read as off, so `--rps-schedule ''` ran silently without one, and
+    /// "0" was refused as a malformed step).
+    #[test]
+    fn a_schedule_is_off_for_0_or_none_and_refused_when_empty() {
+        let f = field("rps_schedule");
+        assert!(
+            f.allowed().ends_with("or 0 / none for off"),
+            "{}",
+            f.allowed()
+        );
+        for t in ["0", "none", " none "] {
+            assert_eq!(f.parse(t), Ok(super::Value::Off), "{t}");
+        }
+        for t in ["", "  "] {
+            let e = f.parse(t).unwrap_err();
+            assert!(
+                e.starts_with("the value is empty; allowed time_s:rps pairs"),
+                "{t:?}: {e}"
+            );
+        }
+        assert!(matches!(
+            f.parse("0:150,10:400"),
+            Ok(super::Value::Schedule(_))
+        ));
     }
 }
