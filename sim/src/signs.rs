@@ -1474,7 +1474,7 @@ mod tests {
         assert!(d.starts_with("The 1 core its loops can use is busy"), "{d}");
         // The figures' CPU busy counts all 8 cores: the sign says so.
         assert!(
-            d.contains(" (12 % of all 8 cores, as CPU busy counts it);"),
+            d.contains(" (13 % of all 8 cores, as CPU busy counts it);"),
             "{d}"
         );
     }

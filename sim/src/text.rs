@@ -84,7 +84,21 @@ pub fn fmt_fixed(x: f64, decimals: usize) -> String {
             "∞".into()
         };
     }
-    let s = format!("{:.*}", decimals, x.abs());
+    // A tie rounds away from zero, as people round: 12.5 % is "13 %".
+    // Rust's formatting rounds a tie to even ("12 %"), and a learner who
+    // worked out 12.5 took that for an error.
+    // A tie is one in x's exact decimal digits, which std writes out:
+    // 2.675 is stored just below its tie, though 2.675 × 100 rounds to
+    // 267.5.
+    let tail = format!("{:.*}", decimals + 40, x.abs());
+    let tie = tail.len() > 40 && tail[tail.len() - 40..] == format!("5{:0<39}", "");
+    let a = if tie {
+        let k = 10f64.powi(decimals as i32);
+        (x.abs() * k).round() / k
+    } else {
+        x.abs()
+    };
+    let s = format!("{:.*}", decimals, a);
     let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(a, b)| (a, b));
     let mut out = group_digits(int);
     if !frac.is_empty() {
@@ -426,6 +440,14 @@ mod tests {
             (0.0, 2, "0.00"),
             (0.25, 2, "0.25"),
             (12.0, 0, "12"),
+            // Ties away from zero (std gives "12", "0.12", "2", "0").
+            (12.5, 0, "13"),
+            (0.125, 2, "0.13"),
+            (2.5, 0, "3"),
+            (-2.5, 0, "−3"),
+            (0.5, 0, "1"),
+            // Not a tie: 2.675 is stored just below it.
+            (2.675, 2, "2.67"),
             (-1234.5, 1, "−1,234.5"),
             (-0.004, 2, "0.00"),
             (-0.0, 0, "0"),
@@ -444,7 +466,8 @@ mod tests {
     #[test]
     fn fixed_decimals_of_a_positive_number_are_stds_digits_grouped() {
         // What theory's text wrote before it called fmt_fixed: std's
-        // digits, thousands grouped.
+        // digits, thousands grouped (ties apart, which these values are
+        // not: the test above has them).
         let mut x: u64 = 0x2545_F491_4F6C_DD1D;
         for _ in 0..20_000 {
             x ^= x << 13;
