@@ -304,6 +304,13 @@ fn unit_said(said: &str, prompt: &str) -> (String, Option<Unit>) {
     if let Some(u) = unit_from_words(said) {
         return (said.to_string(), Some(u));
     }
+    // A share of something: "2.5 % of requests", "40 percent of the time".
+    // What follows "of" names the whole, not a second unit.
+    if let Some((share, _whole)) = said.split_once(" of ") {
+        if unit_from_words(share) == Some(Unit::Percent) {
+            return (share.to_string(), Some(Unit::Percent));
+        }
+    }
     let prompt = prompt.to_ascii_lowercase();
     let in_prompt = |w: &str| {
         prompt
@@ -1046,6 +1053,31 @@ mod tests {
         );
         let msg = explain(&check("3 MB", 3.0, Unit::S, 0.01), Unit::S);
         assert!(msg.contains("'MB'") && msg.contains("ms or s"), "{msg}");
+    }
+
+    /// "2.5 % of requests" is a percentage of requests, not two units
+    /// (it was refused as the wrong unit, "% of requests").
+    #[test]
+    fn a_percentage_of_something_is_a_percentage() {
+        for t in [
+            "2.5 % of requests",
+            "2.5% of the time",
+            "2.5 percent of calls",
+        ] {
+            assert_eq!(check(t, 2.5, Unit::Percent, 0.02), Verdict::Correct, "{t}");
+        }
+        assert_eq!(
+            check("3 % of requests", 2.5, Unit::Percent, 0.02),
+            Verdict::WrongValue { too_high: true }
+        );
+        // Only a percentage takes "of": a count of something else is still
+        // the wrong unit.
+        assert_eq!(
+            check("40 ms of threads", 40.0, Unit::Threads, 0.01),
+            Verdict::WrongUnit {
+                typed: "ms of threads".into()
+            }
+        );
     }
 
     #[test]
