@@ -515,9 +515,13 @@ impl<S: Default, U> Field<S, U> {
             };
             format!("{shown} is not allowed: allowed {}", self.allowed())
         };
-        match (self.kind, v) {
-            (_, J::String(t)) => self.parse(t),
-            (_, J::Null) if self.optional => Ok(Value::Off),
+        let number = match (self.kind, v) {
+            (_, J::String(t)) => return self.parse(t),
+            (_, J::Null) if self.optional => return Ok(Value::Off),
+            // 0 is off for a schedule, as for every optional field.
+            (Kind::Schedule, J::Number(n)) if self.optional && n.as_f64() == Some(0.0) => {
+                return Ok(Value::Off)
+            }
             (Kind::Int { .. }, J::Number(n)) => match (n.as_u64(), n.as_f64()) {
                 (Some(k), _) => Ok(Value::Int(k)),
                 // A whole number written as a float (`8.0`, or after a lesson's
@@ -532,7 +536,10 @@ impl<S: Default, U> Field<S, U> {
             (Kind::Real { .. }, J::Number(n)) => n.as_f64().map(Value::Real).ok_or_else(wrong),
             (Kind::Switch, J::Bool(b)) => Ok(Value::Switch(*b)),
             _ => Err(wrong()),
-        }
+        };
+        // 0 switches an optional field off, as the same 0 typed does
+        // (`{"queue_limit": 0}` was refused with a message that allows 0).
+        number.map(|v| self.normalise(v))
     }
 
     /// Sets the field of `s` from text: parsed, range-checked and written,
@@ -874,6 +881,31 @@ mod tests {
         assert_eq!(
             f.parse("maybe"),
             Err("'maybe' is not true or false (on/off, yes/no and 1/0 are read too)".to_owned())
+        );
+    }
+
+    /// 0 in a scenario file switches an optional field off, as typed "0"
+    /// does: it was refused with "0 is out of range: allowed …, or 0 /
+    /// none for off".
+    #[test]
+    fn a_json_0_switches_an_optional_field_off() {
+        for name in [
+            "queue_limit",
+            "thread_cap",
+            "timeout_ms",
+            "hedge_after_ms",
+            "requests",
+            "rps_schedule",
+        ] {
+            let f = field(name);
+            for v in [serde_json::json!(0), serde_json::json!(0.0)] {
+                assert_eq!(f.from_json(&v), Ok(super::Value::Off), "{name}: {v}");
+            }
+        }
+        // A field that is not optional keeps 0 as 0, for its range to judge.
+        assert_eq!(
+            field("loops").from_json(&serde_json::json!(0)),
+            Ok(super::Value::Int(0))
         );
     }
 
