@@ -490,12 +490,14 @@ fn given<'a>(m: &'a ArgMatches, id: &str) -> Option<&'a String> {
 }
 
 /// The scenario of `simulate` / `sweep`: a preset or a file, then every
-/// field flag on top, whatever the order on the line. `--requests N` runs
-/// until all N are done: the duration becomes a far safety bound unless given.
+/// field flag on top, whatever the order on the line, then the whole
+/// checked. `--requests N` runs until all N are done: the duration becomes
+/// a far safety bound unless a flag or the file gives one.
 fn scenario_from(
     m: &ArgMatches,
     read_file: &dyn Fn(&str) -> Result<String, String>,
 ) -> Result<Scenario, String> {
+    let mut file_sets_duration = false;
     let mut s = if let Some(name) = given(m, "preset") {
         preset(name).ok_or_else(|| {
             let near = nearest_preset(name)
@@ -516,7 +518,15 @@ fn scenario_from(
             .collect();
         let text =
             read_file(path).map_err(|e| format!("--scenario: cannot read '{shown}': {e}"))?;
-        Scenario::from_json(&text).map_err(|errs| {
+        // A run length the file sets is kept with --requests, as a flag's is.
+        file_sets_duration = serde_json::from_str::<serde_json::Value>(
+            text.strip_prefix('\u{feff}').unwrap_or(&text),
+        )
+        .is_ok_and(|v| v.get("duration_s").is_some_and(|d| !d.is_null()));
+        // Each field checked here, the scenario as a whole once the flags
+        // are on it: a flag may mend what the file has (a stack used above
+        // the reserve that --stack-reserved-kb raises).
+        Scenario::from_json_fields(&text).map_err(|errs| {
             // A whole-file error names no field ("scenario: not a valid
             // scenario: …" said it twice).
             let all: Vec<_> = errs
@@ -540,7 +550,7 @@ fn scenario_from(
                 .map_err(|e| format!("{}: {e}", f.flag()))?;
         }
     }
-    if s.requests.is_some() && given(m, "duration_s").is_none() {
+    if s.requests.is_some() && given(m, "duration_s").is_none() && !file_sets_duration {
         s.duration_s = crate::scenario::MAX_DURATION_S;
     }
     if let Some(e) = s.validate().first() {
@@ -867,6 +877,45 @@ mod tests {
             scenario("simulate --requests 100 --duration-s 5").duration_s,
             5.0
         );
+        // A file's run length is given too (it was replaced by the far
+        // bound, so a 5 s file ran 665 s); a file without one gets the bound.
+        let from_file = |json: &'static str, line: &str| {
+            let args: Vec<String> = line.split_whitespace().map(String::from).collect();
+            match parse(&args, &|_| Ok(json.to_owned())) {
+                Ok(Command::Simulate { scenario, .. }) => scenario.duration_s,
+                other => panic!("{line}: {other:?}"),
+            }
+        };
+        let both = r#"{"duration_s": 5, "requests": 100000}"#;
+        assert_eq!(from_file(both, "simulate --scenario f.json"), 5.0);
+        let length = r#"{"duration_s": 5}"#;
+        let line = "simulate --scenario f.json --requests 100000";
+        assert_eq!(from_file(length, line), 5.0);
+        let count = r#"{"requests": 100000}"#;
+        assert_eq!(from_file(count, "simulate --scenario f.json"), max);
+    }
+
+    /// A flag may mend what a file has: the whole scenario is checked once
+    /// the flags are on it (a stack used above the file's reserve was
+    /// refused before --stack-reserved-kb could raise the reserve).
+    #[test]
+    fn flags_mend_a_file_before_the_scenario_is_checked() {
+        let file = |line: &str| {
+            let args: Vec<String> = line.split_whitespace().map(String::from).collect();
+            parse(&args, &|_| Ok(r#"{"stack_used_kb": 2000}"#.to_owned()))
+        };
+        match file("simulate --scenario f.json --stack-reserved-kb 4000") {
+            Ok(Command::Simulate { scenario, .. }) => {
+                assert_eq!(
+                    (scenario.stack_used_kb, scenario.stack_reserved_kb),
+                    (2000.0, 4000.0)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // Without the flag the whole is still refused, naming the field.
+        let e = file("simulate --scenario f.json").unwrap_err();
+        assert!(e.contains("stack"), "{e}");
     }
 
     #[test]
