@@ -322,6 +322,9 @@ fn grouped(n: u64) -> String {
 }
 
 /// A number as a range shows it: `1,000,000`, `0.5`.
+/// The shortest time above 0 a field in ms takes: 1 ns, the engine's step.
+pub const MIN_TIME_MS: f64 = 1e-6;
+
 fn shown(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         let out = grouped(x.abs() as u64);
@@ -330,6 +333,9 @@ fn shown(x: f64) -> String {
         } else {
             out
         }
+    } else if x != 0.0 && !(1e-6..1e15).contains(&x.abs()) {
+        // 1e-300 written out is three hundred digits.
+        format!("{x:e}")
     } else {
         format!("{x}")
     }
@@ -485,7 +491,20 @@ impl<S: Default, U> Field<S, U> {
             (Kind::Real { .. }, Value::Real(x)) if !x.is_finite() => {
                 Err(format!("not a number: allowed {}", self.allowed()))
             }
-            (Kind::Real { min, max }, Value::Real(x)) if x < min || x > max => out(format!("{x}")),
+            (Kind::Real { min, max }, Value::Real(x)) if x < min || x > max => out(shown(x)),
+            // The engine keeps time in whole nanoseconds: a shorter time
+            // would run as 0 while theory took it as given (1e-100 ms
+            // gave theory a NaN).
+            (Kind::Real { min, .. }, Value::Real(x))
+                if self.unit == "ms" && min == 0.0 && x > 0.0 && x < MIN_TIME_MS =>
+            {
+                Err(format!(
+                    "{} ms is shorter than the simulator's step of 1 ns: allowed 0, or {} ms and more (up to {})",
+                    shown(x),
+                    MIN_TIME_MS,
+                    self.allowed().rsplit('–').next().unwrap_or_default()
+                ))
+            }
             (Kind::Int { .. }, Value::Int(_))
             | (Kind::Real { .. }, Value::Real(_))
             | (Kind::Switch, Value::Switch(_))
@@ -881,6 +900,36 @@ mod tests {
         assert_eq!(
             f.parse("maybe"),
             Err("'maybe' is not true or false (on/off, yes/no and 1/0 are read too)".to_owned())
+        );
+    }
+
+    /// A time under the engine's 1 ns step is refused, with the smallest
+    /// allowed (1e-100 ms ran as 0 ns while theory printed NaN), and a
+    /// number far outside a range is written short.
+    #[test]
+    fn a_time_under_a_nanosecond_is_refused_and_long_numbers_are_short() {
+        let mut s = Scenario::default();
+        for t in ["1e-100", "0.0000009", "5e-324"] {
+            let e = field("wait_ms").set_text(&mut s, t).unwrap_err();
+            assert!(
+                e.contains("shorter than the simulator's step of 1 ns: allowed 0, or 0.000001 ms and more (up to 3,600,000 ms)"),
+                "{t}: {e}"
+            );
+            assert!(e.len() < 140, "{e}");
+        }
+        for t in ["0", "0.000001", "0.5"] {
+            assert_eq!(field("wait_ms").set_text(&mut s, t), Ok(()), "{t}");
+        }
+        assert_eq!(
+            field("rps").set_text(&mut s, "1e308"),
+            Err("1e308 is out of range: allowed 0.001–1,000,000 rps".to_owned())
+        );
+        assert_eq!(
+            field("duration_s").set_text(&mut s, "1e-300").unwrap_err(),
+            format!(
+                "1e-300 is out of range: allowed {}",
+                field("duration_s").allowed()
+            )
         );
     }
 
