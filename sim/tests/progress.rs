@@ -43,13 +43,15 @@ fn closed_clients_with_no_work_and_no_thinking_are_refused() {
     };
     let errs = simulate(&s).unwrap_err();
     assert!(errs[0].message.contains("think"), "{errs:?}");
-    // A think time the engine rounds to 0 ns is no think time.
+    // A think time the engine would round to 0 ns is refused as shorter
+    // than its step, naming the field.
     let errs = simulate(&Scenario {
         think_ms: 1e-7,
         ..s.clone()
     })
     .unwrap_err();
-    assert!(errs[0].message.contains("think"), "{errs:?}");
+    assert_eq!(errs[0].field, "think_ms", "{errs:?}");
+    assert!(errs[0].message.contains("step of 1 ns"), "{errs:?}");
     // A number of requests ends such a run: it is allowed, and ends at 0 s.
     let r = simulate(&Scenario {
         requests: Some(100),
