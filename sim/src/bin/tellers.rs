@@ -20,10 +20,22 @@ use tellers_sim::{Arrivals, FieldError, Model, Report, Scenario, Simulation};
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        if writeln!(std::io::stdout(), $($arg)*).is_err() {
-            std::process::exit(0);
+        if let Err(e) = writeln!(std::io::stdout(), $($arg)*) {
+            output_failed(&e);
         }
     }};
+}
+
+/// Ends the program after a failed write to stdout: quietly for a closed
+/// pipe (`| head` has read what it wanted), and with a line on stderr and
+/// status 1 for anything else (a full disk: `> /dev/full` lost the output
+/// and exited 0 without a word).
+fn output_failed(e: &std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("tellers: cannot write the output: {e}");
+    std::process::exit(1);
 }
 
 /// A scenario file's text, refused past [`MAX_SCENARIO_FILE_BYTES`] (read
@@ -57,7 +69,12 @@ fn main() -> ExitCode {
                     eprintln!("tellers: {note}");
                 }
             }
-            run(cmd)
+            let code = run(cmd);
+            // What is still buffered is written now, and checked.
+            if let Err(e) = std::io::Write::flush(&mut std::io::stdout()) {
+                output_failed(&e);
+            }
+            code
         }
         Err(Outcome::Help(text)) => {
             out!("{}", text.trim_end());
