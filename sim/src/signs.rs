@@ -916,11 +916,17 @@ pub fn stop_note(
     // (which only open arrivals follow).
     let scheduled =
         s.rps_schedule.is_some() && matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform);
-    let load = if scheduled {
-        format!("the rates in the {}", field("rps_schedule"))
-    } else {
-        format!("the {}", field("rps"))
+    let load = match s.arrivals {
+        // Closed clients and a batch set their own load; the rate is
+        // unused there, and lowering it changed nothing.
+        Arrivals::Closed => format!("the {}", field("clients")),
+        Arrivals::Batch => format!("the {}", field("count")),
+        _ if scheduled => format!("the rates in the {}", field("rps_schedule")),
+        _ => format!("the {}", field("rps")),
     };
+    // A line limit is advice only where the scenario has a line it limits
+    // (an event loop or an uncapped thread per request has none).
+    let used = |f: &str| Scenario::field(f).is_some_and(|f| f.used.by(s));
     let at = format!(
         "The run stopped at {} s of {} s",
         fmt_fixed(r.sim_time_s, 1),
@@ -943,11 +949,18 @@ pub fn stop_note(
                         }
                     )
                 });
+            let advice = if used("queue_limit") {
+                format!(
+                    ", give the server more capacity, or set a {} so extra requests are refused",
+                    field("queue_limit")
+                )
+            } else {
+                " or give the server more capacity".to_owned()
+            };
             format!(
                 "{at}: more than {} requests were inside at once, the most the simulator keeps.{over} \
-                 Lower {load}, give the server more capacity, or set a {} so extra requests are refused.",
+                 Lower {load}{advice}.",
                 fmt_count(MAX_IN_FLIGHT as f64),
-                field("queue_limit"),
             )
         }
         StoppedBy::CallLimit => format!(
@@ -1207,6 +1220,51 @@ mod tests {
     }
 
     /// The detail of the sign of `kind` in `s`'s run.
+    /// The stop note names what sets the load and only limits the
+    /// scenario has: closed clients and a batch are not lowered by the
+    /// rate (it said "lowering the --rps"), and an event loop or an
+    /// uncapped thread per request has no line for a line limit.
+    #[test]
+    fn the_stop_note_advises_only_what_changes_the_run() {
+        let note = |s: &Scenario, by: StoppedBy| {
+            let r = Report {
+                stopped_by: by,
+                sim_time_s: 1.0,
+                ..Report::default()
+            };
+            stop_note(s, &r, &theory(s), |f| f.flag()).unwrap()
+        };
+        let with = |arrivals| Scenario {
+            arrivals,
+            ..Scenario::default()
+        };
+        for (arrivals, load) in [
+            (Arrivals::Closed, "lowering the --clients needs"),
+            (Arrivals::Batch, "lowering the --count needs"),
+            (Arrivals::Poisson, "lowering the --rps needs"),
+        ] {
+            let n = note(&with(arrivals), StoppedBy::EventBudget);
+            assert!(n.contains(load), "{arrivals:?}: {n}");
+        }
+        let flood = |model| Scenario {
+            model,
+            rps: 1_000_000.0,
+            ..Scenario::default()
+        };
+        let n = note(&flood(Model::ThreadPool), StoppedBy::InFlightLimit);
+        assert!(
+            n.ends_with("Lower the --rps, give the server more capacity, or set a --queue-limit so extra requests are refused."),
+            "{n}"
+        );
+        for model in [Model::EventLoop, Model::ThreadPerRequest] {
+            let n = note(&flood(model), StoppedBy::InFlightLimit);
+            assert!(
+                n.ends_with("Lower the --rps or give the server more capacity."),
+                "{model:?}: {n}"
+            );
+        }
+    }
+
     fn detail_of(s: &Scenario, kind: SignKind) -> String {
         let r = crate::simulate(s).unwrap();
         read_signs(s, &r, &theory(s))

@@ -10,10 +10,11 @@ use tellers_sim::cli::{
     USAGE,
 };
 use tellers_sim::presets::presets;
+use tellers_sim::scenario::MAX_EVENTS;
 use tellers_sim::signs::stop_note;
 use tellers_sim::text::{fmt_count, fmt_length_s, fmt_s};
 use tellers_sim::theory::{theory, Bound, Theory, Threads};
-use tellers_sim::{Arrivals, FieldError, Model, Report, Scenario, Simulation};
+use tellers_sim::{Arrivals, FieldError, Model, Report, Scenario, Simulation, StoppedBy};
 
 /// `println!` that ends the program quietly once the reader has gone, as in
 /// `tellers sweep --json | head` (println! would panic on the closed pipe).
@@ -440,17 +441,29 @@ fn print_table(s: &Scenario, r: &Report) {
     for line in reason_lines(&th) {
         out!("{line}");
     }
+    // "last finish 0.000 s" read as a finish at 0 s when none had finished.
+    let last_finish = if r.completed > 0 {
+        format!("{:.3} s", r.makespan_s)
+    } else {
+        "none".to_owned()
+    };
     out!(
-        "stopped by {:?} at {:.3} s simulated  last finish {:.3} s  {} in {:.3} s",
+        "stopped by {:?} at {:.3} s simulated  last finish {last_finish}  {} in {:.3} s",
         r.stopped_by,
         r.sim_time_s,
-        r.makespan_s,
         tellers_sim::text::plural(r.events, "event"),
         r.wall_s
     );
     // Which bound stopped the run, each field by its flag.
     if let Some(note) = stop_note(s, r, &th, |f| f.flag()) {
         out!("  {note}");
+        // The budget itself is a flag here (the app has no control for it).
+        if r.stopped_by == StoppedBy::EventBudget && s.max_events < MAX_EVENTS {
+            out!(
+                "  Or raise --max-events (up to {}).",
+                fmt_count(MAX_EVENTS as f64)
+            );
+        }
     }
     if let Some(note) = &unmeasured {
         out!("  {note}");
@@ -466,10 +479,16 @@ fn print_table(s: &Scenario, r: &Report) {
 /// is still a measurement.)
 fn window_note(r: &Report) -> Option<String> {
     (r.sim_time_s <= r.warmup_s).then(|| {
-        format!(
-            "Nothing was measured: the run stopped inside its warm-up (the first {:.3} s).",
-            r.warmup_s
-        )
+        if r.warmup_s > 0.0 {
+            format!(
+                "Nothing was measured: the run stopped inside its warm-up (the first {:.3} s).",
+                r.warmup_s
+            )
+        } else {
+            // A batch has no warm-up: "inside its warm-up (the first
+            // 0.000 s)" named one.
+            "Nothing was measured: the run stopped at its start, before any time passed.".to_owned()
+        }
     })
 }
 
