@@ -8,8 +8,8 @@ use tellers_sim::signs::backlog_grows;
 use tellers_sim::theory::Theory;
 use tellers_sim::Scenario;
 
-use crate::figures::warming_up;
 use crate::format::fmt_axis_tick;
+use tellers_sim::window::warming_up;
 
 /// Okabe–Ito colours: distinct for the common kinds of colour blindness.
 pub mod palette {

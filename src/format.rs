@@ -4,21 +4,13 @@
 /// A number with `decimals` decimals and thousands separated by commas.
 pub use tellers_sim::text::fmt_fixed as fmt_num;
 
-use tellers_sim::text::decimals_for;
 /// A count, a run length as it was set, a share as a percentage: the
 /// simulator's, which its signs and notes use too.
 pub use tellers_sim::text::{fmt_count, fmt_length_s, fmt_pct};
 /// Durations as the figures and the signs both show them.
 pub use tellers_sim::text::{fmt_ms, fmt_s};
 
-/// A rate, e.g. `400 rps`; a rate without end (a limit requests that use
-/// no CPU never meet) is `no limit`, never `∞ rps`.
-pub fn fmt_rps(x: f64) -> String {
-    if x.is_infinite() {
-        return "no limit".into();
-    }
-    format!("{} rps", fmt_num(x, decimals_for(x)))
-}
+pub use tellers_sim::text::fmt_rps;
 
 /// A rate of growth per second, e.g. `200 per s`, `0.05 per s`: a line
 /// that grows at all never reads `0 per s`.

@@ -35,6 +35,7 @@ pub mod signs;
 pub mod sweep;
 pub mod text;
 pub mod theory;
+pub mod window;
 
 pub use engine::{
     simulate, DepView, Simulation, Snapshot, TellerKind, TellerState, TellerView, SNAPSHOT_TELLERS,

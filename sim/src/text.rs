@@ -140,6 +140,15 @@ pub fn fmt_rate(x: f64) -> String {
     fmt_fixed(x, decimals)
 }
 
+/// A rate, e.g. `400 rps`; a rate without end (a limit requests that use
+/// no CPU never meet) is `no limit`, never `∞ rps`.
+pub fn fmt_rps(x: f64) -> String {
+    if x.is_infinite() {
+        return "no limit".into();
+    }
+    format!("{} rps", fmt_fixed(x, decimals_for(x)))
+}
+
 /// A count or a mean count, e.g. `2,260` or `19.6`.
 pub fn fmt_count(x: f64) -> String {
     fmt_fixed(

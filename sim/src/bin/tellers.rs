@@ -14,6 +14,7 @@ use tellers_sim::scenario::MAX_EVENTS;
 use tellers_sim::signs::stop_note;
 use tellers_sim::text::{fmt_count, fmt_length_s, fmt_s};
 use tellers_sim::theory::{theory, Bound, Theory, Threads};
+use tellers_sim::window::{measuring_note, warming_up};
 use tellers_sim::{Arrivals, FieldError, Model, Report, Scenario, Simulation, StoppedBy};
 
 /// `println!` that ends the program quietly once the reader has gone, as in
@@ -331,10 +332,10 @@ fn print_table(s: &Scenario, r: &Report) {
     let th = theory(s);
     out!("{:<28} {:>14} {:>14}", "", "simulated", "theory");
     let row = |name: &str, sim: String, theory: String| out!("{name:<28} {sim:>14} {theory:>14}");
-    // No rates over an empty window ([`window_note`]).
-    let unmeasured = window_note(r);
+    // No rates over an empty window: the run stopped inside its warm-up.
+    let unmeasured = warming_up(r);
     let rated = |x: String| {
-        if unmeasured.is_some() {
+        if unmeasured {
             "—".to_owned()
         } else {
             x
@@ -465,31 +466,13 @@ fn print_table(s: &Scenario, r: &Report) {
             );
         }
     }
-    if let Some(note) = &unmeasured {
+    // What the figures could not measure, as the app says it.
+    if let Some(note) = measuring_note(s, r) {
         out!("  {note}");
     }
     if let Some(gap) = r.littles_law_gap() {
         out!("  λ·W leaves out {}", gap.text());
     }
-}
-
-/// Why the table shows no rates ("—"): the run stopped inside its
-/// warm-up, so its measured window is empty. (The app also waits for a
-/// first measured second while a run plays; a finished run's short window
-/// is still a measurement.)
-fn window_note(r: &Report) -> Option<String> {
-    (r.sim_time_s <= r.warmup_s).then(|| {
-        if r.warmup_s > 0.0 {
-            format!(
-                "Nothing was measured: the run stopped inside its warm-up (the first {:.3} s).",
-                r.warmup_s
-            )
-        } else {
-            // A batch has no warm-up: "inside its warm-up (the first
-            // 0.000 s)" named one.
-            "Nothing was measured: the run stopped at its start, before any time passed.".to_owned()
-        }
-    })
 }
 
 /// The rows of threads, their stacks and a batch's last finish, simulated
@@ -936,9 +919,10 @@ mod tests {
             r.sim_time_s,
             r.warmup_s
         );
-        let note = window_note(&r).unwrap();
+        assert!(warming_up(&r));
+        let note = measuring_note(&flood, &r).unwrap();
         assert!(
-            note.starts_with("Nothing was measured: the run stopped inside its warm-up"),
+            note.starts_with("Nothing was measured: the run stopped inside its 8,640 s warm-up."),
             "{note}"
         );
         let so_far = r.queue_len_end as f64 / r.sim_time_s;
@@ -952,10 +936,23 @@ mod tests {
             duration_s: 1.0,
             ..Scenario::default()
         };
-        assert_eq!(window_note(&simulate(&short).unwrap()), None);
+        let r = simulate(&short).unwrap();
+        assert!(!warming_up(&r));
+        assert_eq!(measuring_note(&short, &r), None);
+        let mm1 = preset("mm1").unwrap();
+        assert_eq!(measuring_note(&mm1, &simulate(&mm1).unwrap()), None);
+        // A batch has no warm-up to stop in (it was "inside its warm-up
+        // (the first 0.000 s)").
+        let batch = Scenario {
+            arrivals: Arrivals::Batch,
+            max_events: 1000,
+            ..Scenario::default()
+        };
+        let r = simulate(&batch).unwrap();
+        assert_eq!(r.sim_time_s, 0.0);
         assert_eq!(
-            window_note(&simulate(&preset("mm1").unwrap()).unwrap()),
-            None
+            measuring_note(&batch, &r).unwrap(),
+            "Nothing was measured: the run stopped as it began."
         );
     }
 

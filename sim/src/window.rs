@@ -1,0 +1,164 @@
+//! How far a run's measured window has come, and what its figures cannot
+//! say yet: the warm-up the engine leaves out, rates measured before any
+//! response time, a run cut short inside its warm-up. One home for the
+//! app's figures and signs and the CLI's notes under its table.
+
+use crate::report::Report;
+use crate::scenario::{Arrivals, Scenario};
+use crate::signs::stopped_early;
+use crate::text::{fmt_count, fmt_rps, fmt_s, noun};
+
+/// Shortest measured window, s, before rates mean anything: a second
+/// holds a few hundred completions at the rates the lessons use, so a rate
+/// read then is within about a tenth of where it settles.
+pub const MIN_WINDOW_S: f64 = 1.0;
+
+/// How far a run's measured window has come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Window {
+    /// In the warm-up, which is not measured, or barely past it.
+    WarmingUp,
+    /// Past the warm-up, but no request that arrived since has finished:
+    /// rates are measured, response times not yet (they are not zero).
+    Measuring,
+    /// Rates and response times are measured.
+    Measured,
+}
+
+/// True while a report's measured window is too short to read: the run is
+/// still in its warm-up (which is not measured) or, still running, has
+/// barely left it. A run that has ended has its final figures, however
+/// short its window (a run of 0.5 s measured 64 requests and said nothing
+/// was measured).
+pub fn warming_up(r: &Report) -> bool {
+    r.sim_time_s <= r.warmup_s
+        || (!ended(r) && r.warmup_s > 0.0 && r.sim_time_s - r.warmup_s < MIN_WINDOW_S)
+}
+
+/// True once some request that arrived after the warm-up has finished, so
+/// its response time is in the report.
+pub fn latency_measured(r: &Report) -> bool {
+    r.measured > 0
+}
+
+/// Where `r`'s measured window stands.
+pub fn window(r: &Report) -> Window {
+    if warming_up(r) {
+        Window::WarmingUp
+    } else if latency_measured(r) {
+        Window::Measured
+    } else {
+        Window::Measuring
+    }
+}
+
+/// The run is over: it has finished, or a bound stopped it, so what is not
+/// measured by now never will be.
+pub fn ended(r: &Report) -> bool {
+    r.finished || stopped_early(r).is_some()
+}
+
+/// What the figures cannot say yet and why, in a sentence or two (`None`
+/// once they are measured): the warm-up, or response times not known yet
+/// and what the line already says about them.
+pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
+    let cut = ended(r);
+    match (window(r), warm_up(s)) {
+        (Window::Measured, _) => None,
+        (Window::WarmingUp, Some(WarmUp::Seconds(t))) if cut => Some(format!(
+            "Nothing was measured: the run stopped inside its {} warm-up.",
+            fmt_s(t)
+        )),
+        (Window::WarmingUp, Some(WarmUp::Arrivals(n, t))) if cut => Some(format!(
+            "Nothing was measured: the run stopped inside its warm-up (the first {} arrivals, or {} if sooner).",
+            fmt_count(n as f64),
+            fmt_s(t)
+        )),
+        (Window::WarmingUp, None) if cut => {
+            Some("Nothing was measured: the run stopped as it began.".to_owned())
+        }
+        // Past the warm-up but less than MIN_WINDOW_S measured.
+        (Window::WarmingUp, Some(_)) if r.sim_time_s > r.warmup_s => Some(
+            "Measuring: the figures and signs appear once a second past the warm-up has run, or when the run ends.".to_owned(),
+        ),
+        (Window::WarmingUp, Some(w)) => Some(format!(
+            "Warming up: {} not measured. The figures and signs appear after.",
+            w.first()
+        )),
+        (Window::WarmingUp, None) => {
+            Some("The run has just begun: the figures and signs appear as it goes.".to_owned())
+        }
+        (Window::Measuring, warm) => {
+            let since = fmt_s(r.sim_time_s - r.warmup_s);
+            // A run measured from t = 0 has no warm-up to count from.
+            let (after, since_start) = if warm.is_some() {
+                ("after the warm-up", "since the warm-up")
+            } else {
+                ("in the run", "since the run began")
+            };
+            let head = if cut {
+                format!("No request that arrived {after} finished before the run stopped, so response times were not measured.")
+            } else {
+                format!(
+                    "Measuring: none of the requests that arrived in the {since} {since_start} has finished yet, so response times are not known."
+                )
+            };
+            let line = if r.queue_len_end > 0 && r.throughput_rps > 0.0 {
+                format!(
+                    " The line already says they are long: {} {} ahead of the newest, and at the {} the server finishes that is about {} of waiting.",
+                    fmt_count(r.queue_len_end as f64),
+                    noun(r.queue_len_end, "request waits", "requests wait"),
+                    fmt_rps(r.throughput_rps),
+                    fmt_s(r.queue_len_end as f64 / r.throughput_rps),
+                )
+            } else {
+                String::new()
+            };
+            Some(format!("{head}{line}"))
+        }
+    }
+}
+
+/// The part of a run the engine leaves out of its figures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WarmUp {
+    /// The first this many simulated seconds (an open run of set length).
+    Seconds(f64),
+    /// The first this many arrivals, retries included, or the first this
+    /// many seconds if they end sooner (an open run that stops arrivals
+    /// after a number of requests).
+    Arrivals(u64, f64),
+}
+
+impl WarmUp {
+    /// "the first 6.0 s are", "the first 10 arrivals are".
+    pub fn first(self) -> String {
+        match self {
+            WarmUp::Seconds(t) => format!("the first {} are", fmt_s(t)),
+            WarmUp::Arrivals(n, t) => format!(
+                "the first {} arrivals, or {} if sooner, are",
+                fmt_count(n as f64),
+                fmt_s(t)
+            ),
+        }
+    }
+}
+
+/// The warm-up `s`'s run leaves unmeasured, as the engine decides it:
+/// `None` when the engine measures from t = 0 (closed and batch arrivals,
+/// whatever the warm-up share, or a share of 0).
+pub fn warm_up(s: &Scenario) -> Option<WarmUp> {
+    if !matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform) {
+        return None;
+    }
+    match s.requests {
+        Some(n) => {
+            let count = (s.warmup * n as f64).floor() as u64;
+            (count > 0).then_some(WarmUp::Arrivals(count, s.warmup * s.duration_s))
+        }
+        None => {
+            let t = s.warmup * s.duration_s;
+            (t > 0.0).then_some(WarmUp::Seconds(t))
+        }
+    }
+}
