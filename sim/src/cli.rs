@@ -374,6 +374,26 @@ fn one_line(err: &clap::Error, sub: Option<&str>, later: Option<&str>) -> String
                 crate::fields::clip(&arg)
             )
         }
+        // A word where only flags go (`tellers presets extra`, `tellers
+        // help cores threads`) is not an unknown flag.
+        ErrorKind::UnknownArgument if !arg.starts_with('-') => match sub {
+            Some("help") => format!(
+                "'{}': tellers help explains one field at a time",
+                crate::fields::clip(&arg)
+            ),
+            Some("completions") => format!(
+                "'{}': tellers completions takes one shell, bash, zsh or fish",
+                crate::fields::clip(&arg)
+            ),
+            Some(sub) => format!(
+                "unexpected '{}': tellers {sub} takes flags only (see tellers {sub} --help)",
+                crate::fields::clip(&arg)
+            ),
+            None => format!(
+                "unexpected '{}' (see tellers --help)",
+                crate::fields::clip(&arg)
+            ),
+        },
         ErrorKind::UnknownArgument => match nearest_flag(&arg, sub) {
             Some(s) => format!(
                 "unknown flag '{}'; did you mean '{s}'? (see tellers help)",
@@ -1043,6 +1063,35 @@ mod tests {
             e,
             "'--rps' comes after '--', which ends the flags: leave out the '--'"
         );
+    }
+
+    /// A word where only flags go is said to be one, not an unknown flag
+    /// ("unknown flag 'threads'" of `tellers help cores threads`).
+    #[test]
+    fn a_stray_word_is_not_an_unknown_flag() {
+        for (line, said) in [
+            (
+                "help cores threads",
+                "'threads': tellers help explains one field at a time",
+            ),
+            (
+                "presets extra",
+                "unexpected 'extra': tellers presets takes flags only (see tellers presets --help)",
+            ),
+            (
+                "completions bash extra",
+                "'extra': tellers completions takes one shell, bash, zsh or fish",
+            ),
+            (
+                "simulate 5",
+                "unexpected '5': tellers simulate takes flags only (see tellers simulate --help)",
+            ),
+        ] {
+            assert_eq!(run(line).unwrap_err(), said, "{line}");
+        }
+        let args = vec!["simulate".to_owned(), String::new()];
+        let e = parse(&args, &|_| Err("no files".into())).unwrap_err();
+        assert!(e.starts_with("unexpected '':"), "{e}");
     }
 
     #[test]
