@@ -19,7 +19,7 @@ use crate::charts::SweepPoint;
 use crate::draw::{draw_tellers, Theme};
 use crate::figures::stop_note;
 use crate::format::{fmt_length_s, fmt_num};
-use tellers_sim::sweep::{point_missed, sweep_scenario, SWEEP_RHOS};
+use tellers_sim::sweep::{point_missed, rate_missed, sweep_scenario, SWEEP_RHOS};
 
 /// Wall time one slice may use, ms.
 pub const SLICE_MS: f64 = 5.0;
@@ -469,7 +469,7 @@ impl Lab {
             // reached its load) has no response time to draw: the panel
             // says why.
             let rho = SWEEP_RHOS[i];
-            if let Some(why) = point_missed(&point, &r) {
+            if let Some(why) = rate_missed(&th, rho).or_else(|| point_missed(&point, &r)) {
                 self.sweep_missed.update(|v| v.push((rho, why)));
             } else {
                 self.sweep.update(|v| {

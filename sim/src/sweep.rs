@@ -75,6 +75,21 @@ pub fn sweep_scenario(s: &Scenario, th: &Theory, rho: f64) -> Option<Scenario> {
 /// bursts); connections that think for 100 s reached under a tenth.
 pub const MIN_SHARE_ARRIVED: f64 = 0.5;
 
+/// Why the point at utilisation `rho` cannot be drawn at its own load,
+/// whatever its run shows: its rate is outside what the simulator takes,
+/// so [`sweep_scenario`] ran it at the nearest rate it takes (a point at
+/// ρ 0.9 of a server of 2 M rps ran at 1 M rps and was labelled 0.9).
+pub fn rate_missed(th: &Theory, rho: f64) -> Option<&'static str> {
+    let rps = rho * th.capacity.capacity_rps;
+    if rps > MAX_RPS {
+        Some("its rate would be above 1,000,000 rps, the most the simulator takes")
+    } else if rps < MIN_RPS {
+        Some("its rate would be below 0.001 rps, the least the simulator takes")
+    } else {
+        None
+    }
+}
+
 /// Why the run `r` of a curve point (`point`, from [`sweep_scenario`])
 /// cannot be drawn, in words, or `None` when it can: it measured no
 /// request (what stopped it), or its arrivals reached under
@@ -161,6 +176,38 @@ mod tests {
     use super::*;
     use crate::presets::preset;
     use crate::theory::theory;
+
+    /// A point whose rate the simulator does not take is missed, with the
+    /// bound in the words (it ran at the bound and was labelled with its ρ),
+    /// and the bounds said are the field's.
+    #[test]
+    fn a_point_outside_the_simulators_rates_is_missed() {
+        let fast = Scenario {
+            cores: 64,
+            cpu_ms: 0.01,
+            wait_ms: 0.0,
+            threads: 1000,
+            ..Scenario::default()
+        };
+        let th = theory(&fast);
+        assert!(th.capacity.capacity_rps > MAX_RPS / 0.5);
+        assert_eq!(rate_missed(&th, 0.1), None);
+        assert!(rate_missed(&th, 0.5)
+            .unwrap()
+            .contains("above 1,000,000 rps"));
+        let slow = Scenario {
+            cores: 1,
+            threads: 1,
+            cpu_ms: 600_000.0,
+            wait_ms: 0.0,
+            ..Scenario::default()
+        };
+        let th = theory(&slow);
+        assert!(rate_missed(&th, 0.1).unwrap().contains("below 0.001 rps"));
+        assert_eq!(rate_missed(&th, 0.9), None);
+        // The words name the bounds: a change of bound changes them.
+        assert_eq!((MAX_RPS, MIN_RPS), (1_000_000.0, 0.001));
+    }
 
     #[test]
     fn a_point_is_drawn_once_it_measured_requests_at_its_load() {

@@ -541,6 +541,20 @@ fn sweep_rows(s: &Scenario, points: &[f64]) -> Result<Vec<serde_json::Value>, St
         let sc = tellers_sim::sweep::sweep_scenario(s, &th, rho).ok_or(
             "sweep: this scenario has no finite capacity, so there is no utilisation to sweep",
         )?;
+        // A rate the simulator does not take is neither run nor given
+        // theory: the point would be the nearest rate's, labelled with ρ.
+        if let Some(why) = tellers_sim::sweep::rate_missed(&th, rho) {
+            rows.push(serde_json::json!({
+                "rho": rho, "rps": rho * th.capacity.capacity_rps,
+                "theory_mean_ms": null, "theory_p99_ms": null,
+                "theory_mean_exact": false, "theory_p99_exact": false,
+                "theory_approx_because": [],
+                "sim_mean_ms": null, "sim_p99_ms": null,
+                "sim_cpu": null, "completed": 0,
+                "sim_arrival_rps": null, "missed_because": why,
+            }));
+            continue;
+        }
         let point_theory = theory(&sc);
         let what = format!("point {} of {} (ρ = {rho}): ", i + 1, points.len());
         let r = simulate_showing_progress(&sc, &what, &mut progress)
@@ -1170,6 +1184,30 @@ mod tests {
             stop_note(&plain, &Report::default(), &theory(&plain), |f| f.flag()),
             None
         );
+    }
+
+    /// A point whose rate the simulator does not take is not run and says
+    /// so, with the rate it stands for (both points above ρ 0.1 ran at
+    /// 1,000,000 rps, the same run, and were labelled 0.5 and 0.9).
+    #[test]
+    fn a_sweep_point_beyond_the_simulators_rates_is_not_run() {
+        let fast = Scenario {
+            cores: 64,
+            cpu_ms: 0.01,
+            wait_ms: 0.0,
+            threads: 1000,
+            ..Scenario::default()
+        };
+        let cap = theory(&fast).capacity.capacity_rps;
+        let rows = sweep_rows(&fast, &[0.1, 0.5]).unwrap();
+        assert!(rows[0]["missed_because"].is_null(), "{}", rows[0]);
+        assert!(rows[0]["sim_mean_ms"].is_number());
+        assert_eq!(rows[1]["rps"].as_f64(), Some(0.5 * cap));
+        assert!(rows[1]["sim_mean_ms"].is_null() && rows[1]["theory_mean_ms"].is_null());
+        assert!(rows[1]["missed_because"]
+            .as_str()
+            .unwrap()
+            .contains("above 1,000,000 rps"));
     }
 
     /// A sweep says which theory figures are exact at its points: the
