@@ -757,8 +757,29 @@ pub fn parse_or_help(
                 }
             };
             let scenario = scenario_from(sub, read_file).map_err(msg)?;
+            // What a point runs, not the scenario: a point has random
+            // arrivals and no timeout or retries, so --drop-hopeless or
+            // --retry-budget changed nothing there, without a word.
+            let th = crate::theory::theory(&scenario);
+            let point = crate::sweep::sweep_scenario(&scenario, &th, 0.5);
+            let mut notes = unused_flag_notes(sub, &scenario);
+            if let Some(point) = &point {
+                notes.extend(
+                    FIELDS
+                        .iter()
+                        .filter(|f| given(sub, f.name).is_some() && f.used.by(&scenario))
+                        .filter(|f| !f.used.by(point))
+                        .map(|f| {
+                            format!(
+                                "note: {} changes nothing in a sweep: its points have random arrivals, \
+                                 no timeout, retries or shedding",
+                                f.flag()
+                            )
+                        }),
+                );
+            }
             Command::Sweep {
-                notes: unused_flag_notes(sub, &scenario),
+                notes,
                 scenario,
                 json: flag(sub, "json"),
                 points,
@@ -1063,6 +1084,39 @@ mod tests {
             e,
             "'--rps' comes after '--', which ends the flags: leave out the '--'"
         );
+    }
+
+    /// A sweep's flags are judged by what its points run: a point has no
+    /// timeout, retries or batch, so flags for those changed nothing
+    /// without a word (the fields a point sets itself are refused).
+    #[test]
+    fn a_sweep_notes_flags_its_points_do_not_use() {
+        let notes = |line: &str| match run(line) {
+            Ok(Command::Sweep { notes, .. }) => notes,
+            other => panic!("{line}: {other:?}"),
+        };
+        for (line, flag) in [
+            (
+                "sweep --preset sale-day-timeout --drop-hopeless",
+                "--drop-hopeless",
+            ),
+            (
+                "sweep --preset spike-metastable --retry-budget 0.3",
+                "--retry-budget",
+            ),
+            ("sweep --preset batch-pool-20 --count 5", "--count"),
+        ] {
+            assert_eq!(
+                notes(line),
+                vec![format!(
+                    "note: {flag} changes nothing in a sweep: its points have random arrivals, \
+                     no timeout, retries or shedding"
+                )],
+                "{line}"
+            );
+        }
+        // What a point runs as given: no note.
+        assert!(notes("sweep --threads 30 --cores 8 --seed 3").is_empty());
     }
 
     /// A word where only flags go is said to be one, not an unknown flag
