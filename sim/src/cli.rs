@@ -1061,6 +1061,19 @@ mod tests {
         );
         // Used where it applies: no note.
         assert!(notes("simulate --preset sale-day --discipline lifo --threads 8").is_empty());
+        // A batch has no warm-up, and steps offloaded by kind no cost
+        // threshold: both changed nothing without a word.
+        assert_eq!(
+            notes("simulate --arrivals batch --warmup 0.2"),
+            ["note: --warmup changes nothing in this scenario; it is used by: every scenario but a batch"]
+        );
+        assert!(notes("simulate --arrivals closed --warmup 0.2").is_empty());
+        let offload = "simulate --model event-loop-workers --offload-above-ms 50";
+        assert!(notes(offload).is_empty());
+        assert_eq!(
+            notes(&format!("{offload} --offload-heavy")),
+            ["note: --offload-above-ms changes nothing in this scenario; it is used by: event loop + workers, unless heavy steps are offloaded by kind"]
+        );
     }
 
     #[test]

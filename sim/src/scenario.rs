@@ -133,6 +133,17 @@ impl UseRule<Scenario> for Used {
 pub type Field = crate::fields::Field<Scenario, Used>;
 
 const LOOP_MODELS: &[Model] = &[Model::EventLoop, Model::EventLoopWorkers];
+
+/// Loops that hand a step to their workers by its cost: with heavy steps
+/// offloaded by kind, the cost threshold changes nothing.
+fn offloads_by_cost(s: &Scenario) -> bool {
+    s.model == Model::EventLoopWorkers && !s.offload_heavy
+}
+
+/// A batch is measured from its start: a warm-up share changes nothing.
+fn not_a_batch(s: &Scenario) -> bool {
+    s.arrivals != Arrivals::Batch
+}
 const OPEN: &[Arrivals] = &[Arrivals::Poisson, Arrivals::Uniform];
 const fn slider(min: f64, max: f64, step: f64) -> Control {
     Control::Slider { min, max, step }
@@ -222,7 +233,7 @@ scenario_fields! {
     offload_above_ms: f64 = 5.0 => {
         group: Group::Server,
         label: "Hand read steps of at least this to workers", unit: "ms", kind: real(0.0, 600_000.0),
-        used: Used::Models(&[Model::EventLoopWorkers]), control: slider(0.0, 100.0, 0.5), playground: true,
+        used: Used::If(offloads_by_cost, "event loop + workers, unless heavy steps are offloaded by kind"), control: slider(0.0, 100.0, 0.5), playground: true,
         help: "A request's read step (its CPU before the wait) costing at least this many ms goes to the workers (0 = all); its write step (write_ms) stays on the loop.",
     }
     offload_heavy: bool = false => {
@@ -483,7 +494,7 @@ scenario_fields! {
     warmup: f64 = 0.1 => {
         group: Group::Run,
         label: "Warm-up share", unit: "", kind: real(0.0, 0.9),
-        used: Used::Always, control: Control::None, playground: false,
+        used: Used::If(not_a_batch, "every scenario but a batch"), control: Control::None, playground: false,
         help: "Fraction of an open run discarded as warm-up, 0–0.9: that share of the run length, or, with a number of requests, that share of them if they arrive sooner. A closed loop or a batch is measured from the start, but a closed loop's line growth from this share of the run on.",
     }
     max_events: u64 = 200_000_000 => {
