@@ -419,6 +419,13 @@ pub enum Verdict {
         /// The number as typed.
         typed: String,
     },
+    /// A number too large for a computer's numbers (1e400, or 400
+    /// digits): not "type a number", which it is (not counted as an
+    /// attempt).
+    TooLarge {
+        /// The number as typed, clipped.
+        typed: String,
+    },
     /// "It grows without limit", but the answer is a number.
     ExpectedNumber,
     /// A number, but here the line grows without limit.
@@ -437,6 +444,7 @@ impl Verdict {
                 | Verdict::UnitMissing { .. }
                 | Verdict::Range { .. }
                 | Verdict::Negative { .. }
+                | Verdict::TooLarge { .. }
         )
     }
 }
@@ -643,7 +651,13 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
         })
         .unwrap_or(trimmed);
     let Some(reading) = read_number(number) else {
-        return Verdict::Unreadable;
+        let token = &number.trim()[..number_end(number.trim())];
+        return match tellers_sim::text::read_number(token) {
+            Err(tellers_sim::text::NotNumber::TooLarge) if !token.is_empty() => Verdict::TooLarge {
+                typed: tellers_sim::text::clip(token),
+            },
+            _ => Verdict::Unreadable,
+        };
     };
     // A full stop ends the sentence, not the unit; "3.3-fold" is a ratio.
     let said = reading.rest.trim_end_matches(['.', '!', ';', ',']).trim();
@@ -859,6 +873,10 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
         Verdict::Negative { typed } => format!(
             "{typed} is below zero, and this answer is {}, which cannot be negative.",
             unit.what()
+        ),
+        Verdict::TooLarge { typed } => format!(
+            "{typed} is too large to work with: check its digits and its exponent. Use {}.",
+            unit.accepted()
         ),
         Verdict::Unreadable => format!(
             "Type a number, such as 40, 7.5 or 1,000 (a fraction such as 15/2 works too). Use {}.",
@@ -1144,9 +1162,12 @@ mod tests {
             Verdict::Unreadable
         );
         assert_eq!(check("", 40.0, Unit::Threads, 0.01), Verdict::Unreadable);
+        // A number past f64 is a number, too large (it was Unreadable).
         assert_eq!(
             check("1e999", 40.0, Unit::Threads, 0.01),
-            Verdict::Unreadable
+            Verdict::TooLarge {
+                typed: "1e999".into()
+            }
         );
         assert!(explain(&Verdict::Unreadable, Unit::Ms).contains("Type a number"));
         // A long answer after its number is not echoed whole.
@@ -1198,6 +1219,24 @@ mod tests {
         assert_eq!(
             explain(&v, Unit::Rps),
             "-10 is below zero, and this answer is a rate, which cannot be negative."
+        );
+        // A number beyond a computer's numbers is said to be too large
+        // (it was "Type a number, such as 40"), and asked again.
+        let huge = "9".repeat(400);
+        for typed in ["1e400", "1e400 ms", huge.as_str()] {
+            let v = check(typed, 40.0, Unit::Ms, 0.01);
+            assert!(matches!(v, Verdict::TooLarge { .. }), "{typed}: {v:?}");
+            assert!(!v.counts());
+            let said = explain(&v, Unit::Ms);
+            assert!(
+                said.contains("is too large to work with: check its digits and its exponent.")
+                    && said.len() < 200,
+                "{said}"
+            );
+        }
+        assert_eq!(
+            check("1e308", 40.0, Unit::Ms, 0.01),
+            Verdict::WrongValue { too_high: true }
         );
         // The lessons' minus sign reads as one.
         assert!(matches!(
