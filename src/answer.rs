@@ -158,7 +158,9 @@ pub fn kind_label(kind: Kind) -> &'static str {
 
 /// The hint button's label with `shown` of `total` hints open.
 pub fn hint_label(shown: usize, total: usize) -> String {
-    format!("Hint ({} of {total})", (shown + 1).min(total))
+    // Saturating: a count from edited storage (u32::MAX) wrapped to
+    // "Hint (0 of 3)".
+    format!("Hint ({} of {total})", shown.saturating_add(1).min(total))
 }
 
 /// The letter of option `i`: A, B, C…
@@ -806,6 +808,7 @@ mod tests {
         assert_eq!(kind_label(Kind::Diagnosis), "Diagnose");
         assert_eq!(hint_label(0, 3), "Hint (1 of 3)");
         assert_eq!(hint_label(3, 3), "Hint (3 of 3)");
+        assert_eq!(hint_label(usize::MAX, 3), "Hint (3 of 3)");
         assert_eq!(option_letter(2), 'C');
     }
 }

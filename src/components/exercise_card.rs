@@ -52,7 +52,8 @@ pub fn ExerciseCard(
         answer.set(String::new());
         choice.set(None);
         feedback.set(None);
-        hints_shown.set(hints as usize);
+        // No more than the exercise has, whatever storage says.
+        hints_shown.set((hints as usize).min(ex.with_value(|e| e.hints.len())));
         show_solution.set(solution);
         sim_check.set(SimCheck::Idle);
     });
