@@ -95,7 +95,9 @@ pub fn route_from_hash(hash: &str) -> Route {
     let first = path.split('/').next().unwrap_or_default();
     match first {
         "" => Route::Home,
-        "playground" => Route::Playground,
+        // The playground has no pages under it: `#/playground/foo` is a
+        // mistyped link, said so, not the playground.
+        "playground" if path == first => Route::Playground,
         "lessons" => Route::Lessons,
         _ => Route::NotFound,
     }
@@ -200,20 +202,32 @@ pub fn lesson_path(hash: &str) -> LessonPath {
         "teacher" => LessonPath::Teacher,
         "results" => LessonPath::Results { class: class() },
         "worksheet" => LessonPath::Worksheet {
-            slug: short(parts.next().unwrap_or_default()),
+            slug: short(&percent_decode(parts.next().unwrap_or_default())),
             student: Some(class())
                 .filter(|c| !c.is_empty())
                 .map(|c| (c, as_name_box_keeps(&param("name")))),
         },
         "worksheets" => LessonPath::ClassWorksheets {
-            slug: short(parts.next().unwrap_or_default()),
+            slug: short(&percent_decode(parts.next().unwrap_or_default())),
             class: class(),
             names: query_values(query, "name"),
         },
+        // Decoded as the query is: `threads%2Dbusy` is `threads-busy`.
         slug => LessonPath::Lesson {
-            slug: short(slug),
-            exercise: parts.next().map(str::to_string),
+            slug: short(&percent_decode(slug)),
+            exercise: parts.next().map(percent_decode),
         },
+    }
+}
+
+/// What a lesson link that finds no lesson says: the name it gave, or
+/// that it gave none (`#/lessons/worksheet` said "There is no lesson
+/// called “”").
+pub fn no_lesson_text(slug: &str) -> String {
+    if slug.trim().is_empty() {
+        "This link names no lesson.".to_owned()
+    } else {
+        format!("There is no lesson called “{slug}”.")
     }
 }
 
@@ -349,6 +363,37 @@ mod tests {
         assert_eq!(route_from_hash("#/playgroundx"), Route::NotFound);
         assert_eq!(route_from_hash("#/Lessons"), Route::NotFound);
         assert_eq!(route_from_hash("#/nope"), Route::NotFound);
+        // The playground has no pages under it (it opened, saying nothing).
+        assert_eq!(
+            route_from_hash("#/playground/foo/bar?cores=2"),
+            Route::NotFound
+        );
+    }
+
+    /// Path parts are decoded as the query is, and a link naming no lesson
+    /// says so (it said there is no lesson called “”).
+    #[test]
+    fn lesson_links_are_decoded_and_an_empty_one_is_named() {
+        assert_eq!(
+            lesson_path("#/lessons/littles-law/threads%2Dbusy"),
+            LessonPath::Lesson {
+                slug: "littles-law".into(),
+                exercise: Some("threads-busy".into())
+            }
+        );
+        assert_eq!(
+            lesson_path("#/lessons/little%73-law"),
+            LessonPath::Lesson {
+                slug: "littles-law".into(),
+                exercise: None
+            }
+        );
+        assert_eq!(no_lesson_text(""), "This link names no lesson.");
+        assert_eq!(no_lesson_text("nope"), "There is no lesson called “nope”.");
+        let LessonPath::Worksheet { slug, .. } = lesson_path("#/lessons/worksheet") else {
+            panic!("a worksheet");
+        };
+        assert_eq!(no_lesson_text(&slug), "This link names no lesson.");
     }
 
     #[test]

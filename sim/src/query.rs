@@ -216,6 +216,8 @@ pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
     let cap_key = threads_means_cap(q);
     let pairs: Vec<&str> = q.split('&').filter(|p| !p.is_empty()).collect();
     let mut unknown = 0;
+    let mut unknown_seen: Vec<String> = Vec::new();
+    let mut nameless = 0;
     for pair in pairs.iter().take(MAX_LINK_SETTINGS) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         let key = percent_decode(k);
@@ -224,7 +226,17 @@ pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
         } else {
             key.as_str()
         };
+        // A setting with no name (`?=&==`) is one notice, however many.
+        if key.trim().is_empty() {
+            nameless += 1;
+            continue;
+        }
         let Some(f) = FIELDS.iter().find(|f| f.name == name) else {
+            // A name given twice is told once.
+            if unknown_seen.contains(&key) {
+                continue;
+            }
+            unknown_seen.push(key.clone());
             unknown += 1;
             if unknown <= MAX_UNKNOWN_LISTED {
                 notices.push(Notice::new(
@@ -251,6 +263,16 @@ pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
             Ok(()) => set.push(f),
             Err(e) => notices.push(Notice::new(fallback, format!("{}: {e}; {used}", f.name))),
         }
+    }
+    if nameless > 0 {
+        notices.push(Notice::new(
+            Outcome::Ignored,
+            if nameless == 1 {
+                "a setting with no name was ignored".to_owned()
+            } else {
+                format!("{nameless} settings with no name were ignored")
+            },
+        ));
     }
     if unknown > MAX_UNKNOWN_LISTED {
         notices.push(Notice::new(
@@ -567,6 +589,24 @@ mod tests {
         let (s, n) = from_query("timeout_ms=3000.0&queue_limit=none");
         assert!(n.is_empty(), "{n:?}");
         assert_eq!(s.timeout_ms, Some(3000.0));
+    }
+
+    /// Settings with no name are one notice, and an unknown name given
+    /// twice is told once (`?=&==` said "unknown field '' was ignored"
+    /// once for each).
+    #[test]
+    fn nameless_and_repeated_unknown_settings_are_told_once() {
+        let (s, n) = from_query("=&==&cores=2&x=1&x=2");
+        assert_eq!(s.cores, 2);
+        assert_eq!(
+            n,
+            [
+                "unknown field 'x' was ignored",
+                "2 settings with no name were ignored"
+            ]
+        );
+        let (_, n) = from_query("=5");
+        assert_eq!(n, ["a setting with no name was ignored"]);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use tellers_course::Course;
 use super::{LessonContents, LessonView, TeacherTools, WorksheetPage};
 use crate::course_data::{CourseError, CourseLoader, CourseState};
 use crate::progress::provide_progress;
-use crate::route::LessonPath;
+use crate::route::{no_lesson_text, LessonPath};
 
 /// The lessons, at `#/lessons…`: the contents, one lesson or its
 /// worksheet, and the teacher's pages (the class, the answer key, the
@@ -107,7 +107,7 @@ fn no_such_lesson(slug: String) -> AnyView {
     view! {
         <section class="placeholder">
             <h1>"No such lesson"</h1>
-            <p>"There is no lesson called “" {slug} "”."</p>
+            <p>{no_lesson_text(&slug)}</p>
             <p>
                 <a href="#/lessons">"See all lessons"</a>
             </p>
