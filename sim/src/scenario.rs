@@ -12,14 +12,14 @@
 use crate::fields::{Control, Group, Kind, UseRule};
 use crate::schedule::Schedule;
 
-/// Lowest arrival rate, rps: the bottom of the `rps` field's range.
-pub const MIN_RPS: f64 = 0.001;
 /// Highest arrival rate, rps: the top of the `rps` field's range, and of
 /// a load schedule's steps.
 pub use crate::schedule::MAX_RPS;
 /// Longest run, s: the top of the `duration_s` field's range, and the
 /// latest a load schedule's step may start.
 pub use crate::schedule::MAX_TIME_S as MAX_DURATION_S;
+/// Lowest arrival rate, rps: the bottom of the `rps` field's range.
+pub use crate::schedule::MIN_RPS;
 use crate::{choice_enum, scenario_fields};
 use serde::Serialize;
 use std::fmt;
@@ -792,7 +792,9 @@ mod tests {
         // A schedule's steps stop where the fields do.
         assert!(Schedule::new(&[(0.0, max_rps), (max_s, 1.0)]).is_ok());
         let e = Schedule::new(&[(0.0, max_rps * 1.5)]).unwrap_err();
-        assert!(e.contains("0–1,000,000 rps"), "{e}");
+        assert!(e.contains("0.001–1,000,000 rps"), "{e}");
+        assert!(Schedule::new(&[(0.0, min_rps), (1.0, 0.0)]).is_ok());
+        assert!(Schedule::new(&[(0.0, min_rps / 2.0)]).is_err());
         let e = Schedule::new(&[(0.0, 1.0), (max_s + 1.0, 1.0)]).unwrap_err();
         assert!(e.contains("at most 86,400 s"), "{e}");
         // The curve's points clamp to the table's ranges, so each validates.

@@ -14,6 +14,10 @@ pub const MAX_POINTS: usize = 8;
 /// for, and the top of the `rps` field's range (the field table in
 /// [`crate::scenario`] reads it here, as the schedule cannot read the table).
 pub const MAX_RPS: f64 = 1_000_000.0;
+/// Lowest arrival rate above 0, rps: the least a step may ask for besides
+/// a pause (0), and the bottom of the `rps` field's range (read as
+/// [`MAX_RPS`] is).
+pub const MIN_RPS: f64 = 0.001;
 /// Longest run, s: the latest a step may start, and the top of the
 /// `duration_s` field's range (read as [`MAX_RPS`] is).
 pub const MAX_TIME_S: f64 = 86_400.0;
@@ -90,9 +94,12 @@ impl Schedule {
                     crate::text::fmt_fixed(MAX_TIME_S, 0)
                 ));
             }
-            if !(0.0..=MAX_RPS).contains(&r) {
+            // A rate between 0 and the field's least ran as no arrivals
+            // while theory took it as given.
+            if !(r == 0.0 || (MIN_RPS..=MAX_RPS).contains(&r)) {
                 return Err(format!(
-                    "{pair}: a rate must be within 0–{} rps",
+                    "{pair}: a rate must be 0 (a pause) or within {}–{} rps",
+                    MIN_RPS,
                     crate::text::fmt_fixed(MAX_RPS, 0)
                 ));
             }
@@ -202,6 +209,8 @@ mod tests {
 
     #[test]
     fn a_schedule_reads_and_writes_its_pairs() {
+        // A pause and the least rate are allowed.
+        assert!("0:0.001,5:0,10:100".parse::<Schedule>().is_ok());
         let s: Schedule = "0:150, 10:400,15:150".parse().unwrap();
         assert_eq!(s.to_string(), "0:150,10:400,15:150");
         assert_eq!(s.rate_at(0.0), 150.0);
@@ -223,6 +232,12 @@ mod tests {
             ("0:150,10:-4", "step 2"),
             ("0:0", "nothing would arrive"),
             ("0:1,1:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1", "at most 8"),
+            // Above 0 but below the least rate the simulator takes.
+            (
+                "0:1e-300",
+                "a rate must be 0 (a pause) or within 0.001–1,000,000 rps",
+            ),
+            ("0:100,5:0.0009", "step 2"),
         ] {
             let e = text.parse::<Schedule>().unwrap_err();
             assert!(e.contains(says), "{text}: {e}");
