@@ -387,7 +387,11 @@ fn print_table(s: &Scenario, r: &Report) {
     // the dependency, or threads made for every request).
     row(
         "growth inside, per s",
-        rated(format!("{:.1}", r.inside_growth_per_s)),
+        // + 0.0 turns a -0.0 (a shrink that rounds to nothing) into 0.0.
+        rated(format!(
+            "{:.1}",
+            (r.inside_growth_per_s * 10.0).round() / 10.0 + 0.0
+        )),
         opt_bounded(th.growth_per_s, th.growth_bound()),
     );
     row(
