@@ -26,7 +26,7 @@ use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 use std::fmt;
 use std::ops::Range;
 use tellers_course::Course;
-use tellers_sim::text::and_list;
+use tellers_sim::text::{and_list, plural};
 
 /// The largest file read: a progress file is a few kilobytes.
 pub const MAX_FILE_BYTES: f64 = 1_000_000.0;
@@ -284,6 +284,12 @@ pub struct ClassResults {
     /// Files for one name, each with work the others lack, all in the
     /// table: the name and the files, in the order they came.
     pub both_kept: Vec<(String, Vec<String>)>,
+    /// Files in the table that record work on exercises this course does
+    /// not have (renamed or removed since they were saved, or a file of
+    /// another course): the file and how many such exercises. That work
+    /// is not counted, and without this a file of only such work read as
+    /// a student who did nothing.
+    pub unknown_work: Vec<(String, usize)>,
 }
 
 /// Whether the record `a` holds all of `b`'s work: every exercise `b`
@@ -425,6 +431,20 @@ impl ClassResults {
             }
         }
 
+        let unknown_work = kept
+            .iter()
+            .filter_map(|(_, file, p)| {
+                let n = p
+                    .exercises
+                    .iter()
+                    .filter(|(id, e)| {
+                        (e.attempts > 0 || e.hints > 0 || e.solution == Some(true))
+                            && !columns.iter().any(|c| &c.id == *id)
+                    })
+                    .count();
+                (n > 0).then(|| (file.clone(), n))
+            })
+            .collect();
         let students = kept
             .into_iter()
             .map(|(_, file, p)| {
@@ -459,6 +479,7 @@ impl ClassResults {
             students,
             rejected,
             both_kept,
+            unknown_work,
         }
     }
 
@@ -622,6 +643,18 @@ impl ClassResults {
                      file column tells them apart.</li>",
                     and_list(&listed),
                     text(name)
+                );
+            }
+            h += "</ul>";
+        }
+        if !self.unknown_work.is_empty() {
+            h += "<h2>Work on exercises this course does not have</h2><ul class=\"results__rejected\" data-testid=\"unknown-work\">";
+            for (file, n) in &self.unknown_work {
+                h += &format!(
+                    "<li><strong>{}</strong> records work on {} this course does not have \
+                     (renamed or removed since it was saved, or another course's): not counted.</li>",
+                    text(file),
+                    plural(*n as u64, "exercise")
                 );
             }
             h += "</ul>";
@@ -1266,6 +1299,38 @@ mod tests {
             .find(|(f, _)| f == file)
             .map(|(_, why)| why.clone())
             .unwrap_or_else(|| panic!("{file} was not rejected: {:?}", r.rejected))
+    }
+
+    /// Work on exercises the course does not have is named, file by
+    /// file: a file of only such work read as a student who did nothing.
+    #[test]
+    fn work_the_course_does_not_have_is_named() {
+        let old = student(
+            "Cy",
+            CLASS,
+            &[("renamed-long-ago", &[true]), ("gone-too", &[false])],
+        );
+        let ana = student("Ana", CLASS, &[("threads-busy", &[true])]);
+        let r = ClassResults::new(
+            compiled_course(),
+            CLASS,
+            &[file("cy.json", &old), file("ana.json", &ana)],
+        );
+        assert_eq!(r.unknown_work, vec![("cy.json".to_owned(), 2)]);
+        let cy = r.students.iter().find(|s| s.name == "Cy").unwrap();
+        assert_eq!(cy.solved, 0);
+        let notes = r.notes_html(compiled_course());
+        assert!(
+            notes.contains(
+                "<li><strong>cy.json</strong> records work on 2 exercises this course does not have"
+            ),
+            "{notes}"
+        );
+        let only_known = ClassResults::new(compiled_course(), CLASS, &[file("ana.json", &ana)]);
+        assert!(only_known.unknown_work.is_empty());
+        assert!(!only_known
+            .notes_html(compiled_course())
+            .contains("unknown-work"));
     }
 
     #[test]
