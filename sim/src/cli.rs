@@ -518,6 +518,8 @@ fn scenario_from(
     read_file: &dyn Fn(&str) -> Result<String, String>,
 ) -> Result<Scenario, String> {
     let mut file_sets_duration = false;
+    // The file's path as shown, for a whole-scenario error no flag caused.
+    let mut file_shown: Option<String> = None;
     let mut s = if let Some(name) = given(m, "preset") {
         preset(name).ok_or_else(|| {
             let near = nearest_preset(name)
@@ -538,6 +540,7 @@ fn scenario_from(
             .collect();
         let text =
             read_file(path).map_err(|e| format!("--scenario: cannot read '{shown}': {e}"))?;
+        file_shown = Some(shown.clone());
         // A run length the file sets is kept with --requests, as a flag's is.
         file_sets_duration = serde_json::from_str::<serde_json::Value>(
             text.strip_prefix('\u{feff}').unwrap_or(&text),
@@ -574,7 +577,13 @@ fn scenario_from(
         s.duration_s = crate::scenario::MAX_DURATION_S;
     }
     if let Some(e) = s.validate().first() {
-        return Err(format!("--{}: {}", kebab(&e.field), e.message));
+        // Named by the flag that set the field, or else by the file.
+        return Err(match &file_shown {
+            Some(file) if given(m, &e.field).is_none() => {
+                format!("--scenario {file}: {}: {}", e.field, e.message)
+            }
+            _ => format!("--{}: {}", kebab(&e.field), e.message),
+        });
     }
     Ok(s)
 }
@@ -954,9 +963,23 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        // Without the flag the whole is still refused, naming the field.
+        // Without the flag the whole is still refused, naming the file
+        // and its field (not a flag that was never typed).
         let e = file("simulate --scenario f.json").unwrap_err();
-        assert!(e.contains("stack"), "{e}");
+        assert!(
+            e.starts_with("--scenario f.json: stack_used_kb: 2000 KB is more than"),
+            "{e}"
+        );
+        // A field out of its range is the file's, with every such field.
+        let args: Vec<String> = ["simulate", "--scenario", "f.json"]
+            .map(String::from)
+            .to_vec();
+        let e = parse(&args, &|_| Ok(r#"{"cores": 0, "threads": 0}"#.to_owned())).unwrap_err();
+        assert!(
+            e.starts_with("--scenario f.json: cores: 0 is out of range")
+                && e.contains("; threads: 0 is out of range"),
+            "{e}"
+        );
     }
 
     #[test]

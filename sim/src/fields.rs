@@ -321,10 +321,10 @@ fn grouped(n: u64) -> String {
     crate::text::group_digits(&n.to_string())
 }
 
-/// A number as a range shows it: `1,000,000`, `0.5`.
 /// The shortest time above 0 a field in ms takes: 1 ns, the engine's step.
 pub const MIN_TIME_MS: f64 = 1e-6;
 
+/// A number as a range shows it: `1,000,000`, `0.5`.
 fn shown(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         let out = grouped(x.abs() as u64);
@@ -333,11 +333,9 @@ fn shown(x: f64) -> String {
         } else {
             out
         }
-    } else if x != 0.0 && !(1e-6..1e15).contains(&x.abs()) {
-        // 1e-300 written out is three hundred digits.
-        format!("{x:e}")
     } else {
-        format!("{x}")
+        // Short far from 1: 1e-300 written out is three hundred digits.
+        crate::text::typed(x)
     }
 }
 

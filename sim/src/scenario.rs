@@ -530,9 +530,11 @@ impl fmt::Display for FieldError {
 pub const MAX_EVENTS: u64 = 2_000_000_000;
 
 impl Scenario {
-    /// Every bad field, with its allowed range. Empty when the scenario can run.
-    pub fn validate(&self) -> Vec<FieldError> {
-        let mut e: Vec<FieldError> = FIELDS
+    /// Each field checked on its own against its range (the first part of
+    /// [`Scenario::validate`], which then checks the fields against each
+    /// other).
+    pub fn field_errors(&self) -> Vec<FieldError> {
+        FIELDS
             .iter()
             .filter_map(|f| {
                 f.check((f.get)(self)).err().map(|message| FieldError {
@@ -540,7 +542,12 @@ impl Scenario {
                     message,
                 })
             })
-            .collect();
+            .collect()
+    }
+
+    /// Every bad field, with its allowed range. Empty when the scenario can run.
+    pub fn validate(&self) -> Vec<FieldError> {
+        let mut e = self.field_errors();
         let s = self;
         if s.stack_used_kb.is_finite()
             && s.stack_reserved_kb.is_finite()
@@ -707,7 +714,12 @@ impl Scenario {
                 message,
             }]
         })?;
-        Ok(s)
+        let errs = s.field_errors();
+        if errs.is_empty() {
+            Ok(s)
+        } else {
+            Err(errs)
+        }
     }
 }
 

@@ -75,7 +75,12 @@ impl Schedule {
         let mut out = [(0.0, 0.0); MAX_POINTS];
         for (i, &(t, r)) in steps.iter().enumerate() {
             // "step", as the editor's rows are called; the values as typed.
-            let pair = format!("step {} (from {t} s, {r} rps)", i + 1);
+            let pair = format!(
+                "step {} (from {} s, {} rps)",
+                i + 1,
+                crate::text::typed(t),
+                crate::text::typed(r)
+            );
             if !(t.is_finite() && r.is_finite()) {
                 return Err(format!("{pair}: not a number"));
             }
@@ -235,7 +240,7 @@ mod tests {
             // Above 0 but below the least rate the simulator takes.
             (
                 "0:1e-300",
-                "a rate must be 0 (a pause) or within 0.001–1,000,000 rps",
+                "step 1 (from 0 s, 1e-300 rps): a rate must be 0 (a pause) or within 0.001–1,000,000 rps",
             ),
             ("0:100,5:0.0009", "step 2"),
         ] {

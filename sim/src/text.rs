@@ -323,8 +323,13 @@ pub fn capitalised(text: &str) -> String {
     out
 }
 
-/// `x` as typed (no more decimals than it has), thousands grouped: "1,500", "0.05".
+/// `x` as typed (no more decimals than it has), thousands grouped: "1,500",
+/// "0.05"; far from 1, in short: "1e-300", "1e308" (written out, they are
+/// hundreds of digits).
 pub fn typed(x: f64) -> String {
+    if x != 0.0 && !(1e-6..1e15).contains(&x.abs()) {
+        return format!("{x:e}");
+    }
     group_thousands(&format!("{x}"))
 }
 
