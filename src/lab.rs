@@ -450,6 +450,16 @@ impl Lab {
             self.sweeping.set(false);
             return;
         }
+        // A rate the simulator does not take is not run: its point would
+        // be the nearest rate's.
+        if let (None, Some(why)) = (&sim, rate_missed(&th, SWEEP_RHOS[i])) {
+            self.sweep_missed.update(|v| v.push((SWEEP_RHOS[i], why)));
+            set_timeout(
+                move || self.sweep_point(generation, s, i + 1, None),
+                Duration::ZERO,
+            );
+            return;
+        }
         if sim.is_none() {
             sim = sweep_scenario(&s, &th, SWEEP_RHOS[i])
                 .and_then(|p| Some((p.clone(), Simulation::new(&p).ok()?)));
@@ -469,7 +479,7 @@ impl Lab {
             // reached its load) has no response time to draw: the panel
             // says why.
             let rho = SWEEP_RHOS[i];
-            if let Some(why) = rate_missed(&th, rho).or_else(|| point_missed(&point, &r)) {
+            if let Some(why) = point_missed(&point, &r) {
                 self.sweep_missed.update(|v| v.push((rho, why)));
             } else {
                 self.sweep.update(|v| {

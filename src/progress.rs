@@ -83,6 +83,11 @@ impl ExerciseProgress {
         self.solved = correct;
     }
 
+    /// Worked on: an answer checked, a hint or the worked solution opened.
+    pub fn worked_on(&self) -> bool {
+        self.attempts > 0 || self.hints > 0 || self.solution == Some(true)
+    }
+
     /// Record that `shown` hints are open (not once it is solved).
     pub fn hints_open(&mut self, shown: u32) {
         if !self.solved {

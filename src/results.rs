@@ -437,10 +437,7 @@ impl ClassResults {
                 let n = p
                     .exercises
                     .iter()
-                    .filter(|(id, e)| {
-                        (e.attempts > 0 || e.hints > 0 || e.solution == Some(true))
-                            && !columns.iter().any(|c| &c.id == *id)
-                    })
+                    .filter(|(id, e)| e.worked_on() && !columns.iter().any(|c| &c.id == *id))
                     .count();
                 (n > 0).then(|| (file.clone(), n))
             })
@@ -451,12 +448,7 @@ impl ClassResults {
                 let cells: Vec<Option<ExerciseProgress>> = columns
                     .iter()
                     // Worked on: an answer checked, a hint or the solution opened.
-                    .map(|c| {
-                        p.exercises
-                            .get(&c.id)
-                            .filter(|e| e.attempts > 0 || e.hints > 0 || e.solution == Some(true))
-                            .cloned()
-                    })
+                    .map(|c| p.exercises.get(&c.id).filter(|e| e.worked_on()).cloned())
                     .collect();
                 let mut solved_per_lesson = vec![0; lessons.len()];
                 for (c, cell) in columns.iter().zip(&cells) {

@@ -189,12 +189,14 @@ pub fn lesson_path(hash: &str) -> LessonPath {
     let Some(first) = parts.next() else {
         return LessonPath::Contents;
     };
+    // Decoded before it is matched: `work%73heet` is the worksheet page.
+    let first = percent_decode(first);
     let param = |name: &str| query_param(query, name).unwrap_or_default();
     // A class code or a name as the student's boxes would keep it: a link
     // with 20,000 letters of name drew them all, off the page.
     let class = || as_class_box_keeps(&param("class"));
     let short = |s: &str| s.chars().take(60).collect::<String>();
-    match first {
+    match first.as_str() {
         "answer-key" => LessonPath::AnswerKey {
             class: class(),
             lesson: query_param(query, "lesson").filter(|l| !l.is_empty()),
@@ -214,8 +216,8 @@ pub fn lesson_path(hash: &str) -> LessonPath {
         },
         // Decoded as the query is: `threads%2Dbusy` is `threads-busy`.
         slug => LessonPath::Lesson {
-            slug: short(&percent_decode(slug)),
-            exercise: parts.next().map(percent_decode),
+            slug: short(slug),
+            exercise: parts.next().map(|e| short(&percent_decode(e))),
         },
     }
 }
@@ -227,7 +229,11 @@ pub fn no_lesson_text(slug: &str) -> String {
     if slug.trim().is_empty() {
         "This link names no lesson.".to_owned()
     } else {
-        format!("There is no lesson called “{slug}”.")
+        // Safe to echo: a decoded link may hold control or direction marks.
+        format!(
+            "There is no lesson called “{}”.",
+            tellers_sim::text::clip(slug)
+        )
     }
 }
 
@@ -390,6 +396,19 @@ mod tests {
         );
         assert_eq!(no_lesson_text(""), "This link names no lesson.");
         assert_eq!(no_lesson_text("nope"), "There is no lesson called “nope”.");
+        assert_eq!(
+            no_lesson_text("a\u{202e}b"),
+            "There is no lesson called “a?b”."
+        );
+        assert!(matches!(
+            lesson_path("#/lessons/work%73heet/littles-law"),
+            LessonPath::Worksheet { .. }
+        ));
+        let long = format!("#/lessons/littles-law/{}", "x".repeat(500));
+        let LessonPath::Lesson { exercise, .. } = lesson_path(&long) else {
+            panic!("a lesson");
+        };
+        assert_eq!(exercise.map(|e| e.chars().count()), Some(60));
         let LessonPath::Worksheet { slug, .. } = lesson_path("#/lessons/worksheet") else {
             panic!("a worksheet");
         };

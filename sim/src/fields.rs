@@ -340,6 +340,16 @@ fn shown(x: f64) -> String {
 }
 
 impl<S: Default, U> Field<S, U> {
+    /// 1 ns, the engine's step, in this field's unit, for a time in ms or
+    /// µs; `None` for any other field.
+    fn one_ns(&self) -> Option<f64> {
+        match self.unit {
+            "ms" => Some(MIN_TIME_MS),
+            "µs" => Some(MIN_TIME_MS * 1000.0),
+            _ => None,
+        }
+    }
+
     /// The command-line flag, `--queue-limit`.
     pub fn flag(&self) -> String {
         format!("--{}", kebab(self.name))
@@ -493,14 +503,14 @@ impl<S: Default, U> Field<S, U> {
             // The engine keeps time in whole nanoseconds: a shorter time
             // would run as 0 while theory took it as given (1e-100 ms
             // gave theory a NaN).
-            (Kind::Real { min, .. }, Value::Real(x))
-                if self.unit == "ms" && min == 0.0 && x > 0.0 && x < MIN_TIME_MS =>
+            (Kind::Real { min, max }, Value::Real(x))
+                if min == 0.0 && x > 0.0 && self.one_ns().is_some_and(|ns| x < ns) =>
             {
+                let (unit, ns) = (self.unit, self.one_ns().unwrap_or_default());
                 Err(format!(
-                    "{} ms is shorter than the simulator's step of 1 ns: allowed 0, or {} ms and more (up to {})",
+                    "{} {unit} is shorter than the simulator's step of 1 ns: allowed 0, or {ns} {unit} and more (up to {} {unit})",
                     shown(x),
-                    MIN_TIME_MS,
-                    self.allowed().rsplit('–').next().unwrap_or_default()
+                    shown(max),
                 ))
             }
             (Kind::Int { .. }, Value::Int(_))
@@ -918,6 +928,10 @@ mod tests {
         for t in ["0", "0.000001", "0.5"] {
             assert_eq!(field("wait_ms").set_text(&mut s, t), Ok(()), "{t}");
         }
+        // A switch cost is in µs: 1 ns is 0.001 µs.
+        let e = field("switch_us").set_text(&mut s, "1e-100").unwrap_err();
+        assert_eq!(e, "1e-100 µs is shorter than the simulator's step of 1 ns: allowed 0, or 0.001 µs and more (up to 10,000 µs)");
+        assert_eq!(field("switch_us").set_text(&mut s, "0.001"), Ok(()));
         assert_eq!(
             field("rps").set_text(&mut s, "1e308"),
             Err("1e308 is out of range: allowed 0.001–1,000,000 rps".to_owned())

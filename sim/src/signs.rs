@@ -1219,7 +1219,6 @@ mod tests {
         }
     }
 
-    /// The detail of the sign of `kind` in `s`'s run.
     /// The stop note names what sets the load and only limits the
     /// scenario has: closed clients and a batch are not lowered by the
     /// rate (it said "lowering the --rps"), and an event loop or an
@@ -1265,6 +1264,7 @@ mod tests {
         }
     }
 
+    /// The detail of the sign of `kind` in `s`'s run.
     fn detail_of(s: &Scenario, kind: SignKind) -> String {
         let r = crate::simulate(s).unwrap();
         read_signs(s, &r, &theory(s))

@@ -92,13 +92,13 @@ pub fn fmt_fixed(x: f64, decimals: usize) -> String {
     // 267.5.
     let tail = format!("{:.*}", decimals + 40, x.abs());
     let tie = tail.len() > 40 && tail[tail.len() - 40..] == format!("5{:0<39}", "");
-    let a = if tie {
-        let k = 10f64.powi(decimals as i32);
-        (x.abs() * k).round() / k
+    let s = if tie {
+        // The digits before the tie, one up in the last place: in the
+        // text, so a number past 2^53 rounds as a small one does.
+        up_one_in_the_last_place(tail[..tail.len() - 40].trim_end_matches('.'))
     } else {
-        x.abs()
+        format!("{:.*}", decimals, x.abs())
     };
-    let s = format!("{:.*}", decimals, a);
     let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(a, b)| (a, b));
     let mut out = group_digits(int);
     if !frac.is_empty() {
@@ -110,6 +110,24 @@ pub fn fmt_fixed(x: f64, decimals: usize) -> String {
         out.insert(0, '−');
     }
     out
+}
+
+/// `digits` (such as "12" or "9.99") one up in its last place, carried:
+/// "13", "10.00".
+fn up_one_in_the_last_place(digits: &str) -> String {
+    let mut out: Vec<u8> = digits.bytes().collect();
+    for b in out.iter_mut().rev() {
+        match *b {
+            b'.' => continue,
+            b'9' => *b = b'0',
+            _ => {
+                *b += 1;
+                return String::from_utf8(out).unwrap_or_default();
+            }
+        }
+    }
+    // Every digit carried: "9.99" is "10.00".
+    format!("1{}", String::from_utf8(out).unwrap_or_default())
 }
 
 /// Decimals that keep about three significant figures of `x` for a
@@ -462,6 +480,13 @@ mod tests {
             (0.5, 0, "1"),
             // Not a tie: 2.675 is stored just below it.
             (2.675, 2, "2.67"),
+            // Carried, and past 2^53 as below it.
+            (9.995, 2, "9.99"),
+            (9.5, 0, "10"),
+            (99.875, 2, "99.88"),
+            (0.999_5, 3, "1.000"),
+            (1e15 + 0.25, 1, "1,000,000,000,000,000.3"),
+            (1e14 + 0.625, 2, "100,000,000,000,000.63"),
             (-1234.5, 1, "−1,234.5"),
             (-0.004, 2, "0.00"),
             (-0.0, 0, "0"),

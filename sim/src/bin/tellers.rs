@@ -387,11 +387,7 @@ fn print_table(s: &Scenario, r: &Report) {
     // the dependency, or threads made for every request).
     row(
         "growth inside, per s",
-        // + 0.0 turns a -0.0 (a shrink that rounds to nothing) into 0.0.
-        rated(format!(
-            "{:.1}",
-            (r.inside_growth_per_s * 10.0).round() / 10.0 + 0.0
-        )),
+        rated(no_minus_zero(format!("{:.1}", r.inside_growth_per_s))),
         opt_bounded(th.growth_per_s, th.growth_bound()),
     );
     row(
@@ -476,6 +472,14 @@ fn print_table(s: &Scenario, r: &Report) {
     }
     if let Some(gap) = r.littles_law_gap() {
         out!("  λ·W leaves out {}", gap.text());
+    }
+}
+
+/// A shrink that rounds to nothing is 0, not "-0.0".
+fn no_minus_zero(shown: String) -> String {
+    match shown.strip_prefix('-') {
+        Some(rest) if rest.bytes().all(|b| b == b'0' || b == b'.') => rest.to_owned(),
+        _ => shown,
     }
 }
 
@@ -1188,6 +1192,13 @@ mod tests {
             stop_note(&plain, &Report::default(), &theory(&plain), |f| f.flag()),
             None
         );
+    }
+
+    #[test]
+    fn a_shrink_that_rounds_to_nothing_is_0() {
+        assert_eq!(no_minus_zero(format!("{:.1}", -0.04)), "0.0");
+        assert_eq!(no_minus_zero(format!("{:.1}", -0.06)), "-0.1");
+        assert_eq!(no_minus_zero(format!("{:.1}", 2.0)), "2.0");
     }
 
     /// A point whose rate the simulator does not take is not run and says
