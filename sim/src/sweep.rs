@@ -80,7 +80,12 @@ pub const MIN_SHARE_ARRIVED: f64 = 0.5;
 /// so [`sweep_scenario`] ran it at the nearest rate it takes (a point at
 /// ρ 0.9 of a server of 2 M rps ran at 1 M rps and was labelled 0.9).
 pub fn rate_missed(th: &Theory, rho: f64) -> Option<&'static str> {
-    let rps = rho * th.capacity.capacity_rps;
+    let cap = th.capacity.capacity_rps;
+    // No finite capacity: no curve at all, which sweep_scenario says.
+    if !(cap.is_finite() && cap > 0.0) {
+        return None;
+    }
+    let rps = rho * cap;
     if rps > MAX_RPS {
         Some("its rate would be above 1,000,000 rps, the most the simulator takes")
     } else if rps < MIN_RPS {
@@ -205,6 +210,16 @@ mod tests {
         let th = theory(&slow);
         assert!(rate_missed(&th, 0.1).unwrap().contains("below 0.001 rps"));
         assert_eq!(rate_missed(&th, 0.9), None);
+        // No finite capacity is no curve, not a rate out of range (the
+        // playground said every point's rate was above the bound).
+        let unlimited = Scenario {
+            model: crate::Model::EventLoop,
+            cpu_ms: 0.0,
+            ..Scenario::default()
+        };
+        let th = theory(&unlimited);
+        assert!(sweep_scenario(&unlimited, &th, 0.5).is_none());
+        assert_eq!(rate_missed(&th, 0.5), None);
         // The words name the bounds: a change of bound changes them.
         assert_eq!((MAX_RPS, MIN_RPS), (1_000_000.0, 0.001));
     }

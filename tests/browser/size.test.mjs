@@ -138,12 +138,22 @@ import { DIST } from './harness.mjs';
  * busy, the CPU limit naming the loops or workers that give it, the calls
  * sent past the dependency's limit, the run-length help): +0.7 KB,
  * not split by commit; the app 450.8 KB.
+ * The next session (5 Dec), from 450.7 KB as measured then, each group
+ * measured by building its last commit: ties rounded away from zero,
+ * +0.2 KB; the checker reading "2.5 % of requests", 0 in a scenario file
+ * as off, the 1 ns floor on times, numbers far from 1 written short,
+ * +1.4 KB; stop notes naming what changes the run, +0.2 KB; what a run
+ * could not measure moved into the simulator for the CLI too, +0.3 KB;
+ * an answer too large to read, a hint count held to the exercise's,
+ * +0.1 KB; links decoded and their notices, +0.4 KB; a read of the diff
+ * and its mends, +0.4 KB; the short form of a number by hand instead of
+ * std's exponent formatting, -0.5 KB: the app 453.2 KB. Budget 454.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 451;
+const BUDGET_KB = 454;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
