@@ -598,12 +598,18 @@ fn field_named(name: &str) -> Result<&'static Field, String> {
         );
     }
     FIELDS.iter().find(|f| f.name == key).ok_or_else(|| {
-        let near = FIELDS
-            .iter()
-            .map(|f| (strsim::levenshtein(f.name, &key), f.name))
-            .min()
-            .filter(|(d, _)| *d <= 3)
-            .map(|(_, n)| format!("; did you mean '{}'?", kebab(n)))
+        // A command's own flag (`rhos`, `json`) is not a field: said so,
+        // where "did you mean 'rps'?" sent `tellers help rhos` astray.
+        if let Some(commands) = commands_with(&format!("--{}", kebab(&key))) {
+            return format!(
+                "help: --{} is a flag of tellers {commands}, not a scenario field (see tellers {} --help)",
+                crate::fields::clip(&kebab(&key)),
+                commands.split(" or ").next().unwrap_or_default()
+            );
+        }
+        // One rule for "did you mean", as for a flag or a preset.
+        let near = nearest(&key, FIELDS.iter().map(|f| f.name))
+            .map(|n| format!("; did you mean '{}'?", kebab(n)))
             .unwrap_or_default();
         format!(
             "help: no field '{}'{near} (tellers help lists them)",
@@ -1033,6 +1039,15 @@ mod tests {
         let text = field_help(f);
         assert!(text.contains("no cap"), "{text}");
         assert!(run("help corez").unwrap_err().contains("cores"));
+        // A command's own flag is named as one ("did you mean 'rps'?" of
+        // rhos sent the reader to another field).
+        assert_eq!(
+            run("help rhos").unwrap_err(),
+            "help: --rhos is a flag of tellers sweep, not a scenario field (see tellers sweep --help)"
+        );
+        assert!(run("help --json")
+            .unwrap_err()
+            .starts_with("help: --json is a flag of tellers "));
         // An empty name: asked for, not "did you mean 'rps'?".
         let empty = parse(&["help".into(), String::new()], &|_| Err("no files".into()));
         assert_eq!(
