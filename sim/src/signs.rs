@@ -1329,7 +1329,7 @@ mod tests {
             "{d}"
         );
         // Answers in time: "only N rps", else "almost none" or "none".
-        assert_eq!(in_time(12.4), "only 12 rps");
+        assert_eq!(in_time(12.4), "only 12.4 rps");
         assert_eq!(in_time(0.3), "almost none");
         assert_eq!(in_time(0.0), "none");
         // Each try counts as a request that outlived its caller, not as a caller.

@@ -143,19 +143,12 @@ pub fn decimals_for(x: f64) -> usize {
     }
 }
 
-/// A rate in a sentence, requests a second: whole from 10 up (`200`,
-/// `1,250`), one decimal from 1 (`9.5`), two below (`0.54`, so a slow
-/// rate never reads `0`).
+/// A rate in a sentence, requests a second, to about three figures as the
+/// figures table writes it ([`decimals_for`]): `200`, `1,250`, `20.4`,
+/// `9.46`, `0.54` (a slow rate never reads `0`). The signs wrote `20`
+/// beside the table's `20.4`.
 pub fn fmt_rate(x: f64) -> String {
-    let a = x.abs();
-    let decimals = if a >= 10.0 || a == 0.0 {
-        0
-    } else if a >= 1.0 {
-        1
-    } else {
-        2
-    };
-    fmt_fixed(x, decimals)
+    fmt_fixed(x, decimals_for(x))
 }
 
 /// A rate, e.g. `400 rps`; a rate without end (a limit requests that use
@@ -164,7 +157,7 @@ pub fn fmt_rps(x: f64) -> String {
     if x.is_infinite() {
         return "no limit".into();
     }
-    format!("{} rps", fmt_fixed(x, decimals_for(x)))
+    format!("{} rps", fmt_rate(x))
 }
 
 /// A count or a mean count, e.g. `2,260` or `19.6`.
@@ -438,7 +431,12 @@ mod tests {
     #[test]
     fn counts_and_run_lengths_read_like_prose() {
         assert_eq!(fmt_rate(1250.4), "1,250");
-        assert_eq!(fmt_rate(9.46), "9.5");
+        assert_eq!(fmt_rate(9.46), "9.46");
+        assert_eq!(fmt_rate(20.44), "20.4");
+        assert_eq!(
+            fmt_rate(20.44),
+            super::fmt_rps(20.44).trim_end_matches(" rps")
+        );
         assert_eq!(fmt_rate(0.5417), "0.54");
         assert_eq!(fmt_rate(0.0), "0");
         assert_eq!(fmt_count(2259.85), "2,260");
