@@ -645,7 +645,9 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             "{} retries came on top of {} calls: {} tries per call.",
             fmt_count(r.retries as f64),
             fmt_count(r.calls as f64),
-            fmt_fixed(r.attempts as f64 / r.calls as f64, 1),
+            // Two decimals, as the figures table's row: "3.0" stood beside
+            // its 2.95.
+            fmt_fixed(r.attempts as f64 / r.calls as f64, 2),
         );
         // A storm while the backlog grows; a run that came through (a
         // spike shed, say) had retries, but no storm holds it now.
@@ -1262,6 +1264,20 @@ mod tests {
                 "{model:?}: {n}"
             );
         }
+    }
+
+    /// The retries sign gives tries per call to two decimals, as the
+    /// figures table's row does ("3.0" stood beside its 2.95).
+    #[test]
+    fn tries_per_call_are_written_as_the_table_writes_them() {
+        let s = preset("spike-metastable").unwrap();
+        let r = crate::simulate(&s).unwrap();
+        let per_call = r.attempts as f64 / r.calls as f64;
+        let d = detail_of(&s, SignKind::RetryStorm);
+        assert!(
+            d.contains(&format!(": {} tries per call.", fmt_fixed(per_call, 2))),
+            "{d}"
+        );
     }
 
     /// The detail of the sign of `kind` in `s`'s run.
