@@ -84,20 +84,20 @@ pub fn fmt_fixed(x: f64, decimals: usize) -> String {
             "∞".into()
         };
     }
-    // A tie rounds away from zero, as people round: 12.5 % is "13 %".
+    // Rounded half away from zero, as people round: 12.5 % is "13 %".
     // Rust's formatting rounds a tie to even ("12 %"), and a learner who
-    // worked out 12.5 took that for an error.
-    // A tie is one in x's exact decimal digits, which std writes out:
-    // 2.675 is stored just below its tie, though 2.675 × 100 rounds to
-    // 267.5.
-    let tail = format!("{:.*}", decimals + 40, x.abs());
-    let tie = tail.len() > 40 && tail[tail.len() - 40..] == format!("5{:0<39}", "");
-    let s = if tie {
-        // The digits before the tie, one up in the last place: in the
-        // text, so a number past 2^53 rounds as a small one does.
-        up_one_in_the_last_place(tail[..tail.len() - 40].trim_end_matches('.'))
+    // worked out 12.5 took that for an error. Rounded in x's exact
+    // decimal digits, which std writes out (40 past the kept ones): up
+    // when the first dropped digit is 5 or more, so 2.675, stored just
+    // below its tie, stays 2.67, and a number past 2^53 rounds as a small
+    // one does.
+    let digits = format!("{:.*}", decimals + 40, x.abs());
+    let (kept, dropped) = digits.split_at(digits.len() - 40);
+    let kept = kept.trim_end_matches('.');
+    let s = if dropped.as_bytes()[0] >= b'5' {
+        up_one_in_the_last_place(kept)
     } else {
-        format!("{:.*}", decimals, x.abs())
+        kept.to_owned()
     };
     let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(a, b)| (a, b));
     let mut out = group_digits(int);
