@@ -181,21 +181,22 @@ pub const RESERVED_LESSON_NAMES: [&str; 5] = [
 pub fn lesson_path(hash: &str) -> LessonPath {
     let path = hash.trim_start_matches('#').trim_start_matches('/');
     let (path, query) = path.split_once('?').unwrap_or((path, ""));
+    // Each part decoded as the query is (`threads%2Dbusy` is
+    // `threads-busy`, `work%73heet` the worksheet page), then cut to 60
+    // characters (no page name is longer).
     let mut parts = path
         .trim_matches('/')
         .split('/')
         .skip(1)
-        .filter(|p| !p.is_empty());
+        .filter(|p| !p.is_empty())
+        .map(|p| percent_decode(p).chars().take(60).collect::<String>());
     let Some(first) = parts.next() else {
         return LessonPath::Contents;
     };
-    // Decoded before it is matched: `work%73heet` is the worksheet page.
-    let first = percent_decode(first);
     let param = |name: &str| query_param(query, name).unwrap_or_default();
     // A class code or a name as the student's boxes would keep it: a link
     // with 20,000 letters of name drew them all, off the page.
     let class = || as_class_box_keeps(&param("class"));
-    let short = |s: &str| s.chars().take(60).collect::<String>();
     match first.as_str() {
         "answer-key" => LessonPath::AnswerKey {
             class: class(),
@@ -204,20 +205,19 @@ pub fn lesson_path(hash: &str) -> LessonPath {
         "teacher" => LessonPath::Teacher,
         "results" => LessonPath::Results { class: class() },
         "worksheet" => LessonPath::Worksheet {
-            slug: short(&percent_decode(parts.next().unwrap_or_default())),
+            slug: parts.next().unwrap_or_default(),
             student: Some(class())
                 .filter(|c| !c.is_empty())
                 .map(|c| (c, as_name_box_keeps(&param("name")))),
         },
         "worksheets" => LessonPath::ClassWorksheets {
-            slug: short(&percent_decode(parts.next().unwrap_or_default())),
+            slug: parts.next().unwrap_or_default(),
             class: class(),
             names: query_values(query, "name"),
         },
-        // Decoded as the query is: `threads%2Dbusy` is `threads-busy`.
-        slug => LessonPath::Lesson {
-            slug: short(slug),
-            exercise: parts.next().map(|e| short(&percent_decode(e))),
+        _ => LessonPath::Lesson {
+            exercise: parts.next(),
+            slug: first,
         },
     }
 }
