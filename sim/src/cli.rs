@@ -780,10 +780,8 @@ pub fn parse_or_help(
             let mut notes = unused_flag_notes(sub, &scenario);
             if let Some(point) = &point {
                 notes.extend(
-                    FIELDS
-                        .iter()
-                        .filter(|f| given(sub, f.name).is_some() && f.used.by(&scenario))
-                        .filter(|f| !f.used.by(point))
+                    given_unused(sub, point)
+                        .filter(|f| f.used.by(&scenario))
                         .map(|f| {
                             format!(
                                 "note: {} changes nothing in a sweep: its points have random arrivals, \
@@ -809,9 +807,7 @@ pub fn parse_or_help(
 /// event loops changed nothing, without a word. Notes, not errors: the run
 /// is still the one asked for.
 fn unused_flag_notes(m: &ArgMatches, s: &Scenario) -> Vec<String> {
-    FIELDS
-        .iter()
-        .filter(|f| given(m, f.name).is_some() && !f.used.by(s))
+    given_unused(m, s)
         .map(|f| {
             format!(
                 "note: {} changes nothing in this scenario; it is used by: {}",
@@ -820,6 +816,17 @@ fn unused_flag_notes(m: &ArgMatches, s: &Scenario) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// The fields given as flags in `m` that `s` does not use (their field
+/// table's `used` rule).
+fn given_unused<'a>(
+    m: &'a ArgMatches,
+    s: &'a Scenario,
+) -> impl Iterator<Item = &'static Field> + 'a {
+    FIELDS
+        .iter()
+        .filter(move |f| given(m, f.name).is_some() && !f.used.by(s))
 }
 
 /// Most points a sweep runs: one for each 0.01 of utilisation that
