@@ -2508,6 +2508,35 @@ mod tests {
         assert!(marked > 1000, "only {marked} marked: the grid misses them");
     }
 
+    /// The same with each preset's own measured report (a short run): rows
+    /// that show only once something was measured get their note too.
+    #[test]
+    fn every_approximate_figure_of_a_run_has_a_note_that_says_why() {
+        let mut marked = 0;
+        for p in tellers_sim::presets::presets() {
+            let s = Scenario {
+                duration_s: p.scenario.duration_s.min(3.0),
+                ..p.scenario.clone()
+            };
+            let r = tellers_sim::simulate(&s).unwrap();
+            let th = theory(&s);
+            let note = approx_note(&th);
+            for row in figure_rows(&s, &r, &th) {
+                if row.theory.contains("(approx.)") {
+                    marked += 1;
+                    assert!(
+                        note.is_some(),
+                        "{}: {} is '{}' with no note",
+                        p.name,
+                        row.key,
+                        row.theory
+                    );
+                }
+            }
+        }
+        assert!(marked > 10, "only {marked} marked: the presets miss them");
+    }
+
     /// Pools, offered rps, cores, switch µs and CPU ms.
     fn loads_grid() -> Vec<(u32, f64, u32, f64, f64)> {
         let mut grid = Vec::new();

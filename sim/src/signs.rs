@@ -68,6 +68,11 @@ pub enum SignKind {
 }
 
 impl SignKind {
+    /// Whether the sign warns of something: every sign but [`Healthy`](SignKind::Healthy).
+    pub fn is_warning(self) -> bool {
+        self != SignKind::Healthy
+    }
+
     /// The sign's name in kebab-case, as its JSON gives it: the page's
     /// `data-sign` attribute, which the browser tests read.
     pub fn name(self) -> &'static str {
@@ -1602,6 +1607,9 @@ mod tests {
         let s = Scenario::default();
         let k = read_signs(&s, &Report::default(), &theory(&s));
         assert_eq!(k[0].kind, SignKind::Healthy);
+        // The page marks a healthy run apart from every warning.
+        assert!(!k[0].kind.is_warning());
+        assert!(SignKind::PoolLimit.is_warning() && SignKind::FarTail.is_warning());
     }
 
     /// Reads of 2 ms (4 % of them 30 ms) and writes of 2 ms are two steps

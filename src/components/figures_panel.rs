@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 use tellers_sim::report::Report;
-use tellers_sim::signs::{read_signs, SignKind};
+use tellers_sim::signs::read_signs;
 
 use crate::figures::{
     approx_note, compact_rows, figure_rows, figures_caption, report_json, run_note, FigureRow,
@@ -154,10 +154,10 @@ fn verdict(lab: Lab, report: Memo<Report>) -> impl IntoView {
                         {list
                             .into_iter()
                             .map(|s| {
-                                let class = if s.kind == SignKind::Healthy {
-                                    "sign sign--healthy"
-                                } else {
+                                let class = if s.kind.is_warning() {
                                     "sign sign--warning"
+                                } else {
+                                    "sign sign--healthy"
                                 };
                                 view! {
                                     <li class=class data-sign=s.kind.name()>

@@ -47,8 +47,23 @@ export async function wasmReportsEqualNativeReports({ page, open }) {
     'fan-out-100-hedged',
     'c10k-event-loop',
   ];
-  for (const name of names) {
-    const scenario = { ...presets[name], duration_s: Math.min(presets[name].duration_s, 20) };
+  // And the paths no preset takes: a thread for each request (with and
+  // without a cap), evenly spaced arrivals, plain newest-first, and loops
+  // that take connections at random.
+  const variants = {
+    'threads-capped-uniform-lifo': ['sale-day', { model: 'thread-per-request', thread_cap: 30, arrivals: 'uniform', discipline: 'lifo' }],
+    'threads-uncapped': ['sale-day', { model: 'thread-per-request', thread_cap: null }],
+    'loops-accept-random': ['waf-offload-unbalanced', { accept: 'random' }],
+  };
+  const runs = [
+    ...names.map((name) => [name, { ...presets[name] }]),
+    ...Object.entries(variants).map(([name, [from, over]]) => {
+      assert.ok(presets[from], `no preset '${from}' to vary`);
+      return [name, { ...presets[from], ...over }];
+    }),
+  ];
+  for (const [name, whole] of runs) {
+    const scenario = { ...whole, duration_s: Math.min(whole.duration_s, 20) };
     const file = path.join(os.tmpdir(), `tellers-${name}.json`);
     await fs.writeFile(file, JSON.stringify(scenario));
     const native = tellers('simulate', '--scenario', file, '--json');

@@ -183,7 +183,7 @@ export async function expectAccessible(page, { impacts = ['serious', 'critical']
   }
 }
 
-/** A task longer than this freezes the page (DESIGN.md: the page never freezes), ms. */
+/** A task longer than this freezes the page (the README's invariants: no main-thread task does a whole simulation), ms. */
 export const LONG_TASK_MS = 50;
 
 /**

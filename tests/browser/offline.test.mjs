@@ -64,21 +64,35 @@ export async function aNewVersionIsOfferedWithAReload({ page }) {
     const [first] = await cacheNames(page);
     assert.match(first, /^tellers-[0-9a-f]{16}$/);
     assert.equal(await page.getByTestId('update-notice').count(), 0, 'no notice on the first visit');
-    // Deploy: a new build stamps a new version into sw.js.
+    // Deploy: a new build stamps a new version into sw.js, and its page
+    // differs (a mark in index.html's head).
     const worker = path.join(dir, 'sw.js');
     const source = await fs.readFile(worker, 'utf8');
     const next = source.replace(/const VERSION ?= ?(['"])([0-9a-f]+)\1;/, "const VERSION = '$2-next';");
     assert.notEqual(next, source, 'sw.js has its stamped VERSION line');
+    const index = path.join(dir, 'index.html');
+    const html = await fs.readFile(index, 'utf8');
+    const marked = html.replace(/<title>/i, '<meta name="tellers-build" content="next"><title>');
+    assert.notEqual(marked, html, 'index.html has a <title> to mark the new version beside');
+    await fs.writeFile(index, marked);
     await fs.writeFile(worker, next);
+    const mark = (p) => p.locator('meta[name="tellers-build"]').count();
     await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r.update()));
     const notice = page.getByTestId('update-notice');
     await expectVisible(notice, 'the new-version notice');
     assert.match(await notice.textContent(), /A new version of Tellers is ready/);
+    // Until Reload, a page opened now is still the old version, whole.
+    const other = await page.context().newPage();
+    await other.goto(`${server.url}/#/lessons`);
+    await expectVisible(other.locator('.toc__item').first(), 'the lessons in a second tab');
+    assert.equal(await mark(other), 0, 'a tab opened before Reload gets the old page');
+    await other.close();
     // The new version is cached beside the old one, which the page keeps
     // using until the learner agrees.
     assert.deepEqual((await cacheNames(page)).sort(), [first, `${first}-next`]);
     await Promise.all([page.waitForEvent('load'), notice.getByRole('button', { name: 'Reload' }).click()]);
     await expectVisible(page.locator('.toc__item').first(), 'the lessons, after the reload');
+    assert.equal(await mark(page), 1, "after Reload the page is the new version's");
     await page.waitForFunction((name) => caches.keys().then((k) => k.length === 1 && k[0] === name), `${first}-next`);
     assert.equal(await page.getByTestId('update-notice').count(), 0, 'the notice is gone');
   } finally {

@@ -185,7 +185,9 @@ export async function theAppStaysWithinItsBudgetGzipped() {
   // The one module of the app's JavaScript may export only wasm-bindgen's
   // start-up and the three stream classes Leptos's server_fn always brings.
   const allowed = ['IntoUnderlyingByteSource', 'IntoUnderlyingSink', 'IntoUnderlyingSource', 'initSync', 'default'];
-  for (const f of files.filter((f) => f.startsWith('tellers-app') && f.endsWith('.js'))) {
+  const glue = files.filter((f) => f.startsWith('tellers-app') && f.endsWith('.js'));
+  assert.equal(glue.length, 1, `one module of the app's JavaScript in dist/, found: ${glue.join(', ') || 'none'}`);
+  for (const f of glue) {
     const js = await fs.readFile(path.join(DIST, f), 'utf8');
     // The glue is minified (scripts/minify-js.mjs): `export{L as initSync,W as default}`.
     const named = [...js.matchAll(/\bexport\s+(?:async\s+)?(?:class|function\*?|const|let|var)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1]);
