@@ -255,6 +255,13 @@ pub fn shortcut(key: &str, focus: Focus) -> Option<Shortcut> {
     here.then_some(*action)
 }
 
+/// A preset as the menu offers it: what it shows first, so a box cut
+/// short on a projector still says it, then the name a link or the CLI
+/// takes (`?preset=…`, `--preset`).
+pub fn preset_option_text(p: &tellers_sim::presets::Preset) -> String {
+    format!("{} ({})", p.about, p.name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -468,5 +475,16 @@ mod tests {
         }
         assert_eq!(fmt_speed(0.1), "0.1×");
         assert_eq!(fmt_speed(1.5), "1.5×");
+    }
+
+    #[test]
+    fn a_preset_is_offered_by_what_it_shows_then_its_name() {
+        let p = tellers_sim::presets::presets()
+            .iter()
+            .find(|p| p.name == "sale-day")
+            .unwrap();
+        let text = preset_option_text(p);
+        assert!(text.starts_with("Sale day: 400 rps"), "{text}");
+        assert!(text.ends_with(" (sale-day)"), "{text}");
     }
 }

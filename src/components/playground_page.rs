@@ -11,7 +11,7 @@ use crate::controls::{presenter_controls, visible_controls};
 use crate::lab::{now_ms, Lab};
 use crate::playground::{
     focus_of, hash_query, keys_legend_html, link_notice_lead, playground_hash, preset_name,
-    read_query, shortcut, url_write_wait_ms, Focus, Shortcut, ViewState,
+    preset_option_text, read_query, shortcut, url_write_wait_ms, Focus, Shortcut, ViewState,
 };
 use crate::reveal::reveal_in_frames;
 use crate::route::{route_from_hash, shown_hash, Route};
@@ -188,7 +188,7 @@ pub fn PlaygroundPage(
                                         let name = p.name;
                                         view! {
                                             <option value=name selected=move || current_preset.get() == name>
-                                                {format!("{} — {}", p.name, p.about)}
+                                                {preset_option_text(p)}
                                             </option>
                                         }
                                     })
