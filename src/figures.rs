@@ -22,6 +22,9 @@ pub struct FigureRow {
     pub sim: String,
     /// What theory says.
     pub theory: String,
+    /// `sim` says why there is no figure yet ("warming up", "not run
+    /// yet"): a few words the page keeps on one line.
+    pub pending: bool,
 }
 
 pub use tellers_sim::signs::stopped_early;
@@ -96,6 +99,7 @@ pub fn figure_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     for row in &mut rows {
         if hidden.is_none_or(|h| h.contains(&row.key)) {
             row.sim = why.to_owned();
+            row.pending = true;
             if row.key == "fig-inside" {
                 // A run that ended unmeasured never will be.
                 row.theory = if ended { "—" } else { "λ·W once measured" }.to_owned();
@@ -348,6 +352,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             label: label.to_owned(),
             sim,
             theory,
+            pending: false,
         })
     };
     let cap = &th.capacity;
@@ -1236,7 +1241,9 @@ mod tests {
         // Counts too: no bold 0 before anything ran.
         for row in &rows {
             assert_eq!(row.sim, "not run yet", "{row:?}");
+            assert!(row.pending, "{row:?}");
         }
+        assert!(tput.pending);
     }
 
     #[test]

@@ -109,7 +109,7 @@ fn figure_row_views(rows: Vec<FigureRow>, show_theory: bool) -> impl IntoView {
             view! {
                 <tr data-testid=r.key>
                     <th scope="row">{r.label}</th>
-                    <td class="figures__sim">{units_kept(&r.sim)}</td>
+                    <td class="figures__sim" class:figures__pending=r.pending>{units_kept(&r.sim)}</td>
                     <td class=class>{units_kept(&theory)}</td>
                 </tr>
             }

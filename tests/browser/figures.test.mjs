@@ -163,3 +163,26 @@ export async function theFiguresFitAPhoneWhileMeasuring({ page, open, screenshot
   await byTestId(page, 'signs').scrollIntoViewIfNeeded();
   await screenshot('figures-phone.png', { fullPage: false });
 }
+
+export async function whyAFigureIsMissingStaysOnOneLineOnAProjector({ page, open }) {
+  // A lesson in presenter mode on a 720p projector: the labels took 480 px
+  // and "not run yet" wrapped in the 120 px left to it.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open('#/lessons/littles-law');
+  await page.getByTestId('lesson-presenter').click();
+  await page.waitForFunction(() => document.querySelector('.lesson--presenter'));
+  // Lines of text a cell takes: the distinct tops of its text's boxes.
+  const lines = (cell) =>
+    cell.evaluate((td) => {
+      const range = document.createRange();
+      range.selectNodeContents(td);
+      return new Set([...range.getClientRects()].map((b) => Math.round(b.top))).size;
+    });
+  const pending = page.locator('.sim-widget td.figures__pending').first();
+  await expectVisible(pending, 'a figure not run yet');
+  assert.equal(await pending.textContent(), 'not run yet');
+  assert.equal(await lines(pending), 1, '"not run yet" wraps');
+  const theory = page.locator('.sim-widget td.figures__theory.muted').first();
+  assert.equal(await theory.textContent(), 'after the run');
+  assert.equal(await lines(theory), 1, '"after the run" wraps');
+}
