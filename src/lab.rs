@@ -142,8 +142,14 @@ pub fn run_status(
     } else {
         format!("{t} s of {length} s simulated")
     };
+    // Nothing has happened yet: "Paused: 0.0 s" read as a run stopped.
+    let untouched = t_s == 0.0 && report.is_none_or(|r| r.events == 0);
     match state {
         RunState::Playing => format!("Playing: {at}"),
+        RunState::Paused if untouched && s.ends_when_done() => {
+            format!("Not started: it runs until every request is done (at most {length} s)")
+        }
+        RunState::Paused if untouched => format!("Not started: {length} s to simulate"),
         RunState::Paused => format!("Paused: {at}"),
         RunState::RunningToEnd => format!("Running to the end: {at}"),
         RunState::Ended => match report.and_then(|r| stop_note(s, r, th)) {
@@ -550,6 +556,20 @@ mod tests {
         );
         assert_eq!(
             run_status(RunState::Paused, 0.0, &s, None, &th),
+            "Not started: 60 s to simulate"
+        );
+        let fresh = Report::default();
+        assert_eq!(
+            run_status(RunState::Paused, 0.0, &s, Some(&fresh), &th),
+            "Not started: 60 s to simulate"
+        );
+        // A batch's first step happens at 0 s: stepped, it is paused.
+        let stepped = Report {
+            events: 3,
+            ..Report::default()
+        };
+        assert_eq!(
+            run_status(RunState::Paused, 0.0, &s, Some(&stepped), &th),
             "Paused: 0.0 s of 60 s simulated"
         );
         // A step or two in: the time moves in ms.
@@ -564,6 +584,10 @@ mod tests {
         assert_eq!(
             run_status(RunState::Playing, 1.5, &batch, None, &th),
             "Playing: 1.5 s simulated (at most 60 s)"
+        );
+        assert_eq!(
+            run_status(RunState::Paused, 0.0, &batch, None, &th),
+            "Not started: it runs until every request is done (at most 60 s)"
         );
         let all_done = Report {
             stopped_by: StoppedBy::AllDone,
