@@ -558,6 +558,24 @@ export async function playgroundFitsAPhoneScreen({ page, open }) {
   assert.ok(fromScene < 1.5 * 740, `the settings are within a screen and a half of the scene: ${Math.round(fromScene)} px`);
 }
 
+export async function aTouchPhoneShowsNoKeyLegendAndNoBlankRow({ page, open }) {
+  await open('#/playground');
+  const url = page.url();
+  const context = await page.context().browser().newContext({ viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true });
+  try {
+    const phone = await context.newPage();
+    await phone.goto(url);
+    await expectVisible(phone.locator('[data-testid="presets"]'), 'the tools');
+    // No keys to press on a touch screen: no legend of them.
+    assert.equal(await phone.locator('.playground__keys').isVisible(), false, 'the keyboard legend on a touch screen');
+    // The "Copied" status takes no line until there is something to say.
+    const copied = await phone.locator('.playground__copied').evaluate((e) => e.getBoundingClientRect().height);
+    assert.equal(copied, 0, `the empty status is ${copied} px tall`);
+  } finally {
+    await context.close();
+  }
+}
+
 /** On a laptop the scenario panel scrolls on its own; a shadow at its
  * edge says there is more (a Mac draws no scrollbar until one scrolls):
  * covers that scroll with the settings, over shadows that stay put. */
