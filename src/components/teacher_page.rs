@@ -117,7 +117,15 @@ pub fn TeacherPage() -> impl IntoView {
             </p>
             <h2>"1. Create the class"</h2>
             <p>
-                <button type="button" class="button button--primary" on:click=create data-testid="create-class">
+                // Once a class is shown, saving its code and key is the next
+                // step: this button steps back from primary.
+                <button
+                    type="button"
+                    class="button"
+                    class:button--primary=move || !matches!(created.get(), Some(Ok(_)))
+                    on:click=create
+                    data-testid="create-class"
+                >
                     {move || if matches!(created.get(), Some(Ok(_))) { "Create another class" } else { "Create a class" }}
                 </button>
             </p>

@@ -95,6 +95,8 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   assert.equal(await page.getByRole('link', { name: /answer key/i }).count(), 1, 'one link to the answer key');
   assert.equal(await page.getByRole('link', { name: /results/i }).count(), 1, 'one link to the results');
   assert.equal(await page.getByRole('status').filter({ has: page.getByTestId('new-class') }).count(), 1, 'the new class is said when it appears');
+  // Saving the class is the next step now, not making another.
+  assert.doesNotMatch(await page.getByTestId('create-class').getAttribute('class'), /button--primary/, 'another class is not the primary action');
   page.once('dialog', (d) => d.dismiss());
   await page.getByTestId('create-class').click();
   assert.equal(await shownCode(), code, 'a second class is not made over the first without a yes');

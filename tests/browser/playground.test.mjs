@@ -558,7 +558,7 @@ export async function playgroundFitsAPhoneScreen({ page, open }) {
   assert.ok(fromScene < 1.5 * 740, `the settings are within a screen and a half of the scene: ${Math.round(fromScene)} px`);
 }
 
-export async function aTouchPhoneShowsNoKeyLegendAndNoBlankRow({ page, open }) {
+export async function aTouchPhoneShowsNoKeyLegendNoBlankRowAndNoPresenterMode({ page, open }) {
   await open('#/playground');
   const url = page.url();
   const context = await page.context().browser().newContext({ viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true });
@@ -571,6 +571,12 @@ export async function aTouchPhoneShowsNoKeyLegendAndNoBlankRow({ page, open }) {
     // The "Copied" status takes no line until there is something to say.
     const copied = await phone.locator('.playground__copied').evaluate((e) => e.getBoundingClientRect().height);
     assert.equal(copied, 0, `the empty status is ${copied} px tall`);
+    // A phone is not a projector: no presenter mode offered, on the
+    // playground or on a lesson (its print buttons stay).
+    assert.equal(await phone.getByTestId('presenter').isVisible(), false, "the playground's presenter mode on a phone");
+    await phone.goto(url.replace(/#.*$/, '#/lessons/littles-law'));
+    await expectVisible(phone.getByTestId('worksheet-link'), 'the worksheet link');
+    assert.equal(await phone.getByTestId('lesson-presenter').isVisible(), false, "a lesson's presenter mode on a phone");
   } finally {
     await context.close();
   }
