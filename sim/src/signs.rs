@@ -726,13 +726,32 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             kind: SignKind::Healthy,
             title: "Healthy".into(),
             detail: format!(
-                "The server keeps up: {} rps finish, the CPU is {} busy and the line does not grow.",
+                "The server keeps up: {} rps finish, the CPU is {} busy and the line does not grow.{}",
                 fmt_rate(r.throughput_rps),
-                fmt_pct(r.cpu_utilisation)
+                fmt_pct(r.cpu_utilisation),
+                many_threads_note(r)
             ),
         });
     }
     signs
+}
+
+/// Threads at once from which a healthy run names what they hold: keeping
+/// up says nothing of what holding them costs (lesson 2's 10,000 threads).
+pub const MANY_THREADS: u64 = 1000;
+
+/// What [`MANY_THREADS`] or more threads at the peak held, after a space;
+/// empty below.
+fn many_threads_note(r: &Report) -> String {
+    if r.peak_threads < MANY_THREADS {
+        return String::new();
+    }
+    format!(
+        " It held {} threads at once: {} MB of memory in use, {} MB of stack set aside.",
+        fmt_count(r.peak_threads as f64),
+        fmt_count(r.peak_memory_used_mb),
+        fmt_count(r.peak_memory_reserved_mb)
+    )
 }
 
 /// What stops a retry storm that `s` does not have yet. Backoff (always
@@ -1600,6 +1619,29 @@ mod tests {
             .map(|g| g.kind)
             .collect();
         assert_eq!(k, vec![SignKind::Healthy]);
+    }
+
+    /// Ten thousand threads that keep up are healthy for the line, but
+    /// the sign says what they hold (it said only "the server keeps up").
+    #[test]
+    fn a_healthy_run_of_many_threads_names_their_memory() {
+        let s = crate::presets::preset("c10k-threads").unwrap();
+        let r = crate::simulate(&s).unwrap();
+        let signs = read_signs(&s, &r, &theory(&s));
+        assert_eq!(signs.len(), 1, "{signs:?}");
+        assert_eq!(signs[0].kind, SignKind::Healthy);
+        assert!(
+            signs[0].detail.ends_with(
+                "It held 10,000 threads at once: 1,000 MB of memory in use, 10,000 MB of stack set aside."
+            ),
+            "{}",
+            signs[0].detail
+        );
+        // A pool of 40 says nothing of it.
+        let pool = crate::presets::preset("sale-day-planned").unwrap();
+        let r = crate::simulate(&pool).unwrap();
+        let detail = &read_signs(&pool, &r, &theory(&pool))[0].detail;
+        assert!(!detail.contains("threads at once"), "{detail}");
     }
 
     #[test]
