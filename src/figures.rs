@@ -61,6 +61,21 @@ pub fn run_note(s: &Scenario, r: &Report) -> Option<RunNote> {
     }
 }
 
+/// What a screen reader hears of the signs: their titles, once the run
+/// is measured ("The pool is the limit. The line keeps growing."), and
+/// nothing before. It changes only when the verdict does, where the signs'
+/// details change with every figure, a few times a second.
+pub fn signs_heard(s: &Scenario, r: &Report, th: &Theory) -> String {
+    if run_note(s, r).is_some() {
+        return String::new();
+    }
+    let titles: Vec<String> = tellers_sim::signs::read_signs(s, r, th)
+        .into_iter()
+        .map(|g| format!("{}.", g.title))
+        .collect();
+    format!("Reading the signs: {}", titles.join(" "))
+}
+
 /// The figures table's caption: "Figures so far" or "Figures of the whole
 /// run", and the warm-up the figures leave out when there is one.
 pub fn figures_caption(s: &Scenario, finished: bool) -> String {
@@ -997,6 +1012,26 @@ mod tests {
     use tellers_sim::theory::theory;
     use tellers_sim::window::warming_up;
     use tellers_sim::{Dist, StoppedBy};
+    #[test]
+    fn the_signs_are_heard_by_their_titles_once_measured() {
+        let s = Scenario::default();
+        let th = theory(&s);
+        assert_eq!(signs_heard(&s, &Report::default(), &th), "");
+        let r = tellers_sim::simulate(&Scenario {
+            rps: 400.0,
+            duration_s: 20.0,
+            ..s.clone()
+        })
+        .unwrap();
+        let heard = signs_heard(&s, &r, &th);
+        assert!(
+            heard.starts_with("Reading the signs: The pool is the limit."),
+            "{heard}"
+        );
+        // Titles only: no figure that changes with every report.
+        assert!(!heard.chars().any(|c| c.is_ascii_digit()), "{heard}");
+    }
+
     #[test]
     fn the_memory_row_says_used_counts_connection_state() {
         // An event loop's memory in use is its connections' state, far

@@ -3,8 +3,8 @@ use tellers_sim::report::Report;
 use tellers_sim::signs::read_signs;
 
 use crate::figures::{
-    approx_note, compact_rows, figure_rows, figures_caption, report_json, run_note, FigureRow,
-    RunNote,
+    approx_note, compact_rows, figure_rows, figures_caption, report_json, run_note, signs_heard,
+    FigureRow, RunNote,
 };
 use crate::format::units_kept;
 use crate::lab::{Lab, RunState};
@@ -133,8 +133,17 @@ fn approx(lab: Lab, show: impl Fn() -> bool + Send + Sync + 'static) -> impl Int
 /// Reading the signs: what the figures say about the server, once they
 /// are measured; until then, what is not measured yet and why.
 fn verdict(lab: Lab, report: Memo<Report>) -> impl IntoView {
+    // A memo: the text is set only when it changes, so nothing is said again.
+    let heard =
+        Memo::new(move |_| signs_heard(&lab.scenario.get(), &report.get(), &lab.theory.get()));
     view! {
-        <div class="signs" data-testid="signs" aria-live="polite">
+        // Not a live region itself: its details change with every figure,
+        // a few times a second. The verdict's titles are said when they
+        // change.
+        <div class="signs" data-testid="signs">
+            <p class="visually-hidden" role="status" data-testid="signs-heard">
+                {move || heard.get()}
+            </p>
             <h3>"Reading the signs"</h3>
             {move || {
                 let r = report.get();

@@ -186,3 +186,29 @@ export async function whyAFigureIsMissingStaysOnOneLineOnAProjector({ page, open
   assert.equal(await theory.textContent(), 'after the run');
   assert.equal(await lines(theory), 1, '"after the run" wraps');
 }
+
+export async function theSignsAreSaidWhenTheVerdictChangesNotWithEveryFigure({ page, open }) {
+  // Half load: a steady verdict whose details (the rate, the CPU) move.
+  await open('#/playground?rps=100');
+  const heard = page.locator('[data-testid="signs-heard"]');
+  await page.waitForFunction(() => /^Reading the signs: /.test(document.querySelector('[data-testid="signs-heard"]')?.textContent ?? ''), null, {
+    timeout: 15_000,
+  });
+  assert.equal(await heard.getAttribute('role'), 'status');
+  // The box of details is not itself read out on every change.
+  assert.equal(await page.locator('[data-testid="signs"]').getAttribute('aria-live'), null);
+  // Count, over 3 s of play, how often each changes.
+  const counts = await page.evaluate(
+    () =>
+      new Promise((done) => {
+        const n = { heard: 0, details: 0 };
+        const spoken = document.querySelector('[data-testid="signs-heard"]');
+        new MutationObserver((records) => {
+          for (const r of records) n[spoken.contains(r.target) ? 'heard' : 'details'] += 1;
+        }).observe(document.querySelector('[data-testid="signs"]'), { subtree: true, childList: true, characterData: true });
+        setTimeout(() => done(n), 3000);
+      }),
+  );
+  assert.ok(counts.details >= 4, `the details changed ${counts.details} times in 3 s: is the run playing?`);
+  assert.ok(counts.heard <= 1, `the spoken verdict changed ${counts.heard} times in 3 s (the details ${counts.details})`);
+}
