@@ -250,7 +250,7 @@ pub fn ExerciseCard(
     };
     let kind_label = ex.with_value(|e| kind_label(e.kind));
     view! {
-        <form class="exercise" id=format!("ex-{id}") on:submit=on_submit data-testid="exercise">
+        <form class="exercise" id=format!("ex-{id}") tabindex="-1" on:submit=on_submit data-testid="exercise">
             <p class="exercise__kind">
                 {kind_label}
                 <a class="exercise__link" href=lesson_href(&lesson, Some(&id)) aria-label="Link to this exercise">

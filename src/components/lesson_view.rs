@@ -1,5 +1,6 @@
 use leptos::prelude::*;
 use std::sync::Arc;
+use wasm_bindgen::JsCast;
 
 use super::{ExerciseCard, LessonSim, PredictBox, Prediction, WhoseNumbers};
 use crate::reveal::{reveal_in_steps, steps_by_cost};
@@ -143,6 +144,11 @@ pub fn LessonView(
                 move || {
                     if let Some(el) = document().get_element_by_id(&format!("ex-{id}")) {
                         el.scroll_into_view();
+                        // The focus goes with it: Tab then moves through the
+                        // exercise, not from the top of the page.
+                        if let Some(el) = el.dyn_ref::<web_sys::HtmlElement>() {
+                            let _ = el.focus();
+                        }
                     }
                 }
             });

@@ -19,6 +19,10 @@ export async function contentsListsEveryLessonInOrder({ page, open, screenshot }
 export async function answerWrongThenRightAndProgressSurvivesReload({ page, open, screenshot }) {
   await open('#/lessons/littles-law/threads-busy');
   await expectVisible(page.getByRole('heading', { level: 1, name: "Little's law" }), 'the lesson heading');
+  // A link to an exercise takes the focus there too: the next Tab is inside it.
+  await page.waitForFunction(() => document.activeElement?.id === 'ex-threads-busy', null, { timeout: 5_000 });
+  await page.keyboard.press('Tab');
+  assert.ok(await page.evaluate(() => document.getElementById('ex-threads-busy').contains(document.activeElement)), 'Tab from the linked exercise stays in it');
   const { card, answer } = await threadsBusy(page);
   const box = card.getByTestId('answer');
   const check = card.getByTestId('check');
