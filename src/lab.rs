@@ -303,6 +303,9 @@ impl Lab {
     /// its final report. The events happen in exactly the order of the
     /// command line's run, so the report is the same to the last bit.
     pub fn run_to_end(&self) {
+        if self.state.get_untracked() == RunState::RunningToEnd {
+            return;
+        }
         let Ok(sim) = Simulation::new(&self.scenario.get_untracked()) else {
             return;
         };

@@ -141,8 +141,13 @@ pub fn ExerciseCard(
                 <button
                     type="button"
                     class="button"
-                    disabled=move || { hints_shown.get() >= hint_total }
+                    // Every hint shown: unavailable, but focusable (a
+                    // disabled button dropped the focus to the page).
+                    aria-disabled=move || (hints_shown.get() >= hint_total).to_string()
                     on:click=move |_| {
+                        if hints_shown.get_untracked() >= hint_total {
+                            return;
+                        }
                         hints_shown.update(|n| *n = (*n + 1).min(hint_total));
                         let shown = hints_shown.get_untracked() as u32;
                         ex.with_value(|e| record.hints(&e.id, shown));
@@ -179,9 +184,15 @@ pub fn ExerciseCard(
                             <button
                                 type="button"
                                 class="button"
-                                disabled=move || !earned() || sim_check.get() == SimCheck::Running
+                                disabled=move || !earned()
+                                // Running: unavailable, but it keeps the focus.
+                                aria-disabled=move || (sim_check.get() == SimCheck::Running).to_string()
                                 title=move || (!earned()).then_some("Solve it first (or open the worked solution), then compare your answer with a run.")
-                                on:click=run_check
+                                on:click=move |ev| {
+                                    if sim_check.get_untracked() != SimCheck::Running {
+                                        run_check(ev)
+                                    }
+                                }
                                 data-testid="sim-check"
                             >
                                 "Check it in the simulator"

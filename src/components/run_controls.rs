@@ -26,6 +26,9 @@ pub fn RunControls(
             &lab.theory.get(),
         )
     };
+    // While a run goes to its end the buttons say they are unavailable
+    // (aria-disabled), and the lab ignores them, but they keep the focus: a disabled
+    // button dropped it to the page, and Tab started again at the top.
     view! {
         <div class="run-controls" role="group" aria-label="Run the simulation">
             <button
@@ -33,12 +36,18 @@ pub fn RunControls(
                 class="button button--primary"
                 data-testid="play"
                 aria-pressed=move || playing().to_string()
-                disabled=busy
+                aria-disabled=move || busy().to_string()
                 on:click=move |_| lab.toggle_play()
             >
                 {move || if playing() { "Pause" } else { "Play" }}
             </button>
-            <button type="button" class="button" data-testid="step" disabled=busy on:click=move |_| lab.step()>
+            <button
+                type="button"
+                class="button"
+                data-testid="step"
+                aria-disabled=move || busy().to_string()
+                on:click=move |_| lab.step()
+            >
                 "Step"
             </button>
             <button type="button" class="button" data-testid="restart" on:click=move |_| lab.restart()>
@@ -51,7 +60,7 @@ pub fn RunControls(
                             type="button"
                             class="button"
                             data-testid="run-to-end"
-                            disabled=busy
+                            aria-disabled=move || busy().to_string()
                             on:click=move |_| lab.run_to_end()
                         >
                             "Run to the end"

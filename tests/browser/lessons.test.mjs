@@ -286,7 +286,12 @@ export async function aLessonWidgetRunsToTheEndBesideItsTheory({ page, open }) {
   const widget = page.getByTestId('lesson-sim').first();
   await expectVisible(widget, 'the lesson widget');
   const runToEnd = widget.locator('[data-testid="run-to-end"]');
-  await runToEnd.click();
+  // From the keyboard: the button keeps the focus while the run goes to
+  // its end (disabled, it dropped it to the page).
+  await runToEnd.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await runToEnd.getAttribute('aria-disabled'), 'true', 'unavailable while running');
+  assert.ok(await runToEnd.evaluate((b) => b === document.activeElement), 'Run to the end keeps the focus');
   await page.waitForFunction(
     () => document.querySelector('[data-testid="lesson-sim"] [data-testid="run-status"]')?.dataset.state === 'ended',
     null,
@@ -435,4 +440,19 @@ export async function aLinkToAMissingExerciseSaysSo({ page, open }) {
   await open('#/lessons/littles-law/threads-busy');
   await expectVisible(page.locator('#ex-threads-busy'), 'the linked exercise');
   assert.equal(await page.getByTestId('no-such-exercise').count(), 0);
+}
+
+export async function theLastHintKeepsTheFocusOnItsButton({ page, open }) {
+  await open('#/lessons/littles-law/threads-busy');
+  const card = page.locator('#ex-threads-busy');
+  const hint = card.getByRole('button', { name: /Hint/ });
+  await expectVisible(hint, 'the hint button');
+  await hint.focus();
+  for (let i = 0; i < 3; i += 1) await page.keyboard.press('Enter');
+  assert.equal(await card.locator('.exercise__hints li').count(), 3, 'three hints');
+  assert.equal(await hint.getAttribute('aria-disabled'), 'true', 'no more hints');
+  assert.ok(await hint.evaluate((b) => b === document.activeElement), 'the hint button keeps the focus');
+  // Pressed again, it shows nothing more.
+  await page.keyboard.press('Enter');
+  assert.equal(await card.locator('.exercise__hints li').count(), 3, 'still three hints');
 }
