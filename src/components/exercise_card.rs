@@ -111,6 +111,8 @@ pub fn ExerciseCard(
         let hints = v.hints.clone();
         let steps = v.solution.clone();
         let hint_id = hint_id.clone();
+        // The question names the choices' group and describes the answer box.
+        let prompt_id = format!("prompt-{hint_id}");
         let input = match kind {
             Kind::Numeric => view! {
                 <label class="exercise__answer">
@@ -121,18 +123,22 @@ pub fn ExerciseCard(
                         autocomplete="off"
                         prop:value=answer
                         on:input=move |ev| answer.set(event_target_value(&ev))
+                        aria-describedby=prompt_id.clone()
                         data-testid="answer"
                     />
                     <span class="exercise__unit">{unit.map(|u| format!("Answer with {}.", u.accepted()))}</span>
                 </label>
             }
             .into_any(),
-            Kind::Choice | Kind::Diagnosis => {
-                option_inputs(format!("choice-{hint_id}"), options, choice).into_any()
+            Kind::Choice | Kind::Diagnosis => view! {
+                <div role="radiogroup" aria-labelledby=prompt_id.clone()>
+                    {option_inputs(format!("choice-{hint_id}"), options, choice)}
+                </div>
             }
+            .into_any(),
         };
         view! {
-            <p class="exercise__prompt">{v.prompt.clone()}</p>
+            <p class="exercise__prompt" id=prompt_id>{v.prompt.clone()}</p>
             {input}
             <div class="exercise__actions">
                 <button type="submit" class="button button--primary" data-testid="check">

@@ -289,14 +289,21 @@ export async function aLessonWidgetRunsToTheEndBesideItsTheory({ page, open }) {
   // From the keyboard: the button keeps the focus while the run goes to
   // its end (disabled, it dropped it to the page).
   await runToEnd.focus();
+  // Whether the button was ever marked unavailable (the run may end fast).
+  await runToEnd.evaluate((b) => {
+    window.wasUnavailable = false;
+    new MutationObserver(() => {
+      if (b.getAttribute('aria-disabled') === 'true') window.wasUnavailable = true;
+    }).observe(b, { attributes: true });
+  });
   await page.keyboard.press('Enter');
-  assert.equal(await runToEnd.getAttribute('aria-disabled'), 'true', 'unavailable while running');
-  assert.ok(await runToEnd.evaluate((b) => b === document.activeElement), 'Run to the end keeps the focus');
   await page.waitForFunction(
     () => document.querySelector('[data-testid="lesson-sim"] [data-testid="run-status"]')?.dataset.state === 'ended',
     null,
     { timeout: 20_000 },
   );
+  assert.ok(await page.evaluate(() => window.wasUnavailable), 'unavailable while running');
+  assert.ok(await runToEnd.evaluate((b) => b === document.activeElement), 'Run to the end kept the focus');
   const row = widget.locator('[data-testid="fig-inside"] td');
   const simulated = Number((await row.nth(0).textContent()).replace(/[^\d.]/g, ''));
   // 400 requests per second × 0.1 s inside = 40 requests inside, by Little's law.
@@ -455,4 +462,17 @@ export async function theLastHintKeepsTheFocusOnItsButton({ page, open }) {
   // Pressed again, it shows nothing more.
   await page.keyboard.press('Enter');
   assert.equal(await card.locator('.exercise__hints li').count(), 3, 'still three hints');
+}
+
+export async function aChoiceIsAGroupNamedByItsQuestion({ page, open }) {
+  await open('#/lessons/littles-law');
+  const group = page.getByRole('radiogroup').first();
+  await expectVisible(group, 'the choices of an exercise');
+  const prompt = await page.locator(`#${await group.getAttribute('aria-labelledby')}`).textContent();
+  assert.ok(prompt.length > 20 && prompt.endsWith('?'), `the group is named by its question: ${prompt}`);
+  assert.ok((await group.getByRole('radio').count()) >= 3, 'its options are in it');
+  // A number box is described by its question too.
+  const box = page.getByTestId('answer').first();
+  const described = await page.locator(`#${await box.getAttribute('aria-describedby')}`).textContent();
+  assert.ok(described.length > 20, `the answer box is described by its question: ${described}`);
 }
