@@ -80,7 +80,15 @@ pub fn ExerciseCard(
             if checked.counts {
                 record.attempt(&id, checked.correct);
             }
-            feedback.set(Some((checked.correct, checked.message)));
+            let said = Some((checked.correct, checked.message));
+            if feedback.get_untracked() == said {
+                // The same words again (the same wrong answer checked twice):
+                // cleared for a frame, so a screen reader says them again.
+                feedback.set(None);
+                request_animation_frame(move || feedback.set(said));
+            } else {
+                feedback.set(said);
+            }
         }
     };
 
@@ -167,6 +175,7 @@ pub fn ExerciseCard(
                             <button
                                 type="button"
                                 class="button"
+                                aria-expanded=move || show_solution.get().to_string()
                                 on:click=move |_| {
                                     show_solution.update(|s| *s = !*s);
                                     if show_solution.get_untracked() {
@@ -206,26 +215,42 @@ pub fn ExerciseCard(
                         }
                     })}
             </div>
-            {move || {
-                feedback
-                    .get()
-                    .map(|(ok, msg)| {
+            // One status, there from the start: a screen reader hears what
+            // is put in it (a region made with its text may be missed).
+            <div class="exercise__said" role="status">
+                {move || {
+                    feedback
+                        .get()
+                        .map(|(ok, msg)| {
+                            view! {
+                                <p
+                                    class=if ok { "feedback feedback--right" } else { "feedback feedback--wrong" }
+                                    data-testid="feedback"
+                                >
+                                    {msg}
+                                </p>
+                            }
+                        })
+                }}
+                {move || match sim_check.get() {
+                    SimCheck::Running => Some(view! { <p class="sim-check">"Running the simulation…"</p> }.into_any()),
+                    SimCheck::Done(text) => Some(
                         view! {
-                            <p
-                                class=if ok { "feedback feedback--right" } else { "feedback feedback--wrong" }
-                                role="status"
-                                data-testid="feedback"
-                            >
-                                {msg}
+                            <p class="sim-check" data-testid="sim-check-result">
+                                {text}
                             </p>
                         }
-                    })
-            }}
+                            .into_any(),
+                    ),
+                    SimCheck::Idle | SimCheck::Failed(_) => None,
+                }}
+            </div>
             {move || {
                 (hints_shown.get() > 0)
                     .then(|| view! { <p class="exercise__label">"Hints"</p> })
             }}
-            <ol class="exercise__hints">
+            // A hint opened is said as it appears.
+            <ol class="exercise__hints" aria-live="polite">
                 {move || {
                     hints.iter().take(hints_shown.get()).map(|h| view! { <li>{h.clone()}</li> }).collect_view()
                 }}
@@ -243,16 +268,7 @@ pub fn ExerciseCard(
                     })
             }}
             {move || match sim_check.get() {
-                SimCheck::Idle => None,
-                SimCheck::Running => Some(view! { <p class="sim-check">"Running the simulation…"</p> }.into_any()),
-                SimCheck::Done(text) => Some(
-                    view! {
-                        <p class="sim-check" data-testid="sim-check-result">
-                            {text}
-                        </p>
-                    }
-                        .into_any(),
-                ),
+                SimCheck::Idle | SimCheck::Running | SimCheck::Done(_) => None,
                 SimCheck::Failed(why) => Some(
                     view! {
                         <p class="sim-check feedback--wrong" role="alert">

@@ -476,3 +476,31 @@ export async function aChoiceIsAGroupNamedByItsQuestion({ page, open }) {
   const described = await page.locator(`#${await box.getAttribute('aria-describedby')}`).textContent();
   assert.ok(described.length > 20, `the answer box is described by its question: ${described}`);
 }
+
+export async function feedbackIsSaidInAStatusThereFromTheStartAndSaidAgainOnASecondCheck({ page, open }) {
+  await open('#/lessons/littles-law/threads-busy');
+  const card = page.locator('#ex-threads-busy');
+  await expectVisible(card.getByTestId('answer'), 'the answer box');
+  const status = card.locator('.exercise__said[role="status"]');
+  assert.equal(await status.count(), 1, 'a status before any check');
+  assert.equal((await status.textContent()).trim(), '', 'empty before any check');
+  // Count what is put into the status: a second check of the same wrong
+  // answer puts the same words in again (else nothing would be said).
+  await status.evaluate((el) => {
+    window.said = 0;
+    new MutationObserver((rs) => {
+      if (rs.some((r) => [...r.addedNodes].some((n) => n.textContent.trim()))) window.said += 1;
+    }).observe(el, { childList: true, subtree: true, characterData: true });
+  });
+  await card.getByTestId('answer').fill('1');
+  await card.getByTestId('check').click();
+  await expectVisible(status.getByTestId('feedback'), 'the feedback, in the status');
+  await page.waitForFunction(() => window.said === 1);
+  await card.getByTestId('check').click();
+  await page.waitForFunction(() => window.said === 2, null, { timeout: 2_000 });
+  // Opening the solution says it is open.
+  const solution = card.getByRole('button', { name: /worked solution/ });
+  assert.equal(await solution.getAttribute('aria-expanded'), 'false');
+  await solution.click();
+  assert.equal(await card.getByRole('button', { name: /Hide the solution/ }).getAttribute('aria-expanded'), 'true');
+}
