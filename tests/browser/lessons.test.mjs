@@ -504,3 +504,19 @@ export async function feedbackIsSaidInAStatusThereFromTheStartAndSaidAgainOnASec
   await solution.click();
   assert.equal(await card.getByRole('button', { name: /Hide the solution/ }).getAttribute('aria-expanded'), 'true');
 }
+
+export async function aScreenReaderReachesEveryHeadingAndButtonOfALesson({ page, open }) {
+  await open('#/lessons/littles-law');
+  await expectVisible(page.locator('.exercise').last(), 'the last exercise');
+  await page.waitForTimeout(300);
+  // What the accessibility tree exposes, against what the page has: text
+  // far below the screen was once left out (content-visibility: auto).
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  const exposed = (role) => nodes.filter((n) => !n.ignored && n.role?.value === role).length;
+  const headings = await page.locator('main h1, main h2, main h3').count();
+  const buttons = await page.locator('main button:visible').count();
+  assert.ok(exposed('heading') >= headings, `${exposed('heading')} headings exposed of ${headings}`);
+  assert.ok(exposed('button') >= buttons, `${exposed('button')} buttons exposed of ${buttons}`);
+  await cdp.detach();
+}
