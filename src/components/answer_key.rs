@@ -232,6 +232,7 @@ fn KeyTables(
                             view! {
                                 <a class="button" href=href target="_blank" rel="noopener">
                                     {offer.text}
+                                    <span class="visually-hidden">" (opens in a new tab)"</span>
                                 </a>
                             }
                                 .into_any()

@@ -82,8 +82,8 @@ pub fn CurvePanel(
                 node_ref=canvas
                 width="960"
                 height="460"
-                role="img"
-                aria-label=caption
+                // Its caption is the figure's: labelled too, it was read twice.
+                aria-hidden="true"
                 data-testid="curve-canvas"
                 data-points=move || lab.sweep.get().len().to_string()
                 data-sweeping=move || lab.sweeping.get().to_string()

@@ -146,10 +146,12 @@ pub fn TeacherPage() -> impl IntoView {
 /// its own for the same two pages: two pairs, one opening a new tab and
 /// one not, a screenshot review found.)
 fn steps_html(code: Option<String>) -> String {
-    let (class, tab) = code.map_or((String::new(), ""), |c| {
+    // A link that opens a new tab says so to a screen reader.
+    let (class, tab, said) = code.map_or((String::new(), "", ""), |c| {
         (
             format!("?class={}", query_escape(&c)),
             " target=\"_blank\" rel=\"noopener\"",
+            "<span class=\"visually-hidden\"> (opens in a new tab)</span>",
         )
     });
     format!(
@@ -161,11 +163,11 @@ with their numbers.</p>\
 <p>Open the answer key, type your teacher key, then list your students' names: it shows each \
 one's answers by lesson and exercise number (with their questions if you like), for one lesson or \
 all, ready to print.</p>\
-<p><a class=\"button\" href=\"#/lessons/answer-key{class}\"{tab}>Open the answer key</a></p>\
+<p><a class=\"button\" href=\"#/lessons/answer-key{class}\"{tab}>Open the answer key{said}</a></p>\
 <h2>4. The class's results</h2>\
 <p>Students press “Save progress to a file” and give you the file. Drop all the files on the \
 results page: one table, a row per student, ready to download as CSV.</p>\
-<p><a class=\"button\" href=\"#/lessons/results{class}\"{tab}>Class results</a></p>"
+<p><a class=\"button\" href=\"#/lessons/results{class}\"{tab}>Class results{said}</a></p>"
     )
 }
 
@@ -187,6 +189,10 @@ mod tests {
             "href=\"#/lessons/results?class=K7Q2-MX4P\"{tab}Class results"
         )));
         assert!(!none.contains("_blank"), "without a class, the same tab");
+        assert!(made.contains(
+            "Class results<span class=\"visually-hidden\"> (opens in a new tab)</span></a>"
+        ));
+        assert!(!none.contains("new tab"));
     }
 }
 

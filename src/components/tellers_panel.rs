@@ -43,8 +43,9 @@ pub fn TellersPanel(
                 node_ref=lab.scene
                 width="960"
                 height="402"
-                role="img"
-                aria-label=summary
+                // The caption below says what it shows: labelled too, the
+                // canvas was read twice.
+                aria-hidden="true"
                 data-testid="tellers-canvas"
                 data-inside=move || lab.snapshot.get().inside
             ></canvas>

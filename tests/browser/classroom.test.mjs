@@ -91,6 +91,7 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
     const link = page.getByRole('link', { name });
     assert.equal(await link.getAttribute('href'), href);
     assert.equal(await link.getAttribute('target'), '_blank', `${name} in a new tab`);
+    assert.equal(await page.getByRole('link', { name: `${name} (opens in a new tab)`, exact: true }).count(), 1, `${name} says it opens a new tab`);
   }
   assert.equal(await page.getByRole('link', { name: /answer key/i }).count(), 1, 'one link to the answer key');
   assert.equal(await page.getByRole('link', { name: /results/i }).count(), 1, 'one link to the results');

@@ -643,3 +643,18 @@ export async function theTellersPictureFollowsTheColourSchemeAtOnce({ page, open
     assert.ok(ms < 250, `the picture turned ${scheme} after ${ms} ms`);
   }
 }
+
+export async function theSceneAndTheCurveAreDescribedOnceByTheirCaptions({ page, open }) {
+  await openPaused(page, open);
+  await byTestId(page, 'step').click();
+  // The canvas is hidden from screen readers; its caption says what it shows
+  // (labelled too, the summary was read twice).
+  for (const id of ['tellers-canvas', 'curve-canvas']) {
+    const canvas = byTestId(page, id);
+    await expectVisible(canvas, id);
+    assert.equal(await canvas.getAttribute('aria-hidden'), 'true', `${id} is hidden from screen readers`);
+    assert.equal(await canvas.getAttribute('aria-label'), null, `${id} has no label of its own`);
+    const caption = (await canvas.locator('xpath=ancestor::figure[1]/figcaption').textContent()).trim();
+    assert.ok(caption.length > 20, `${id}'s caption: ${caption}`);
+  }
+}
