@@ -162,6 +162,18 @@ pub fn run_status(
     }
 }
 
+/// What a screen reader hears of the run's state: a word when it starts,
+/// pauses or runs to the end, and the whole of `status` once it has ended
+/// (where the run's status line changes with every frame while it plays).
+pub fn run_state_heard(state: RunState, status: &str) -> String {
+    match state {
+        RunState::Playing => "Playing".to_owned(),
+        RunState::Paused => "Paused".to_owned(),
+        RunState::RunningToEnd => "Running to the end".to_owned(),
+        RunState::Ended => status.to_owned(),
+    }
+}
+
 /// The live state of one simulation widget. Cheap to copy: every field is
 /// a handle into the reactive arena, dropped with the widget.
 #[derive(Clone, Copy)]
@@ -512,6 +524,15 @@ impl Lab {
 mod tests {
     use super::*;
     use tellers_sim::StoppedBy;
+
+    #[test]
+    fn the_run_is_heard_by_its_state_and_in_full_once_ended() {
+        let playing = "Playing: 1.5 s of 60 s simulated";
+        assert_eq!(run_state_heard(RunState::Playing, playing), "Playing");
+        assert_eq!(run_state_heard(RunState::Paused, "Paused: 2.0 s"), "Paused");
+        let done = "Finished: 60.0 s of 60 s simulated. The figures are final.";
+        assert_eq!(run_state_heard(RunState::Ended, done), done);
+    }
 
     #[test]
     fn the_status_says_which_bound_stopped_the_run_and_what_to_change() {

@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
 use crate::format::fmt_speed;
-use crate::lab::{run_status, Lab, RunState};
+use crate::lab::{run_state_heard, run_status, Lab, RunState};
 use crate::playground::{slider_from_speed, speed_from_slider, SPEEDS};
 
 /// Play, pause, step, speed, restart and "Run to the end", with a line
@@ -26,6 +26,7 @@ pub fn RunControls(
             &lab.theory.get(),
         )
     };
+    let heard = Memo::new(move |_| run_state_heard(lab.state.get(), &status()));
     // While a run goes to its end the buttons say they are unavailable
     // (aria-disabled), and the lab ignores them, but they keep the focus: a disabled
     // button dropped it to the page, and Tab started again at the top.
@@ -87,6 +88,11 @@ pub fn RunControls(
             </div>
             <p class="run-controls__status" data-testid="run-status" data-state=move || lab.state.get().name()>
                 {status}
+            </p>
+            // Said: the state as it changes, and the whole line once the run
+            // has ended (the line above changes with every frame).
+            <p class="visually-hidden" role="status" data-testid="run-heard">
+                {move || heard.get()}
             </p>
         </div>
     }

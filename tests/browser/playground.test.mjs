@@ -658,3 +658,15 @@ export async function theSceneAndTheCurveAreDescribedOnceByTheirCaptions({ page,
     assert.ok(caption.length > 20, `${id}'s caption: ${caption}`);
   }
 }
+
+export async function theRunIsSaidByItsStateNotWithEveryFrame({ page, open }) {
+  await openPaused(page, open, '?duration_s=3');
+  const heard = byTestId(page, 'run-heard');
+  assert.equal(await heard.getAttribute('role'), 'status');
+  await byTestId(page, 'play').click();
+  await page.waitForTimeout(800);
+  assert.equal(await heard.textContent(), 'Playing', 'a word while it plays, not the time');
+  await byTestId(page, 'run-to-end').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]').dataset.state === 'ended');
+  assert.match(await heard.textContent(), /^Finished: .*The figures are final\.$/);
+}
