@@ -2514,6 +2514,26 @@ mod tests {
         assert_eq!(loop_connections_text(&[]), "—");
     }
 
+    /// The rows of `s` beside report `r` that theory marks "(approx.)",
+    /// each checked to have a note that says why (`name` says where).
+    fn approx_rows_with_notes(name: &str, s: &Scenario, r: &Report) -> usize {
+        let th = theory(s);
+        let note = approx_note(&th);
+        let mut marked = 0;
+        for row in figure_rows(s, r, &th) {
+            if row.theory.contains("(approx.)") {
+                marked += 1;
+                assert!(
+                    note.is_some(),
+                    "{name}: {} is '{}' with no note: {s:?}",
+                    row.key,
+                    row.theory
+                );
+            }
+        }
+        marked
+    }
+
     /// Wherever the figures mark a theory figure "(approx.)", a note says
     /// why: every preset, with pools, loads, cores, switches and CPU
     /// around their defaults.
@@ -2531,20 +2551,7 @@ mod tests {
                     cpu_ms,
                     ..p.scenario.clone()
                 };
-                let th = theory(&s);
-                let note = approx_note(&th);
-                for row in figure_rows(&s, &r, &th) {
-                    if row.theory.contains("(approx.)") {
-                        marked += 1;
-                        assert!(
-                            note.is_some(),
-                            "{}: {} is '{}' with no note: {s:?}",
-                            p.name,
-                            row.key,
-                            row.theory
-                        );
-                    }
-                }
+                marked += approx_rows_with_notes(p.name, &s, &r);
             }
         }
         assert!(marked > 1000, "only {marked} marked: the grid misses them");
@@ -2561,20 +2568,7 @@ mod tests {
                 ..p.scenario.clone()
             };
             let r = tellers_sim::simulate(&s).unwrap();
-            let th = theory(&s);
-            let note = approx_note(&th);
-            for row in figure_rows(&s, &r, &th) {
-                if row.theory.contains("(approx.)") {
-                    marked += 1;
-                    assert!(
-                        note.is_some(),
-                        "{}: {} is '{}' with no note",
-                        p.name,
-                        row.key,
-                        row.theory
-                    );
-                }
-            }
+            marked += approx_rows_with_notes(p.name, &s, &r);
         }
         assert!(marked > 10, "only {marked} marked: the presets miss them");
     }
