@@ -148,12 +148,22 @@ import { DIST } from './harness.mjs';
  * +0.1 KB; links decoded and their notices, +0.4 KB; a read of the diff
  * and its mends, +0.4 KB; the short form of a number by hand instead of
  * std's exponent formatting, -0.5 KB: the app 453.2 KB. Budget 454.
+ * A next session (5 Dec), each group measured by building its last
+ * commit: a classroom review's layout fixes (the head at 1024 px, presenter
+ * mode under 1200 px, the preset menu's text, pending cells whole, "Not
+ * started", phones), +0.2 KB; a healthy run naming the memory of many
+ * threads, +0.2 KB (453.6); theory for idle loops sharing the listen line,
+ * +0.1 KB (453.7); a keyboard and screen-reader review's fixes (the signs
+ * and the run said when they change, focus kept by buttons that become
+ * unavailable and taken by a linked exercise, choices grouped by their
+ * question, feedback said in a status there from the start), +1.6 KB:
+ * the app 455.3 KB. Budget 456.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 454;
+const BUDGET_KB = 456;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
