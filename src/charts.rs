@@ -89,11 +89,11 @@ pub struct SweepPoint {
 
 /// Type sizes of the charts, CSS pixels: never under 12 px, on a phone too.
 pub mod type_px {
-    /// Tick labels.
+    /// Tick labels, CSS px.
     pub const TICK: f64 = 13.0;
-    /// Legend entries.
+    /// Legend entries, CSS px.
     pub const LEGEND: f64 = 14.0;
-    /// Axis labels.
+    /// Axis labels, CSS px.
     pub const AXIS: f64 = 14.0;
 }
 

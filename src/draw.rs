@@ -442,13 +442,13 @@ const NARROW_FONTS: SceneFonts = SceneFonts {
 /// A rectangle of the scene, CSS px.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Area {
-    /// Left.
+    /// Left, CSS px.
     pub x: f64,
-    /// Top.
+    /// Top, CSS px.
     pub y: f64,
-    /// Width.
+    /// Width, CSS px.
     pub w: f64,
-    /// Height.
+    /// Height, CSS px.
     pub h: f64,
 }
 

@@ -1268,3 +1268,121 @@ fn every_html_from_text_is_one_the_list_says_is_safe() {
     let gone: Vec<_> = listed.difference(&found).collect();
     assert!(gone.is_empty(), "listed but no longer in src/: {gone:?}");
 }
+
+/// Words a float's doc comment may name as its unit (whole words), and
+/// marks it may contain; a name ending in one of the suffixes says it
+/// itself.
+const UNIT_WORDS: &[&str] = &[
+    "ms",
+    "s",
+    "µs",
+    "ns",
+    "rps",
+    "KB",
+    "MB",
+    "GB",
+    "px",
+    "share",
+    "shares",
+    "ratio",
+    "times",
+    "requests",
+    "threads",
+    "cores",
+    "connections",
+    "calls",
+    "tokens",
+    "count",
+    "percent",
+    "seconds",
+    "fraction",
+];
+const UNIT_MARKS: &[&str] = &["%", "0–1", "per second", "a second", "whatever unit"];
+const UNIT_SUFFIXES: &[&str] = &[
+    "_ms", "_s", "_us", "_ns", "_rps", "_kb", "_mb", "_px", "_share", "_bytes", "_per_s",
+];
+
+/// Public fields and constants holding a float (`f64`, `Option<f64>`, an
+/// array of them) whose name and doc comment say no unit, as
+/// `name: first doc line`.
+fn floats_without_unit(src: &str) -> Vec<String> {
+    let lines: Vec<&str> = src.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(rest) = line.trim_start().strip_prefix("pub ") else {
+            continue;
+        };
+        let rest = rest.strip_prefix("const ").unwrap_or(rest);
+        let Some((name, ty)) = rest.split_once(": ") else {
+            continue;
+        };
+        if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let ty = ty.trim_start_matches("Option<").trim_start_matches('[');
+        if !(ty.starts_with("f64") || ty.starts_with("f32")) {
+            continue;
+        }
+        let lower = name.to_lowercase();
+        if UNIT_SUFFIXES.iter().any(|s| lower.ends_with(s)) {
+            continue;
+        }
+        let doc: Vec<&str> = lines[..i]
+            .iter()
+            .rev()
+            .map(|l| l.trim())
+            .take_while(|l| l.starts_with("///") || l.starts_with("#["))
+            .filter_map(|l| l.strip_prefix("///"))
+            .collect();
+        let doc = doc.into_iter().rev().collect::<Vec<_>>().join(" ");
+        let words: BTreeSet<&str> = doc
+            .split(|c: char| !(c.is_alphanumeric() || c == 'µ'))
+            .collect();
+        let says = UNIT_WORDS.iter().any(|u| words.contains(u))
+            || UNIT_MARKS.iter().any(|m| doc.contains(m));
+        if !says {
+            out.push(format!("{name}: {}", doc.trim()));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_unit_finder_reads_names_and_docs() {
+    let src = "/// Mean service time, ms.\npub service: f64,\n\
+               /// How long.\npub wait: Option<f64>,\n\
+               pub cpu_ms: f64,\n\
+               /// Sessions in all.\npub const PER: [f64; 2] = [1.0, 2.0];\n\
+               /// Busy, 0–1.\n#[serde(default)]\npub busy: f64,\n\
+               /// A name.\npub label: String,\n";
+    assert_eq!(
+        floats_without_unit(src),
+        vec![
+            "wait: How long.".to_string(),
+            "PER: Sessions in all.".to_string()
+        ]
+    );
+}
+
+/// The README's "every public item is documented, with units":
+/// `missing_docs` checks the documentation; this checks that every public
+/// float says what it is measured in, by its name (`cpu_ms`) or its doc.
+#[test]
+fn every_public_float_says_its_unit() {
+    let mut missing = Vec::new();
+    for dir in ["src", "sim/src", "lessons/src"] {
+        for file in rust_files(&root().join(dir)) {
+            let src = fs::read_to_string(&file).unwrap();
+            for item in floats_without_unit(&src) {
+                let rel = file.strip_prefix(root()).unwrap().display().to_string();
+                missing.push(format!("{rel}: {item}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "public floats whose name and doc comment give no unit (say it in the doc, \
+         such as 'ms', 'CSS px', 'a share, 0–1' or 'a ratio'):\n{}",
+        missing.join("\n")
+    );
+}

@@ -75,7 +75,8 @@ pub struct Claim {
     /// Scenario fields laid over the preset (snake_case, as in sim blocks).
     #[serde(default)]
     pub set: Map<String, Value>,
-    /// Run the point of the curve at this utilisation of the capacity instead.
+    /// Run the point of the curve at this utilisation instead, a share of
+    /// the capacity (0–1).
     #[serde(default)]
     pub sweep_rho: Option<f64>,
     /// The report figure, one of [`figures`](crate::exercise::figures).

@@ -6,7 +6,7 @@ use crate::report::{Report, StoppedBy};
 use crate::scenario::{Arrivals, Scenario, MAX_DURATION_S, MAX_RPS, MIN_RPS};
 use crate::theory::{keep_alive_fill_s, keep_alive_life_s, theory, Theory};
 
-/// Utilisations the curve is simulated at.
+/// Utilisations the curve is simulated at, as shares of the capacity (0–1).
 pub const SWEEP_RHOS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
 /// Requests per simulated point of the curve: enough for a mean, quick to run.
 pub const SWEEP_REQUESTS: u64 = 20_000;

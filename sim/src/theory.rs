@@ -72,7 +72,8 @@ pub struct Theory {
     /// by the way it orders its work ([`overload_reorders`]). Below
     /// capacity it keeps up.
     pub overload_finish_exact: bool,
-    /// Utilisation of the binding resource, 0–∞ (≥ 1 means overload).
+    /// Utilisation of the binding resource, a ratio of load to capacity,
+    /// 0–∞ (≥ 1 means overload).
     pub utilisation: Option<f64>,
     /// CPU utilisation expected, 0–1 (capped: the CPU cannot do more than all of its time).
     pub cpu_utilisation: Option<f64>,
@@ -89,7 +90,8 @@ pub struct Theory {
     /// Mean service time at the binding resource, ms.
     pub service_ms: f64,
     /// Squared coefficient of variation (variance ÷ mean²) of that service
-    /// time: 1 for exponential, 0 for fixed, above 1 for a light/heavy mix.
+    /// time, a ratio: 1 for exponential, 0 for fixed, above 1 for a
+    /// light/heavy mix.
     pub scv: f64,
     /// Time outside the modelled line that every request still spends, ms:
     /// the wait off the CPU when the cores are the line.
