@@ -111,7 +111,7 @@ fn field_line(f: &Field) -> String {
         "  {flag:<24} {} [{}; default {}]",
         f.help,
         f.allowed(),
-        f.default_text()
+        crate::text::group_thousands(&f.default_text())
     )
 }
 
@@ -141,7 +141,7 @@ pub fn field_help(f: &Field) -> String {
         help = f.help,
         name = f.name,
         allowed = f.allowed(),
-        default = f.default_text(),
+        default = crate::text::group_thousands(&f.default_text()),
         used = f.used.describe(),
     );
     for (name, label) in f.choices() {
@@ -194,7 +194,12 @@ fn typed(arg: Arg) -> Arg {
 /// The scenario flag made from a field.
 fn field_arg(f: &'static Field) -> Arg {
     let long = kebab(f.name);
-    let help = format!("{} [{}; default {}]", f.help, f.allowed(), f.default_text());
+    let help = format!(
+        "{} [{}; default {}]",
+        f.help,
+        f.allowed(),
+        crate::text::group_thousands(&f.default_text())
+    );
     let arg = Arg::new(f.name)
         .long(long)
         .help(help)
@@ -929,6 +934,14 @@ mod tests {
         assert!(!e.contains("did you mean"), "{e}");
     }
 
+    #[test]
+    fn help_groups_the_defaults_as_it_groups_the_ranges() {
+        let help = fields_help();
+        assert!(help.contains("default 200,000,000]"), "--max-events");
+        assert!(help.contains("KB; default 1,000]"), "--stack-reserved-kb");
+        let seed = FIELDS.iter().find(|f| f.name == "seed").unwrap();
+        assert!(field_help(seed).contains("default:  1\n"));
+    }
     #[test]
     fn requests_lift_the_duration_bound_unless_given() {
         // As long as the field table allows.
