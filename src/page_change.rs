@@ -101,3 +101,24 @@ impl Wait {
         (new && !heading.1.is_empty()).then_some(heading)
     }
 }
+
+/// Keeps the focus on the page when a change takes away the element that
+/// has it: after the next frame, if that element is gone (taken out of the
+/// page, or hidden: it has no size), the focus goes to the first element
+/// matching `selector`, not to the page's body, where a screen reader says
+/// nothing and Tab starts again from the top. Call it as the change is made.
+pub fn focus_if_lost(selector: &'static str) {
+    let had = document().active_element();
+    request_animation_frame(move || {
+        if had.is_some_and(|el| el.get_bounding_client_rect().width() == 0.0) {
+            if let Some(Ok(el)) = document()
+                .query_selector(selector)
+                .ok()
+                .flatten()
+                .map(JsCast::dyn_into::<HtmlElement>)
+            {
+                let _ = el.focus();
+            }
+        }
+    });
+}

@@ -194,15 +194,20 @@ pub const KEYS: [(&str, &str, Shortcut, &str); 4] = [
 ];
 
 /// The keys' legend, as HTML: "Keys: " then each key as shown in a
-/// `<kbd>` and what it does, the last ending the sentence. Only the fixed
-/// text of [`KEYS`] goes in (nothing a person typed).
-pub fn keys_legend_html() -> String {
+/// `<kbd>` and what it does, the last ending the sentence, then the box
+/// that turns the letter keys on and off, ticked when `letters` are on (its
+/// change is heard by the legend). Only the fixed text of [`KEYS`] goes in
+/// (nothing a person typed).
+pub fn keys_legend_html(letters: bool) -> String {
     let mut out = String::from("Keys: ");
     for (i, (_, shown, _, does)) in KEYS.iter().enumerate() {
         let end = if i + 1 < KEYS.len() { ", " } else { "." };
         out.push_str(&format!("<kbd>{shown}</kbd> {does}{end}"));
     }
-    out
+    let ticked = if letters { " checked" } else { "" };
+    out + &format!(
+        " <label><input type=\"checkbox\" data-testid=\"letter-keys\"{ticked}> Letter keys (f, p)</label>"
+    )
 }
 
 /// Where the keyboard focus is, as far as shortcuts care.
@@ -238,9 +243,21 @@ pub fn focus_of(tag: &str, input_type: &str, by_keyboard: bool) -> Focus {
     }
 }
 
+/// Where the browser keeps whether the letter keys (f, p) are on.
+pub const LETTER_KEYS: &str = "tellers.letter-keys";
+
+/// Whether the letter keys are on, from what is kept under
+/// [`LETTER_KEYS`]: off only when it says "0" (the box unticked), so
+/// nothing kept, or anything else found there, leaves them on.
+pub fn letter_keys_on(stored: Option<&str>) -> bool {
+    stored != Some("0")
+}
+
 /// What `key` does with the focus at `focus`; `None` leaves the key to the
-/// focused element. Shortcuts keep working after a button was clicked.
-pub fn shortcut(key: &str, focus: Focus) -> Option<Shortcut> {
+/// focused element. Shortcuts keep working after a button was clicked. The
+/// single letters (f, p) act only while `letters` is on: a speech-input
+/// user, or one who types a letter by mistake, can turn them off.
+pub fn shortcut(key: &str, focus: Focus, letters: bool) -> Option<Shortcut> {
     if focus == Focus::Typing {
         return None;
     }
@@ -250,7 +267,7 @@ pub fn shortcut(key: &str, focus: Focus) -> Option<Shortcut> {
     let here = match action {
         Shortcut::PlayPause => !matches!(focus, Focus::Button { keyboard: true }),
         Shortcut::Step => matches!(focus, Focus::Page | Focus::Button { .. }),
-        Shortcut::FullScreen | Shortcut::Presenter => true,
+        Shortcut::FullScreen | Shortcut::Presenter => letters,
     };
     here.then_some(*action)
 }
@@ -374,9 +391,9 @@ mod tests {
     fn shortcuts_work_after_a_click_but_not_while_typing() {
         let clicked = focus_of("BUTTON", "", false);
         let tabbed = focus_of("button", "", true);
-        assert_eq!(shortcut(" ", clicked), Some(Shortcut::PlayPause));
+        assert_eq!(shortcut(" ", clicked, true), Some(Shortcut::PlayPause));
         assert_eq!(
-            shortcut(" ", tabbed),
+            shortcut(" ", tabbed, true),
             None,
             "Space presses a button reached by keyboard"
         );
@@ -386,20 +403,54 @@ mod tests {
             Focus::Page,
             focus_of("INPUT", "range", false),
         ] {
-            assert_eq!(shortcut("p", focus), Some(Shortcut::Presenter));
-            assert_eq!(shortcut("f", focus), Some(Shortcut::FullScreen));
+            assert_eq!(shortcut("p", focus, true), Some(Shortcut::Presenter));
+            assert_eq!(shortcut("f", focus, true), Some(Shortcut::FullScreen));
         }
         let typing = focus_of("INPUT", "text", true);
         assert_eq!(typing, Focus::Typing);
-        assert_eq!(shortcut("p", typing), None);
-        assert_eq!(shortcut(" ", focus_of("SELECT", "", false)), None);
+        assert_eq!(shortcut("p", typing, true), None);
+        assert_eq!(shortcut(" ", focus_of("SELECT", "", false), true), None);
         assert_eq!(
-            shortcut("ArrowRight", focus_of("INPUT", "range", true)),
+            shortcut("ArrowRight", focus_of("INPUT", "range", true), true),
             None,
             "the slider moves"
         );
-        assert_eq!(shortcut("ArrowRight", Focus::Page), Some(Shortcut::Step));
-        assert_eq!(shortcut("x", Focus::Page), None);
+        assert_eq!(
+            shortcut("ArrowRight", Focus::Page, true),
+            Some(Shortcut::Step)
+        );
+        assert_eq!(shortcut("x", Focus::Page, true), None);
+    }
+
+    /// WCAG 2.1.4: single-letter shortcuts can be turned off; Space and →
+    /// are not letters and keep working.
+    #[test]
+    fn the_letter_keys_can_be_turned_off_and_stay_on_unless_turned_off() {
+        let clicked = focus_of("BUTTON", "", false);
+        for focus in [Focus::Page, clicked, focus_of("INPUT", "range", false)] {
+            for key in ["f", "F", "p", "P"] {
+                assert_eq!(shortcut(key, focus, false), None, "{key:?} {focus:?}");
+                assert!(shortcut(key, focus, true).is_some(), "{key:?} {focus:?}");
+            }
+        }
+        assert_eq!(shortcut(" ", clicked, false), Some(Shortcut::PlayPause));
+        assert_eq!(
+            shortcut("ArrowRight", Focus::Page, false),
+            Some(Shortcut::Step)
+        );
+        // Only a kept "0" turns them off: nothing kept, or something kept
+        // by hand or by another version, leaves them on.
+        assert!(!letter_keys_on(Some("0")));
+        for stored in [
+            None,
+            Some("1"),
+            Some(""),
+            Some("off"),
+            Some("{\u{0}"),
+            Some("00"),
+        ] {
+            assert!(letter_keys_on(stored), "{stored:?}");
+        }
     }
 
     #[test]
@@ -417,12 +468,14 @@ mod tests {
     #[test]
     fn the_legend_lists_exactly_the_keys_shortcut_takes() {
         assert_eq!(
-            keys_legend_html(),
+            keys_legend_html(true),
             "Keys: <kbd>Space</kbd> play or pause, <kbd>→</kbd> one event, \
-             <kbd>f</kbd> full screen, <kbd>p</kbd> presenter mode."
+             <kbd>f</kbd> full screen, <kbd>p</kbd> presenter mode. \
+             <label><input type=\"checkbox\" data-testid=\"letter-keys\" checked> Letter keys (f, p)</label>"
         );
+        assert!(keys_legend_html(false).ends_with("\"letter-keys\"> Letter keys (f, p)</label>"));
         for (key, _, action, _) in KEYS {
-            assert_eq!(shortcut(key, Focus::Page), Some(action), "{key:?}");
+            assert_eq!(shortcut(key, Focus::Page, true), Some(action), "{key:?}");
         }
         // Every key shortcut takes is in the legend: printable ASCII and
         // the named keys a page sees.
@@ -450,7 +503,11 @@ mod tests {
             let listed = KEYS
                 .iter()
                 .any(|(k, ..)| *k == key || k.eq_ignore_ascii_case(key) && key.len() == 1);
-            assert_eq!(shortcut(key, Focus::Page).is_some(), listed, "{key:?}");
+            assert_eq!(
+                shortcut(key, Focus::Page, true).is_some(),
+                listed,
+                "{key:?}"
+            );
         }
     }
 

@@ -585,7 +585,9 @@ impl ProgressWrite {
 /// The notice when the browser keeps no site data for Tellers.
 pub const NOT_KEPT: &str = "This browser does not let Tellers keep your progress (site data is blocked or off), so it is lost when the page closes. Use \u{201c}Save progress to a file\u{201d} before you leave.";
 
-fn storage() -> Option<web_sys::Storage> {
+/// The browser's local storage, where Tellers keeps progress and settings;
+/// `None` when the browser keeps no site data for it.
+pub fn storage() -> Option<web_sys::Storage> {
     window().local_storage().ok().flatten()
 }
 

@@ -1159,8 +1159,8 @@ fn the_hash_is_read_only_in_route_rs() {
 const HTML_FROM_TEXT: &[(&str, &str, &str)] = &[
     (
         "playground_page.rs",
-        "keys_legend_html()",
-        "fixed text (playground::KEYS)",
+        "keys_legend_html(letters.get())",
+        "fixed text (playground::KEYS, and the letter keys' box)",
     ),
     (
         "predict_box.rs",

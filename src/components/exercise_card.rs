@@ -24,6 +24,9 @@ pub fn ExerciseCard(
     exercise: Exercise,
     /// The slug of its lesson, for the deep link.
     lesson: String,
+    /// Its number as teachers see it (`4.2`: lesson 4's second exercise),
+    /// shown on the card and naming its buttons, which a page has many of.
+    number: String,
 ) -> impl IntoView {
     let ProgressRead(progress) = expect_context();
     let record = expect_context::<ProgressWrite>();
@@ -108,7 +111,11 @@ pub fn ExerciseCard(
     };
 
     let hint_id = id.clone();
+    let for_this = format!(" for exercise {number}");
+    let check_name = format!("Check exercise {number}");
     let body = move || {
+        let for_this = for_this.clone();
+        let check_name = check_name.clone();
         let v = match variant.get() {
             Ok(v) => v,
             Err(e) => return view! { <p class="feedback feedback--wrong">"This exercise could not be set up: " {e}</p> }.into_any(),
@@ -149,7 +156,7 @@ pub fn ExerciseCard(
             <p class="exercise__prompt" id=prompt_id>{v.prompt.clone()}</p>
             {input}
             <div class="exercise__actions">
-                <button type="submit" class="button button--primary" data-testid="check">
+                <button type="submit" class="button button--primary" data-testid="check" aria-label=check_name>
                     "Check"
                 </button>
                 <button
@@ -168,9 +175,11 @@ pub fn ExerciseCard(
                     }
                 >
                     {move || hint_label(hints_shown.get(), hint_total)}
+                    <span class="visually-hidden">{for_this.clone()}</span>
                 </button>
                 {(!steps.is_empty())
                     .then(|| {
+                        let for_this = for_this.clone();
                         view! {
                             <button
                                 type="button"
@@ -184,6 +193,7 @@ pub fn ExerciseCard(
                                 }
                             >
                                 {move || if show_solution.get() { "Hide the solution" } else { "Show the worked solution" }}
+                                <span class="visually-hidden">{for_this}</span>
                             </button>
                         }
                     })}
@@ -195,6 +205,9 @@ pub fn ExerciseCard(
                         // it neither gives the answer away nor hides a
                         // look at it from the teacher's record.
                         let earned = move || solved.get() || show_solution.get();
+                        // Why it is unavailable, said on the page (a
+                        // title reached no keyboard, touch or screen reader).
+                        let why = format!("why-{hint_id}");
                         view! {
                             <button
                                 type="button"
@@ -202,7 +215,7 @@ pub fn ExerciseCard(
                                 disabled=move || !earned()
                                 // Running: unavailable, but it keeps the focus.
                                 aria-disabled=move || (sim_check.get() == SimCheck::Running).to_string()
-                                title=move || (!earned()).then_some("Solve it first (or open the worked solution), then compare your answer with a run.")
+                                aria-describedby=why.clone()
                                 on:click=move |ev| {
                                     if sim_check.get_untracked() != SimCheck::Running {
                                         run_check(ev)
@@ -211,7 +224,16 @@ pub fn ExerciseCard(
                                 data-testid="sim-check"
                             >
                                 "Check it in the simulator"
+                                <span class="visually-hidden">{for_this.clone()}</span>
                             </button>
+                            <p class="exercise__why muted" id=why>
+                                {move || {
+                                    (!earned())
+                                        .then_some(
+                                            "Solve it first (or open the worked solution), then compare your answer with a run.",
+                                        )
+                                }}
+                            </p>
                         }
                     })}
             </div>
@@ -281,12 +303,12 @@ pub fn ExerciseCard(
         }
         .into_any()
     };
-    let kind_label = ex.with_value(|e| kind_label(e.kind));
+    let kind_label = ex.with_value(|e| format!("Exercise {number} · {}", kind_label(e.kind)));
     view! {
         <form class="exercise" id=format!("ex-{id}") tabindex="-1" on:submit=on_submit data-testid="exercise">
             <p class="exercise__kind">
                 {kind_label}
-                <a class="exercise__link" href=lesson_href(&lesson, Some(&id)) aria-label="Link to this exercise">
+                <a class="exercise__link" href=lesson_href(&lesson, Some(&id)) aria-label=format!("Link to exercise {number}")>
                     "#"
                 </a>
                 <span class="exercise__solved" aria-live="polite">

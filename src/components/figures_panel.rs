@@ -131,7 +131,9 @@ fn approx(lab: Lab, show: impl Fn() -> bool + Send + Sync + 'static) -> impl Int
 }
 
 /// Reading the signs: what the figures say about the server, once they
-/// are measured; until then, what is not measured yet and why.
+/// are measured; until then, what is not measured yet and why. Its heading
+/// is an h3: under the lesson's section in a lesson, and under the
+/// figures' own (hidden) h2 on the playground.
 fn verdict(lab: Lab, report: Memo<Report>) -> impl IntoView {
     // A memo: the text is set only when it changes, so nothing is said again.
     let heard =

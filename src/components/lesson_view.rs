@@ -6,7 +6,7 @@ use super::{ExerciseCard, LessonSim, PredictBox, Prediction, WhoseNumbers};
 use crate::reveal::{reveal_in_steps, steps_by_cost};
 use crate::route::lesson_href;
 use crate::session;
-use tellers_course::{Course, Segment};
+use tellers_course::{Course, Lesson, Segment};
 
 /// What a segment costs to build, in paragraphs: a simulation (its
 /// controls, picture and figures) is the costliest part of a lesson.
@@ -47,13 +47,19 @@ fn predictions(segments: &[Segment], slug: &str) -> Vec<Option<Prediction>> {
         .collect()
 }
 
-/// The view of segment `i`.
-fn segment_view(
-    seg: &Segment,
-    i: usize,
-    slug: &str,
-    predictions: &[Option<Prediction>],
-) -> AnyView {
+/// The number of the exercise at segment `i` of `lesson`, as the answer key
+/// and the results number it (`4.2`: lesson 4's second exercise).
+fn exercise_number(lesson: &Lesson, i: usize) -> String {
+    let before = lesson.segments[..i]
+        .iter()
+        .filter(|s| matches!(s, Segment::Exercise(_)))
+        .count();
+    format!("{}.{}", lesson.number, before + 1)
+}
+
+/// The view of segment `i` of `lesson`.
+fn segment_view(lesson: &Lesson, i: usize, predictions: &[Option<Prediction>]) -> AnyView {
+    let (seg, slug) = (&lesson.segments[i], &lesson.slug);
     match seg {
         Segment::Html { html } => {
             view! { <div class="prose" inner_html=html.clone()></div> }.into_any()
@@ -70,7 +76,8 @@ fn segment_view(
             view! { <LessonSim block=block.clone() key prediction /> }.into_any()
         }
         Segment::Exercise(ex) => {
-            view! { <ExerciseCard exercise=ex.clone() lesson=slug.to_string() /> }.into_any()
+            let number = exercise_number(lesson, i);
+            view! { <ExerciseCard exercise=ex.clone() lesson=slug.to_string() number /> }.into_any()
         }
     }
 }
@@ -105,14 +112,11 @@ pub fn LessonView(
     // blocks the page (and a deep link still lands once all are drawn).
     let total = lesson.segments.len();
     let shown = reveal_in_steps(lesson_steps(&lesson.segments));
-    let slug_for_segments = lesson.slug.clone();
     let for_segments = course.clone();
     let predictions = StoredValue::new(predictions(&lesson.segments, &lesson.slug));
     let segments = view! {
         <For each=move || 0..shown.get() key=|i| *i let:i>
-            {predictions.with_value(|p| {
-                segment_view(&for_segments.lessons[lesson_index].segments[i], i, &slug_for_segments, p)
-            })}
+            {predictions.with_value(|p| segment_view(&for_segments.lessons[lesson_index], i, p))}
         </For>
     };
     // A link naming an exercise this lesson does not have (mistyped, or
@@ -211,6 +215,20 @@ pub fn LessonView(
 mod tests {
     use super::*;
     use crate::course_data::compiled_course;
+
+    /// A card's number is the one the answer key and the results give it.
+    #[test]
+    fn an_exercise_is_numbered_as_the_key_numbers_it() {
+        for lesson in &compiled_course().lessons {
+            let cards: Vec<String> = (0..lesson.segments.len())
+                .filter(|&i| matches!(lesson.segments[i], Segment::Exercise(_)))
+                .map(|i| exercise_number(lesson, i))
+                .collect();
+            let key: Vec<String> = lesson.numbered_exercises().map(|(n, _)| n).collect();
+            assert_eq!(cards, key, "{}", lesson.slug);
+            assert!(!cards.is_empty(), "{}", lesson.slug);
+        }
+    }
 
     #[test]
     fn each_simulation_is_built_in_a_step_of_its_own_and_every_segment_is_shown() {

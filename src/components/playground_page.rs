@@ -9,10 +9,13 @@ use wasm_bindgen::JsCast;
 use super::{CurvePanel, FiguresPanel, RunControls, ScenarioControls, SeriesPanel, TellersPanel};
 use crate::controls::{presenter_controls, visible_controls};
 use crate::lab::{now_ms, Lab};
+use crate::page_change::focus_if_lost;
 use crate::playground::{
-    focus_of, hash_query, keys_legend_html, link_notice_lead, playground_hash, preset_name,
-    preset_option_text, read_query, shortcut, url_write_wait_ms, Focus, Shortcut, ViewState,
+    focus_of, hash_query, keys_legend_html, letter_keys_on, link_notice_lead, playground_hash,
+    preset_name, preset_option_text, read_query, shortcut, url_write_wait_ms, Focus, Shortcut,
+    ViewState, LETTER_KEYS,
 };
+use crate::progress::storage;
 use crate::reveal::reveal_in_frames;
 use crate::route::{route_from_hash, shown_hash, Route};
 
@@ -117,9 +120,24 @@ pub fn PlaygroundPage(
     let fields = Memo::new(move |_| visible_controls(&scenario.get()));
     let key_fields = Memo::new(move |_| presenter_controls(&scenario.get()));
 
+    // Presenter mode folds controls away: one that had the focus (a key
+    // pressed on a slider) hands it to Play, where Space still plays or
+    // pauses, not to the page.
+    let toggle_presenter = move || {
+        focus_if_lost("[data-testid=play]");
+        presenter.update(|p| *p = !*p);
+    };
+
     // Keys: space plays or pauses, → steps, f goes full screen, p presents;
     // they keep working after a click on a button (see `shortcut`). Whether
     // the focus came by pointer or by Tab decides what Space does on a button.
+    // The letters can be turned off (a box in the legend, kept).
+    let letters = std::rc::Rc::new(std::cell::Cell::new(letter_keys_on(
+        storage()
+            .and_then(|s| s.get_item(LETTER_KEYS).ok().flatten())
+            .as_deref(),
+    )));
+    let (letters_down, letters_up) = (letters.clone(), letters.clone());
     let by_pointer = std::rc::Rc::new(std::cell::Cell::new(false));
     let pointer = window_event_listener(ev::pointerdown, {
         let by_pointer = by_pointer.clone();
@@ -133,7 +151,7 @@ pub fn PlaygroundPage(
         if e.ctrl_key() || e.meta_key() || e.alt_key() {
             return;
         }
-        let Some(action) = shortcut(&e.key(), key_focus(&e, down.get())) else {
+        let Some(action) = shortcut(&e.key(), key_focus(&e, down.get()), letters_down.get()) else {
             return;
         };
         e.prevent_default();
@@ -141,12 +159,13 @@ pub fn PlaygroundPage(
             Shortcut::PlayPause => lab.toggle_play(),
             Shortcut::Step => lab.step(),
             Shortcut::FullScreen => toggle_full_screen(),
-            Shortcut::Presenter => presenter.update(|p| *p = !*p),
+            Shortcut::Presenter => toggle_presenter(),
         }
     });
     // A button pressed by Space fires on key up: the shortcut took the key.
     let keys_up = window_event_listener(ev::keyup, move |e: ev::KeyboardEvent| {
-        if shortcut(&e.key(), key_focus(&e, by_pointer.get())).is_some() {
+        let focus = key_focus(&e, by_pointer.get());
+        if shortcut(&e.key(), focus, letters_up.get()).is_some() {
             e.prevent_default();
         }
     });
@@ -203,7 +222,7 @@ pub fn PlaygroundPage(
                             class="button"
                             data-testid="presenter"
                             aria-pressed=move || presenter.get().to_string()
-                            on:click=move |_| presenter.update(|p| *p = !*p)
+                            on:click=move |_| toggle_presenter()
                         >
                             {move || if presenter.get() { "Leave presenter mode" } else { "Presenter mode" }}
                         </button>
@@ -232,7 +251,17 @@ pub fn PlaygroundPage(
                             </div>
                         }
                     })}
-                <p class="playground__keys" inner_html=keys_legend_html()></p>
+                <p
+                    class="playground__keys"
+                    inner_html=keys_legend_html(letters.get())
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        letters.set(on);
+                        if let Some(s) = storage() {
+                            let _ = s.set_item(LETTER_KEYS, if on { "1" } else { "0" });
+                        }
+                    }
+                ></p>
             </header>
             {move || {
                 presenter
@@ -261,6 +290,10 @@ pub fn PlaygroundPage(
                         <TellersPanel lab />
                     </Show>
                     <Show when=move || { parts.get() >= 4 }>
+                        // The signs' h3 sits under this, not under the
+                        // scenario panel's h2 (nor, in presenter mode with
+                        // the panel folded, straight under the h1).
+                        <h2 class="visually-hidden">"Figures"</h2>
                         <FiguresPanel lab />
                     </Show>
                     <Show when=move || { parts.get() >= 5 }>

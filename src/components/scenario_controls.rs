@@ -11,6 +11,7 @@ use crate::controls::{
     with_one_more_row, with_schedule_rows, ControlItem,
 };
 use crate::format::{fmt_tick, fmt_value};
+use crate::page_change::focus_if_lost;
 
 static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
 
@@ -358,7 +359,11 @@ fn ScheduleEditor(
                             type="button"
                             class="button button--small"
                             data-testid="schedule-add-spike"
-                            on:click=move |_| apply(Some(a_spike(&scenario.get_untracked())))
+                            on:click=move |_| {
+                                // The button goes: the focus goes to the schedule's first box.
+                                focus_if_lost(".control--schedule input");
+                                apply(Some(a_spike(&scenario.get_untracked())));
+                            }
                         >
                             "Add a load schedule"
                         </button>
@@ -439,6 +444,8 @@ fn ScheduleEditor(
                                 class="button button--small"
                                 data-testid="schedule-steady"
                                 on:click=move |_| {
+                                    // The button goes: the focus goes to the one that adds a schedule again.
+                                    focus_if_lost(".control--schedule button");
                                     rows.set(Vec::new());
                                     apply(None);
                                 }

@@ -123,10 +123,19 @@ export async function theSimulatorConfirmsAnAnswer({ page, open }) {
   const { card, answer } = await threadsBusy(page);
   // The run shows the formula's answer: it is offered once the exercise
   // is solved (or its solution opened), not before.
-  assert.ok(await card.getByTestId('sim-check').isDisabled(), 'not before an answer');
+  const simCheck = card.getByTestId('sim-check');
+  assert.ok(await simCheck.isDisabled(), 'not before an answer');
+  // Why not is said on the page, and describes the button: a title was
+  // reached by no keyboard, touch screen or screen reader.
+  assert.equal(await simCheck.getAttribute('title'), null, 'no title');
+  const why = page.locator(`#${await simCheck.getAttribute('aria-describedby')}`);
+  await expectVisible(why, 'why the run is not offered yet');
+  assert.match(await why.textContent(), /^Solve it first \(or open the worked solution\), then compare your answer with a run\.$/);
   await card.getByTestId('answer').fill(String(answer));
   await card.getByTestId('check').click();
   await expectVisible(card.getByTestId('feedback').filter({ hasText: 'Correct.' }), 'the answer checked');
+  assert.equal(await why.isVisible(), false, 'once offered, the reason goes');
+  assert.equal((await why.textContent()).trim(), '', 'and no longer describes it');
   await card.getByTestId('sim-check').click();
   const result = card.getByTestId('sim-check-result');
   await expectVisible(result, 'the simulator result');
@@ -519,4 +528,40 @@ export async function aScreenReaderReachesEveryHeadingAndButtonOfALesson({ page,
   assert.ok(exposed('heading') >= headings, `${exposed('heading')} headings exposed of ${headings}`);
   assert.ok(exposed('button') >= buttons, `${exposed('button')} buttons exposed of ${buttons}`);
   await cdp.detach();
+}
+
+/** A page has several exercises, each with Check, Hint and a link: each
+ * is named for its exercise, by the number the card shows (and the key
+ * and the results use), so a list of a page's buttons tells them apart. */
+export async function eachExercisesButtonsAndLinkAreNamedForIt({ page, open }) {
+  await open('#/lessons/littles-law');
+  const cards = page.getByTestId('exercise');
+  await expectVisible(page.getByRole('heading', { name: 'In the interview' }), 'the section after the exercises');
+  const count = await cards.count();
+  assert.ok(count >= 3, `${count} exercises`);
+  const first = cards.first();
+  assert.match(await first.locator('.exercise__kind').textContent(), /^Exercise 4\.1 · /, 'the number shown');
+  // What is written on them stays as it was.
+  assert.equal((await first.getByTestId('check').textContent()).trim(), 'Check');
+  assert.equal((await first.locator('.exercise__link').textContent()).trim(), '#');
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  const names = nodes
+    .filter((n) => !n.ignored && ['button', 'link'].includes(n.role?.value))
+    .map((n) => n.name?.value ?? '')
+    .filter((n) => /^(Check|Hint|Show the worked solution|Link to)/.test(n));
+  assert.ok(names.includes('Show the worked solution for exercise 4.2'), names.join(' | '));
+  assert.ok(names.includes('Check it in the simulator for exercise 4.2'), names.join(' | '));
+  for (const [what, re] of [
+    ['Check e', /^Check exercise 4\.\d+$/],
+    ['Hint', /^Hint \(\d of \d\) for exercise 4\.\d+$/],
+    ['Link', /^Link to exercise 4\.\d+$/],
+  ]) {
+    const these = names.filter((n) => n.startsWith(what));
+    assert.equal(these.length, count, `${what}: ${these.join(' | ')}`);
+    these.forEach((n) => assert.match(n, re));
+  }
+  const twice = names.filter((n, i) => names.indexOf(n) !== i);
+  assert.deepEqual(twice, [], 'no two buttons or links share a name');
+  assert.equal(await page.getByRole('button', { name: 'Check exercise 4.2', exact: true }).count(), 1);
 }

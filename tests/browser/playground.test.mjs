@@ -670,3 +670,99 @@ export async function theRunIsSaidByItsStateNotWithEveryFrame({ page, open }) {
   await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]').dataset.state === 'ended');
   assert.match(await heard.textContent(), /^Finished: .*The figures are final\.$/);
 }
+
+/** What has the keyboard focus, as a test reads it: its test id or its label. */
+const focused = (page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return el?.dataset.testid ?? el?.getAttribute('aria-label') ?? el?.tagName;
+  });
+
+/** Waits (up to a second) for the focus to be on `want`, then says where it is. */
+async function focusLandsOn(page, want, what) {
+  await page
+    .waitForFunction(
+      (w) => {
+        const el = document.activeElement;
+        return (el?.dataset.testid ?? el?.getAttribute('aria-label')) === w;
+      },
+      want,
+      { timeout: 1_000 },
+    )
+    .catch(() => {});
+  assert.equal(await focused(page), want, what);
+}
+
+/** "Add a load schedule" and "Steady rate" each replace the button
+ * pressed: the focus goes on to what replaced it (it fell to the page's
+ * body, and the next Tab started from the top). */
+export async function theScheduleButtonsHandTheFocusToWhatReplacedThem({ page, open }) {
+  await openPaused(page, open);
+  const schedule = control(page, 'rps_schedule');
+  await schedule.getByTestId('schedule-add-spike').focus();
+  await page.keyboard.press('Enter');
+  await expectVisible(schedule.getByRole('table'), 'the load schedule');
+  await focusLandsOn(page, 'Step 1: from, seconds', "the schedule's first box");
+  await schedule.getByTestId('schedule-steady').focus();
+  await page.keyboard.press('Enter');
+  await expectVisible(schedule.getByTestId('schedule-add-spike'), 'the steady rate');
+  await focusLandsOn(page, 'schedule-add-spike', 'the button that adds a schedule again');
+}
+
+/** p on a control that presenter mode folds away (a slider of the
+ * scenario panel) leaves the focus on Play, where Space plays, not on the
+ * page; p again leaves it there. */
+export async function presenterModeByKeyHandsAFoldedControlsFocusToPlay({ page, open }) {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await openPaused(page, open);
+  await control(page, 'cores').locator('input[type="range"]').focus();
+  await page.keyboard.press('p');
+  await page.waitForFunction(() => document.querySelector('.playground--presenter'));
+  assert.equal(await page.locator('.playground__controls').isVisible(), false, 'the panel is folded away');
+  await focusLandsOn(page, 'play', 'the focus after presenter mode folded the slider away');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]').dataset.state === 'playing');
+  await page.keyboard.press('p');
+  await page.waitForFunction(() => !document.querySelector('.playground--presenter'));
+  await focusLandsOn(page, 'play', 'the focus after leaving presenter mode');
+}
+
+/** The outline skips no level, and "Reading the signs" (an h3) sits under
+ * the figures' heading on the playground, not under the scenario panel's
+ * "Scenario"; in presenter mode (where that panel is folded away, and the
+ * h3 came straight after the h1) too; in a lesson, under the lesson's
+ * section. */
+export async function theHeadingsSkipNoLevel({ page, open }) {
+  const outline = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('main :is(h1, h2, h3, h4, h5, h6)')]
+        .filter((h) => h.checkVisibility())
+        .map((h) => [Number(h.tagName[1]), h.textContent.trim(), Boolean(h.closest('[data-testid="signs"]'))]),
+    );
+  // Each heading's level is at most one below the one before; returns the
+  // heading the signs' heading sits under, [level, text] (a lesson may
+  // share its title with the signs' heading).
+  const skipsNone = (headings, where) => {
+    assert.ok(headings.length > 2, `${where}: ${headings.length} headings`);
+    headings.forEach(([level, text], i) => {
+      const before = i === 0 ? 1 : headings[i - 1][0];
+      assert.ok(level <= before + 1, `${where}: "${text}" (h${level}) comes after an h${before}`);
+    });
+    const signs = headings.findIndex(([, , inSigns]) => inSigns);
+    assert.ok(signs >= 0, `${where}: the signs' heading`);
+    return headings
+      .slice(0, signs)
+      .findLast(([level]) => level < headings[signs][0])
+      ?.slice(0, 2);
+  };
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await openPaused(page, open);
+  await expectVisible(page.getByRole('heading', { name: 'The run over time' }), 'the last part');
+  assert.deepEqual(skipsNone(await outline(), 'the playground'), [2, 'Figures']);
+  await byTestId(page, 'presenter').click();
+  await page.waitForFunction(() => document.querySelector('.playground--presenter'));
+  assert.deepEqual(skipsNone(await outline(), 'presenter mode'), [2, 'Figures']);
+  await open('#/lessons/reading-the-signs');
+  await expectVisible(byTestId(page, 'signs').first(), "a lesson widget's signs");
+  assert.equal(skipsNone(await outline(), 'a lesson')[0], 2, "under the lesson's section");
+}

@@ -157,13 +157,20 @@ import { DIST } from './harness.mjs';
  * and the run said when they change, focus kept by buttons that become
  * unavailable and taken by a linked exercise, choices grouped by their
  * question, feedback said in a status there from the start), +1.6 KB:
- * the app 455.3 KB. Budget 456.
+ * the app 455.3 KB. Budget 456. A second keyboard and screen-reader
+ * review's fixes (the letter keys f and p can be turned off, a box kept in
+ * local storage; the focus kept when a schedule button or presenter mode
+ * takes its control away; each exercise's buttons and link named by its
+ * number, shown on the card; why "Check it in the simulator" is not
+ * offered yet said on the page; the signs' heading under a figures
+ * heading), +1.9 KB, measured by building the same commit with and
+ * without them: the app 457.2 KB. Budget 458.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 456;
+const BUDGET_KB = 458;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {

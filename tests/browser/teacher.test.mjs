@@ -44,6 +44,56 @@ export async function shortcutsKeepWorkingAfterAButtonWasClicked({ page, open })
   assert.equal(await page.locator('.playground--presenter').count(), 0);
 }
 
+/** WCAG 2.1.4: the single letters (f, p) can be turned off, by a box
+ * beside the keys' legend that the browser keeps; Space and → still work,
+ * and a kept value that is not "0" (edited by hand) leaves them on. */
+export async function theLetterKeysCanBeTurnedOffAndStayOff({ page, open }) {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await open('#/playground');
+  await expectVisible(byTestId(page, 'tellers-canvas'), 'the tellers');
+  const letters = page.getByRole('checkbox', { name: 'Letter keys (f, p)', exact: true });
+  await expectVisible(letters, 'the letter keys box beside the legend');
+  assert.ok(await letters.isChecked(), 'on at first');
+  await letters.uncheck();
+  assert.equal(await page.evaluate(() => localStorage.getItem('tellers.letter-keys')), '0');
+  // After a click on Play (a classroom's way), f and p do nothing.
+  const presenting = () => page.locator('.playground--presenter').count();
+  await byTestId(page, 'play').click();
+  await waitState(page, 'playing');
+  await page.keyboard.press('p');
+  await page.keyboard.press('f');
+  await page.waitForTimeout(300);
+  assert.equal(await presenting(), 0, 'p is off');
+  assert.equal(await page.evaluate(() => document.fullscreenElement), null, 'f is off');
+  // Space and → still work.
+  await page.keyboard.press('Space');
+  await waitState(page, 'paused');
+  const summary = byTestId(page, 'tellers-summary');
+  const before = await summary.textContent();
+  for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((b) => document.querySelector('[data-testid="tellers-summary"]').textContent !== b, before);
+  // Kept: after a reload the box is unticked, and p still does nothing.
+  await page.reload();
+  await expectVisible(byTestId(page, 'tellers-canvas'), 'the tellers after a reload');
+  assert.equal(await letters.isChecked(), false, 'still off after a reload');
+  await page.keyboard.press('p');
+  await page.waitForTimeout(300);
+  assert.equal(await presenting(), 0, 'p is still off');
+  // Ticked again, p works again.
+  await letters.check();
+  assert.equal(await page.evaluate(() => localStorage.getItem('tellers.letter-keys')), '1');
+  await page.keyboard.press('p');
+  await page.waitForFunction(() => document.querySelector('.playground--presenter'));
+  await page.keyboard.press('p');
+  await page.waitForFunction(() => !document.querySelector('.playground--presenter'));
+  // Anything kept but "0" leaves them on.
+  await page.evaluate(() => localStorage.setItem('tellers.letter-keys', '{"garbled'));
+  await page.reload();
+  await expectVisible(letters, 'the box after a reload');
+  assert.ok(await letters.isChecked(), 'on when the kept value is not one Tellers writes');
+}
+
 /** The part of `locator`'s box inside a window `height` px tall, 0–1. */
 async function shareInView(locator, height) {
   const b = await locator.boundingBox();
