@@ -498,6 +498,58 @@ fn load_chart(series: &[SeriesPoint], t_max: f64) -> Chart {
     }
 }
 
+/// A time series chart in words, for a screen reader, which cannot see
+/// the lines: each series' lowest and highest value over the run, when it
+/// peaked, and its last value ("in line from 0 to 1,020, highest at 35 s,
+/// 0 at the end"). Numbers to about three figures, with the unit the y
+/// axis names after its last comma (`%`, `ms`); empty before a run has
+/// points.
+pub fn chart_summary(chart: &Chart) -> String {
+    let unit = chart
+        .y_label
+        .rsplit_once(", ")
+        .map_or("", |(_, u)| u)
+        .trim();
+    let num = |y: f64| {
+        let n = tellers_sim::text::fmt_count(y);
+        if unit.is_empty() {
+            n
+        } else {
+            format!("{n} {unit}")
+        }
+    };
+    let parts: Vec<String> = chart
+        .series
+        .iter()
+        .filter_map(|s| {
+            let (t_last, last) = *s.points.last()?;
+            let (t_top, top) =
+                s.points.iter().fold(
+                    (t_last, f64::MIN),
+                    |m, &(t, y)| if y > m.1 { (t, y) } else { m },
+                );
+            let low = s.points.iter().map(|p| p.1).fold(f64::MAX, f64::min);
+            Some(if num(low) == num(top) {
+                format!("{} {} throughout", s.label, num(top))
+            } else {
+                format!(
+                    "{} from {} to {}, highest at {} s, {} at the end",
+                    s.label,
+                    num(low),
+                    num(top),
+                    tellers_sim::text::fmt_count(t_top),
+                    num(last)
+                )
+            })
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("{}.", parts.join("; "))
+    }
+}
+
 /// Utilisations of the theory lines.
 fn theory_rhos() -> Vec<f64> {
     (1..=49).map(|i| f64::from(i) * 0.02).collect()
@@ -849,6 +901,34 @@ mod tests {
     use tellers_sim::presets::preset;
     use tellers_sim::sweep::curve_theory;
     use tellers_sim::theory::theory;
+
+    #[test]
+    fn a_series_chart_is_told_in_words() {
+        let at = |t_s, line, cpu| SeriesPoint {
+            t_s,
+            line,
+            in_flight: line + 20.0,
+            cpu,
+            p99_ms: 0.0,
+            ..SeriesPoint::default()
+        };
+        let run = [
+            at(1.0, 0.0, 0.3),
+            at(35.0, 1_000.0, 0.3),
+            at(60.0, 0.0, 0.3),
+        ];
+        let [(_, counts), _, (_, cpu), (_, p99)] = series_charts(&run);
+        assert_eq!(
+            chart_summary(&counts),
+            "in line from 0 to 1,000, highest at 35 s, 0 at the end; \
+             inside (line + served) from 20 to 1,020, highest at 35 s, 20 at the end."
+        );
+        assert_eq!(chart_summary(&cpu), "CPU busy 30 % throughout.");
+        // No interval finished a request: the p99 line has no points.
+        assert_eq!(chart_summary(&p99), "");
+        let [(_, before), ..] = series_charts(&[]);
+        assert_eq!(chart_summary(&before), "");
+    }
 
     /// All the theory lines of the chart, in one go, each with all its
     /// points: what [`CurveLines`] builds a few points at a time.

@@ -1,7 +1,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::charts::series_charts;
+use crate::charts::{chart_summary, series_charts};
 use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
 use crate::lab::Lab;
 
@@ -37,8 +37,17 @@ pub fn SeriesPanel(
                     return;
                 };
                 let series = report.map(|r| r.series).unwrap_or_default();
-                if let Some((_, chart)) = series_charts(&series).get(i) {
+                if let Some((label, chart)) = series_charts(&series).get(i) {
                     draw_chart(&c, chart, &Theme::new(dark), fit, false);
+                    // The chart in words for a screen reader, which hears
+                    // only the canvas's label: set here with each drawing.
+                    let said = chart_summary(chart);
+                    let label = if said.is_empty() {
+                        (*label).to_owned()
+                    } else {
+                        format!("{label}: {said}")
+                    };
+                    let _ = c.set_attribute("aria-label", &label);
                 }
             });
         });

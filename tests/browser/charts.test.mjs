@@ -121,3 +121,24 @@ export async function theSceneShowsTheDependencysConnectionsAndTheirLine({ page,
   assert.ok(Number(m[2].replace(/,/g, '')) > 0, 'calls wait for a connection');
   await page.locator('.panel--tellers').screenshot({ path: path.join(SCREENSHOTS, 'scene-dependency-pool.png') });
 }
+
+export async function theTimeSeriesSayTheirValuesToAScreenReader({ page, open }) {
+  // A canvas is a picture: a screen reader hears only its label. Each
+  // time-series chart's label says, once a run has points, every line's
+  // lowest and highest value, when it peaked and where it ended.
+  const { tab, context, errors } = await openOn(page, open, { width: 1280, height: 900, dpr: 1, scheme: 'light' });
+  try {
+    const labels = await tab.evaluate(() =>
+      [...document.querySelectorAll('.panel--series canvas')].map((c) => c.getAttribute('aria-label')),
+    );
+    assert.equal(labels.length, 4);
+    assert.match(labels[0], /^Requests in line and inside over simulated time: in line from [\d,.]+ to [\d,.]+, highest at [\d,.]+ s, [\d,.]+ at the end; inside \(line \+ served\) from/);
+    assert.match(labels[1], /^Requests per second over simulated time.*: arriving \(retries too\) from [\d,.]+ to [\d,.]+,/);
+    assert.match(labels[2], /^CPU busy, percent, over simulated time: CPU busy (from [\d,.]+ % to [\d,.]+ %|[\d,.]+ % throughout)/);
+    assert.match(labels[3], /^p99 response time per interval, ms, over simulated time: p99 per interval from [\d,.]+ ms to [\d,.]+ ms/);
+    for (const l of labels) assert.ok(!/NaN|undefined|∞/.test(l), `a label reads: ${l}`);
+    assert.deepEqual(errors, [], 'errors on the page');
+  } finally {
+    await context.close();
+  }
+}

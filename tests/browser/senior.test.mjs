@@ -10,8 +10,8 @@ import { SCREENSHOTS, expectAccessible, expectVisible } from './harness.mjs';
 const LESSONS = [
   { slug: 'overload-and-retries', title: /When the callers push back/, widgets: 3 },
   { slug: 'sizing-pools', title: /Sizing pools when arrivals are random/, widgets: 5 },
-  { slug: 'tail-latency-at-scale', title: /Tail latency at scale/, widgets: 2 },
-  { slug: 'measuring-honestly', title: /Measuring honestly/, widgets: 2 },
+  { slug: 'tail-latency-at-scale', title: /Tail latency at scale/, widgets: 3 },
+  { slug: 'measuring-honestly', title: /Measuring honestly/, widgets: 3 },
 ];
 
 /** Clicks "run to the end" in `widget` and waits until its run has ended. */
@@ -101,7 +101,7 @@ export async function theContentsListTheSeniorLessonsAndCountTheirProgress({ pag
   await card.getByTestId('check').click();
   await expectVisible(card.getByTestId('feedback').filter({ hasText: 'Correct.' }), 'the "Correct." message');
   await open('#/lessons');
-  assert.match(await page.locator('.toc__item').nth(16).innerText(), /1 \/ 9/);
+  assert.match(await page.locator('.toc__item').nth(16).innerText(), /1 \/ 10/);
 }
 
 export async function theAnswerKeyHasTheSeniorExercisesWithEachStudentsNumbers({ page, open }) {
@@ -154,4 +154,53 @@ export async function switchingArrivalsShowsTheControlsTheyUse({ page, open }) {
   assert.equal(await control('clients').count(), 0, 'no clients under random arrivals');
   await control('arrivals').locator('select').selectOption('closed');
   await expectVisible(control('clients'), 'the clients again');
+}
+
+/**
+ * Lesson 16's timeout at the healthy p90: at a steady 160 a second with no
+ * spike, the widget's run ends with no answer in time (the load chart
+ * says so to a screen reader too); at 500 ms, above the healthy p99, the
+ * same load holds. The lesson's claims check the figures on twenty seeds;
+ * this checks the learner's widget shows it.
+ */
+export async function aTimeoutAtTheP90BringsThePoolDownInItsWidget({ page, open }) {
+  const widgets = await openLesson(page, open, LESSONS[2]);
+  const w = widgets.filter({ hasText: 'give up after 0.22 s' });
+  assert.equal(await w.count(), 1, 'one widget of the timeout at the p90');
+  await w.scrollIntoViewIfNeeded();
+  await runToEnd(page, w);
+  const load = w.getByRole('img', { name: /^Requests per second over simulated time/ });
+  const said = await load.getAttribute('aria-label');
+  assert.match(said, /finished in time \(goodput\) from 0 to [\d,.]+, highest at [\d,.]+ s, 0 at the end/, said);
+  assert.match(said, /retries from /, said);
+  await w.screenshot({ path: path.join(SCREENSHOTS, 'senior-timeout-p90-widget.png') });
+  // Above the healthy p99: the same load holds.
+  const box = w.locator('.control[data-field="timeout_ms"] .control__box');
+  await box.fill('500');
+  await box.press('Enter');
+  await runToEnd(page, w);
+  const held = await load.getAttribute('aria-label');
+  assert.match(held, /finished in time \(goodput\) from [\d,.]+ to [\d,.]+, highest at [\d,.]+ s, 1[4-7]\d at the end/, held);
+  await w.screenshot({ path: path.join(SCREENSHOTS, 'senior-timeout-p99-widget.png') });
+}
+
+/**
+ * Lesson 17's burst: 400 a second for 5 s from 30 s. Its widget's line
+ * peaks during or just after the burst, in the hundreds, and is empty
+ * again by the end, as the text says (a screen reader hears it from the
+ * chart's label).
+ */
+export async function aBurstShowsInTheLineOverTime({ page, open }) {
+  const widgets = await openLesson(page, open, LESSONS[3]);
+  const w = widgets.filter({ hasText: '400 a second for 5 s from 30 s' });
+  assert.equal(await w.count(), 1, 'one widget of the burst');
+  await w.scrollIntoViewIfNeeded();
+  await runToEnd(page, w);
+  const said = await w.getByRole('img', { name: /^Requests in line and inside/ }).getAttribute('aria-label');
+  const m = said.match(/in line from 0 to ([\d,]+), highest at ([\d.]+) s, 0 at the end/);
+  assert.ok(m, said);
+  const peak = Number(m[1].replace(/,/g, ''));
+  assert.ok(peak >= 500 && peak <= 1200, `the line peaked at ${peak}: ${said}`);
+  assert.ok(Number(m[2]) >= 30 && Number(m[2]) <= 40, `the line peaked at ${m[2]} s: ${said}`);
+  await w.screenshot({ path: path.join(SCREENSHOTS, 'senior-burst-widget.png') });
 }

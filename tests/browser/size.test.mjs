@@ -164,13 +164,17 @@ import { DIST } from './harness.mjs';
  * number, shown on the card; why "Check it in the simulator" is not
  * offered yet said on the page; the signs' heading under a figures
  * heading), +1.9 KB, measured by building the same commit with and
- * without them: the app 457.2 KB. Budget 458.
+ * without them: the app 457.2 KB. Budget 458. The time series told in
+ * words in each chart's label (each line's lowest, highest, when it
+ * peaked and its last value: a screen reader heard only the title),
+ * +0.9 KB: the app 458.1 KB (as reactive labels, 1.2 KB: set on the
+ * canvas as it is drawn instead). Budget 459.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 458;
+const BUDGET_KB = 459;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
