@@ -165,7 +165,7 @@ export async function switchingArrivalsShowsTheControlsTheyUse({ page, open }) {
  */
 export async function aTimeoutAtTheP90BringsThePoolDownInItsWidget({ page, open }) {
   const widgets = await openLesson(page, open, LESSONS[2]);
-  const w = widgets.filter({ hasText: 'give up after 0.22 s' });
+  const w = widgets.filter({ hasText: 'give up after 220 ms' });
   assert.equal(await w.count(), 1, 'one widget of the timeout at the p90');
   await w.scrollIntoViewIfNeeded();
   await runToEnd(page, w);
