@@ -33,6 +33,16 @@ async function openLesson(page, open, lesson) {
   return widgets;
 }
 
+/** Opens `lesson`, finds its one widget whose text has `text`, runs it to the end. */
+async function runWidget(page, open, lesson, text) {
+  const widgets = await openLesson(page, open, lesson);
+  const w = widgets.filter({ hasText: text });
+  assert.equal(await w.count(), 1, `one widget with '${text}' in ${lesson.slug}`);
+  await w.scrollIntoViewIfNeeded();
+  await runToEnd(page, w);
+  return w;
+}
+
 export async function eachSeniorLessonShowsItsWidgetsAndExercises({ page, open, screenshot }) {
   for (const lesson of LESSONS) {
     const widgets = await openLesson(page, open, lesson);
@@ -63,11 +73,7 @@ export async function theRetryStormShowsOnTheLoadChart({ page, open }) {
  * limit, in the widget the lesson points at.
  */
 export async function aFullPoolSaysItsThreadsWaitForCores({ page, open }) {
-  const widgets = await openLesson(page, open, LESSONS[1]);
-  const full = widgets.filter({ hasText: 'a pool of 40 on 4 cores' });
-  assert.equal(await full.count(), 1, 'one widget of the pool of 40');
-  await full.scrollIntoViewIfNeeded();
-  await runToEnd(page, full);
+  const full = await runWidget(page, open, LESSONS[1], 'a pool of 40 on 4 cores');
   const cells = (row) => full.getByTestId(row).locator('td');
   const done = Number((await cells('fig-throughput').nth(0).textContent()).replace(/[^\d.]/g, ''));
   assert.ok(done >= 352 && done <= 378, `the pool of 40 finished ${done} rps`);
@@ -164,11 +170,7 @@ export async function switchingArrivalsShowsTheControlsTheyUse({ page, open }) {
  * this checks the learner's widget shows it.
  */
 export async function aTimeoutAtTheP90BringsThePoolDownInItsWidget({ page, open }) {
-  const widgets = await openLesson(page, open, LESSONS[2]);
-  const w = widgets.filter({ hasText: 'give up after 220 ms' });
-  assert.equal(await w.count(), 1, 'one widget of the timeout at the p90');
-  await w.scrollIntoViewIfNeeded();
-  await runToEnd(page, w);
+  const w = await runWidget(page, open, LESSONS[2], 'give up after 220 ms');
   const load = w.getByRole('img', { name: /^Requests per second over simulated time/ });
   const said = await load.getAttribute('aria-label');
   assert.match(said, /finished in time \(goodput\) from 0 to [\d,.]+, highest at [\d,.]+ s, 0 at the end/, said);
@@ -191,11 +193,7 @@ export async function aTimeoutAtTheP90BringsThePoolDownInItsWidget({ page, open 
  * chart's label).
  */
 export async function aBurstShowsInTheLineOverTime({ page, open }) {
-  const widgets = await openLesson(page, open, LESSONS[3]);
-  const w = widgets.filter({ hasText: '400 a second for 5 s from 30 s' });
-  assert.equal(await w.count(), 1, 'one widget of the burst');
-  await w.scrollIntoViewIfNeeded();
-  await runToEnd(page, w);
+  const w = await runWidget(page, open, LESSONS[3], '400 a second for 5 s from 30 s');
   const said = await w.getByRole('img', { name: /^Requests in line and inside/ }).getAttribute('aria-label');
   const m = said.match(/in line from 0 to ([\d,]+), highest at ([\d.]+) s, 0 at the end/);
   assert.ok(m, said);
