@@ -529,14 +529,13 @@ pub fn chart_summary(chart: &Chart) -> String {
                     |m, &(t, y)| if y > m.1 { (t, y) } else { m },
                 );
             let low = s.points.iter().map(|p| p.1).fold(f64::MAX, f64::min);
-            Some(if num(low) == num(top) {
-                format!("{} {} throughout", s.label, num(top))
+            let (low, top) = (num(low), num(top));
+            Some(if low == top {
+                format!("{} {top} throughout", s.label)
             } else {
                 format!(
-                    "{} from {} to {}, highest at {} s, {} at the end",
+                    "{} from {low} to {top}, highest at {} s, {} at the end",
                     s.label,
-                    num(low),
-                    num(top),
                     tellers_sim::text::fmt_count(t_top),
                     num(last)
                 )

@@ -102,6 +102,14 @@ impl Lesson {
             .enumerate()
             .map(|(i, e)| (format!("{}.{}", self.number, i + 1), e))
     }
+
+    /// The number of the exercise `id` as [`Lesson::numbered_exercises`]
+    /// gives it; `None` when this lesson has no such exercise.
+    pub fn exercise_number(&self, id: &str) -> Option<String> {
+        self.numbered_exercises()
+            .find(|(_, e)| e.id == id)
+            .map(|(n, _)| n)
+    }
 }
 
 /// The whole course, in order.

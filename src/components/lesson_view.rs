@@ -47,16 +47,6 @@ fn predictions(segments: &[Segment], slug: &str) -> Vec<Option<Prediction>> {
         .collect()
 }
 
-/// The number of the exercise at segment `i` of `lesson`, as the answer key
-/// and the results number it (`4.2`: lesson 4's second exercise).
-fn exercise_number(lesson: &Lesson, i: usize) -> String {
-    let before = lesson.segments[..i]
-        .iter()
-        .filter(|s| matches!(s, Segment::Exercise(_)))
-        .count();
-    format!("{}.{}", lesson.number, before + 1)
-}
-
 /// The view of segment `i` of `lesson`.
 fn segment_view(lesson: &Lesson, i: usize, predictions: &[Option<Prediction>]) -> AnyView {
     let (seg, slug) = (&lesson.segments[i], &lesson.slug);
@@ -76,7 +66,7 @@ fn segment_view(lesson: &Lesson, i: usize, predictions: &[Option<Prediction>]) -
             view! { <LessonSim block=block.clone() key prediction /> }.into_any()
         }
         Segment::Exercise(ex) => {
-            let number = exercise_number(lesson, i);
+            let number = lesson.exercise_number(&ex.id).unwrap_or_default();
             view! { <ExerciseCard exercise=ex.clone() lesson=slug.to_string() number /> }.into_any()
         }
     }
@@ -216,13 +206,16 @@ mod tests {
     use super::*;
     use crate::course_data::compiled_course;
 
-    /// A card's number is the one the answer key and the results give it.
+    /// A card's number is the one the answer key and the results give it,
+    /// in the order the cards come.
     #[test]
     fn an_exercise_is_numbered_as_the_key_numbers_it() {
         for lesson in &compiled_course().lessons {
             let cards: Vec<String> = (0..lesson.segments.len())
-                .filter(|&i| matches!(lesson.segments[i], Segment::Exercise(_)))
-                .map(|i| exercise_number(lesson, i))
+                .filter_map(|i| match &lesson.segments[i] {
+                    Segment::Exercise(ex) => lesson.exercise_number(&ex.id),
+                    _ => None,
+                })
                 .collect();
             let key: Vec<String> = lesson.numbered_exercises().map(|(n, _)| n).collect();
             assert_eq!(cards, key, "{}", lesson.slug);
