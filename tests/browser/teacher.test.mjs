@@ -100,6 +100,12 @@ export async function theLetterKeysCanBeTurnedOffAndStayOff({ page, open }) {
   await presenterIs(true, 'p turned on again presents');
   await page.keyboard.press('p');
   await presenterIs(false, 'p again leaves presenter mode');
+  // The link is written a few times a second, not on every change: wait
+  // until it says presenter mode is off, or the reload below opens in it
+  // (and presenter mode hides the box).
+  await page
+    .waitForFunction(() => !location.hash.includes('presenter=1'))
+    .catch((e) => assert.fail(`the link still says presenter mode: ${e.message}`));
   // Anything kept but "0" leaves them on.
   await page.evaluate(() => localStorage.setItem('tellers.letter-keys', '{"garbled'));
   await page.reload();
