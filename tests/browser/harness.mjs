@@ -189,50 +189,84 @@ export const LONG_TASK_MS = 50;
 /**
  * Watches the page's long tasks from its first script on. `reset()` forgets
  * those so far (start-up has its own benchmark); `over()` gives the tasks
- * over 50 ms since, ms.
+ * over 50 ms since, ms. A walk of many steps names each with `step(name)`
+ * before it does it; `overBySteps()` then gives each long task with the
+ * step it came in (`{ step, ms }`), so a task can be told from the machine's
+ * stalls by coming back in the same step (`expectNoLongTaskWhenRepeated`).
  */
 export async function watchLongTasks(page) {
   await page.addInitScript(() => {
     window.__longTasks = [];
+    window.__steps = [];
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   });
+  const long = async () => (await page.evaluate(() => window.__longTasks)).filter((t) => t.duration > LONG_TASK_MS);
   return {
     reset: () =>
       page.evaluate(() => {
         window.__longTasks = [];
+        window.__steps = [];
       }),
-    over: async () => (await page.evaluate(() => window.__longTasks)).filter((d) => d > LONG_TASK_MS).map(Math.round),
+    step: (name) => page.evaluate((n) => window.__steps.push({ name: n, at: performance.now() }), name),
+    over: async () => (await long()).map((t) => Math.round(t.duration)),
+    overBySteps: async () => {
+      const steps = await page.evaluate(() => window.__steps);
+      return (await long()).map((t) => ({
+        step: steps.findLast((s) => s.at <= t.start)?.name ?? '(before the first step)',
+        ms: Math.round(t.duration),
+      }));
+    },
   };
 }
 
 /**
  * Runs `walk` (something a learner does) and fails if it made a task over
- * 50 ms, unless that task does not come back when the walk is done once more.
+ * 50 ms, unless that task does not come back when the walk is done again.
  *
- * Why once more: this 2-core machine is shared with the test runner and the
+ * Why again: this 2-core machine is shared with the test runner and the
  * browser's other processes, and it stalls pages that run no script at all
  * (the start-up benchmark's static HTML copy of the page has had tasks of
- * 57-115 ms in its loads). A stall like that lands on a random walk now and
+ * 57-161 ms in its loads). A stall like that lands on a random walk now and
  * then (about one full run in four, each time in another test);
  * a task the app makes comes back each time the walk is done. Every long
- * task of the first walk is printed, so it is said, not hidden.
- * `walk(attempt)` gets 1 or 2 and must reset what it counts itself
+ * task is printed, so it is said, not hidden.
+ * `walk(attempt)` gets 1, 2 or 3 and must reset what it counts itself
  * (e.g. with `watchLongTasks(page).reset()`); it returns `over`, what it
  * saw past its limit (the tasks over 50 ms, ms), and may add `described`,
  * those figures in words for the message.
+ *
+ * A long walk (fifty steps) is stalled somewhere in both of two walks more
+ * often, so it also returns `steps`, the step of each long task (from
+ * `overBySteps()`): it then fails only if one step made a long task in each
+ * of three walks (a stall landing on the same one of fifty steps twice
+ * running is about one in fifty; three times, one in 2,500), and says
+ * which.
  */
 export async function expectNoLongTaskWhenRepeated(what, walk) {
+  const said = (r) =>
+    r.described ?? (r.steps ? r.steps.map((s) => `${s.ms} ms in ${s.step}`).join(', ') : r.over.join(', ') + ' ms');
   const first = await walk(1);
   if (first.over.length === 0) return;
-  console.log(`     ${what}: long tasks ${first.described ?? first.over.join(', ') + ' ms'}; doing it again`);
+  console.log(`     ${what}: long tasks ${said(first)}; doing it again`);
   const second = await walk(2);
+  if (!first.steps) {
+    assert.deepEqual(second.over, [], `${what}: long tasks both times: ${said(first)}, then ${said(second)}`);
+    return;
+  }
+  const stepsOf = (r) => new Set(r.steps.map((s) => s.step));
+  const both = [...stepsOf(first)].filter((s) => stepsOf(second).has(s));
+  if (both.length === 0) {
+    if (second.over.length > 0) console.log(`     ${what}: long tasks ${said(second)}: in other steps than the first time`);
+    return;
+  }
+  console.log(`     ${what}: long tasks ${said(second)}: in the same step twice (${both.join('; ')}); a third time`);
+  const third = await walk(3);
+  const each = both.filter((s) => stepsOf(third).has(s));
   assert.deepEqual(
-    second.over,
+    each,
     [],
-    `${what}: long tasks both times: ${first.described ?? first.over.join(', ') + ' ms'}, then ${
-      second.described ?? second.over.join(', ') + ' ms'
-    }`,
+    `${what}: a long task in the same step each of three times: ${said(first)}; then ${said(second)}; then ${said(third)}`,
   );
 }

@@ -6,6 +6,7 @@
 //
 //   node tests/browser/run.mjs          all tests
 //   node tests/browser/run.mjs home     only files whose name contains "home"
+//   node tests/browser/run.mjs home keys   only tests in those whose name contains "keys"
 //
 // A test receives { page, open, screenshot }; a failing test also leaves
 // artifacts/screenshots/FAILED-<file>-<test>.png.
@@ -25,6 +26,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 async function main() {
   const filter = process.argv[2] ?? '';
+  // A second argument keeps only the tests whose name holds it.
+  const only = process.argv[3] ?? '';
   try {
     await fs.access(path.join(DIST, 'index.html'));
   } catch {
@@ -50,7 +53,7 @@ async function main() {
     for (const file of files) {
       const module = await import(pathToFileURL(path.join(here, file)).href);
       for (const [name, test] of Object.entries(module)) {
-        if (typeof test !== 'function') continue;
+        if (typeof test !== 'function' || !name.includes(only)) continue;
         const stem = file.replace(/\.test\.mjs$/, '');
         const label = `${stem} › ${name}`;
         const started = Date.now();
