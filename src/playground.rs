@@ -183,6 +183,13 @@ pub enum Shortcut {
     Presenter,
 }
 
+impl Shortcut {
+    /// A single letter's action, which the "Letter keys" box turns off.
+    pub fn is_letter(self) -> bool {
+        matches!(self, Shortcut::FullScreen | Shortcut::Presenter)
+    }
+}
+
 /// The playground's keys, in the legend's order: the key (as
 /// `KeyboardEvent.key` names it; a letter in either case), as the legend
 /// shows it, its action and what it does. [`shortcut`] reads its keys here.
@@ -195,18 +202,29 @@ pub const KEYS: [(&str, &str, Shortcut, &str); 4] = [
 
 /// The keys' legend, as HTML: "Keys: " then each key as shown in a
 /// `<kbd>` and what it does, the last ending the sentence, then the box
-/// that turns the letter keys on and off, ticked when `letters` are on (its
-/// change is heard by the legend). Only the fixed text of [`KEYS`] goes in
-/// (nothing a person typed).
+/// that turns the letter keys on and off, ticked when `letters` are on and
+/// naming them ("Letter keys (f, p)"); its change is heard by the legend.
+/// The letter keys are listed in a `keys__letters` span, which the style
+/// sheet hides while the box is unticked (no script redraws the legend,
+/// which would take the box's keyboard focus away). Only the fixed text of
+/// [`KEYS`] goes in (nothing a person typed).
 pub fn keys_legend_html(letters: bool) -> String {
     let mut out = String::from("Keys: ");
-    for (i, (_, shown, _, does)) in KEYS.iter().enumerate() {
-        let end = if i + 1 < KEYS.len() { ", " } else { "." };
-        out.push_str(&format!("<kbd>{shown}</kbd> {does}{end}"));
+    let mut named = Vec::new();
+    for (i, (_, shown, action, does)) in KEYS.iter().enumerate() {
+        let sep = if i == 0 { "" } else { ", " };
+        let key = format!("{sep}<kbd>{shown}</kbd> {does}");
+        if action.is_letter() {
+            named.push(*shown);
+            out.push_str(&format!("<span class=\"keys__letters\">{key}</span>"));
+        } else {
+            out.push_str(&key);
+        }
     }
     let ticked = if letters { " checked" } else { "" };
     out + &format!(
-        " <label><input type=\"checkbox\" data-testid=\"letter-keys\"{ticked}> Letter keys (f, p)</label>"
+        ". <label><input type=\"checkbox\" data-testid=\"letter-keys\"{ticked}> Letter keys ({})</label>",
+        named.join(", ")
     )
 }
 
@@ -267,9 +285,9 @@ pub fn shortcut(key: &str, focus: Focus, letters: bool) -> Option<Shortcut> {
     let here = match action {
         Shortcut::PlayPause => !matches!(focus, Focus::Button { keyboard: true }),
         Shortcut::Step => matches!(focus, Focus::Page | Focus::Button { .. }),
-        Shortcut::FullScreen | Shortcut::Presenter => letters,
+        Shortcut::FullScreen | Shortcut::Presenter => true,
     };
-    here.then_some(*action)
+    (here && (letters || !action.is_letter())).then_some(*action)
 }
 
 /// A preset as the menu offers it: what it shows first, so a box cut
@@ -465,15 +483,38 @@ mod tests {
         }
     }
 
+    /// [`keys_legend_html`] as it reads with the letter keys `letters` (on or
+    /// off): the style sheet hides the `keys__letters` spans while they are
+    /// off (the browser test of the letter keys reads the page itself).
+    fn keys_legend_read(letters: bool) -> String {
+        let mut html = keys_legend_html(letters);
+        while !letters {
+            let Some(at) = html.find("<span class=\"keys__letters\">") else {
+                break;
+            };
+            let end = html[at..]
+                .find("</span>")
+                .map_or(html.len(), |e| at + e + 7);
+            html.replace_range(at..end, "");
+        }
+        html
+    }
+
     #[test]
     fn the_legend_lists_exactly_the_keys_shortcut_takes() {
         assert_eq!(
             keys_legend_html(true),
-            "Keys: <kbd>Space</kbd> play or pause, <kbd>→</kbd> one event, \
-             <kbd>f</kbd> full screen, <kbd>p</kbd> presenter mode. \
+            "Keys: <kbd>Space</kbd> play or pause, <kbd>→</kbd> one event\
+             <span class=\"keys__letters\">, <kbd>f</kbd> full screen</span>\
+             <span class=\"keys__letters\">, <kbd>p</kbd> presenter mode</span>. \
              <label><input type=\"checkbox\" data-testid=\"letter-keys\" checked> Letter keys (f, p)</label>"
         );
-        assert!(keys_legend_html(false).ends_with("\"letter-keys\"> Letter keys (f, p)</label>"));
+        // Turned off, the letters leave the legend as read; the box still names them.
+        assert_eq!(
+            keys_legend_read(false),
+            "Keys: <kbd>Space</kbd> play or pause, <kbd>→</kbd> one event. \
+             <label><input type=\"checkbox\" data-testid=\"letter-keys\"> Letter keys (f, p)</label>"
+        );
         for (key, _, action, _) in KEYS {
             assert_eq!(shortcut(key, Focus::Page, true), Some(action), "{key:?}");
         }
@@ -495,19 +536,24 @@ mod tests {
             "Delete",
         ];
         let chars: Vec<String> = (b' '..=b'~').map(|b| (b as char).to_string()).collect();
-        for key in named
-            .iter()
-            .copied()
-            .chain(chars.iter().map(String::as_str))
-        {
-            let listed = KEYS
+        for letters in [true, false] {
+            let legend = keys_legend_read(letters);
+            let legend = &legend[..legend.find("<label>").unwrap()];
+            for key in named
                 .iter()
-                .any(|(k, ..)| *k == key || k.eq_ignore_ascii_case(key) && key.len() == 1);
-            assert_eq!(
-                shortcut(key, Focus::Page, true).is_some(),
-                listed,
-                "{key:?}"
-            );
+                .copied()
+                .chain(chars.iter().map(String::as_str))
+            {
+                let listed = KEYS.iter().any(|(k, shown, ..)| {
+                    (*k == key || k.eq_ignore_ascii_case(key) && key.len() == 1)
+                        && legend.contains(&format!("<kbd>{shown}</kbd>"))
+                });
+                assert_eq!(
+                    shortcut(key, Focus::Page, letters).is_some(),
+                    listed,
+                    "{key:?}, letter keys on: {letters}"
+                );
+            }
         }
     }
 

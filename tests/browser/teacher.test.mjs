@@ -55,8 +55,13 @@ export async function theLetterKeysCanBeTurnedOffAndStayOff({ page, open }) {
   const letters = page.getByRole('checkbox', { name: 'Letter keys (f, p)', exact: true });
   await expectVisible(letters, 'the letter keys box beside the legend');
   assert.ok(await letters.isChecked(), 'on at first');
+  const legend = page.locator('.playground__keys');
+  assert.match(await legend.innerText(), /p presenter mode\./);
   await letters.uncheck();
   assert.equal(await page.evaluate(() => localStorage.getItem('tellers.letter-keys')), '0');
+  assert.ok(await letters.evaluate((e) => e === document.activeElement), 'the box keeps the focus');
+  // The legend lists only the keys that act.
+  assert.match(await legend.innerText(), /^Keys: Space play or pause, → one event\.\s+Letter keys \(f, p\)$/);
   // After a click on Play (a classroom's way), f and p do nothing.
   const presenting = () => page.locator('.playground--presenter').count();
   await byTestId(page, 'play').click();
@@ -92,6 +97,7 @@ export async function theLetterKeysCanBeTurnedOffAndStayOff({ page, open }) {
   // Ticked again, p works again.
   await letters.check();
   assert.equal(await page.evaluate(() => localStorage.getItem('tellers.letter-keys')), '1');
+  assert.match(await legend.innerText(), /f full screen, p presenter mode\./);
   const presenterIs = (on, what) =>
     page
       .waitForFunction((want) => !!document.querySelector('.playground--presenter') === want, on)
