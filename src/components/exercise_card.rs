@@ -306,15 +306,17 @@ pub fn ExerciseCard(
     let kind_label = ex.with_value(|e| format!("Exercise {number} · {}", kind_label(e.kind)));
     view! {
         <form class="exercise" id=format!("ex-{id}") tabindex="-1" on:submit=on_submit data-testid="exercise">
-            <p class="exercise__kind">
-                {kind_label}
+            // A heading each, so a screen reader's list of headings finds
+            // every exercise under the lesson's "Exercises".
+            <div class="exercise__kind">
+                <h3 class="exercise__title">{kind_label}</h3>
                 <a class="exercise__link" href=lesson_href(&lesson, Some(&id)) aria-label=format!("Link to exercise {number}")>
                     "#"
                 </a>
                 <span class="exercise__solved" aria-live="polite">
                     {move || if solved.get() { "✓ solved" } else { "" }}
                 </span>
-            </p>
+            </div>
             {body}
         </form>
     }

@@ -541,6 +541,9 @@ export async function eachExercisesButtonsAndLinkAreNamedForIt({ page, open }) {
   assert.ok(count >= 3, `${count} exercises`);
   const first = cards.first();
   assert.match(await first.locator('.exercise__kind').textContent(), /^Exercise 4\.1 · /, 'the number shown');
+  // Each is a heading under the lesson's Exercises, named by its number.
+  const headings = await page.getByRole('heading', { level: 3, name: /^Exercise 4\.\d+ · / }).allTextContents();
+  assert.equal(headings.length, count, `exercise headings: ${headings.join(' | ')}`);
   // What is written on them stays as it was.
   assert.equal((await first.getByTestId('check').textContent()).trim(), 'Check');
   assert.equal((await first.locator('.exercise__link').textContent()).trim(), '#');
