@@ -712,9 +712,10 @@ fn an_answer_to_the_precision_the_prompt_asks_for_is_right() {
 
 /// Words of a lesson's prose: what the learner reads between the blocks,
 /// headings and predict questions included; front matter and fenced blocks
-/// (sim blocks, claims, exercises) left out. A word is a run of non-spaces
-/// with a letter or a digit in it, so "×", "=" and "−" between numbers
-/// are not words.
+/// (sim blocks, claims, exercises) left out, and the `{claim: …}` markers,
+/// which the page does not show. A word is a run of non-spaces with a
+/// letter or a digit in it, so "×", "=" and "−" between numbers are not
+/// words.
 fn prose_words(markdown: &str) -> usize {
     let body = markdown
         .strip_prefix("---")
@@ -728,7 +729,14 @@ fn prose_words(markdown: &str) -> usize {
             continue;
         }
         if !in_fence {
-            words += line
+            let mut shown = String::new();
+            let mut rest = line;
+            while let Some(open) = rest.find("{claim:") {
+                shown.push_str(&rest[..open]);
+                rest = rest[open..].split_once('}').map_or("", |(_, after)| after);
+            }
+            shown.push_str(rest);
+            words += shown
                 .split_whitespace()
                 .filter(|w| w.chars().any(char::is_alphanumeric))
                 .count();
@@ -739,7 +747,7 @@ fn prose_words(markdown: &str) -> usize {
 
 #[test]
 fn prose_words_leave_out_front_matter_and_blocks() {
-    let text = "---\ntitle: Not counted here\n---\n\n## The question\n\nOne two 4 × 10 = 40 ms.\n\n```sim\n{\"caption\": \"not prose\"}\n```\n\n$a = b$ done.\n";
+    let text = "---\ntitle: Not counted here\n---\n\n## The question\n\nOne two 4 × 10 = 40 ms. {claim: not-shown, nor-this}\n\n```sim\n{\"caption\": \"not prose\"}\n```\n\n$a = b$ done.\n";
     // The, question, One, two, 4, 10, 40, ms., $a, b$, done. (= and × are not words)
     assert_eq!(prose_words(text), 11);
 }
