@@ -488,10 +488,10 @@ mod tests {
     /// off (the browser test of the letter keys reads the page itself).
     fn keys_legend_read(letters: bool) -> String {
         let mut html = keys_legend_html(letters);
-        while !letters {
-            let Some(at) = html.find("<span class=\"keys__letters\">") else {
-                break;
-            };
+        while let Some(at) = html
+            .find("<span class=\"keys__letters\">")
+            .filter(|_| !letters)
+        {
             let end = html[at..]
                 .find("</span>")
                 .map_or(html.len(), |e| at + e + 7);
