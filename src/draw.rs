@@ -504,8 +504,10 @@ pub const DEP_PART: f64 = 44.0;
 /// Height of one of the dependency's parts on one line (wide), CSS px.
 pub const DEP_ROW: f64 = 26.0;
 
-/// Narrower than this, the scene's sections stack, CSS px.
-pub const SCENE_WIDE_FROM: f64 = 720.0;
+/// Narrower than this, the scene's sections stack, CSS px. A lesson's
+/// column on a laptop (about 710 px) takes the three columns: stacked, its
+/// scene was 680 px tall, more than a 768 px screen shows beside Play.
+pub const SCENE_WIDE_FROM: f64 = 700.0;
 
 /// How much the scene's drawing follows the page's larger type (`fit.zoom`,
 /// 1–2) on a canvas `fit.width` CSS px wide: fully, unless that would make
@@ -743,7 +745,7 @@ fn scene_legend(
         (Key::Fill(th.ink), "request in line"),
     ];
     if loops && counts_drawn {
-        legend.push((Key::Count, "event loop: requests it holds"));
+        legend.push((Key::Count, "event loop: requests running or queued on it"));
     }
     if workers {
         legend.push((Key::Outline, "worker thread"));
@@ -1273,12 +1275,18 @@ mod tests {
         };
         assert_eq!(labels(false, false, true).len(), 5);
         let loops = labels(true, false, true);
-        assert_eq!(loops.last(), Some(&"event loop: requests it holds"));
+        assert_eq!(
+            loops.last(),
+            Some(&"event loop: requests running or queued on it")
+        );
         assert_eq!(labels(true, false, false).len(), 5);
         let both = labels(true, true, true);
         assert_eq!(
             both[5..],
-            ["event loop: requests it holds", "worker thread"]
+            [
+                "event loop: requests running or queued on it",
+                "worker thread"
+            ]
         );
     }
 
@@ -1312,7 +1320,7 @@ mod tests {
     #[test]
     fn the_scene_fits_every_width_from_a_small_phone_up() {
         let widths = [
-            240.0, 300.0, 342.0, 390.0, 500.0, 719.0, 720.0, 880.0, 960.0, 1400.0,
+            240.0, 300.0, 342.0, 390.0, 500.0, 699.0, 700.0, 710.0, 720.0, 880.0, 960.0, 1400.0,
         ];
         for (width, dep) in widths.iter().flat_map(|&w| (0..=2).map(move |d| (w, d))) {
             let m = measure_at(width);
@@ -1401,7 +1409,7 @@ mod tests {
         });
         assert!(z > 1.0 && 740.0 / z >= SCENE_WIDE_FROM, "{z}");
         // Whole device pixels at that zoom still give the three columns.
-        for width in [720.0, 720.4, 744.0, 744.6, 800.0] {
+        for width in [700.0, 700.4, 720.0, 720.4, 744.0, 744.6, 800.0] {
             let z = scene_zoom(Fit { width, zoom: 1.1 });
             let px = width.round();
             assert!(px / z >= SCENE_WIDE_FROM, "{width}: {z}");
@@ -1433,7 +1441,7 @@ mod tests {
             slot_line: 9_999,
         };
         let lines = dep_lines(&dep);
-        for width in [300.0, 390.0, 719.0, 720.0, 960.0, 1400.0] {
+        for width in [300.0, 390.0, 699.0, 700.0, 720.0, 960.0, 1400.0] {
             let lay = scene_layout(width, &LEGEND, &measure_at(width), lines.len());
             let f = lay.fonts;
             let em = |s: &str, px: f64| s.chars().count() as f64 * px * 0.6;
@@ -1459,5 +1467,25 @@ mod tests {
         // The desktop layout is the one the scene always had at 960 px.
         assert_eq!(desk.tellers.w, 380.0);
         assert_eq!(desk.height, 402.0);
+        // A lesson's column on a laptop gets the columns, and the side
+        // columns' longest lines fit them (at 0.55 em a letter, about what
+        // system-ui measures).
+        let lesson = scene_layout(710.0, &LEGEND, &measure_at(710.0), 0);
+        assert!(lesson.line.x < lesson.tellers.x && lesson.line.y == lesson.back.y);
+        let narrowest = scene_layout(SCENE_WIDE_FROM, &LEGEND, &measure_at(700.0), 0);
+        let f = narrowest.fonts;
+        let em = |s: &str, px: f64| s.chars().count() as f64 * px * 0.55;
+        for (line, px) in [
+            ("Line: 99,999", f.px[0]),
+            ("waiting for a teller", f.px[1]),
+            ("Back office: 99,999", f.px[0]),
+            ("waiting off the CPU", f.px[1]),
+        ] {
+            assert!(em(line, px) <= narrowest.line.w, "{line}");
+        }
+        // An outcome row: square, label, and its count at the right.
+        assert!(
+            24.0 + em("Timed out", f.px[1]) + 8.0 + em("999,999", f.px[3]) <= narrowest.outcomes.w
+        );
     }
 }

@@ -29,8 +29,9 @@ pub fn LessonContents(
                             <span class="toc__title">{l.title.clone()}</span>
                             <span class="toc__summary">{l.summary.clone()}</span>
                         </span>
-                        <span class="toc__done" aria-label="exercises solved">
-                            {move || format!("{} / {}", done(), total)}
+                        // Its exercises solved, said in words ("2 / 4 solved").
+                        <span class="toc__done">
+                            {move || format!("{} / {} solved", done(), total)}
                         </span>
                     </a>
                 </li>

@@ -125,6 +125,9 @@ export async function theSimulatorConfirmsAnAnswer({ page, open }) {
   // is solved (or its solution opened), not before.
   const simCheck = card.getByTestId('sim-check');
   assert.ok(await simCheck.isDisabled(), 'not before an answer');
+  // It looks it: dimmed, unlike the Hint button beside it.
+  const opacity = (l) => l.evaluate((e) => Number(getComputedStyle(e).opacity));
+  assert.ok((await opacity(simCheck)) < 0.7, `a disabled button is dimmed: opacity ${await opacity(simCheck)}`);
   // Why not is said on the page, and describes the button: a title was
   // reached by no keyboard, touch screen or screen reader.
   assert.equal(await simCheck.getAttribute('title'), null, 'no title');

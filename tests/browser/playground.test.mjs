@@ -208,8 +208,13 @@ export async function playPauseAndStep({ page, open }) {
   for (let i = 0; i < 5; i += 1) await byTestId(page, 'step').click();
   await page.keyboard.press('ArrowRight');
   assert.notEqual(await summary.textContent(), first, 'stepping moved the run');
+  // Play turning into Pause moves none of the buttons beside it.
+  const stepAt = async () => (await byTestId(page, 'step').boundingBox()).x;
+  const before = await stepAt();
   await byTestId(page, 'play').click();
   await page.waitForFunction(() => /^Playing: [0-9.]+ s/.test(document.querySelector('[data-testid="run-status"]').textContent));
+  assert.equal((await byTestId(page, 'play').textContent()).trim(), 'Pause');
+  assert.equal(await stepAt(), before, 'Step stays where it was when Play reads Pause');
   await page.waitForTimeout(600);
   await byTestId(page, 'play').click();
   const paused = await status.textContent();

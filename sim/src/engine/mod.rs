@@ -120,7 +120,9 @@ pub struct TellerView {
     pub kind: TellerKind,
     /// What it does now.
     pub state: TellerState,
-    /// Requests tied to it: held (thread), pinned and queued (loop), or running (worker).
+    /// Requests tied to it: held (thread), running or queued on it (loop: not
+    /// those waiting off the CPU, which the back office shows), or running
+    /// (worker).
     pub load: u32,
 }
 
