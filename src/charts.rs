@@ -817,7 +817,9 @@ pub fn curve_chart(
 /// answered, answered in time, retries); CPU busy; p99 response time per
 /// interval.
 pub fn series_charts(series: &[SeriesPoint]) -> [(&'static str, Chart); 4] {
-    let t_max = series.last().map_or(1.0, |p| p.t_s).max(1.0);
+    // The run's own length: a batch over in 0.1 s fills the axis too
+    // (a floor of 1 s once squeezed it into the first tenth).
+    let t_max = series.last().map_or(1.0, |p| p.t_s).max(1e-3);
     let pts = |f: fn(&SeriesPoint) -> f64| series.iter().map(|p| (p.t_s, f(p))).collect::<Vec<_>>();
     let line = pts(|p| p.line);
     let inside = pts(|p| p.in_flight);
@@ -1339,6 +1341,9 @@ mod tests {
         assert_eq!(load.series[at("finished")].mark, Mark::Dashed);
         assert_eq!(a.x, (0.0, 2.0));
         assert!(a.y.1 >= 12.0);
+        // A run over in a tenth of a second spans the axis.
+        let short = [SeriesPoint { t_s: 0.1, ..pts[0] }];
+        assert_eq!(series_charts(&short)[0].1.x, (0.0, 0.1));
         assert!(b.y_label.contains('%') && c.y_label.contains("ms"));
         assert_eq!(
             c.series[0].points.len(),

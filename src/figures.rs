@@ -90,6 +90,17 @@ pub fn figures_caption(s: &Scenario, finished: bool) -> String {
     }
 }
 
+/// The theory column's heading: "Theory", or, where a load schedule changes
+/// the rate, the rate theory works from ("Theory at 150 rps, the first
+/// step"), so its steady figures beside a run that falls over read as what
+/// they are.
+pub fn theory_heading(th: &Theory) -> String {
+    match th.offered_rps {
+        Some(rps) if !th.steady_load => format!("Theory at {}, the first step", fmt_rps(rps)),
+        _ => "Theory".to_owned(),
+    }
+}
+
 /// The figures table: simulated beside theory, for the figures that matter
 /// to `s`'s model and arrivals. A figure not measured yet says why
 /// ("warming up", "measuring…", "not measured" once the run has ended
@@ -1511,6 +1522,27 @@ mod tests {
             }
         }
         assert!(checked >= 20, "only {checked} widgets in the course");
+    }
+
+    #[test]
+    fn theory_names_the_rate_it_works_from_when_the_load_changes() {
+        // The retry storm's schedule: 150 a second, then 400 for 5 s.
+        let storm = preset("spike-metastable").unwrap();
+        let heading = theory_heading(&theory(&storm));
+        assert!(
+            heading.starts_with("Theory at 150") && heading.ends_with("rps, the first step"),
+            "{heading}"
+        );
+        assert_eq!(
+            theory_heading(&theory(&preset("sale-day").unwrap())),
+            "Theory"
+        );
+        // A schedule whose every step is the same rate is a steady load.
+        let flat = Scenario {
+            rps_schedule: "0:400,10:400".parse().ok(),
+            ..preset("sale-day").unwrap()
+        };
+        assert_eq!(theory_heading(&theory(&flat)), "Theory");
     }
 
     #[test]

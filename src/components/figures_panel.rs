@@ -4,7 +4,7 @@ use tellers_sim::signs::read_signs;
 
 use crate::figures::{
     approx_note, compact_rows, figure_rows, figures_caption, report_json, run_note, signs_heard,
-    FigureRow, RunNote,
+    theory_heading, FigureRow, RunNote,
 };
 use crate::format::units_kept;
 use crate::lab::{Lab, RunState};
@@ -36,7 +36,7 @@ pub fn FiguresPanel(
                     <tr>
                         <th scope="col">"Figure"</th>
                         <th scope="col">"Simulated"</th>
-                        <th scope="col">"Theory"</th>
+                        <th scope="col">{move || theory_heading(&lab.theory.get())}</th>
                     </tr>
                 </thead>
                 <tbody>{move || figure_row_views(rows(), show_theory())}</tbody>
@@ -79,7 +79,7 @@ pub fn FiguresRow(
                     <tr>
                         <th scope="col">"Figure"</th>
                         <th scope="col">"Simulated"</th>
-                        <th scope="col">"Theory"</th>
+                        <th scope="col">{move || theory_heading(&lab.theory.get())}</th>
                     </tr>
                 </thead>
                 <tbody>{move || figure_row_views(rows(), finished())}</tbody>

@@ -428,6 +428,8 @@ export async function aRetryStormPlaysRunsToTheEndAndItsScheduleCanBeEdited({ pa
     return { over: await longTasks.over() };
   });
   await expectVisible(byTestId(page, 'signs').filter({ hasText: 'A retry storm' }), 'the retry storm named');
+  // Theory's steady figures say which rate they are for.
+  assert.match(await byTestId(page, 'figures').locator('thead th').nth(2).textContent(), /^Theory at 150\srps, the first step$/);
   await expectVisible(byTestId(page, 'fig-retries'), 'the retries row');
   await page.locator('.panel--series').scrollIntoViewIfNeeded();
   await screenshot('playground-retry-storm.png');
