@@ -172,13 +172,17 @@ import { DIST } from './harness.mjs';
  * course's one numbering, +0.2 KB (458.3); the letter keys' legend that
  * drops f and p while they are off, +0.2 KB (a script that rewrote the
  * legend cost 0.6 to 0.9; a style rule hides them instead: 458.5); each
- * exercise a heading, +0.2 KB: the app 458.7 KB. Budget 459.
+ * exercise a heading, +0.2 KB: the app 458.7 KB. Budget 459. Theory's
+ * column named for the rate it works from where a schedule changes the
+ * load ("Theory at 150 rps, the first step", a reactive heading in both
+ * tables) and the time series' axis spanning a short run, +0.5 KB: the
+ * app 459.2 KB. Budget 460.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 459;
+const BUDGET_KB = 460;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
