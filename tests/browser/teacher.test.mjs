@@ -173,6 +173,10 @@ export async function presenterModeFitsA720pProjector({ page, open, screenshot }
   // The preset box shows what the preset is before it is cut.
   assert.ok(await presetBeginsInView(page, 'Sale day: 400 rps, 4 cores'), 'the preset is cut before it says what it is');
   await screenshot('presenter-720p.png', { fullPage: false });
+  // The run's four charts sit two by two (a row of three left one alone).
+  const charts = await page.locator('.series-grid canvas').evaluateAll((cs) => cs.map((c) => Math.round(c.getBoundingClientRect().left)));
+  assert.equal(charts.length, 4);
+  assert.equal(new Set(charts).size, 2, `the charts' columns start at ${charts.join(', ')} px`);
   // A slider in the strip changes the run live.
   // Type sizes at 720p, to compare with 1080p's below.
   const sizes = () =>
