@@ -506,12 +506,14 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             _ => bounded(&fmt_count(bound.shown(n, 1)), bound),
         }
     });
-    row(
-        "fig-busy",
-        "Busy threads, loops and workers (mean)",
-        fmt_count(r.mean_busy),
-        busy_theory,
-    );
+    // Named for what this model has: "threads" of a plain pool read
+    // oddly as "threads, loops and workers".
+    let busy_what = match s.model {
+        Model::ThreadPool | Model::ThreadPerRequest => "Busy threads (mean)",
+        Model::EventLoop => "Busy event loops (mean)",
+        Model::EventLoopWorkers => "Busy loops and workers (mean)",
+    };
+    row("fig-busy", busy_what, fmt_count(r.mean_busy), busy_theory);
     // The server's own line, told from a line at the dependency, which
     // the growth counts too (every line: requests inside).
     let for_what = match s.model {
@@ -1522,6 +1524,30 @@ mod tests {
             }
         }
         assert!(checked >= 20, "only {checked} widgets in the course");
+    }
+
+    #[test]
+    fn the_busy_row_names_what_the_model_has() {
+        let label = |model| {
+            let s = Scenario {
+                model,
+                ..preset("sale-day").unwrap()
+            };
+            let r = Report::default();
+            let rows = figure_rows(&s, &r, &theory(&s));
+            rows.iter()
+                .find(|r| r.key == "fig-busy")
+                .unwrap()
+                .label
+                .clone()
+        };
+        assert_eq!(label(Model::ThreadPool), "Busy threads (mean)");
+        assert_eq!(label(Model::ThreadPerRequest), "Busy threads (mean)");
+        assert_eq!(label(Model::EventLoop), "Busy event loops (mean)");
+        assert_eq!(
+            label(Model::EventLoopWorkers),
+            "Busy loops and workers (mean)"
+        );
     }
 
     #[test]
