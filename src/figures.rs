@@ -2009,6 +2009,41 @@ mod tests {
     }
 
     #[test]
+    fn a_run_never_measured_still_says_its_line_keeps_growing() {
+        // Lesson 5's one blocking thread: 100 a second in, 10 out; nobody
+        // who came after the warm-up finishes in 20 s, so no signs.
+        let s = Scenario {
+            model: Model::ThreadPool,
+            threads: 1,
+            cores: 1,
+            cpu_ms: 10.0,
+            cpu_dist: tellers_sim::Dist::Const,
+            wait_ms: 90.0,
+            wait_dist: tellers_sim::Dist::Const,
+            arrivals: Arrivals::Uniform,
+            rps: 100.0,
+            duration_s: 20.0,
+            ..Scenario::default()
+        };
+        let r = tellers_sim::simulate(&s).unwrap();
+        let note = measuring_note(&s, &r).unwrap();
+        assert!(
+            note.ends_with("More come in (100 rps) than it finishes: the line keeps growing."),
+            "{note}"
+        );
+        // A line limit that refuses the rest: the line stops, and the
+        // note does not say it grows.
+        let capped = Scenario {
+            queue_limit: Some(10),
+            ..s.clone()
+        };
+        let r = tellers_sim::simulate(&capped).unwrap();
+        if let Some(note) = measuring_note(&capped, &r) {
+            assert!(!note.contains("keeps growing"), "{note}");
+        }
+    }
+
+    #[test]
     fn one_thread_is_not_threads() {
         let s = Scenario {
             threads: 1,

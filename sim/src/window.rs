@@ -114,7 +114,18 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
             } else {
                 String::new()
             };
-            Some(format!("{head}{line}"))
+            // The diagnosis the figures already allow: more let in than
+            // finished, so the line has no end (the signs need response
+            // times, which such a run may never measure).
+            let growing = if r.queue_len_end > 0 && r.admitted_rps > 1.05 * r.throughput_rps {
+                format!(
+                    " More come in ({}) than it finishes: the line keeps growing.",
+                    fmt_rps(r.admitted_rps),
+                )
+            } else {
+                String::new()
+            };
+            Some(format!("{head}{line}{growing}"))
         }
     }
 }
