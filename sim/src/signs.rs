@@ -213,6 +213,13 @@ fn backlog_bounded(s: &Scenario, r: &Report) -> bool {
     }
 }
 
+/// True when run `r` of `s` has a backlog that grows and nothing bounds
+/// it: the signs' "the line keeps growing", and the measuring note's for a
+/// run that never measured a response time.
+pub fn backlog_grows_without_end(s: &Scenario, r: &Report) -> bool {
+    backlog_grows(r) && !backlog_bounded(s, r)
+}
+
 /// The signs a report shows, most important first; `[Healthy]` when none
 /// shows, no request was turned away and the tail is not far from the
 /// middle ([`SignKind::FarTail`]).
@@ -232,7 +239,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     // wait step off the CPU: with fan-out the slowest of the calls, with
     // hedging the hedged call (the wait itself for one call).
     let work_ms = analytic::cpu_ms_per_request(s) + analytic::wait_step_ms(s);
-    let growing = backlog_grows(r) && !backlog_bounded(s, r);
+    let growing = backlog_grows_without_end(s, r);
     // Slow: requests take far longer than their work, or the backlog grows,
     // or (early in a run, before the slow ones have finished) those served
     // so far waited a quarter of their work for a thread or a worker.

@@ -5,7 +5,7 @@
 
 use crate::report::Report;
 use crate::scenario::{Arrivals, Scenario};
-use crate::signs::stopped_early;
+use crate::signs::{backlog_grows_without_end, stopped_early};
 use crate::text::{fmt_count, fmt_rps, fmt_s, noun};
 
 /// Shortest measured window, s, before rates mean anything: a second
@@ -114,10 +114,10 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
             } else {
                 String::new()
             };
-            // The diagnosis the figures already allow: more let in than
-            // finished, so the line has no end (the signs need response
+            // The diagnosis the figures already allow, as the signs judge
+            // it: the line has no end (the signs themselves need response
             // times, which such a run may never measure).
-            let growing = if r.queue_len_end > 0 && r.admitted_rps > 1.05 * r.throughput_rps {
+            let growing = if backlog_grows_without_end(s, r) {
                 format!(
                     " More come in ({}) than it finishes: the line keeps growing.",
                     fmt_rps(r.admitted_rps),
