@@ -324,6 +324,11 @@ fn text(
 fn square(ctx: &CanvasRenderingContext2d, x: f64, y: f64, size: f64, color: &str) {
     ctx.set_fill_style_str(color);
     ctx.fill_rect(x, y, size, size);
+    if color == palette::YELLOW {
+        ctx.set_stroke_style_str(palette::YELLOW_EDGE);
+        ctx.set_line_width(1.5);
+        ctx.stroke_rect(x + 0.75, y + 0.75, size - 1.5, size - 1.5);
+    }
 }
 
 /// Draws up to `cols × rows` dots in a grid at (`x`, `y`), `step` apart,
