@@ -205,7 +205,7 @@ const DEFS: &[Def] = &[
     ),
     def(
         "waf-offload-unbalanced",
-        "Slow WAF checks moved to each loop's pool; idle loops accept more connections",
+        "Slow WAF checks moved to each loop's pool; idle loops accept more",
         "waf-inline",
         "model=event-loop-workers",
     ),
@@ -228,7 +228,7 @@ const DEFS: &[Def] = &[
     // while the cores sit idle (read by the signs, theory and their tests).
     def(
         "one-worker-limit",
-        "Event loop + one worker for the CPU steps: the worker pool is the limit, not the cores",
+        "Event loop + one worker for CPU steps: the worker, not the cores, is the limit",
         "",
         "model=event-loop-workers cores=8 loops=1 workers=1 cpu_ms=10 wait_ms=0 offload_above_ms=0 rps=95 duration_s=60",
     ),

@@ -782,3 +782,40 @@ export async function theHeadingsSkipNoLevel({ page, open }) {
   await expectVisible(byTestId(page, 'signs').first(), "a lesson widget's signs");
   assert.equal(skipsNone(await outline(), 'a lesson')[0], 2, "under the lesson's section");
 }
+
+/** Each preset's whole description fits the closed menu, from a 1024 px
+ * projector up (at 1280 px the menu beside the buttons showed "A 5 s spike
+ * with 3 retries per call: th", cut mid-word), and the scenario panel's
+ * number boxes line up in one column whatever their unit. */
+export async function thePresetMenuShowsWholeDescriptionsAndTheBoxesLineUp({ page, open }) {
+  for (const width of [1024, 1280, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await openPaused(page, open);
+    await expectVisible(page.locator('.playground__controls select').first(), 'the selects');
+    const cut = await page.evaluate(() => {
+      const menu = document.querySelector('[data-testid="presets"]');
+      const cs = getComputedStyle(menu);
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      // The room for text: inside the padding, less about 24 px for the arrow.
+      const room = menu.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 24;
+      return [...menu.options]
+        .map((o) => [o.text, Math.round(ctx.measureText(o.text).width - room)])
+        .filter(([, over]) => over > 0);
+    });
+    assert.deepEqual(cut, [], `preset descriptions cut in the menu at ${width} px (text, px over)`);
+  }
+  // Every field a model shows ("connections", the longest unit, is the dependency's).
+  for (const query of ['', '?model=event-loop', '?model=event-loop-workers']) {
+    await openPaused(page, open, query);
+    await expectVisible(page.locator('.playground__controls select').first(), 'the selects');
+    const lefts = await page.evaluate(() =>
+      [...document.querySelectorAll('.playground__controls .control__row > .control__box')]
+        .filter((b) => b.offsetParent !== null)
+        .map((b) => [b.closest('[data-field]')?.dataset.field, Math.round(b.getBoundingClientRect().left)]),
+    );
+    assert.ok(lefts.length >= 8, `only ${lefts.length} number boxes`);
+    const off = lefts.filter(([, x]) => x !== lefts[0][1]);
+    assert.deepEqual(off, [], `number boxes out of line with ${lefts[0][0]}'s at ${lefts[0][1]} px (${query || 'defaults'})`);
+  }
+}
