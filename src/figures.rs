@@ -515,7 +515,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     };
     row("fig-busy", busy_what, fmt_count(r.mean_busy), busy_theory);
     // The server's own line, told from a line at the dependency, which
-    // the growth counts too (every line: requests inside).
+    // the growth counts too (all requests inside).
     let for_what = match s.model {
         Model::ThreadPool | Model::ThreadPerRequest => "for a thread",
         Model::EventLoop | Model::EventLoopWorkers => "for a loop",
@@ -528,7 +528,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     );
     row(
         "fig-growth",
-        "Line growth (every line: requests inside)",
+        "Line growth (all requests inside)",
         format!(
             "{} per s",
             fmt_count(r.inside_growth_per_s.max(0.0).round())
