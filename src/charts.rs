@@ -421,7 +421,9 @@ pub fn sweep_progress(
     )
 }
 
-/// A log axis range, in whole decades, covering every positive finite value.
+/// A log axis range, in whole decades, covering every positive finite value
+/// with room above the highest (a flat line at 100 ms drew along the top
+/// edge of a 10–100 axis, where it read as the frame).
 pub fn log_range(values: impl IntoIterator<Item = f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
     for v in values.into_iter().filter(|v| v.is_finite() && *v > 0.0) {
@@ -432,7 +434,7 @@ pub fn log_range(values: impl IntoIterator<Item = f64>) -> (f64, f64) {
         return (1.0, 1000.0);
     }
     let lo = 10f64.powf((lo * 0.8).log10().floor());
-    let hi = 10f64.powf(hi.log10().ceil()).max(lo * 10.0);
+    let hi = 10f64.powf((hi * 1.1).log10().ceil()).max(lo * 10.0);
     (lo, hi)
 }
 
@@ -1033,6 +1035,10 @@ mod tests {
         assert_eq!(log_range([15.0, 340.0]), (10.0, 1000.0));
         assert_eq!(log_range([f64::INFINITY, 0.0, f64::NAN]), (1.0, 1000.0));
         assert_eq!(log_range([20.0]), (10.0, 100.0));
+        // A value at a decade, or just under one, is not drawn on the top edge.
+        assert_eq!(log_range([100.0]), (10.0, 1000.0));
+        assert_eq!(log_range([95.0]), (10.0, 1000.0));
+        assert_eq!(log_range([90.0]), (10.0, 100.0));
     }
 
     #[test]
