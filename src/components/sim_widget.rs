@@ -67,13 +67,27 @@ pub fn SimWidget(
         Signal::derive(move || scenario.with(|s| crate::controls::widget_controls(&sliders, s)));
     let row = (animated && view != "stats" && !figures.is_empty())
         .then(|| view! { <FiguresRow lab figures /> });
+    // Under a predict box the caption, which says what the run shows
+    // ("the median page takes about 50 ms"), waits for the run to end: shown
+    // at once, it gave the answer away before the learner had guessed.
+    let after_guess = animated && prediction.is_some();
     let guesses = (animated)
         .then_some(prediction)
         .flatten()
         .map(|p| guess_result(lab, p));
+    let caption = (!caption.is_empty()).then(|| {
+        let text = move || {
+            if after_guess && lab.state.get() != RunState::Ended {
+                CAPTION_AFTER_THE_RUN.to_owned()
+            } else {
+                caption.clone()
+            }
+        };
+        view! { <p class="sim-widget__caption" data-testid="widget-caption">{text}</p> }
+    });
     view! {
         <section class="sim-widget" data-view=view_name node_ref=lab.root>
-            {(!caption.is_empty()).then(|| view! { <p class="sim-widget__caption">{caption}</p> })}
+            {caption}
             {has_controls.then(|| view! { <ScenarioControls scenario fields /> })}
             {animated.then(|| view! { <RunControls lab run_to_end=true /> })}
             <LabView lab view lesson=true />
@@ -82,6 +96,11 @@ pub fn SimWidget(
         </section>
     }
 }
+
+/// What a widget under a predict box says in place of its caption until
+/// its run has ended.
+pub const CAPTION_AFTER_THE_RUN: &str =
+    "Guess first, then run it to the end: what the run shows is said here when it ends.";
 
 /// The learner's guesses beside the run, once it has ended.
 fn guess_result(lab: Lab, p: Prediction) -> impl IntoView {

@@ -34,6 +34,7 @@ export async function lessonWidgetsWaitForTheLearnerAndShowTheirFigures({ page, 
   await page.setViewportSize(LAPTOP);
   const course = await courseJson();
   let widgets = 0;
+  let predicted = 0;
   for (const lesson of course.lessons) {
     await openLesson(page, open, lesson.slug);
     const sims = page.getByTestId('lesson-sim');
@@ -52,9 +53,16 @@ export async function lessonWidgetsWaitForTheLearnerAndShowTheirFigures({ page, 
       // Theory waits for the run: nothing to copy before predicting.
       const theory = await table.locator('td.figures__theory').allTextContents();
       assert.ok(theory.every((t) => t === 'after the run'), `${where} shows theory before the run: ${theory.join(' | ')}`);
+      // Under a predict box, the caption (what the run shows) waits too.
+      if (await sim.getByTestId('guess-result').count()) {
+        predicted += 1;
+        const caption = await sim.getByTestId('widget-caption').textContent();
+        assert.match(caption, /^Guess first, then run it to the end/, `${where} gives its result away before the guess`);
+      }
     }
   }
   assert.ok(widgets >= 20, `only ${widgets} widgets checked`);
+  assert.ok(predicted >= 15, `only ${predicted} widgets under a predict box`);
 }
 
 export async function lesson8AnswersItsOwnQuestionAndComparesTheGuess({ page, open, screenshot }) {
@@ -103,6 +111,10 @@ export async function theTheoryUnderLesson4sPredictBoxWaitsForTheRun({ page, ope
   await waitEnded(widget);
   assert.match(await inside.nth(1).textContent(), /rps ×/);
   await expectVisible(widget.getByTestId('guess-result').filter({ hasText: /(Spot on|Close): within a/ }), 'a close guess');
+  // The caption the lesson wrote, held back until now.
+  const lesson = (await courseJson()).lessons.find((l) => l.slug === 'littles-law');
+  const block = lesson.segments.find((seg) => seg.sim).sim;
+  assert.equal(await widget.getByTestId('widget-caption').textContent(), block.caption, 'the caption once the run has ended');
   await widget.getByTestId('guess-result').scrollIntoViewIfNeeded();
   await screenshot('lesson-widget-phone.png', { fullPage: false });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -139,7 +151,9 @@ export async function lessonTextNamesSettingsByTheirOnScreenLabels({ page, open 
   const pattern = new RegExp(`\\b(${codeNames.join('|')})\\b`);
   for (const lesson of course.lessons) {
     await openLesson(page, open, lesson.slug);
-    const text = await page.locator('.prose, .predict__text, .sim-widget__caption').allTextContents();
+    // Captions from the course: under a predict box the page holds one back until its run ends.
+    const captions = lesson.segments.filter((seg) => seg.sim).map((seg) => seg.sim.caption ?? '');
+    const text = [...(await page.locator('.prose, .predict__text').allTextContents()), ...captions];
     const found = text.join('\n').match(pattern);
     assert.equal(found, null, `lesson ${lesson.slug} names a setting by its code name: ${found?.[0]}`);
   }
