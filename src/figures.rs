@@ -974,13 +974,48 @@ pub fn littles_law_text(r: &Report) -> String {
     } else {
         "admitted rps"
     };
+    let (lambda, w, sign) =
+        product_terms(r.admitted_rps, r.latency_ms.mean, r.littles_law_in_flight);
     format!(
-        "{} {rate} × {} = {}{}",
-        fmt_num(r.admitted_rps, decimals_for(r.admitted_rps)),
-        fmt_ms(r.latency_ms.mean),
+        "{lambda} {rate} × {w} {sign} {}{}",
         fmt_count(r.littles_law_in_flight),
         r.littles_law_gap()
             .map_or(String::new(), |g| format!(", leaving out {}", g.text()))
+    )
+}
+
+/// λ (rps) and W (ms) as Little's law shows them beside `product`
+/// (requests), and the sign between: to about three figures, or with a
+/// decimal more where three made the sum read wrong by hand ("399 rps ×
+/// 100 ms = 40.0", of 399.4 rps and 100.3 ms); "≈" where even that
+/// rounds to another last digit.
+fn product_terms(rate_rps: f64, mean_ms: f64, product: f64) -> (String, String, &'static str) {
+    let shown = fmt_count(product);
+    // From 10 s on W is in seconds, as everywhere else.
+    let (w, unit, to_s) = if mean_ms.abs() >= 10_000.0 {
+        (mean_ms / 1e3, "s", 1.0)
+    } else {
+        (mean_ms, "ms", 1e-3)
+    };
+    let round = |x: f64, d: usize| {
+        let k = 10f64.powi(d as i32);
+        (x * k).round() / k
+    };
+    let (dr, dw) = (
+        decimals_for(rate_rps),
+        decimals_for(w).min(if unit == "s" { 1 } else { 2 }),
+    );
+    let reads_right = |extra: usize| {
+        fmt_count(round(rate_rps, dr + extra) * round(w, dw + extra) * to_s) == shown
+    };
+    if reads_right(0) {
+        return (fmt_num(rate_rps, dr), fmt_ms(mean_ms), "=");
+    }
+    let sign = if reads_right(1) { "=" } else { "≈" };
+    (
+        fmt_num(rate_rps, dr + 1),
+        format!("{} {unit}", fmt_num(w, dw + 1)),
+        sign,
     )
 }
 
@@ -2220,14 +2255,10 @@ mod tests {
         let off = (law / r.mean_in_flight - 1.0).abs();
         assert!(off < 0.05, "λ·W {law} vs {} inside", r.mean_in_flight);
         let text = theory_of("fig-inside", &s, &r);
+        let (lambda, w, sign) = product_terms(r.admitted_rps, r.latency_ms.mean, law);
         assert_eq!(
             text,
-            format!(
-                "{} admitted rps × {} = {}",
-                fmt_num(r.admitted_rps, decimals_for(r.admitted_rps)),
-                fmt_ms(r.latency_ms.mean),
-                fmt_count(law)
-            )
+            format!("{lambda} admitted rps × {w} {sign} {}", fmt_count(law))
         );
         // With nobody refused, the law reads as before.
         let mm1 = preset("mm1").unwrap();
@@ -2262,6 +2293,24 @@ mod tests {
             theory_of("fig-inside", &mm1, &slow),
             "1.61 rps × 8,319 ms = 13.4"
         );
+        // Three figures each that multiply to another figure than the
+        // product shown gain a decimal: 399 × 100 ms is 39.9, not 40.0;
+        // 399.4 × 100.3 ms is 40.06, so it is "about".
+        let terms = |r: f64, w: f64, p: f64| {
+            let (a, b, c) = product_terms(r, w, p);
+            format!("{a} × {b} {c} {}", fmt_count(p))
+        };
+        assert_eq!(
+            terms(399.4, 100.27, 399.4 * 0.10027),
+            "399.4 × 100.3 ms ≈ 40.0"
+        );
+        // 544 rps × 13.6 s would read 7,398, beside 7,423.
+        assert_eq!(
+            terms(544.2, 13_640.0, 544.2 * 13.64),
+            "544.2 × 13.64 s = 7,423"
+        );
+        // Where three figures read right they stay.
+        assert_eq!(terms(183.0, 104.0, 19.03), "183 × 104 ms = 19.0");
         // Some left the line unserved: inside a while, with no response time.
         let shed = Report {
             shed: 3,
