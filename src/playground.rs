@@ -50,10 +50,9 @@ pub fn read_query(q: &str) -> (Scenario, ViewState, Vec<Notice>) {
                 Outcome::KeptFirst,
                 &format!("{k}: given more than once; only the first value was read"),
             )),
-            "presenter" => match v {
-                "1" | "true" => view.presenter = true,
-                "0" | "false" => {}
-                _ => notices.push(notice(
+            "presenter" => match crate::route::presenter_value(v) {
+                Some(on) => view.presenter = on,
+                None => notices.push(notice(
                     Outcome::UsedDefault,
                     "presenter: not 1 (on) or 0 (off); presenter mode is off",
                 )),

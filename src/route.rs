@@ -109,12 +109,17 @@ pub fn route_from_hash(hash: &str) -> Route {
 pub enum LessonPath {
     /// `#/lessons`: the table of contents.
     Contents,
-    /// `#/lessons/SLUG` or `#/lessons/SLUG/EXERCISE-ID`.
+    /// `#/lessons/SLUG` or `#/lessons/SLUG/EXERCISE-ID`, with
+    /// `?presenter=1` (or `0`) for presenter mode on (or off).
     Lesson {
         /// The lesson's slug, as in the link (at most 60 characters).
         slug: String,
         /// An exercise to scroll to.
         exercise: Option<String>,
+        /// Presenter mode as the link sets it: `None` without `presenter`,
+        /// `Some(Err(value))` for a value that is not 1 or 0 (cut to 60
+        /// characters), which the lesson names in a notice.
+        presenter: Option<Result<bool, String>>,
     },
     /// `#/lessons/answer-key?class=CODE&lesson=SLUG`: the teacher's answer key.
     AnswerKey {
@@ -218,7 +223,38 @@ pub fn lesson_path(hash: &str) -> LessonPath {
         _ => LessonPath::Lesson {
             exercise: parts.next(),
             slug: first,
+            presenter: query_param(query, "presenter")
+                .map(|v| presenter_value(&v).ok_or_else(|| v.chars().take(60).collect())),
         },
+    }
+}
+
+/// `hash` (a lesson's) with presenter mode written in its query as `on`
+/// says: `presenter=1`, or no `presenter` at all (off is the default, and
+/// the tab remembers the choice), other parameters kept in their order.
+pub fn with_presenter(hash: &str, on: bool) -> String {
+    let (path, query) = hash.split_once('?').unwrap_or((hash, ""));
+    let mut kept: Vec<&str> = query
+        .split('&')
+        .filter(|kv| !kv.is_empty() && kv.split('=').next() != Some("presenter"))
+        .collect();
+    if on {
+        kept.push("presenter=1");
+    }
+    if kept.is_empty() {
+        path.to_owned()
+    } else {
+        format!("{path}?{}", kept.join("&"))
+    }
+}
+
+/// A link's `presenter` value: `1` or `true` on, `0` or `false` off,
+/// `None` for anything else (the playground and the lessons read it alike).
+pub fn presenter_value(v: &str) -> Option<bool> {
+    match v {
+        "1" | "true" => Some(true),
+        "0" | "false" => Some(false),
+        _ => None,
     }
 }
 
@@ -384,14 +420,16 @@ mod tests {
             lesson_path("#/lessons/littles-law/threads%2Dbusy"),
             LessonPath::Lesson {
                 slug: "littles-law".into(),
-                exercise: Some("threads-busy".into())
+                exercise: Some("threads-busy".into()),
+                presenter: None
             }
         );
         assert_eq!(
             lesson_path("#/lessons/little%73-law"),
             LessonPath::Lesson {
                 slug: "littles-law".into(),
-                exercise: None
+                exercise: None,
+                presenter: None
             }
         );
         assert_eq!(no_lesson_text(""), "This link names no lesson.");
@@ -484,14 +522,16 @@ mod tests {
             lesson_path("#/lessons/littles-law"),
             LessonPath::Lesson {
                 slug: "littles-law".into(),
-                exercise: None
+                exercise: None,
+                presenter: None
             }
         );
         assert_eq!(
             lesson_path("#/lessons/littles-law/some-id/"),
             LessonPath::Lesson {
                 slug: "littles-law".into(),
-                exercise: Some("some-id".into())
+                exercise: Some("some-id".into()),
+                presenter: None
             }
         );
         assert_eq!(
@@ -550,7 +590,8 @@ mod tests {
             lesson_path(&format!("#/lessons/{long}")),
             LessonPath::Lesson {
                 slug: "x".repeat(60),
-                exercise: None
+                exercise: None,
+                presenter: None
             }
         );
     }
@@ -612,5 +653,42 @@ mod tests {
             .collect();
         assert_eq!(query_values(&q.join("&"), "name"), names);
         assert_eq!(query_values("names=x&name", "name"), Vec::<String>::new());
+    }
+
+    /// A lesson link turns presenter mode on or off, says what it could
+    /// not read, and the lesson's own toggle writes it back into the link.
+    #[test]
+    fn a_lesson_link_carries_presenter_mode() {
+        let presenter = |hash: &str| match lesson_path(hash) {
+            LessonPath::Lesson { presenter, .. } => presenter,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(presenter("#/lessons/littles-law"), None);
+        assert_eq!(
+            presenter("#/lessons/littles-law?presenter=1"),
+            Some(Ok(true))
+        );
+        assert_eq!(
+            presenter("#/lessons/littles-law/threads-busy?presenter=0"),
+            Some(Ok(false))
+        );
+        assert_eq!(
+            presenter("#/lessons/littles-law?presenter=yes"),
+            Some(Err("yes".into()))
+        );
+        assert_eq!(
+            with_presenter("#/lessons/littles-law/threads-busy", true),
+            "#/lessons/littles-law/threads-busy?presenter=1"
+        );
+        assert_eq!(
+            with_presenter("#/lessons/littles-law?presenter=yes&x=2", true),
+            "#/lessons/littles-law?x=2&presenter=1"
+        );
+        assert_eq!(
+            with_presenter("#/lessons/littles-law?presenter=1", false),
+            "#/lessons/littles-law"
+        );
+        assert_eq!(presenter_value("true"), Some(true));
+        assert_eq!(presenter_value("on"), None);
     }
 }

@@ -88,6 +88,9 @@ pub fn LessonView(
     slug: String,
     /// An exercise to scroll to.
     exercise: Option<String>,
+    /// Presenter mode as the link sets it (`?presenter=1`), or the value it
+    /// gave that is not 1 or 0; without it, as the tab last left it.
+    presenter: Option<Result<bool, String>>,
 ) -> impl IntoView {
     let lessons = &course.lessons;
     let Some(i) = lessons.iter().position(|l| l.slug == slug) else {
@@ -149,10 +152,37 @@ pub fn LessonView(
             true
         });
     }
-    let presenter = RwSignal::new(session::load(PRESENTER).as_deref() == Some("1"));
+    let bad_presenter = presenter.clone().and_then(Result::err).map(|v| {
+        view! {
+            <p class="notice" role="status" data-testid="bad-presenter">
+                {format!(
+                    "This link's presenter={} is not 1 (on) or 0 (off), so presenter mode is as this tab last left it.",
+                    tellers_sim::text::clip(&v)
+                )}
+            </p>
+        }
+    });
+    let linked = presenter.and_then(Result::ok);
+    let presenter =
+        RwSignal::new(linked.unwrap_or_else(|| session::load(PRESENTER).as_deref() == Some("1")));
+    // The tab remembers it for the next lesson, and the link says it, so a
+    // teacher can keep a link that opens a lesson ready for the projector.
+    let keep_presenter = move |on: bool| {
+        session::save(PRESENTER, if on { "1" } else { "0" });
+        let location = window().location();
+        if let (Ok(hash), Ok(history)) = (location.hash(), window().history()) {
+            let to = crate::route::with_presenter(&hash, on);
+            if to != hash {
+                let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&to));
+            }
+        }
+    };
+    if let Some(on) = linked {
+        session::save(PRESENTER, if on { "1" } else { "0" });
+    }
     let toggle_presenter = move |_| {
         presenter.update(|p| *p = !*p);
-        session::save(PRESENTER, if presenter.get_untracked() { "1" } else { "0" });
+        keep_presenter(presenter.get_untracked());
     };
     let pager =
         move |l: Option<&tellers_course::Lesson>, rel: &'static str, label: &'static str| {
@@ -174,6 +204,7 @@ pub fn LessonView(
             <h1>{lesson.title.clone()}</h1>
             <p class="lead">{lesson.summary.clone()}</p>
             {missing_notice}
+            {bad_presenter}
             <WhoseNumbers />
             <p class="lesson__print print-hide">
                 <button class="button" on:click=move |_| { let _ = window().print(); }>

@@ -86,8 +86,12 @@ fn course_error(error: CourseError, retry: impl Fn() + Send + 'static) -> impl I
 fn lesson_page(course: Arc<Course>, path: LessonPath) -> AnyView {
     match path {
         LessonPath::Contents => view! { <LessonContents course /> }.into_any(),
-        LessonPath::Lesson { slug, exercise } if course.lesson(&slug).is_some() => {
-            view! { <LessonView course slug exercise /> }.into_any()
+        LessonPath::Lesson {
+            slug,
+            exercise,
+            presenter,
+        } if course.lesson(&slug).is_some() => {
+            view! { <LessonView course slug exercise presenter /> }.into_any()
         }
         LessonPath::Worksheet { slug, student } if course.lesson(&slug).is_some() => {
             view! { <WorksheetPage course slug student /> }.into_any()

@@ -571,3 +571,36 @@ export async function eachExercisesButtonsAndLinkAreNamedForIt({ page, open }) {
   assert.deepEqual(twice, [], 'no two buttons or links share a name');
   assert.equal(await page.getByRole('button', { name: 'Check exercise 4.2', exact: true }).count(), 1);
 }
+
+/** A link opens a lesson ready for the projector (`?presenter=1`; a teacher
+ * could not keep such a link, it opened in normal mode), the lesson's
+ * toggle writes it into the link, and at 1280×720 nothing a class must
+ * read is under 15 px (range notes and labels were 13 px, choices 13 px
+ * boxes). A value that is not 1 or 0 says so. */
+export async function aLessonLinkOpensInPresenterModeReadableAt720p({ page, open }) {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open('#/lessons/the-growing-line?presenter=1');
+  await expectVisible(page.locator('.prose').first(), 'the lesson text');
+  await page.waitForFunction(() => document.querySelector('.pager'));
+  const toggle = page.getByTestId('lesson-presenter');
+  assert.equal(await toggle.getAttribute('aria-pressed'), 'true', 'the link turns presenter mode on');
+  const small = await page.evaluate(() => {
+    const parts = ['.prose p', '.control__range', '.controls__group', '.control__label', '.control__unit', '.predict__label', '.exercise__kind', '.exercise label', '.run-controls__status'];
+    return parts
+      .flatMap((sel) => [...document.querySelectorAll(`.lesson ${sel}`)].slice(0, 3).map((e) => [sel, parseFloat(getComputedStyle(e).fontSize)]))
+      .filter(([, px]) => px < 15);
+  });
+  assert.deepEqual(small, [], 'text under 15 px in a lesson in presenter mode at 720p (part, px)');
+  const boxes = await page.evaluate(() =>
+    [...document.querySelectorAll('.lesson input[type="radio"], .lesson input[type="checkbox"]')].map((b) => b.getBoundingClientRect().width),
+  );
+  assert.ok(boxes.length > 0 && boxes.every((w) => w >= 18), `choice boxes ${boxes.join(', ')} px wide`);
+  await toggle.click();
+  assert.ok(!page.url().includes('presenter='), `off: ${page.url()}`);
+  await toggle.click();
+  assert.ok(page.url().endsWith('#/lessons/the-growing-line?presenter=1'), `on: ${page.url()}`);
+  await open('#/lessons/the-growing-line?presenter=yes');
+  const notice = page.getByTestId('bad-presenter');
+  await expectVisible(notice, 'the notice for presenter=yes');
+  assert.match(await notice.textContent(), /presenter=yes is not 1 \(on\) or 0 \(off\)/);
+}
