@@ -3,8 +3,8 @@ use tellers_sim::report::Report;
 use tellers_sim::signs::read_signs;
 
 use crate::figures::{
-    approx_note, compact_rows, figure_rows, figures_caption, report_json, run_note, signs_heard,
-    theory_heading, FigureRow, RunNote,
+    approx_note, compact_rows, figure_rows, figures_caption, report_json, row_key, run_note,
+    signs_heard, theory_heading, FigureRow, RunNote,
 };
 use crate::format::units_kept;
 use crate::lab::{Lab, RunState};
@@ -14,7 +14,10 @@ use crate::lab::{Lab, RunState};
 const THEORY_AFTER_THE_RUN: &str = "after the run";
 
 /// The figures: simulated beside theory, the reading-the-signs verdict,
-/// and the report as JSON. In a lesson, theory waits until the run ends.
+/// and the report as JSON. In a lesson, theory waits until the run ends,
+/// and the table holds the figures the lesson asks about, with the rest
+/// folded under "All figures" (all eighteen rows put the run's answer a
+/// screen below its Play button).
 #[component]
 pub fn FiguresPanel(
     /// The widget's lab.
@@ -22,15 +25,37 @@ pub fn FiguresPanel(
     /// In a lesson: theory appears only once the run has ended.
     #[prop(optional)]
     lesson: bool,
+    /// Report figure names the lesson asks about (`["mean_in_flight"]`):
+    /// the table shows their rows first. Empty: every row.
+    #[prop(optional)]
+    focus: Vec<String>,
 ) -> impl IntoView {
     let report = Memo::new(move |_| lab.report.get().unwrap_or_default());
     let finished = move || lab.state.get() == RunState::Ended;
     let show_theory = move || !lesson || finished();
-    let rows = move || figure_rows(&lab.scenario.get(), &report.get(), &lab.theory.get());
-    view! {
-        <section class="panel panel--figures" aria-label="Figures">
-            {verdict(lab, report)}
-            <table class="figures" data-testid="figures">
+    let all_rows = move || figure_rows(&lab.scenario.get(), &report.get(), &lab.theory.get());
+    // Figures with no row of their own (a claim's ratio) leave the whole table.
+    let focus = if focus.iter().any(|f| row_key(f).is_some()) {
+        focus
+    } else {
+        Vec::new()
+    };
+    let focused = !focus.is_empty();
+    let rows = move || {
+        if focus.is_empty() {
+            all_rows()
+        } else {
+            compact_rows(
+                &focus,
+                &lab.scenario.get(),
+                &report.get(),
+                &lab.theory.get(),
+            )
+        }
+    };
+    let table = move |rows: Box<dyn Fn() -> Vec<FigureRow> + Send + Sync>, id: &'static str| {
+        view! {
+            <table class="figures" data-testid=id>
                 <caption>{move || figures_caption(&lab.scenario.get(), finished())}</caption>
                 <thead>
                     <tr>
@@ -41,6 +66,21 @@ pub fn FiguresPanel(
                 </thead>
                 <tbody>{move || figure_row_views(rows(), show_theory())}</tbody>
             </table>
+        }
+    };
+    view! {
+        <section class="panel panel--figures" aria-label="Figures">
+            {verdict(lab, report)}
+            {table(Box::new(rows), "figures")}
+            {focused
+                .then(|| {
+                    view! {
+                        <details class="figures-all">
+                            <summary>"All figures"</summary>
+                            {table(Box::new(all_rows), "figures-all")}
+                        </details>
+                    }
+                })}
             {approx(lab, show_theory)}
             <details class="report-json">
                 <summary>"Report as JSON"</summary>

@@ -19,12 +19,15 @@ pub fn LabView(
     /// In a lesson: theory waits until the run has ended.
     #[prop(optional)]
     lesson: bool,
+    /// The figures a lesson asks about, first in a `stats` view's table.
+    #[prop(optional)]
+    figures: Vec<String>,
 ) -> impl IntoView {
     match view.as_str() {
         "tellers" => view! { <TellersPanel lab /> }.into_any(),
         "curve" => view! { <CurvePanel lab /> }.into_any(),
         "series" => view! { <SeriesPanel lab /> }.into_any(),
-        _ => view! { <FiguresPanel lab lesson /> }.into_any(),
+        _ => view! { <FiguresPanel lab lesson focus=figures /> }.into_any(),
     }
 }
 
@@ -65,8 +68,10 @@ pub fn SimWidget(
     let view_name = view.clone();
     let fields =
         Signal::derive(move || scenario.with(|s| crate::controls::widget_controls(&sliders, s)));
-    let row = (animated && view != "stats" && !figures.is_empty())
-        .then(|| view! { <FiguresRow lab figures /> });
+    let stats = view == "stats";
+    let row = (animated && !stats && !figures.is_empty())
+        .then(|| view! { <FiguresRow lab figures=figures.clone() /> });
+    let focus = if stats { figures } else { Vec::new() };
     // Under a predict box the caption, which says what the run shows
     // ("the median page takes about 50 ms"), waits for the run to end: shown
     // at once, it gave the answer away before the learner had guessed.
@@ -90,7 +95,7 @@ pub fn SimWidget(
             {caption}
             {has_controls.then(|| view! { <ScenarioControls scenario fields /> })}
             {animated.then(|| view! { <RunControls lab run_to_end=true /> })}
-            <LabView lab view lesson=true />
+            <LabView lab view lesson=true figures=focus />
             {row}
             {guesses}
         </section>

@@ -50,6 +50,13 @@ export async function lessonWidgetsWaitForTheLearnerAndShowTheirFigures({ page, 
       const table = view === 'stats' ? sim.getByTestId('figures') : sim.getByTestId('figures-row');
       assert.equal(await table.count(), 1, `${where} shows no figures`);
       assert.ok((await table.locator('tbody tr').count()) >= 1, `${where}: an empty figures row`);
+      // A stats widget's table holds what the lesson asks about; the rest
+      // fold away (all eighteen rows put the answer a screen below Play).
+      if (view === 'stats') {
+        const rows = await table.locator('tbody tr').count();
+        assert.ok(rows <= 6, `${where}: ${rows} rows before "All figures"`);
+        assert.equal(await sim.getByTestId('figures-all').count(), 1, `${where} does not fold the other figures`);
+      }
       // Theory waits for the run: nothing to copy before predicting.
       const theory = await table.locator('td.figures__theory').allTextContents();
       assert.ok(theory.every((t) => t === 'after the run'), `${where} shows theory before the run: ${theory.join(' | ')}`);
