@@ -323,8 +323,30 @@ pub fn student_key_html(
     h + "</div></section>"
 }
 
+/// What a checked answer says: the checker's `message`, and where the
+/// answer is wrong but the exercise was solved before, that the solve
+/// stands (the card's "✓ solved" sat beside "Not quite" unexplained).
+pub fn feedback_text(correct: bool, solved_before: bool, message: &str) -> String {
+    if !correct && solved_before {
+        format!("{message} You solved it before, and that stays in your progress.")
+    } else {
+        message.to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_wrong_answer_after_a_solve_says_the_solve_stands() {
+        let wrong = "Not quite: that is too high. Try a hint.";
+        assert_eq!(
+            feedback_text(false, true, wrong),
+            "Not quite: that is too high. Try a hint. You solved it before, and that stays in your progress."
+        );
+        assert_eq!(feedback_text(false, false, wrong), wrong);
+        assert_eq!(feedback_text(true, true, "Correct."), "Correct.");
+    }
+
     use super::*;
     use crate::course_data::compiled_course;
 

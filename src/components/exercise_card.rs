@@ -249,7 +249,7 @@ pub fn ExerciseCard(
                                     class=if ok { "feedback feedback--right" } else { "feedback feedback--wrong" }
                                     data-testid="feedback"
                                 >
-                                    {msg}
+                                    {crate::answer::feedback_text(ok, solved.get(), &msg)}
                                 </p>
                             }
                         })

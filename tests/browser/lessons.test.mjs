@@ -50,6 +50,9 @@ export async function answerWrongThenRightAndProgressSurvivesReload({ page, open
   await box.fill(String(answer * 3));
   await feedback.waitFor({ state: 'detached', timeout: 5_000 });
   await expectVisible(card.getByText('✓ solved'), 'the solved mark, kept');
+  // Checked, the wrong answer says why the mark stays beside "Not quite".
+  await check.click();
+  await expectVisible(feedback.filter({ hasText: 'You solved it before, and that stays in your progress.' }), 'the solve standing');
 
   await page.reload();
   const again = page.locator('#ex-threads-busy');
