@@ -53,10 +53,14 @@ pub fn FiguresPanel(
             )
         }
     };
-    let table = move |rows: Box<dyn Fn() -> Vec<FigureRow> + Send + Sync>, id: &'static str| {
+    // The folded table's caption is for screen readers: on screen it would
+    // repeat the one just above it.
+    let table = move |rows: Box<dyn Fn() -> Vec<FigureRow> + Send + Sync>,
+                      id: &'static str,
+                      caption_class: &'static str| {
         view! {
             <table class="figures" data-testid=id>
-                <caption>{move || figures_caption(&lab.scenario.get(), finished())}</caption>
+                <caption class=caption_class>{move || figures_caption(&lab.scenario.get(), finished())}</caption>
                 <thead>
                     <tr>
                         <th scope="col">"Figure"</th>
@@ -71,13 +75,13 @@ pub fn FiguresPanel(
     view! {
         <section class="panel panel--figures" aria-label="Figures">
             {verdict(lab, report)}
-            {table(Box::new(rows), "figures")}
+            {table(Box::new(rows), "figures", "")}
             {focused
                 .then(|| {
                     view! {
                         <details class="figures-all">
                             <summary>"All figures"</summary>
-                            {table(Box::new(all_rows), "figures-all")}
+                            {table(Box::new(all_rows), "figures-all", "visually-hidden")}
                         </details>
                     }
                 })}

@@ -113,10 +113,14 @@ export async function theTheoryUnderLesson4sPredictBoxWaitsForTheRun({ page, ope
   const widget = page.getByTestId('lesson-sim').first();
   const inside = widget.locator('[data-testid="fig-inside"] td');
   assert.equal(await inside.nth(1).textContent(), 'after the run', 'the answer (40) is not shown before the run');
+  const simX = () => inside.first().evaluate((e) => Math.round(e.getBoundingClientRect().left));
+  const before = await simX();
   await page.getByTestId('predict').first().getByLabel('Your guess: Requests inside (mean)').fill('40');
   await widget.getByTestId('run-to-end').click();
   await waitEnded(widget);
   assert.match(await inside.nth(1).textContent(), /rps ×/);
+  // Theory filling in does not move the simulated column (it moved 320 px at 1920 px).
+  assert.equal(await simX(), before, 'the simulated column moved when the run ended');
   await expectVisible(widget.getByTestId('guess-result').filter({ hasText: /(Spot on|Close): within a/ }), 'a close guess');
   // The caption the lesson wrote, held back until now.
   const lesson = (await courseJson()).lessons.find((l) => l.slug === 'littles-law');
