@@ -227,7 +227,9 @@ pub fn plot_height(width: f64, tall: bool) -> f64 {
 /// labels have one size, [`type_px::LEGEND`] = [`type_px::AXIS`]) and y
 /// tick labels that need `y_axis_w` CSS px: the legend in rows on top, the
 /// y-axis label under it, then the plot, its x ticks and the x-axis label,
-/// wrapped if the chart is narrow. `tall` is the curve.
+/// wrapped if the chart is narrow. `tall` is the curve. The legend takes
+/// at least `legend_h_min` CSS px ([`legend_height`] of the charts beside
+/// it), so charts side by side start their plots at one height.
 pub fn chart_layout(
     width: f64,
     labels: &[&str],
@@ -235,6 +237,7 @@ pub fn chart_layout(
     measure: &dyn Fn(&str) -> f64,
     y_axis_w: f64,
     tall: bool,
+    legend_h_min: f64,
 ) -> ChartLayout {
     let max_w = width - 2.0 * SIDE_PX;
     let (legend, legend_h) = legend_layout(
@@ -246,7 +249,7 @@ pub fn chart_layout(
         LEGEND_GAP,
         LEGEND_ROW,
     );
-    let y_label_y = legend_h + 18.0;
+    let y_label_y = legend_h.max(legend_h_min) + 18.0;
     let plot_top = y_label_y + 16.0;
     let plot_h = plot_height(width, tall);
     let plot_w = width - y_axis_w - 2.0 * SIDE_PX;
@@ -270,6 +273,22 @@ pub fn chart_layout(
         // 1, 2 or 5 that give at least three labels on any range from 0.
         y_ticks: ((plot_h / 36.0) as usize).clamp(5, 8),
     }
+}
+
+/// The height, CSS px, of a chart's legend of `labels` at `width` (as
+/// [`chart_layout`] lays it out).
+pub fn legend_height(width: f64, labels: &[&str], measure: &dyn Fn(&str) -> f64) -> f64 {
+    let max_w = width - 2.0 * SIDE_PX;
+    legend_layout(
+        labels,
+        measure,
+        (SIDE_PX, 12.0),
+        max_w,
+        LEGEND_MARK,
+        LEGEND_GAP,
+        LEGEND_ROW,
+    )
+    .1
 }
 
 /// The parts of the polyline `points` inside `lo ≤ y ≤ hi`, each a
@@ -1429,7 +1448,7 @@ mod tests {
         let ch = chart(&theory(&s), &theory(&s), &[], None);
         let labels: Vec<&str> = ch.series.iter().map(|s| s.label.as_str()).collect();
         for width in [220.0, 258.0, 342.0, 600.0, 900.0] {
-            let lay = chart_layout(width, &labels, &ch.x_label, &measure, 48.0, true);
+            let lay = chart_layout(width, &labels, &ch.x_label, &measure, 48.0, true, 0.0);
             assert_eq!(lay.legend.len(), ch.series.len());
             let mut bottom: f64 = 0.0;
             for e in &lay.legend {
@@ -1458,9 +1477,11 @@ mod tests {
             assert!((4..=10).contains(&lay.x_ticks) && (5..=8).contains(&lay.y_ticks));
         }
         // A desktop fits the legend in a few rows; a narrow chart gets fewer x ticks.
-        let wide = chart_layout(900.0, &labels, "x", &measure, 48.0, false);
+        let wide = chart_layout(900.0, &labels, "x", &measure, 48.0, false, 0.0);
         assert!(wide.legend.last().unwrap().y <= 12.0 + 2.0 * LEGEND_ROW);
-        assert!(chart_layout(342.0, &labels, "x", &measure, 48.0, false).x_ticks < wide.x_ticks);
+        assert!(
+            chart_layout(342.0, &labels, "x", &measure, 48.0, false, 0.0).x_ticks < wide.x_ticks
+        );
     }
 
     /// A phone's time series labels its 60 s axis every 20 s: with 3
@@ -1471,7 +1492,7 @@ mod tests {
         use plotters::coord::types::RangedCoordf64;
         let measure = |s: &str| s.chars().count() as f64 * 7.0;
         for width in [240.0, 300.0, 342.0, 390.0] {
-            let lay = chart_layout(width, &[], "Simulated time, s", &measure, 48.0, false);
+            let lay = chart_layout(width, &[], "Simulated time, s", &measure, 48.0, false, 0.0);
             let axis: RangedCoordf64 = (0.0..60.0).into();
             let labels = axis.key_points(lay.x_ticks.bold_points());
             assert_eq!(labels, [0.0, 20.0, 40.0, 60.0], "{width} px");
@@ -1487,14 +1508,14 @@ mod tests {
         use plotters::coord::types::RangedCoordf64;
         let measure = |s: &str| s.chars().count() as f64 * 7.0;
         for width in [240.0, 342.0, 500.0, 900.0] {
-            let lay = chart_layout(width, &[], "x", &measure, 48.0, false);
+            let lay = chart_layout(width, &[], "x", &measure, 48.0, false, 0.0);
             for peak in (1..=400).map(|i| f64::from(i) * 2.5) {
                 let axis: RangedCoordf64 = (0.0..linear_max([peak], 1.0)).into();
                 let labels = axis.key_points(lay.y_ticks.bold_points());
                 assert!(labels.len() >= 3, "{width} px, peak {peak}: {labels:?}");
             }
         }
-        let lay = chart_layout(900.0, &[], "x", &measure, 48.0, false);
+        let lay = chart_layout(900.0, &[], "x", &measure, 48.0, false, 0.0);
         let axis: RangedCoordf64 = (0.0..linear_max([870.0], 1.0)).into();
         assert_eq!(
             axis.key_points(lay.y_ticks.bold_points()),

@@ -26,9 +26,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::charts::{
-    chart_layout, clip_to_range, legend_layout, linear_tick_label, log_tick_label, palette,
-    type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW, SIDE_PX,
-    X_LABEL_ROW, X_TICKS_PX,
+    chart_layout, clip_to_range, legend_height, legend_layout, linear_tick_label, log_tick_label,
+    palette, type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW,
+    SIDE_PX, X_LABEL_ROW, X_TICKS_PX,
 };
 use crate::figures::dep_lines;
 use crate::format::fmt_count;
@@ -999,6 +999,7 @@ pub fn draw_chart(
     th: &Theme,
     fit: Fit,
     tall: bool,
+    beside: &[&Chart],
 ) -> Option<ChartLayout> {
     if fit.width < 1.0 {
         return None;
@@ -1024,7 +1025,25 @@ pub fn draw_chart(
     };
     let y_axis_w = measure(&longest_tick, type_px::TICK).max(measure("0.00", type_px::TICK)) + 16.0;
     let legend_w = |s: &str| measure(s, type_px::LEGEND);
-    let lay = chart_layout(width, &labels, &chart.x_label, &legend_w, y_axis_w, tall);
+    // As tall a legend as the tallest of the charts beside it, so their
+    // plots line up (a legend wrapped to three lines put one plot 45 px
+    // below its neighbour).
+    let legend_h_min = beside
+        .iter()
+        .map(|c| {
+            let labels: Vec<&str> = c.series.iter().map(|s| s.label.as_str()).collect();
+            legend_height(width, &labels, &legend_w)
+        })
+        .fold(0.0, f64::max);
+    let lay = chart_layout(
+        width,
+        &labels,
+        &chart.x_label,
+        &legend_w,
+        y_axis_w,
+        tall,
+        legend_h_min,
+    );
     size_canvas(canvas, &ctx, width, lay.height, dpr);
 
     let px = |v: f64| (v * dpr).round() as i32;

@@ -1,7 +1,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::charts::{chart_summary, series_charts};
+use crate::charts::{chart_summary, series_charts, Chart};
 use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
 use crate::lab::Lab;
 
@@ -37,8 +37,21 @@ pub fn SeriesPanel(
                     return;
                 };
                 let series = report.map(|r| r.series).unwrap_or_default();
-                if let Some((label, chart)) = series_charts(&series).get(i) {
-                    draw_chart(&c, chart, &Theme::new(dark), fit, false);
+                let charts = series_charts(&series);
+                // Two by two, the chart beside this one (0 and 1, 2 and 3)
+                // when the grid puts them on one row: their plots line up.
+                let partner = refs[i ^ 1]
+                    .get_untracked()
+                    .filter(|p| p.offset_top() == c.offset_top())
+                    .and_then(|_| charts.get(i ^ 1))
+                    .map(|(_, chart)| chart);
+                if let Some((label, chart)) = charts.get(i) {
+                    let beside: Vec<&Chart> = partner.into_iter().collect();
+                    let lay = draw_chart(&c, chart, &Theme::new(dark), fit, false, &beside);
+                    // Where the plot starts, for the tests that line charts up.
+                    if let Some(lay) = lay {
+                        let _ = c.set_attribute("data-plot-top", &lay.plot_top.to_string());
+                    }
                     // The chart in words for a screen reader, which hears
                     // only the canvas's label: set here with each drawing.
                     let said = chart_summary(chart);

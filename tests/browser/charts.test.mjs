@@ -142,3 +142,28 @@ export async function theTimeSeriesSayTheirValuesToAScreenReader({ page, open })
     await context.close();
   }
 }
+
+/** Two charts side by side start their plots at one height: in lesson 16's
+ * retry widget at 1366 px the load chart's four-entry legend wrapped to
+ * three lines and put its plot 45 px below its neighbour's. */
+export async function chartsSideBySideLineUpTheirPlots({ page, open }) {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await open('#/playground?preset=spike-metastable');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await expectVisible(page.locator('[data-testid="tellers-canvas"]'), 'the tellers');
+  await page.locator('[data-testid="run-to-end"]').click();
+  await page.locator('[data-testid="run-status"][data-state="ended"]').waitFor({ timeout: 30_000 });
+  for (const width of [1366, 1100, 900]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(600);
+    const charts = await page.locator('.series-grid canvas').evaluateAll((cs) =>
+      cs.map((c) => ({ top: Math.round(c.getBoundingClientRect().top), plot: Number(c.dataset.plotTop) })),
+    );
+    assert.equal(charts.length, 4);
+    for (const [a, b] of [[0, 1], [2, 3]]) {
+      if (charts[a].top === charts[b].top) {
+        assert.equal(charts[a].plot, charts[b].plot, `at ${width} px, charts ${a + 1} and ${b + 1} start their plots at ${charts[a].plot} and ${charts[b].plot} px`);
+      }
+    }
+  }
+}
