@@ -74,8 +74,12 @@ pub fn FiguresPanel(
     };
     view! {
         <section class="panel panel--figures" aria-label="Figures">
-            {verdict(lab, report)}
+            // In a lesson the figures it asks about come first, and the
+            // signs under them: above, the signs' few lines appearing after
+            // the warm-up pushed the table down by up to 87 px mid-run.
+            {(!focused).then(|| verdict(lab, report))}
             {table(Box::new(rows), "figures", "")}
+            {focused.then(|| verdict(lab, report))}
             {focused
                 .then(|| {
                     view! {

@@ -173,3 +173,19 @@ export async function lessonTextNamesSettingsByTheirOnScreenLabels({ page, open 
   assert.ok((await page.locator('.prose').allTextContents()).join(' ').includes('Wait off the CPU'));
   await expectVisible(page.getByTestId('lesson-sim').first().getByText('Wait off the CPU (database, disk)'), 'the same label on the slider');
 }
+
+/** A lesson's figures stay where they are as the run goes and ends: the
+ * signs sit under them (above, their lines appearing after the warm-up
+ * pushed the table down by up to 87 px mid-run). */
+export async function aLessonsFiguresStayPutWhileItsRunGoes({ page, open }) {
+  await page.setViewportSize(LAPTOP);
+  await openLesson(page, open, 'tail-latency-at-scale');
+  const widget = page.getByTestId('lesson-sim').first();
+  const row = widget.getByTestId('figures').locator('tbody tr').first();
+  const y = () => row.evaluate((e) => Math.round(e.getBoundingClientRect().top + window.scrollY));
+  const before = await y();
+  await widget.getByTestId('run-to-end').click();
+  await waitEnded(widget);
+  await expectVisible(widget.locator('.signs .sign').first(), 'the signs after the run');
+  assert.equal(await y(), before, 'the figures moved as the run ended');
+}
