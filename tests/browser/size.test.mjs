@@ -178,12 +178,21 @@ import { DIST } from './harness.mjs';
  * tables) and the time series' axis spanning a short run, +0.5 KB: the
  * app 459.2 KB. Budget 460. The busy row named per model and a run never
  * measured saying its line keeps growing, +0.1 KB: the app 459.3 KB.
+ * A classroom review's fixes (5 Dec), each commit built and measured:
+ * the scene's yellow edge, the preset menu's own row, the growth row's
+ * label, +0.1 KB; a widget's caption held back under a predict box,
+ * +0.2 KB; Little's law's terms with a decimal more or "≈", +0.3 KB;
+ * lesson links with ?presenter=1 and its notice, +1.0 KB; a lesson's
+ * stats table holding the figures it asks about, the rest folded, +1.2
+ * KB; "you solved it before", +0.2 KB; fixed columns, +0.1 KB; side-by-
+ * side charts' legends of one height, +0.5 KB; the signs under a
+ * lesson's table, +0.1 KB: the app 463.0 KB. Budget 464.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 460;
+const BUDGET_KB = 464;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
