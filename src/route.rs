@@ -328,6 +328,18 @@ pub fn shown_hash() -> String {
     window().location().hash().unwrap_or_default()
 }
 
+/// Writes presenter mode `on` into the lesson's address as it is now
+/// ([`with_presenter`]), in place: no new history entry, no `hashchange`.
+pub fn show_presenter_in_hash(on: bool) {
+    let hash = shown_hash();
+    let to = with_presenter(&hash, on);
+    if to != hash {
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&to));
+        }
+    }
+}
+
 /// The URL's hash, followed as it changes: the one `hashchange` listener of
 /// the app (removed with the component that calls this).
 pub fn watch_hash() -> ReadSignal<String> {

@@ -169,13 +169,7 @@ pub fn LessonView(
     // teacher can keep a link that opens a lesson ready for the projector.
     let keep_presenter = move |on: bool| {
         session::save(PRESENTER, if on { "1" } else { "0" });
-        let location = window().location();
-        if let (Ok(hash), Ok(history)) = (location.hash(), window().history()) {
-            let to = crate::route::with_presenter(&hash, on);
-            if to != hash {
-                let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&to));
-            }
-        }
+        crate::route::show_presenter_in_hash(on);
     };
     if let Some(on) = linked {
         session::save(PRESENTER, if on { "1" } else { "0" });
