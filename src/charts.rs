@@ -240,15 +240,7 @@ pub fn chart_layout(
     legend_h_min: f64,
 ) -> ChartLayout {
     let max_w = width - 2.0 * SIDE_PX;
-    let (legend, legend_h) = legend_layout(
-        labels,
-        measure,
-        (SIDE_PX, 12.0),
-        max_w,
-        LEGEND_MARK,
-        LEGEND_GAP,
-        LEGEND_ROW,
-    );
+    let (legend, legend_h) = chart_legend(width, labels, measure);
     let y_label_y = legend_h.max(legend_h_min) + 18.0;
     let plot_top = y_label_y + 16.0;
     let plot_h = plot_height(width, tall);
@@ -278,17 +270,24 @@ pub fn chart_layout(
 /// The height, CSS px, of a chart's legend of `labels` at `width` (as
 /// [`chart_layout`] lays it out).
 pub fn legend_height(width: f64, labels: &[&str], measure: &dyn Fn(&str) -> f64) -> f64 {
-    let max_w = width - 2.0 * SIDE_PX;
+    chart_legend(width, labels, measure).1
+}
+
+/// A chart's legend at `width`: its entries and its height, CSS px.
+fn chart_legend(
+    width: f64,
+    labels: &[&str],
+    measure: &dyn Fn(&str) -> f64,
+) -> (Vec<LegendEntry>, f64) {
     legend_layout(
         labels,
         measure,
         (SIDE_PX, 12.0),
-        max_w,
+        width - 2.0 * SIDE_PX,
         LEGEND_MARK,
         LEGEND_GAP,
         LEGEND_ROW,
     )
-    .1
 }
 
 /// The parts of the polyline `points` inside `lo ≤ y ≤ hi`, each a
