@@ -999,7 +999,7 @@ pub fn draw_chart(
     th: &Theme,
     fit: Fit,
     tall: bool,
-    beside: &[&Chart],
+    beside: Option<(&Chart, &dyn Fn() -> bool)>,
 ) -> Option<ChartLayout> {
     if fit.width < 1.0 {
         return None;
@@ -1025,16 +1025,20 @@ pub fn draw_chart(
     };
     let y_axis_w = measure(&longest_tick, type_px::TICK).max(measure("0.00", type_px::TICK)) + 16.0;
     let legend_w = |s: &str| measure(s, type_px::LEGEND);
-    // As tall a legend as the tallest of the charts beside it, so their
-    // plots line up (a legend wrapped to three lines put one plot 45 px
-    // below its neighbour).
-    let legend_h_min = beside
-        .iter()
-        .map(|c| {
-            let labels: Vec<&str> = c.series.iter().map(|s| s.label.as_str()).collect();
-            legend_height(width, &labels, &legend_w)
-        })
-        .fold(0.0, f64::max);
+    // As tall a legend as the chart beside it, so their plots line up (a
+    // legend wrapped to three lines put one plot 45 px below its
+    // neighbour). Whether that chart is on this row is asked only when its
+    // legend is the taller: the answer reads the page's layout.
+    let own_h = legend_height(width, &labels, &legend_w);
+    let legend_h_min = beside.map_or(0.0, |(other, same_row)| {
+        let labels: Vec<&str> = other.series.iter().map(|s| s.label.as_str()).collect();
+        let h = legend_height(width, &labels, &legend_w);
+        if h > own_h && same_row() {
+            h
+        } else {
+            0.0
+        }
+    });
     let lay = chart_layout(
         width,
         &labels,

@@ -61,7 +61,7 @@ pub fn CurvePanel(
                 more.update(|n| *n += 1);
             }
             let chart = lines.with_value(|l| curve_chart(&th, l.shown(), &points, report.as_ref()));
-            draw_chart(&c, &chart, &Theme::new(dark), fit, true, &[]);
+            draw_chart(&c, &chart, &Theme::new(dark), fit, true, None);
         });
     });
     let caption = move || curve_caption(&lab.theory.get());

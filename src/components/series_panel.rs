@@ -1,7 +1,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::charts::{chart_summary, series_charts, Chart};
+use crate::charts::{chart_summary, series_charts};
 use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
 use crate::lab::Lab;
 
@@ -23,6 +23,10 @@ pub fn SeriesPanel(
     // run, the colours or its width change.
     for (i, (canvas, fit)) in refs.into_iter().zip(fits).enumerate() {
         let pending = StoredValue::new(false);
+        // Whether the chart beside this one (0 and 1, 2 and 3) is on its
+        // row, found for a width: reading it makes the browser lay out the
+        // page, so it is read once a width, and only when asked.
+        let row_at = StoredValue::new(None::<(f64, bool)>);
         Effect::new(move |_| {
             lab.report.track();
             lab.dark.track();
@@ -38,16 +42,21 @@ pub fn SeriesPanel(
                 };
                 let series = report.map(|r| r.series).unwrap_or_default();
                 let charts = series_charts(&series);
-                // Two by two, the chart beside this one (0 and 1, 2 and 3)
-                // when the grid puts them on one row: their plots line up.
-                let partner = refs[i ^ 1]
-                    .get_untracked()
-                    .filter(|p| p.offset_top() == c.offset_top())
-                    .and_then(|_| charts.get(i ^ 1))
-                    .map(|(_, chart)| chart);
+                let same_row = || match row_at.get_value() {
+                    Some((w, on_row)) if w == fit.width => on_row,
+                    _ => {
+                        let on_row = refs[i ^ 1]
+                            .get_untracked()
+                            .is_some_and(|p| p.offset_top() == c.offset_top());
+                        row_at.set_value(Some((fit.width, on_row)));
+                        on_row
+                    }
+                };
+                let beside = charts
+                    .get(i ^ 1)
+                    .map(|(_, other)| (other, &same_row as &dyn Fn() -> bool));
                 if let Some((label, chart)) = charts.get(i) {
-                    let beside: Vec<&Chart> = partner.into_iter().collect();
-                    let lay = draw_chart(&c, chart, &Theme::new(dark), fit, false, &beside);
+                    let lay = draw_chart(&c, chart, &Theme::new(dark), fit, false, beside);
                     // Where the plot starts, for the tests that line charts up.
                     if let Some(lay) = lay {
                         let _ = c.set_attribute("data-plot-top", &lay.plot_top.to_string());
