@@ -334,9 +334,15 @@ pub fn show_presenter_in_hash(on: bool) {
     let hash = shown_hash();
     let to = with_presenter(&hash, on);
     if to != hash {
-        if let Ok(history) = window().history() {
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&to));
-        }
+        replace_hash(&to);
+    }
+}
+
+/// Sets the address's hash to `to` in place: no new history entry, and no
+/// `hashchange`, so the page is not built again.
+pub fn replace_hash(to: &str) {
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(to));
     }
 }
 

@@ -167,16 +167,15 @@ pub fn LessonView(
         RwSignal::new(linked.unwrap_or_else(|| session::load(PRESENTER).as_deref() == Some("1")));
     // The tab remembers it for the next lesson, and the link says it, so a
     // teacher can keep a link that opens a lesson ready for the projector.
-    let keep_presenter = move |on: bool| {
-        session::save(PRESENTER, if on { "1" } else { "0" });
-        crate::route::show_presenter_in_hash(on);
-    };
+    let remember = |on: bool| session::save(PRESENTER, if on { "1" } else { "0" });
     if let Some(on) = linked {
-        session::save(PRESENTER, if on { "1" } else { "0" });
+        remember(on);
     }
     let toggle_presenter = move |_| {
         presenter.update(|p| *p = !*p);
-        keep_presenter(presenter.get_untracked());
+        let on = presenter.get_untracked();
+        remember(on);
+        crate::route::show_presenter_in_hash(on);
     };
     let pager =
         move |l: Option<&tellers_course::Lesson>, rel: &'static str, label: &'static str| {

@@ -53,9 +53,7 @@ pub fn PlaygroundPage(
         if route_from_hash(&shown_hash()) != Route::Playground {
             return;
         }
-        if let Ok(history) = window().history() {
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash));
-        }
+        crate::route::replace_hash(&hash);
         last_write.try_set_value(Some(now_ms()));
     };
     Effect::new(move |_| {
