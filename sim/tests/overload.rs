@@ -10,7 +10,7 @@
 
 use tellers_sim::presets::preset;
 use tellers_sim::schedule::Schedule;
-use tellers_sim::{simulate, Discipline, Model, Report, Scenario};
+use tellers_sim::{simulate, Arrivals, Discipline, Model, Report, Scenario};
 
 fn run(s: &Scenario) -> Report {
     simulate(s).unwrap_or_else(|e| panic!("{e:?}"))
@@ -108,6 +108,35 @@ fn a_load_schedule_sets_the_rate_of_each_step() {
         offered(22.0, 38.0)
     );
     assert_eq!(offered(42.0, 50.0), 0.0);
+}
+
+/// A schedule that starts with a pause lets nobody in during it (one
+/// request came in at 0 s).
+#[test]
+fn a_schedule_that_starts_with_a_pause_lets_nobody_in_during_it() {
+    for arrivals in [Arrivals::Poisson, Arrivals::Uniform] {
+        let s = Scenario {
+            arrivals,
+            rps_schedule: Some(Schedule::new(&[(0.0, 0.0), (5.0, 50.0)]).unwrap()),
+            duration_s: 10.0,
+            warmup: 0.0,
+            ..Scenario::default()
+        };
+        let r = run(&s);
+        let before: f64 = r
+            .series
+            .iter()
+            .filter(|p| p.t_s <= 5.0)
+            .map(|p| p.offered_rps)
+            .sum();
+        assert_eq!(before, 0.0, "{arrivals:?}: arrivals during the pause");
+        // 250 arrivals expected after it (Poisson: standard deviation ≈ 16).
+        assert!(
+            (r.calls as f64 - 250.0).abs() < 80.0,
+            "{arrivals:?}: {} calls",
+            r.calls
+        );
+    }
 }
 
 #[test]

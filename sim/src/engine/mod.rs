@@ -294,6 +294,19 @@ impl Simulation {
                     ctx.queue.push(0, Event::ClientSends { client });
                 }
             }
+            // A schedule that starts with a pause (rate 0) sends its first
+            // request once its rate is above 0, drawn as every later one is
+            // (at 0 s, one request came in during the pause).
+            Arrivals::Poisson | Arrivals::Uniform
+                if ctx
+                    .s
+                    .rps_schedule
+                    .is_some_and(|sch| sch.rate_at(0.0) == 0.0) =>
+            {
+                if let Some(at) = ctx.next_open_arrival() {
+                    ctx.queue.set_arrival(at);
+                }
+            }
             _ => ctx.queue.set_arrival(0),
         }
         Ok(Simulation {
