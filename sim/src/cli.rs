@@ -73,7 +73,13 @@ USAGE:
   tellers bench    [--requests N] [--json]
   tellers help [FIELD]               every flag below, or one field in full
   tellers completions bash|zsh|fish  a completion script for your shell
-  tellers COMMAND --help             one command's flags
+  tellers COMMAND --help             one command's flags (or tellers help COMMAND)
+  tellers --version                  which engine made a report
+
+EXAMPLES:
+  tellers simulate --preset mm1
+  tellers simulate --preset sale-day --threads 40 --json
+  tellers sweep --preset mm4 --rhos 0.5,0.8,0.9
 
 SWEEP: each point runs the scenario at ρ × its capacity with Poisson
 arrivals and 20,000 requests (keep-alive connections: about 20,000,
@@ -239,7 +245,7 @@ fn scenario_command(name: &'static str, about: &'static str) -> clap::Command {
                 .long("scenario")
                 .value_name("FILE")
                 .value_hint(clap::ValueHint::FilePath)
-                .help("Start from a scenario file (JSON; field names as in URLs)"),
+                .help("Start from a scenario file (JSON; field names as in URLs; - reads the standard input)"),
         )
         .arg(
             Arg::new("json")
@@ -260,20 +266,33 @@ fn scenario_command(name: &'static str, about: &'static str) -> clap::Command {
 pub fn command() -> clap::Command {
     clap::Command::new("tellers")
         .about("Simulate one server handling many requests")
+        // Which engine made a report, for numbers compared across machines.
+        .version(env!("CARGO_PKG_VERSION"))
         .disable_help_subcommand(true)
         .subcommand_required(false)
         .subcommand(
-            scenario_command("simulate", "Run one scenario and print its report").arg(
+            scenario_command("simulate", "Run one scenario and print its report")
+                .after_help(
+                    "Examples:\n  tellers simulate --preset mm1\n  \
+                     tellers simulate --preset sale-day --threads 40 --json\n  \
+                     tellers simulate --scenario class.json --seed 7\n  \
+                     tellers simulate --scenario - < class.json",
+                )
+                .arg(
                 Arg::new("series")
                     .long("series")
                     .action(ArgAction::SetTrue)
-                    .help("With --json: include the time series"),
+                    .help("With --json: include the time series (at most 200 points, each an average over its interval)"),
             ),
         )
         .subcommand(
             scenario_command(
                 "sweep",
                 "Utilisation → mean and p99 response time, simulated and in theory",
+            )
+            .after_help(
+                "Examples:\n  tellers sweep --preset mm4\n  \
+                 tellers sweep --preset mm1 --rhos 0.5,0.8,0.9,0.95 --json",
             )
             .arg(typed(
                 Arg::new("rhos")
@@ -286,7 +305,12 @@ pub fn command() -> clap::Command {
         .subcommand(
             clap::Command::new("presets")
                 .about("List the presets (with --json: every scenario in full)")
-                .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
+                .arg(
+                    Arg::new("json")
+                        .long("json")
+                        .action(ArgAction::SetTrue)
+                        .help("Print every preset's scenario, all its fields, as JSON"),
+                ),
         )
         .subcommand(
             clap::Command::new("bench")
@@ -298,7 +322,12 @@ pub fn command() -> clap::Command {
                         .allow_hyphen_values(true)
                         .help("Requests per contestant, 1,000–100,000,000 [default 2,000,000]"),
                 ))
-                .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
+                .arg(
+                    Arg::new("json")
+                        .long("json")
+                        .action(ArgAction::SetTrue)
+                        .help("Print JSON"),
+                ),
         )
         .subcommand(
             clap::Command::new("help")
@@ -306,7 +335,8 @@ pub fn command() -> clap::Command {
                 .arg(offering(
                     Arg::new("field")
                         .value_name("FIELD")
-                        .allow_hyphen_values(true),
+                        .allow_hyphen_values(true)
+                        .help("A scenario field, such as cpu_ms; or a command, such as simulate"),
                     FIELDS.iter().map(|f| (f.name, f.label)).collect(),
                 )),
         )
@@ -484,11 +514,38 @@ fn commands_with(flag: &str) -> Option<String> {
     (!names.is_empty()).then(|| names.join(" or "))
 }
 
-/// The flag of subcommand `sub` nearest to a misspelt one, if one is near:
-/// at most two edits (a swap of neighbours counts as one), so `--rsp`
-/// finds `--rps`.
+/// The flag of subcommand `sub` a mistyped one meant, if one is near: the
+/// flag with its unit left off (`--timeout` for `--timeout-ms`), the one
+/// flag it begins (`--shed` for `--shed-after-ms`), or else one at most two
+/// edits away (a swap of neighbours counts as one), so `--rsp` finds `--rps`.
 fn nearest_flag(typed: &str, sub: Option<&str>) -> Option<String> {
-    nearest(typed.split('=').next().unwrap_or(typed), flags_of(sub))
+    let typed = typed.split('=').next().unwrap_or(typed);
+    let flags = flags_of(sub);
+    if flags.iter().any(|f| f == typed) {
+        return Some(typed.to_owned());
+    }
+    let only = |found: Vec<&String>| (found.len() == 1).then(|| found[0].clone());
+    let unit_left_off = only(
+        flags
+            .iter()
+            .filter(|f| {
+                f.strip_prefix(typed)
+                    .and_then(|rest| rest.strip_prefix('-'))
+                    .is_some_and(|unit| ["ms", "s", "us", "kb"].contains(&unit))
+            })
+            .collect(),
+    );
+    let begun = || {
+        only(
+            flags
+                .iter()
+                .filter(|f| typed.len() > 3 && f.starts_with(&format!("{typed}-")))
+                .collect(),
+        )
+    };
+    unit_left_off
+        .or_else(begun)
+        .or_else(|| nearest(typed, flags))
 }
 
 /// The preset nearest to a misspelt name, if one is near (as for flags:
@@ -688,6 +745,15 @@ pub fn parse_or_help(
     let flag = |m: &ArgMatches, id: &str| m.get_flag(id);
     Ok(match m.subcommand() {
         None => Command::Help { field: None },
+        // `tellers help simulate` is `tellers simulate --help`, as in git and cargo.
+        Some(("help", sub))
+            if given(sub, "field").is_some_and(|name| {
+                name != "help" && command().find_subcommand(name.as_str()).is_some()
+            }) =>
+        {
+            let name = given(sub, "field").cloned().unwrap_or_default();
+            return parse_or_help(&[name, "--help".to_owned()], read_file);
+        }
         Some(("help", sub)) => Command::Help {
             field: match given(sub, "field") {
                 Some(name) => Some(field_named(name).map_err(msg)?),
@@ -753,20 +819,23 @@ pub fn parse_or_help(
             let points = match given(sub, "rhos") {
                 None => crate::sweep::SWEEP_RHOS.to_vec(),
                 Some(v) => {
+                    const ALLOWED: &str =
+                        "allowed utilisations 0.01–0.99, comma-separated, such as 0.5,0.8,0.9";
                     let points = v
                         .split(',')
-                        .map(|x| {
-                            crate::text::number(x).ok_or_else(|| {
-                                format!("--rhos: '{}' is not a number", crate::fields::clip(x))
-                            })
+                        .map(|x| match crate::text::number(x) {
+                            None => Err(format!(
+                                "--rhos: '{}' is not a number; {ALLOWED}",
+                                crate::fields::clip(x)
+                            )),
+                            Some(p) if !(0.01..=0.99).contains(&p) => Err(format!(
+                                "--rhos: {} is out of range; {ALLOWED}",
+                                crate::fields::clip(x.trim())
+                            )),
+                            Some(p) => Ok(p),
                         })
                         .collect::<Result<Vec<_>, _>>()
                         .map_err(msg)?;
-                    if points.is_empty() || points.iter().any(|p| !(0.01..=0.99).contains(p)) {
-                        return Err(msg(
-                            "--rhos: each utilisation must be within 0.01–0.99".into()
-                        ));
-                    }
                     if points.len() > MAX_SWEEP_POINTS {
                         return Err(msg(format!(
                             "--rhos: {} points; at most {MAX_SWEEP_POINTS} (one per 0.01 from 0.01 to 0.99)",
@@ -870,6 +939,106 @@ mod tests {
         assert_eq!(scenario.threads, 40);
         assert_eq!(scenario.rps, 400.0);
         assert!(json);
+    }
+
+    /// A flag typed without its unit, or cut short, is the slip the
+    /// review found most often: each gets the flag it meant (`--cpu`
+    /// suggested `--rps`, two edits away, and `--timeout` nothing).
+    #[test]
+    fn a_flag_without_its_unit_or_cut_short_is_found() {
+        for (typed, meant) in [
+            ("--timeout", "--timeout-ms"),
+            ("--wait", "--wait-ms"),
+            ("--cpu", "--cpu-ms"),
+            ("--duration", "--duration-s"),
+            ("--stack-reserved", "--stack-reserved-kb"),
+            ("--switch", "--switch-us"),
+            ("--shed", "--shed-after-ms"),
+            ("--rsp", "--rps"),
+        ] {
+            let e = run(&format!("simulate {typed} 5")).unwrap_err();
+            assert!(
+                e.contains(&format!("did you mean '{meant}'?")),
+                "{typed}: {e}"
+            );
+        }
+        // Two flags begin with it: no guess between them.
+        let e = run("simulate --heavy 5").unwrap_err();
+        assert!(!e.contains("did you mean"), "{e}");
+    }
+
+    /// `tellers help simulate` is the command's help, as in git and cargo
+    /// (it said "no field 'simulate'"); a field is still explained.
+    #[test]
+    fn help_with_a_command_shows_that_commands_help() {
+        let args = |line: &str| {
+            line.split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        let none = |_: &str| Err("no files in tests".to_owned());
+        for sub in ["simulate", "sweep", "bench"] {
+            match parse_or_help(&args(&format!("help {sub}")), &none) {
+                Err(Outcome::Help(text)) => {
+                    assert!(text.contains(&format!("tellers {sub}")), "{text}")
+                }
+                other => panic!("help {sub}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            run("help cores"),
+            Ok(Command::Help { field: Some(f) }) if f.name == "cores"
+        ));
+        match parse_or_help(&args("--version"), &none) {
+            Err(Outcome::Help(text)) => assert!(text.contains(env!("CARGO_PKG_VERSION"))),
+            other => panic!("--version: {other:?}"),
+        }
+    }
+
+    /// A bad point of `--rhos` is named, with what is allowed.
+    #[test]
+    fn a_bad_sweep_point_is_named() {
+        let e = run("sweep --preset mm1 --rhos 0.5,1.2").unwrap_err();
+        assert!(
+            e.contains("1.2 is out of range") && e.contains("0.01–0.99"),
+            "{e}"
+        );
+        let e = run("sweep --preset mm1 --rhos abc").unwrap_err();
+        assert!(
+            e.contains("'abc' is not a number") && e.contains("0.01–0.99"),
+            "{e}"
+        );
+    }
+
+    /// A scenario file's slips as a student makes them: empty, a field
+    /// spelt as its flag, a count with a fraction.
+    #[test]
+    fn a_files_slips_are_named_with_what_is_meant() {
+        let with = |text: &'static str| {
+            let args: Vec<String> = ["simulate", "--scenario", "f.json"]
+                .map(String::from)
+                .to_vec();
+            parse(&args, &move |_| Ok(text.to_owned())).unwrap_err()
+        };
+        let e = with("  \n");
+        assert!(
+            e.contains("f.json: the file is empty") && e.contains("{\"rps\": 200}"),
+            "{e}"
+        );
+        let e = with(r#"{"cpu-ms": 5}"#);
+        assert!(
+            e.contains("did you mean 'cpu_ms'?") && !e.contains("the fields are"),
+            "{e}"
+        );
+        let e = with(r#"{"cpuMs": 5}"#);
+        assert!(e.contains("did you mean 'cpu_ms'?"), "{e}");
+        let e = with(r#"{"cpu_msx": 5}"#);
+        assert!(e.contains("the fields are"), "{e}");
+        let e = with(r#"{"threads": 2.5}"#);
+        assert!(
+            e.contains("threads: 2.5 is not a whole number: allowed 1–"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -1237,7 +1406,7 @@ mod tests {
         assert!(!e.contains("--series"), "{e}");
         // A value starting with '-' is the flag's value, not a flag.
         let e = run("sweep --rhos -0.5").unwrap_err();
-        assert!(e.starts_with("--rhos: each utilisation"), "{e}");
+        assert!(e.starts_with("--rhos: -0.5 is out of range"), "{e}");
         let many = vec!["0.5"; MAX_SWEEP_POINTS + 1].join(",");
         let e = run(&format!("sweep --rhos {many}")).unwrap_err();
         assert_eq!(

@@ -229,6 +229,14 @@ pub fn read_object<S: Default, U>(
     let mut s = S::default();
     for (key, v) in obj {
         let Some(f) = fields.iter().find(|f| f.name == key.as_str()) else {
+            // `cpu-ms` as the flag is spelt, or `cpuMs`: the field's own name.
+            if let Some(f) = fields.iter().find(|f| f.name == snake_case(key)) {
+                return Err(format!(
+                    "'{}' is not a scenario field; did you mean '{}'? (a file's field names are written with _)",
+                    clip(key),
+                    f.name
+                ));
+            }
             let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
             return Err(format!(
                 "'{}' is not a scenario field; the fields are {}",
@@ -247,6 +255,24 @@ pub fn read_object<S: Default, U>(
         }
     }
     Ok(s)
+}
+
+/// A name as a field spells it: `cpu-ms` and `cpuMs` read `cpu_ms`.
+fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for c in name.chars() {
+        match c {
+            '-' | ' ' => out.push('_'),
+            c if c.is_ascii_uppercase() => {
+                if !out.is_empty() && !out.ends_with('_') {
+                    out.push('_');
+                }
+                out.push(c.to_ascii_lowercase());
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A JSON object in which no key is given twice. serde_json's own map keeps
@@ -558,6 +584,12 @@ impl<S: Default, U> Field<S, U> {
                 (None, Some(x)) if x >= 0.0 && x.fract() == 0.0 && x < u64::MAX as f64 => {
                     Ok(Value::Int(x as u64))
                 }
+                // `{"threads": 2.5}`: said as the flag says it.
+                (None, Some(x)) if x.fract() != 0.0 => Err(format!(
+                    "{} is not a whole number: allowed {}",
+                    clip(&v.to_string()),
+                    self.allowed()
+                )),
                 _ => Err(wrong()),
             },
             (Kind::Real { .. }, J::Number(n)) => n.as_f64().map(Value::Real).ok_or_else(wrong),

@@ -63,6 +63,21 @@ pub enum StoppedBy {
     ConnLimit,
 }
 
+impl StoppedBy {
+    /// Why the run ended, in words ("the event budget ran out"), for the
+    /// CLI's table: its JSON has the kebab-case name.
+    pub fn why(self) -> &'static str {
+        match self {
+            StoppedBy::Duration => "its length reached",
+            StoppedBy::AllDone => "every request done",
+            StoppedBy::EventBudget => "the event budget ran out",
+            StoppedBy::InFlightLimit => "too many requests inside",
+            StoppedBy::CallLimit => "too many dependency calls in flight",
+            StoppedBy::ConnLimit => "too many connections open",
+        }
+    }
+}
+
 /// One point of the time series: averages over `[t_s − interval, t_s)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct SeriesPoint {

@@ -699,6 +699,12 @@ impl Scenario {
     pub fn from_json_fields(text: &str) -> Result<Scenario, Vec<FieldError>> {
         // Some editors start a file with a byte-order mark, which is not JSON.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if text.trim().is_empty() {
+            return Err(vec![FieldError {
+                field: "scenario".into(),
+                message: "the file is empty; a scenario file is a JSON object of fields, such as {\"rps\": 200}".into(),
+            }]);
+        }
         let s: Scenario = serde_json::from_str(text).map_err(|err| {
             let message = if err.to_string().starts_with("number out of range") {
                 format!(
@@ -965,7 +971,7 @@ mod tests {
         for (json, says) in [
             (
                 r#"{"cores": 2.5}"#,
-                "cores: 2.5 is not allowed: allowed 1–1,024 cores",
+                "cores: 2.5 is not a whole number: allowed 1–1,024 cores",
             ),
             (r#"{"cores": -1}"#, "cores: -1 is not allowed"),
             (r#"{"model": "fibers"}"#, "'fibers' is not one of"),

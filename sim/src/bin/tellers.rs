@@ -45,12 +45,30 @@ fn output_failed(e: &std::io::Error) -> ! {
 fn read_scenario_file(path: &str) -> Result<String, String> {
     use std::io::Read;
     let mut text = String::new();
-    std::fs::File::open(path)
-        .and_then(|f| {
+    // `-` is the standard input, so a script can pipe a scenario in.
+    let read = if path == "-" {
+        std::io::stdin()
+            .take(MAX_SCENARIO_FILE_BYTES + 1)
+            .read_to_string(&mut text)
+    } else {
+        std::fs::File::open(path).and_then(|f| {
             f.take(MAX_SCENARIO_FILE_BYTES + 1)
                 .read_to_string(&mut text)
         })
-        .map_err(|e| e.to_string())?;
+    };
+    read.map_err(|e| match e.kind() {
+        std::io::ErrorKind::InvalidData => {
+            "not a text file; a scenario file is JSON text such as {\"rps\": 200}".to_owned()
+        }
+        // "No such file or directory (os error 2)": the number is noise.
+        _ => {
+            let words = e.to_string();
+            match words.find(" (os error") {
+                Some(at) => words[..at].to_owned(),
+                None => words,
+            }
+        }
+    })?;
     if text.len() as u64 > MAX_SCENARIO_FILE_BYTES {
         return Err(format!(
             "larger than {} MB; a scenario file is a few KB",
@@ -449,9 +467,9 @@ fn print_table(s: &Scenario, r: &Report) {
         "none".to_owned()
     };
     out!(
-        "stopped by {:?} at {:.3} s simulated  last finish {last_finish}  {} in {:.3} s",
-        r.stopped_by,
+        "ended at {:.3} s simulated ({})  last finish {last_finish}  {} in {:.3} s",
         r.sim_time_s,
+        r.stopped_by.why(),
         tellers_sim::text::plural(r.events, "event"),
         r.wall_s
     );
@@ -608,6 +626,16 @@ fn sweep_print(rows: Vec<serde_json::Value>, json: bool) {
         "sim mean",
         "theory p99",
         "sim p99"
+    );
+    // The response times' unit, said once under the heading.
+    out!(
+        "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
+        "",
+        "",
+        "ms",
+        "ms",
+        "ms",
+        "ms"
     );
     let mut approx = false;
     for r in &rows {
