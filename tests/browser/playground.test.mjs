@@ -819,3 +819,16 @@ export async function thePresetMenuShowsWholeDescriptionsAndTheBoxesLineUp({ pag
     assert.deepEqual(off, [], `number boxes out of line with ${lefts[0][0]}'s at ${lefts[0][1]} px (${query || 'defaults'})`);
   }
 }
+
+// The first reading of the signs takes the place of the note before it:
+// a one-line verdict pushed the figures under it down by 16 px mid-run,
+// on every scenario, while a learner read them.
+export async function theFirstSignTakesThePlaceOfTheNoteBeforeIt({ page, open }) {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await open('#/playground?preset=mm1&speed=20');
+  const tableTop = () => page.evaluate(() => document.querySelector('table[data-testid="figures"]').getBoundingClientRect().top + window.scrollY);
+  await page.waitForFunction(() => document.querySelector('[data-testid="signs"] .signs__empty'));
+  const before = await tableTop();
+  await page.waitForFunction(() => document.querySelector('[data-testid="signs"] [data-sign="healthy"]'), null, { timeout: 30_000 });
+  assert.equal(await tableTop(), before, 'the figures stay where they were when the first sign comes');
+}
