@@ -24,6 +24,16 @@ pub struct Checked {
     pub counts: bool,
 }
 
+/// Said after what an answer may be, where its line may grow without end.
+const NO_LIMIT_TOO: &str = " If the line grows without end, type no limit.";
+
+/// The line under a numeric exercise's answer box: what it may be
+/// answered with, and "no limit" where the line may grow without end.
+pub fn answer_with(unit: Unit, no_limit: bool) -> String {
+    let words = if no_limit { NO_LIMIT_TOO } else { "" };
+    format!("Answer with {}.{words}", unit.accepted())
+}
+
 /// Check a learner's answer to `exercise` with their numbers (`variant`):
 /// the typed text for a numeric exercise, the index of the chosen option
 /// (in the exercise's own order) for the others.
@@ -49,9 +59,14 @@ pub fn check_answer(
                 exercise.tolerance.unwrap_or(0.01),
                 &exercise.prompt,
             );
+            let mut message = explain(&verdict, unit);
+            // Where the answer may be words, the words are said too.
+            if exercise.no_limit && verdict == Verdict::Unreadable {
+                message.push_str(NO_LIMIT_TOO);
+            }
             Checked {
                 correct: verdict == Verdict::Correct,
-                message: explain(&verdict, unit),
+                message,
                 counts: verdict.counts(),
             }
         }
@@ -584,7 +599,29 @@ mod tests {
             assert!(v.prompt.contains(KEY_NO_LIMIT), "{}: {}", e.id, v.prompt);
             let typed = check_answer(e, &v, &shown, None);
             assert!(typed.correct, "{}: {}", e.id, typed.message);
+            // The prompt's own words are right too; a reply the checker
+            // cannot read says the words that are, and is not counted;
+            // the line under the box says them from the start.
+            let said = check_answer(e, &v, "it cannot keep up", None);
+            assert!(said.correct, "{}: {}", e.id, said.message);
+            let unread = check_answer(e, &v, "hmm", None);
+            assert!(
+                !unread.counts && unread.message.ends_with("type no limit."),
+                "{}: {}",
+                e.id,
+                unread.message
+            );
+            assert!(
+                e.no_limit,
+                "{}: the app is told its answer may be words",
+                e.id
+            );
+            assert!(answer_with(e.unit.unwrap(), e.no_limit).ends_with("type no limit."));
         }
+        assert_eq!(
+            answer_with(Unit::Threads, false),
+            "Answer with a number, optionally followed by threads."
+        );
         // Every place the key writes an answer: the student's table.
         let (e, seed) = &found[ids
             .iter()

@@ -162,6 +162,9 @@ const NO_LIMIT_WORDS: &[&str] = &[
     "unlimited",
     "grows",
     "never settles",
+    "growing",
+    "no upper limit",
+    "no bound",
     "without end",
     "unstable",
     "diverge",
@@ -172,13 +175,37 @@ const NO_LIMIT_WORDS: &[&str] = &[
 /// grows"): such a phrase says the line is finite, not that it grows.
 const DENIALS: &[&str] = &["not ", "n't", "never grow", "never infinit", "no longer"];
 
+/// Phrases that say the line grows with a "not" of their own: "it cannot
+/// keep up" is the answer a prompt's "if it cannot keep up" asks for, and
+/// was marked wrong as a denial.
+const FALLS_BEHIND_WORDS: &[&str] = &[
+    "not keep up",
+    "n't keep up",
+    "never keep up",
+    "never keeps up",
+    "not settle",
+    "n't settle",
+    "never settle",
+    "not catch up",
+    "n't catch up",
+    "never catch",
+    "no steady state",
+];
+
 /// True when the learner says the line grows without limit: a phrase such
-/// as "no limit" (with or without numbers beside it), and not denied.
+/// as "no limit" or "it cannot keep up" (with or without numbers beside
+/// it), and not denied.
 pub fn says_no_limit(input: &str) -> bool {
     // The words are ASCII, so ASCII's lower case finds them (and keeps
     // Unicode's case tables out of the wasm).
     let t = input.trim().to_ascii_lowercase();
-    NO_LIMIT_WORDS.iter().any(|w| t.contains(w)) && !denies(&t)
+    if let Some(w) = FALLS_BEHIND_WORDS.iter().find(|w| t.contains(*w)) {
+        // Its own "not" is part of it; another denies it ("it is not true
+        // that it cannot keep up").
+        return !denies(&t.replacen(w, " ", 1));
+    }
+    let infinity = matches!(t.trim_start_matches('+'), "inf" | "inf.");
+    (infinity || NO_LIMIT_WORDS.iter().any(|w| t.contains(w))) && !denies(&t)
 }
 
 /// True when lower-case `t` denies a growing line ([`DENIALS`]).
@@ -274,8 +301,10 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         // counted as requests (they count for a plain number, or for
         // threads busy by Little's law, never for cores or servers).
         "worker" | "workers" => Unit::Threads,
-        "try" | "tries" | "attempt" | "attempts" | "client" | "clients" | "call" | "calls"
-        | "user" | "users" => Unit::Requests,
+        "try" | "tries" | "retry" | "retries" | "attempt" | "attempts" | "client" | "clients"
+        | "call" | "calls" | "user" | "users" | "reqs" => Unit::Requests,
+        // "reqs/sec", "requests per sec": any request word over any second.
+        w if rate_words(w) => Unit::Rps,
         // A ratio: "10 times", "10x", "10 times less" (not "10 x 4": a
         // product, read as one by `read_number`).
         w if RATIO_WORDS.contains(&w.split_whitespace().next().unwrap_or(""))
@@ -288,6 +317,20 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         }
         _ => return None,
     })
+}
+
+/// True for a rate written as a request word over a second, by "/" or
+/// "per": "reqs/sec", "requests per sec", "calls/second".
+fn rate_words(w: &str) -> bool {
+    let Some((what, per)) = w.split_once('/').or_else(|| w.split_once(" per ")) else {
+        return false;
+    };
+    [
+        "", "r", "req", "reqs", "request", "requests", "call", "calls", "try", "tries", "retry",
+        "retries", "query", "queries",
+    ]
+    .contains(&what.trim())
+        && ["s", "sec", "secs", "second"].contains(&per.trim())
 }
 
 /// The unit in the words after a number, and those words as read for it:
@@ -437,6 +480,12 @@ impl Verdict {
     /// when nothing could be read, nor when the learner is asked what they
     /// meant (a comma that reads both ways, a missing unit).
     pub fn counts(&self) -> bool {
+        // A unit Tellers does not read ("22.2 reqs/min") is not an answer
+        // read wrong: it was counted as a wrong attempt, which the teacher
+        // saw. A unit that cannot measure the answer (ms for threads) is.
+        if let Verdict::WrongUnit { typed } = self {
+            return unit_from_words(typed).is_some();
+        }
         !matches!(
             self,
             Verdict::Unreadable
@@ -889,7 +938,7 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
             unit.what()
         ),
         Verdict::ExpectedNoLimit => {
-            "Not quite: compare the arrivals with what the server can finish.".into()
+            "Not quite: compare the arrivals with what can be finished: where they reach it, or pass it, the line grows without end.".into()
         }
     }
 }
@@ -976,6 +1025,71 @@ mod tests {
         for said in ["no limit (500 > 400)", "∞, ρ = 1.2", "unbounded at 100/s"] {
             assert_eq!(check(said, inf, Unit::Ms, 0.02), Verdict::Correct, "{said}");
         }
+        // "If it cannot keep up, answer no limit": the prompt's own words,
+        // and a learner's others, are that answer (a review found "it
+        // cannot keep up" marked wrong, as a denial).
+        for said in [
+            "it cannot keep up",
+            "can't keep up",
+            "it does not keep up",
+            "doesn't settle",
+            "it never catches up",
+            "the line keeps growing",
+            "no upper limit",
+            "inf",
+            "Inf",
+        ] {
+            assert_eq!(
+                check(said, inf, Unit::Threads, 0.02),
+                Verdict::Correct,
+                "{said}"
+            );
+        }
+        // Denied, they say the line is finite.
+        for said in [
+            "it is not true that it cannot keep up",
+            "it does not grow",
+            "it is not growing",
+        ] {
+            assert_eq!(
+                check(said, inf, Unit::Threads, 0.02),
+                Verdict::ExpectedNoLimit,
+                "{said}"
+            );
+        }
+        // Rates as people spell them, and counted words.
+        for said in [
+            "22.2 reqs/sec",
+            "22.2 requests per sec",
+            "22.2 req per second",
+            "22.2 calls/s",
+        ] {
+            assert_eq!(
+                check(said, 22.2, Unit::Rps, 0.01),
+                Verdict::Correct,
+                "{said}"
+            );
+        }
+        assert_eq!(
+            check("40 reqs", 40.0, Unit::Requests, 0.01),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("1.18 retries", 1.18, Unit::Count, 0.01),
+            Verdict::Correct
+        );
+        // A unit Tellers does not read is said, and not counted as a try;
+        // one that cannot measure the answer is.
+        let unread = check("22.2 reqs/min", 22.2, Unit::Rps, 0.01);
+        assert!(
+            matches!(unread, Verdict::WrongUnit { .. }) && !unread.counts(),
+            "{unread:?}"
+        );
+        let wrong = check("22.2 ms", 22.2, Unit::Rps, 0.01);
+        assert!(
+            matches!(wrong, Verdict::WrongUnit { .. }) && wrong.counts(),
+            "{wrong:?}"
+        );
         // The solutions' own words.
         assert_eq!(
             check("100 places", 100.0, Unit::Requests, 0.01),

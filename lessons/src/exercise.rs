@@ -70,8 +70,8 @@ pub struct Exercise {
     pub note: Option<String>,
     /// True when, for some numbers, the right answer is that the line grows
     /// without limit (the answer evaluates to `inf`); the prompt must say
-    /// how to answer then. Checked at build time only.
-    #[serde(default, skip_serializing)]
+    /// how to answer then, and the app says it under the answer box.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_limit: bool,
     /// Plausible wrong methods (numeric), as expressions over the params:
     /// forgetting the wait, the line, a unit. The course tests check that

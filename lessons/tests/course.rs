@@ -23,7 +23,6 @@ fn the_compiled_course_reads_back_to_the_same_course() {
     for l in &mut c.lessons {
         for s in &mut l.segments {
             if let tellers_course::Segment::Exercise(e) = s {
-                e.no_limit = false;
                 e.mistakes.clear();
                 e.branches.clear();
             }

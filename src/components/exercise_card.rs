@@ -1,6 +1,8 @@
 use leptos::prelude::*;
 
-use crate::answer::{check_answer, hint_label, kind_label, sim_check_message, sim_check_setup};
+use crate::answer::{
+    answer_with, check_answer, hint_label, kind_label, sim_check_message, sim_check_setup,
+};
 use crate::lab::run_in_slices;
 use crate::progress::{ProgressRead, ProgressWrite};
 use crate::route::lesson_href;
@@ -120,8 +122,15 @@ pub fn ExerciseCard(
             Ok(v) => v,
             Err(e) => return view! { <p class="feedback feedback--wrong">"This exercise could not be set up: " {e}</p> }.into_any(),
         };
-        let (kind, options, unit, has_check) =
-            ex.with_value(|e| (e.kind, v.options.clone(), e.unit, e.check.is_some()));
+        let (kind, options, unit, no_limit, has_check) = ex.with_value(|e| {
+            (
+                e.kind,
+                v.options.clone(),
+                e.unit,
+                e.no_limit,
+                e.check.is_some(),
+            )
+        });
         let hint_total = v.hints.len();
         let hints = v.hints.clone();
         let steps = v.solution.clone();
@@ -141,7 +150,7 @@ pub fn ExerciseCard(
                         aria-describedby=prompt_id.clone()
                         data-testid="answer"
                     />
-                    <span class="exercise__unit">{unit.map(|u| format!("Answer with {}.", u.accepted()))}</span>
+                    <span class="exercise__unit">{unit.map(|u| answer_with(u, no_limit))}</span>
                 </label>
             }
             .into_any(),

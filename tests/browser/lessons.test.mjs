@@ -607,3 +607,17 @@ export async function aLessonLinkOpensInPresenterModeReadableAt720p({ page, open
   await expectVisible(notice, 'the notice for presenter=yes');
   assert.match(await notice.textContent(), /presenter=yes is not 1 \(on\) or 0 \(off\)/);
 }
+
+// On a phone the solved mark stays one mark: "✓" and "solved" sat on two
+// lines at 375 px.
+export async function theSolvedMarkStaysOnOneLineOnAPhone({ page, open }) {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await open('#/lessons/littles-law/threads-busy');
+  const { card, answer } = await threadsBusy(page);
+  await card.getByTestId('answer').fill(`${answer} threads`);
+  await card.getByTestId('check').click();
+  const mark = card.locator('.exercise__solved');
+  await expectVisible(mark.getByText('✓ solved'), 'the solved mark');
+  const lines = await mark.evaluate((el) => el.getClientRects().length);
+  assert.equal(lines, 1, 'the mark on one line');
+}
