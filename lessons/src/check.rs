@@ -469,6 +469,14 @@ pub enum Verdict {
         /// The number as typed, clipped.
         typed: String,
     },
+    /// The answer rounded to two significant figures where it keeps three
+    /// ("1400" for 1,442): the method is right, the rounding too coarse
+    /// (not counted as an attempt; "too low" sent the learner to redo
+    /// a right method).
+    TooRounded {
+        /// The number as typed.
+        typed: String,
+    },
     /// "It grows without limit", but the answer is a number.
     ExpectedNumber,
     /// A number, but here the line grows without limit.
@@ -494,6 +502,7 @@ impl Verdict {
                 | Verdict::Range { .. }
                 | Verdict::Negative { .. }
                 | Verdict::TooLarge { .. }
+                | Verdict::TooRounded { .. }
         )
     }
 }
@@ -781,6 +790,14 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
         return Verdict::Correct;
     }
     let too_high = value > expected;
+    // Not where the answer is exact (tolerance 0: a count such as 3,950
+    // connections, where 4,000 is the mistake of forgetting what is used).
+    if tolerance > 0.0 && !fraction && reading.decimal.is_none() && rounded_too_far(value, expected)
+    {
+        return Verdict::TooRounded {
+            typed: reading.text,
+        };
+    }
     // "1" for 11.1 %: too high as a fraction (100 %), too low as 1 %.
     if fraction && (reading.value > expected) != (reading.value * 100.0 > expected) {
         return Verdict::PercentEitherWay {
@@ -827,6 +844,20 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
             decimal,
         }
     }
+}
+
+/// True when `value` is `expected` rounded to two significant figures
+/// (or cut there): a multiple of a unit in its second figure, within
+/// half of one of `expected` (1400 or 1500 for 1,442 is not: 1,500 is 58
+/// away).
+fn rounded_too_far(value: f64, expected: f64) -> bool {
+    if value == 0.0 || expected == 0.0 || !expected.is_finite() {
+        return false;
+    }
+    let step = 10f64.powf(expected.abs().log10().floor() - 1.0);
+    let near = (value - expected).abs() <= step * (0.5 + 1e-9);
+    let whole = ((value / step).round() - value / step).abs() <= 1e-6;
+    near && whole
 }
 
 /// A sentence for the learner about an exercise's verdict: [`describe`],
@@ -922,6 +953,10 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
         Verdict::Negative { typed } => format!(
             "{typed} is below zero, and this answer is {}, which cannot be negative.",
             unit.what()
+        ),
+        Verdict::TooRounded { typed } => format!(
+            "{typed} is close, but rounded too far: keep three significant figures, \
+             or the decimals the question asks for."
         ),
         Verdict::TooLarge { typed } => format!(
             "{typed} is too large to work with: check its digits and its exponent. Use {}.",
@@ -1089,6 +1124,35 @@ mod tests {
         assert!(
             matches!(wrong, Verdict::WrongUnit { .. }) && wrong.counts(),
             "{wrong:?}"
+        );
+        // Rounded to two figures where the answer keeps three: asked
+        // again, not counted; further off, too low or too high.
+        for (typed, expected) in [
+            ("1400", 1442.0),
+            ("120 ms", 115.0),
+            ("0.12 s", 115.0),
+            ("1.2k rps", 1250.0),
+        ] {
+            let unit = if typed.contains("rps") {
+                Unit::Rps
+            } else if typed.contains('s') {
+                Unit::Ms
+            } else {
+                Unit::Count
+            };
+            let v = check(typed, expected, unit, 0.01);
+            assert!(
+                matches!(v, Verdict::TooRounded { .. }) && !v.counts(),
+                "{typed}: {v:?}"
+            );
+        }
+        assert_eq!(
+            check("1500", 1442.0, Unit::Count, 0.01),
+            Verdict::WrongValue { too_high: true }
+        );
+        assert_eq!(
+            check("1410", 1442.0, Unit::Count, 0.01),
+            Verdict::WrongValue { too_high: false }
         );
         // The solutions' own words.
         assert_eq!(
