@@ -144,8 +144,10 @@ fn run(cmd: Command) -> ExitCode {
             // The report's wall_s: how long the run took here, beside it.
             #[allow(clippy::disallowed_methods)]
             let t = Instant::now();
-            let mut r = simulate_showing_progress(&scenario, "", &mut Progress::on_a_terminal())
+            let mut progress = Progress::on_a_terminal();
+            let mut r = simulate_showing_progress(&scenario, "", &mut progress)
                 .expect("validated by the parser");
+            progress.clear();
             r.wall_s = t.elapsed().as_secs_f64();
             if json {
                 out!("{}", r.to_json(series));
@@ -176,17 +178,61 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 /// (a run of an hour at 100,000 rps printed nothing for over two minutes),
 /// nowhere when stderr is a file or a pipe, so scripts see no more than
 /// before.
+/// One timer for all the runs it is given: a sweep of ten points of under
+/// a second each said nothing for 7-17 s, its timer restarting each point.
 struct Progress {
     out: Option<Box<dyn Write>>,
     every: Duration,
+    /// When the first run began.
+    started: Option<Instant>,
+    /// Wall time since `started` of the next line.
+    next: Duration,
+    /// Whether a line is on screen, to clear at the end.
+    shown: bool,
 }
 
 impl Progress {
     fn on_a_terminal() -> Progress {
         let err = std::io::stderr();
+        Progress::to(
+            err.is_terminal().then(|| Box::new(err) as Box<dyn Write>),
+            PROGRESS_EVERY,
+        )
+    }
+
+    fn to(out: Option<Box<dyn Write>>, every: Duration) -> Progress {
         Progress {
-            out: err.is_terminal().then(|| Box::new(err) as Box<dyn Write>),
-            every: PROGRESS_EVERY,
+            out,
+            every,
+            started: None,
+            next: every,
+            shown: false,
+        }
+    }
+
+    /// Rewrites the line in place with `line(wall time so far)`, once
+    /// `every` has passed since the last.
+    fn tick(&mut self, line: impl FnOnce(Duration) -> String) {
+        let Some(out) = self.out.as_mut() else {
+            return;
+        };
+        #[allow(clippy::disallowed_methods)]
+        let wall = self.started.get_or_insert_with(Instant::now).elapsed();
+        if wall >= self.next {
+            // "\r" and erase to the end: the line is rewritten in place.
+            let _ = write!(out, "\r{}\x1b[K", line(wall));
+            let _ = out.flush();
+            self.shown = true;
+            self.next = wall + self.every;
+        }
+    }
+
+    /// Clears the line, if one was shown.
+    fn clear(&mut self) {
+        if let (Some(out), true) = (self.out.as_mut(), self.shown) {
+            let _ = write!(out, "\r\x1b[K");
+            let _ = out.flush();
+            self.shown = false;
         }
     }
 }
@@ -228,27 +274,11 @@ fn simulate_showing_progress(
     progress: &mut Progress,
 ) -> Result<Report, Vec<FieldError>> {
     let mut sim = Simulation::new(s)?;
-    let Some(out) = progress.out.as_mut() else {
+    if progress.out.is_none() {
         return Ok(sim.run());
-    };
-    #[allow(clippy::disallowed_methods)]
-    let start = Instant::now();
-    let mut next = progress.every;
-    let mut shown = false;
-    while sim.run_until(u64::MAX, 50_000) {
-        let wall = start.elapsed();
-        if wall >= next {
-            let line = progress_line(what, s, sim.now() as f64 / 1e9, sim.calls(), wall);
-            // "\r" and erase to the end: the line is rewritten in place.
-            let _ = write!(out, "\r{line}\x1b[K");
-            let _ = out.flush();
-            shown = true;
-            next = wall + progress.every;
-        }
     }
-    if shown {
-        let _ = write!(out, "\r\x1b[K");
-        let _ = out.flush();
+    while sim.run_until(u64::MAX, 50_000) {
+        progress.tick(|wall| progress_line(what, s, sim.now() as f64 / 1e9, sim.calls(), wall));
     }
     Ok(sim.report())
 }
@@ -583,8 +613,10 @@ fn sweep_rows(s: &Scenario, points: &[f64]) -> Result<Vec<serde_json::Value>, St
         }
         let point_theory = theory(&sc);
         let what = format!("point {} of {} (ρ = {rho}): ", i + 1, points.len());
-        let r = simulate_showing_progress(&sc, &what, &mut progress)
-            .map_err(|e| format!("sweep: point ρ = {rho} is not valid: {e:?}"))?;
+        let r = simulate_showing_progress(&sc, &what, &mut progress).map_err(|e| {
+            progress.clear();
+            format!("sweep: point ρ = {rho} is not valid: {e:?}")
+        })?;
         // A point that cannot be drawn (nothing finished, or it never
         // reached its load) has no simulated time (null, "—"), and says why.
         let missed = tellers_sim::sweep::point_missed(&sc, &r);
@@ -599,6 +631,7 @@ fn sweep_rows(s: &Scenario, points: &[f64]) -> Result<Vec<serde_json::Value>, St
             "sim_arrival_rps": r.arrival_rps, "missed_because": missed,
         }));
     }
+    progress.clear();
     Ok(rows)
 }
 
@@ -910,11 +943,9 @@ mod tests {
             ..Scenario::default()
         };
         let kept = Kept::default();
-        let mut progress = Progress {
-            out: Some(Box::new(kept.clone())),
-            every: Duration::ZERO,
-        };
+        let mut progress = Progress::to(Some(Box::new(kept.clone())), Duration::ZERO);
         let r = simulate_showing_progress(&s, "", &mut progress).unwrap();
+        progress.clear();
         assert_eq!(r.to_json(true), simulate(&s).unwrap().to_json(true));
         let text = String::from_utf8(kept.0.borrow().clone()).unwrap();
         let lines: Vec<&str> = text.split('\r').filter(|l| !l.is_empty()).collect();
@@ -923,12 +954,46 @@ mod tests {
         assert!(lines[0].contains(" of 200 s in "), "{text:?}");
         assert_eq!(*lines.last().unwrap(), "\x1b[K");
         // Nowhere to say it: the same report.
-        let mut quiet = Progress {
-            out: None,
-            every: Duration::ZERO,
-        };
+        let mut quiet = Progress::to(None, Duration::ZERO);
         let q = simulate_showing_progress(&s, "", &mut quiet).unwrap();
         assert_eq!(q.to_json(true), r.to_json(true));
+    }
+
+    /// A sweep's points share one progress line, cleared once at the end:
+    /// its timer ran from each point's start, so points of under a
+    /// second each never said anything.
+    #[test]
+    fn a_sweeps_points_share_one_progress_line() {
+        let s = Scenario {
+            rps: 5000.0,
+            duration_s: 20.0,
+            ..Scenario::default()
+        };
+        let kept = Kept::default();
+        let mut progress = Progress::to(Some(Box::new(kept.clone())), Duration::ZERO);
+        for what in ["point 1 of 2: ", "point 2 of 2: "] {
+            simulate_showing_progress(&s, what, &mut progress).unwrap();
+        }
+        let before_clear = String::from_utf8(kept.0.borrow().clone()).unwrap();
+        assert!(
+            before_clear.contains("point 1 of 2") && before_clear.contains("point 2 of 2"),
+            "{before_clear:?}"
+        );
+        assert!(
+            !before_clear.ends_with("\r\x1b[K"),
+            "cleared between points"
+        );
+        progress.clear();
+        let text = String::from_utf8(kept.0.borrow().clone()).unwrap();
+        assert_eq!(text.matches("\r\x1b[K").count(), 1, "one clear, at the end");
+        assert!(text.ends_with("\r\x1b[K"));
+        // One timer: a third run keeps the sweep's start.
+        let started = progress.started;
+        simulate_showing_progress(&s, "point 3: ", &mut progress).unwrap();
+        assert!(
+            started.is_some() && progress.started == started,
+            "the timer restarted"
+        );
     }
 
     #[test]
