@@ -85,7 +85,12 @@ pub fn ExerciseCard(
             if checked.counts {
                 record.attempt(&id, checked.correct);
             }
-            let said = Some((checked.correct, checked.message));
+            // "You solved it before" only beside an answer that was read
+            // (after "Type a number, …" it read as if that were an answer).
+            let solved_before = checked.counts && solved.get_untracked();
+            let message =
+                crate::answer::feedback_text(checked.correct, solved_before, &checked.message);
+            let said = Some((checked.correct, message));
             if feedback.get_untracked() == said {
                 // The same words again (the same wrong answer checked twice):
                 // cleared for a frame, so a screen reader says them again.
@@ -258,7 +263,7 @@ pub fn ExerciseCard(
                                     class=if ok { "feedback feedback--right" } else { "feedback feedback--wrong" }
                                     data-testid="feedback"
                                 >
-                                    {crate::answer::feedback_text(ok, solved.get(), &msg)}
+                                    {msg}
                                 </p>
                             }
                         })

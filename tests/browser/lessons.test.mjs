@@ -53,6 +53,11 @@ export async function answerWrongThenRightAndProgressSurvivesReload({ page, open
   // Checked, the wrong answer says why the mark stays beside "Not quite".
   await check.click();
   await expectVisible(feedback.filter({ hasText: 'You solved it before, and that stays in your progress.' }), 'the solve standing');
+  // Words it cannot read are no answer: nothing about the solve beside them.
+  await box.fill('no idea');
+  await check.click();
+  await expectVisible(feedback.filter({ hasText: 'Type a number' }), 'the unreadable answer told');
+  assert.ok(!(await feedback.textContent()).includes('You solved it before'), 'no word of the solve beside an unread answer');
 
   await page.reload();
   const again = page.locator('#ex-threads-busy');

@@ -186,13 +186,24 @@ import { DIST } from './harness.mjs';
  * stats table holding the figures it asks about, the rest folded, +1.2
  * KB; "you solved it before", +0.2 KB; fixed columns, +0.1 KB; side-by-
  * side charts' legends of one height, +0.5 KB; the signs under a
- * lesson's table, +0.1 KB: the app 463.0 KB. Budget 464.
+ * lesson's table, +0.1 KB: the app 463.0 KB. Budget 464. The legend's
+ * one layout and the lazy row read, +0.2 KB: 463.2 KB (measured again
+ * at the next session's start, the same commit). A review of the CLI
+ * and of the answer checker (5 Dec), each commit built and measured: a
+ * schedule that starts with a pause sending nobody in during it, +0.3
+ * KB; a scenario file's slips said plainly (empty, a field spelt as its
+ * flag, a count with a fraction), +0.7 KB (464.2); the checker taking
+ * "it cannot keep up" and more units, a unit it cannot read not counted,
+ * "no limit" said under its box, +0.7 KB (464.9); "rounded too far",
+ * +0.2 KB: the app 465.1 KB; "you solved it before" composed once at
+ * Check (only beside an answer that was read), not in the view, -0.2 KB:
+ * the app 464.9 KB. Budget 466.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 464;
+const BUDGET_KB = 466;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
