@@ -25,7 +25,7 @@ pub struct Checked {
 }
 
 /// Said after what an answer may be, where its line may grow without end.
-const NO_LIMIT_TOO: &str = " If the line grows without end, type no limit.";
+const NO_LIMIT_TOO: &str = " If the line grows without end, type \"no limit\".";
 
 /// The line under a numeric exercise's answer box: what it may be
 /// answered with, and "no limit" where the line may grow without end.
@@ -606,7 +606,7 @@ mod tests {
             assert!(said.correct, "{}: {}", e.id, said.message);
             let unread = check_answer(e, &v, "hmm", None);
             assert!(
-                !unread.counts && unread.message.ends_with("type no limit."),
+                !unread.counts && unread.message.ends_with("type \"no limit\"."),
                 "{}: {}",
                 e.id,
                 unread.message
@@ -616,7 +616,7 @@ mod tests {
                 "{}: the app is told its answer may be words",
                 e.id
             );
-            assert!(answer_with(e.unit.unwrap(), e.no_limit).ends_with("type no limit."));
+            assert!(answer_with(e.unit.unwrap(), e.no_limit).ends_with("type \"no limit\"."));
         }
         assert_eq!(
             answer_with(Unit::Threads, false),
