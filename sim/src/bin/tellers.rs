@@ -844,6 +844,13 @@ fn reason_lines(th: &Theory) -> Vec<String> {
 /// ([`Theory::model_of_line`]) and whether each response time theory gives
 /// is exact; "none" for one it does not give.
 fn model_line(th: &Theory) -> String {
+    // "mean none, p99 none" said nothing of why.
+    if th.utilisation.is_some_and(|u| u >= 1.0) && th.mean_ms.is_none() && th.p99_ms.is_none() {
+        return format!(
+            "model of the line: {}; no mean or p99 in theory: the arrivals reach its capacity, so the line grows without end",
+            th.model_of_line
+        );
+    }
     let label = |x: Option<f64>, exact: bool| x.map_or("none", |_| Theory::label(exact));
     format!(
         "model of the line: {}; mean {}, p99 {}",
@@ -993,6 +1000,23 @@ mod tests {
         assert!(
             started.is_some() && progress.started == started,
             "the timer restarted"
+        );
+    }
+
+    /// An overloaded run's theory says why it has no response time.
+    #[test]
+    fn theorys_missing_mean_under_overload_is_explained() {
+        let th = theory(&preset("sale-day").unwrap());
+        let line = model_line(&th);
+        assert!(
+            line.ends_with("the arrivals reach its capacity, so the line grows without end"),
+            "{line}"
+        );
+        let th = theory(&preset("mm1").unwrap());
+        assert!(
+            model_line(&th).ends_with("mean exact, p99 exact"),
+            "{}",
+            model_line(&th)
         );
     }
 
