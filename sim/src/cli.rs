@@ -809,7 +809,10 @@ pub fn parse_or_help(
             }
             let scenario = scenario_from(sub, read_file).map_err(msg)?;
             Command::Simulate {
-                notes: unused_flag_notes(sub, &scenario),
+                notes: unused_flag_notes(sub, &scenario)
+                    .into_iter()
+                    .chain(budget_note(&scenario))
+                    .collect(),
                 scenario,
                 json: flag(sub, "json"),
                 series: flag(sub, "series"),
@@ -874,6 +877,41 @@ pub fn parse_or_help(
         }
         Some((other, _)) => return Err(msg(format!("unknown command '{other}'"))),
     })
+}
+
+/// A note, before the run, when its arrivals alone outrun the event
+/// budget: each request is at least one event, so the run stops by
+/// `max_events` / rps seconds (a day at 100,000 rps ran 92 s to say
+/// nothing was measured). Open arrivals at a steady rate only.
+fn budget_note(s: &Scenario) -> Option<String> {
+    use crate::scenario::Arrivals;
+    if !matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform)
+        || s.rps_schedule.is_some()
+        || s.requests.is_some()
+        || s.rps <= 0.0
+    {
+        return None;
+    }
+    let by_s = s.max_events as f64 / s.rps;
+    if by_s >= s.duration_s {
+        return None;
+    }
+    let shown = |x: f64| crate::text::group_thousands(&format!("{x:.0}"));
+    let measured = if by_s <= s.warmup * s.duration_s {
+        format!(
+            ", inside its warm-up of {} s: nothing would be measured",
+            shown(s.warmup * s.duration_s)
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "note: at {} rps the event budget ({} events, at least one a request) ends the run within {} s of its {} s{measured}; shorten --duration-s or lower --rps",
+        shown(s.rps),
+        shown(s.max_events as f64),
+        shown(by_s.max(1.0)),
+        shown(s.duration_s)
+    ))
 }
 
 /// A note for each field flag given in `m` that `s` does not use (its
@@ -993,6 +1031,30 @@ mod tests {
             Err(Outcome::Help(text)) => assert!(text.contains(env!("CARGO_PKG_VERSION"))),
             other => panic!("--version: {other:?}"),
         }
+    }
+
+    /// A run whose arrivals alone outrun its event budget is told before
+    /// it starts, and whether anything would be measured.
+    #[test]
+    fn a_run_the_event_budget_must_end_is_told_first() {
+        let notes = |line: &str| match run(line) {
+            Ok(Command::Simulate { notes, .. }) => notes,
+            other => panic!("{line}: {other:?}"),
+        };
+        let day = notes("simulate --preset sale-day --rps 100000 --cores 1024 --threads 100000 --duration-s 86400");
+        assert!(
+            day.iter().any(|n| n.contains("ends the run within 2,000 s of its 86,400 s, inside its warm-up of 8,640 s: nothing would be measured")),
+            "{day:?}"
+        );
+        let hour = notes("simulate --preset mm1 --rps 100000 --cores 1024 --duration-s 3600");
+        assert!(
+            hour.iter()
+                .any(|n| n.contains("within 2,000 s of its 3,600 s; shorten")),
+            "{hour:?}"
+        );
+        // A budget the arrivals fit: no note.
+        assert!(notes("simulate --preset mm1 --rps 100000 --cores 1024 --duration-s 3600 --max-events 1000000000").is_empty());
+        assert!(notes("simulate --preset mm1").is_empty());
     }
 
     /// A bad point of `--rhos` is named, with what is allowed.
