@@ -173,7 +173,16 @@ const NO_LIMIT_WORDS: &[&str] = &[
 
 /// Words that deny what follows ("it does not grow without limit", "never
 /// grows"): such a phrase says the line is finite, not that it grows.
-const DENIALS: &[&str] = &["not ", "n't", "never grow", "never infinit", "no longer"];
+const DENIALS: &[&str] = &[
+    "not ",
+    "n't",
+    "never grow",
+    "never infinit",
+    "no longer",
+    "stop grow",
+    "stops grow",
+    "stopped grow",
+];
 
 /// Phrases that say the line grows with a "not" of their own: "it cannot
 /// keep up" is the answer a prompt's "if it cannot keep up" asks for, and
@@ -190,6 +199,12 @@ const FALLS_BEHIND_WORDS: &[&str] = &[
     "n't catch up",
     "never catch",
     "no steady state",
+    "no longer keep",
+    "not bounded",
+    "n't bounded",
+    "not stable",
+    "n't stable",
+    "no upper bound",
 ];
 
 /// True when the learner says the line grows without limit: a phrase such
@@ -199,10 +214,13 @@ pub fn says_no_limit(input: &str) -> bool {
     // The words are ASCII, so ASCII's lower case finds them (and keeps
     // Unicode's case tables out of the wasm).
     let t = input.trim().to_ascii_lowercase();
-    if let Some(w) = FALLS_BEHIND_WORDS.iter().find(|w| t.contains(*w)) {
-        // Its own "not" is part of it; another denies it ("it is not true
-        // that it cannot keep up").
-        return !denies(&t.replacen(w, " ", 1));
+    if FALLS_BEHIND_WORDS.iter().any(|w| t.contains(w)) {
+        // Each one's own "not" is part of it; another denies them ("it is
+        // not true that it cannot keep up").
+        let rest = FALLS_BEHIND_WORDS
+            .iter()
+            .fold(t.clone(), |rest, w| rest.replace(w, " "));
+        return !denies(&rest);
     }
     let infinity = matches!(t.trim_start_matches('+'), "inf" | "inf.");
     (infinity || NO_LIMIT_WORDS.iter().any(|w| t.contains(w))) && !denies(&t)
@@ -317,6 +335,12 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         }
         _ => return None,
     })
+}
+
+/// The unit words after a number name, read as the checker reads them
+/// ("worker threads" is threads), if any.
+fn unit_read(words: &str) -> Option<Unit> {
+    unit_from_words(words).or_else(|| unit_said(words, "").1)
 }
 
 /// True for a rate written as a request word over a second, by "/" or
@@ -492,7 +516,7 @@ impl Verdict {
         // read wrong: it was counted as a wrong attempt, which the teacher
         // saw. A unit that cannot measure the answer (ms for threads) is.
         if let Verdict::WrongUnit { typed } = self {
-            return unit_from_words(typed).is_some();
+            return unit_read(typed).is_some();
         }
         !matches!(
             self,
@@ -792,8 +816,10 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
     let too_high = value > expected;
     // Not where the answer is exact (tolerance 0: a count such as 3,950
     // connections, where 4,000 is the mistake of forgetting what is used).
-    if tolerance > 0.0 && !fraction && reading.decimal.is_none() && rounded_too_far(value, expected)
-    {
+    // "1,400" as the lessons print it too, unless its decimal reading is
+    // right (asked below).
+    let decimal_right = reading.decimal.is_some_and(|d| right(in_unit(d)));
+    if tolerance > 0.0 && !fraction && !decimal_right && rounded_too_far(value, expected) {
         return Verdict::TooRounded {
             typed: reading.text,
         };
@@ -846,10 +872,9 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
     }
 }
 
-/// True when `value` is `expected` rounded to two significant figures
-/// (or cut there): a multiple of a unit in its second figure, within
-/// half of one of `expected` (1400 or 1500 for 1,442 is not: 1,500 is 58
-/// away).
+/// True when `value` is `expected` rounded to two significant figures: a
+/// multiple of a unit in its second figure, within half of one of
+/// `expected` (1400 for 1,442; not 1500, 58 away).
 fn rounded_too_far(value: f64, expected: f64) -> bool {
     if value == 0.0 || expected == 0.0 || !expected.is_finite() {
         return false;
@@ -928,7 +953,7 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
             meant.label(),
             meant.label()
         ),
-        Verdict::WrongUnit { typed } => match unit_from_words(typed) {
+        Verdict::WrongUnit { typed } => match unit_read(typed) {
             // What was typed after the number, a few characters of it: a
             // long answer is not repeated back whole.
             None => format!(
@@ -1080,11 +1105,24 @@ mod tests {
                 "{said}"
             );
         }
+        for said in [
+            "can't keep up, won't settle",
+            "it no longer keeps up",
+            "the line is not bounded",
+            "no upper bound",
+        ] {
+            assert_eq!(
+                check(said, inf, Unit::Threads, 0.02),
+                Verdict::Correct,
+                "{said}"
+            );
+        }
         // Denied, they say the line is finite.
         for said in [
             "it is not true that it cannot keep up",
             "it does not grow",
             "it is not growing",
+            "it stops growing",
         ] {
             assert_eq!(
                 check(said, inf, Unit::Threads, 0.02),
@@ -1146,6 +1184,17 @@ mod tests {
                 "{typed}: {v:?}"
             );
         }
+        // As the lessons print it, with a comma.
+        assert!(matches!(
+            check("1,400", 1442.0, Unit::Count, 0.01),
+            Verdict::TooRounded { .. }
+        ));
+        // A unit read from two words, wrong for the answer, is an attempt.
+        let two = check("40 worker threads", 40.0, Unit::Ms, 0.01);
+        assert!(
+            matches!(two, Verdict::WrongUnit { .. }) && two.counts(),
+            "{two:?}"
+        );
         assert_eq!(
             check("1500", 1442.0, Unit::Count, 0.01),
             Verdict::WrongValue { too_high: true }

@@ -205,6 +205,7 @@ fn pass_rate(ex: &Exercise, grid: &[Vars], method: impl Fn(&Vars) -> Option<f64>
         .filter(|v| {
             let want = eval(ex.answer.as_ref().unwrap(), v).unwrap();
             // Told "close, rounded too far" is a pass too: a wrong method
+            // whose number is itself round (4,000 descriptors for 3,950)
             // must not be sent to round better.
             method(v).is_some_and(|got| {
                 matches!(

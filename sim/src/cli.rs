@@ -515,9 +515,11 @@ fn commands_with(flag: &str) -> Option<String> {
 }
 
 /// The flag of subcommand `sub` a mistyped one meant, if one is near: the
-/// flag with its unit left off (`--timeout` for `--timeout-ms`), the one
-/// flag it begins (`--shed` for `--shed-after-ms`), or else one at most two
-/// edits away (a swap of neighbours counts as one), so `--rsp` finds `--rps`.
+/// flag with its unit left off (`--timeout` for `--timeout-ms`), a letter
+/// short or over at the end (`--thread` for `--threads`), the one flag it
+/// begins (`--shed` for
+/// `--shed-after-ms`), or else one at most two edits away (a swap of
+/// neighbours counts as one), so `--rsp` finds `--rps`.
 fn nearest_flag(typed: &str, sub: Option<&str>) -> Option<String> {
     let typed = typed.split('=').next().unwrap_or(typed);
     let flags = flags_of(sub);
@@ -543,7 +545,20 @@ fn nearest_flag(typed: &str, sub: Option<&str>) -> Option<String> {
                 .collect(),
         )
     };
+    // A letter short or over at the end first: `--thread` is `--threads`,
+    // not `--thread-cap` (and `--shed` is not `--seed`).
+    let last_letter = || {
+        let one = |long: &str, short: &str| {
+            long.strip_prefix(short)
+                .is_some_and(|rest| rest.chars().count() == 1)
+        };
+        flags
+            .iter()
+            .find(|f| one(f, typed) || one(typed, f))
+            .cloned()
+    };
     unit_left_off
+        .or_else(last_letter)
         .or_else(begun)
         .or_else(|| nearest(typed, flags))
 }
@@ -827,6 +842,9 @@ pub fn parse_or_help(
                     let points = v
                         .split(',')
                         .map(|x| match crate::text::number(x) {
+                            None if x.trim().is_empty() => Err(format!(
+                                "--rhos: an empty point (a comma at the end, or two together); {ALLOWED}"
+                            )),
                             None => Err(format!(
                                 "--rhos: '{}' is not a number; {ALLOWED}",
                                 crate::fields::clip(x)
@@ -896,7 +914,8 @@ fn budget_note(s: &Scenario) -> Option<String> {
     if by_s >= s.duration_s {
         return None;
     }
-    let shown = |x: f64| crate::text::group_thousands(&format!("{x:.0}"));
+    // Three figures, grouped: "2,000", "0.01" (a slow rate never "0").
+    let shown = crate::text::fmt_rate;
     let measured = if by_s <= s.warmup * s.duration_s {
         format!(
             ", inside its warm-up of {} s: nothing would be measured",
@@ -906,11 +925,12 @@ fn budget_note(s: &Scenario) -> Option<String> {
         String::new()
     };
     Some(format!(
-        "note: at {} rps the event budget ({} events, at least one a request) ends the run within {} s of its {} s{measured}; shorten --duration-s or lower --rps",
+        "note: at {} rps the event budget ({} events, at least one a request) ends the run within {} s of its {} s{measured}; shorten --duration-s, lower --rps or raise --max-events (up to {})",
         shown(s.rps),
         shown(s.max_events as f64),
-        shown(by_s.max(1.0)),
-        shown(s.duration_s)
+        shown(by_s),
+        shown(s.duration_s),
+        shown(crate::scenario::MAX_EVENTS as f64)
     ))
 }
 
@@ -993,6 +1013,7 @@ mod tests {
             ("--switch", "--switch-us"),
             ("--shed", "--shed-after-ms"),
             ("--rsp", "--rps"),
+            ("--thread", "--threads"),
         ] {
             let e = run(&format!("simulate {typed} 5")).unwrap_err();
             assert!(
@@ -1065,6 +1086,8 @@ mod tests {
             e.contains("1.2 is out of range") && e.contains("0.01–0.99"),
             "{e}"
         );
+        let e = run("sweep --preset mm1 --rhos 0.5,").unwrap_err();
+        assert!(e.contains("an empty point (a comma at the end"), "{e}");
         let e = run("sweep --preset mm1 --rhos abc").unwrap_err();
         assert!(
             e.contains("'abc' is not a number") && e.contains("0.01–0.99"),
@@ -1094,6 +1117,14 @@ mod tests {
         );
         let e = with(r#"{"cpuMs": 5}"#);
         assert!(e.contains("did you mean 'cpu_ms'?"), "{e}");
+        for key in ["CPU_MS", "--cpu-ms"] {
+            let e = with(if key == "CPU_MS" {
+                r#"{"CPU_MS": 5}"#
+            } else {
+                r#"{"--cpu-ms": 5}"#
+            });
+            assert!(e.contains("did you mean 'cpu_ms'?"), "{key}: {e}");
+        }
         let e = with(r#"{"cpu_msx": 5}"#);
         assert!(e.contains("the fields are"), "{e}");
         let e = with(r#"{"threads": 2.5}"#);

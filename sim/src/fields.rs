@@ -257,20 +257,24 @@ pub fn read_object<S: Default, U>(
     Ok(s)
 }
 
-/// A name as a field spells it: `cpu-ms` and `cpuMs` read `cpu_ms`.
+/// A name as a field spells it: `cpu-ms`, `--cpu-ms`, `CPU_MS` and
+/// `cpuMs` read `cpu_ms`.
 fn snake_case(name: &str) -> String {
     let mut out = String::with_capacity(name.len() + 4);
-    for c in name.chars() {
+    let mut after_lower = false;
+    for c in name.trim_start_matches('-').chars() {
         match c {
             '-' | ' ' => out.push('_'),
+            // camelCase: a capital after a small letter starts a word.
             c if c.is_ascii_uppercase() => {
-                if !out.is_empty() && !out.ends_with('_') {
+                if after_lower {
                     out.push('_');
                 }
                 out.push(c.to_ascii_lowercase());
             }
             c => out.push(c),
         }
+        after_lower = c.is_ascii_lowercase();
     }
     out
 }

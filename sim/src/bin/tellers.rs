@@ -265,7 +265,8 @@ fn progress_line(
 }
 
 /// [`tellers_sim::simulate`], saying on `progress` how far the run has got every
-/// [`Progress::every`] of wall time, the line cleared once it ends. The
+/// [`Progress::every`] of wall time (since the first run it was given);
+/// the caller clears the line once all its runs have ended. The
 /// engine runs in slices of events, which give the same report as one
 /// uninterrupted run.
 fn simulate_showing_progress(
@@ -486,7 +487,7 @@ fn print_table(s: &Scenario, r: &Report) {
         r.peak_memory_used_mb,
         r.peak_connections
     );
-    out!("{}", model_line(&th));
+    out!("{}", model_line(s, &th));
     for line in reason_lines(&th) {
         out!("{line}");
     }
@@ -843,9 +844,15 @@ fn reason_lines(th: &Theory) -> Vec<String> {
 /// The run's "model of the line" line: this scenario's own line
 /// ([`Theory::model_of_line`]) and whether each response time theory gives
 /// is exact; "none" for one it does not give.
-fn model_line(th: &Theory) -> String {
+fn model_line(s: &Scenario, th: &Theory) -> String {
     // "mean none, p99 none" said nothing of why.
-    if th.utilisation.is_some_and(|u| u >= 1.0) && th.mean_ms.is_none() && th.p99_ms.is_none() {
+    // Not where the excess is turned away (a line limit, shedding,
+    // drops): the line is capped there.
+    if th.utilisation.is_some_and(|u| u >= 1.0)
+        && th.mean_ms.is_none()
+        && th.p99_ms.is_none()
+        && !tellers_sim::theory::excess_turned_away(s)
+    {
         return format!(
             "model of the line: {}; no mean or p99 in theory: the arrivals reach its capacity, so the line grows without end",
             th.model_of_line
@@ -1006,18 +1013,22 @@ mod tests {
     /// An overloaded run's theory says why it has no response time.
     #[test]
     fn theorys_missing_mean_under_overload_is_explained() {
-        let th = theory(&preset("sale-day").unwrap());
-        let line = model_line(&th);
+        let sale = preset("sale-day").unwrap();
+        let line = model_line(&sale, &theory(&sale));
         assert!(
             line.ends_with("the arrivals reach its capacity, so the line grows without end"),
             "{line}"
         );
-        let th = theory(&preset("mm1").unwrap());
-        assert!(
-            model_line(&th).ends_with("mean exact, p99 exact"),
-            "{}",
-            model_line(&th)
-        );
+        // A line limit caps it: not said to grow without end.
+        let capped = Scenario {
+            queue_limit: Some(50),
+            ..sale
+        };
+        let line = model_line(&capped, &theory(&capped));
+        assert!(!line.contains("without end"), "{line}");
+        let mm1 = preset("mm1").unwrap();
+        let line = model_line(&mm1, &theory(&mm1));
+        assert!(line.ends_with("mean exact, p99 exact"), "{line}");
     }
 
     #[test]
@@ -1099,7 +1110,7 @@ mod tests {
     fn the_model_line_names_the_scenarios_own_line() {
         let mm4 = preset("mm4").unwrap();
         assert_eq!(
-            model_line(&theory(&mm4)),
+            model_line(&mm4, &theory(&mm4)),
             "model of the line: M/M/4 at the 4 cores; mean exact, p99 exact"
         );
         let even = Scenario {
@@ -1107,7 +1118,7 @@ mod tests {
             ..mm4.clone()
         };
         assert_eq!(
-            model_line(&theory(&even)),
+            model_line(&even, &theory(&even)),
             "model of the line: D/M/4 at the 4 cores; mean none, p99 none"
         );
         let batch = Scenario {
@@ -1115,7 +1126,7 @@ mod tests {
             count: 100,
             ..mm4
         };
-        let line = model_line(&theory(&batch));
+        let line = model_line(&batch, &theory(&batch));
         assert!(
             line.starts_with("model of the line: none: 100 requests all at once"),
             "{line}"
