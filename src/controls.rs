@@ -151,34 +151,9 @@ pub fn try_choice(s: &Scenario, name: &str, value: &str) -> Result<Scenario, Str
     with_box(s, name, value)
 }
 
-/// A number typed in a box without its thousands commas ("1,200" →
-/// "1200"), or what is wrong: a comma anywhere else ("2,5" meant as 2.5)
-/// is refused, not read as a bigger number.
-pub fn ungrouped(text: &str) -> Result<String, String> {
-    let t = text.trim();
-    if !t.contains(',') {
-        return Ok(t.to_owned());
-    }
-    let whole = t.split(['.', 'e', 'E']).next().unwrap_or("");
-    let mut groups = whole.trim_start_matches(['-', '+']).split(',');
-    let first = groups.next().unwrap_or("");
-    let grouped = (1..=3).contains(&first.len())
-        && first.bytes().all(|b| b.is_ascii_digit())
-        && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()))
-        && !t[whole.len()..].contains(',');
-    if grouped {
-        Ok(t.replace(',', ""))
-    } else {
-        Err(format!(
-            "'{}': write decimals with a point (2.5); a comma may only group thousands (1,000)",
-            tellers_sim::text::clip(t)
-        ))
-    }
-}
-
-/// A number typed in a box: [`ungrouped`], then read.
+/// A number typed in a box: [`tellers_sim::text::ungrouped`], then read.
 pub fn box_number(text: &str) -> Result<f64, String> {
-    let t = ungrouped(text)?;
+    let t = tellers_sim::text::ungrouped(text)?;
     tellers_sim::text::number(&t)
         .ok_or_else(|| format!("'{}' is not a number", tellers_sim::text::clip(&t)))
 }
@@ -193,9 +168,9 @@ pub fn box_problem(s: &Scenario, name: &str, text: &str) -> Option<String> {
 /// "none" for an optional field), or what is wrong and what is allowed.
 pub fn with_box(s: &Scenario, name: &str, text: &str) -> Result<Scenario, String> {
     let f = field(name).ok_or_else(|| format!("'{name}' is not a scenario field"))?;
-    let cleaned = ungrouped(text).map_err(|e| format!("{}: {e}", f.label))?;
+    // The field reads thousands commas ("1,200") and refuses a decimal one.
     let mut next = s.clone();
-    f.set_text(&mut next, &cleaned)?;
+    f.set_text(&mut next, text)?;
     match next.validate().first() {
         Some(e) => Err(e.message.clone()),
         None => Ok(next),
@@ -649,7 +624,7 @@ mod tests {
         assert!(box_problem(&s, "heavy_share", "0,5").is_some());
         assert_eq!(
             box_number("2,5").unwrap_err(),
-            ungrouped("2,5").unwrap_err()
+            tellers_sim::text::ungrouped("2,5").unwrap_err()
         );
         // Commas that group thousands read as before.
         for (typed, v) in [

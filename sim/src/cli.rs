@@ -796,7 +796,11 @@ pub fn parse_or_help(
         Some(("bench", sub)) => {
             let requests = match given(sub, "requests") {
                 None => 2_000_000,
-                Some(v) => match v.parse::<u64>() {
+                Some(v) => match crate::text::ungrouped(v)
+                    .ok()
+                    .and_then(|v| v.parse::<u64>().ok())
+                    .ok_or(())
+                {
                     Ok(n) if (1_000..=100_000_000).contains(&n) => n,
                     Ok(n) => {
                         return Err(msg(format!(
@@ -1132,6 +1136,26 @@ mod tests {
             e.contains("threads: 2.5 is not a whole number: allowed 1–"),
             "{e}"
         );
+    }
+
+    /// A number as help prints it ("1,000") is read; a decimal comma is
+    /// refused, saying why.
+    #[test]
+    fn numbers_with_thousands_commas_are_read() {
+        assert_eq!(scenario("simulate --threads 1,000").threads, 1000);
+        assert_eq!(scenario("simulate --rps 12,500.5").rps, 12500.5);
+        let e = run("simulate --cpu-ms 2,5").unwrap_err();
+        assert!(
+            e.starts_with("--cpu-ms: '2,5': write decimals with a point"),
+            "{e}"
+        );
+        assert!(matches!(
+            run("bench --requests 100,000"),
+            Ok(Command::Bench {
+                requests: 100_000,
+                ..
+            })
+        ));
     }
 
     #[test]

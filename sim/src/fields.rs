@@ -426,6 +426,16 @@ impl<S: Default, U> Field<S, U> {
         if self.optional && matches!(t, "none" | "off" | "null") {
             return Ok(Value::Off);
         }
+        // "1,000" as the help and the lessons print numbers; "2,5" refused.
+        let grouped;
+        let t = match self.kind {
+            Kind::Int { .. } | Kind::Real { .. } => {
+                grouped = crate::text::ungrouped(t)
+                    .map_err(|e| format!("{e}; allowed {}", self.allowed()))?;
+                grouped.as_str()
+            }
+            _ => t,
+        };
         let v = match self.kind {
             Kind::Int { .. } => {
                 // A minus sign before digits is a whole number below every

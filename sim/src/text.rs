@@ -278,6 +278,31 @@ pub fn read_number(text: &str) -> Result<f64, NotNumber> {
         .ok_or(NotNumber::TooLarge)
 }
 
+/// A number typed (in a box, a flag, a URL) without its thousands commas ("1,200" →
+/// "1200"), or what is wrong: a comma anywhere else ("2,5" meant as 2.5)
+/// is refused, not read as a bigger number.
+pub fn ungrouped(text: &str) -> Result<String, String> {
+    let t = text.trim();
+    if !t.contains(',') {
+        return Ok(t.to_owned());
+    }
+    let whole = t.split(['.', 'e', 'E']).next().unwrap_or("");
+    let mut groups = whole.trim_start_matches(['-', '+']).split(',');
+    let first = groups.next().unwrap_or("");
+    let grouped = (1..=3).contains(&first.len())
+        && first.bytes().all(|b| b.is_ascii_digit())
+        && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()))
+        && !t[whole.len()..].contains(',');
+    if grouped {
+        Ok(t.replace(',', ""))
+    } else {
+        Err(format!(
+            "'{}': write decimals with a point (2.5); a comma may only group thousands (1,000)",
+            clip(t)
+        ))
+    }
+}
+
 /// A duration given in ms, e.g. `1,234 ms`, `45.6 ms`, `0.25 ms`; from 10 s
 /// on in seconds (`22.6 s`).
 pub fn fmt_ms(x: f64) -> String {
