@@ -597,14 +597,16 @@ fn scenario_from(
     let mut file_sets_duration = false;
     // The file's path as shown, for a whole-scenario error no flag caused.
     let mut file_shown: Option<String> = None;
-    let mut s = if let Some(name) = given(m, "preset") {
+    let mut s = if let Some(typed) = given(m, "preset") {
+        // Names are lower case: `MM1` is mm1 (it suggested md1).
+        let name = &typed.to_ascii_lowercase();
         preset(name).ok_or_else(|| {
             let near = nearest_preset(name)
                 .map(|n| format!(" (did you mean '{n}'?)"))
                 .unwrap_or_default();
             format!(
                 "--preset: no preset '{}'{near}; allowed: {}",
-                crate::fields::clip(name),
+                crate::fields::clip(typed),
                 preset_names().join(", ")
             )
         })?
@@ -1143,6 +1145,10 @@ mod tests {
     #[test]
     fn numbers_with_thousands_commas_are_read() {
         assert_eq!(scenario("simulate --threads 1,000").threads, 1000);
+        assert_eq!(
+            scenario("simulate --preset MM1"),
+            scenario("simulate --preset mm1")
+        );
         assert_eq!(scenario("simulate --rps 12,500.5").rps, 12500.5);
         let e = run("simulate --cpu-ms 2,5").unwrap_err();
         assert!(
