@@ -1149,6 +1149,15 @@ mod tests {
             scenario("simulate --preset MM1"),
             scenario("simulate --preset mm1")
         );
+        // Off in any case, where the preset sets it.
+        assert!(scenario("simulate --preset sale-day-timeout")
+            .timeout_ms
+            .is_some());
+        assert_eq!(
+            scenario("simulate --preset sale-day-timeout --timeout-ms None").timeout_ms,
+            None
+        );
+
         assert_eq!(scenario("simulate --rps 12,500.5").rps, 12500.5);
         let e = run("simulate --cpu-ms 2,5").unwrap_err();
         assert!(

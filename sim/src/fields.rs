@@ -423,7 +423,12 @@ impl<S: Default, U> Field<S, U> {
     /// is wrong and what is allowed.
     pub fn parse(&self, text: &str) -> Result<Value, String> {
         let t = text.trim();
-        if self.optional && matches!(t, "none" | "off" | "null") {
+        // In any case: "None" and "OFF" as people type them.
+        if self.optional
+            && ["none", "off", "null"]
+                .iter()
+                .any(|w| t.eq_ignore_ascii_case(w))
+        {
             return Ok(Value::Off);
         }
         // "1,000" as the help and the lessons print numbers; "2,5" refused.

@@ -47,6 +47,10 @@ fn read_scenario_file(path: &str) -> Result<String, String> {
     let mut text = String::new();
     // `-` is the standard input, so a script can pipe a scenario in.
     let read = if path == "-" {
+        // Typed at a terminal, it would wait without a word.
+        if std::io::stdin().is_terminal() {
+            eprintln!("tellers: reading the scenario from the standard input; end it with Ctrl-D");
+        }
         std::io::stdin()
             .take(MAX_SCENARIO_FILE_BYTES + 1)
             .read_to_string(&mut text)
