@@ -517,9 +517,8 @@ fn commands_with(flag: &str) -> Option<String> {
 /// The flag of subcommand `sub` a mistyped one meant, if one is near: the
 /// flag with its unit left off (`--timeout` for `--timeout-ms`), a letter
 /// short or over at the end (`--thread` for `--threads`), the one flag it
-/// begins (`--shed` for
-/// `--shed-after-ms`), or else one at most two edits away (a swap of
-/// neighbours counts as one), so `--rsp` finds `--rps`.
+/// begins (`--shed` for `--shed-after-ms`), or else one at most two edits
+/// away (a swap of neighbours counts as one), so `--rsp` finds `--rps`.
 fn nearest_flag(typed: &str, sub: Option<&str>) -> Option<String> {
     let typed = typed.split('=').next().unwrap_or(typed);
     let flags = flags_of(sub);
@@ -762,20 +761,16 @@ pub fn parse_or_help(
     let flag = |m: &ArgMatches, id: &str| m.get_flag(id);
     Ok(match m.subcommand() {
         None => Command::Help { field: None },
-        // `tellers help simulate` is `tellers simulate --help`, as in git and cargo.
-        Some(("help", sub))
-            if given(sub, "field").is_some_and(|name| {
-                name != "help" && command().find_subcommand(name.as_str()).is_some()
-            }) =>
-        {
-            let name = given(sub, "field").cloned().unwrap_or_default();
-            return parse_or_help(&[name, "--help".to_owned()], read_file);
-        }
-        Some(("help", sub)) => Command::Help {
-            field: match given(sub, "field") {
-                Some(name) => Some(field_named(name).map_err(msg)?),
-                None => None,
+        Some(("help", sub)) => match given(sub, "field") {
+            // `tellers help simulate` is `tellers simulate --help`, as in
+            // git and cargo.
+            Some(name) if name != "help" && command().find_subcommand(name).is_some() => {
+                return parse_or_help(&[name.clone(), "--help".to_owned()], read_file);
+            }
+            Some(name) => Command::Help {
+                field: Some(field_named(name).map_err(msg)?),
             },
+            None => Command::Help { field: None },
         },
         Some(("completions", sub)) => {
             let name = given(sub, "shell").map(String::as_str).unwrap_or("");
@@ -801,15 +796,14 @@ pub fn parse_or_help(
                 Some(v) => match crate::text::ungrouped(v)
                     .ok()
                     .and_then(|v| v.parse::<u64>().ok())
-                    .ok_or(())
                 {
-                    Ok(n) if (1_000..=100_000_000).contains(&n) => n,
-                    Ok(n) => {
+                    Some(n) if (1_000..=100_000_000).contains(&n) => n,
+                    Some(n) => {
                         return Err(msg(format!(
                             "--requests: {n} is out of range: allowed 1,000–100,000,000"
                         )))
                     }
-                    Err(_) => {
+                    None => {
                         return Err(msg(format!(
                             "--requests: '{}' is not a whole number; allowed 1,000–100,000,000",
                             crate::fields::clip(v)
@@ -1116,20 +1110,18 @@ mod tests {
             e.contains("f.json: the file is empty") && e.contains("{\"rps\": 200}"),
             "{e}"
         );
-        let e = with(r#"{"cpu-ms": 5}"#);
-        assert!(
-            e.contains("did you mean 'cpu_ms'?") && !e.contains("the fields are"),
-            "{e}"
-        );
-        let e = with(r#"{"cpuMs": 5}"#);
-        assert!(e.contains("did you mean 'cpu_ms'?"), "{e}");
-        for key in ["CPU_MS", "--cpu-ms"] {
-            let e = with(if key == "CPU_MS" {
-                r#"{"CPU_MS": 5}"#
-            } else {
-                r#"{"--cpu-ms": 5}"#
-            });
-            assert!(e.contains("did you mean 'cpu_ms'?"), "{key}: {e}");
+        // The field as its flag, in camelCase, in capitals, with dashes.
+        for json in [
+            r#"{"cpu-ms": 5}"#,
+            r#"{"cpuMs": 5}"#,
+            r#"{"CPU_MS": 5}"#,
+            r#"{"--cpu-ms": 5}"#,
+        ] {
+            let e = with(json);
+            assert!(
+                e.contains("did you mean 'cpu_ms'?") && !e.contains("the fields are"),
+                "{json}: {e}"
+            );
         }
         let e = with(r#"{"cpu_msx": 5}"#);
         assert!(e.contains("the fields are"), "{e}");
@@ -1140,11 +1132,9 @@ mod tests {
         );
     }
 
-    /// A number as help prints it ("1,000") is read; a decimal comma is
-    /// refused, saying why.
+    /// A preset's name and the words for off are read in any case.
     #[test]
-    fn numbers_with_thousands_commas_are_read() {
-        assert_eq!(scenario("simulate --threads 1,000").threads, 1000);
+    fn names_and_off_are_read_in_any_case() {
         assert_eq!(
             scenario("simulate --preset MM1"),
             scenario("simulate --preset mm1")
@@ -1157,7 +1147,13 @@ mod tests {
             scenario("simulate --preset sale-day-timeout --timeout-ms None").timeout_ms,
             None
         );
+    }
 
+    /// A number as help prints it ("1,000") is read; a decimal comma is
+    /// refused, saying why.
+    #[test]
+    fn numbers_with_thousands_commas_are_read() {
+        assert_eq!(scenario("simulate --threads 1,000").threads, 1000);
         assert_eq!(scenario("simulate --rps 12,500.5").rps, 12500.5);
         let e = run("simulate --cpu-ms 2,5").unwrap_err();
         assert!(

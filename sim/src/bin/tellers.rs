@@ -491,7 +491,7 @@ fn print_table(s: &Scenario, r: &Report) {
         r.peak_memory_used_mb,
         r.peak_connections
     );
-    out!("{}", model_line(s, &th));
+    out!("{}", model_line(&th));
     for line in reason_lines(&th) {
         out!("{line}");
     }
@@ -656,25 +656,28 @@ fn sweep_print(rows: Vec<serde_json::Value>, json: bool) {
                 .filter_map(move |w| w.as_str().map(|w| (rho, w.to_owned())))
         })
         .collect();
-    out!(
-        "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
+    // One layout for the heading, its units and every point.
+    let line = |c: [&str; 6]| {
+        out!(
+            "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[4],
+            c[5]
+        )
+    };
+    line([
         "ρ",
         "rps",
         "theory mean",
         "sim mean",
         "theory p99",
-        "sim p99"
-    );
+        "sim p99",
+    ]);
     // The response times' unit, said once under the heading.
-    out!(
-        "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
-        "",
-        "",
-        "ms",
-        "ms",
-        "ms",
-        "ms"
-    );
+    line(["", "", "ms", "ms", "ms", "ms"]);
     let mut approx = false;
     for r in &rows {
         // Three significant digits below 100 (a rate of 0.0033 rps is not 0.0).
@@ -699,15 +702,14 @@ fn sweep_print(rows: Vec<serde_json::Value>, json: bool) {
             let star = if inexact(k, exact) { "*" } else { "" };
             format!("{}{star}", f(k))
         };
-        out!(
-            "{:>5} {:>9} {:>12} {:>12} {:>12} {:>12}",
-            rho,
-            f("rps"),
-            theory("theory_mean_ms", "theory_mean_exact"),
-            f("sim_mean_ms"),
-            theory("theory_p99_ms", "theory_p99_exact"),
-            f("sim_p99_ms")
-        );
+        line([
+            &rho,
+            &f("rps"),
+            &theory("theory_mean_ms", "theory_mean_exact"),
+            &f("sim_mean_ms"),
+            &theory("theory_p99_ms", "theory_p99_exact"),
+            &f("sim_p99_ms"),
+        ]);
     }
     // Points with no simulated figures, and why, once for each reason.
     let mut missed: Vec<(&str, Vec<String>)> = Vec::new();
@@ -848,15 +850,10 @@ fn reason_lines(th: &Theory) -> Vec<String> {
 /// The run's "model of the line" line: this scenario's own line
 /// ([`Theory::model_of_line`]) and whether each response time theory gives
 /// is exact; "none" for one it does not give.
-fn model_line(s: &Scenario, th: &Theory) -> String {
-    // "mean none, p99 none" said nothing of why.
-    // Not where the excess is turned away (a line limit, shedding,
-    // drops): the line is capped there.
-    if th.utilisation.is_some_and(|u| u >= 1.0)
-        && th.mean_ms.is_none()
-        && th.p99_ms.is_none()
-        && !tellers_sim::theory::excess_turned_away(s)
-    {
+fn model_line(th: &Theory) -> String {
+    // "mean none, p99 none" said nothing of why. Theory's own growth says
+    // the line grows (not where a line limit, shedding or drops cap it).
+    if th.growth_per_s.is_some_and(|g| g > 0.0) && th.mean_ms.is_none() && th.p99_ms.is_none() {
         return format!(
             "model of the line: {}; no mean or p99 in theory: the arrivals reach its capacity, so the line grows without end",
             th.model_of_line
@@ -1018,7 +1015,7 @@ mod tests {
     #[test]
     fn theorys_missing_mean_under_overload_is_explained() {
         let sale = preset("sale-day").unwrap();
-        let line = model_line(&sale, &theory(&sale));
+        let line = model_line(&theory(&sale));
         assert!(
             line.ends_with("the arrivals reach its capacity, so the line grows without end"),
             "{line}"
@@ -1028,10 +1025,10 @@ mod tests {
             queue_limit: Some(50),
             ..sale
         };
-        let line = model_line(&capped, &theory(&capped));
+        let line = model_line(&theory(&capped));
         assert!(!line.contains("without end"), "{line}");
         let mm1 = preset("mm1").unwrap();
-        let line = model_line(&mm1, &theory(&mm1));
+        let line = model_line(&theory(&mm1));
         assert!(line.ends_with("mean exact, p99 exact"), "{line}");
     }
 
@@ -1114,7 +1111,7 @@ mod tests {
     fn the_model_line_names_the_scenarios_own_line() {
         let mm4 = preset("mm4").unwrap();
         assert_eq!(
-            model_line(&mm4, &theory(&mm4)),
+            model_line(&theory(&mm4)),
             "model of the line: M/M/4 at the 4 cores; mean exact, p99 exact"
         );
         let even = Scenario {
@@ -1122,7 +1119,7 @@ mod tests {
             ..mm4.clone()
         };
         assert_eq!(
-            model_line(&even, &theory(&even)),
+            model_line(&theory(&even)),
             "model of the line: D/M/4 at the 4 cores; mean none, p99 none"
         );
         let batch = Scenario {
@@ -1130,7 +1127,7 @@ mod tests {
             count: 100,
             ..mm4
         };
-        let line = model_line(&batch, &theory(&batch));
+        let line = model_line(&theory(&batch));
         assert!(
             line.starts_with("model of the line: none: 100 requests all at once"),
             "{line}"
