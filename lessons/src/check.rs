@@ -281,26 +281,8 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         "" => return None,
         "ms" | "msec" | "msecs" | "millis" | "millisecond" | "milliseconds" => Unit::Ms,
         "s" | "sec" | "secs" | "second" | "seconds" => Unit::S,
-        "rps"
-        | "req/s"
-        | "req/sec"
-        | "reqs/s"
-        | "r/s"
-        | "requests/s"
-        | "requests/sec"
-        | "/s"
-        | "/sec"
-        | "per sec"
-        | "a second"
-        | "requests a second"
-        | "per second"
-        | "requests per second"
-        | "requests/second"
-        | "request per second"
-        | "qps"
-        | "tries per second"
-        | "calls per second"
-        | "retries per second" => Unit::Rps,
+        // "req/s", "requests per second", "calls/sec"...: [`rate_words`].
+        "rps" | "qps" | "per sec" | "per second" | "a second" | "requests a second" => Unit::Rps,
         // KiB, MiB and GiB are within the 1,024 conventions `check` allows.
         "kb" | "kib" | "kilobyte" | "kilobytes" => Unit::Kb,
         "mb" | "mib" | "megabyte" | "megabytes" => Unit::Mb,
@@ -1143,6 +1125,31 @@ mod tests {
         ] {
             assert_eq!(check(said, expected, unit, 0.02), verdict, "{said}");
         }
+        // Every rate spelling read before the rule for them, still read.
+        for w in [
+            "rps",
+            "req/s",
+            "req/sec",
+            "reqs/s",
+            "r/s",
+            "requests/s",
+            "requests/sec",
+            "/s",
+            "/sec",
+            "per sec",
+            "a second",
+            "requests a second",
+            "per second",
+            "requests per second",
+            "requests/second",
+            "request per second",
+            "qps",
+            "tries per second",
+            "calls per second",
+            "retries per second",
+        ] {
+            assert_eq!(unit_from_words(w), Some(Unit::Rps), "{w}");
+        }
         assert_eq!(
             check("40 reqs", 40.0, Unit::Requests, 0.01),
             Verdict::Correct
@@ -1165,19 +1172,12 @@ mod tests {
         );
         // Rounded to two figures where the answer keeps three: asked
         // again, not counted; further off, too low or too high.
-        for (typed, expected) in [
-            ("1400", 1442.0),
-            ("120 ms", 115.0),
-            ("0.12 s", 115.0),
-            ("1.2k rps", 1250.0),
+        for (typed, expected, unit) in [
+            ("1400", 1442.0, Unit::Count),
+            ("120 ms", 115.0, Unit::Ms),
+            ("0.12 s", 115.0, Unit::Ms),
+            ("1.2k rps", 1250.0, Unit::Rps),
         ] {
-            let unit = if typed.contains("rps") {
-                Unit::Rps
-            } else if typed.contains('s') {
-                Unit::Ms
-            } else {
-                Unit::Count
-            };
             let v = check(typed, expected, unit, 0.01);
             assert!(
                 matches!(v, Verdict::TooRounded { .. }) && !v.counts(),
