@@ -1029,11 +1029,11 @@ pub fn draw_chart(
     // legend wrapped to three lines put one plot 45 px below its
     // neighbour). Whether that chart is on this row is asked only when its
     // legend is the taller: the answer reads the page's layout.
-    let own_h = legend_height(width, &labels, &legend_w);
+    // (Laid out here only beside another chart: the curve has none.)
     let legend_h_min = beside.map_or(0.0, |(other, same_row)| {
-        let labels: Vec<&str> = other.series.iter().map(|s| s.label.as_str()).collect();
-        let h = legend_height(width, &labels, &legend_w);
-        if h > own_h && same_row() {
+        let theirs: Vec<&str> = other.series.iter().map(|s| s.label.as_str()).collect();
+        let h = legend_height(width, &theirs, &legend_w);
+        if h > legend_height(width, &labels, &legend_w) && same_row() {
             h
         } else {
             0.0
