@@ -89,6 +89,14 @@ app's curve (default ρ: 0.1, 0.2, … 0.9, 0.95).
 FLAGS (override the preset or file; each is a scenario field, the same
 name in snake_case in URLs and scenario files):";
 
+/// The one top-level help: the usage, then every scenario flag. Bare
+/// `tellers`, `tellers help`, `tellers --help` and `-h` all print it
+/// (`--help` printed clap's list of commands, another text than bare
+/// `tellers`).
+pub fn top_help() -> String {
+    format!("{USAGE}\n\n{}", fields_help())
+}
+
 /// The word a flag's value is called in help: `N`, `MS`, `NAME`.
 fn value_name(f: &Field) -> &'static str {
     match f.kind {
@@ -266,6 +274,8 @@ fn scenario_command(name: &'static str, about: &'static str) -> clap::Command {
 pub fn command() -> clap::Command {
     clap::Command::new("tellers")
         .about("Simulate one server handling many requests")
+        // The same text bare `tellers` and `tellers help` print.
+        .override_help(top_help())
         // Which engine made a report, for numbers compared across machines.
         .version(env!("CARGO_PKG_VERSION"))
         .disable_help_subcommand(true)

@@ -1,0 +1,75 @@
+//! What the `tellers` binary prints, run as a learner runs it: the help
+//! they get however they ask for it, and the summary line under a report.
+//! (Apart from `cli_output.rs`, whose pipe test wants no other child
+//! process started beside it.)
+
+use std::process::Command;
+
+/// The binary's stdout for `args`, which must exit 0.
+fn tellers(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tellers"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `tellers` alone, `tellers --help`, `tellers -h` and `tellers help` print
+/// one help: bare `tellers` printed the usage and every flag, `--help`
+/// clap's own list of commands, two top-level helps that did not agree.
+#[test]
+fn every_way_of_asking_for_help_prints_one_help() {
+    let bare = tellers(&[]);
+    assert!(
+        bare.starts_with("tellers — simulate one server handling many requests\n"),
+        "{bare}"
+    );
+    // The usage, the examples and every scenario flag.
+    for part in [
+        "USAGE:",
+        "EXAMPLES:",
+        "tellers simulate --preset mm1",
+        "--cores N",
+    ] {
+        assert!(bare.contains(part), "{part} missing: {bare}");
+    }
+    for args in [&["--help"][..], &["-h"], &["help"]] {
+        assert_eq!(tellers(args), bare, "{args:?}");
+    }
+    // A command's own help is still that command's.
+    let simulate = tellers(&["simulate", "--help"]);
+    assert!(simulate.contains("Usage: tellers simulate"), "{simulate}");
+}
+
+/// The summary line under the table says what each memory figure counts:
+/// "memory reserved 4.0 MB, used 100.4 MB" read as if use had passed the
+/// reserve, where the first is thread stacks only and the second adds the
+/// state an event loop keeps per connection.
+#[test]
+fn the_memory_figures_say_what_each_counts() {
+    let line = |args: &[&str]| {
+        let out = tellers(args);
+        out.lines()
+            .find(|l| l.starts_with("peak threads "))
+            .unwrap_or_else(|| panic!("{args:?}: no memory line in {out}"))
+            .to_owned()
+    };
+    // 4 loops' stacks (1,000 KB set aside, 100 KB used each) and 10,000
+    // connections of 10 KB.
+    assert_eq!(
+        line(&["simulate", "--preset", "c10k-event-loop"]),
+        "peak threads 4  stacks reserved 4.0 MB  memory used 100.4 MB (stacks used + connection state)  peak connections 10000"
+    );
+    // Threads keep no connection state apart from their stacks.
+    let pool = line(&["simulate", "--preset", "sale-day", "--duration-s", "2"]);
+    assert!(
+        pool.starts_with("peak threads 20  stacks reserved 20.0 MB  memory used 2.0 MB (stacks used)  peak connections "),
+        "{pool}"
+    );
+}
