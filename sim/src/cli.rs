@@ -1142,6 +1142,55 @@ mod tests {
         );
     }
 
+    /// A number in a file past what its field can hold is named by the
+    /// field, with what the field allows, as a flag's is: serde refused
+    /// 1e400 before the field table saw it ("the number at line 1, column
+    /// 13 is too large for any field"), and read a seed past 2^64 − 1 as a
+    /// float ("seed: 1e+23 is not allowed").
+    #[test]
+    fn a_files_number_past_its_field_is_named_by_the_field() {
+        let with = |text: &'static str| {
+            let args: Vec<String> = ["simulate", "--scenario", "f.json"]
+                .map(String::from)
+                .to_vec();
+            parse(&args, &move |_| Ok(text.to_owned())).unwrap_err()
+        };
+        let rps = "--scenario f.json: not a valid scenario: rps: the number is out of range: \
+                   allowed 0.001–1,000,000 rps";
+        assert_eq!(with(r#"{"rps": 1e400}"#), rps);
+        assert_eq!(with(r#"{"cores": 2, "rps": -1e400}"#), rps);
+        let seed = "--scenario f.json: not a valid scenario: seed: the number is out of range: \
+                    allowed 0–18,446,744,073,709,551,615";
+        for json in [
+            r#"{"seed": 99999999999999999999999}"#,
+            r#"{"seed": 18446744073709551616}"#,
+            r#"{"seed": 1e400}"#,
+        ] {
+            assert_eq!(with(json), seed, "{json}");
+        }
+        // The largest seed is still read.
+        let args: Vec<String> = ["simulate", "--scenario", "f.json"]
+            .map(String::from)
+            .to_vec();
+        match parse(&args, &|_| {
+            Ok(r#"{"seed": 18446744073709551615}"#.to_owned())
+        }) {
+            Ok(Command::Simulate { scenario, .. }) => assert_eq!(scenario.seed, u64::MAX),
+            other => panic!("{other:?}"),
+        }
+        // A key that is no field is named as one, whatever its number.
+        let e = with(r#"{"rpz": 1e400}"#);
+        assert!(
+            e.starts_with("--scenario f.json: not a valid scenario: 'rpz' is not a scenario field"),
+            "{e}"
+        );
+        // The flag names the seed's range as the file does.
+        assert_eq!(
+            run("simulate --seed 99999999999999999999999").unwrap_err(),
+            "--seed: '99999999999999999999999' is out of range; allowed 0–18,446,744,073,709,551,615"
+        );
+    }
+
     /// A preset's name and the words for off are read in any case.
     #[test]
     fn names_and_off_are_read_in_any_case() {

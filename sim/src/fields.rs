@@ -228,22 +228,7 @@ pub fn read_object<S: Default, U>(
 ) -> Result<S, String> {
     let mut s = S::default();
     for (key, v) in obj {
-        let Some(f) = fields.iter().find(|f| f.name == key.as_str()) else {
-            // `cpu-ms` as the flag is spelt, or `cpuMs`: the field's own name.
-            if let Some(f) = fields.iter().find(|f| f.name == snake_case(key)) {
-                return Err(format!(
-                    "'{}' is not a scenario field; did you mean '{}'? (a file's field names are written with _)",
-                    clip(key),
-                    f.name
-                ));
-            }
-            let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
-            return Err(format!(
-                "'{}' is not a scenario field; the fields are {}",
-                clip(key),
-                names.join(", ")
-            ));
-        };
+        let f = field_of_key(fields, key)?;
         let value = f.from_json(v).map_err(|e| format!("{}: {e}", f.name))?;
         if !(f.set)(&mut s, value) {
             return Err(format!(
@@ -255,6 +240,61 @@ pub fn read_object<S: Default, U>(
         }
     }
     Ok(s)
+}
+
+/// The field a JSON key names, or the message for a key that is none
+/// (with the field it meant, when it is one spelt as its flag).
+fn field_of_key<'a, S, U>(fields: &'a [Field<S, U>], key: &str) -> Result<&'a Field<S, U>, String> {
+    if let Some(f) = fields.iter().find(|f| f.name == key) {
+        return Ok(f);
+    }
+    // `cpu-ms` as the flag is spelt, or `cpuMs`: the field's own name.
+    if let Some(f) = fields.iter().find(|f| f.name == snake_case(key)) {
+        return Err(format!(
+            "'{}' is not a scenario field; did you mean '{}'? (a file's field names are written with _)",
+            clip(key),
+            f.name
+        ));
+    }
+    let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
+    Err(format!(
+        "'{}' is not a scenario field; the fields are {}",
+        clip(key),
+        names.join(", ")
+    ))
+}
+
+/// A scenario from JSON text, by the table: a JSON object whose keys are
+/// each given once ([`UniqueKeys`]), then [`read_object`]. A number no
+/// float holds (`1e400`) is refused by serde before the table sees it;
+/// it is named here by the field whose value it is, with what the field
+/// allows, as any other value of the wrong kind is.
+pub fn read_text<S: Default, U>(fields: &[Field<S, U>], text: &str) -> Result<S, String> {
+    let failed = std::cell::Cell::new(None);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let read = serde::Deserializer::deserialize_map(
+        &mut de,
+        Keys {
+            failed_key: Some(&failed),
+        },
+    )
+    .and_then(|obj| de.end().map(|()| obj));
+    match read {
+        Ok(obj) => read_object(fields, &obj.0),
+        // serde has no kind for it, only its words.
+        Err(e) if e.to_string().starts_with("number out of range") => Err(match failed.take() {
+            Some(key) => {
+                let f = field_of_key(fields, &key)?;
+                format!("{}: {}", f.name, f.out_of_range_unshown())
+            }
+            None => format!(
+                "the number at line {}, column {} is too large for any field",
+                e.line(),
+                e.column()
+            ),
+        }),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// A name as a field spells it: `cpu-ms`, `--cpu-ms`, `CPU_MS` and
@@ -287,30 +327,42 @@ pub struct UniqueKeys(pub serde_json::Map<String, serde_json::Value>);
 
 impl<'de> serde::Deserialize<'de> for UniqueKeys {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Keys;
-        impl<'de> serde::de::Visitor<'de> for Keys {
-            type Value = UniqueKeys;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a JSON object of scenario fields")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut m: A,
-            ) -> Result<UniqueKeys, A::Error> {
-                let mut out = serde_json::Map::new();
-                while let Some((key, value)) = m.next_entry::<String, serde_json::Value>()? {
-                    if out.contains_key(&key) {
-                        return Err(serde::de::Error::custom(format!(
-                            "'{}' is given twice; give each field once",
-                            clip(&key)
-                        )));
+        d.deserialize_map(Keys { failed_key: None })
+    }
+}
+
+/// Reads [`UniqueKeys`]; keeps, in `failed_key` if given, the key whose
+/// value could not be read, which serde's error does not name.
+struct Keys<'a> {
+    failed_key: Option<&'a std::cell::Cell<Option<String>>>,
+}
+
+impl<'de> serde::de::Visitor<'de> for Keys<'_> {
+    type Value = UniqueKeys;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object of scenario fields")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<UniqueKeys, A::Error> {
+        let mut out = serde_json::Map::new();
+        while let Some(key) = m.next_key::<String>()? {
+            let value = match m.next_value::<serde_json::Value>() {
+                Ok(value) => value,
+                Err(e) => {
+                    if let Some(failed) = self.failed_key {
+                        failed.set(Some(key));
                     }
-                    out.insert(key, value);
+                    return Err(e);
                 }
-                Ok(UniqueKeys(out))
+            };
+            if out.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "'{}' is given twice; give each field once",
+                    clip(&key)
+                )));
             }
+            out.insert(key, value);
         }
-        d.deserialize_map(Keys)
+        Ok(UniqueKeys(out))
     }
 }
 
@@ -529,6 +581,13 @@ impl<S: Default, U> Field<S, U> {
         Some(self.normalise(v))
     }
 
+    /// The message for a number out of the field's range whose digits are
+    /// not known as typed (serde read them as a float, or could not read
+    /// them at all): said without it.
+    fn out_of_range_unshown(&self) -> String {
+        format!("the number is out of range: allowed {}", self.allowed())
+    }
+
     /// Is `v` within the field's range? The message names the value and the
     /// allowed range (`0 is out of range: allowed 1–1,024 cores`).
     pub fn check(&self, v: Value) -> Result<(), String> {
@@ -603,6 +662,9 @@ impl<S: Default, U> Field<S, U> {
                 (None, Some(x)) if x >= 0.0 && x.fract() == 0.0 && x < u64::MAX as f64 => {
                     Ok(Value::Int(x as u64))
                 }
+                // 2^64 and past: serde has read its digits as a float, so
+                // they are not shown ("1e+23" of 99999999999999999999999).
+                (None, Some(x)) if x >= u64::MAX as f64 => Err(self.out_of_range_unshown()),
                 // `{"threads": 2.5}`: said as the flag says it.
                 (None, Some(x)) if x.fract() != 0.0 => Err(format!(
                     "{} is not a whole number: allowed {}",

@@ -705,19 +705,10 @@ impl Scenario {
                 message: "the file is empty; a scenario file is a JSON object of fields, such as {\"rps\": 200}".into(),
             }]);
         }
-        let s: Scenario = serde_json::from_str(text).map_err(|err| {
-            let message = if err.to_string().starts_with("number out of range") {
-                format!(
-                    "not a valid scenario: the number at line {}, column {} is too large for any field",
-                    err.line(),
-                    err.column()
-                )
-            } else {
-                format!("not a valid scenario: {err}")
-            };
+        let s: Scenario = crate::fields::read_text(FIELDS, text).map_err(|err| {
             vec![FieldError {
                 field: "scenario".into(),
-                message,
+                message: format!("not a valid scenario: {err}"),
             }]
         })?;
         let errs = s.field_errors();
@@ -874,11 +865,19 @@ mod tests {
         // A byte-order mark before the JSON is skipped.
         let s = Scenario::from_json("\u{feff}{\"cores\": 8}").unwrap();
         assert_eq!(s.cores, 8);
+        // A number too large for any float is named by its field (it was
+        // "the number at line 1, column 13 is too large for any field").
         let err = Scenario::from_json(r#"{"rps": 1e400}"#).unwrap_err();
+        assert_eq!(
+            err[0].message,
+            "not a valid scenario: rps: the number is out of range: allowed 0.001–1,000,000 rps"
+        );
+        // Only a number no key is left for is placed by line and column.
+        let err = Scenario::from_json("1e400").unwrap_err();
         assert!(
             err[0]
                 .message
-                .contains("line 1, column 13 is too large for any field"),
+                .contains("line 1, column 5 is too large for any field"),
             "{}",
             err[0]
         );
