@@ -168,8 +168,12 @@ pub fn LessonView(
     // The tab remembers it for the next lesson, and the link says it, so a
     // teacher can keep a link that opens a lesson ready for the projector.
     let remember = |on: bool| session::save(PRESENTER, if on { "1" } else { "0" });
-    if let Some(on) = linked {
-        remember(on);
+    match linked {
+        Some(on) => remember(on),
+        // On as the tab remembers it: the address says so too, so that a
+        // teacher who copies it opens the lesson as the projector shows it.
+        None if presenter.get_untracked() => crate::route::show_presenter_in_hash(true),
+        None => {}
     }
     let toggle_presenter = move |_| {
         presenter.update(|p| *p = !*p);
@@ -177,17 +181,23 @@ pub fn LessonView(
         remember(on);
         crate::route::show_presenter_in_hash(on);
     };
-    let pager =
-        move |l: Option<&tellers_course::Lesson>, rel: &'static str, label: &'static str| {
-            l.map(|l| {
+    let pager = move |l: Option<&tellers_course::Lesson>,
+                      rel: &'static str,
+                      label: &'static str| {
+        l.map(|l| {
+                let slug = l.slug.clone();
                 view! {
-                    <a class="pager__link" rel=rel href=lesson_href(&l.slug, None)>
+                    <a
+                        class="pager__link"
+                        rel=rel
+                        href=move || crate::route::with_presenter(&lesson_href(&slug, None), presenter.get())
+                    >
                         <span class="pager__label">{label}</span>
                         <span>{format!("{}. {}", l.number, l.title)}</span>
                     </a>
                 }
             })
-        };
+    };
     view! {
         <article class="lesson" class:lesson--presenter=move || presenter.get() data-testid="lesson">
             <p class="eyebrow">

@@ -584,7 +584,10 @@ export async function eachExercisesButtonsAndLinkAreNamedForIt({ page, open }) {
  * could not keep such a link, it opened in normal mode), the lesson's
  * toggle writes it into the link, and at 1280×720 nothing a class must
  * read is under 15 px (range notes and labels were 13 px, choices 13 px
- * boxes). A value that is not 1 or 0 says so. */
+ * boxes). The pager's links and the address of every lesson opened in
+ * presenter mode carry it (the next lesson's address lacked it, so a
+ * teacher copying it opened the lesson in normal mode). A value that is
+ * not 1 or 0 says so. */
 export async function aLessonLinkOpensInPresenterModeReadableAt720p({ page, open }) {
   await page.setViewportSize({ width: 1280, height: 720 });
   await open('#/lessons/the-growing-line?presenter=1');
@@ -603,10 +606,21 @@ export async function aLessonLinkOpensInPresenterModeReadableAt720p({ page, open
     [...document.querySelectorAll('.lesson input[type="radio"], .lesson input[type="checkbox"]')].map((b) => b.getBoundingClientRect().width),
   );
   assert.ok(boxes.length > 0 && boxes.every((w) => w >= 18), `choice boxes ${boxes.join(', ')} px wide`);
+  const pager = () => page.locator('.pager__link').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  assert.deepEqual(await pager(), ['#/lessons/utilisation-and-response-time?presenter=1', '#/lessons/reading-the-signs?presenter=1'], 'the previous and next lessons open in presenter mode');
   await toggle.click();
   assert.ok(!page.url().includes('presenter='), `off: ${page.url()}`);
+  assert.ok((await pager()).every((href) => !href.includes('presenter')), 'off: the pager links leave it out');
   await toggle.click();
   assert.ok(page.url().endsWith('#/lessons/the-growing-line?presenter=1'), `on: ${page.url()}`);
+  // The next lesson, opened by its link or from the contents, is on as the
+  // tab remembers, and its address says so.
+  await page.locator('.pager__link[rel="next"]').click();
+  await page.waitForFunction(() => location.hash.startsWith('#/lessons/reading-the-signs'));
+  assert.ok(page.url().endsWith('#/lessons/reading-the-signs?presenter=1'), `next: ${page.url()}`);
+  await page.evaluate(() => { location.hash = '#/lessons/littles-law'; });
+  await page.waitForFunction(() => location.hash === '#/lessons/littles-law?presenter=1');
+  assert.equal(await page.getByTestId('lesson-presenter').getAttribute('aria-pressed'), 'true', 'the tab remembers');
   await open('#/lessons/the-growing-line?presenter=yes');
   const notice = page.getByTestId('bad-presenter');
   await expectVisible(notice, 'the notice for presenter=yes');
