@@ -236,6 +236,12 @@ pub struct Report {
 }
 
 impl Report {
+    /// True when the measured window is empty: the run stopped inside its
+    /// warm-up, so it has no rates or averages (only its counts).
+    pub fn window_empty(&self) -> bool {
+        self.sim_time_s <= self.warmup_s
+    }
+
     /// Requests turned away: refused at the door, shed from the line, or
     /// dropped as hopeless.
     pub fn turned_away(&self) -> u64 {
@@ -274,16 +280,50 @@ impl Report {
     /// comparing with it. Written straight to text, not through a
     /// `serde_json::Value`, whose writer was 2 KB of the app's wasm for
     /// this one use.
-    /// With nothing measured (`measured` 0), `latency_ms` is `null`, as in
-    /// `tellers sweep --json`: zeros would read as response times of 0 ms.
+    /// What was not measured is `null`, not 0, as in `tellers sweep
+    /// --json`: zeros would read as response times of 0 ms, or as a server
+    /// that finished nothing. With no response time measured (`measured`
+    /// 0), the times (`latency_ms`, the waits); with an empty window (the
+    /// run stopped inside its warm-up), every rate and time average too.
     pub fn to_json(&self, with_series: bool) -> String {
-        let mut out = serde_json::to_string(self).expect("a report serialises");
+        let mut shown = std::borrow::Cow::Borrowed(self);
+        if self.window_empty() {
+            // serde_json writes a float that is not finite as `null`.
+            let r = shown.to_mut();
+            for x in [
+                &mut r.queue_growth_per_s,
+                &mut r.inside_growth_per_s,
+                &mut r.throughput_rps,
+                &mut r.goodput_rps,
+                &mut r.arrival_rps,
+                &mut r.admitted_rps,
+                &mut r.call_success_rps,
+                &mut r.cpu_utilisation,
+                &mut r.mean_busy,
+                &mut r.mean_in_flight,
+                &mut r.littles_law_in_flight,
+            ] {
+                *x = f64::NAN;
+            }
+            r.dep_utilisation = r.dep_utilisation.map(|_| f64::NAN);
+            r.mean_busy_workers = r.mean_busy_workers.map(|_| f64::NAN);
+        }
         if self.measured == 0 {
-            const KEY: &str = "\"latency_ms\":";
-            if let Some(at) = out.find(KEY).map(|i| i + KEY.len()) {
-                // Latency holds numbers only: its object ends at the first '}'.
-                if let Some(end) = out[at..].find('}').map(|len| at + len + 1) {
-                    out = [&out[..at], "null", &out[end..]].concat();
+            shown.to_mut().worker_wait_ms = None;
+        }
+        let mut out = serde_json::to_string(&*shown).expect("a report serialises");
+        if self.measured == 0 {
+            for key in [
+                "\"latency_ms\":",
+                "\"queue_wait_ms\":",
+                "\"dep_pool_wait_ms\":",
+                "\"dep_queue_wait_ms\":",
+            ] {
+                if let Some(at) = out.find(key).map(|i| i + key.len()) {
+                    // Each holds numbers only: its object ends at the first '}'.
+                    if let Some(end) = out[at..].find('}').map(|len| at + len + 1) {
+                        out = [&out[..at], "null", &out[end..]].concat();
+                    }
                 }
             }
         }
@@ -359,10 +399,26 @@ mod tests {
 
     #[test]
     fn json_gives_no_response_time_when_none_was_measured() {
-        let none: serde_json::Value =
-            serde_json::from_str(&Report::default().to_json(false)).unwrap();
-        assert!(none["latency_ms"].is_null(), "{none}");
-        assert_eq!(none["queue_wait_ms"]["mean"], 0.0);
+        // A window of 2 s in which nothing finished: its rates are
+        // measured (0), its times are not.
+        let idle = Report {
+            sim_time_s: 12.0,
+            warmup_s: 10.0,
+            worker_wait_ms: Some(QueueWait::default()),
+            ..Report::default()
+        };
+        let none: serde_json::Value = serde_json::from_str(&idle.to_json(false)).unwrap();
+        for key in [
+            "latency_ms",
+            "queue_wait_ms",
+            "dep_pool_wait_ms",
+            "dep_queue_wait_ms",
+            "worker_wait_ms",
+        ] {
+            assert!(none[key].is_null(), "{key}: {none}");
+        }
+        assert_eq!(none["throughput_rps"], 0.0);
+        assert_eq!(none["cpu_utilisation"], 0.0);
         let some = Report {
             measured: 3,
             latency_ms: Latency {
@@ -373,6 +429,42 @@ mod tests {
         };
         let some: serde_json::Value = serde_json::from_str(&some.to_json(true)).unwrap();
         assert_eq!(some["latency_ms"]["mean"], 12.5);
+    }
+
+    /// A run stopped inside its warm-up measured no rate and no average:
+    /// each is `null` (the table's "—"), where the JSON said 0 rps and 0 %
+    /// busy beside a `null` response time.
+    #[test]
+    fn json_gives_no_rates_for_an_empty_window() {
+        let r = Report {
+            sim_time_s: 0.6,
+            warmup_s: 0.6,
+            completed: 49,
+            mean_busy_workers: Some(0.0),
+            ..Report::default()
+        };
+        assert!(r.window_empty());
+        let json: serde_json::Value = serde_json::from_str(&r.to_json(false)).unwrap();
+        for key in [
+            "queue_growth_per_s",
+            "inside_growth_per_s",
+            "throughput_rps",
+            "goodput_rps",
+            "arrival_rps",
+            "admitted_rps",
+            "call_success_rps",
+            "cpu_utilisation",
+            "mean_busy",
+            "mean_in_flight",
+            "littles_law_in_flight",
+            "mean_busy_workers",
+            "latency_ms",
+        ] {
+            assert!(json[key].is_null(), "{key}: {json}");
+        }
+        // The run's counts are still counts.
+        assert_eq!(json["completed"], 49);
+        assert!(json["dep_utilisation"].is_null());
     }
 
     #[test]

@@ -31,8 +31,7 @@ pub enum Window {
 /// short its window (a run of 0.5 s measured 64 requests and said nothing
 /// was measured).
 pub fn warming_up(r: &Report) -> bool {
-    r.sim_time_s <= r.warmup_s
-        || (!ended(r) && r.warmup_s > 0.0 && r.sim_time_s - r.warmup_s < MIN_WINDOW_S)
+    r.window_empty() || (!ended(r) && r.warmup_s > 0.0 && r.sim_time_s - r.warmup_s < MIN_WINDOW_S)
 }
 
 /// True once some request that arrived after the warm-up has finished, so
