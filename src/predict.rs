@@ -121,6 +121,9 @@ pub fn closeness(guess: &str, figure: &str, value: f64) -> Closeness {
         Verdict::WrongEitherWay { thousands, .. } => Verdict::WrongValue {
             too_high: thousands > value,
         },
+        // "0.5 %" as a guess is the percentage typed: a guess far off is
+        // not a fraction to correct.
+        Verdict::FractionAsPercent { .. } => Verdict::WrongValue { too_high: false },
         v => v,
     };
     match as_guess(check(guess, value, unit, CLOSE)) {

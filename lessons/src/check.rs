@@ -483,6 +483,15 @@ pub enum Verdict {
         /// The number as typed.
         typed: String,
     },
+    /// A fraction typed with a % sign ("0.158 %" for 15.8 %): right as a
+    /// fraction, so the learner is shown the percentage it makes (not
+    /// counted as an attempt).
+    FractionAsPercent {
+        /// The number as typed.
+        typed: String,
+        /// It read as a fraction, in %.
+        percent: f64,
+    },
     /// "It grows without limit", but the answer is a number.
     ExpectedNumber,
     /// A number, but here the line grows without limit.
@@ -509,6 +518,7 @@ impl Verdict {
                 | Verdict::Negative { .. }
                 | Verdict::TooLarge { .. }
                 | Verdict::TooRounded { .. }
+                | Verdict::FractionAsPercent { .. }
         )
     }
 }
@@ -795,6 +805,17 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
     if right(value) || fraction && (right(reading.value) || right(reading.value * 100.0)) {
         return Verdict::Correct;
     }
+    // "0.158 %" for 15.8 %: the fraction, with a % sign.
+    if unit == Unit::Percent
+        && typed_unit == Some(Unit::Percent)
+        && reading.value.abs() <= 1.0
+        && right(reading.value * 100.0)
+    {
+        return Verdict::FractionAsPercent {
+            typed: reading.text,
+            percent: reading.value * 100.0,
+        };
+    }
     let too_high = value > expected;
     // Not where the answer is exact (tolerance 0: a count such as 3,950
     // connections, where 4,000 is the mistake of forgetting what is used).
@@ -965,6 +986,11 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
             "{typed} is close, but rounded too far: keep three significant figures, \
              or the decimals the question asks for."
         ),
+        Verdict::FractionAsPercent { typed, percent } => format!(
+            "{typed} % is a fraction with a % sign: as a fraction, {typed} is {} %. \
+             Type the percentage, or the fraction without the sign.",
+            plain(percent)
+        ),
         Verdict::TooLarge { typed } => format!(
             "{typed} is too large to work with: check its digits and its exponent. Use {}.",
             unit.accepted()
@@ -988,6 +1014,40 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fraction typed with a % sign is shown as the percentage it makes,
+    /// not counted: "0.1579 %" for 15.8 % said "too low" to a right method.
+    #[test]
+    fn a_fraction_with_a_percent_sign_is_shown_its_percentage() {
+        let v = check("0.1579 %", 15.8, Unit::Percent, 0.02);
+        assert!(
+            matches!(&v, Verdict::FractionAsPercent { typed, percent }
+                if typed == "0.1579" && (percent - 15.79).abs() < 1e-9),
+            "{v:?}"
+        );
+        assert!(!v.counts());
+        assert_eq!(
+            explain(&v, Unit::Percent),
+            "0.1579 % is a fraction with a % sign: as a fraction, 0.1579 is 15.79 %. \
+             Type the percentage, or the fraction without the sign."
+        );
+        // The fraction without the sign, or the percentage, is right.
+        assert_eq!(check("0.1579", 15.8, Unit::Percent, 0.02), Verdict::Correct);
+        assert_eq!(
+            check("15.79 %", 15.8, Unit::Percent, 0.02),
+            Verdict::Correct
+        );
+        // A small percentage that is the answer stays right, and one that
+        // is wrong either way is only too low.
+        assert_eq!(
+            check("0.833 %", 0.833, Unit::Percent, 0.02),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("0.3 %", 15.8, Unit::Percent, 0.02),
+            Verdict::WrongValue { too_high: false }
+        );
+    }
 
     #[test]
     fn forms_learners_type_are_read() {
