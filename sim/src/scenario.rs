@@ -421,7 +421,7 @@ scenario_fields! {
         group: Group::Callers,
         label: "Caller gives up after (0 = never)", unit: "ms", kind: real(0.001, 3_600_000.0),
         used: Used::Always, control: slider(0.0, 20_000.0, 100.0), playground: true,
-        help: "The caller gives up after this many ms; none = waits for ever. The server still finishes what it started.",
+        help: "The caller gives up after this many ms; none = waits for ever. The server still serves a request whose caller has gone, even one still in line, unless such requests are set to be dropped.",
     }
     retries: u32 = 0 => {
         group: Group::Callers,
