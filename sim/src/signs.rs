@@ -256,13 +256,33 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
 
     if let Some(p) = s.thread_limit() {
         if r.mean_busy >= POOL_FULL * f64::from(p) && cpu_of_usable < CPU_NEAR && slow {
+            // Why the cores idle, and what helps: threads that wait off the
+            // CPU, or too few threads for the cores; none of it where the
+            // dependency is the limit, whose line more threads only join.
+            let waits = analytic::wait_step_ms(s) > 0.0;
+            let why = if waits {
+                "threads sit waiting".to_owned()
+            } else {
+                format!(
+                    "{} cannot keep {} busy",
+                    plural(u64::from(p), "thread"),
+                    plural(usable.round() as u64, "core")
+                )
+            };
+            let helps = if th.capacity.binding == analytic::Limit::Dependency {
+                "More threads do not help: the dependency is the limit, and they would only wait for it."
+            } else if waits {
+                "More threads, or less waiting, helps."
+            } else {
+                "More threads, up to the cores, help."
+            };
             signs.push(Sign {
                 kind: SignKind::PoolLimit,
                 title: "The pool is the limit".into(),
                 detail: format!(
-                    "Threads busy: {} of {} on average, while the CPU is only {} used: threads sit waiting. \
+                    "Threads busy: {} of {} on average, while the CPU is only {} used: {why}. \
                      Requests take {} on average ({} of it in line), against {} of CPU and \
-                     waiting off the CPU. More threads, or less waiting, helps.",
+                     waiting off the CPU. {helps}",
                     fmt_fixed(r.mean_busy, 1),
                     fmt_count(f64::from(p)),
                     fmt_pct(r.cpu_utilisation),
@@ -343,9 +363,19 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 "the cores".to_string(),
                 "Less CPU per request or more cores helps; more threads do not.".to_string(),
             ),
+            // The part whose steps reach the limit first: more of the
+            // other does nothing.
             (Model::EventLoopWorkers, ..) => (
                 format!("the {part} its loops and workers can use"),
-                format!("Less CPU per request, or more loops or workers (up to the {cores} cores), helps."),
+                match th.capacity.part_binds() {
+                    Some(analytic::CpuPart::Workers) => format!(
+                        "Less CPU per request, or more workers (up to the {cores} cores), helps; more loops do not."
+                    ),
+                    Some(analytic::CpuPart::Loops) => format!(
+                        "Less CPU per request on the loops, cheaper hand-offs, or more loops (up to the {cores} cores), helps; more workers do not."
+                    ),
+                    _ => format!("Less CPU per request, or more loops or workers (up to the {cores} cores), helps."),
+                },
             ),
             _ => (
                 format!("the {part} its loops can use"),
@@ -362,8 +392,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             }
             .into(),
             detail: format!(
-                "{} {verb} busy {} of the time{}; the CPU limit is {}. Above about 80 %, the line and \
-                 the response time rise steeply. {helps}",
+                "{} {verb} busy {} of the time{}; the CPU limit is {}. {} {helps}",
                 capitalised(&on),
                 fmt_pct(cpu_of_usable),
                 // The figures' CPU busy counts every core: say how the two meet.
@@ -375,7 +404,22 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 } else {
                     String::new()
                 },
-                limit_text(th.cpu_limit_low_rps(), th.capacity.cpu_limit_rps)
+                limit_text(th.cpu_limit_low_rps(), th.capacity.cpu_limit_rps),
+                // Random arrivals line up ever faster near the limit; a
+                // closed loop's line cannot pass its clients, and a batch
+                // only drains.
+                match s.arrivals {
+                    crate::Arrivals::Closed => format!(
+                        "With {} the line cannot pass {}: each waits for the others' steps, so the \
+                         response time is about the clients ÷ the throughput.",
+                        plural(u64::from(s.clients), "client"),
+                        fmt_count(f64::from(s.clients))
+                    ),
+                    crate::Arrivals::Batch =>
+                        "A batch arrives at once: the CPU decides how soon its last request finishes."
+                            .to_owned(),
+                    _ => "Above about 80 %, the line and the response time rise steeply.".to_owned(),
+                }
             ),
         });
     }
@@ -672,13 +716,22 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 ),
             )
         } else {
-            (
-                "Retries added load",
-                format!(
-                    "{tries} They came while the server was overloaded; its backlog no longer \
-                     grows, so it came through."
+            // Tries that time out with next to no line: the timeout is too
+            // close to the work itself, not an overload.
+            let why = match s.timeout_ms {
+                Some(to) if r.queue_wait_ms.mean < 0.1 * to && r.turned_away() == 0 => format!(
+                    "Tries time out with little line to wait in ({} on average): the caller gives up after {}, \
+                     close to what a request takes ({} of work; p99 {}). A longer timeout, or fewer retries, \
+                     cuts them.",
+                    ms(r.queue_wait_ms.mean),
+                    ms(to),
+                    ms(work_ms),
+                    ms(r.latency_ms.p99)
                 ),
-            )
+                _ => "They came while the server was overloaded; its backlog no longer grows, so it came through."
+                    .to_owned(),
+            };
+            ("Retries added load", format!("{tries} {why}"))
         };
         signs.push(Sign {
             kind: SignKind::RetryStorm,
@@ -727,6 +780,25 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     if signs.iter().all(|g| g.kind == SignKind::FarTail) && turned_away > 0 {
         // Under TURNED_AWAY, but the only thing to say: not healthy.
         signs.push(turned_away_sign(r, turned_share));
+    }
+    // A load schedule's step past the limit whose line has drained: the
+    // server keeps up now, but those who came during the spike waited.
+    if signs.is_empty() {
+        let spike = s
+            .rps_schedule
+            .and_then(|sch| sch.peak_above(th.capacity_low_rps(), r.sim_time_s));
+        if let Some(peak) = spike {
+            signs.push(Sign {
+                kind: SignKind::LineGrowing,
+                title: "A spike went past the limit".into(),
+                detail: format!(
+                    "{} Requests waited up to {} in line (p99), against {} of work.",
+                    spike_text(&peak, th.capacity.capacity_rps, r.sim_time_s, s.retries > 0),
+                    ms(r.queue_wait_ms.p99),
+                    ms(work_ms)
+                ),
+            });
+        }
     }
     if signs.is_empty() {
         signs.push(Sign {
@@ -898,10 +970,16 @@ fn turned_away_sign(r: &Report, share: f64) -> Sign {
         title: "Requests are turned away".into(),
         detail: format!(
             "{} of the {} requests that arrived were turned away: {}. The response time counts only \
-             the requests let in: {} rps finish of {} rps arriving.",
+             the requests {}: {} rps finish of {} rps arriving.",
             share_text(share),
             fmt_count(r.arrived as f64),
             parts.join(", "),
+            // Shed and hopeless requests were let in, and waited longest.
+            if r.shed + r.dropped_hopeless > 0 {
+                "answered (those shed or dropped waited longest, and are not in it)"
+            } else {
+                "let in"
+            },
             fmt_rate(r.throughput_rps),
             fmt_rate(r.arrival_rps)
         ),
@@ -1165,8 +1243,13 @@ mod tests {
         assert_eq!(kinds, vec![SignKind::WorkerPoolLimit]);
     }
 
+    /// Near the CPU limit of the part whose steps bind, the remedy is more
+    /// of that part: Node's pool of 5 workers binds on the workers' steps,
+    /// and a second loop finished 101.5 rps as one did (it said "more
+    /// loops or workers"). Its 10 clients cannot make a line past 10: not
+    /// "the line rises steeply above 80 %".
     #[test]
-    fn near_the_cpu_limit_of_the_cores_it_can_use_more_loops_or_workers_help() {
+    fn near_the_cpu_limit_of_the_workers_more_workers_help_not_more_loops() {
         // Node's pool: 1 loop and 5 workers may use 6 of the 8 cores.
         let s = preset("node-heavy-pool").unwrap();
         let r = crate::simulate(&s).unwrap();
@@ -1174,10 +1257,137 @@ mod tests {
         let near = signs.iter().find(|g| g.kind == SignKind::CpuNear).unwrap();
         assert!(
             near.detail
-                .contains("more loops or workers (up to the 8 cores), helps")
-                && !near.detail.contains("more threads do not"),
+                .contains("more workers (up to the 8 cores), helps; more loops do not")
+                && near
+                    .detail
+                    .contains("With 10 clients the line cannot pass 10")
+                && !near.detail.contains("rise steeply"),
             "{}",
             near.detail
+        );
+    }
+
+    /// `s` with `fields` set as a link writes them.
+    fn with(mut s: Scenario, fields: &[(&str, &str)]) -> Scenario {
+        for (name, text) in fields {
+            Scenario::field(name)
+                .unwrap()
+                .set_text(&mut s, text)
+                .unwrap();
+        }
+        s
+    }
+
+    fn signs_of(s: &Scenario) -> Vec<Sign> {
+        let r = crate::simulate(s).unwrap();
+        read_signs(s, &r, &theory(s))
+    }
+
+    /// A full pool's remedy fits why the cores idle: where the dependency
+    /// is the limit more threads only wait for it (20 and 80 threads both
+    /// finished 54 rps), and with no wait off the CPU the threads do not
+    /// "sit waiting": two cannot keep four cores busy.
+    #[test]
+    fn a_full_pools_remedy_fits_why_the_cores_idle() {
+        let dep = with(
+            preset("sale-day").unwrap(),
+            &[("rps", "100"), ("dep_pool", "5")],
+        );
+        let pool = signs_of(&dep)
+            .into_iter()
+            .find(|g| g.kind == SignKind::PoolLimit)
+            .expect("a pool sign");
+        assert!(
+            pool.detail
+                .contains("More threads do not help: the dependency is the limit")
+                && !pool.detail.contains("More threads, or less waiting"),
+            "{}",
+            pool.detail
+        );
+        let few = Scenario {
+            cores: 4,
+            threads: 2,
+            cpu_ms: 10.0,
+            wait_ms: 0.0,
+            rps: 190.0,
+            duration_s: 30.0,
+            ..Scenario::default()
+        };
+        let pool = signs_of(&few)
+            .into_iter()
+            .find(|g| g.kind == SignKind::PoolLimit)
+            .expect("a pool sign");
+        assert!(
+            pool.detail.contains("2 threads cannot keep 4 cores busy")
+                && pool.detail.contains("More threads, up to the cores, help.")
+                && !pool.detail.contains("sit waiting"),
+            "{}",
+            pool.detail
+        );
+    }
+
+    /// Retries where the timeout is about the work itself, with no line:
+    /// not "they came while the server was overloaded" (CPU 38 % busy).
+    #[test]
+    fn retries_without_a_line_blame_the_timeout_not_an_overload() {
+        let s = with(
+            preset("sale-day-planned").unwrap(),
+            &[("rps", "100"), ("timeout_ms", "100"), ("retries", "3")],
+        );
+        let retries = signs_of(&s)
+            .into_iter()
+            .find(|g| g.kind == SignKind::RetryStorm)
+            .expect("a retries sign");
+        assert_eq!(retries.title, "Retries added load");
+        assert!(
+            retries
+                .detail
+                .contains("Tries time out with little line to wait in")
+                && !retries.detail.contains("overloaded"),
+            "{}",
+            retries.detail
+        );
+    }
+
+    /// A spike past the limit that drained is said, not "Healthy": its
+    /// requests waited up to 1.5 s in line (p99) beside 104 ms in theory.
+    #[test]
+    fn a_drained_spike_is_not_called_healthy() {
+        let s = with(
+            preset("sale-day-planned").unwrap(),
+            &[("rps_schedule", "0:280,8:500,12:280"), ("duration_s", "30")],
+        );
+        let signs = signs_of(&s);
+        assert!(
+            signs.iter().all(|g| g.kind != SignKind::Healthy),
+            "{signs:?}"
+        );
+        let spike = signs
+            .iter()
+            .find(|g| g.title == "A spike went past the limit")
+            .expect("the spike's sign");
+        assert!(
+            spike.detail.contains("from 8 s to 12 s") && spike.detail.contains("in line (p99)"),
+            "{}",
+            spike.detail
+        );
+    }
+
+    /// Requests shed after waiting were let in: the response time leaves
+    /// out those that waited longest, and the sign says so.
+    #[test]
+    fn shed_requests_are_said_to_be_left_out_of_the_response_time() {
+        let s = with(preset("sale-day").unwrap(), &[("shed_after_ms", "500")]);
+        let away = signs_of(&s)
+            .into_iter()
+            .find(|g| g.kind == SignKind::TurnedAway)
+            .expect("a turned-away sign");
+        assert!(
+            away.detail.contains(
+                "counts only the requests answered (those shed or dropped waited longest"
+            ) && !away.detail.contains("let in"),
+            "{}",
+            away.detail
         );
     }
 
