@@ -202,13 +202,20 @@ import { DIST } from './harness.mjs';
  * CPU_MS), +0.2 KB: the app 465.1 KB; thousands commas read by the
  * field itself (flags and links as boxes), +0.2 KB: the app 465.3 KB;
  * the rate spellings read by one rule and the curve's legend laid out
- * once, -0.1 KB: the app 465.2 KB. Budget 466.
+ * once, -0.1 KB: the app 465.2 KB. Budget 466. The next session (5
+ * Dec), each commit built and measured: a lesson's pager links keeping
+ * presenter mode, +0.1 KB (465.3); the report's JSON null for what was
+ * not measured, +0.7 KB (466.0; written by editing the text instead was
+ * +1.1 KB, not kept); a fraction typed with a % sign shown its
+ * percentage, +0.1 KB (466.1); five signs that say only what the run
+ * shows (a remedy per cause, a drained spike, a closed loop's line),
+ * and the timeout's help, +1.1 KB: the app 467.2 KB. Budget 468.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 466;
+const BUDGET_KB = 468;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
