@@ -1283,6 +1283,14 @@ mod tests {
         read_signs(s, &r, &theory(s))
     }
 
+    /// The sign of `kind` a run of `s` shows (the test fails without one).
+    fn sign_of(s: &Scenario, kind: SignKind) -> Sign {
+        signs_of(s)
+            .into_iter()
+            .find(|g| g.kind == kind)
+            .unwrap_or_else(|| panic!("no {kind:?} sign"))
+    }
+
     /// A full pool's remedy fits why the cores idle: where the dependency
     /// is the limit more threads only wait for it (20 and 80 threads both
     /// finished 54 rps), and with no wait off the CPU the threads do not
@@ -1293,10 +1301,7 @@ mod tests {
             preset("sale-day").unwrap(),
             &[("rps", "100"), ("dep_pool", "5")],
         );
-        let pool = signs_of(&dep)
-            .into_iter()
-            .find(|g| g.kind == SignKind::PoolLimit)
-            .expect("a pool sign");
+        let pool = sign_of(&dep, SignKind::PoolLimit);
         assert!(
             pool.detail
                 .contains("More threads do not help: the dependency is the limit")
@@ -1313,10 +1318,7 @@ mod tests {
             duration_s: 30.0,
             ..Scenario::default()
         };
-        let pool = signs_of(&few)
-            .into_iter()
-            .find(|g| g.kind == SignKind::PoolLimit)
-            .expect("a pool sign");
+        let pool = sign_of(&few, SignKind::PoolLimit);
         assert!(
             pool.detail.contains("2 threads cannot keep 4 cores busy")
                 && pool.detail.contains("More threads, up to the cores, help.")
@@ -1334,10 +1336,7 @@ mod tests {
             preset("sale-day-planned").unwrap(),
             &[("rps", "100"), ("timeout_ms", "100"), ("retries", "3")],
         );
-        let retries = signs_of(&s)
-            .into_iter()
-            .find(|g| g.kind == SignKind::RetryStorm)
-            .expect("a retries sign");
+        let retries = sign_of(&s, SignKind::RetryStorm);
         assert_eq!(retries.title, "Retries added load");
         assert!(
             retries
@@ -1378,10 +1377,7 @@ mod tests {
     #[test]
     fn shed_requests_are_said_to_be_left_out_of_the_response_time() {
         let s = with(preset("sale-day").unwrap(), &[("shed_after_ms", "500")]);
-        let away = signs_of(&s)
-            .into_iter()
-            .find(|g| g.kind == SignKind::TurnedAway)
-            .expect("a turned-away sign");
+        let away = sign_of(&s, SignKind::TurnedAway);
         assert!(
             away.detail.contains(
                 "counts only the requests answered (those shed or dropped waited longest"
