@@ -1906,7 +1906,10 @@ pub fn theory(s: &Scenario) -> Theory {
     // Nobody waits: no line for a formula to be approximate about (dear
     // switches are said where they are found, below).
     let no_wait_ms = evenly_spaced_no_wait_ms(s);
-    let mut approx_because = if no_wait_ms.is_some() {
+    // A batch that no makespan describes has no formula either: notes on
+    // how a formula differs would qualify nothing.
+    let no_formula = s.arrivals == Arrivals::Batch && makespan(s, &capacity).is_none();
+    let mut approx_because = if no_wait_ms.is_some() || no_formula {
         Vec::new()
     } else {
         approximations(
@@ -3018,6 +3021,19 @@ mod thread_tests {
         });
         assert!(!random.makespan.unwrap().exact);
         assert_eq!(theory(&preset("batch-event-loop").unwrap()).makespan, None);
+        // With neither a makespan nor a formula for the line, no note says
+        // how a formula differs ("threads share the cores in time slices"
+        // stood under "no queueing formula applies"); the CPU figures'
+        // note on switches stays.
+        for name in ["c10k-threads", "c10k-event-loop"] {
+            let th = theory(&preset(name).unwrap());
+            assert_eq!(th.makespan, None, "{name}");
+            assert!(
+                th.approx_because.iter().all(|n| n.contains("CPU busy")),
+                "{name}: {:?}",
+                th.approx_because
+            );
+        }
         assert_eq!(theory(&preset("mm1").unwrap()).makespan, None);
     }
 
