@@ -792,7 +792,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 kind: SignKind::LineGrowing,
                 title: "A spike went past the limit".into(),
                 detail: format!(
-                    "{} Requests waited up to {} in line (p99), against {} of work.",
+                    "{} 1 request in 100 waited {} or more in line, against {} of work.",
                     spike_text(&peak, th.capacity.capacity_rps, r.sim_time_s, s.retries > 0),
                     ms(r.queue_wait_ms.p99),
                     ms(work_ms)
@@ -1348,8 +1348,9 @@ mod tests {
         );
     }
 
-    /// A spike past the limit that drained is said, not "Healthy": its
-    /// requests waited up to 1.5 s in line (p99) beside 104 ms in theory.
+    /// A spike past the limit that drained is said, not "Healthy": 1 in
+    /// 100 of its requests waited 1.5 s or more in line, beside a mean of
+    /// 104 ms in theory.
     #[test]
     fn a_drained_spike_is_not_called_healthy() {
         let s = with(
@@ -1366,7 +1367,8 @@ mod tests {
             .find(|g| g.title == "A spike went past the limit")
             .expect("the spike's sign");
         assert!(
-            spike.detail.contains("from 8 s to 12 s") && spike.detail.contains("in line (p99)"),
+            spike.detail.contains("from 8 s to 12 s")
+                && spike.detail.contains("1 request in 100 waited"),
             "{}",
             spike.detail
         );
