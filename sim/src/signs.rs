@@ -269,7 +269,8 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                     plural(usable.round() as u64, "core")
                 )
             };
-            let helps = if th.capacity.binding == analytic::Limit::Dependency {
+            let dep_binds = th.capacity.binding == analytic::Limit::Dependency;
+            let helps = if dep_binds {
                 "More threads do not help: the dependency is the limit, and they would only wait for it."
             } else if waits {
                 "More threads, or less waiting, helps."
@@ -278,7 +279,13 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             };
             signs.push(Sign {
                 kind: SignKind::PoolLimit,
-                title: "The pool is the limit".into(),
+                // Not "the limit" beside the dependency's sign that is.
+                title: if dep_binds {
+                    "The pool is full"
+                } else {
+                    "The pool is the limit"
+                }
+                .into(),
                 detail: format!(
                     "Threads busy: {} of {} on average, while the CPU is only {} used: {why}. \
                      Requests take {} on average ({} of it in line), against {} of CPU and \
@@ -1302,6 +1309,7 @@ mod tests {
             &[("rps", "100"), ("dep_pool", "5")],
         );
         let pool = sign_of(&dep, SignKind::PoolLimit);
+        assert_eq!(pool.title, "The pool is full");
         assert!(
             pool.detail
                 .contains("More threads do not help: the dependency is the limit")
