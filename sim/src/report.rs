@@ -228,8 +228,6 @@ pub struct Report {
     pub sim_time_s: f64,
     /// Start of the measured window, s.
     pub warmup_s: f64,
-    /// Wall-clock time of the run, s (filled by the caller that timed it; 0 otherwise).
-    pub wall_s: f64,
     /// Time series for charts (in JSON only when asked: [`Report::to_json`]).
     #[serde(skip)]
     pub series: Vec<SeriesPoint>,

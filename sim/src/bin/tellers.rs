@@ -145,14 +145,20 @@ fn run(cmd: Command) -> ExitCode {
             series,
             ..
         } => {
-            // The report's wall_s: how long the run took here, beside it.
+            // How long the run took here, on the terminal only: the report
+            // holds what the scenario and seed decide, so two runs of one
+            // scenario print the same bytes (`diff` shows it).
             #[allow(clippy::disallowed_methods)]
             let t = Instant::now();
             let mut progress = Progress::on_a_terminal();
-            let mut r = simulate_showing_progress(&scenario, "", &mut progress)
+            let r = simulate_showing_progress(&scenario, "", &mut progress)
                 .expect("validated by the parser");
             progress.clear();
-            r.wall_s = t.elapsed().as_secs_f64();
+            progress.say(&format!(
+                "tellers: {} simulated in {} s here",
+                tellers_sim::text::plural(r.events, "event"),
+                tellers_sim::text::fmt_fixed(t.elapsed().as_secs_f64(), 3)
+            ));
             if json {
                 out!("{}", r.to_json(series));
             } else {
@@ -228,6 +234,13 @@ impl Progress {
             let _ = out.flush();
             self.shown = true;
             self.next = wall + self.every;
+        }
+    }
+
+    /// Writes `line` on a line of its own, on the terminal only.
+    fn say(&mut self, line: &str) {
+        if let Some(out) = self.out.as_mut() {
+            let _ = writeln!(out, "{line}");
         }
     }
 
@@ -501,11 +514,10 @@ fn print_table(s: &Scenario, r: &Report) {
         "none".to_owned()
     };
     out!(
-        "ended at {:.3} s simulated ({})  last finish {last_finish}  {} in {:.3} s",
+        "ended at {:.3} s simulated ({})  last finish {last_finish}  {}",
         r.sim_time_s,
         r.stopped_by.why(),
         tellers_sim::text::plural(r.events, "event"),
-        r.wall_s
     );
     // Which bound stopped the run, each field by its flag.
     if let Some(note) = stop_note(s, r, &th, |f| f.flag()) {

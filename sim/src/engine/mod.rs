@@ -709,7 +709,6 @@ impl Simulation {
             events: self.events,
             sim_time_s: now as f64 / 1e9,
             warmup_s: t_warm as f64 / 1e9,
-            wall_s: 0.0,
             series: st.series.clone(),
         }
     }
