@@ -2,6 +2,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::bench::{bench_scenario, engine_mmc, reference_mmc};
@@ -193,6 +194,11 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 struct Progress {
     out: Option<Box<dyn Write>>,
     every: Duration,
+    /// Set when the runs are to stop (Ctrl-C: [`INTERRUPTED`]).
+    stop: &'static AtomicBool,
+    /// What ends the program once a stopped run has said so (exit status
+    /// 130, as a shell reports Ctrl-C); a test's returns, and the run ends.
+    exit: fn(),
     /// When the first run began.
     started: Option<Instant>,
     /// Wall time since `started` of the next line.
@@ -204,6 +210,9 @@ struct Progress {
 impl Progress {
     fn on_a_terminal() -> Progress {
         let err = std::io::stderr();
+        if err.is_terminal() {
+            stop_cleanly_on_ctrl_c();
+        }
         Progress::to(
             err.is_terminal().then(|| Box::new(err) as Box<dyn Write>),
             PROGRESS_EVERY,
@@ -214,6 +223,8 @@ impl Progress {
         Progress {
             out,
             every,
+            stop: &INTERRUPTED,
+            exit: || std::process::exit(130),
             started: None,
             next: every,
             shown: false,
@@ -297,8 +308,39 @@ fn simulate_showing_progress(
     }
     while sim.run_until(u64::MAX, 50_000) {
         progress.tick(|wall| progress_line(what, s, sim.now() as f64 / 1e9, sim.calls(), wall));
+        if progress.stop.load(Ordering::SeqCst) {
+            progress.clear();
+            progress.say(&interrupted_line(what, sim.now() as f64 / 1e9, s));
+            (progress.exit)();
+            break;
+        }
     }
     Ok(sim.report())
+}
+
+/// Set by Ctrl-C while a run shows its progress; a second Ctrl-C ends the
+/// program at once, wherever it is.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Ctrl-C, while runs show their progress on a terminal: the run in hand
+/// stops at its next slice of events, clears its progress line and says
+/// where it stopped, where Ctrl-C killed it mid-line (the line stayed).
+fn stop_cleanly_on_ctrl_c() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+}
+
+/// What an interrupted run says: `what` (empty for a lone run, "ρ = 0.5:
+/// " in a sweep) and how far it got, `now_s` of the scenario's length, s.
+fn interrupted_line(what: &str, now_s: f64, s: &Scenario) -> String {
+    format!(
+        "tellers: {what}interrupted at {} s of {} s simulated; nothing is reported",
+        tellers_sim::text::fmt_fixed(now_s, 1),
+        tellers_sim::text::fmt_fixed(s.duration_s, 1)
+    )
 }
 
 fn opt(x: Option<f64>) -> String {
@@ -1007,6 +1049,34 @@ mod tests {
     /// A sweep's points share one progress line, cleared once at the end:
     /// its timer ran from each point's start, so points of under a
     /// second each never said anything.
+    #[test]
+    fn a_run_stopped_by_ctrl_c_clears_its_line_and_says_where() {
+        // Ctrl-C killed a run mid-line: its progress line stayed on the
+        // terminal. Now the run stops at its next slice of events.
+        static STOP: AtomicBool = AtomicBool::new(true);
+        let kept = Kept::default();
+        let mut progress = Progress {
+            stop: &STOP,
+            exit: || {},
+            ..Progress::to(Some(Box::new(kept.clone())), Duration::ZERO)
+        };
+        let s = Scenario {
+            duration_s: 600.0,
+            ..Scenario::default()
+        };
+        let r = simulate_showing_progress(&s, "", &mut progress).unwrap();
+        assert!(r.sim_time_s < 600.0, "{}", r.sim_time_s);
+        let said = String::from_utf8(kept.0.borrow().clone()).unwrap();
+        // The progress line, then it cleared, and where the run stopped.
+        let last = said.rsplit('\r').next().unwrap();
+        assert!(said.starts_with("\rtellers: simulated "), "{said:?}");
+        assert!(
+            last.starts_with("\x1b[Ktellers: interrupted at ")
+                && last.ends_with(" s of 600.0 s simulated; nothing is reported\n"),
+            "{said:?}"
+        );
+    }
+
     #[test]
     fn a_sweeps_points_share_one_progress_line() {
         let s = Scenario {
