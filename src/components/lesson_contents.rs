@@ -45,7 +45,7 @@ pub fn LessonContents(
             <p class="lead">
                 "Short lessons, from the two halves of a request to a full sale-day plan, "
                 "then what senior interviews ask: overload, pool sizing, tail latency and honest measurement. "
-                "Each has a live simulation and exercises checked as you type."
+                "Each has a live simulation and exercises checked the moment you submit them."
             </p>
             <StudentPanel />
             <ol class="toc">{items}</ol>

@@ -94,7 +94,11 @@ pub fn SeriesPanel(
                     })
                     .collect_view()}
             </div>
-            <figcaption>"The run over time, averaged over short intervals."</figcaption>
+            <figcaption>
+                "The run over time: counts and rates averaged over short intervals, each interval's p99 \
+                 to within about 5 %. \u{201c}In line\u{201d} is the server's own line, for a thread or a loop; \
+                 requests waiting at a dependency count in \u{201c}inside\u{201d}."
+            </figcaption>
         </figure>
     }
 }

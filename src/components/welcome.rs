@@ -20,8 +20,8 @@ pub fn Welcome() -> impl IntoView {
                     "like customers in a bank. Push the load towards full and see latency "
                     "stay calm, then bend sharply upwards. Threads, thread pools, event loops "
                     "and Little's law stop being words: you predict a number, type it in, and "
-                    "the exercise checks it on the spot; many then let you run the simulation "
-                    "to see the same number come out of it."
+                    "the exercise checks it on the spot; some then let you run the simulation "
+                    "and compare what it measures with your number."
                 </p>
                 <div class="actions">
                     <a class="button button--primary" href=Route::Playground.href()>
