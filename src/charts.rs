@@ -631,13 +631,17 @@ const P99_POINTS_A_CALL: usize = 5;
 /// chart, with no points yet, and which line it is: the mean and the p99
 /// for `th.servers` workers, then for one; none when theory has no formula
 /// for the line ([`Theory::curve_formula`]), or for one worker where theory
-/// has no such line ([`Theory::has_one_worker_line`]). Labelled "(approx.)"
-/// as the theory of the curve's points (`points_th`,
-/// [`curve_theory`](tellers_sim::sweep::curve_theory)) says. A p99 point
+/// has no such line ([`Theory::has_one_worker_line`]). `th` is the theory
+/// of the curve's points ([`curve_theory`](tellers_sim::sweep::curve_theory):
+/// random arrivals at a steady load, no timeout, retries or shedding), as
+/// `tellers sweep` gives it: the lines are for the points drawn beside
+/// them, and labelled "(approx.)" where it says so (the scenario's own
+/// theory, with a timeout, took another model for the lines than its note
+/// described). A p99 point
 /// may invert a transform, so the app computes the points once a scenario,
 /// a few a task ([`CurveLines`]), not on every redraw: [`curve_chart`]
 /// takes the lines.
-fn curve_line_head(th: &Theory, points_th: &Theory, i: usize) -> Option<(Series, LineOf)> {
+fn curve_line_head(th: &Theory, i: usize) -> Option<(Series, LineOf)> {
     let c = th.servers.max(1);
     // The same formulas with one worker, labelled by theory's own flags:
     // one worker assumes nothing the c-worker line does not (the p99 still
@@ -656,11 +660,7 @@ fn curve_line_head(th: &Theory, points_th: &Theory, i: usize) -> Option<(Series,
     if !th.curve_formula {
         return None;
     }
-    let exact = if p99 {
-        points_th.p99_exact
-    } else {
-        points_th.mean_exact
-    };
+    let exact = if p99 { th.p99_exact } else { th.mean_exact };
     let what = match (n == c, p99) {
         (true, false) => format!("mean, theory, {}", th.servers_label(c)),
         (true, true) => format!("p99, theory, {}", th.servers_label(c)),
@@ -705,12 +705,11 @@ pub struct CurveLines {
 }
 
 impl CurveLines {
-    /// Computes a few more points of the lines of `s` (theory `th`, and
-    /// `points_th`, the theory of the curve's own points:
-    /// [`curve_theory`](tellers_sim::sweep::curve_theory)): a mean line
+    /// Computes a few more points of the lines of `s` (`th`, the theory of
+    /// the curve's own points: [`curve_theory`](tellers_sim::sweep::curve_theory)): a mean line
     /// whole or [`P99_POINTS_A_CALL`] points of a p99 line. True once all
     /// are shown.
-    pub fn add_one(&mut self, s: &Scenario, th: &Theory, points_th: &Theory) -> bool {
+    pub fn add_one(&mut self, s: &Scenario, th: &Theory) -> bool {
         if self.of.as_ref() != Some(s) {
             self.of = Some(s.clone());
             self.done.clear();
@@ -721,7 +720,7 @@ impl CurveLines {
         if self.finished {
             return true;
         }
-        self.start_next_line(th, points_th);
+        self.start_next_line(th);
         if let (Some(line), Some(series)) = (self.open, self.done.last_mut()) {
             let rhos = line.rhos();
             let from = series.points.len();
@@ -733,7 +732,7 @@ impl CurveLines {
                 return false;
             }
             self.open = None;
-            self.start_next_line(th, points_th);
+            self.start_next_line(th);
             if self.open.is_some() {
                 return false;
             }
@@ -745,9 +744,9 @@ impl CurveLines {
 
     /// Starts the next line that exists, with no points yet, unless one is
     /// open.
-    fn start_next_line(&mut self, th: &Theory, points_th: &Theory) {
+    fn start_next_line(&mut self, th: &Theory) {
         while self.open.is_none() && self.next < CURVE_LINES {
-            if let Some((series, line)) = curve_line_head(th, points_th, self.next) {
+            if let Some((series, line)) = curve_line_head(th, self.next) {
                 self.done.push(series);
                 self.open = Some(line);
             }
@@ -957,10 +956,10 @@ mod tests {
 
     /// All the theory lines of the chart, in one go, each with all its
     /// points: what [`CurveLines`] builds a few points at a time.
-    fn curve_lines(th: &Theory, points_th: &Theory) -> Vec<Series> {
+    fn curve_lines(th: &Theory) -> Vec<Series> {
         (0..CURVE_LINES)
             .filter_map(|i| {
-                let (mut series, line) = curve_line_head(th, points_th, i)?;
+                let (mut series, line) = curve_line_head(th, i)?;
                 series.points = line
                     .rhos()
                     .into_iter()
@@ -978,7 +977,7 @@ mod tests {
         points: &[SweepPoint],
         live: Option<&Report>,
     ) -> Chart {
-        curve_chart(th, &curve_lines(th, points_th), points, live)
+        curve_chart(th, &curve_lines(points_th), points, live)
     }
 
     #[test]
@@ -1545,25 +1544,25 @@ mod tests {
                 })
                 .sum()
         };
-        let all_a = curve_lines(&ta, &pa);
+        let all_a = curve_lines(&pa);
         assert_eq!(all_a.len(), CURVE_LINES);
         assert_eq!(calls(&all_a), 12);
         let mut lines = CurveLines::default();
         for _ in 1..calls(&all_a) {
-            assert!(!lines.add_one(&a, &ta, &pa));
+            assert!(!lines.add_one(&a, &pa));
             assert!(lines.shown().is_empty());
         }
-        assert!(lines.add_one(&a, &ta, &pa));
+        assert!(lines.add_one(&a, &pa));
         assert_eq!(lines.shown(), all_a);
-        assert!(lines.add_one(&a, &ta, &pa));
+        assert!(lines.add_one(&a, &pa));
         assert_eq!(lines.shown(), all_a);
         // A new scenario: a's lines stay until all of b's are computed.
-        for _ in 1..calls(&curve_lines(&tb, &pb)) {
-            assert!(!lines.add_one(&b, &tb, &pb));
+        for _ in 1..calls(&curve_lines(&pb)) {
+            assert!(!lines.add_one(&b, &pb));
             assert_eq!(lines.shown(), all_a);
         }
-        assert!(lines.add_one(&b, &tb, &pb));
-        assert_eq!(lines.shown(), curve_lines(&tb, &pb));
+        assert!(lines.add_one(&b, &pb));
+        assert_eq!(lines.shown(), curve_lines(&pb));
         assert_ne!(lines.shown(), all_a);
         // A scenario with no theory lines (a fan-out the dependency
         // limits): none are drawn, from the first call.
@@ -1572,9 +1571,9 @@ mod tests {
             dep_concurrency: Some(1),
             ..Scenario::default()
         };
-        let (tn, pn) = (theory(&none), curve_theory(&none, &theory(&none)));
-        assert!(curve_lines(&tn, &pn).is_empty());
-        assert!(lines.add_one(&none, &tn, &pn));
+        let pn = curve_theory(&none, &theory(&none));
+        assert!(curve_lines(&pn).is_empty());
+        assert!(lines.add_one(&none, &pn));
         assert!(lines.shown().is_empty());
     }
 

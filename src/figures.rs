@@ -315,10 +315,12 @@ pub fn dep_lines(d: &DepView) -> Vec<(String, String)> {
     lines
 }
 
-/// The curve's caption: what it shows for this scenario, and where the
-/// scenario sits on it. A load that changes during the run has no one
-/// point on a curve of steady loads, and the caption says so.
-pub fn curve_caption(th: &Theory) -> String {
+/// The curve's caption: what it shows, the model of its lines from the
+/// theory of its points (`points_th`,
+/// [`curve_theory`](tellers_sim::sweep::curve_theory)), and where the
+/// scenario (theory `th`) sits on it. A load that changes during the run
+/// has no one point on a curve of steady loads, and the caption says so.
+pub fn curve_caption(th: &Theory, points_th: &Theory) -> String {
     let now = match (th.utilisation, th.mean_ms) {
         (Some(u), _) if !th.steady_load => format!(
             " This scenario's load changes during the run, so no one point of these steady-load curves is its own; its first step asks for {} of its limit.",
@@ -339,6 +341,7 @@ pub fn curve_caption(th: &Theory) -> String {
     // The queue's model only where a formula draws its lines.
     // A loop and its pool: the x-axis is the cores' load, not a line of
     // workers of the request's CPU each.
+    let th = points_th;
     let model = if matches!(th.keep_alive, Some(KeepAlive::Pair(_))) {
         format!(
             " ({}; {} of CPU a request on the {})",
@@ -1778,10 +1781,35 @@ mod tests {
         );
     }
 
+    /// The curve's caption for `s`, as the app writes it.
+    fn caption_of(s: &Scenario) -> String {
+        let th = theory(s);
+        curve_caption(&th, &tellers_sim::sweep::curve_theory(s, &th))
+    }
+
+    /// The caption names the model its lines are drawn from, the theory of
+    /// the curve's points, which its note explains: with a timeout the
+    /// scenario's own theory is M/G/20, and the caption said so above a
+    /// note on the pool and its cores (and lines no sweep point follows).
+    #[test]
+    fn the_curve_caption_names_the_model_of_its_lines_and_note() {
+        let s = preset("sale-day-timeout").unwrap();
+        let th = theory(&s);
+        let points_th = tellers_sim::sweep::curve_theory(&s, &th);
+        let text = caption_of(&s);
+        assert!(
+            text.contains("(one line for the pool and its cores: 20 threads on 4 cores")
+                && !text.contains("M/G/20"),
+            "{text}"
+        );
+        let note = curve_approx_note(&points_th, &th).unwrap_or_default();
+        assert!(note.contains("shares the cores evenly"), "{note}");
+    }
+
     #[test]
     fn the_curve_caption_places_a_steady_load_and_says_when_the_load_changes() {
         let steady = preset("mm1").unwrap();
-        let text = curve_caption(&theory(&steady));
+        let text = caption_of(&steady);
         assert!(
             text.contains("(M/M/1: 1 worker, 10.0 ms a request)"),
             "{text}"
@@ -1792,21 +1820,21 @@ mod tests {
         );
         // The line of a loop is named as a loop, not a worker: in the
         // lessons a worker beside a loop is a thread of its pool.
-        let inline = curve_caption(&theory(&preset("waf-inline").unwrap()));
+        let inline = caption_of(&preset("waf-inline").unwrap());
         assert!(inline.contains(": 1 loop, 2.95 ms a request)"), "{inline}");
         // An approximate mean says so, as the table does.
         let limited = Scenario {
             queue_limit: Some(5),
             ..steady
         };
-        let text = curve_caption(&theory(&limited));
+        let text = caption_of(&limited);
         assert!(text.contains("on average (approx.)."), "{text}");
         let spike = preset("spike-metastable").unwrap();
-        let text = curve_caption(&theory(&spike));
+        let text = caption_of(&spike);
         assert!(text.contains("load changes during the run"), "{text}");
         assert!(!text.contains("theory says"), "{text}");
         // A loop and its pool: the cores' load, not workers of the CPU each.
-        let text = curve_caption(&theory(&preset("waf-offload-round-robin").unwrap()));
+        let text = caption_of(&preset("waf-offload-round-robin").unwrap());
         assert!(
             text.contains("through a loop and its pool; 2.95 ms of CPU a request on the 4 cores)")
                 && !text.contains("workers of"),
@@ -1814,13 +1842,13 @@ mod tests {
         );
         // A pool on fewer cores: its threads on their cores, and the CPU
         // and the wait each request holds a thread for.
-        let text = curve_caption(&theory(&preset("sale-day-pool-40").unwrap()));
+        let text = caption_of(&preset("sale-day-pool-40").unwrap());
         assert!(
             text.contains("(one line for the pool and its cores: 40 threads on 4 cores, 10.0 ms of CPU and 90.0 ms off it a request)"),
             "{text}"
         );
         // No formula for the line: the caption names the line, no model.
-        let text = curve_caption(&theory(&preset("one-worker-limit").unwrap()));
+        let text = caption_of(&preset("one-worker-limit").unwrap());
         assert!(
             text.starts_with("Response time as the line at the 1 worker thread gets busier.")
                 && !text.contains("M/"),

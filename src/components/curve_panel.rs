@@ -21,8 +21,8 @@ pub fn CurvePanel(
     // change, in a task of its own (see `draw_soon`).
     let pending = StoredValue::new(false);
     let lines = StoredValue::new(CurveLines::default());
-    // The theory of the curve's own points, once a scenario: whether its
-    // lines are exact for them (the caption's note and the lines' labels).
+    // The theory of the curve's own points, once a scenario: its lines,
+    // their labels and the caption's model and note.
     let points_th = Memo::new(move |_| curve_theory(&lab.scenario.get(), &lab.theory.get()));
     // Bumped while a scenario's theory lines are being computed, a few points a draw.
     let more = RwSignal::new(0_usize);
@@ -57,14 +57,14 @@ pub fn CurvePanel(
             else {
                 return;
             };
-            if lines.try_update_value(|l| l.add_one(&s, &th, &points_th)) == Some(false) {
+            if lines.try_update_value(|l| l.add_one(&s, &points_th)) == Some(false) {
                 more.update(|n| *n += 1);
             }
             let chart = lines.with_value(|l| curve_chart(&th, l.shown(), &points, report.as_ref()));
             draw_chart(&c, &chart, &Theme::new(dark), fit, true, None);
         });
     });
-    let caption = move || curve_caption(&lab.theory.get());
+    let caption = move || curve_caption(&lab.theory.get(), &points_th.get());
     let progress = move || {
         lab.sweep_missed.with(|missed| {
             sweep_progress(
