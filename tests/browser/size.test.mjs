@@ -209,13 +209,21 @@ import { DIST } from './harness.mjs';
  * +1.1 KB, not kept); a fraction typed with a % sign shown its
  * percentage, +0.1 KB (466.1); five signs that say only what the run
  * shows (a remedy per cause, a drained spike, a closed loop's line),
- * and the timeout's help, +1.1 KB: the app 467.2 KB. Budget 468.
+ * and the timeout's help, +1.1 KB: the app 467.2 KB. Then a batch with
+ * no formula keeping no formula notes, a drained spike's p99 in words,
+ * a full pool titled as such, +0.3 KB (467.5); the report without the
+ * wall time (and the app's copy of the report made only to zero it),
+ * -0.6 KB (466.9); the ctrlc crate added to the CLI alone, which the
+ * wasm does not carry, -1.1 KB (465.8): the build's layout moves with
+ * the crates' hashes, so a step under about 1 KB is within that noise;
+ * the presets' and captions' corrections, +0.1 KB, and the curve's lines
+ * from its points' theory, 0.0 KB: the app 465.9 KB. Budget 467.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 468;
+const BUDGET_KB = 467;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
