@@ -68,10 +68,9 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
             "Nothing was measured: the run stopped inside its {} warm-up.",
             fmt_s(t)
         )),
-        (Window::WarmingUp, Some(WarmUp::Arrivals(n, t))) if cut => Some(format!(
-            "Nothing was measured: the run stopped inside its warm-up (the first {} arrivals, or {} if sooner).",
-            fmt_count(n as f64),
-            fmt_s(t)
+        (Window::WarmingUp, Some(w @ WarmUp::Arrivals(..))) if cut => Some(format!(
+            "Nothing was measured: the run stopped inside its warm-up ({}).",
+            w.counted()
         )),
         (Window::WarmingUp, None) if cut => {
             Some("Nothing was measured: the run stopped as it began.".to_owned())
@@ -134,20 +133,31 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
 pub enum WarmUp {
     /// The first this many simulated seconds (an open run of set length).
     Seconds(f64),
-    /// The first this many arrivals, retries included, or the first this
-    /// many seconds if they end sooner (an open run that stops arrivals
-    /// after a number of requests).
-    Arrivals(u64, f64),
+    /// The first this many calls (first tries: the engine does not count
+    /// retries towards it), or the first this many seconds if they end
+    /// sooner (an open run that stops arrivals after a number of
+    /// requests); and whether the scenario retries, when the words say so.
+    Arrivals(u64, f64, bool),
 }
 
 impl WarmUp {
     /// "the first 6.0 s are", "the first 10 arrivals are".
     pub fn first(self) -> String {
+        format!("{} are", self.counted())
+    }
+
+    /// "the first 10 arrivals, or 6.0 s if sooner"; with retries, "the
+    /// first 10 calls (retries not counted), or 6.0 s if sooner".
+    fn counted(self) -> String {
         match self {
-            WarmUp::Seconds(t) => format!("the first {} are", fmt_s(t)),
-            WarmUp::Arrivals(n, t) => format!(
-                "the first {} arrivals, or {} if sooner, are",
-                fmt_count(n as f64),
+            WarmUp::Seconds(t) => format!("the first {}", fmt_s(t)),
+            WarmUp::Arrivals(n, t, retries) => format!(
+                "the first {}, or {} if sooner",
+                if retries {
+                    format!("{} calls (retries not counted)", fmt_count(n as f64))
+                } else {
+                    format!("{} arrivals", fmt_count(n as f64))
+                },
                 fmt_s(t)
             ),
         }
@@ -164,11 +174,38 @@ pub fn warm_up(s: &Scenario) -> Option<WarmUp> {
     match s.requests {
         Some(n) => {
             let count = (s.warmup * n as f64).floor() as u64;
-            (count > 0).then_some(WarmUp::Arrivals(count, s.warmup * s.duration_s))
+            (count > 0).then_some(WarmUp::Arrivals(
+                count,
+                s.warmup * s.duration_s,
+                s.retries > 0,
+            ))
         }
         None => {
             let t = s.warmup * s.duration_s;
             (t > 0.0).then_some(WarmUp::Seconds(t))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A warm-up of a count of requests counts calls, not retries, as the
+    /// engine does: with retries it said "the first 100 arrivals", which
+    /// retries are too.
+    #[test]
+    fn a_warm_up_of_requests_says_it_counts_calls_where_there_are_retries() {
+        let s = Scenario {
+            requests: Some(1_000),
+            ..Scenario::default()
+        };
+        let plain = warm_up(&s).unwrap().first();
+        assert!(plain.starts_with("the first 100 arrivals, or "), "{plain}");
+        let retrying = warm_up(&Scenario { retries: 2, ..s }).unwrap().first();
+        assert!(
+            retrying.starts_with("the first 100 calls (retries not counted), or "),
+            "{retrying}"
+        );
     }
 }
