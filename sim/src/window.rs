@@ -143,7 +143,11 @@ pub enum WarmUp {
 impl WarmUp {
     /// "the first 6.0 s are", "the first 10 arrivals are".
     pub fn first(self) -> String {
-        format!("{} are", self.counted())
+        match self {
+            WarmUp::Seconds(_) => format!("{} are", self.counted()),
+            // "…, or 6.0 s if sooner, are".
+            WarmUp::Arrivals(..) => format!("{}, are", self.counted()),
+        }
     }
 
     /// "the first 10 arrivals, or 6.0 s if sooner"; with retries, "the
@@ -201,7 +205,10 @@ mod tests {
             ..Scenario::default()
         };
         let plain = warm_up(&s).unwrap().first();
-        assert!(plain.starts_with("the first 100 arrivals, or "), "{plain}");
+        assert!(
+            plain.starts_with("the first 100 arrivals, or ") && plain.ends_with(" if sooner, are"),
+            "{plain}"
+        );
         let retrying = warm_up(&Scenario { retries: 2, ..s }).unwrap().first();
         assert!(
             retrying.starts_with("the first 100 calls (retries not counted), or "),
