@@ -1908,7 +1908,8 @@ pub fn theory(s: &Scenario) -> Theory {
     let no_wait_ms = evenly_spaced_no_wait_ms(s);
     // A batch that no makespan describes has no formula either: notes on
     // how a formula differs would qualify nothing.
-    let no_formula = s.arrivals == Arrivals::Batch && makespan(s, &capacity).is_none();
+    let batch_makespan = makespan(s, &capacity);
+    let no_formula = s.arrivals == Arrivals::Batch && batch_makespan.is_none();
     let mut approx_because = if no_wait_ms.is_some() || no_formula {
         Vec::new()
     } else {
@@ -2072,7 +2073,7 @@ pub fn theory(s: &Scenario) -> Theory {
         },
         busy_threads_bound: busy_bound(s),
         stack_reserved_mb: None,
-        makespan: makespan(s, &capacity),
+        makespan: batch_makespan,
         // Keeping up or melting as the bursts decide: no growth to give.
         // A load that changes grows the line by other rates at other times.
         growth_per_s: offered
