@@ -210,13 +210,11 @@ struct Progress {
 impl Progress {
     fn on_a_terminal() -> Progress {
         let err = std::io::stderr();
-        if err.is_terminal() {
+        let on = err.is_terminal();
+        if on {
             stop_cleanly_on_ctrl_c();
         }
-        Progress::to(
-            err.is_terminal().then(|| Box::new(err) as Box<dyn Write>),
-            PROGRESS_EVERY,
-        )
+        Progress::to(on.then(|| Box::new(err) as Box<dyn Write>), PROGRESS_EVERY)
     }
 
     fn to(out: Option<Box<dyn Write>>, every: Duration) -> Progress {
@@ -1046,13 +1044,11 @@ mod tests {
         assert_eq!(q.to_json(true), r.to_json(true));
     }
 
-    /// A sweep's points share one progress line, cleared once at the end:
-    /// its timer ran from each point's start, so points of under a
-    /// second each never said anything.
+    /// Ctrl-C stops a run at its next slice of events: it clears the
+    /// progress line and says where the run stopped (Ctrl-C killed it
+    /// mid-line, and the line stayed on the terminal).
     #[test]
     fn a_run_stopped_by_ctrl_c_clears_its_line_and_says_where() {
-        // Ctrl-C killed a run mid-line: its progress line stayed on the
-        // terminal. Now the run stops at its next slice of events.
         static STOP: AtomicBool = AtomicBool::new(true);
         let kept = Kept::default();
         let mut progress = Progress {
@@ -1077,6 +1073,9 @@ mod tests {
         );
     }
 
+    /// A sweep's points share one progress line, cleared once at the end:
+    /// its timer ran from each point's start, so points of under a
+    /// second each never said anything.
     #[test]
     fn a_sweeps_points_share_one_progress_line() {
         let s = Scenario {
