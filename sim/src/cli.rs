@@ -990,6 +990,14 @@ mod tests {
         parse(&args, &|_| Err("no files in tests".into()))
     }
 
+    /// `tellers simulate --scenario f.json` where the file holds `text`.
+    fn with_file(text: &str) -> Result<Command, String> {
+        let args: Vec<String> = ["simulate", "--scenario", "f.json"]
+            .map(String::from)
+            .to_vec();
+        parse(&args, &|_| Ok(text.to_owned()))
+    }
+
     fn scenario(line: &str) -> Scenario {
         match run(line) {
             Ok(Command::Simulate { scenario, .. }) => scenario,
@@ -1109,12 +1117,7 @@ mod tests {
     /// spelt as its flag, a count with a fraction.
     #[test]
     fn a_files_slips_are_named_with_what_is_meant() {
-        let with = |text: &'static str| {
-            let args: Vec<String> = ["simulate", "--scenario", "f.json"]
-                .map(String::from)
-                .to_vec();
-            parse(&args, &move |_| Ok(text.to_owned())).unwrap_err()
-        };
+        let with = |text: &str| with_file(text).unwrap_err();
         let e = with("  \n");
         assert!(
             e.contains("f.json: the file is empty") && e.contains("{\"rps\": 200}"),
@@ -1149,12 +1152,7 @@ mod tests {
     /// float ("seed: 1e+23 is not allowed").
     #[test]
     fn a_files_number_past_its_field_is_named_by_the_field() {
-        let with = |text: &'static str| {
-            let args: Vec<String> = ["simulate", "--scenario", "f.json"]
-                .map(String::from)
-                .to_vec();
-            parse(&args, &move |_| Ok(text.to_owned())).unwrap_err()
-        };
+        let with = |text: &str| with_file(text).unwrap_err();
         let rps = "--scenario f.json: not a valid scenario: rps: the number is out of range: \
                    allowed 0.001–1,000,000 rps";
         assert_eq!(with(r#"{"rps": 1e400}"#), rps);
@@ -1169,12 +1167,7 @@ mod tests {
             assert_eq!(with(json), seed, "{json}");
         }
         // The largest seed is still read.
-        let args: Vec<String> = ["simulate", "--scenario", "f.json"]
-            .map(String::from)
-            .to_vec();
-        match parse(&args, &|_| {
-            Ok(r#"{"seed": 18446744073709551615}"#.to_owned())
-        }) {
+        match with_file(r#"{"seed": 18446744073709551615}"#) {
             Ok(Command::Simulate { scenario, .. }) => assert_eq!(scenario.seed, u64::MAX),
             other => panic!("{other:?}"),
         }

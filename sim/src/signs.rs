@@ -1149,9 +1149,7 @@ mod tests {
     }
 
     fn kinds(name: &str) -> Vec<SignKind> {
-        let s = preset(name).unwrap();
-        let r = crate::simulate(&s).unwrap();
-        read_signs(&s, &r, &theory(&s))
+        signs_of(&preset(name).unwrap())
             .into_iter()
             .map(|g| g.kind)
             .collect()
@@ -1258,10 +1256,7 @@ mod tests {
     #[test]
     fn near_the_cpu_limit_of_the_workers_more_workers_help_not_more_loops() {
         // Node's pool: 1 loop and 5 workers may use 6 of the 8 cores.
-        let s = preset("node-heavy-pool").unwrap();
-        let r = crate::simulate(&s).unwrap();
-        let signs = read_signs(&s, &r, &theory(&s));
-        let near = signs.iter().find(|g| g.kind == SignKind::CpuNear).unwrap();
+        let near = sign_of(&preset("node-heavy-pool").unwrap(), SignKind::CpuNear);
         assert!(
             near.detail
                 .contains("more workers (up to the 8 cores), helps; more loops do not")
@@ -1274,17 +1269,15 @@ mod tests {
         );
     }
 
-    /// `s` with `fields` set as a link writes them.
-    fn with(mut s: Scenario, fields: &[(&str, &str)]) -> Scenario {
-        for (name, text) in fields {
-            Scenario::field(name)
-                .unwrap()
-                .set_text(&mut s, text)
-                .unwrap();
-        }
+    /// The scenario a playground link's query opens (which must read
+    /// without a notice).
+    fn linked(query: &str) -> Scenario {
+        let (s, notices) = crate::query::from_query(query);
+        assert_eq!(notices, Vec::<String>::new(), "{query}");
         s
     }
 
+    /// The signs of a run of `s`.
     fn signs_of(s: &Scenario) -> Vec<Sign> {
         let r = crate::simulate(s).unwrap();
         read_signs(s, &r, &theory(s))
@@ -1304,10 +1297,7 @@ mod tests {
     /// "sit waiting": two cannot keep four cores busy.
     #[test]
     fn a_full_pools_remedy_fits_why_the_cores_idle() {
-        let dep = with(
-            preset("sale-day").unwrap(),
-            &[("rps", "100"), ("dep_pool", "5")],
-        );
+        let dep = linked("preset=sale-day&rps=100&dep_pool=5");
         let pool = sign_of(&dep, SignKind::PoolLimit);
         assert_eq!(pool.title, "The pool is full");
         assert!(
@@ -1340,10 +1330,7 @@ mod tests {
     /// not "they came while the server was overloaded" (CPU 38 % busy).
     #[test]
     fn retries_without_a_line_blame_the_timeout_not_an_overload() {
-        let s = with(
-            preset("sale-day-planned").unwrap(),
-            &[("rps", "100"), ("timeout_ms", "100"), ("retries", "3")],
-        );
+        let s = linked("preset=sale-day-planned&rps=100&timeout_ms=100&retries=3");
         let retries = sign_of(&s, SignKind::RetryStorm);
         assert_eq!(retries.title, "Retries added load");
         assert!(
@@ -1361,10 +1348,7 @@ mod tests {
     /// 104 ms in theory.
     #[test]
     fn a_drained_spike_is_not_called_healthy() {
-        let s = with(
-            preset("sale-day-planned").unwrap(),
-            &[("rps_schedule", "0:280,8:500,12:280"), ("duration_s", "30")],
-        );
+        let s = linked("preset=sale-day-planned&rps_schedule=0:280,8:500,12:280&duration_s=30");
         let signs = signs_of(&s);
         assert!(
             signs.iter().all(|g| g.kind != SignKind::Healthy),
@@ -1386,7 +1370,7 @@ mod tests {
     /// out those that waited longest, and the sign says so.
     #[test]
     fn shed_requests_are_said_to_be_left_out_of_the_response_time() {
-        let s = with(preset("sale-day").unwrap(), &[("shed_after_ms", "500")]);
+        let s = linked("preset=sale-day&shed_after_ms=500");
         let away = sign_of(&s, SignKind::TurnedAway);
         assert!(
             away.detail.contains(
@@ -1529,12 +1513,7 @@ mod tests {
 
     /// The detail of the sign of `kind` in `s`'s run.
     fn detail_of(s: &Scenario, kind: SignKind) -> String {
-        let r = crate::simulate(s).unwrap();
-        read_signs(s, &r, &theory(s))
-            .into_iter()
-            .find(|g| g.kind == kind)
-            .unwrap_or_else(|| panic!("no {kind:?} sign"))
-            .detail
+        sign_of(s, kind).detail
     }
 
     /// The signs advise only what the scenario does not do already, and
@@ -1608,8 +1587,7 @@ mod tests {
     #[test]
     fn a_growing_line_is_called_overload_only_above_the_limit() {
         let sign = |s: &Scenario| {
-            let r = crate::simulate(s).unwrap();
-            read_signs(s, &r, &theory(s))
+            signs_of(s)
                 .into_iter()
                 .find(|g| g.kind == SignKind::LineGrowing)
         };
