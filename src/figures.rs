@@ -338,10 +338,15 @@ pub fn curve_caption(th: &Theory, points_th: &Theory) -> String {
         ),
         _ => String::new(),
     };
+    format!("{}{now}", curve_lines_text(points_th))
+}
+
+/// What the curve's lines are, from the theory they are drawn from (`th`,
+/// the curve's points'): the line and, where a formula draws it, its model.
+fn curve_lines_text(th: &Theory) -> String {
     // The queue's model only where a formula draws its lines.
     // A loop and its pool: the x-axis is the cores' load, not a line of
     // workers of the request's CPU each.
-    let th = points_th;
     let model = if matches!(th.keep_alive, Some(KeepAlive::Pair(_))) {
         format!(
             " ({}; {} of CPU a request on the {})",
@@ -368,8 +373,8 @@ pub fn curve_caption(th: &Theory, points_th: &Theory) -> String {
         String::new()
     };
     format!(
-        "Response time as the line at {} gets busier{model}.{now}",
-        th.line_at,
+        "Response time as the line at {} gets busier{model}.",
+        th.line_at
     )
 }
 

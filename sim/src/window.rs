@@ -141,7 +141,8 @@ pub enum WarmUp {
 }
 
 impl WarmUp {
-    /// "the first 6.0 s are", "the first 10 arrivals are".
+    /// "the first 6.0 s are", "the first 10 arrivals, or 1.0 s if sooner,
+    /// are".
     pub fn first(self) -> String {
         match self {
             WarmUp::Seconds(_) => format!("{} are", self.counted()),
