@@ -1031,22 +1031,21 @@ mod tests {
             "0.1579 % is a fraction with a % sign: as a fraction, 0.1579 is 15.79 %. \
              Type the percentage, or the fraction without the sign."
         );
-        // The fraction without the sign, or the percentage, is right.
-        assert_eq!(check("0.1579", 15.8, Unit::Percent, 0.02), Verdict::Correct);
-        assert_eq!(
-            check("15.79 %", 15.8, Unit::Percent, 0.02),
-            Verdict::Correct
-        );
-        // A small percentage that is the answer stays right, and one that
-        // is wrong either way is only too low.
-        assert_eq!(
-            check("0.833 %", 0.833, Unit::Percent, 0.02),
-            Verdict::Correct
-        );
-        assert_eq!(
-            check("0.3 %", 15.8, Unit::Percent, 0.02),
-            Verdict::WrongValue { too_high: false }
-        );
+        // The fraction without the sign, or the percentage, is right; a
+        // small percentage that is the answer stays right, and one that is
+        // wrong either way is only too low.
+        for (typed, expected, verdict) in [
+            ("0.1579", 15.8, Verdict::Correct),
+            ("15.79 %", 15.8, Verdict::Correct),
+            ("0.833 %", 0.833, Verdict::Correct),
+            ("0.3 %", 15.8, Verdict::WrongValue { too_high: false }),
+        ] {
+            assert_eq!(
+                check(typed, expected, Unit::Percent, 0.02),
+                verdict,
+                "{typed}"
+            );
+        }
     }
 
     #[test]
