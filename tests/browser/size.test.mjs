@@ -221,13 +221,15 @@ import { DIST } from './harness.mjs';
  * at the run's own load and the warm-up counting calls, +0.1 KB: the
  * app 466.0 KB; a read of the change for repeats (the caption's lines
  * text in a function of its own, a makespan computed once), -0.3 KB:
- * the app 465.7 KB. Budget 467.
+ * the app 465.7 KB. Budget 467. The next session (5 Dec, late): wasm-opt
+ * told that the lowest 1 KB of memory is unused (Rust's stack comes
+ * first), -2.3 KB: the app 463.4 KB. Budget 465.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 467;
+const BUDGET_KB = 465;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
