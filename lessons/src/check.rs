@@ -29,10 +29,14 @@ pub enum Unit {
     Servers,
     /// Requests.
     Requests,
+    /// Microseconds (read from a learner's answer; 1 ms = 1,000 µs).
+    Us,
     /// Milliseconds.
     Ms,
     /// Seconds.
     S,
+    /// Minutes (read from a learner's answer; 1 min = 60 s).
+    Min,
     /// Requests per second.
     Rps,
     /// Kilobytes (1 MB = 1,000 KB).
@@ -77,7 +81,7 @@ impl Unit {
             Unit::Count | Unit::Threads | Unit::Cores | Unit::Servers | Unit::Requests => {
                 Family::Count
             }
-            Unit::Ms | Unit::S => Family::Time,
+            Unit::Us | Unit::Ms | Unit::S | Unit::Min => Family::Time,
             Unit::Rps => Family::Rate,
             Unit::Kb | Unit::Mb | Unit::Gb => Family::Memory,
             Unit::Percent => Family::Percent,
@@ -87,7 +91,9 @@ impl Unit {
     /// Size in the family's base unit (ms, KB, or 1).
     fn scale(self) -> f64 {
         match self {
+            Unit::Us => 0.001,
             Unit::S => 1000.0,
+            Unit::Min => 60_000.0,
             Unit::Mb => 1000.0,
             Unit::Gb => 1_000_000.0,
             _ => 1.0,
@@ -102,8 +108,10 @@ impl Unit {
             Unit::Cores => "cores",
             Unit::Servers => "servers",
             Unit::Requests => "requests",
+            Unit::Us => "µs",
             Unit::Ms => "ms",
             Unit::S => "s",
+            Unit::Min => "min",
             Unit::Rps => "requests per second",
             Unit::Kb => "KB",
             Unit::Mb => "MB",
@@ -117,7 +125,7 @@ impl Unit {
         match self.family() {
             Family::Count if self == Unit::Count => "a number".into(),
             Family::Count => format!("a number, optionally followed by {}", self.label()),
-            Family::Time => "a time: ms or s (e.g. 100 ms or 0.1 s)".into(),
+            Family::Time => "a time: µs, ms, s or min (e.g. 100 ms or 0.1 s)".into(),
             Family::Rate => "a rate: rps, req/s or requests per second".into(),
             Family::Memory => "a size: KB, MB or GB (1 GB = 1,000 MB)".into(),
             Family::Percent => "a percentage (70 %) or a fraction (0.7)".into(),
@@ -279,15 +287,21 @@ fn unit_from_words(w: &str) -> Option<Unit> {
     let w = w.as_str();
     Some(match w {
         "" => return None,
-        "ms" | "msec" | "msecs" | "millis" | "millisecond" | "milliseconds" => Unit::Ms,
+        // The micro sign (U+00B5) and the Greek mu (U+03BC) look alike.
+        "µs" | "μs" | "us" | "usec" | "usecs" | "micros" | "microsecond" | "microseconds" => {
+            Unit::Us
+        }
+        "ms" | "msec" | "msecs" | "millis" | "millisec" | "millisecs" | "millisecond"
+        | "milliseconds" => Unit::Ms,
         "s" | "sec" | "secs" | "second" | "seconds" => Unit::S,
+        "min" | "mins" | "minute" | "minutes" => Unit::Min,
         // "req/s", "requests per second", "calls/sec"...: [`rate_words`].
         "rps" | "qps" | "per sec" | "per second" | "a second" | "requests a second" => Unit::Rps,
         // KiB, MiB and GiB are within the 1,024 conventions `check` allows.
         "kb" | "kib" | "kilobyte" | "kilobytes" => Unit::Kb,
         "mb" | "mib" | "megabyte" | "megabytes" => Unit::Mb,
         "gb" | "gib" | "gigabyte" | "gigabytes" => Unit::Gb,
-        "%" | "percent" | "per cent" => Unit::Percent,
+        "%" | "percent" | "per cent" | "pct" => Unit::Percent,
         "thread" | "threads" => Unit::Threads,
         "core" | "cores" | "cpu" | "cpus" | "cpu cores" | "vcpu" | "vcpus" => Unit::Cores,
         "server" | "servers" | "machine" | "machines" | "instance" | "instances" | "node"
@@ -1305,6 +1319,34 @@ mod tests {
         assert_eq!(check("0.1s", 100.0, Unit::Ms, 0.02), Verdict::Correct);
         assert_eq!(check("5 seconds", 5.0, Unit::S, 0.02), Verdict::Correct);
         assert_eq!(check("5000 ms", 5.0, Unit::S, 0.02), Verdict::Correct);
+        // Microseconds and minutes, as a learner may write a context
+        // switch or a line that takes most of a minute to drain; "pct".
+        for (typed, expected, unit) in [
+            ("50 µs", 0.05, Unit::Ms),
+            ("50 μs", 0.05, Unit::Ms),
+            ("50us", 0.05, Unit::Ms),
+            ("50 microseconds", 0.05, Unit::Ms),
+            ("0.9 min", 54.0, Unit::S),
+            ("1.5 minutes", 90.0, Unit::S),
+            ("120 millisec", 0.12, Unit::S),
+            ("85 pct", 85.0, Unit::Percent),
+        ] {
+            assert_eq!(
+                check(typed, expected, unit, 0.01),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        // Read, so a wrong value in them is a wrong value, not a unit
+        // Tellers cannot read.
+        assert_eq!(
+            check("2 min", 54.0, Unit::S, 0.01),
+            Verdict::WrongValue { too_high: true }
+        );
+        assert_eq!(
+            check("5 µs", 0.05, Unit::Ms, 0.01),
+            Verdict::WrongValue { too_high: false }
+        );
         assert_eq!(
             check("1,000", 1000.0, Unit::Requests, 0.01),
             Verdict::Correct
@@ -1356,7 +1398,10 @@ mod tests {
             }
         );
         let msg = explain(&check("3 MB", 3.0, Unit::S, 0.01), Unit::S);
-        assert!(msg.contains("'MB'") && msg.contains("ms or s"), "{msg}");
+        assert!(
+            msg.contains("'MB'") && msg.contains("µs, ms, s or min"),
+            "{msg}"
+        );
     }
 
     /// "2.5 % of requests" is a percentage of requests, not two units
@@ -1485,7 +1530,7 @@ mod tests {
         }
         assert_eq!(
             describe(&check("50-100", 75.0, Unit::Ms, 0.01), Unit::Ms),
-            "50-100: type one number, not a range or a difference. Use a time: ms or s (e.g. 100 ms or 0.1 s)."
+            "50-100: type one number, not a range or a difference. Use a time: µs, ms, s or min (e.g. 100 ms or 0.1 s)."
         );
         // Still one number with its unit: an exponent, "3.3-fold", a sum.
         assert_eq!(check("1e-3 s", 1.0, Unit::Ms, 0.01), Verdict::Correct);
