@@ -120,7 +120,7 @@ pub fn try_field(s: &Scenario, name: &str, value: f64) -> Result<Scenario, Strin
     let f = field(name).ok_or_else(|| format!("'{name}' is not a scenario field"))?;
     let refused = || {
         format!(
-            "{}: {value} is not allowed: allowed {}",
+            "{}: {value} is not allowed; allowed {}",
             f.label,
             f.allowed()
         )
@@ -496,7 +496,7 @@ mod tests {
             "60 KB is more than the 50 KB of stack set aside per thread: a thread cannot use more stack than it has"
         );
         let e = try_field(&s, "cores", f64::NAN).unwrap_err();
-        assert!(e.ends_with("is not allowed: allowed 1–1,024 cores"), "{e}");
+        assert!(e.ends_with("is not allowed; allowed 1–1,024 cores"), "{e}");
     }
 
     #[test]

@@ -810,7 +810,7 @@ pub fn parse_or_help(
                     Some(n) if (1_000..=100_000_000).contains(&n) => n,
                     Some(n) => {
                         return Err(msg(format!(
-                            "--requests: {n} is out of range: allowed 1,000–100,000,000"
+                            "--requests: {n} is out of range; allowed 1,000–100,000,000"
                         )))
                     }
                     None => {
@@ -1140,7 +1140,7 @@ mod tests {
         assert!(e.contains("the fields are"), "{e}");
         let e = with(r#"{"threads": 2.5}"#);
         assert!(
-            e.contains("threads: 2.5 is not a whole number: allowed 1–"),
+            e.contains("threads: 2.5 is not a whole number; allowed 1–"),
             "{e}"
         );
     }
@@ -1153,12 +1153,11 @@ mod tests {
     #[test]
     fn a_files_number_past_its_field_is_named_by_the_field() {
         let with = |text: &str| with_file(text).unwrap_err();
-        let rps = "--scenario f.json: not a valid scenario: rps: the number is out of range: \
-                   allowed 0.001–1,000,000 rps";
+        let rps = "--scenario f.json: rps: the number is out of range; allowed 0.001–1,000,000 rps";
         assert_eq!(with(r#"{"rps": 1e400}"#), rps);
         assert_eq!(with(r#"{"cores": 2, "rps": -1e400}"#), rps);
-        let seed = "--scenario f.json: not a valid scenario: seed: the number is out of range: \
-                    allowed 0–18,446,744,073,709,551,615";
+        let seed =
+            "--scenario f.json: seed: the number is out of range; allowed 0–18,446,744,073,709,551,615";
         for json in [
             r#"{"seed": 99999999999999999999999}"#,
             r#"{"seed": 18446744073709551616}"#,

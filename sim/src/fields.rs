@@ -232,7 +232,7 @@ pub fn read_object<S: Default, U>(
         let value = f.from_json(v).map_err(|e| format!("{}: {e}", f.name))?;
         if !(f.set)(&mut s, value) {
             return Err(format!(
-                "{}: {} is not allowed: allowed {}",
+                "{}: {} is not allowed; allowed {}",
                 f.name,
                 clip(&v.to_string()),
                 f.allowed()
@@ -581,19 +581,32 @@ impl<S: Default, U> Field<S, U> {
         Some(self.normalise(v))
     }
 
+    /// The message for a JSON value of the wrong kind for this field
+    /// (`true` for a count, a list for a schedule), `shown` as read.
+    fn not_of_kind(&self, shown: &str) -> String {
+        let kind = match self.kind {
+            Kind::Int { .. } => "a whole number",
+            Kind::Real { .. } => "a number",
+            Kind::Schedule => "a schedule",
+            // What they allow names the kind: "true or false", "one of …".
+            Kind::Switch | Kind::Choice(_) => return format!("{shown} is not {}", self.allowed()),
+        };
+        format!("{shown} is not {kind}; allowed {}", self.allowed())
+    }
+
     /// The message for a number out of the field's range whose digits are
     /// not known as typed (serde read them as a float, or could not read
     /// them at all): said without it.
     fn out_of_range_unshown(&self) -> String {
-        format!("the number is out of range: allowed {}", self.allowed())
+        format!("the number is out of range; allowed {}", self.allowed())
     }
 
     /// Is `v` within the field's range? The message names the value and the
-    /// allowed range (`0 is out of range: allowed 1–1,024 cores`).
+    /// allowed range (`0 is out of range; allowed 1–1,024 cores`).
     pub fn check(&self, v: Value) -> Result<(), String> {
         let out = |shown_v: String| {
             Err(format!(
-                "{shown_v} is out of range: allowed {}",
+                "{shown_v} is out of range; allowed {}",
                 self.allowed()
             ))
         };
@@ -601,7 +614,7 @@ impl<S: Default, U> Field<S, U> {
             (_, Value::Off) if self.optional => Ok(()),
             (Kind::Int { min, max }, Value::Int(n)) if n < min || n > max => out(n.to_string()),
             (Kind::Real { .. }, Value::Real(x)) if !x.is_finite() => {
-                Err(format!("not a number: allowed {}", self.allowed()))
+                Err(format!("not a number; allowed {}", self.allowed()))
             }
             (Kind::Real { min, max }, Value::Real(x)) if x < min || x > max => out(shown(x)),
             // The engine keeps time in whole nanoseconds: a shorter time
@@ -612,7 +625,7 @@ impl<S: Default, U> Field<S, U> {
             {
                 let (unit, ns) = (self.unit, self.one_ns().unwrap_or_default());
                 Err(format!(
-                    "{} {unit} is shorter than the simulator's step of 1 ns: allowed 0, or {ns} {unit} and more (up to {} {unit})",
+                    "{} {unit} is shorter than the simulator's step of 1 ns; allowed 0, or {ns} {unit} and more (up to {} {unit})",
                     shown(x),
                     shown(max),
                 ))
@@ -623,7 +636,7 @@ impl<S: Default, U> Field<S, U> {
             | (Kind::Choice(_), Value::Choice(_))
             | (Kind::Schedule, Value::Schedule(_)) => Ok(()),
             (_, other) => Err(format!(
-                "{other} is not allowed: allowed {}",
+                "{other} is not allowed; allowed {}",
                 self.allowed()
             )),
         }
@@ -644,7 +657,7 @@ impl<S: Default, U> Field<S, U> {
                 J::Object(_) => "an object".to_owned(),
                 _ => clip(&v.to_string()),
             };
-            format!("{shown} is not allowed: allowed {}", self.allowed())
+            self.not_of_kind(&shown)
         };
         let number = match (self.kind, v) {
             (_, J::String(t)) => return self.parse(t),
@@ -665,9 +678,16 @@ impl<S: Default, U> Field<S, U> {
                 // 2^64 and past: serde has read its digits as a float, so
                 // they are not shown ("1e+23" of 99999999999999999999999).
                 (None, Some(x)) if x >= u64::MAX as f64 => Err(self.out_of_range_unshown()),
+                // `{"seed": -1}`: below every count's range, as the flag says
+                // of `--seed -1`.
+                (None, Some(x)) if x < 0.0 && x.fract() == 0.0 => Err(format!(
+                    "{} is out of range; allowed {}",
+                    clip(&v.to_string()),
+                    self.allowed()
+                )),
                 // `{"threads": 2.5}`: said as the flag says it.
                 (None, Some(x)) if x.fract() != 0.0 => Err(format!(
-                    "{} is not a whole number: allowed {}",
+                    "{} is not a whole number; allowed {}",
                     clip(&v.to_string()),
                     self.allowed()
                 )),
@@ -691,7 +711,7 @@ impl<S: Default, U> Field<S, U> {
             Ok(())
         } else {
             Err(format!(
-                "'{}' is not allowed: allowed {}",
+                "'{}' is not allowed; allowed {}",
                 clip(text),
                 self.allowed()
             ))
@@ -1033,7 +1053,7 @@ mod tests {
         for t in ["1e-100", "0.0000009", "5e-324"] {
             let e = field("wait_ms").set_text(&mut s, t).unwrap_err();
             assert!(
-                e.contains("shorter than the simulator's step of 1 ns: allowed 0, or 0.000001 ms and more (up to 3,600,000 ms)"),
+                e.contains("shorter than the simulator's step of 1 ns; allowed 0, or 0.000001 ms and more (up to 3,600,000 ms)"),
                 "{t}: {e}"
             );
             assert!(e.len() < 140, "{e}");
@@ -1043,23 +1063,23 @@ mod tests {
         }
         // A switch cost is in µs: 1 ns is 0.001 µs.
         let e = field("switch_us").set_text(&mut s, "1e-100").unwrap_err();
-        assert_eq!(e, "1e-100 µs is shorter than the simulator's step of 1 ns: allowed 0, or 0.001 µs and more (up to 10,000 µs)");
+        assert_eq!(e, "1e-100 µs is shorter than the simulator's step of 1 ns; allowed 0, or 0.001 µs and more (up to 10,000 µs)");
         assert_eq!(field("switch_us").set_text(&mut s, "0.001"), Ok(()));
         assert_eq!(
             field("rps").set_text(&mut s, "1e308"),
-            Err("1e308 is out of range: allowed 0.001–1,000,000 rps".to_owned())
+            Err("1e308 is out of range; allowed 0.001–1,000,000 rps".to_owned())
         );
         assert_eq!(
             field("duration_s").set_text(&mut s, "1e-300").unwrap_err(),
             format!(
-                "1e-300 is out of range: allowed {}",
+                "1e-300 is out of range; allowed {}",
                 field("duration_s").allowed()
             )
         );
     }
 
     /// 0 in a scenario file switches an optional field off, as typed "0"
-    /// does: it was refused with "0 is out of range: allowed …, or 0 /
+    /// does: it was refused with "0 is out of range; allowed …, or 0 /
     /// none for off".
     #[test]
     fn a_json_0_switches_an_optional_field_off() {

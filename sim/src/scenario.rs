@@ -706,10 +706,21 @@ impl Scenario {
             }]);
         }
         let s: Scenario = crate::fields::read_text(FIELDS, text).map_err(|err| {
-            vec![FieldError {
+            // A field's own message ("cores: true is not a whole number; …")
+            // is said as a range the validation finds wrong is, by the
+            // field; what names no field (JSON's syntax, a key that is no
+            // field, a key given twice) is the file's.
+            let by_field = FIELDS.iter().find_map(|f| {
+                let message = err.strip_prefix(f.name)?.strip_prefix(": ")?;
+                Some(FieldError {
+                    field: f.name.into(),
+                    message: message.into(),
+                })
+            });
+            vec![by_field.unwrap_or_else(|| FieldError {
                 field: "scenario".into(),
                 message: format!("not a valid scenario: {err}"),
-            }]
+            })]
         })?;
         let errs = s.field_errors();
         if errs.is_empty() {
@@ -869,8 +880,8 @@ mod tests {
         // "the number at line 1, column 13 is too large for any field").
         let err = Scenario::from_json(r#"{"rps": 1e400}"#).unwrap_err();
         assert_eq!(
-            err[0].message,
-            "not a valid scenario: rps: the number is out of range: allowed 0.001–1,000,000 rps"
+            err[0].to_string(),
+            "rps: the number is out of range; allowed 0.001–1,000,000 rps"
         );
         // Only a number no key is left for is placed by line and column.
         let err = Scenario::from_json("1e400").unwrap_err();
@@ -886,7 +897,7 @@ mod tests {
         assert!(
             err[0]
                 .message
-                .contains("rps_schedule: a list is not allowed: allowed time_s:rps pairs"),
+                .contains("a list is not a schedule; allowed time_s:rps pairs"),
             "{}",
             err[0]
         );
@@ -970,12 +981,26 @@ mod tests {
         for (json, says) in [
             (
                 r#"{"cores": 2.5}"#,
-                "cores: 2.5 is not a whole number: allowed 1–1,024 cores",
+                "cores: 2.5 is not a whole number; allowed 1–1,024 cores",
             ),
-            (r#"{"cores": -1}"#, "cores: -1 is not allowed"),
-            (r#"{"model": "fibers"}"#, "'fibers' is not one of"),
-            (r#"{"cpu_ms": null}"#, "cpu_ms: null is not allowed"),
-            (r#"{"drop_hopeless": 1}"#, "drop_hopeless: 1 is not allowed"),
+            // Below a count's range: out of range, as a flag says it.
+            (
+                r#"{"cores": -1}"#,
+                "cores: -1 is out of range; allowed 1–1,024 cores",
+            ),
+            (r#"{"model": "fibers"}"#, "model: 'fibers' is not one of"),
+            (
+                r#"{"cpu_ms": null}"#,
+                "cpu_ms: null is not a number; allowed 0–600,000 ms",
+            ),
+            (
+                r#"{"drop_hopeless": 1}"#,
+                "drop_hopeless: 1 is not true or false",
+            ),
+            (
+                r#"{"seed": true}"#,
+                "seed: true is not a whole number; allowed 0–",
+            ),
             (r#"[1, 2]"#, "not a valid scenario"),
             (
                 r#"{"cores": 4, "rps": 50, "cores": 8}"#,
@@ -983,7 +1008,7 @@ mod tests {
             ),
         ] {
             let err = Scenario::from_json(json).unwrap_err();
-            assert!(err[0].message.contains(says), "{json}: {}", err[0]);
+            assert!(err[0].to_string().contains(says), "{json}: {}", err[0]);
         }
     }
 }

@@ -183,7 +183,7 @@ fn a_scenario_file_value_too_large_for_its_field_says_what_is_allowed() {
     let e = Scenario::from_json(r#"{"cores": 5000000000}"#).unwrap_err();
     let text = e[0].to_string();
     assert!(
-        text.contains("cores: 5000000000 is not allowed: allowed 1–1,024 cores"),
+        text.contains("cores: 5000000000 is not allowed; allowed 1–1,024 cores"),
         "{text}"
     );
 }
@@ -196,7 +196,7 @@ fn a_count_past_the_largest_is_refused_not_read_as_the_largest() {
     let past: serde_json::Value = serde_json::from_str("18446744073709551616").unwrap();
     let e = seed.from_json(&past).unwrap_err();
     assert!(
-        e == "the number is out of range: allowed 0–18,446,744,073,709,551,615",
+        e == "the number is out of range; allowed 0–18,446,744,073,709,551,615",
         "{e}"
     );
     let top: serde_json::Value = serde_json::from_str("18446744073709551615").unwrap();
