@@ -97,3 +97,45 @@ fn two_runs_of_one_scenario_print_the_same_bytes() {
         assert_eq!(tellers(args), first, "{args:?}");
     }
 }
+
+/// `simulate --json` carries the scenario that ran and theory's figures
+/// beside the run's: it held only the run, so a saved report did not say
+/// what made it, and its figures had nothing to be compared with.
+#[test]
+fn a_json_report_says_what_ran_and_what_theory_says() {
+    let text = tellers(&[
+        "simulate",
+        "--preset",
+        "mm1",
+        "--requests",
+        "2,000",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // The report's own figures, as before.
+    assert_eq!(v["completed"], 2000, "{text}");
+    assert!(v["latency_ms"]["mean"].as_f64().unwrap() > 0.0);
+    // The scenario: the preset with the flags on it, read back as a file.
+    let s: tellers_sim::Scenario =
+        tellers_sim::Scenario::from_json(&v["scenario"].to_string()).unwrap();
+    assert_eq!((s.requests, s.seed), (Some(2000), 3));
+    let preset = tellers_sim::presets::presets()
+        .into_iter()
+        .find(|p| p.name == "mm1")
+        .unwrap();
+    assert_eq!(
+        (s.rps, s.cores),
+        (preset.scenario.rps, preset.scenario.cores)
+    );
+    // Theory of that scenario: M/M/1's mean, S/(1 − ρ).
+    let th = tellers_sim::theory::theory(&s);
+    assert_eq!(v["theory"]["mean_ms"].as_f64(), th.mean_ms, "{text}");
+    let rho = th.utilisation.unwrap();
+    let m = th.mean_ms.unwrap();
+    assert!(
+        (m - s.cpu_ms / (1.0 - rho)).abs() < 1e-9 * m,
+        "{m} at ρ {rho}"
+    );
+}

@@ -513,8 +513,10 @@ function compareReports(got, want, where = 'report') {
 
 const COUNTS = ['arrived', 'completed', 'refused', 'dropped', 'timed_out', 'finished_after_timeout', 'in_flight_end', 'queue_len_end', 'peak_threads', 'peak_connections', 'events'];
 
+/** The CLI's report of a preset, without the scenario and theory it adds. */
 function cliReport(preset) {
-  return JSON.parse(tellersCli('simulate', '--preset', preset, '--json'));
+  const { scenario, theory, ...report } = JSON.parse(tellersCli('simulate', '--preset', preset, '--json'));
+  return report;
 }
 
 export async function runToTheEndGivesTheCliReport({ page, open }) {

@@ -161,7 +161,7 @@ fn run(cmd: Command) -> ExitCode {
                 tellers_sim::text::fmt_fixed(t.elapsed().as_secs_f64(), 3)
             ));
             if json {
-                out!("{}", r.to_json(series));
+                out!("{}", report_json(&r, &scenario, series));
             } else {
                 print_table(&scenario, &r);
             }
@@ -659,6 +659,21 @@ fn sweep(s: &Scenario, points: &[f64], json: bool) -> Result<(), String> {
     let rows = sweep_rows(s, points)?;
     sweep_print(rows, json);
     Ok(())
+}
+
+/// `simulate --json`: the report's figures, then the scenario that ran
+/// (the preset or file with the flags on it, every field: run it again
+/// with `--scenario`) and what theory says of it, the table's "theory"
+/// column in full. The report is written as it is (its floats exactly as
+/// `Report::to_json` writes them), with the two objects added at its end.
+fn report_json(r: &Report, s: &Scenario, series: bool) -> String {
+    let report = r.to_json(series);
+    let body = report
+        .strip_suffix('}')
+        .expect("a report is written as one JSON object");
+    let scenario = serde_json::to_string(s).expect("a scenario serialises");
+    let theory = serde_json::to_string(&theory(s)).expect("theory serialises");
+    format!("{body},\"scenario\":{scenario},\"theory\":{theory}}}")
 }
 
 /// One row per utilisation point: theory at the point (with whether each
