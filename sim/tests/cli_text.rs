@@ -122,7 +122,7 @@ fn a_json_report_says_what_ran_and_what_theory_says() {
         tellers_sim::Scenario::from_json(&v["scenario"].to_string()).unwrap();
     assert_eq!((s.requests, s.seed), (Some(2000), 3));
     let preset = tellers_sim::presets::presets()
-        .into_iter()
+        .iter()
         .find(|p| p.name == "mm1")
         .unwrap();
     assert_eq!(
