@@ -193,12 +193,15 @@ pub fn PlaygroundPage(
                         "the tellers and the figures beside what theory predicts."
                     </p>
                 </div>
-                <Show when=move || { parts.get() >= 1 }>
-                    <div class="playground__tools">
-                        <label class="playground__preset">
-                            <span>"Preset"</span>
-                            <select data-testid="presets" prop:value=move || current_preset.get() on:change=choose_preset>
-                                <option value="">"Your own scenario"</option>
+                // The tools take their place at once (nothing below them
+                // moves when they fill in: it moved 97 px); the presets'
+                // 35 options come a part later, in a task of their own.
+                <div class="playground__tools">
+                    <label class="playground__preset">
+                        <span>"Preset"</span>
+                        <select data-testid="presets" prop:value=move || current_preset.get() on:change=choose_preset>
+                            <option value="">"Your own scenario"</option>
+                            <Show when=move || { parts.get() >= 1 }>
                                 {presets()
                                     .iter()
                                     .map(|p| {
@@ -210,32 +213,32 @@ pub fn PlaygroundPage(
                                         }
                                     })
                                     .collect_view()}
-                            </select>
-                        </label>
-                        <button type="button" class="button" data-testid="copy-link" on:click=copy_link>
-                            "Copy link"
-                        </button>
-                        <button
-                            type="button"
-                            class="button"
-                            data-testid="presenter"
-                            aria-pressed=move || presenter.get().to_string()
-                            on:click=move |_| toggle_presenter()
-                        >
-                            {move || if presenter.get() { "Leave presenter mode" } else { "Presenter mode" }}
-                        </button>
-                        <button type="button" class="button" data-testid="full-screen" on:click=move |_| toggle_full_screen()>
-                            "Full screen"
-                        </button>
-                        <p class="playground__copied" role="status">
-                            {move || copied.get()}
-                        </p>
-                    </div>
-                    <label class="playground__link">
-                        <span>"Link to this scenario"</span>
-                        <input type="text" readonly data-testid="share-link" prop:value=link />
+                            </Show>
+                        </select>
                     </label>
-                </Show>
+                    <button type="button" class="button" data-testid="copy-link" on:click=copy_link>
+                        "Copy link"
+                    </button>
+                    <button
+                        type="button"
+                        class="button"
+                        data-testid="presenter"
+                        aria-pressed=move || presenter.get().to_string()
+                        on:click=move |_| toggle_presenter()
+                    >
+                        {move || if presenter.get() { "Leave presenter mode" } else { "Presenter mode" }}
+                    </button>
+                    <button type="button" class="button" data-testid="full-screen" on:click=move |_| toggle_full_screen()>
+                        "Full screen"
+                    </button>
+                    <p class="playground__copied" role="status">
+                        {move || copied.get()}
+                    </p>
+                </div>
+                <label class="playground__link">
+                    <span>"Link to this scenario"</span>
+                    <input type="text" readonly data-testid="share-link" prop:value=link />
+                </label>
                 {has_notices
                     .then(|| {
                         view! {
@@ -275,12 +278,14 @@ pub fn PlaygroundPage(
             <div class="playground__layout">
                 <aside class="playground__controls" aria-label="Scenario">
                     <h2>"Scenario"</h2>
+                    // The reset button comes with the controls above it, so
+                    // it is not shown first and then pushed down the page.
                     <Show when=move || { parts.get() >= 2 }>
                         <ScenarioControls scenario fields=fields />
+                        <button type="button" class="button" on:click=move |_| scenario.set(Scenario::default())>
+                            "Reset to defaults"
+                        </button>
                     </Show>
-                    <button type="button" class="button" on:click=move |_| scenario.set(Scenario::default())>
-                        "Reset to defaults"
-                    </button>
                 </aside>
                 <div class="playground__main">
                     <RunControls lab run_to_end=true />
