@@ -816,6 +816,23 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
             .any(|k| (value - expected * k).abs() <= allowed * k)
     };
     let value = in_unit(reading.value);
+    // "17" for 16.8 where the question asks for one decimal place: within
+    // the tolerance, but rounded past what was asked (it was accepted).
+    // A whole number that is the answer so rounded ("17" for 17.0) is not.
+    if let Some(asked) = decimals_asked(prompt) {
+        let as_typed = !fraction && typed_unit.is_none_or(|t| t == unit);
+        let k = 10f64.powi(asked as i32);
+        let rounded = (expected * k).round() / k;
+        if as_typed
+            && decimals_typed(&reading.text) < asked
+            && right(value)
+            && (value - rounded).abs() > 1e-9 * rounded.abs().max(1.0)
+        {
+            return Verdict::TooRounded {
+                typed: reading.text,
+            };
+        }
+    }
     if right(value) || fraction && (right(reading.value) || right(reading.value * 100.0)) {
         return Verdict::Correct;
     }
@@ -886,6 +903,35 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
             thousands,
             decimal,
         }
+    }
+}
+
+/// The decimal places a question asks its answer in: "Give one decimal
+/// place", "to two decimal places" (not "take √a to two decimals", which
+/// is a step of the working, not the answer).
+fn decimals_asked(prompt: &str) -> Option<usize> {
+    let p = prompt.to_ascii_lowercase();
+    [
+        ("one decimal place", 1),
+        ("two decimal places", 2),
+        ("three decimal places", 3),
+    ]
+    .iter()
+    .find(|(words, _)| p.contains(words))
+    .map(|&(_, n)| n)
+}
+
+/// The decimal places of a number as typed: after its point, or after a
+/// decimal comma ("16,8"; a comma before exactly three digits groups
+/// thousands, as the lessons print numbers).
+fn decimals_typed(text: &str) -> usize {
+    let after = |sep: char| {
+        text.rsplit_once(sep)
+            .map(|(_, d)| d.chars().take_while(char::is_ascii_digit).count())
+    };
+    match after('.') {
+        Some(n) => n,
+        None => after(',').filter(|&n| n != 3).unwrap_or(0),
     }
 }
 
@@ -1319,6 +1365,42 @@ mod tests {
         assert_eq!(check("0.1s", 100.0, Unit::Ms, 0.02), Verdict::Correct);
         assert_eq!(check("5 seconds", 5.0, Unit::S, 0.02), Verdict::Correct);
         assert_eq!(check("5000 ms", 5.0, Unit::S, 0.02), Verdict::Correct);
+        // Asked for one decimal place: "17" for 16.8 is rounded past it
+        // (asked again, not counted), "17" for 17.0 is the answer, and so
+        // is any answer with the decimals asked or more.
+        let one = "How many threads are busy? Give one decimal place.";
+        let v = check_in("17", 16.8, Unit::Threads, 0.02, one);
+        assert!(
+            matches!(v, Verdict::TooRounded { .. }) && !v.counts(),
+            "{v:?}"
+        );
+        for (typed, expected) in [
+            ("17", 17.02),
+            ("16.8", 16.8),
+            ("16,8", 16.8),
+            ("16.84", 16.8),
+        ] {
+            assert_eq!(
+                check_in(typed, expected, Unit::Threads, 0.02, one),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        let two = "How long, in seconds? Give two decimal places.";
+        assert!(matches!(
+            check_in("0.6 s", 0.64, Unit::S, 0.1, two),
+            Verdict::TooRounded { .. }
+        ));
+        // Not where the decimals are of a step ("take √a to two decimals"),
+        // nor in another unit than the answer's.
+        assert_eq!(
+            check_in("17", 16.8, Unit::Threads, 0.02, "Take √a to two decimals."),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check_in("640 ms", 0.64, Unit::S, 0.1, two),
+            Verdict::Correct
+        );
         // Microseconds and minutes, as a learner may write a context
         // switch or a line that takes most of a minute to drain; "pct".
         for (typed, expected, unit) in [

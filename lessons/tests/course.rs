@@ -8,7 +8,7 @@ use std::path::Path;
 use tellers_course::exercise::{figure_label, report_value};
 use tellers_course::expr::{eval, Vars};
 use tellers_course::parse::parse_course;
-use tellers_course::{check, Exercise, Kind, Verdict};
+use tellers_course::{check, check_in, Exercise, Kind, Verdict};
 
 fn course() -> tellers_course::Course {
     parse_course(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_or_else(|e| panic!("{e}"))
@@ -704,7 +704,9 @@ fn an_answer_to_the_precision_the_prompt_asks_for_is_right() {
                 continue;
             }
             let rounded = (want * scale).round() / scale;
-            if check(&typed(rounded), want, unit, tol) != Verdict::Correct {
+            // With the prompt, as the page checks it: a whole number is
+            // asked again where it is rounded past the decimals asked.
+            if check_in(&typed(rounded), want, unit, tol, &ex.prompt) != Verdict::Correct {
                 wrong.push(format!("{}: {rounded} for {want} with {v:?}", ex.id));
                 break;
             }
