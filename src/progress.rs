@@ -21,6 +21,9 @@ use std::collections::BTreeMap;
 
 /// The local-storage key.
 pub const STORAGE_KEY: &str = "tellers.progress";
+/// Where stored progress that could not be read whole is copied before it
+/// is saved over, so nothing typed in is lost beyond recovery.
+pub const DAMAGED_KEY: &str = "tellers.progress.damaged";
 /// The progress file's format: 2 records the worked solution and stops at
 /// the first right answer; files of format 1 are still read.
 pub const VERSION: u32 = 2;
@@ -322,6 +325,35 @@ pub struct Learner {
     pub identities: BTreeMap<String, BTreeMap<String, ExerciseProgress>>,
 }
 
+/// What a store that did not read whole lost ([`Learner::salvage`]).
+#[derive(Debug, Default)]
+struct Lost {
+    /// Exercise records (or whole identities) that could not be read.
+    records: usize,
+    /// The class code and name could not be read.
+    student: bool,
+}
+
+impl Lost {
+    /// The notice: what was left out, that the rest is kept, and what to
+    /// type again.
+    fn notice(&self) -> String {
+        let mut said =
+            "Part of your saved progress could not be read (it may be damaged)".to_owned();
+        if self.records > 0 {
+            said.push_str(&format!(
+                ": {} left out",
+                tellers_sim::text::plural(self.records as u64, "exercise record")
+            ));
+        }
+        said.push_str("; the rest is kept.");
+        if self.student {
+            said.push_str(" Type your class code and name again.");
+        }
+        said
+    }
+}
+
 impl Default for Learner {
     fn default() -> Self {
         Learner {
@@ -344,7 +376,9 @@ impl Learner {
             (
                 Learner::default(),
                 Some(
-                    "Saved progress could not be read (it may be damaged), so it was reset.".into(),
+                    "Saved progress could not be read (it may be damaged), so it was reset. \
+                     A copy of it stays in this browser's storage (tellers.progress.damaged)."
+                        .into(),
                 ),
             )
         };
@@ -365,7 +399,15 @@ impl Learner {
             Some(v) if v == u64::from(STORE_VERSION) => match serde_json::from_str::<Learner>(text)
             {
                 Ok(learner) => (learner.seeds_composed().student_as_boxes_keep(), None),
-                Err(_) => damaged(),
+                // One bad record (an edited or half-written store) costs
+                // that record, not every class's progress.
+                Err(_) => match Learner::salvage(text) {
+                    Some((learner, lost)) => (
+                        learner.seeds_composed().student_as_boxes_keep(),
+                        Some(lost.notice()),
+                    ),
+                    None => damaged(),
+                },
             },
             // A newer Tellers (in another tab, or before a downgrade): its
             // store is left as it is (`to_store_over`), so nothing done
@@ -386,6 +428,47 @@ impl Learner {
             ),
             None => damaged(),
         }
+    }
+
+    /// What can still be read of a store of this format that does not read
+    /// whole: every exercise record that reads, under its identity, and
+    /// the student if that reads; with what was left out. `None` when the
+    /// text is not such a store at all.
+    fn salvage(text: &str) -> Option<(Learner, Lost)> {
+        let serde_json::Value::Object(top) = serde_json::from_str(text).ok()? else {
+            return None;
+        };
+        let serde_json::Value::Object(identities) = top.get("identities")? else {
+            return None;
+        };
+        let mut learner = Learner::default();
+        let mut lost = Lost::default();
+        match top
+            .get("student")
+            .and_then(|v| Student::deserialize(v).ok())
+        {
+            Some(student) => learner.student = student,
+            None => lost.student = true,
+        }
+        for (seed, records) in identities {
+            let serde_json::Value::Object(records) = records else {
+                lost.records += 1;
+                continue;
+            };
+            let mut kept = BTreeMap::new();
+            for (id, record) in records {
+                match ExerciseProgress::deserialize(record) {
+                    Ok(r) => {
+                        kept.insert(id.clone(), r);
+                    }
+                    Err(_) => lost.records += 1,
+                }
+            }
+            if !kept.is_empty() {
+                learner.identities.insert(seed.clone(), kept);
+            }
+        }
+        Some((learner, lost))
     }
 
     /// The text to store.
@@ -602,6 +685,10 @@ pub fn provide_progress() -> Option<String> {
         .as_ref()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
     let (loaded, notice) = Learner::load(stored.as_deref());
+    // What could not be read is about to be saved over: a copy stays.
+    if let (Some(s), Some(text), Some(_)) = (&store, &stored, &notice) {
+        let _ = s.set_item(DAMAGED_KEY, text);
+    }
     let notice = notice.or_else(|| store.is_none().then(|| NOT_KEPT.to_owned()));
     let (read, write) = signal(loaded);
     provide_context(ProgressRead(read));
@@ -712,6 +799,35 @@ mod tests {
         ));
         assert!(notice.unwrap().contains("another version"));
         assert_eq!(Learner::load(None), (Learner::default(), None));
+    }
+
+    /// One record of the wrong type (attempts "2") cost every class's
+    /// progress, the class code and the name: the store was reset and the
+    /// empty one saved over it. Now only what does not read is left out.
+    #[test]
+    fn one_bad_record_costs_that_record_not_the_store() {
+        let stored = format!(
+            r#"{{"version":{STORE_VERSION},"student":{{"class":"R12","name":"Ana"}},"identities":{{
+                "r12/ana":{{"a":{{"solved":true,"attempts":1,"hints":0}},"b":{{"solved":false,"attempts":"2","hints":0}}}},
+                "":{{"c":{{"solved":true,"attempts":3,"hints":1}}}},
+                "r12/bo":7}}}}"#
+        );
+        let (l, notice) = Learner::load(Some(&stored));
+        assert!(l.solved("a") && !l.solved("b"), "{l:?}");
+        assert_eq!(l.student, Student::new("R12", "Ana"));
+        assert_eq!(l.identities[""]["c"].attempts, 3);
+        assert_eq!(
+            notice.as_deref(),
+            Some("Part of your saved progress could not be read (it may be damaged): 2 exercise records left out; the rest is kept.")
+        );
+        // A student that does not read: asked for again, the work kept.
+        let (l, notice) = Learner::load(Some(&format!(
+            r#"{{"version":{STORE_VERSION},"student":5,"identities":{{"":{{"c":{{"solved":true,"attempts":1,"hints":0}}}}}}}}"#
+        )));
+        assert!(l.identities[""]["c"].solved);
+        assert!(notice
+            .unwrap()
+            .ends_with("the rest is kept. Type your class code and name again."));
     }
 
     /// Two tabs of one browser: each read the store when it opened; what

@@ -25,14 +25,20 @@ pub fn LessonsPage(
     // all of them, kept while the learner moves between them.
     let teacher = Memo::new(move |_| path.with(LessonPath::is_teacher));
     view! {
-        {notice
-            .map(|n| {
-                view! {
-                    <p class="notice" role="status" data-testid="progress-notice">
-                        {n}
-                    </p>
-                }
-            })}
+        // The learner's notice, not on the teacher's pages (it meant
+        // nothing to a teacher there).
+        {move || {
+            notice
+                .clone()
+                .filter(|_| !teacher.get())
+                .map(|n| {
+                    view! {
+                        <p class="notice" role="status" data-testid="progress-notice">
+                            {n}
+                        </p>
+                    }
+                })
+        }}
         {move || {
             if teacher.get() {
                 return view! { <TeacherTools /> }.into_any();

@@ -218,6 +218,41 @@ export async function damagedProgressIsResetWithANotice({ page, open }) {
   await expectVisible(page.getByTestId('progress-notice'), 'the reset notice');
   assert.match(await page.getByTestId('progress-notice').innerText(), /could not be read/);
   await expectVisible(page.locator('.toc__item').first(), 'the contents, still usable');
+  // What could not be read is kept aside before it is saved over.
+  assert.equal(await page.evaluate(() => localStorage.getItem('tellers.progress.damaged')), '{not json');
+}
+
+/** One record of the wrong type wiped every class's progress, the class
+ * code and the name; now only that record is left out, and the teacher's
+ * pages do not show the learner's notice. */
+export async function oneDamagedRecordCostsOnlyThatRecord({ page, open }) {
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem('seeded')) {
+      localStorage.setItem(
+        'tellers.progress',
+        JSON.stringify({
+          version: 2,
+          student: { class: 'R12', name: 'Ana' },
+          identities: {
+            'r12/ana': {
+              'threads-busy': { solved: true, attempts: 1, hints: 0 },
+              'cores-busy': { solved: false, attempts: '2', hints: 0 },
+            },
+          },
+        }),
+      );
+      sessionStorage.setItem('seeded', '1');
+    }
+  });
+  await open('#/lessons/teacher');
+  await expectVisible(page.getByRole('heading', { level: 1 }), "the teacher's page");
+  assert.equal(await page.getByTestId('progress-notice').count(), 0, "no learner's notice on the teacher's page");
+  await open('#/lessons/littles-law');
+  await expectVisible(page.getByTestId('progress-notice'), 'the notice');
+  assert.match(await page.getByTestId('progress-notice').innerText(), /1 exercise record left out; the rest is kept/);
+  const kept = JSON.parse(await page.evaluate(() => localStorage.getItem('tellers.progress')));
+  assert.equal(kept.student.name, 'Ana', 'the name is kept');
+  assert.equal(kept.identities['r12/ana']['threads-busy'].solved, true, 'the record that reads is kept');
 }
 
 export async function blockedSiteDataSaysProgressIsNotKept({ page, open }) {
