@@ -245,8 +245,31 @@ fn code_note(text: &str, advice: &str) -> Option<String> {
         ClassCode::Mistyped(code) => Some(format!(
             "{code} does not look like a code made in Tellers: a letter or digit may be mistyped. {advice}"
         )),
+        ClassCode::Plain(code) => {
+            let n = symbols_if_near_a_code(&code)?;
+            Some(format!(
+                "{code} has {n} letters and digits; a code made in Tellers has 8, four on each side \
+                 of the hyphen, so one may be {}. {advice}",
+                if n < 8 { "missing" } else { "extra" }
+            ))
+        }
         _ => None,
     }
+}
+
+/// For a code shaped like a Tellers code but for one symbol too few or too
+/// many (`H9FC-F26`, `H9FC-F2600`: a hyphen, and 7 or 9 of the symbols
+/// Tellers codes use), how many symbols it has. A code chosen by hand
+/// rarely has that shape; one that does is still read as typed.
+fn symbols_if_near_a_code(code: &str) -> Option<usize> {
+    let (left, right) = code.split_once('-')?;
+    let ours = |part: &str| {
+        part.bytes()
+            .all(|b| SYMBOLS.contains(&b.to_ascii_uppercase()))
+    };
+    let n = left.len() + right.len();
+    let near = matches!((left.len(), right.len()), (3 | 5, 4) | (4, 3 | 5));
+    (near && ours(left) && ours(right) && n != 8).then_some(n)
 }
 
 /// What the answer key page shows for a class code.
@@ -278,11 +301,17 @@ pub fn key_access(typed: &str, opened: Option<&str>) -> KeyAccess {
             KeyAccess::Open { code, notice: None }
         }
         ClassCode::Keyed(code) => KeyAccess::AskKey(code),
+        // Not "was made with": nobody may have made it (a Tellers code
+        // typed with a symbol too few is one of these too).
         ClassCode::Plain(code) => KeyAccess::Open {
             notice: Some(format!(
-                "Class {code} was made with a plain class code, before teacher keys, so anyone who \
-                 knows the code can open this key. Create your next class in Tellers to get a \
-                 teacher key.{maybe}"
+                "{code} is not a code made in Tellers, so it has no teacher key: anyone who knows \
+                 it can open this key. If you chose it by hand, before teacher keys, these are \
+                 your students' numbers; create your next class in Tellers to get a teacher key.{}",
+                symbols_if_near_a_code(&code).map_or(maybe, |n| format!(
+                    " It has {n} letters and digits, where a code made in Tellers has 8: check it \
+                     against the code you gave your class."
+                ))
             )),
             code,
         },
@@ -773,6 +802,26 @@ mod tests {
             .unwrap()
             .starts_with(&format!("Did you mean {code}?")));
         assert_eq!(teacher_code_note(&code), None);
+        // A symbol missing or one too many (no note before: the student
+        // worked all term on numbers no answer key matched).
+        let short = class_code_note(&code[..8]).unwrap();
+        assert!(
+            short.starts_with(&format!(
+                "{} has 7 letters and digits; a code made in Tellers has 8",
+                &code[..8]
+            )) && short.contains("one may be missing"),
+            "{short}"
+        );
+        assert!(class_code_note(&format!("{code}7"))
+            .unwrap()
+            .contains("has 9 letters and digits"));
+        assert!(class_code_note(&format!("7{code}"))
+            .unwrap()
+            .contains("one may be extra"));
+        // Hand-chosen codes of other shapes get no note.
+        for plain in ["SD-101", "ECON-2026-A", "sale-day", "R12"] {
+            assert_eq!(class_code_note(plain), None, "{plain}");
+        }
     }
 
     #[test]
@@ -799,7 +848,23 @@ mod tests {
             panic!("a plain code opens");
         };
         assert_eq!(plain, "R12");
-        assert!(notice.unwrap().contains("anyone who knows the code"));
+        let notice = notice.unwrap();
+        assert!(
+            notice.starts_with("R12 is not a code made in Tellers")
+                && notice.contains("anyone who knows it can open this key"),
+            "{notice}"
+        );
+        // A Tellers code with a symbol too few: the key says to check it
+        // (it said the class "was made with a plain class code").
+        let short = &code[..8];
+        let KeyAccess::Open { notice, .. } = key_access(short, None) else {
+            panic!("a plain code opens");
+        };
+        assert!(
+            notice
+                .unwrap()
+                .ends_with("It has 7 letters and digits, where a code made in Tellers has 8: check it against the code you gave your class."),
+        );
     }
 
     #[test]

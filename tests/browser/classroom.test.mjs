@@ -247,7 +247,7 @@ export async function anOldClassWithAPlainCodeStillOpensWithANotice({ page, open
   await open('#/lessons/answer-key?class=R12');
   const notice = page.getByTestId('plain-code-notice');
   await expectVisible(notice, 'the notice about plain codes');
-  assert.match(await notice.textContent(), /Class R12 was made with a plain class code.*anyone who knows the code/);
+  assert.match(await notice.textContent(), /R12 is not a code made in Tellers.*anyone who knows it can open this key/);
   assert.equal(await page.getByTestId('teacher-key').count(), 0, 'no key asked for');
   await expectVisible(page.locator('.key__student'), 'the key');
 }
