@@ -293,7 +293,22 @@ pub fn read_text<S: Default, U>(fields: &[Field<S, U>], text: &str) -> Result<S,
                 e.column()
             ),
         }),
-        Err(e) => Err(e.to_string()),
+        // serde's words end "at line 1 column 30"; the place is said once,
+        // and a slip in the JSON itself says what a file should be.
+        Err(e) => {
+            let text = e.to_string();
+            let what = text
+                .rsplit_once(" at line ")
+                .map_or(text.as_str(), |(w, _)| w);
+            Err(match e.classify() {
+                serde_json::error::Category::Syntax | serde_json::error::Category::Eof => format!(
+                    "{what} (line {}, column {}); a scenario file is a JSON object of fields, such as {{\"rps\": 200}}",
+                    e.line(),
+                    e.column()
+                ),
+                _ => what.to_owned(),
+            })
+        }
     }
 }
 
@@ -340,7 +355,7 @@ struct Keys<'a> {
 impl<'de> serde::de::Visitor<'de> for Keys<'_> {
     type Value = UniqueKeys;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON object of scenario fields")
+        f.write_str("a JSON object of scenario fields, such as {\"rps\": 200}")
     }
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<UniqueKeys, A::Error> {
         let mut out = serde_json::Map::new();
@@ -509,14 +524,44 @@ impl<S: Default, U> Field<S, U> {
                             self.allowed()
                         ))
                     }
-                    None => t.parse::<u64>().map(Value::Int).map_err(|e| {
-                        let what = if *e.kind() == std::num::IntErrorKind::PosOverflow {
-                            "is out of range"
-                        } else {
-                            "is not a whole number"
-                        };
-                        format!("'{}' {what}; allowed {}", clip(t), self.allowed())
-                    })?,
+                    None => match t.parse::<u64>() {
+                        Ok(n) => Value::Int(n),
+                        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
+                            return Err(format!(
+                                "'{}' is out of range; allowed {}",
+                                clip(t),
+                                self.allowed()
+                            ))
+                        }
+                        // "40.0" and "1e3" are whole numbers written as
+                        // decimals, as a file's 40.0 is read; "2.5" is not.
+                        Err(_) => match crate::text::read_number(t) {
+                            Ok(x) if x.fract() == 0.0 && (0.0..u64::MAX as f64).contains(&x) => {
+                                Value::Int(x as u64)
+                            }
+                            Ok(x) if x.fract() == 0.0 => {
+                                return Err(format!(
+                                    "'{}' is out of range; allowed {}",
+                                    clip(t),
+                                    self.allowed()
+                                ))
+                            }
+                            Err(crate::text::NotNumber::TooLarge) => {
+                                return Err(format!(
+                                    "'{}' is out of range; allowed {}",
+                                    clip(t),
+                                    self.allowed()
+                                ))
+                            }
+                            _ => {
+                                return Err(format!(
+                                    "'{}' is not a whole number; allowed {}",
+                                    clip(t),
+                                    self.allowed()
+                                ))
+                            }
+                        },
+                    },
                 }
             }
             Kind::Real { .. } => match crate::text::read_number(t) {
@@ -1021,6 +1066,18 @@ mod tests {
             );
         }
         assert_eq!(s, Scenario::default(), "nothing refused was set");
+        // A whole number written as a decimal is that number, as a file's
+        // 40.0 is ("'40.0' is not a whole number" was not true).
+        assert_eq!(cores.parse("40.0"), Ok(super::Value::Int(40)));
+        assert_eq!(cores.parse("1e3"), Ok(super::Value::Int(1000)));
+        assert_eq!(
+            field("threads").parse("1,000.0"),
+            Ok(super::Value::Int(1000))
+        );
+        for t in ["1e400", "-3.0", "99999999999999999999.0"] {
+            let e = cores.parse(t).unwrap_err();
+            assert!(e.contains("is out of range; allowed 1–1,024"), "{t}: {e}");
+        }
     }
 
     /// A switch reads 1/0, on/off and yes/no beside true/false, and a
