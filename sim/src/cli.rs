@@ -629,11 +629,20 @@ fn scenario_from(
         let text =
             read_file(path).map_err(|e| format!("--scenario: cannot read '{shown}': {e}"))?;
         file_shown = Some(shown.clone());
-        // A run length the file sets is kept with --requests, as a flag's is.
-        file_sets_duration = serde_json::from_str::<serde_json::Value>(
+        let value = serde_json::from_str::<serde_json::Value>(
             text.strip_prefix('\u{feff}').unwrap_or(&text),
         )
-        .is_ok_and(|v| v.get("duration_s").is_some_and(|d| !d.is_null()));
+        .ok();
+        // A report of `simulate --json` runs again: its "scenario" is the
+        // scenario that made it, every field (it was refused on its first
+        // figure, "'admitted_rps' is not a scenario field", and 51 names).
+        let text = match value.as_ref().and_then(report_scenario) {
+            Some(inner) => inner.to_string(),
+            None => text,
+        };
+        // A run length the file sets is kept with --requests, as a flag's is.
+        file_sets_duration = serde_json::from_str::<serde_json::Value>(&text)
+            .is_ok_and(|v| v.get("duration_s").is_some_and(|d| !d.is_null()));
         // Each field checked here, the scenario as a whole once the flags
         // are on it: a flag may mend what the file has (a stack used above
         // the reserve that --stack-reserved-kb raises).
@@ -980,6 +989,13 @@ pub const MAX_SWEEP_POINTS: usize = 99;
 /// out is a few KB, and the results page takes student files up to 1 MB
 /// too; `--scenario /dev/zero` read until memory ran out.
 pub const MAX_SCENARIO_FILE_BYTES: u64 = 1_000_000;
+
+/// The scenario inside a report written by `simulate --json` (an object
+/// with the run's figures and a `"scenario"` object), if `v` is one.
+fn report_scenario(v: &serde_json::Value) -> Option<&serde_json::Value> {
+    let inner = v.get("scenario").filter(|s| s.is_object())?;
+    (v.get("latency_ms").is_some() && v.get("completed").is_some()).then_some(inner)
+}
 
 #[cfg(test)]
 mod tests {

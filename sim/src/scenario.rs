@@ -1001,7 +1001,16 @@ mod tests {
                 r#"{"seed": true}"#,
                 "seed: true is not a whole number; allowed 0–",
             ),
-            (r#"[1, 2]"#, "not a valid scenario"),
+            (
+                r#"[1, 2]"#,
+                "not a valid scenario: invalid type: sequence, expected a JSON object of scenario fields, such as {\"rps\": 200}",
+            ),
+            // A slip in the JSON says where and what a file should be
+            // (serde's "EOF while parsing an object at line 1 column 1").
+            (
+                "{",
+                "EOF while parsing an object (line 1, column 1); a scenario file is a JSON object of fields",
+            ),
             (
                 r#"{"cores": 4, "rps": 50, "cores": 8}"#,
                 "'cores' is given twice; give each field once",

@@ -138,4 +138,11 @@ fn a_json_report_says_what_ran_and_what_theory_says() {
         (m - s.cpu_ms / (1.0 - rho)).abs() < 1e-9 * m,
         "{m} at ρ {rho}"
     );
+    // The report itself, given as a scenario file, runs its scenario
+    // again: the same bytes (it was refused on its first figure).
+    let file = std::env::temp_dir().join(format!("tellers-report-{}.json", std::process::id()));
+    std::fs::write(&file, &text).unwrap();
+    let again = tellers(&["simulate", "--scenario", file.to_str().unwrap(), "--json"]);
+    std::fs::remove_file(&file).unwrap();
+    assert_eq!(again, text);
 }
