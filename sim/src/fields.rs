@@ -248,12 +248,10 @@ fn field_of_key<'a, S, U>(fields: &'a [Field<S, U>], key: &str) -> Result<&'a Fi
     if let Some(f) = fields.iter().find(|f| f.name == key) {
         return Ok(f);
     }
-    // `cpu-ms` as the flag is spelt, or `cpuMs`: the field's own name.
-    if let Some(f) = fields.iter().find(|f| f.name == snake_case(key)) {
+    if let Some(name) = meant_field(fields, key) {
         return Err(format!(
-            "'{}' is not a scenario field; did you mean '{}'? (a file's field names are written with _)",
+            "'{}' is not a scenario field; did you mean '{name}'? (a file's field names are written with _)",
             clip(key),
-            f.name
         ));
     }
     let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
@@ -310,6 +308,25 @@ pub fn read_text<S: Default, U>(fields: &[Field<S, U>], text: &str) -> Result<S,
             })
         }
     }
+}
+
+/// The field a name that is none most likely means: spelt as its flag is
+/// (`cpu-ms`, `--cpu-ms`), in capitals or camelCase (`CPU_MS`, `cpuMs`), or
+/// without its unit (`timeout` for `timeout_ms`, `duration` for
+/// `duration_s`).
+pub fn meant_field<S, U>(fields: &[Field<S, U>], key: &str) -> Option<&'static str> {
+    let snake = snake_case(key);
+    fields
+        .iter()
+        .find(|f| f.name == snake)
+        .or_else(|| {
+            fields.iter().find(|f| {
+                f.name
+                    .strip_prefix(snake.as_str())
+                    .is_some_and(|unit| ["_ms", "_s", "_us", "_kb"].contains(&unit))
+            })
+        })
+        .map(|f| f.name)
 }
 
 /// A name as a field spells it: `cpu-ms`, `--cpu-ms`, `CPU_MS` and

@@ -239,9 +239,14 @@ pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
             unknown_seen.push(key.clone());
             unknown += 1;
             if unknown <= MAX_UNKNOWN_LISTED {
+                // `cpu-ms` as the flag is spelt, `timeout` without its
+                // unit: the field meant, as a file's reader says it.
+                let meant = crate::fields::meant_field(FIELDS, &key).map_or(String::new(), |n| {
+                    format!(" (did you mean '{n}'? a link's field names are written with _)")
+                });
                 notices.push(Notice::new(
                     Outcome::Ignored,
-                    format!("unknown field '{}' was ignored", clip(&key)),
+                    format!("unknown field '{}' was ignored{meant}", clip(&key)),
                 ));
             }
             continue;
@@ -607,6 +612,32 @@ mod tests {
         );
         let (_, n) = from_query("=5");
         assert_eq!(n, ["a setting with no name was ignored"]);
+    }
+
+    /// A field written as its flag (`cpu-ms`, from `tellers help`), in
+    /// capitals or without its unit was ignored with no word of the field
+    /// meant, where a file's reader and the CLI name it.
+    #[test]
+    fn an_unknown_field_near_a_fields_name_is_named() {
+        for (link, meant) in [
+            ("cpu-ms=5", "cpu_ms"),
+            ("Threads=5", "threads"),
+            ("timeout=500", "timeout_ms"),
+            ("duration=30", "duration_s"),
+        ] {
+            let (s, n) = from_query(link);
+            assert_eq!(s, Scenario::default(), "{link}");
+            let key = link.split('=').next().unwrap();
+            assert_eq!(
+                n,
+                [format!(
+                    "unknown field '{key}' was ignored (did you mean '{meant}'? a link's field names are written with _)"
+                )],
+                "{link}"
+            );
+        }
+        let (_, n) = from_query("thredas=5");
+        assert_eq!(n, ["unknown field 'thredas' was ignored"]);
     }
 
     #[test]
