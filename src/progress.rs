@@ -445,7 +445,7 @@ impl Learner {
         let mut lost = Lost::default();
         match top
             .get("student")
-            .and_then(|v| Student::deserialize(v).ok())
+            .and_then(|v| serde_json::from_str::<Student>(&v.to_string()).ok())
         {
             Some(student) => learner.student = student,
             None => lost.student = true,
@@ -457,7 +457,7 @@ impl Learner {
             };
             let mut kept = BTreeMap::new();
             for (id, record) in records {
-                match ExerciseProgress::deserialize(record) {
+                match serde_json::from_str::<ExerciseProgress>(&record.to_string()) {
                     Ok(r) => {
                         kept.insert(id.clone(), r);
                     }
