@@ -223,13 +223,21 @@ import { DIST } from './harness.mjs';
  * text in a function of its own, a makespan computed once), -0.3 KB:
  * the app 465.7 KB. Budget 467. The next session (5 Dec, late): wasm-opt
  * told that the lowest 1 KB of memory is unused (Rust's stack comes
- * first), -2.3 KB: the app 463.4 KB. Budget 465.
+ * first), -2.3 KB: the app 463.4 KB. Then, each step built and
+ * measured: the checker reading µs and min, +0.3 KB (463.7); bad input
+ * said one way and the pages that no longer jump as they fill in, +0.5
+ * KB (464.2); the decimals a question asks for, +0.5 KB (464.7); a bad-
+ * input review's fixes (stored progress read record by record, a class
+ * code a symbol short, whole numbers written as decimals, a link's field
+ * written as its flag), +1.4 KB: the app 466.1 KB (reading the records
+ * from a serde_json::Value instead of their text was 2.2 KB more).
+ * Budget 467.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 465;
+const BUDGET_KB = 467;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
