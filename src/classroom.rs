@@ -87,6 +87,14 @@ pub fn read_teacher_key(text: &str) -> Result<String, String> {
             "A teacher key has only digits and the letters A to Z other than U; '{c}' is not one of them."
         ));
     }
+    // The class code typed where the key goes.
+    if matches!(read_class_code(text), ClassCode::Keyed(_)) {
+        return Err(format!(
+            "{} is the class code, the one students type; the teacher key is the longer one \
+             (four groups of five) you got when you created the class.",
+            text.trim()
+        ));
+    }
     if key.chars().count() != KEY_SYMBOLS {
         return Err(format!(
             "A teacher key has {KEY_SYMBOLS} letters and digits (four groups of five); this one has {}.",
@@ -779,6 +787,16 @@ mod tests {
             let _ = class_code_note(typed);
             assert_eq!(read_class_code(typed).text(), typed.trim(), "{typed}");
         }
+    }
+
+    #[test]
+    fn the_class_code_typed_for_the_teacher_key_is_named() {
+        let code = class_code(&new_teacher_key(&[7; KEY_RANDOM_BYTES])).unwrap();
+        let e = read_teacher_key(&code).unwrap_err();
+        assert!(
+            e.starts_with(&format!("{code} is the class code, the one students type;")),
+            "{e}"
+        );
     }
 
     #[test]

@@ -96,8 +96,9 @@ impl fmt::Display for Rejection {
         match self {
             Rejection::TooLarge { bytes } => write!(
                 f,
-                "too large for a progress file ({} KB; they are a few KB)",
-                bytes / 1000
+                "too large for a progress file ({} KB; they are a few KB, and at most {} KB is read)",
+                tellers_sim::text::fmt_count((bytes / 1000) as f64),
+                tellers_sim::text::fmt_count(MAX_FILE_BYTES / 1000.0)
             ),
             Rejection::Unreadable(why) => write!(f, "not a Tellers progress file ({why})"),
             Rejection::OtherVersion(v) => write!(
@@ -151,7 +152,9 @@ pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
         // not be JSON further on (900,000 '[' were called "JSON, but not
         // laid out as a progress file"): read it whole to tell.
         let json = || serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
-        Rejection::Unreadable(if e.is_syntax() || e.is_eof() || !json() {
+        Rejection::Unreadable(if text.trim().is_empty() {
+            "the file is empty".to_string()
+        } else if e.is_syntax() || e.is_eof() || !json() {
             "it is not JSON".to_string()
         } else {
             "it is JSON, but not laid out as a progress file".to_string()
@@ -1457,7 +1460,15 @@ mod tests {
             reason(&r, "nohyphen.json")
         );
         assert!(reason(&r, "v9.json").contains("another version"));
-        assert!(reason(&r, "big.json").contains("5000 KB"));
+        assert_eq!(
+            reason(&r, "big.json"),
+            "too large for a progress file (5,000 KB; they are a few KB, and at most 1,000 KB is read)"
+        );
+        // An empty file is said to be empty (it was "not JSON").
+        assert_eq!(
+            read_file(" \n", CLASS).unwrap_err().to_string(),
+            "not a Tellers progress file (the file is empty)"
+        );
     }
 
     #[test]
