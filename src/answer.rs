@@ -200,7 +200,14 @@ pub fn answer_text(exercise: &Exercise, seed: &str) -> String {
             Ok(v) if v.answer.is_some_and(f64::is_infinite) => KEY_NO_LIMIT.to_string(),
             Ok(v) => {
                 let unit = exercise.unit.map(|u| u.label()).unwrap_or_default();
-                let number = format_number(v.answer.unwrap_or(f64::NAN));
+                let answer = v.answer.unwrap_or(f64::NAN);
+                // With the decimals the question asks for ("Give one
+                // decimal place": 112.6, not the 113 of three figures,
+                // which the checker would call rounded too far).
+                let number = match tellers_course::decimals_asked(&exercise.prompt) {
+                    Some(n) => tellers_sim::text::fmt_fixed(answer, n),
+                    None => format_number(answer),
+                };
                 format!("{number} {unit}").trim_end().to_string()
             }
             Err(err) => format!("(cannot set up: {err})"),

@@ -820,7 +820,13 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
     // the tolerance, but rounded past what was asked (it was accepted).
     // A whole number that is the answer so rounded ("17" for 17.0) is not.
     if let Some(asked) = decimals_asked(prompt) {
-        let as_typed = !fraction && typed_unit.is_none_or(|t| t == unit);
+        // A plain number in the answer's unit ("525/20" is worked out,
+        // "1.2k" scaled: their decimals say nothing of rounding).
+        let plain = reading
+            .text
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | '-' | '+' | '−'));
+        let as_typed = plain && !fraction && typed_unit.is_none_or(|t| t == unit);
         let k = 10f64.powi(asked as i32);
         let rounded = (expected * k).round() / k;
         if as_typed
@@ -909,7 +915,7 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
 /// The decimal places a question asks its answer in: "Give one decimal
 /// place", "to two decimal places" (not "take √a to two decimals", which
 /// is a step of the working, not the answer).
-fn decimals_asked(prompt: &str) -> Option<usize> {
+pub fn decimals_asked(prompt: &str) -> Option<usize> {
     let p = prompt.to_ascii_lowercase();
     [
         ("one decimal place", 1),
@@ -1382,6 +1388,14 @@ mod tests {
         ] {
             assert_eq!(
                 check_in(typed, expected, Unit::Threads, 0.02, one),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        // Worked out or scaled, the decimals typed are not a rounding.
+        for typed in ["84/5", "0.0168k"] {
+            assert_eq!(
+                check_in(typed, 16.8, Unit::Threads, 0.02, one),
                 Verdict::Correct,
                 "{typed}"
             );
