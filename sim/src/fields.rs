@@ -622,6 +622,8 @@ impl<S: Default, U> Field<S, U> {
         match v {
             Value::Int(0) if self.optional => Value::Off,
             Value::Real(x) if self.optional && x == 0.0 => Value::Off,
+            // "-0" is 0: shown and linked as 0, not "-0".
+            Value::Real(x) if x == 0.0 => Value::Real(0.0),
             other => other,
         }
     }
@@ -1069,6 +1071,10 @@ mod tests {
         );
         // "-0" is 0: in range where 0 is allowed, off for an optional field.
         assert_eq!(field("loops").parse("-0"), Ok(super::Value::Int(0)));
+        let Ok(super::Value::Real(zero)) = field("wait_ms").parse("-0") else {
+            panic!("wait_ms reads -0");
+        };
+        assert!(zero.is_sign_positive(), "-0 ms is 0 ms, not -0");
         assert_eq!(field("queue_limit").parse("-0"), Ok(super::Value::Off));
         assert!(cores
             .set_text(&mut s, "-0")
