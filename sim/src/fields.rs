@@ -623,7 +623,7 @@ impl<S: Default, U> Field<S, U> {
             Value::Int(0) if self.optional => Value::Off,
             Value::Real(x) if self.optional && x == 0.0 => Value::Off,
             // "-0" is 0: shown and linked as 0, not "-0".
-            Value::Real(x) if x == 0.0 => Value::Real(0.0),
+            Value::Real(0.0) => Value::Real(0.0),
             other => other,
         }
     }
