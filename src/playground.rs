@@ -33,38 +33,72 @@ pub fn read_query(q: &str) -> (Scenario, ViewState, Vec<Notice>) {
     let mut view = ViewState::default();
     let mut notices = Vec::new();
     let mut rest = Vec::new();
-    let mut seen = (false, false);
-    let notice = |outcome, text: &str| Notice {
-        outcome,
-        text: text.to_owned(),
-    };
+    // How often each view key came, and whether its first value was read.
+    let mut times = [0usize; 2];
+    let mut read = [true; 2];
+    let notice = |outcome, text: String| Notice { outcome, text };
     for pair in q.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        let again = match k {
-            "presenter" => std::mem::replace(&mut seen.0, true),
-            "speed" => std::mem::replace(&mut seen.1, true),
-            _ => false,
+        let i = match k {
+            "presenter" => 0,
+            "speed" => 1,
+            _ => {
+                rest.push(pair);
+                continue;
+            }
         };
-        match k {
-            "presenter" | "speed" if again => notices.push(notice(
-                Outcome::KeptFirst,
-                &format!("{k}: given more than once; only the first value was read"),
-            )),
-            "presenter" => match crate::route::presenter_value(v) {
+        times[i] += 1;
+        if times[i] > 1 {
+            continue;
+        }
+        // As the scenario's fields say a bad value: what was typed, what
+        // is allowed, what is shown instead.
+        let typed = tellers_sim::text::clip(&percent_decode(v));
+        if i == 0 {
+            match crate::route::presenter_value(v) {
                 Some(on) => view.presenter = on,
-                None => notices.push(notice(
-                    Outcome::UsedDefault,
-                    "presenter: not 1 (on) or 0 (off); presenter mode is off",
-                )),
-            },
-            "speed" => match tellers_sim::text::number(&percent_decode(v)) {
+                None => {
+                    read[0] = false;
+                    notices.push(notice(
+                        Outcome::UsedDefault,
+                        format!(
+                            "presenter: '{typed}' is not on or off; allowed 1 or 0 (on/off, yes/no and true/false are read too); presenter mode is off"
+                        ),
+                    ));
+                }
+            }
+        } else {
+            match tellers_sim::text::number(&percent_decode(v)) {
                 Some(x) if (SPEED_RANGE.0..=SPEED_RANGE.1).contains(&x) => view.speed = x,
-                _ => notices.push(notice(
+                _ => {
+                    read[1] = false;
+                    notices.push(notice(
+                        Outcome::UsedDefault,
+                        format!("speed: '{typed}' is not a speed; allowed 0.1–100 (times real time); 1× was used"),
+                    ));
+                }
+            }
+        }
+    }
+    // A repeat is said as a scenario field's is.
+    for (i, name) in ["presenter", "speed"].into_iter().enumerate() {
+        if times[i] > 1 {
+            let given = if times[i] == 2 {
+                "given twice".to_owned()
+            } else {
+                format!("given {} times", times[i])
+            };
+            notices.push(if read[i] {
+                notice(
+                    Outcome::KeptFirst,
+                    format!("{name}: {given}; the first value was kept"),
+                )
+            } else {
+                notice(
                     Outcome::UsedDefault,
-                    "speed: not a speed from 0.1 to 100; 1× was used",
-                )),
-            },
-            _ => rest.push(pair),
+                    format!("{name}: {given}; only the first value was read"),
+                )
+            });
         }
     }
     let (s, mut bad) = from_query_notices(&rest.join("&"));
@@ -353,12 +387,19 @@ mod tests {
         assert_eq!(
             texts,
             [
-                "speed: not a speed from 0.1 to 100; 1× was used",
-                "speed: given more than once; only the first value was read",
-                "presenter: not 1 (on) or 0 (off); presenter mode is off",
+                "speed: 'Infinity' is not a speed; allowed 0.1–100 (times real time); 1× was used",
+                "presenter: '2' is not on or off; allowed 1 or 0 (on/off, yes/no and true/false are read too); presenter mode is off",
+                "speed: given twice; only the first value was read",
             ]
         );
         assert!(read_query("presenter=0").2.is_empty());
+        // As a scenario field's repeat: kept when the first was read.
+        let (_, v, notices) = read_query("speed=2&speed=3&speed=4&presenter=yes");
+        assert_eq!((v.speed, v.presenter), (2.0, true));
+        assert_eq!(
+            notices[0].text,
+            "speed: given 3 times; the first value was kept"
+        );
     }
 
     /// `?cores=6&cores=8` shows 6, so its notice does not say defaults are

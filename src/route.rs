@@ -252,8 +252,8 @@ pub fn with_presenter(hash: &str, on: bool) -> String {
 /// `None` for anything else (the playground and the lessons read it alike).
 pub fn presenter_value(v: &str) -> Option<bool> {
     match v {
-        "1" | "true" => Some(true),
-        "0" | "false" => Some(false),
+        "1" | "true" | "on" | "yes" => Some(true),
+        "0" | "false" | "off" | "no" => Some(false),
         _ => None,
     }
 }
@@ -690,9 +690,14 @@ mod tests {
             presenter("#/lessons/littles-law/threads-busy?presenter=0"),
             Some(Ok(false))
         );
+        // Read as the scenario's switches are: yes is on; 2 is neither.
         assert_eq!(
             presenter("#/lessons/littles-law?presenter=yes"),
-            Some(Err("yes".into()))
+            Some(Ok(true))
+        );
+        assert_eq!(
+            presenter("#/lessons/littles-law?presenter=2"),
+            Some(Err("2".into()))
         );
         assert_eq!(
             with_presenter("#/lessons/littles-law/threads-busy", true),
@@ -707,6 +712,8 @@ mod tests {
             "#/lessons/littles-law"
         );
         assert_eq!(presenter_value("true"), Some(true));
-        assert_eq!(presenter_value("on"), None);
+        assert_eq!(presenter_value("on"), Some(true));
+        assert_eq!(presenter_value("no"), Some(false));
+        assert_eq!(presenter_value("2"), None);
     }
 }

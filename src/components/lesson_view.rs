@@ -156,7 +156,7 @@ pub fn LessonView(
         view! {
             <p class="notice" role="status" data-testid="bad-presenter">
                 {format!(
-                    "This link's presenter={} is not 1 (on) or 0 (off), so presenter mode is as this tab last left it.",
+                    "This link's presenter={} is not on or off (1 or 0; on/off, yes/no and true/false are read too), so presenter mode is as this tab last left it.",
                     tellers_sim::text::clip(&v)
                 )}
             </p>
