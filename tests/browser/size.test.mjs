@@ -231,13 +231,17 @@ import { DIST } from './harness.mjs';
  * code a symbol short, whole numbers written as decimals, a link's field
  * written as its flag), +1.4 KB: the app 466.1 KB (reading the records
  * from a serde_json::Value instead of their text was 2.2 KB more).
- * Budget 467.
+ * More of that review's fixes (the answer key's decimals, the class
+ * code in the key's box, an empty or too large progress file, -0, a
+ * link's speed and presenter said as the fields are), +0.5 KB: the app
+ * 466.6 KB. Budget 468 (a step under about 1 KB is within the build's
+ * layout noise, above).
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 467;
+const BUDGET_KB = 468;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
