@@ -527,6 +527,8 @@ impl<S: Default, U> Field<S, U> {
         };
         let v = match self.kind {
             Kind::Int { .. } => {
+                let refused =
+                    |what: &str| format!("'{}' {what}; allowed {}", clip(t), self.allowed());
                 // A minus sign before digits is a whole number below every
                 // count's range ("-0" is 0), not something else.
                 let below_zero = t
@@ -534,21 +536,11 @@ impl<S: Default, U> Field<S, U> {
                     .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
                 match below_zero {
                     Some(d) if d.bytes().all(|b| b == b'0') => Value::Int(0),
-                    Some(_) => {
-                        return Err(format!(
-                            "'{}' is out of range; allowed {}",
-                            clip(t),
-                            self.allowed()
-                        ))
-                    }
+                    Some(_) => return Err(refused("is out of range")),
                     None => match t.parse::<u64>() {
                         Ok(n) => Value::Int(n),
                         Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
-                            return Err(format!(
-                                "'{}' is out of range; allowed {}",
-                                clip(t),
-                                self.allowed()
-                            ))
+                            return Err(refused("is out of range"))
                         }
                         // "40.0" and "1e3" are whole numbers written as
                         // decimals, as a file's 40.0 is read; "2.5" is not.
@@ -556,27 +548,11 @@ impl<S: Default, U> Field<S, U> {
                             Ok(x) if x.fract() == 0.0 && (0.0..u64::MAX as f64).contains(&x) => {
                                 Value::Int(x as u64)
                             }
-                            Ok(x) if x.fract() == 0.0 => {
-                                return Err(format!(
-                                    "'{}' is out of range; allowed {}",
-                                    clip(t),
-                                    self.allowed()
-                                ))
-                            }
+                            Ok(x) if x.fract() == 0.0 => return Err(refused("is out of range")),
                             Err(crate::text::NotNumber::TooLarge) => {
-                                return Err(format!(
-                                    "'{}' is out of range; allowed {}",
-                                    clip(t),
-                                    self.allowed()
-                                ))
+                                return Err(refused("is out of range"))
                             }
-                            _ => {
-                                return Err(format!(
-                                    "'{}' is not a whole number; allowed {}",
-                                    clip(t),
-                                    self.allowed()
-                                ))
-                            }
+                            _ => return Err(refused("is not a whole number")),
                         },
                     },
                 }
