@@ -636,13 +636,12 @@ fn scenario_from(
         // A report of `simulate --json` runs again: its "scenario" is the
         // scenario that made it, every field (it was refused on its first
         // figure, "'admitted_rps' is not a scenario field", and 51 names).
-        let text = match value.as_ref().and_then(report_scenario) {
-            Some(inner) => inner.to_string(),
-            None => text,
-        };
+        let inner = value.as_ref().and_then(report_scenario);
         // A run length the file sets is kept with --requests, as a flag's is.
-        file_sets_duration = serde_json::from_str::<serde_json::Value>(&text)
-            .is_ok_and(|v| v.get("duration_s").is_some_and(|d| !d.is_null()));
+        file_sets_duration = inner
+            .or(value.as_ref())
+            .is_some_and(|v| v.get("duration_s").is_some_and(|d| !d.is_null()));
+        let text = inner.map_or(text, |v| v.to_string());
         // Each field checked here, the scenario as a whole once the flags
         // are on it: a flag may mend what the file has (a stack used above
         // the reserve that --stack-reserved-kb raises).
