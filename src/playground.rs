@@ -83,22 +83,12 @@ pub fn read_query(q: &str) -> (Scenario, ViewState, Vec<Notice>) {
     // A repeat is said as a scenario field's is.
     for (i, name) in ["presenter", "speed"].into_iter().enumerate() {
         if times[i] > 1 {
-            let given = if times[i] == 2 {
-                "given twice".to_owned()
-            } else {
-                format!("given {} times", times[i])
-            };
-            notices.push(if read[i] {
-                notice(
-                    Outcome::KeptFirst,
-                    format!("{name}: {given}; the first value was kept"),
-                )
-            } else {
-                notice(
-                    Outcome::UsedDefault,
-                    format!("{name}: {given}; only the first value was read"),
-                )
-            });
+            notices.push(Notice::repeated(
+                name,
+                times[i],
+                read[i],
+                Outcome::UsedDefault,
+            ));
         }
     }
     let (s, mut bad) = from_query_notices(&rest.join("&"));

@@ -123,6 +123,27 @@ impl Notice {
     fn new(outcome: Outcome, text: String) -> Self {
         Notice { outcome, text }
     }
+
+    /// For a setting `name` given `times` times: its first value is kept
+    /// if it was read (`kept`), else `otherwise` says what is shown.
+    pub fn repeated(name: &str, times: usize, kept: bool, otherwise: Outcome) -> Self {
+        let given = if times == 2 {
+            "given twice".to_owned()
+        } else {
+            format!("given {times} times")
+        };
+        if kept {
+            Notice::new(
+                Outcome::KeptFirst,
+                format!("{name}: {given}; the first value was kept"),
+            )
+        } else {
+            Notice::new(
+                otherwise,
+                format!("{name}: {given}; only the first value was read"),
+            )
+        }
+    }
 }
 
 /// A link may start from a preset: `preset=sale-day&rps=300` is the
@@ -341,22 +362,8 @@ pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
     // A repeated field's first value is shown only if it was read and no
     // rule put it back; otherwise its other notice says the default is used.
     for (at, name, times) in repeated {
-        let given = if times == 2 {
-            "given twice".to_owned()
-        } else {
-            format!("given {times} times")
-        };
-        notices[at] = if set.iter().any(|f| f.name == name) {
-            Notice::new(
-                Outcome::KeptFirst,
-                format!("{name}: {given}; the first value was kept"),
-            )
-        } else {
-            Notice::new(
-                fallback,
-                format!("{name}: {given}; only the first value was read"),
-            )
-        };
+        let kept = set.iter().any(|f| f.name == name);
+        notices[at] = Notice::repeated(name, times, kept, fallback);
     }
     (s, notices)
 }
