@@ -375,11 +375,10 @@ impl Learner {
         let damaged = || {
             (
                 Learner::default(),
-                Some(
+                Some(format!(
                     "Saved progress could not be read (it may be damaged), so it was reset. \
-                     A copy of it stays in this browser's storage (tellers.progress.damaged)."
-                        .into(),
-                ),
+                     A copy of it stays in this browser's storage ({DAMAGED_KEY})."
+                )),
             )
         };
         match stored_version(text) {
