@@ -430,6 +430,10 @@ pub fn kebab(name: &str) -> String {
     name.replace('_', "-")
 }
 
+/// What a switch refuses, after the value: what it reads, in full.
+const SWITCH_REFUSED: &str =
+    "is not true or false; allowed true or false (on/off, yes/no and 1/0 are read too)";
+
 /// A whole number with its thousands grouped: `18,446,744,073,709,551,615`.
 fn grouped(n: u64) -> String {
     crate::text::group_digits(&n.to_string())
@@ -567,15 +571,11 @@ impl<S: Default, U> Field<S, U> {
                     return Err(format!("'{}' {what}; allowed {}", clip(t), self.allowed()));
                 }
             },
-            Kind::Switch => match t {
+            // In any case, as a choice is: "True" and "YES" as people type them.
+            Kind::Switch => match t.to_ascii_lowercase().as_str() {
                 "true" | "on" | "yes" | "1" => Value::Switch(true),
                 "false" | "off" | "no" | "0" => Value::Switch(false),
-                _ => {
-                    return Err(format!(
-                        "'{}' is not true or false (on/off, yes/no and 1/0 are read too)",
-                        clip(t)
-                    ))
-                }
+                _ => return Err(format!("'{}' {}", clip(t), SWITCH_REFUSED)),
             },
             // "0" is off, as the field's help says of every optional
             // field; an empty value is refused like an empty number, not
@@ -585,10 +585,19 @@ impl<S: Default, U> Field<S, U> {
                 return Err(format!("the value is empty; allowed {}", self.allowed()))
             }
             Kind::Schedule => Value::Schedule(t.parse::<Schedule>()?),
-            Kind::Choice(choices) => match choices.iter().find(|(n, _)| *n == t) {
-                Some((n, _)) => Value::Choice(n),
-                None => return Err(format!("'{}' is not {}", clip(t), self.allowed())),
-            },
+            // In any case, as a preset's name is: `--model Thread-Pool`.
+            Kind::Choice(choices) => {
+                match choices.iter().find(|(n, _)| n.eq_ignore_ascii_case(t)) {
+                    Some((n, _)) => Value::Choice(n),
+                    None => {
+                        return Err(format!(
+                            "'{}' is not a choice; allowed {}",
+                            clip(t),
+                            self.allowed()
+                        ))
+                    }
+                }
+            }
         };
         Ok(self.normalise(v))
     }
@@ -628,8 +637,10 @@ impl<S: Default, U> Field<S, U> {
             Kind::Int { .. } => "a whole number",
             Kind::Real { .. } => "a number",
             Kind::Schedule => "a schedule",
-            // What they allow names the kind: "true or false", "one of …".
-            Kind::Switch | Kind::Choice(_) => return format!("{shown} is not {}", self.allowed()),
+            Kind::Switch => return format!("{shown} {SWITCH_REFUSED}"),
+            Kind::Choice(_) => {
+                return format!("{shown} is not a choice; allowed {}", self.allowed())
+            }
         };
         format!("{shown} is not {kind}; allowed {}", self.allowed())
     }
@@ -652,7 +663,7 @@ impl<S: Default, U> Field<S, U> {
         };
         match (self.kind, v) {
             (_, Value::Off) if self.optional => Ok(()),
-            (Kind::Int { min, max }, Value::Int(n)) if n < min || n > max => out(n.to_string()),
+            (Kind::Int { min, max }, Value::Int(n)) if n < min || n > max => out(grouped(n)),
             (Kind::Real { .. }, Value::Real(x)) if !x.is_finite() => {
                 Err(format!("not a number; allowed {}", self.allowed()))
             }
@@ -735,6 +746,10 @@ impl<S: Default, U> Field<S, U> {
             },
             (Kind::Real { .. }, J::Number(n)) => n.as_f64().map(Value::Real).ok_or_else(wrong),
             (Kind::Switch, J::Bool(b)) => Ok(Value::Switch(*b)),
+            // 1 and 0, as a flag or a link's "1" is read.
+            (Kind::Switch, J::Number(n)) if matches!(n.as_u64(), Some(0 | 1)) => {
+                Ok(Value::Switch(n.as_u64() == Some(1)))
+            }
             _ => Err(wrong()),
         };
         // 0 switches an optional field off, as the same 0 typed does
@@ -914,8 +929,10 @@ macro_rules! choice_enum {
             }
 
             /// The variant with that name.
+            /// The variant with that name, in any case (`Thread-Pool`).
             pub fn from_name(name: &str) -> Option<$Enum> {
-                match name { $($name => Some($Enum::$Variant),)+ _ => None }
+                $(if $name.eq_ignore_ascii_case(name) { return Some($Enum::$Variant); })+
+                None
             }
         }
 
@@ -930,7 +947,7 @@ macro_rules! choice_enum {
                 let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
                 $Enum::from_name(&text).ok_or_else(|| {
                     serde::de::Error::custom(format!(
-                        "'{}' is not one of {}",
+                        "'{}' is not a choice; allowed one of {}",
                         $crate::fields::clip(&text),
                         [$($name),+].join(", ")
                     ))
@@ -1091,12 +1108,64 @@ mod tests {
             ("on", true),
             ("0", false),
             ("no", false),
+            ("True", true),
+            ("OFF", false),
         ] {
             assert_eq!(f.parse(t), Ok(super::Value::Switch(on)), "{t}");
         }
+        let refused =
+            "is not true or false; allowed true or false (on/off, yes/no and 1/0 are read too)";
+        assert_eq!(f.parse("maybe"), Err(format!("'maybe' {refused}")));
+        // A file's JSON 1 and 0 are read as a flag's "1" and "0" are (a
+        // file refused `"offload_heavy": 1` that a link took).
         assert_eq!(
-            f.parse("maybe"),
-            Err("'maybe' is not true or false (on/off, yes/no and 1/0 are read too)".to_owned())
+            f.from_json(&serde_json::json!(1)),
+            Ok(super::Value::Switch(true))
+        );
+        assert_eq!(
+            f.from_json(&serde_json::json!(0)),
+            Ok(super::Value::Switch(false))
+        );
+        assert_eq!(
+            f.from_json(&serde_json::json!(2)),
+            Err(format!("2 {refused}"))
+        );
+    }
+
+    /// A choice is read in any case, as a preset's name is (`--model
+    /// Thread-Pool` was refused), and a name it does not know is told
+    /// what it allows in the `; allowed` form every field uses.
+    #[test]
+    fn a_choice_is_read_in_any_case() {
+        let f = field("model");
+        assert_eq!(
+            f.parse("Thread-Pool"),
+            Ok(super::Value::Choice("thread-pool"))
+        );
+        assert_eq!(
+            f.from_json(&serde_json::json!("EVENT-LOOP")),
+            Ok(super::Value::Choice("event-loop"))
+        );
+        assert_eq!(
+            crate::scenario::Model::from_name("Event-Loop"),
+            Some(crate::scenario::Model::EventLoop)
+        );
+        let e = f.parse("fibers").unwrap_err();
+        assert!(
+            e.starts_with("'fibers' is not a choice; allowed one of thread-per-request, "),
+            "{e}"
+        );
+    }
+
+    /// A count out of range is shown grouped, as its range is
+    /// ("100001 is out of range; allowed 1–100,000").
+    #[test]
+    fn a_count_out_of_range_is_grouped_as_its_range() {
+        let f = field("threads");
+        let e = f.check(super::Value::Int(100_001)).unwrap_err();
+        assert!(
+            e.starts_with("100,001 is out of range; allowed 1–100,000"),
+            "{e}"
         );
     }
 

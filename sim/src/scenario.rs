@@ -988,14 +988,17 @@ mod tests {
                 r#"{"cores": -1}"#,
                 "cores: -1 is out of range; allowed 1–1,024 cores",
             ),
-            (r#"{"model": "fibers"}"#, "model: 'fibers' is not one of"),
+            (
+                r#"{"model": "fibers"}"#,
+                "model: 'fibers' is not a choice; allowed one of thread-per-request, thread-pool, ",
+            ),
             (
                 r#"{"cpu_ms": null}"#,
                 "cpu_ms: null is not a number; allowed 0–600,000 ms",
             ),
             (
-                r#"{"drop_hopeless": 1}"#,
-                "drop_hopeless: 1 is not true or false",
+                r#"{"drop_hopeless": 2}"#,
+                "drop_hopeless: 2 is not true or false; allowed true or false (on/off, yes/no and 1/0 are read too)",
             ),
             (
                 r#"{"seed": true}"#,
