@@ -468,6 +468,9 @@ fn one_line(err: &clap::Error, sub: Option<&str>, later: Option<&str>) -> String
                 format!("{flag} cannot go with {other}: give one of them")
             }
         }
+        ErrorKind::MissingRequiredArgument if sub == Some("completions") => {
+            "completions: which shell? tellers completions bash, zsh or fish".to_owned()
+        }
         ErrorKind::MissingRequiredArgument => format!("missing {arg}"),
         _ => {
             // Fall back to clap's own first line, without its "error: " prefix.
@@ -756,6 +759,17 @@ pub fn parse_or_help(
     let argv = std::iter::once("tellers".to_owned()).chain(args.iter().cloned());
     let m = match command().try_get_matches_from(argv) {
         Ok(m) => m,
+        // `tellers --version extra`: clap prints the version and drops
+        // the rest, which was then read as nothing.
+        Err(e) if e.kind() == ErrorKind::DisplayVersion && args.len() > 1 => {
+            let extra = args
+                .iter()
+                .find(|a| !matches!(a.as_str(), "--version" | "-V"));
+            return Err(Outcome::Message(format!(
+                "--version takes nothing else; leave out '{}'",
+                crate::fields::clip(extra.map(String::as_str).unwrap_or_default())
+            )));
+        }
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             return Err(Outcome::Help(e.render().to_string()))
         }
@@ -798,7 +812,7 @@ pub fn parse_or_help(
                 "fish" => clap_complete::Shell::Fish,
                 other => {
                     return Err(msg(format!(
-                        "completions: '{}' is not one of bash, zsh, fish",
+                        "completions: '{}' is not a shell Tellers writes for; allowed bash, zsh or fish",
                         crate::fields::clip(other)
                     )))
                 }
@@ -811,23 +825,7 @@ pub fn parse_or_help(
         Some(("bench", sub)) => {
             let requests = match given(sub, "requests") {
                 None => 2_000_000,
-                Some(v) => match crate::text::ungrouped(v)
-                    .ok()
-                    .and_then(|v| v.parse::<u64>().ok())
-                {
-                    Some(n) if (1_000..=100_000_000).contains(&n) => n,
-                    Some(n) => {
-                        return Err(msg(format!(
-                            "--requests: {n} is out of range; allowed 1,000–100,000,000"
-                        )))
-                    }
-                    None => {
-                        return Err(msg(format!(
-                            "--requests: '{}' is not a whole number; allowed 1,000–100,000,000",
-                            crate::fields::clip(v)
-                        )))
-                    }
-                },
+                Some(v) => bench_requests(v).map_err(msg)?,
             };
             Command::Bench {
                 requests,
@@ -915,6 +913,29 @@ pub fn parse_or_help(
     })
 }
 
+/// `bench --requests N`: a whole number 1,000–100,000,000, read as a
+/// count field reads one (`2e6` and `2,000,000` too; `-1` out of range,
+/// not "not a whole number").
+fn bench_requests(v: &str) -> Result<u64, String> {
+    const ALLOWED: &str = "allowed 1,000–100,000,000 requests";
+    let t = crate::text::ungrouped(v.trim()).map_err(|e| format!("--requests: {e}; {ALLOWED}"))?;
+    match crate::text::read_number(&t) {
+        Ok(x) if x.fract() == 0.0 && (1_000.0..=100_000_000.0).contains(&x) => Ok(x as u64),
+        Ok(x) if x.fract() == 0.0 => Err(format!(
+            "--requests: '{}' is out of range; {ALLOWED}",
+            crate::fields::clip(&t)
+        )),
+        Err(crate::text::NotNumber::TooLarge) => Err(format!(
+            "--requests: '{}' is out of range; {ALLOWED}",
+            crate::fields::clip(&t)
+        )),
+        _ => Err(format!(
+            "--requests: '{}' is not a whole number; {ALLOWED}",
+            crate::fields::clip(&t)
+        )),
+    }
+}
+
 /// A note, before the run, when its arrivals alone outrun the event
 /// budget: each request is at least one event, so the run stops by
 /// `max_events` / rps seconds (a day at 100,000 rps ran 92 s to say
@@ -943,9 +964,10 @@ fn budget_note(s: &Scenario) -> Option<String> {
         String::new()
     };
     Some(format!(
-        "note: at {} rps the event budget ({} events, at least one a request) ends the run within {} s of its {} s{measured}; shorten --duration-s, lower --rps or raise --max-events (up to {})",
+        "note: at {} rps the event budget ({} event{}, at least one a request) ends the run within {} s of its {} s{measured}; shorten --duration-s, lower --rps or raise --max-events (up to {})",
         shown(s.rps),
-        shown(s.max_events as f64),
+        crate::text::fmt_count(s.max_events as f64),
+        if s.max_events == 1 { "" } else { "s" },
         shown(by_s),
         shown(s.duration_s),
         shown(crate::scenario::MAX_EVENTS as f64)
@@ -1109,6 +1131,19 @@ mod tests {
         // A budget the arrivals fit: no note.
         assert!(notes("simulate --preset mm1 --rps 100000 --cores 1024 --duration-s 3600 --max-events 1000000000").is_empty());
         assert!(notes("simulate --preset mm1").is_empty());
+        // A count of events is a count ("1.00 events" was a rate's form).
+        let one = notes("simulate --preset mm1 --max-events 1");
+        assert!(
+            one.iter()
+                .any(|n| n.contains("the event budget (1 event, at least one a request)")),
+            "{one:?}"
+        );
+        let many = notes("simulate --preset mm1 --max-events 1000");
+        assert!(
+            many.iter()
+                .any(|n| n.contains("the event budget (1,000 events,")),
+            "{many:?}"
+        );
     }
 
     /// A bad point of `--rhos` is named, with what is allowed.
@@ -1447,9 +1482,30 @@ mod tests {
                 Ok(Command::Completions { .. })
             ));
         }
-        assert!(run("completions tcsh")
-            .unwrap_err()
-            .contains("bash, zsh, fish"));
+        assert_eq!(
+            run("completions tcsh").unwrap_err(),
+            "completions: 'tcsh' is not a shell Tellers writes for; allowed bash, zsh or fish"
+        );
+        // No shell at all is told which there are ("missing <SHELL>").
+        assert_eq!(
+            run("completions").unwrap_err(),
+            "completions: which shell? tellers completions bash, zsh or fish"
+        );
+    }
+
+    /// `--version` with more after it is refused, not printed with the
+    /// rest dropped; alone it is the version, as help is help.
+    #[test]
+    fn version_takes_nothing_else() {
+        assert_eq!(
+            run("--version extra").unwrap_err(),
+            "--version takes nothing else; leave out 'extra'"
+        );
+        let none = |_: &str| -> Result<String, String> { Err("no files".into()) };
+        assert!(matches!(
+            parse_or_help(&["--version".to_owned()], &none),
+            Err(Outcome::Help(v)) if v.starts_with("tellers ")
+        ));
     }
 
     /// The bash script's completion of one flag of `simulate`.
@@ -1609,11 +1665,24 @@ mod tests {
         );
         let most = vec!["0.5"; MAX_SWEEP_POINTS].join(",");
         assert!(run(&format!("sweep --rhos {most}")).is_ok());
-        let e = run("bench --requests -5").unwrap_err();
-        assert!(
-            e.starts_with("--requests: '-5' is not a whole number"),
-            "{e}"
-        );
+        // Below the range is out of range, as a field's count says it
+        // (it said "'-5' is not a whole number"); whole numbers written
+        // as decimals are read.
+        for (t, says) in [
+            ("-5", "--requests: '-5' is out of range; allowed 1,000–100,000,000 requests"),
+            ("99999999999999999999999", "--requests: '99999999999999999999999' is out of range; allowed 1,000–100,000,000 requests"),
+            ("2.5", "--requests: '2.5' is not a whole number; allowed 1,000–100,000,000 requests"),
+            ("many", "--requests: 'many' is not a whole number; allowed 1,000–100,000,000 requests"),
+        ] {
+            assert_eq!(run(&format!("bench --requests {t}")).unwrap_err(), says);
+        }
+        assert!(matches!(
+            run("bench --requests 2e6"),
+            Ok(Command::Bench {
+                requests: 2_000_000,
+                ..
+            })
+        ));
         let e = run("simulate --rps -inf").unwrap_err();
         assert!(e.starts_with("--rps: '-inf' is not a number"), "{e}");
         let e = run("simulate --cores -1").unwrap_err();
