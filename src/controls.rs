@@ -151,11 +151,15 @@ pub fn try_choice(s: &Scenario, name: &str, value: &str) -> Result<Scenario, Str
     with_box(s, name, value)
 }
 
-/// A number typed in a box: [`tellers_sim::text::ungrouped`], then read.
+/// A number typed in a box: [`tellers_sim::text::ungrouped`], then read;
+/// one too large for any box ("1e400") is out of range, not "not a number".
 pub fn box_number(text: &str) -> Result<f64, String> {
+    use tellers_sim::text::{clip, read_number, NotNumber};
     let t = tellers_sim::text::ungrouped(text)?;
-    tellers_sim::text::number(&t)
-        .ok_or_else(|| format!("'{}' is not a number", tellers_sim::text::clip(&t)))
+    read_number(&t).map_err(|why| match why {
+        NotNumber::TooLarge => format!("'{}' is out of range", clip(&t)),
+        NotNumber::Text => format!("'{}' is not a number", clip(&t)),
+    })
 }
 
 /// What a number box says when its text is not allowed: what is wrong and
@@ -219,7 +223,18 @@ pub fn edit_row(
     column: usize,
     text: &str,
 ) -> Result<Vec<(f64, f64)>, String> {
-    let v = box_number(text).map_err(|e| format!("step {}: {e}", row + 1))?;
+    use tellers_sim::schedule::{MAX_RPS, MAX_TIME_S, MIN_RPS};
+    use tellers_sim::text::fmt_fixed;
+    // What the cell allows, as the schedule's own check says it.
+    let allowed = if column == 0 {
+        format!("allowed 0–{} s", fmt_fixed(MAX_TIME_S, 0))
+    } else {
+        format!(
+            "allowed 0 (a pause) or {MIN_RPS}–{} rps",
+            fmt_fixed(MAX_RPS, 0)
+        )
+    };
+    let v = box_number(text).map_err(|e| format!("step {}: {e}; {allowed}", row + 1))?;
     let mut out = rows.to_vec();
     if let Some(r) = out.get_mut(row) {
         if column == 0 {
@@ -513,11 +528,17 @@ mod tests {
         let e = edit_row(&rows, 1, 1, "2,5").unwrap_err();
         assert_eq!(
             e,
-            "step 2: '2,5': write decimals with a point (2.5); a comma may only group thousands (1,000)"
+            "step 2: '2,5': write decimals with a point (2.5); a comma may only group thousands (1,000); allowed 0 (a pause) or 0.001–1,000,000 rps"
         );
+        // Each cell says what it allows (it said only "is not a number"),
+        // and a number too large to read is out of range.
         assert_eq!(
             edit_row(&rows, 0, 0, "soon").unwrap_err(),
-            "step 1: 'soon' is not a number"
+            "step 1: 'soon' is not a number; allowed 0–86,400 s"
+        );
+        assert_eq!(
+            edit_row(&rows, 1, 1, "1e400").unwrap_err(),
+            "step 2: '1e400' is out of range; allowed 0 (a pause) or 0.001–1,000,000 rps"
         );
     }
 

@@ -87,6 +87,13 @@ impl Schedule {
             if i == 0 && t != 0.0 {
                 return Err(format!("{pair}: the first step must start at 0 s"));
             }
+            // A time before the start is said so, not "times must increase".
+            if i > 0 && t < 0.0 {
+                return Err(format!(
+                    "{pair}: a step cannot start before 0 s; allowed 0–{} s, after the step before",
+                    crate::text::fmt_fixed(MAX_TIME_S, 0)
+                ));
+            }
             if i > 0 && t <= steps[i - 1].0 {
                 return Err(format!(
                     "{pair}: times must increase (after {} s)",
@@ -243,6 +250,11 @@ mod tests {
                 "step 1 (from 0 s, 1e-300 rps): a rate must be 0 (a pause) or within 0.001–1,000,000 rps",
             ),
             ("0:100,5:0.0009", "step 2"),
+            // A start before 0 s is said so ("times must increase").
+            (
+                "0:100,-1:50",
+                "step 2 (from -1 s, 50 rps): a step cannot start before 0 s; allowed 0–86,400 s",
+            ),
         ] {
             let e = text.parse::<Schedule>().unwrap_err();
             assert!(e.contains(says), "{text}: {e}");

@@ -5,14 +5,14 @@
 /// At most a few characters of what someone typed, without markup or
 /// control characters (each becomes `?`), so an echoed value can never
 /// carry injected text of any length. Punctuation a number, a time or a
-/// schedule or a flag's `=` needs (`- _ . + , : / % =` and spaces), and a
+/// schedule or a flag's `=` needs (`- _ . + , : / % = #` and spaces), and a
 /// sum's brackets and signs (`( ) × ÷ √ − ≈ ~ ∞ * ^`), stay as typed.
 pub fn clip(raw: &str) -> String {
     const SHOWN_CHARS: usize = 24;
     let clean: String = raw
         .chars()
         .map(|c| {
-            if c.is_alphanumeric() || "-_.+ ,:/%=()×÷√−≈~∞*^".contains(c) {
+            if c.is_alphanumeric() || "-_.+ ,:/%=#()×÷√−≈~∞*^".contains(c) {
                 c
             } else {
                 '?'
@@ -636,6 +636,9 @@ mod tests {
         assert_eq!(clip(&"9".repeat(30)), format!("{}…", "9".repeat(24)));
         // A learner's sum is echoed as typed (brackets, √ and × were '?').
         assert_eq!(clip("(1 − 0.85) × √2 ≈ ∞"), "(1 − 0.85) × √2 ≈ ∞");
+        // A link's '#' is echoed as itself: '?' reads as another character
+        // of a URL ("'40?junk'" for 40#junk).
+        assert_eq!(clip("40#junk"), "40#junk");
     }
 
     #[test]

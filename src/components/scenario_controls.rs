@@ -279,15 +279,18 @@ fn SeedControl(
             <label class="control__label" for=id.clone()>
                 {field.label}
             </label>
+            // Text, not type=number: a number box gives "" for "1e400" or
+            // "-", so the note quoted an empty value the learner never typed.
             <input
-                type="number"
+                type="text"
+                inputmode="numeric"
+                spellcheck="false"
+                autocomplete="off"
                 id=id
                 class="control__box control__box--wide"
                 class:control__box--bad=move || problem.get().is_some()
                 aria-invalid=move || problem.get().is_some().to_string()
                 aria-describedby=note_id.clone()
-                min="0"
-                step="1"
                 prop:value=move || choice_value(&scenario.get(), name)
                 on:change=move |ev| {
                     let text = event_target_value(&ev);

@@ -158,6 +158,15 @@ export async function aBoxWithABadValueSaysWhatIsAllowedAndKeepsTheRun({ page, o
   await expectVisible(control(page, 'seed').getByRole('alert').filter({ hasText: /whole number/ }), 'the seed rule');
   assert.equal(await seed.getAttribute('aria-invalid'), 'true');
   assert.equal(page.url(), before, 'the seed did not change');
+  // The note quotes what was typed: a number box gave '' for these.
+  for (const [typed, says] of [
+    ['1e400', "'1e400' is out of range; allowed 0–18,446,744,073,709,551,615"],
+    ['-', "'-' is not a whole number; allowed 0–"],
+  ]) {
+    await seed.fill(typed);
+    await seed.press('Enter');
+    await expectVisible(control(page, 'seed').getByRole('alert').filter({ hasText: says }), `the seed note for '${typed}'`);
+  }
   await screenshot('playground-bad-box.png');
   // Fixing it clears the note and applies the value.
   await rps.fill('120');
