@@ -39,7 +39,8 @@ pub fn read_query(q: &str) -> (Scenario, ViewState, Vec<Notice>) {
     let notice = |outcome, text: String| Notice { outcome, text };
     for pair in q.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        let i = match k {
+        // Decoded, as a field's name is (`pres%65nter` is `presenter`).
+        let i = match percent_decode(k).as_str() {
             "presenter" => 0,
             "speed" => 1,
             _ => {
@@ -55,7 +56,7 @@ pub fn read_query(q: &str) -> (Scenario, ViewState, Vec<Notice>) {
         // is allowed, what is shown instead.
         let typed = tellers_sim::text::clip(&percent_decode(v));
         if i == 0 {
-            match crate::route::presenter_value(v) {
+            match crate::route::presenter_value(&percent_decode(v)) {
                 Some(on) => view.presenter = on,
                 None => {
                     read[0] = false;
@@ -390,6 +391,12 @@ mod tests {
             notices[0].text,
             "speed: given 3 times; the first value was kept"
         );
+        // A view key and its value are read decoded and in any case, as a
+        // field's are (`pres%65nter` was an unknown field).
+        let (_, v, notices) = read_query("pres%65nter=ON&sp%65ed=2");
+        assert_eq!((v.speed, v.presenter, notices), (2.0, true, vec![]));
+        let (_, v, notices) = read_query("presenter=%31");
+        assert_eq!((v.presenter, notices), (true, vec![]));
     }
 
     /// `?cores=6&cores=8` shows 6, so its notice does not say defaults are

@@ -120,6 +120,9 @@ pub enum LessonPath {
         /// `Some(Err(value))` for a value that is not 1 or 0 (cut to 60
         /// characters), which the lesson names in a notice.
         presenter: Option<Result<bool, String>>,
+        /// What the link gives that a lesson does not read, in sentences
+        /// for the lesson's notice ([`lesson_link_ignored`]).
+        ignored: Vec<String>,
     },
     /// `#/lessons/answer-key?class=CODE&lesson=SLUG`: the teacher's answer key.
     AnswerKey {
@@ -225,8 +228,48 @@ pub fn lesson_path(hash: &str) -> LessonPath {
             slug: first,
             presenter: query_param(query, "presenter")
                 .map(|v| presenter_value(&v).ok_or_else(|| v.chars().take(60).collect())),
+            ignored: lesson_link_ignored(query),
         },
     }
+}
+
+/// What a lesson's link gives that the lesson does not read, said as the
+/// playground says its link's: names other than `presenter` (a lesson
+/// link's `?foo=1` or `?presentr=1` was dropped without a word), and a
+/// `presenter` given more than once. Empty when the link is clean.
+pub fn lesson_link_ignored(query: &str) -> Vec<String> {
+    const LISTED: usize = 3;
+    let mut unknown: Vec<String> = Vec::new();
+    let mut presenters = 0;
+    for kv in query.split('&').filter(|kv| !kv.is_empty()) {
+        let key = percent_decode(kv.split('=').next().unwrap_or_default());
+        if key == "presenter" {
+            presenters += 1;
+        } else {
+            let shown = format!("'{}'", tellers_sim::text::clip(&key));
+            if !unknown.contains(&shown) {
+                unknown.push(shown);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if !unknown.is_empty() {
+        let more = unknown.len().saturating_sub(LISTED);
+        let mut names = unknown[..unknown.len().min(LISTED)].join(", ");
+        if more > 0 {
+            names.push_str(&format!(" and {more} more"));
+        }
+        out.push(format!(
+            "This link's {names} {} ignored: a lesson's link reads only presenter (1 or 0).",
+            if unknown.len() == 1 { "was" } else { "were" }
+        ));
+    }
+    if presenters > 1 {
+        out.push(format!(
+            "This link gives presenter {presenters} times; the first was read."
+        ));
+    }
+    out
 }
 
 /// `hash` (a lesson's) with presenter mode written in its query as `on`
@@ -251,7 +294,8 @@ pub fn with_presenter(hash: &str, on: bool) -> String {
 /// A link's `presenter` value: `1` or `true` on, `0` or `false` off,
 /// `None` for anything else (the playground and the lessons read it alike).
 pub fn presenter_value(v: &str) -> Option<bool> {
-    match v {
+    // In any case, as a switch field is read ("On", "TRUE").
+    match v.trim().to_ascii_lowercase().as_str() {
         "1" | "true" | "on" | "yes" => Some(true),
         "0" | "false" | "off" | "no" => Some(false),
         _ => None,
@@ -288,7 +332,7 @@ pub fn lessons_part(hash: &str, last: Option<&LessonPath>) -> LessonPath {
 pub fn query_param(query: &str, name: &str) -> Option<String> {
     query.split('&').find_map(|kv| {
         let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-        (k == name).then(|| percent_decode(v).trim().to_string())
+        (percent_decode(k) == name).then(|| percent_decode(v).trim().to_string())
     })
 }
 
@@ -297,7 +341,10 @@ pub fn query_param(query: &str, name: &str) -> Option<String> {
 pub fn query_values(query: &str, name: &str) -> Vec<String> {
     query
         .split('&')
-        .filter_map(|kv| kv.split_once('=').filter(|(k, _)| *k == name))
+        .filter_map(|kv| {
+            kv.split_once('=')
+                .filter(|(k, _)| percent_decode(k) == name)
+        })
         .map(|(_, v)| percent_decode(v).trim().to_string())
         .collect()
 }
@@ -439,7 +486,8 @@ mod tests {
             LessonPath::Lesson {
                 slug: "littles-law".into(),
                 exercise: Some("threads-busy".into()),
-                presenter: None
+                presenter: None,
+                ignored: vec![]
             }
         );
         assert_eq!(
@@ -447,7 +495,8 @@ mod tests {
             LessonPath::Lesson {
                 slug: "littles-law".into(),
                 exercise: None,
-                presenter: None
+                presenter: None,
+                ignored: vec![]
             }
         );
         assert_eq!(no_lesson_text(""), "This link names no lesson.");
@@ -541,7 +590,8 @@ mod tests {
             LessonPath::Lesson {
                 slug: "littles-law".into(),
                 exercise: None,
-                presenter: None
+                presenter: None,
+                ignored: vec![]
             }
         );
         assert_eq!(
@@ -549,7 +599,8 @@ mod tests {
             LessonPath::Lesson {
                 slug: "littles-law".into(),
                 exercise: Some("some-id".into()),
-                presenter: None
+                presenter: None,
+                ignored: vec![]
             }
         );
         assert_eq!(
@@ -609,7 +660,8 @@ mod tests {
             LessonPath::Lesson {
                 slug: "x".repeat(60),
                 exercise: None,
-                presenter: None
+                presenter: None,
+                ignored: vec![]
             }
         );
     }
@@ -671,6 +723,34 @@ mod tests {
             .collect();
         assert_eq!(query_values(&q.join("&"), "name"), names);
         assert_eq!(query_values("names=x&name", "name"), Vec::<String>::new());
+    }
+
+    /// A lesson link's names other than presenter, and a repeated
+    /// presenter, are told, not dropped without a word.
+    #[test]
+    fn a_lesson_link_says_what_it_ignored() {
+        let ignored = |hash: &str| match lesson_path(hash) {
+            LessonPath::Lesson { ignored, .. } => ignored,
+            other => panic!("{other:?}"),
+        };
+        assert!(ignored("#/lessons/littles-law?presenter=1").is_empty());
+        assert!(ignored("#/lessons/littles-law?pres%65nter=1").is_empty());
+        assert_eq!(
+            ignored("#/lessons/littles-law?foo=1&foo=2"),
+            ["This link's 'foo' was ignored: a lesson's link reads only presenter (1 or 0)."]
+        );
+        assert_eq!(
+            ignored("#/lessons/littles-law?a=1&b&c=3&d=4&presenter=1&presenter=0"),
+            [
+                "This link's 'a', 'b', 'c' and 1 more were ignored: a lesson's link reads only presenter (1 or 0).",
+                "This link gives presenter 2 times; the first was read."
+            ]
+        );
+        // Echoed safely.
+        assert_eq!(
+            ignored("#/lessons/littles-law?%3Cb%3E=1"),
+            ["This link's '?b?' was ignored: a lesson's link reads only presenter (1 or 0)."]
+        );
     }
 
     /// A lesson link turns presenter mode on or off, says what it could

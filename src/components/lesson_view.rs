@@ -91,6 +91,8 @@ pub fn LessonView(
     /// Presenter mode as the link sets it (`?presenter=1`), or the value it
     /// gave that is not 1 or 0; without it, as the tab last left it.
     presenter: Option<Result<bool, String>>,
+    /// What the link gave that a lesson does not read, in sentences.
+    ignored: Vec<String>,
 ) -> impl IntoView {
     let lessons = &course.lessons;
     let Some(i) = lessons.iter().position(|l| l.slug == slug) else {
@@ -162,6 +164,13 @@ pub fn LessonView(
             </p>
         }
     });
+    let ignored = (!ignored.is_empty()).then(|| {
+        view! {
+            <p class="notice" role="status" data-testid="link-ignored">
+                {ignored.join(" ")}
+            </p>
+        }
+    });
     let linked = presenter.and_then(Result::ok);
     let presenter =
         RwSignal::new(linked.unwrap_or_else(|| session::load(PRESENTER).as_deref() == Some("1")));
@@ -208,6 +217,7 @@ pub fn LessonView(
             <p class="lead">{lesson.summary.clone()}</p>
             {missing_notice}
             {bad_presenter}
+            {ignored}
             <WhoseNumbers />
             <p class="lesson__print print-hide">
                 <button class="button" on:click=move |_| { let _ = window().print(); }>

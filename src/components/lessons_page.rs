@@ -96,8 +96,9 @@ fn lesson_page(course: Arc<Course>, path: LessonPath) -> AnyView {
             slug,
             exercise,
             presenter,
+            ignored,
         } if course.lesson(&slug).is_some() => {
-            view! { <LessonView course slug exercise presenter /> }.into_any()
+            view! { <LessonView course slug exercise presenter ignored /> }.into_any()
         }
         LessonPath::Worksheet { slug, student } if course.lesson(&slug).is_some() => {
             view! { <WorksheetPage course slug student /> }.into_any()

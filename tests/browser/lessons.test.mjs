@@ -660,6 +660,11 @@ export async function aLessonLinkOpensInPresenterModeReadableAt720p({ page, open
   const notice = page.getByTestId('bad-presenter');
   await expectVisible(notice, 'the notice for presenter=maybe');
   assert.match(await notice.textContent(), /presenter=maybe is not on or off \(1 or 0; on\/off, yes\/no and true\/false are read too\)/);
+  // A name a lesson's link does not read is told, not dropped.
+  await open('#/lessons/the-growing-line?presentr=1');
+  const ignored = page.getByTestId('link-ignored');
+  await expectVisible(ignored, "the notice for presentr=1");
+  assert.equal(await ignored.textContent(), "This link's 'presentr' was ignored: a lesson's link reads only presenter (1 or 0).");
 }
 
 // On a phone the solved mark stays one mark: "✓" and "solved" sat on two
