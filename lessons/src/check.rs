@@ -698,6 +698,14 @@ fn read_number(input: &str) -> Option<Reading> {
     })
 }
 
+/// Whether what follows a number is more of a number or of a sum, not a
+/// unit: a digit ("7 1/2"), a power or a sign, or an
+/// exponent's `e` without its digits ("1e").
+fn more_number(rest: &str) -> bool {
+    let t = rest.trim_start();
+    t.starts_with(|c: char| c.is_ascii_digit() || "^+*=".contains(c)) || t.eq_ignore_ascii_case("e")
+}
+
 /// Check `input` against `expected` (in `unit`), with relative `tolerance`.
 /// An infinite `expected` means the line grows without limit: only a phrase
 /// such as "no limit" or "∞" is right.
@@ -786,6 +794,9 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
         Some(t) => value * t.scale() / unit.scale(),
     };
     match typed_unit {
+        // "2^2000", "7 1/2", "1+1", "1e": more of a number or a sum, which
+        // the checker does not read, not a unit ("'^2000' is not a unit").
+        None if more_number(&rest) => return Verdict::Unreadable,
         None if !rest.is_empty() => return Verdict::WrongUnit { typed: rest },
         _ if percent_of_one => {}
         Some(t) if t.family() != unit.family() => return Verdict::WrongUnit { typed: rest },
@@ -1597,6 +1608,28 @@ mod tests {
             }
         );
         assert!(explain(&Verdict::Unreadable, Unit::Ms).contains("Type a number"));
+        // More of a number or a sum after the number is not a unit
+        // ("Wrong unit: '^2000' is not a unit Tellers reads").
+        for typed in ["2^2000", "7 1/2", "=1+1", "1e", "40 +"] {
+            assert_eq!(
+                check(typed, 40.0, Unit::Threads, 0.01),
+                Verdict::Unreadable,
+                "{typed}"
+            );
+        }
+        // A unit after the number is still read as one.
+        assert_eq!(
+            check("40 (about)", 40.0, Unit::Threads, 0.01),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("40 threads", 40.0, Unit::Threads, 0.01),
+            Verdict::Correct
+        );
+        assert!(matches!(
+            check("40 ms", 40.0, Unit::Threads, 0.01),
+            Verdict::WrongUnit { .. }
+        ));
         // A long answer after its number is not echoed whole.
         let long = format!("40 {}", "because the pool is full ".repeat(12));
         let Verdict::WrongUnit { typed } = check(&long, 40.0, Unit::Requests, 0.01) else {
