@@ -71,7 +71,8 @@ pub enum Rejection {
         /// The class code in the file.
         theirs: String,
         /// The code the teacher typed, when one of the two looks like the
-        /// other mistyped (no hyphen, O for 0, I or L for 1).
+        /// other mistyped (no hyphen, O for 0, I or L for 1, a symbol
+        /// left out or added).
         looks_like: Option<String>,
     },
     /// Cut off before its end (an unfinished download or copy).
@@ -118,7 +119,7 @@ impl fmt::Display for Rejection {
             } => write!(
                 f,
                 "saved for class {theirs}, not {class}: one looks like the other mistyped (a hyphen, \
-                 O for 0, I or L for 1), and the student's numbers are those of {theirs}. Check the \
+                 O for 0, I or L for 1, a symbol left out or added), and the student's numbers are those of {theirs}. Check the \
                  code typed here and the one the student typed"
             ),
             Rejection::CutOff => f.write_str(
@@ -140,6 +141,28 @@ impl fmt::Display for Rejection {
             ),
         }
     }
+}
+
+/// Whether two bare codes ([`bare_code`]) are one code mistyped: the same,
+/// or one symbol left out of one of them (`H9FC-F26` for `H9FC-F260`), for
+/// codes of 6 symbols or more (short hand-made codes differ by one symbol
+/// by chance: `R12` and `R1`).
+fn codes_look_alike(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if a == b {
+        return true;
+    }
+    if long.len() != short.len() + 1 || short.chars().count() < 6 {
+        return false;
+    }
+    // The first place they differ is the symbol left out.
+    let at = short
+        .char_indices()
+        .zip(long.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(short.len(), |((i, _), _)| i);
+    let skipped = long[at..].chars().next().map_or(0, char::len_utf8);
+    long.get(..at) == short.get(..at) && long.get(at + skipped..) == short.get(at..)
 }
 
 /// Read one progress file for class `class` (as the teacher typed it).
@@ -170,7 +193,8 @@ pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
     }
     if seed_text(theirs) != seed_text(class) {
         // One code typed as the other mistyped: said, as it is likely.
-        let looks_like = (bare_code(theirs) == bare_code(class)).then(|| class.trim().to_owned());
+        let looks_like = codes_look_alike(&bare_code(theirs), &bare_code(class))
+            .then(|| class.trim().to_owned());
         return Err(Rejection::OtherClass {
             theirs: theirs.chars().take(40).collect(),
             looks_like,
@@ -1460,6 +1484,19 @@ mod tests {
             reason(&r, "nohyphen.json")
         );
         assert!(reason(&r, "v9.json").contains("another version"));
+        // A symbol left out of the code is said to look mistyped too (it
+        // said only "from another class (H9FC-F26)").
+        let short = student("Bo", "K7Q2-MX4", &[]);
+        let e = read_file(&short.export(), CLASS).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "saved for class K7Q2-MX4, not K7Q2-MX4P: one looks like the other mistyped"
+            ),
+            "{e}"
+        );
+        assert!(codes_look_alike("K7Q2MX4P", "K7Q2X4P") && codes_look_alike("ABCDEFG", "ABCDEFGH"));
+        assert!(!codes_look_alike("K7Q2MX4P", "K7Q2MX4Q") && !codes_look_alike("R12", "R1"));
+        assert!(!codes_look_alike("K7Q2MX4P", "K7Q2MX"));
         assert_eq!(
             reason(&r, "big.json"),
             "too large for a progress file (5,000 KB; they are a few KB, and at most 1,000 KB is read)"

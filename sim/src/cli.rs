@@ -681,6 +681,19 @@ fn scenario_from(
             Some(file) if given(m, &e.field).is_none() => {
                 format!("--scenario {file}: {}: {}", e.field, e.message)
             }
+            // A field no flag gave broke a rule with one that did: said
+            // so, or `--stack-reserved-kb 50` blamed --stack-used-kb as if
+            // it had been typed.
+            None if given(m, &e.field).is_none() => format!(
+                "--{} (not given: {}): {}",
+                kebab(&e.field),
+                if given(m, "preset").is_some() {
+                    "the preset's value"
+                } else {
+                    "its default"
+                },
+                e.message
+            ),
             _ => format!("--{}: {}", kebab(&e.field), e.message),
         });
     }
@@ -1144,6 +1157,23 @@ mod tests {
                 .any(|n| n.contains("the event budget (1,000 events,")),
             "{many:?}"
         );
+    }
+
+    /// A rule between fields broken by a flag names the other field as
+    /// not given, at its default or the preset's value.
+    #[test]
+    fn a_rule_broken_by_one_flag_says_the_other_field_was_not_given() {
+        assert_eq!(
+            run("simulate --stack-reserved-kb 50").unwrap_err(),
+            "--stack-used-kb (not given: its default): 100 KB is more than the 50 KB of stack set aside per thread: a thread cannot use more stack than it has"
+        );
+        assert!(run("simulate --preset mm1 --stack-reserved-kb 50")
+            .unwrap_err()
+            .starts_with("--stack-used-kb (not given: the preset's value): "));
+        // Both given: the flag is named as before.
+        assert!(run("simulate --stack-reserved-kb 50 --stack-used-kb 60")
+            .unwrap_err()
+            .starts_with("--stack-used-kb: 60 KB is more than"));
     }
 
     /// A bad point of `--rhos` is named, with what is allowed.
