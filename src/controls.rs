@@ -234,7 +234,8 @@ pub fn edit_row(
             fmt_fixed(MAX_RPS, 0)
         )
     };
-    let v = box_number(text).map_err(|e| format!("step {}: {e}; {allowed}", row + 1))?;
+    // "-0" is 0 ("from -0 s: times must increase").
+    let v = box_number(text).map_err(|e| format!("step {}: {e}; {allowed}", row + 1))? + 0.0;
     let mut out = rows.to_vec();
     if let Some(r) = out.get_mut(row) {
         if column == 0 {
@@ -536,6 +537,7 @@ mod tests {
             edit_row(&rows, 0, 0, "soon").unwrap_err(),
             "step 1: 'soon' is not a number; allowed 0–86,400 s"
         );
+        assert_eq!(edit_row(&rows, 0, 0, "-0").unwrap()[0].0.to_string(), "0");
         assert_eq!(
             edit_row(&rows, 1, 1, "1e400").unwrap_err(),
             "step 2: '1e400' is out of range; allowed 0 (a pause) or 0.001–1,000,000 rps"

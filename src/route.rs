@@ -241,10 +241,13 @@ pub fn lesson_link_ignored(query: &str) -> Vec<String> {
     const LISTED: usize = 3;
     let mut unknown: Vec<String> = Vec::new();
     let mut presenters = 0;
+    let mut nameless = false;
     for kv in query.split('&').filter(|kv| !kv.is_empty()) {
         let key = percent_decode(kv.split('=').next().unwrap_or_default());
         if key == "presenter" {
             presenters += 1;
+        } else if key.trim().is_empty() {
+            nameless = true;
         } else {
             let shown = format!("'{}'", tellers_sim::text::clip(&key));
             if !unknown.contains(&shown) {
@@ -264,6 +267,9 @@ pub fn lesson_link_ignored(query: &str) -> Vec<String> {
             if unknown.len() == 1 { "was" } else { "were" }
         ));
     }
+    if nameless {
+        out.push("This link has a setting with no name, which was ignored.".to_owned());
+    }
     if presenters > 1 {
         out.push(format!(
             "This link gives presenter {presenters} times; the first was read."
@@ -279,7 +285,12 @@ pub fn with_presenter(hash: &str, on: bool) -> String {
     let (path, query) = hash.split_once('?').unwrap_or((hash, ""));
     let mut kept: Vec<&str> = query
         .split('&')
-        .filter(|kv| !kv.is_empty() && kv.split('=').next() != Some("presenter"))
+        .filter(|kv| {
+            // Decoded, as the link is read (`pres%65nter=0` stayed beside
+            // the `presenter=1` written, and was read first).
+            !kv.is_empty()
+                && percent_decode(kv.split('=').next().unwrap_or_default()) != "presenter"
+        })
         .collect();
     if on {
         kept.push("presenter=1");
@@ -746,6 +757,11 @@ mod tests {
                 "This link gives presenter 2 times; the first was read."
             ]
         );
+        // A setting with no name is said so, not quoted as ''.
+        assert_eq!(
+            ignored("#/lessons/littles-law?=1"),
+            ["This link has a setting with no name, which was ignored."]
+        );
         // Echoed safely.
         assert_eq!(
             ignored("#/lessons/littles-law?%3Cb%3E=1"),
@@ -790,6 +806,11 @@ mod tests {
         assert_eq!(
             with_presenter("#/lessons/littles-law?presenter=1", false),
             "#/lessons/littles-law"
+        );
+        // An encoded name is the same name, replaced as the plain one is.
+        assert_eq!(
+            with_presenter("#/lessons/littles-law?pres%65nter=0", true),
+            "#/lessons/littles-law?presenter=1"
         );
         assert_eq!(presenter_value("true"), Some(true));
         assert_eq!(presenter_value("on"), Some(true));

@@ -699,11 +699,14 @@ fn read_number(input: &str) -> Option<Reading> {
 }
 
 /// Whether what follows a number is more of a number or of a sum, not a
-/// unit: a digit ("7 1/2"), a power or a sign, or an
+/// unit: a digit ("7 1/2"), a power or a sign, with no letter after it
+/// ("400 1/s" is a unit the checker does not read, and says so), or an
 /// exponent's `e` without its digits ("1e").
 fn more_number(rest: &str) -> bool {
     let t = rest.trim_start();
-    t.starts_with(|c: char| c.is_ascii_digit() || "^+*=".contains(c)) || t.eq_ignore_ascii_case("e")
+    (t.starts_with(|c: char| c.is_ascii_digit() || "^+*=".contains(c))
+        && !t.contains(char::is_alphabetic))
+        || t.eq_ignore_ascii_case("e")
 }
 
 /// Check `input` against `expected` (in `unit`), with relative `tolerance`.
@@ -1617,7 +1620,12 @@ mod tests {
                 "{typed}"
             );
         }
-        // A unit after the number is still read as one.
+        // A unit after the number is still read as one, and one that
+        // starts with a digit is still a unit it does not read.
+        assert!(matches!(
+            check("400 1/s", 400.0, Unit::Rps, 0.01),
+            Verdict::WrongUnit { .. }
+        ));
         assert_eq!(
             check("40 (about)", 40.0, Unit::Threads, 0.01),
             Verdict::Correct

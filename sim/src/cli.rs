@@ -607,6 +607,8 @@ fn scenario_from(
     read_file: &dyn Fn(&str) -> Result<String, String>,
 ) -> Result<Scenario, String> {
     let mut file_sets_duration = false;
+    // The fields the file names, for a rule broken where it set neither.
+    let mut file_fields: Vec<String> = Vec::new();
     // The file's path as shown, for a whole-scenario error no flag caused.
     let mut file_shown: Option<String> = None;
     let mut s = if let Some(typed) = given(m, "preset") {
@@ -644,6 +646,11 @@ fn scenario_from(
         file_sets_duration = inner
             .or(value.as_ref())
             .is_some_and(|v| v.get("duration_s").is_some_and(|d| !d.is_null()));
+        file_fields = inner
+            .or(value.as_ref())
+            .and_then(serde_json::Value::as_object)
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
         let text = inner.map_or(text, |v| v.to_string());
         // Each field checked here, the scenario as a whole once the flags
         // are on it: a flag may mend what the file has (a stack used above
@@ -678,13 +685,13 @@ fn scenario_from(
     if let Some(e) = s.validate().first() {
         // Named by the flag that set the field, or else by the file.
         return Err(match &file_shown {
-            Some(file) if given(m, &e.field).is_none() => {
+            Some(file) if given(m, &e.field).is_none() && file_fields.contains(&e.field) => {
                 format!("--scenario {file}: {}: {}", e.field, e.message)
             }
             // A field no flag gave broke a rule with one that did: said
             // so, or `--stack-reserved-kb 50` blamed --stack-used-kb as if
             // it had been typed.
-            None if given(m, &e.field).is_none() => format!(
+            _ if given(m, &e.field).is_none() => format!(
                 "--{} (not given: {}): {}",
                 kebab(&e.field),
                 if given(m, "preset").is_some() {
@@ -774,13 +781,20 @@ pub fn parse_or_help(
         Ok(m) => m,
         // `tellers --version extra`: clap prints the version and drops
         // the rest, which was then read as nothing.
-        Err(e) if e.kind() == ErrorKind::DisplayVersion && args.len() > 1 => {
+        Err(e)
+            if e.kind() == ErrorKind::DisplayVersion
+                && args
+                    .iter()
+                    .any(|a| !matches!(a.as_str(), "--version" | "-V")) =>
+        {
             let extra = args
                 .iter()
-                .find(|a| !matches!(a.as_str(), "--version" | "-V"));
+                .find(|a| !matches!(a.as_str(), "--version" | "-V"))
+                .map(String::as_str)
+                .unwrap_or_default();
             return Err(Outcome::Message(format!(
                 "--version takes nothing else; leave out '{}'",
-                crate::fields::clip(extra.map(String::as_str).unwrap_or_default())
+                crate::fields::clip(extra)
             )));
         }
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
@@ -1170,6 +1184,39 @@ mod tests {
         assert!(run("simulate --preset mm1 --stack-reserved-kb 50")
             .unwrap_err()
             .starts_with("--stack-used-kb (not given: the preset's value): "));
+        // A file that does not set it either does not take the blame.
+        let e = parse(
+            &[
+                "simulate",
+                "--scenario",
+                "f.json",
+                "--stack-reserved-kb",
+                "50",
+            ]
+            .map(String::from),
+            &|_| Ok(r#"{"duration_s": 1}"#.to_owned()),
+        )
+        .unwrap_err();
+        assert!(
+            e.starts_with("--stack-used-kb (not given: its default): "),
+            "{e}"
+        );
+        let e = parse(
+            &[
+                "simulate",
+                "--scenario",
+                "f.json",
+                "--stack-reserved-kb",
+                "50",
+            ]
+            .map(String::from),
+            &|_| Ok(r#"{"stack_used_kb": 80}"#.to_owned()),
+        )
+        .unwrap_err();
+        assert!(
+            e.starts_with("--scenario f.json: stack_used_kb: 80 KB is more"),
+            "{e}"
+        );
         // Both given: the flag is named as before.
         assert!(run("simulate --stack-reserved-kb 50 --stack-used-kb 60")
             .unwrap_err()
@@ -1531,6 +1578,8 @@ mod tests {
             run("--version extra").unwrap_err(),
             "--version takes nothing else; leave out 'extra'"
         );
+        // Twice is still the version (it said "leave out ''").
+        assert!(matches!(run("-V --version"), Err(v) if v.starts_with("tellers ")));
         let none = |_: &str| -> Result<String, String> { Err("no files".into()) };
         assert!(matches!(
             parse_or_help(&["--version".to_owned()], &none),

@@ -746,9 +746,9 @@ impl<S: Default, U> Field<S, U> {
             },
             (Kind::Real { .. }, J::Number(n)) => n.as_f64().map(Value::Real).ok_or_else(wrong),
             (Kind::Switch, J::Bool(b)) => Ok(Value::Switch(*b)),
-            // 1 and 0, as a flag or a link's "1" is read.
-            (Kind::Switch, J::Number(n)) if matches!(n.as_u64(), Some(0 | 1)) => {
-                Ok(Value::Switch(n.as_u64() == Some(1)))
+            // 1 and 0 (1.0 too), as a flag or a link's "1" is read.
+            (Kind::Switch, J::Number(n)) if matches!(n.as_f64(), Some(x) if x == 0.0 || x == 1.0) => {
+                Ok(Value::Switch(n.as_f64() == Some(1.0)))
             }
             _ => Err(wrong()),
         };
@@ -1125,6 +1125,10 @@ mod tests {
         assert_eq!(
             f.from_json(&serde_json::json!(0)),
             Ok(super::Value::Switch(false))
+        );
+        assert_eq!(
+            f.from_json(&serde_json::json!(1.0)),
+            Ok(super::Value::Switch(true))
         );
         assert_eq!(
             f.from_json(&serde_json::json!(2)),
