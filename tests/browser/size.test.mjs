@@ -235,13 +235,19 @@ import { DIST } from './harness.mjs';
  * code in the key's box, an empty or too large progress file, -0, a
  * link's speed and presenter said as the fields are), +0.5 KB: the app
  * 466.6 KB. Budget 468 (a step under about 1 KB is within the build's
- * layout noise, above).
+ * layout noise, above). The next session (6 Dec): a bad-input review's
+ * last fixes (choices and switches in any case, the schedule cells' and
+ * seed box's notes, a lesson link's ignored names, link keys decoded,
+ * the checker's sums that are not units, the CLI's completions, version,
+ * bench count and rule messages, a class code a symbol short on the
+ * results page) and a review of them: +1.2 KB, measured at three of its
+ * commits (467.7, 467.7, 467.9): the app 467.9 KB. Budget 469.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 468;
+const BUDGET_KB = 469;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
