@@ -1185,34 +1185,19 @@ mod tests {
             .unwrap_err()
             .starts_with("--stack-used-kb (not given: the preset's value): "));
         // A file that does not set it either does not take the blame.
-        let e = parse(
-            &[
-                "simulate",
-                "--scenario",
-                "f.json",
-                "--stack-reserved-kb",
-                "50",
-            ]
-            .map(String::from),
-            &|_| Ok(r#"{"duration_s": 1}"#.to_owned()),
-        )
-        .unwrap_err();
+        let reserve_50_with = |file: &str| {
+            let args = "simulate --scenario f.json --stack-reserved-kb 50"
+                .split(' ')
+                .map(String::from)
+                .collect::<Vec<_>>();
+            parse(&args, &|_| Ok(file.to_owned())).unwrap_err()
+        };
+        let e = reserve_50_with(r#"{"duration_s": 1}"#);
         assert!(
             e.starts_with("--stack-used-kb (not given: its default): "),
             "{e}"
         );
-        let e = parse(
-            &[
-                "simulate",
-                "--scenario",
-                "f.json",
-                "--stack-reserved-kb",
-                "50",
-            ]
-            .map(String::from),
-            &|_| Ok(r#"{"stack_used_kb": 80}"#.to_owned()),
-        )
-        .unwrap_err();
+        let e = reserve_50_with(r#"{"stack_used_kb": 80}"#);
         assert!(
             e.starts_with("--scenario f.json: stack_used_kb: 80 KB is more"),
             "{e}"
