@@ -505,7 +505,8 @@ impl Exercise {
 pub fn scenario_from_fields(
     obj: serde_json::Map<String, serde_json::Value>,
 ) -> Result<Scenario, String> {
-    let s: Scenario = tellers_sim::fields::read_object(tellers_sim::scenario::FIELDS, &obj)?;
+    let s: Scenario = tellers_sim::fields::read_object(tellers_sim::scenario::FIELDS, &obj)
+        .map_err(|e| e.to_string())?;
     match s.validate().first() {
         Some(e) => Err(e.to_string()),
         None => Ok(s),

@@ -217,6 +217,46 @@ impl<S, U> fmt::Debug for Field<S, U> {
     }
 }
 
+/// Why a JSON object or text did not read as a scenario: the field whose
+/// value is wrong, if one is, and what is wrong and allowed. Shown as
+/// `field: message`, or the message alone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadError {
+    /// The field whose value did not read (`None`: the JSON itself, or a
+    /// key that is no field).
+    pub field: Option<&'static str>,
+    /// What is wrong, and what is allowed.
+    pub message: String,
+}
+
+impl ReadError {
+    fn of(field: &'static str, message: String) -> Self {
+        ReadError {
+            field: Some(field),
+            message,
+        }
+    }
+}
+
+impl From<String> for ReadError {
+    /// A message that names no field.
+    fn from(message: String) -> Self {
+        ReadError {
+            field: None,
+            message,
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.field {
+            Some(name) => write!(f, "{name}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
 /// A scenario from a JSON object of fields laid over the defaults, by the
 /// table: what the JSON reader of a scenario file, a lesson's sim block and
 /// a check-it scenario share. Each key must be a field; each value must have
@@ -225,17 +265,19 @@ impl<S, U> fmt::Debug for Field<S, U> {
 pub fn read_object<S: Default, U>(
     fields: &[Field<S, U>],
     obj: &serde_json::Map<String, serde_json::Value>,
-) -> Result<S, String> {
+) -> Result<S, ReadError> {
     let mut s = S::default();
     for (key, v) in obj {
         let f = field_of_key(fields, key)?;
-        let value = f.from_json(v).map_err(|e| format!("{}: {e}", f.name))?;
+        let value = f.from_json(v).map_err(|e| ReadError::of(f.name, e))?;
         if !(f.set)(&mut s, value) {
-            return Err(format!(
-                "{}: {} is not allowed; allowed {}",
+            return Err(ReadError::of(
                 f.name,
-                clip(&v.to_string()),
-                f.allowed()
+                format!(
+                    "{} is not allowed; allowed {}",
+                    clip(&v.to_string()),
+                    f.allowed()
+                ),
             ));
         }
     }
@@ -267,7 +309,7 @@ fn field_of_key<'a, S, U>(fields: &'a [Field<S, U>], key: &str) -> Result<&'a Fi
 /// float holds (`1e400`) is refused by serde before the table sees it;
 /// it is named here by the field whose value it is, with what the field
 /// allows, as any other value of the wrong kind is.
-pub fn read_text<S: Default, U>(fields: &[Field<S, U>], text: &str) -> Result<S, String> {
+pub fn read_text<S: Default, U>(fields: &[Field<S, U>], text: &str) -> Result<S, ReadError> {
     let failed = std::cell::Cell::new(None);
     let mut de = serde_json::Deserializer::from_str(text);
     let read = serde::Deserializer::deserialize_map(
@@ -283,13 +325,14 @@ pub fn read_text<S: Default, U>(fields: &[Field<S, U>], text: &str) -> Result<S,
         Err(e) if e.to_string().starts_with("number out of range") => Err(match failed.take() {
             Some(key) => {
                 let f = field_of_key(fields, &key)?;
-                format!("{}: {}", f.name, f.out_of_range_unshown())
+                ReadError::of(f.name, f.out_of_range_unshown())
             }
             None => format!(
                 "the number at line {}, column {} is too large for any field",
                 e.line(),
                 e.column()
-            ),
+            )
+            .into(),
         }),
         // serde's words end "at line 1 column 30"; the place is said once,
         // and a slip in the JSON itself says what a file should be.
@@ -305,7 +348,8 @@ pub fn read_text<S: Default, U>(fields: &[Field<S, U>], text: &str) -> Result<S,
                     e.column()
                 ),
                 _ => what.to_owned(),
-            })
+            }
+            .into())
         }
     }
 }
@@ -1159,6 +1203,25 @@ mod tests {
             e.starts_with("'fibers' is not a choice; allowed one of thread-per-request, "),
             "{e}"
         );
+    }
+
+    /// A reader's error carries the field it is about apart from its
+    /// words, so no caller has to find the field in the text.
+    #[test]
+    fn a_read_error_names_its_field_apart() {
+        use crate::scenario::{Scenario, FIELDS};
+        let e = super::read_text::<Scenario, _>(FIELDS, r#"{"cores": true}"#).unwrap_err();
+        assert_eq!(e.field, Some("cores"));
+        assert!(e.message.starts_with("true is not a whole number"), "{e}");
+        assert!(e.to_string().starts_with("cores: true is not"), "{e}");
+        // A number no float holds, named by its field.
+        let e = super::read_text::<Scenario, _>(FIELDS, r#"{"rps": 1e400}"#).unwrap_err();
+        assert_eq!(e.field, Some("rps"));
+        // A key that is no field, or JSON that is not, names none.
+        let e = super::read_text::<Scenario, _>(FIELDS, r#"{"cores_x": 1}"#).unwrap_err();
+        assert_eq!(e.field, None);
+        let e = super::read_text::<Scenario, _>(FIELDS, "{").unwrap_err();
+        assert_eq!(e.field, None);
     }
 
     /// A count out of range is shown grouped, as its range is

@@ -710,17 +710,16 @@ impl Scenario {
             // is said as a range the validation finds wrong is, by the
             // field; what names no field (JSON's syntax, a key that is no
             // field, a key given twice) is the file's.
-            let by_field = FIELDS.iter().find_map(|f| {
-                let message = err.strip_prefix(f.name)?.strip_prefix(": ")?;
-                Some(FieldError {
-                    field: f.name.into(),
-                    message: message.into(),
-                })
-            });
-            vec![by_field.unwrap_or_else(|| FieldError {
-                field: "scenario".into(),
-                message: format!("not a valid scenario: {err}"),
-            })]
+            vec![match err.field {
+                Some(name) => FieldError {
+                    field: name.into(),
+                    message: err.message,
+                },
+                None => FieldError {
+                    field: "scenario".into(),
+                    message: format!("not a valid scenario: {}", err.message),
+                },
+            }]
         })?;
         let errs = s.field_errors();
         if errs.is_empty() {
