@@ -151,17 +151,6 @@ pub fn try_choice(s: &Scenario, name: &str, value: &str) -> Result<Scenario, Str
     with_box(s, name, value)
 }
 
-/// A number typed in a box: [`tellers_sim::text::ungrouped`], then read;
-/// one too large for any box ("1e400") is out of range, not "not a number".
-pub fn box_number(text: &str) -> Result<f64, String> {
-    use tellers_sim::text::{clip, read_number, NotNumber};
-    let t = tellers_sim::text::ungrouped(text)?;
-    read_number(&t).map_err(|why| match why {
-        NotNumber::TooLarge => format!("'{}' is out of range", clip(&t)),
-        NotNumber::Text => format!("'{}' is not a number", clip(&t)),
-    })
-}
-
 /// What a number box says when its text is not allowed: what is wrong and
 /// what is allowed, or `None` when the text is fine.
 pub fn box_problem(s: &Scenario, name: &str, text: &str) -> Option<String> {
@@ -235,7 +224,10 @@ pub fn edit_row(
         )
     };
     // "-0" is 0 ("from -0 s: times must increase").
-    let v = box_number(text).map_err(|e| format!("step {}: {e}; {allowed}", row + 1))? + 0.0;
+    // Read as every number box reads one (the field table's own reader).
+    let v = tellers_sim::text::typed_number(text)
+        .map_err(|e| format!("step {}: {e}; {allowed}", row + 1))?
+        + 0.0;
     let mut out = rows.to_vec();
     if let Some(r) = out.get_mut(row) {
         if column == 0 {
@@ -640,13 +632,14 @@ mod tests {
 
     #[test]
     fn a_decimal_comma_is_refused_not_read_as_a_bigger_number() {
+        use tellers_sim::text::typed_number;
         let s = Scenario::default();
         // "2,5" meant 2.5 ms; it was read as 25 ms with no word said.
         let e = box_problem(&s, "cpu_ms", "2,5").unwrap();
         assert!(e.contains("'2,5': write decimals with a point"), "{e}");
         assert!(box_problem(&s, "heavy_share", "0,5").is_some());
         assert_eq!(
-            box_number("2,5").unwrap_err(),
+            typed_number("2,5").unwrap_err(),
             tellers_sim::text::ungrouped("2,5").unwrap_err()
         );
         // Commas that group thousands read as before.
@@ -657,13 +650,13 @@ mod tests {
             ("2.5", 2.5),
             ("1e3", 1000.0),
         ] {
-            assert_eq!(box_number(typed), Ok(v), "{typed}");
+            assert_eq!(typed_number(typed), Ok(v), "{typed}");
         }
         for bad in [
             "1,20", "1,2000", ",5", "1,,000", "1.000,5", "1,000,5", "abc,def",
         ] {
-            assert!(box_number(bad).is_err(), "{bad}");
+            assert!(typed_number(bad).is_err(), "{bad}");
         }
-        assert_eq!(box_number("many").unwrap_err(), "'many' is not a number");
+        assert_eq!(typed_number("many").unwrap_err(), "'many' is not a number");
     }
 }

@@ -642,12 +642,12 @@ fn scenario_from(
         // scenario that made it, every field (it was refused on its first
         // figure, "'admitted_rps' is not a scenario field", and 51 names).
         let inner = value.as_ref().and_then(report_scenario);
+        // The scenario the file gives: a report's, or the file itself.
+        let given_scenario = inner.or(value.as_ref());
         // A run length the file sets is kept with --requests, as a flag's is.
-        file_sets_duration = inner
-            .or(value.as_ref())
-            .is_some_and(|v| v.get("duration_s").is_some_and(|d| !d.is_null()));
-        file_fields = inner
-            .or(value.as_ref())
+        file_sets_duration =
+            given_scenario.is_some_and(|v| v.get("duration_s").is_some_and(|d| !d.is_null()));
+        file_fields = given_scenario
             .and_then(serde_json::Value::as_object)
             .map(|o| o.keys().cloned().collect())
             .unwrap_or_default();
@@ -781,23 +781,19 @@ pub fn parse_or_help(
         Ok(m) => m,
         // `tellers --version extra`: clap prints the version and drops
         // the rest, which was then read as nothing.
-        Err(e)
-            if e.kind() == ErrorKind::DisplayVersion
-                && args
-                    .iter()
-                    .any(|a| !matches!(a.as_str(), "--version" | "-V")) =>
-        {
+        Err(e) if e.kind() == ErrorKind::DisplayVersion => {
             let extra = args
                 .iter()
-                .find(|a| !matches!(a.as_str(), "--version" | "-V"))
-                .map(String::as_str)
-                .unwrap_or_default();
-            return Err(Outcome::Message(format!(
-                "--version takes nothing else; leave out '{}'",
-                crate::fields::clip(extra)
-            )));
+                .find(|a| !matches!(a.as_str(), "--version" | "-V"));
+            return Err(match extra {
+                Some(extra) => Outcome::Message(format!(
+                    "--version takes nothing else; leave out '{}'",
+                    crate::fields::clip(extra)
+                )),
+                None => Outcome::Help(e.render().to_string()),
+            });
         }
-        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+        Err(e) if e.kind() == ErrorKind::DisplayHelp => {
             return Err(Outcome::Help(e.render().to_string()))
         }
         Err(e) => {
@@ -945,21 +941,16 @@ pub fn parse_or_help(
 /// not "not a whole number").
 fn bench_requests(v: &str) -> Result<u64, String> {
     const ALLOWED: &str = "allowed 1,000–100,000,000 requests";
-    let t = crate::text::ungrouped(v.trim()).map_err(|e| format!("--requests: {e}; {ALLOWED}"))?;
-    match crate::text::read_number(&t) {
-        Ok(x) if x.fract() == 0.0 && (1_000.0..=100_000_000.0).contains(&x) => Ok(x as u64),
-        Ok(x) if x.fract() == 0.0 => Err(format!(
+    let n = crate::text::typed_whole(v).map_err(|e| format!("--requests: {e}; {ALLOWED}"))?;
+    if (1_000..=100_000_000).contains(&n) {
+        Ok(n)
+    } else {
+        // Quoted as typed, its commas read, as typed_whole quotes it.
+        let typed = crate::text::ungrouped(v).unwrap_or_default();
+        Err(format!(
             "--requests: '{}' is out of range; {ALLOWED}",
-            crate::fields::clip(&t)
-        )),
-        Err(crate::text::NotNumber::TooLarge) => Err(format!(
-            "--requests: '{}' is out of range; {ALLOWED}",
-            crate::fields::clip(&t)
-        )),
-        _ => Err(format!(
-            "--requests: '{}' is not a whole number; {ALLOWED}",
-            crate::fields::clip(&t)
-        )),
+            crate::fields::clip(&typed)
+        ))
     }
 }
 

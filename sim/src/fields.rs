@@ -478,6 +478,17 @@ pub fn kebab(name: &str) -> String {
 const SWITCH_REFUSED: &str =
     "is not true or false; allowed true or false (on/off, yes/no and 1/0 are read too)";
 
+/// What a switch reads a word as: `true`, `on`, `yes`, `1` are on, their
+/// opposites off, in any case ("True", "YES" as people type them); `None`
+/// for any other. A link's `presenter` reads the same words.
+pub fn switch_value(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "on" | "yes" | "1" => Some(true),
+        "false" | "off" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
 /// A whole number with its thousands grouped: `18,446,744,073,709,551,615`.
 fn grouped(n: u64) -> String {
     crate::text::group_digits(&n.to_string())
@@ -564,62 +575,13 @@ impl<S: Default, U> Field<S, U> {
             return Ok(Value::Off);
         }
         // "1,000" as the help and the lessons print numbers; "2,5" refused.
-        let grouped;
-        let t = match self.kind {
-            Kind::Int { .. } | Kind::Real { .. } => {
-                grouped = crate::text::ungrouped(t)
-                    .map_err(|e| format!("{e}; allowed {}", self.allowed()))?;
-                grouped.as_str()
-            }
-            _ => t,
-        };
+        let allowed = |e: String| format!("{e}; allowed {}", self.allowed());
         let v = match self.kind {
-            Kind::Int { .. } => {
-                let refused =
-                    |what: &str| format!("'{}' {what}; allowed {}", clip(t), self.allowed());
-                // A minus sign before digits is a whole number below every
-                // count's range ("-0" is 0), not something else.
-                let below_zero = t
-                    .strip_prefix('-')
-                    .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
-                match below_zero {
-                    Some(d) if d.bytes().all(|b| b == b'0') => Value::Int(0),
-                    Some(_) => return Err(refused("is out of range")),
-                    None => match t.parse::<u64>() {
-                        Ok(n) => Value::Int(n),
-                        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
-                            return Err(refused("is out of range"))
-                        }
-                        // "40.0" and "1e3" are whole numbers written as
-                        // decimals, as a file's 40.0 is read; "2.5" is not.
-                        Err(_) => match crate::text::read_number(t) {
-                            Ok(x) if x.fract() == 0.0 && (0.0..u64::MAX as f64).contains(&x) => {
-                                Value::Int(x as u64)
-                            }
-                            Ok(x) if x.fract() == 0.0 => return Err(refused("is out of range")),
-                            Err(crate::text::NotNumber::TooLarge) => {
-                                return Err(refused("is out of range"))
-                            }
-                            _ => return Err(refused("is not a whole number")),
-                        },
-                    },
-                }
-            }
-            Kind::Real { .. } => match crate::text::read_number(t) {
-                Ok(x) => Value::Real(x),
-                Err(why) => {
-                    let what = match why {
-                        crate::text::NotNumber::TooLarge => "is out of range",
-                        crate::text::NotNumber::Text => "is not a number",
-                    };
-                    return Err(format!("'{}' {what}; allowed {}", clip(t), self.allowed()));
-                }
-            },
-            // In any case, as a choice is: "True" and "YES" as people type them.
-            Kind::Switch => match t.to_ascii_lowercase().as_str() {
-                "true" | "on" | "yes" | "1" => Value::Switch(true),
-                "false" | "off" | "no" | "0" => Value::Switch(false),
-                _ => return Err(format!("'{}' {}", clip(t), SWITCH_REFUSED)),
+            Kind::Int { .. } => Value::Int(crate::text::typed_whole(t).map_err(allowed)?),
+            Kind::Real { .. } => Value::Real(crate::text::typed_number(t).map_err(allowed)?),
+            Kind::Switch => match switch_value(t) {
+                Some(on) => Value::Switch(on),
+                None => return Err(format!("'{}' {}", clip(t), SWITCH_REFUSED)),
             },
             // "0" is off, as the field's help says of every optional
             // field; an empty value is refused like an empty number, not

@@ -278,6 +278,49 @@ pub fn read_number(text: &str) -> Result<f64, NotNumber> {
         .ok_or(NotNumber::TooLarge)
 }
 
+/// A number someone typed (a box, a flag, a link, a schedule cell), its
+/// thousands commas read ([`ungrouped`]), or what is wrong, quoting the
+/// text: `'abc' is not a number`, `'1e400' is out of range`, or the
+/// comma's own message. The caller adds what it allows.
+pub fn typed_number(text: &str) -> Result<f64, String> {
+    let t = ungrouped(text)?;
+    read_number(&t).map_err(|why| match why {
+        NotNumber::TooLarge => format!("'{}' is out of range", clip(&t)),
+        NotNumber::Text => format!("'{}' is not a number", clip(&t)),
+    })
+}
+
+/// A whole number someone typed, as [`typed_number`] reads one: `40.0` and
+/// `1e3` are whole, `-0` is 0; below 0 or past `u64` it is out of range
+/// (every count's range starts at 0 or above), else not a whole number.
+pub fn typed_whole(text: &str) -> Result<u64, String> {
+    let t = ungrouped(text)?;
+    let refused = |what: &str| format!("'{}' {what}", clip(&t));
+    // A minus sign before digits is a whole number below every count's
+    // range ("-0" is 0), not something else.
+    let below_zero = t
+        .strip_prefix('-')
+        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    match below_zero {
+        Some(d) if d.bytes().all(|b| b == b'0') => Ok(0),
+        Some(_) => Err(refused("is out of range")),
+        None => match t.parse::<u64>() {
+            Ok(n) => Ok(n),
+            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
+                Err(refused("is out of range"))
+            }
+            // "40.0" and "1e3" are whole numbers written as decimals, as
+            // a file's 40.0 is read; "2.5" is not.
+            Err(_) => match read_number(&t) {
+                Ok(x) if x.fract() == 0.0 && (0.0..u64::MAX as f64).contains(&x) => Ok(x as u64),
+                Ok(x) if x.fract() == 0.0 => Err(refused("is out of range")),
+                Err(NotNumber::TooLarge) => Err(refused("is out of range")),
+                _ => Err(refused("is not a whole number")),
+            },
+        },
+    }
+}
+
 /// A number typed (in a box, a flag, a URL) without its thousands commas ("1,200" →
 /// "1200"), or what is wrong: a comma anywhere else ("2,5" meant as 2.5)
 /// is refused, not read as a bigger number.
