@@ -40,7 +40,7 @@ pub fn read_query(q: &str) -> (Scenario, ViewState, Vec<Notice>) {
     for pair in q.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         // Decoded, as a field's name is (`pres%65nter` is `presenter`).
-        let i = match percent_decode(k).as_str() {
+        let i = match crate::route::query_key(k).as_str() {
             "presenter" => 0,
             "speed" => 1,
             _ => {
@@ -54,9 +54,10 @@ pub fn read_query(q: &str) -> (Scenario, ViewState, Vec<Notice>) {
         }
         // As the scenario's fields say a bad value: what was typed, what
         // is allowed, what is shown instead.
-        let typed = tellers_sim::text::clip(&percent_decode(v));
+        let value = percent_decode(v);
+        let typed = tellers_sim::text::clip(&value);
         if i == 0 {
-            match crate::route::presenter_value(&percent_decode(v)) {
+            match tellers_sim::fields::switch_value(&value) {
                 Some(on) => view.presenter = on,
                 None => {
                     read[0] = false;
@@ -69,7 +70,7 @@ pub fn read_query(q: &str) -> (Scenario, ViewState, Vec<Notice>) {
                 }
             }
         } else {
-            match tellers_sim::text::number(&percent_decode(v)) {
+            match tellers_sim::text::number(&value) {
                 Some(x) if (SPEED_RANGE.0..=SPEED_RANGE.1).contains(&x) => view.speed = x,
                 _ => {
                     read[1] = false;

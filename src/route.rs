@@ -11,6 +11,7 @@
 
 use crate::classroom::{as_class_box_keeps, as_name_box_keeps};
 use leptos::prelude::*;
+use tellers_sim::fields::switch_value;
 use tellers_sim::query::percent_decode;
 
 /// A page of the app.
@@ -227,7 +228,7 @@ pub fn lesson_path(hash: &str) -> LessonPath {
             exercise: parts.next(),
             slug: first,
             presenter: query_param(query, "presenter")
-                .map(|v| presenter_value(&v).ok_or_else(|| v.chars().take(60).collect())),
+                .map(|v| switch_value(&v).ok_or_else(|| v.chars().take(60).collect())),
             ignored: lesson_link_ignored(query),
         },
     }
@@ -243,7 +244,7 @@ pub fn lesson_link_ignored(query: &str) -> Vec<String> {
     let mut presenters = 0;
     let mut nameless = false;
     for kv in query.split('&').filter(|kv| !kv.is_empty()) {
-        let key = percent_decode(kv.split('=').next().unwrap_or_default());
+        let key = query_key(kv);
         if key == "presenter" {
             presenters += 1;
         } else if key.trim().is_empty() {
@@ -288,8 +289,7 @@ pub fn with_presenter(hash: &str, on: bool) -> String {
         .filter(|kv| {
             // Decoded, as the link is read (`pres%65nter=0` stayed beside
             // the `presenter=1` written, and was read first).
-            !kv.is_empty()
-                && percent_decode(kv.split('=').next().unwrap_or_default()) != "presenter"
+            !kv.is_empty() && query_key(kv) != "presenter"
         })
         .collect();
     if on {
@@ -299,17 +299,6 @@ pub fn with_presenter(hash: &str, on: bool) -> String {
         path.to_owned()
     } else {
         format!("{path}?{}", kept.join("&"))
-    }
-}
-
-/// A link's `presenter` value: `1` or `true` on, `0` or `false` off,
-/// `None` for anything else (the playground and the lessons read it alike).
-pub fn presenter_value(v: &str) -> Option<bool> {
-    // In any case, as a switch field is read ("On", "TRUE").
-    match v.trim().to_ascii_lowercase().as_str() {
-        "1" | "true" | "on" | "yes" => Some(true),
-        "0" | "false" | "off" | "no" => Some(false),
-        _ => None,
     }
 }
 
@@ -336,6 +325,12 @@ pub fn lessons_part(hash: &str, last: Option<&LessonPath>) -> LessonPath {
         Some(last) if route_from_hash(hash) != Route::Lessons => last.clone(),
         _ => lesson_path(hash),
     }
+}
+
+/// The name of one setting of a query (`pres%65nter=1` → `presenter`),
+/// decoded: a link's names are compared as read, not as written.
+pub fn query_key(pair: &str) -> String {
+    percent_decode(pair.split('=').next().unwrap_or_default())
 }
 
 /// The value of `name` in a query such as `class=R%2012&lesson=x`, decoded
@@ -812,9 +807,9 @@ mod tests {
             with_presenter("#/lessons/littles-law?pres%65nter=0", true),
             "#/lessons/littles-law?presenter=1"
         );
-        assert_eq!(presenter_value("true"), Some(true));
-        assert_eq!(presenter_value("on"), Some(true));
-        assert_eq!(presenter_value("no"), Some(false));
-        assert_eq!(presenter_value("2"), None);
+        assert_eq!(switch_value("true"), Some(true));
+        assert_eq!(switch_value("on"), Some(true));
+        assert_eq!(switch_value("no"), Some(false));
+        assert_eq!(switch_value("2"), None);
     }
 }
