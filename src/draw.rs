@@ -750,7 +750,7 @@ fn scene_legend(
         (Key::Fill(th.ink), "request in line"),
     ];
     if loops && counts_drawn {
-        legend.push((Key::Count, "event loop: requests running or queued on it"));
+        legend.push((Key::Count, "event loop: requests it holds"));
     }
     if workers {
         legend.push((Key::Outline, "worker thread"));
@@ -1303,18 +1303,12 @@ mod tests {
         };
         assert_eq!(labels(false, false, true).len(), 5);
         let loops = labels(true, false, true);
-        assert_eq!(
-            loops.last(),
-            Some(&"event loop: requests running or queued on it")
-        );
+        assert_eq!(loops.last(), Some(&"event loop: requests it holds"));
         assert_eq!(labels(true, false, false).len(), 5);
         let both = labels(true, true, true);
         assert_eq!(
             both[5..],
-            [
-                "event loop: requests running or queued on it",
-                "worker thread"
-            ]
+            ["event loop: requests it holds", "worker thread"]
         );
     }
 

@@ -5,7 +5,10 @@
 
 use proptest::prelude::*;
 use tellers_sim::schedule::Schedule;
-use tellers_sim::{Accept, Arrivals, Discipline, Dist, Model, Scenario, Simulation, TellerState};
+use tellers_sim::{
+    Accept, Arrivals, Discipline, Dist, Model, Scenario, Simulation, TellerKind, TellerState,
+    SNAPSHOT_TELLERS,
+};
 
 fn scenario() -> impl Strategy<Value = Scenario> {
     let model = prop_oneof![
@@ -158,6 +161,20 @@ proptest! {
                 prop_assert!(snap.tellers_busy <= snap.tellers_alive);
                 let shown_busy = snap.tellers.iter().filter(|t| t.state != TellerState::Idle).count() as u64;
                 prop_assert!(shown_busy <= snap.tellers_busy, "the count covers every teller, not only those shown");
+                // An event loop's count is the requests pinned to it. Loops
+                // that take connections in turn or at random pin every
+                // request as it comes in, so together they count all inside;
+                // the idlest loop leaves its listen line unpinned; with the
+                // shared line none is pinned, and a loop counts what it runs.
+                let loops: Vec<u64> = snap.tellers.iter().filter(|t| t.kind == TellerKind::Loop).map(|t| u64::from(t.load)).collect();
+                if !loops.is_empty() && snap.tellers_alive <= SNAPSHOT_TELLERS as u64 {
+                    let held: u64 = loops.iter().sum();
+                    match s.accept {
+                        Accept::RoundRobin | Accept::Random => prop_assert_eq!(held, snap.inside, "{:?}", snap),
+                        Accept::Idlest => prop_assert!(held <= snap.inside, "{:?}", snap),
+                        Accept::Shared => prop_assert!(loops.iter().all(|&n| n <= 1), "{:?}", snap),
+                    }
+                }
             }
         }
         let r = sim.report();

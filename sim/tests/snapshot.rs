@@ -156,3 +156,38 @@ fn a_step_still_running_counts_in_the_longest_loop_hold() {
     let b = r.loop_block_ms.unwrap();
     assert!(b.p99 > 0.0 && b.max >= b.p99, "{b:?}");
 }
+
+/// An event loop's count in the scene is every request pinned to it, those
+/// waiting off the CPU too: lesson 5's one loop (10 ms steps, 90 ms waits,
+/// 100 evenly spaced requests a second) holds ten at once, as its caption
+/// says, though it runs one step at a time (its count had read 1, with the
+/// other nine only in the back office).
+#[test]
+fn an_event_loop_counts_the_requests_waiting_off_the_cpu_as_its_own() {
+    let s = Scenario {
+        model: Model::EventLoop,
+        cores: 1,
+        loops: 1,
+        cpu_ms: 10.0,
+        cpu_dist: tellers_sim::Dist::Const,
+        wait_ms: 90.0,
+        wait_dist: tellers_sim::Dist::Const,
+        arrivals: tellers_sim::Arrivals::Uniform,
+        rps: 100.0,
+        duration_s: 20.0,
+        ..Scenario::default()
+    };
+    let mut sim = Simulation::new(&s).unwrap();
+    let mut counts = Vec::new();
+    // 199 moments from 1 s on, none on a 10 ms boundary.
+    for k in 0..199u64 {
+        sim.run_until(1_003_000_000 + k * 95_000_000, u64::MAX);
+        let snap = sim.snapshot();
+        let the_loop = snap.tellers[0];
+        assert_eq!(the_loop.kind, tellers_sim::TellerKind::Loop);
+        assert_eq!(u64::from(the_loop.load), snap.inside, "{snap:?}");
+        assert!(snap.waiting >= 8, "most of them wait off the CPU: {snap:?}");
+        counts.push(the_loop.load);
+    }
+    assert!(counts.iter().all(|&n| n == 10), "{counts:?}");
+}

@@ -77,6 +77,10 @@ pub struct Ctx {
     pub rng: Rng,
     /// Whether a request is heavy: a Bernoulli trial with the heavy share.
     pub(super) heavy: Option<Bernoulli>,
+    /// Requests pinned to each event loop, from the moment a loop takes
+    /// them on until they leave: running, queued on it, or waiting off the
+    /// CPU (for the dependency or a worker). Empty without loops.
+    pub(super) loop_held: Vec<u32>,
     pub(super) reqs: Requests,
     pub(super) tellers: Tellers,
     pub(super) cores: Cores,
@@ -248,8 +252,23 @@ impl Ctx {
             self.stats.timed_out += 1;
         }
         self.try_failed(r);
-        self.reqs.remove(r);
+        self.remove(r);
         false
+    }
+
+    /// `r` is pinned to loop `l`: its steps run there until it leaves.
+    pub(super) fn pin_to_loop(&mut self, r: ReqId, l: u32) {
+        self.reqs.get_mut(r).owner = Owner::Loop(l);
+        self.loop_held[l as usize] += 1;
+    }
+
+    /// `r` leaves the server (answered or dropped).
+    #[inline]
+    fn remove(&mut self, r: ReqId) {
+        if let Owner::Loop(l) = self.reqs.get(r).owner {
+            self.loop_held[l as usize] -= 1;
+        }
+        self.reqs.remove(r);
     }
 
     /// The caller of `r` learns its try failed (timed out, shed, dropped),
@@ -462,7 +481,7 @@ impl Ctx {
         } else if let Some(earn) = self.s.retry_budget {
             self.tokens = (self.tokens + earn).min(MAX_TOKENS);
         }
-        self.reqs.remove(r);
+        self.remove(r);
         match (caller, abandoned || late) {
             (Caller::Client(c), false) => self.client_next(c, false),
             (Caller::Conn(c), false) => self.conn_next(c, false),

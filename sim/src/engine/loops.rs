@@ -91,6 +91,7 @@ impl LoopServer {
             first_worker: 0,
             worker_wait: None,
         };
+        ctx.loop_held = vec![0; n as usize];
         for i in 0..n {
             let t = ctx.tellers.spawn(TellerKind::Loop);
             server.loops.push(t);
@@ -206,9 +207,8 @@ impl LoopServer {
                 if self.accept == Accept::Idlest {
                     if let Some(r) = self.listen.pop_front() {
                         self.conns[l as usize] += 1;
-                        let q = ctx.reqs.get_mut(r);
-                        q.owner = Owner::Loop(l);
-                        let caller = q.caller;
+                        ctx.pin_to_loop(r, l);
+                        let caller = ctx.reqs.get(r).caller;
                         ctx.pin_conn(caller, l);
                         self.loop_q[l as usize].push_back(r);
                         continue;
@@ -358,7 +358,7 @@ impl Server for LoopServer {
         let caller = ctx.reqs.get(r).caller;
         // A keep-alive connection's later requests stay on its loop.
         if let (Some(l), false) = (ctx.conn_loop(caller), self.accept == Accept::Shared) {
-            ctx.reqs.get_mut(r).owner = Owner::Loop(l);
+            ctx.pin_to_loop(r, l);
             self.enqueue_step(ctx, r);
             return;
         }
@@ -382,8 +382,10 @@ impl Server for LoopServer {
         if let Owner::Loop(l) = owner {
             self.conns[l as usize] += 1;
             ctx.pin_conn(caller, l);
+            ctx.pin_to_loop(r, l);
+        } else {
+            ctx.reqs.get_mut(r).owner = owner;
         }
-        ctx.reqs.get_mut(r).owner = owner;
         self.enqueue_step(ctx, r);
     }
 
@@ -408,9 +410,15 @@ impl Server for LoopServer {
         }
     }
 
+    /// A loop's requests besides the one it runs: those pinned to it,
+    /// queued or waiting off the CPU (with the shared line, none is pinned).
     fn teller_load(&self, ctx: &Ctx, t: TellerId) -> u32 {
-        match ctx.tellers.get(t).kind {
-            TellerKind::Loop => self.loop_q[self.loop_index(t) as usize].len() as u32,
+        let tl = ctx.tellers.get(t);
+        match tl.kind {
+            TellerKind::Loop if self.accept == Accept::Shared => 0,
+            TellerKind::Loop => {
+                ctx.loop_held[self.loop_index(t) as usize] - u32::from(tl.req.is_some())
+            }
             _ => 0,
         }
     }

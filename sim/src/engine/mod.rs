@@ -120,9 +120,10 @@ pub struct TellerView {
     pub kind: TellerKind,
     /// What it does now.
     pub state: TellerState,
-    /// Requests tied to it: held (thread), running or queued on it (loop: not
-    /// those waiting off the CPU, which the back office shows), or running
-    /// (worker).
+    /// Requests tied to it: held (thread); pinned to it (loop: running,
+    /// queued on it, or waiting off the CPU, which the back office shows
+    /// too; with the loops' one shared line, where no request is pinned,
+    /// only the one it runs); or running (worker).
     pub load: u32,
 }
 
@@ -230,6 +231,7 @@ impl Simulation {
             rng: rng::seeded(s.seed),
             heavy: (s.heavy_share > 0.0)
                 .then(|| Bernoulli::new(s.heavy_share).expect("validated: 0–1")),
+            loop_held: Vec::new(),
             now: 0,
             queue: EventQueue::new(),
             reqs: Requests::default(),
