@@ -719,8 +719,52 @@ fn heading(ctx: &Pen, th: &Theme, lay: &SceneLayout, area: &Area, title: &str, s
 /// Space between the tellers' squares, CSS px.
 const TELLER_GAP: f64 = 4.0;
 
+/// The tellers' heading's second line: how many are busy and, beside
+/// workers (`worker_line` given), how many requests wait for one.
+fn tellers_detail(busy: u64, worker_line: Option<u64>) -> String {
+    let busy = format!("{} busy", fmt_count(busy as f64));
+    match worker_line {
+        Some(n) => format!("{busy}; {} for a worker", wait_count(n)),
+        None => busy,
+    }
+}
+
+/// "1 waits", "17 wait".
+fn wait_count(n: u64) -> String {
+    format!(
+        "{} {}",
+        fmt_count(n as f64),
+        tellers_sim::text::noun(n, "waits", "wait")
+    )
+}
+
+/// A loop's count as it fits its square: in full (`2,413`) if `fits` says
+/// so, else in short (`2.4k`, `24k`, `2.4M`), else nothing.
+fn count_label(n: u64, fits: &dyn Fn(&str) -> bool) -> Option<String> {
+    let full = fmt_count(n as f64);
+    if fits(&full) {
+        return Some(full);
+    }
+    let short = |x: f64, unit: &str| {
+        let text = crate::format::fmt_num(x, usize::from(x < 9.95));
+        format!("{}{unit}", text.strip_suffix(".0").unwrap_or(&text))
+    };
+    let x = n as f64;
+    let brief = if n < 1000 {
+        return None;
+    } else if x < 999_500.0 {
+        short(x / 1e3, "k")
+    } else {
+        short(x / 1e6, "M")
+    };
+    fits(&brief).then_some(brief)
+}
+
 /// The smallest teller square, CSS px, that has room for a loop's count.
 const COUNT_FROM_PX: f64 = 30.0;
+
+/// A loop's count where it does not fit in the section's type.
+const COUNT_SMALL_FONT: &str = "bold 11px system-ui, sans-serif";
 
 /// A legend entry's mark: a colour, or one of the marks drawn on tellers.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -790,7 +834,10 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     // the legend, so a layout without one gives it.
     let area = scene_layout(width, &[], &measure, dep.len()).tellers;
     let n = snap.tellers.len().max(1);
-    let counts_drawn = teller_grid(n, area.w, area.h, TELLER_GAP).0 >= COUNT_FROM_PX;
+    // With the loops' shared line no request is pinned to a loop: a count
+    // would only repeat the loop's colour (1 or 0) beside a full back office.
+    let counts_drawn =
+        snap.loop_counts && teller_grid(n, area.w, area.h, TELLER_GAP).0 >= COUNT_FROM_PX;
     let legend = scene_legend(th, loops, workers, counts_drawn);
     let labels: Vec<&str> = legend.iter().map(|(_, l)| *l).collect();
     let lay = scene_layout(width, &labels, &measure, dep.len());
@@ -835,7 +882,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         &lay,
         &t,
         &format!("Tellers: {} {noun}", fmt_count(snap.tellers_alive as f64)),
-        &format!("{} taken", fmt_count(snap.tellers_busy as f64)),
+        &tellers_detail(snap.tellers_busy, workers.then_some(snap.worker_line)),
     );
     let gap = TELLER_GAP;
     let (size, cols, fit) = teller_grid(n, t.w, t.h, gap);
@@ -849,19 +896,31 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
             ctx.set_line_width(2.0);
             ctx.stroke_rect(x + 1.0, y + 1.0, size - 2.0, size - 2.0);
         }
-        if tl.kind == TellerKind::Loop && size >= COUNT_FROM_PX {
+        if tl.kind == TellerKind::Loop && counts_drawn {
             let ink = if tl.state == TellerState::Idle {
                 th.ink
             } else {
                 "#1b2430"
             };
-            let count = fmt_count(tl.load as f64);
+            // In the section's type if it fits, else in a smaller one.
+            let label = [f.strong, COUNT_SMALL_FONT].into_iter().find_map(|font| {
+                ctx.ctx.set_font(font);
+                let fits = |s: &str| {
+                    ctx.ctx
+                        .measure_text(s)
+                        .map_or(true, |m| m.width() <= size - 4.0)
+                };
+                count_label(u64::from(tl.load), &fits).map(|c| (c, font))
+            });
+            let Some((count, font)) = label else {
+                continue;
+            };
             text(
                 &ctx,
                 &count,
                 x + size / 2.0,
                 y + size / 2.0,
-                f.strong,
+                font,
                 ink,
                 "center",
             );
@@ -1309,6 +1368,37 @@ mod tests {
         assert_eq!(
             both[5..],
             ["event loop: requests it holds", "worker thread"]
+        );
+    }
+
+    /// A loop holds many requests when the line grows: its count is
+    /// written short where it does not fit its square ("2,413" ran into its
+    /// neighbours' counts with 40 loops on a laptop), and left out where
+    /// even that does not fit.
+    #[test]
+    fn a_loops_count_is_written_short_where_it_does_not_fit() {
+        let up_to = |chars: usize| move |s: &str| s.chars().count() <= chars;
+        assert_eq!(count_label(10, &up_to(3)).as_deref(), Some("10"));
+        assert_eq!(count_label(2413, &up_to(5)).as_deref(), Some("2,413"));
+        assert_eq!(count_label(2413, &up_to(4)).as_deref(), Some("2.4k"));
+        assert_eq!(count_label(9960, &up_to(4)).as_deref(), Some("10k"));
+        assert_eq!(count_label(24_130, &up_to(4)).as_deref(), Some("24k"));
+        assert_eq!(count_label(999_600, &up_to(4)).as_deref(), Some("1M"));
+        assert_eq!(count_label(2_400_000, &up_to(4)).as_deref(), Some("2.4M"));
+        assert_eq!(count_label(2413, &up_to(3)), None);
+        assert_eq!(count_label(999, &up_to(2)), None);
+    }
+
+    /// Beside workers, the tellers' heading says how many requests wait
+    /// for one: the scene showed them nowhere (a loop read 19 beside an
+    /// empty line and back office, 18 waiting for the one worker).
+    #[test]
+    fn the_tellers_heading_counts_the_busy_and_the_wait_for_a_worker() {
+        assert_eq!(tellers_detail(3, None), "3 busy");
+        assert_eq!(tellers_detail(2, Some(1)), "2 busy; 1 waits for a worker");
+        assert_eq!(
+            tellers_detail(5, Some(1234)),
+            "5 busy; 1,234 wait for a worker"
         );
     }
 

@@ -269,8 +269,17 @@ pub fn curve_approx_note(points_th: &Theory, th: &Theory) -> Option<String> {
 /// The tellers scene in words, for screen readers (and tests): "1 request
 /// in line, 0 waiting off the CPU, 1 of 4 cores busy, 20 tellers, …".
 pub fn tellers_summary(s: &Snapshot) -> String {
+    let workers = s
+        .tellers
+        .iter()
+        .any(|t| t.kind == tellers_sim::TellerKind::Worker);
+    let for_worker = if workers {
+        format!(", {} waiting for a worker", fmt_count(s.worker_line as f64))
+    } else {
+        String::new()
+    };
     let text = format!(
-        "{} in line, {} waiting off the CPU, {} of {} busy, {}, {} finished, {} refused, {} timed out.",
+        "{} in line{for_worker}, {} waiting off the CPU, {} of {} busy, {}, {} finished, {} refused, {} timed out.",
         plural(s.line, "request"),
         fmt_count(s.waiting as f64),
         fmt_count(f64::from(s.busy_cores)),
@@ -1770,6 +1779,22 @@ mod tests {
             ..Snapshot::default()
         };
         assert!(tellers_summary(&many).starts_with("7,238 requests in line"));
+        let worker = tellers_sim::TellerView {
+            kind: tellers_sim::TellerKind::Worker,
+            state: tellers_sim::TellerState::OnCore,
+            load: 0,
+        };
+        let offload = Snapshot {
+            worker_line: 17,
+            tellers: vec![worker],
+            ..many.clone()
+        };
+        assert!(
+            tellers_summary(&offload)
+                .starts_with("7,238 requests in line, 17 waiting for a worker, 0 waiting off"),
+            "{}",
+            tellers_summary(&offload)
+        );
         let pool = Snapshot {
             dep: Some(DepView {
                 pool: Some(10),

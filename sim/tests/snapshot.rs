@@ -191,3 +191,23 @@ fn an_event_loop_counts_the_requests_waiting_off_the_cpu_as_its_own() {
     }
     assert!(counts.iter().all(|&n| n == 10), "{counts:?}");
 }
+
+/// Requests waiting for a worker are counted for the scene: with one
+/// worker behind a loop, most of the loop's requests wait for it, neither
+/// in the line nor off the CPU (the scene showed them nowhere).
+#[test]
+fn the_wait_for_a_worker_is_counted() {
+    let s = tellers_sim::presets::preset("one-worker-limit").unwrap();
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_until(20_000_000_000, u64::MAX);
+    let snap = sim.snapshot();
+    assert!(snap.loop_counts);
+    assert!(snap.worker_line >= 5, "{snap:?}");
+    let held: u64 = snap
+        .tellers
+        .iter()
+        .filter(|t| t.kind == tellers_sim::TellerKind::Loop)
+        .map(|t| u64::from(t.load))
+        .sum();
+    assert!(held >= snap.worker_line + snap.waiting, "{snap:?}");
+}

@@ -62,6 +62,11 @@ pub trait Server {
     fn worker_wait(&self) -> Option<&Histogram> {
         None
     }
+    /// Steps waiting for a free worker thread, in every pool; 0 without
+    /// workers.
+    fn worker_line(&self) -> u64 {
+        0
+    }
 }
 
 /// The shared machinery every server works with: the clock, the queue, the

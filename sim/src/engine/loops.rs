@@ -434,4 +434,8 @@ impl Server for LoopServer {
     fn worker_wait(&self) -> Option<&Histogram> {
         self.worker_wait.as_deref()
     }
+
+    fn worker_line(&self) -> u64 {
+        self.pools.iter().map(|p| p.queue.len() as u64).sum()
+    }
 }

@@ -35,7 +35,7 @@ mod threads;
 use crate::histogram::Histogram;
 use crate::report::{Latency, LoopBlock, QueueWait, Report, StoppedBy};
 use crate::rng;
-use crate::scenario::{Arrivals, FieldError, Model, Scenario};
+use crate::scenario::{Accept, Arrivals, FieldError, Model, Scenario};
 use cores::{Cores, TellerId, Tellers};
 use ctx::ms;
 use dependency::{Dependency, Slab};
@@ -111,6 +111,9 @@ impl Server for AnyServer {
     fn worker_wait(&self) -> Option<&Histogram> {
         each!(self, s => s.worker_wait())
     }
+    fn worker_line(&self) -> u64 {
+        each!(self, s => s.worker_line())
+    }
 }
 
 /// A teller as the animation shows it.
@@ -139,6 +142,12 @@ pub struct Snapshot {
     pub line: u64,
     /// Requests waiting off the CPU (the back office).
     pub waiting: u64,
+    /// Steps waiting for a free worker thread (event loops with workers).
+    pub worker_line: u64,
+    /// Whether each event loop's `load` counts the requests pinned to it.
+    /// False without loops, and with the loops' one shared line, which
+    /// pins none: there a loop holds only the request it runs.
+    pub loop_counts: bool,
     /// Requests inside.
     pub inside: u64,
     /// Busy cores.
@@ -753,6 +762,9 @@ impl Simulation {
             t_s: c.now as f64 / 1e9,
             line: c.stats.line_len,
             waiting: c.stats.waiting,
+            worker_line: self.server.worker_line(),
+            loop_counts: matches!(c.s.model, Model::EventLoop | Model::EventLoopWorkers)
+                && c.s.accept != Accept::Shared,
             inside: c.stats.inside,
             busy_cores: c.cores.busy,
             cores: c.s.cores,
