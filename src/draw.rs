@@ -32,6 +32,7 @@ use crate::charts::{
 };
 use crate::figures::dep_lines;
 use crate::format::fmt_count;
+use tellers_sim::text::plural;
 use tellers_sim::{Snapshot, TellerKind, TellerState};
 
 /// Colours that follow the light or dark scheme.
@@ -719,6 +720,23 @@ fn heading(ctx: &Pen, th: &Theme, lay: &SceneLayout, area: &Area, title: &str, s
 /// Space between the tellers' squares, CSS px.
 const TELLER_GAP: f64 = 4.0;
 
+/// Who the tellers are: "20 threads", "4 event loops", "1 loop and 5
+/// workers" (it said "6 loops and workers").
+fn tellers_named(snap: &Snapshot) -> String {
+    let (alive, loops) = (snap.tellers_alive, snap.loops);
+    if loops == 0 {
+        plural(alive, "thread")
+    } else if alive > loops {
+        format!(
+            "{} and {}",
+            plural(loops, "loop"),
+            plural(alive - loops, "worker")
+        )
+    } else {
+        plural(loops, "event loop")
+    }
+}
+
 /// The tellers' heading's second line: how many are busy and, beside
 /// workers (`worker_line` given), how many requests wait for one.
 fn tellers_detail(busy: u64, worker_line: Option<u64>) -> String {
@@ -822,12 +840,9 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         raw.measure_text(s)
             .map_or(s.len() as f64 * 9.0, |m| m.width())
     };
-    // Loops come first; workers only beside loops.
-    let loops = snap
-        .tellers
-        .first()
-        .is_some_and(|t| t.kind == TellerKind::Loop);
-    let workers = loops && snap.tellers.iter().any(|t| t.kind == TellerKind::Worker);
+    // Workers only beside loops.
+    let loops = snap.loops > 0;
+    let workers = loops && snap.tellers_alive > snap.loops;
     let dep = snap.dep.as_ref().map(dep_lines).unwrap_or_default();
     // The legend names the loops' counts only where they are drawn, which
     // the grid's square size decides; the tellers' area does not depend on
@@ -869,19 +884,12 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
 
     // The tellers.
     let t = lay.tellers;
-    let noun = match (loops, workers) {
-        (true, true) => "loops and workers",
-        (true, false) if snap.tellers_alive == 1 => "event loop",
-        (true, false) => "event loops",
-        _ if snap.tellers_alive == 1 => "thread",
-        _ => "threads",
-    };
     heading(
         &ctx,
         th,
         &lay,
         &t,
-        &format!("Tellers: {} {noun}", fmt_count(snap.tellers_alive as f64)),
+        &format!("Tellers: {}", tellers_named(snap)),
         &tellers_detail(snap.tellers_busy, workers.then_some(snap.worker_line)),
     );
     let gap = TELLER_GAP;
@@ -1392,6 +1400,23 @@ mod tests {
     /// Beside workers, the tellers' heading says how many requests wait
     /// for one: the scene showed them nowhere (a loop read 19 beside an
     /// empty line and back office, 18 waiting for the one worker).
+    #[test]
+    fn the_tellers_heading_names_loops_and_workers_apart() {
+        let named = |alive: u64, loops: u64| {
+            tellers_named(&Snapshot {
+                tellers_alive: alive,
+                loops,
+                ..Snapshot::default()
+            })
+        };
+        assert_eq!(named(1, 0), "1 thread");
+        assert_eq!(named(2_000, 0), "2,000 threads");
+        assert_eq!(named(1, 1), "1 event loop");
+        assert_eq!(named(4, 4), "4 event loops");
+        assert_eq!(named(2, 1), "1 loop and 1 worker");
+        assert_eq!(named(64_064, 64), "64 loops and 64,000 workers");
+    }
+
     #[test]
     fn the_tellers_heading_counts_the_busy_and_the_wait_for_a_worker() {
         assert_eq!(tellers_detail(3, None), "3 busy");

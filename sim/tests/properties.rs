@@ -169,6 +169,9 @@ proptest! {
                 let loops: Vec<u64> = snap.tellers.iter().filter(|t| t.kind == TellerKind::Loop).map(|t| u64::from(t.load)).collect();
                 prop_assert!(snap.worker_line <= snap.inside, "{:?}", snap);
                 prop_assert_eq!(snap.loop_counts, !loops.is_empty() && s.accept != Accept::Shared);
+                if snap.tellers_alive <= SNAPSHOT_TELLERS as u64 {
+                    prop_assert_eq!(snap.loops, loops.len() as u64);
+                }
                 if !loops.is_empty() && snap.tellers_alive <= SNAPSHOT_TELLERS as u64 {
                     let held: u64 = loops.iter().sum();
                     match s.accept {

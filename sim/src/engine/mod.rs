@@ -144,6 +144,9 @@ pub struct Snapshot {
     pub waiting: u64,
     /// Steps waiting for a free worker thread (event loops with workers).
     pub worker_line: u64,
+    /// Event loops among the tellers (0 without loops): the rest are
+    /// threads, or beside loops, workers.
+    pub loops: u64,
     /// Whether each event loop's `load` counts the requests pinned to it.
     /// False without loops, and with the loops' one shared line, which
     /// pins none: there a loop holds only the request it runs.
@@ -733,6 +736,7 @@ impl Simulation {
         // million per-loop workers in 100 to 200 ms.
         // (Checked against a walk at 200 moments of every preset.)
         let (alive, busy) = (c.tellers.alive, c.stats.busy_tellers);
+        let looped = matches!(c.s.model, Model::EventLoop | Model::EventLoopWorkers);
         let queued = |t: TellerId| self.server.teller_load(c, t);
         let view = |(i, t): (usize, &cores::Teller)| TellerView {
             kind: t.kind,
@@ -763,8 +767,12 @@ impl Simulation {
             line: c.stats.line_len,
             waiting: c.stats.waiting,
             worker_line: self.server.worker_line(),
-            loop_counts: matches!(c.s.model, Model::EventLoop | Model::EventLoopWorkers)
-                && c.s.accept != Accept::Shared,
+            loops: if looped {
+                u64::from(c.s.loop_count())
+            } else {
+                0
+            },
+            loop_counts: looped && c.s.accept != Accept::Shared,
             inside: c.stats.inside,
             busy_cores: c.cores.busy,
             cores: c.s.cores,
