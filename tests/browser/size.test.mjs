@@ -242,12 +242,18 @@ import { DIST } from './harness.mjs';
  * bench count and rule messages, a class code a symbol short on the
  * results page) and a review of them: +1.2 KB, measured at three of its
  * commits (467.7, 467.7, 467.9): the app 467.9 KB. Budget 469.
+ * The next session (6 Dec), from 467.8 KB as its first build measured,
+ * each commit built and measured: an event loop's count holding the
+ * requests pinned to it, +0.2 KB (468.0); the scene's wait for a worker,
+ * loop counts written short to fit their squares and none beside the
+ * shared line, +0.8 KB (468.8); loops and workers named apart, -0.1 KB:
+ * the app 468.7 KB. Budget 470.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 469;
+const BUDGET_KB = 470;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
