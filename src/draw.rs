@@ -30,9 +30,8 @@ use crate::charts::{
     palette, type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW,
     SIDE_PX, X_LABEL_ROW, X_TICKS_PX,
 };
-use crate::figures::dep_lines;
+use crate::figures::{dep_lines, has_workers, tellers_detail, tellers_named};
 use crate::format::fmt_count;
-use tellers_sim::text::plural;
 use tellers_sim::{Snapshot, TellerKind, TellerState};
 
 /// Colours that follow the light or dark scheme.
@@ -720,62 +719,23 @@ fn heading(ctx: &Pen, th: &Theme, lay: &SceneLayout, area: &Area, title: &str, s
 /// Space between the tellers' squares, CSS px.
 const TELLER_GAP: f64 = 4.0;
 
-/// Who the tellers are: "20 threads", "4 event loops", "1 loop and 5
-/// workers" (it said "6 loops and workers").
-fn tellers_named(snap: &Snapshot) -> String {
-    let (alive, loops) = (snap.tellers_alive, snap.loops);
-    if loops == 0 {
-        plural(alive, "thread")
-    } else if alive > loops {
-        format!(
-            "{} and {}",
-            plural(loops, "loop"),
-            plural(alive - loops, "worker")
-        )
-    } else {
-        plural(loops, "event loop")
-    }
-}
-
-/// The tellers' heading's second line: how many are busy and, beside
-/// workers (`worker_line` given), how many requests wait for one.
-fn tellers_detail(busy: u64, worker_line: Option<u64>) -> String {
-    let busy = format!("{} busy", fmt_count(busy as f64));
-    match worker_line {
-        Some(n) => format!("{busy}; {} for a worker", wait_count(n)),
-        None => busy,
-    }
-}
-
-/// "1 waits", "17 wait".
-fn wait_count(n: u64) -> String {
-    format!(
-        "{} {}",
-        fmt_count(n as f64),
-        tellers_sim::text::noun(n, "waits", "wait")
-    )
-}
-
-/// A loop's count as it fits its square: in full (`2,413`) if `fits` says
-/// so, else in short (`2.4k`, `24k`, `2.4M`), else nothing.
-fn count_label(n: u64, fits: &dyn Fn(&str) -> bool) -> Option<String> {
-    let full = fmt_count(n as f64);
-    if fits(&full) {
-        return Some(full);
-    }
+/// A loop's count in the forms it may take, best first: in full
+/// (`2,413`), then from 1,000 in short (`2.4k`, `24k`, `2.4M`).
+fn count_forms(n: u64) -> Vec<String> {
+    let mut forms = vec![fmt_count(n as f64)];
     let short = |x: f64, unit: &str| {
         let text = crate::format::fmt_num(x, usize::from(x < 9.95));
         format!("{}{unit}", text.strip_suffix(".0").unwrap_or(&text))
     };
     let x = n as f64;
-    let brief = if n < 1000 {
-        return None;
-    } else if x < 999_500.0 {
-        short(x / 1e3, "k")
-    } else {
-        short(x / 1e6, "M")
-    };
-    fits(&brief).then_some(brief)
+    if n >= 1000 {
+        forms.push(if x < 999_500.0 {
+            short(x / 1e3, "k")
+        } else {
+            short(x / 1e6, "M")
+        });
+    }
+    forms
 }
 
 /// The smallest teller square, CSS px, that has room for a loop's count.
@@ -840,19 +800,42 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         raw.measure_text(s)
             .map_or(s.len() as f64 * 9.0, |m| m.width())
     };
-    // Workers only beside loops.
     let loops = snap.loops > 0;
-    let workers = loops && snap.tellers_alive > snap.loops;
+    let workers = has_workers(snap);
     let dep = snap.dep.as_ref().map(dep_lines).unwrap_or_default();
     // The legend names the loops' counts only where they are drawn, which
     // the grid's square size decides; the tellers' area does not depend on
     // the legend, so a layout without one gives it.
     let area = scene_layout(width, &[], &measure, dep.len()).tellers;
     let n = snap.tellers.len().max(1);
-    // With the loops' shared line no request is pinned to a loop: a count
-    // would only repeat the loop's colour (1 or 0) beside a full back office.
-    let counts_drawn =
-        snap.loop_counts && teller_grid(n, area.w, area.h, TELLER_GAP).0 >= COUNT_FROM_PX;
+    // Each loop's count as it fits its square: in full or short, in the
+    // section's type or a smaller one (the grid's square size does not
+    // depend on the legend). With the loops' shared line no request is
+    // pinned to a loop: a count would only repeat the loop's colour (1 or
+    // 0) beside a full back office.
+    let size = teller_grid(n, area.w, area.h, TELLER_GAP).0;
+    let counts: Vec<Option<(String, &'static str)>> = snap
+        .tellers
+        .iter()
+        .map(|tl| {
+            let shown = snap.loop_counts && tl.kind == TellerKind::Loop && size >= COUNT_FROM_PX;
+            let fonts = [scene_fonts(width).strong, COUNT_SMALL_FONT];
+            shown.then(|| {
+                count_forms(u64::from(tl.load))
+                    .into_iter()
+                    .flat_map(|c| fonts.map(|f| (c.clone(), f)))
+                    .find(|(c, font)| {
+                        raw.set_font(font);
+                        raw.measure_text(c)
+                            .map_or(true, |m| m.width() <= size - 4.0)
+                    })
+            })?
+        })
+        .collect();
+    // The legend is measured in the body font (`measure`).
+    raw.set_font(scene_fonts(width).body);
+    // The legend names the counts only where some square shows one.
+    let counts_drawn = counts.iter().any(Option::is_some);
     let legend = scene_legend(th, loops, workers, counts_drawn);
     let labels: Vec<&str> = legend.iter().map(|(_, l)| *l).collect();
     let lay = scene_layout(width, &labels, &measure, dep.len());
@@ -890,7 +873,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         &lay,
         &t,
         &format!("Tellers: {}", tellers_named(snap)),
-        &tellers_detail(snap.tellers_busy, workers.then_some(snap.worker_line)),
+        &tellers_detail(snap),
     );
     let gap = TELLER_GAP;
     let (size, cols, fit) = teller_grid(n, t.w, t.h, gap);
@@ -904,28 +887,15 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
             ctx.set_line_width(2.0);
             ctx.stroke_rect(x + 1.0, y + 1.0, size - 2.0, size - 2.0);
         }
-        if tl.kind == TellerKind::Loop && counts_drawn {
+        if let Some(Some((count, font))) = counts.get(i) {
             let ink = if tl.state == TellerState::Idle {
                 th.ink
             } else {
                 "#1b2430"
             };
-            // In the section's type if it fits, else in a smaller one.
-            let label = [f.strong, COUNT_SMALL_FONT].into_iter().find_map(|font| {
-                ctx.ctx.set_font(font);
-                let fits = |s: &str| {
-                    ctx.ctx
-                        .measure_text(s)
-                        .map_or(true, |m| m.width() <= size - 4.0)
-                };
-                count_label(u64::from(tl.load), &fits).map(|c| (c, font))
-            });
-            let Some((count, font)) = label else {
-                continue;
-            };
             text(
                 &ctx,
-                &count,
+                count,
                 x + size / 2.0,
                 y + size / 2.0,
                 font,
@@ -1380,51 +1350,21 @@ mod tests {
     }
 
     /// A loop holds many requests when the line grows: its count is
-    /// written short where it does not fit its square ("2,413" ran into its
-    /// neighbours' counts with 40 loops on a laptop), and left out where
-    /// even that does not fit.
+    /// written short where the full number does not fit its square
+    /// ("2,413" ran into its neighbours' counts with 40 loops on a laptop).
     #[test]
-    fn a_loops_count_is_written_short_where_it_does_not_fit() {
-        let up_to = |chars: usize| move |s: &str| s.chars().count() <= chars;
-        assert_eq!(count_label(10, &up_to(3)).as_deref(), Some("10"));
-        assert_eq!(count_label(2413, &up_to(5)).as_deref(), Some("2,413"));
-        assert_eq!(count_label(2413, &up_to(4)).as_deref(), Some("2.4k"));
-        assert_eq!(count_label(9960, &up_to(4)).as_deref(), Some("10k"));
-        assert_eq!(count_label(24_130, &up_to(4)).as_deref(), Some("24k"));
-        assert_eq!(count_label(999_600, &up_to(4)).as_deref(), Some("1M"));
-        assert_eq!(count_label(2_400_000, &up_to(4)).as_deref(), Some("2.4M"));
-        assert_eq!(count_label(2413, &up_to(3)), None);
-        assert_eq!(count_label(999, &up_to(2)), None);
-    }
-
-    /// Beside workers, the tellers' heading says how many requests wait
-    /// for one: the scene showed them nowhere (a loop read 19 beside an
-    /// empty line and back office, 18 waiting for the one worker).
-    #[test]
-    fn the_tellers_heading_names_loops_and_workers_apart() {
-        let named = |alive: u64, loops: u64| {
-            tellers_named(&Snapshot {
-                tellers_alive: alive,
-                loops,
-                ..Snapshot::default()
-            })
-        };
-        assert_eq!(named(1, 0), "1 thread");
-        assert_eq!(named(2_000, 0), "2,000 threads");
-        assert_eq!(named(1, 1), "1 event loop");
-        assert_eq!(named(4, 4), "4 event loops");
-        assert_eq!(named(2, 1), "1 loop and 1 worker");
-        assert_eq!(named(64_064, 64), "64 loops and 64,000 workers");
-    }
-
-    #[test]
-    fn the_tellers_heading_counts_the_busy_and_the_wait_for_a_worker() {
-        assert_eq!(tellers_detail(3, None), "3 busy");
-        assert_eq!(tellers_detail(2, Some(1)), "2 busy; 1 waits for a worker");
-        assert_eq!(
-            tellers_detail(5, Some(1234)),
-            "5 busy; 1,234 wait for a worker"
-        );
+    fn a_loops_count_has_a_short_form_from_a_thousand() {
+        let forms = |n: u64| count_forms(n);
+        assert_eq!(forms(10), ["10"]);
+        assert_eq!(forms(999), ["999"]);
+        assert_eq!(forms(1000), ["1,000", "1k"]);
+        assert_eq!(forms(2413), ["2,413", "2.4k"]);
+        assert_eq!(forms(9949), ["9,949", "9.9k"]);
+        assert_eq!(forms(9950), ["9,950", "10k"]);
+        assert_eq!(forms(24_130), ["24,130", "24k"]);
+        assert_eq!(forms(999_499), ["999,499", "999k"]);
+        assert_eq!(forms(999_500), ["999,500", "1M"]);
+        assert_eq!(forms(2_400_000), ["2,400,000", "2.4M"]);
     }
 
     #[test]

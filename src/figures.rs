@@ -4,7 +4,7 @@
 
 use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::report::Report;
-use tellers_sim::text::{decimals_for, plural};
+use tellers_sim::text::{decimals_for, noun, plural};
 use tellers_sim::theory::{Bound, KeepAlive, Theory, Threads};
 use tellers_sim::{Arrivals, DepView, Model, Scenario, Snapshot};
 
@@ -266,14 +266,47 @@ pub fn curve_approx_note(points_th: &Theory, th: &Theory) -> Option<String> {
     )
 }
 
+/// Whether the scene's tellers include workers (beside loops).
+pub fn has_workers(s: &Snapshot) -> bool {
+    s.loops > 0 && s.tellers_alive > s.loops
+}
+
+/// Who the tellers are: "20 threads", "4 event loops", "1 loop and 5
+/// workers" (the scene said "6 loops and workers").
+pub fn tellers_named(s: &Snapshot) -> String {
+    if s.loops == 0 {
+        plural(s.tellers_alive, "thread")
+    } else if has_workers(s) {
+        format!(
+            "{} and {}",
+            plural(s.loops, "loop"),
+            plural(s.tellers_alive - s.loops, "worker")
+        )
+    } else {
+        plural(s.loops, "event loop")
+    }
+}
+
+/// The tellers' heading's second line: how many are busy and, beside
+/// workers, how many requests wait for one ("1 busy; 22 wait for a
+/// worker": they were drawn nowhere).
+pub fn tellers_detail(s: &Snapshot) -> String {
+    let busy = format!("{} busy", fmt_count(s.tellers_busy as f64));
+    if has_workers(s) {
+        format!(
+            "{busy}; {} {} for a worker",
+            fmt_count(s.worker_line as f64),
+            noun(s.worker_line, "waits", "wait")
+        )
+    } else {
+        busy
+    }
+}
+
 /// The tellers scene in words, for screen readers (and tests): "1 request
-/// in line, 0 waiting off the CPU, 1 of 4 cores busy, 20 tellers, …".
+/// in line, 0 waiting off the CPU, 1 of 4 cores busy, 20 threads, …".
 pub fn tellers_summary(s: &Snapshot) -> String {
-    let workers = s
-        .tellers
-        .iter()
-        .any(|t| t.kind == tellers_sim::TellerKind::Worker);
-    let for_worker = if workers {
+    let for_worker = if has_workers(s) {
         format!(", {} waiting for a worker", fmt_count(s.worker_line as f64))
     } else {
         String::new()
@@ -284,7 +317,7 @@ pub fn tellers_summary(s: &Snapshot) -> String {
         fmt_count(s.waiting as f64),
         fmt_count(f64::from(s.busy_cores)),
         plural(u64::from(s.cores), "core"),
-        plural(s.tellers_alive, "teller"),
+        tellers_named(s),
         fmt_count(s.completed as f64),
         fmt_count(s.refused as f64),
         fmt_count(s.timed_out as f64),
@@ -1761,6 +1794,43 @@ mod tests {
     }
 
     #[test]
+    fn the_tellers_heading_names_loops_and_workers_apart() {
+        let named = |alive: u64, loops: u64| {
+            tellers_named(&Snapshot {
+                tellers_alive: alive,
+                loops,
+                ..Snapshot::default()
+            })
+        };
+        assert_eq!(named(1, 0), "1 thread");
+        assert_eq!(named(2_000, 0), "2,000 threads");
+        assert_eq!(named(1, 1), "1 event loop");
+        assert_eq!(named(4, 4), "4 event loops");
+        assert_eq!(named(2, 1), "1 loop and 1 worker");
+        assert_eq!(named(64_064, 64), "64 loops and 64,000 workers");
+    }
+
+    /// Beside workers, the tellers' heading says how many requests wait
+    /// for one: the scene showed them nowhere (a loop read 23 beside an
+    /// empty line and back office, 22 waiting for the one worker).
+    #[test]
+    fn the_tellers_heading_counts_the_busy_and_the_wait_for_a_worker() {
+        let detail = |busy: u64, loops: u64, worker_line: u64| {
+            tellers_detail(&Snapshot {
+                tellers_busy: busy,
+                tellers_alive: 6,
+                loops,
+                worker_line,
+                ..Snapshot::default()
+            })
+        };
+        assert_eq!(detail(3, 0, 0), "3 busy");
+        assert_eq!(detail(3, 6, 0), "3 busy");
+        assert_eq!(detail(2, 1, 1), "2 busy; 1 waits for a worker");
+        assert_eq!(detail(5, 1, 1234), "5 busy; 1,234 wait for a worker");
+    }
+
+    #[test]
     fn the_scene_in_words_counts_one_as_one() {
         let one = Snapshot {
             line: 1,
@@ -1771,7 +1841,7 @@ mod tests {
         };
         let text = tellers_summary(&one);
         assert!(text.starts_with("1 request in line,"), "{text}");
-        assert!(text.contains("1 of 1 core busy, 1 teller,"), "{text}");
+        assert!(text.contains("1 of 1 core busy, 1 thread,"), "{text}");
         let many = Snapshot {
             line: 7238,
             cores: 4,
@@ -1779,22 +1849,17 @@ mod tests {
             ..Snapshot::default()
         };
         assert!(tellers_summary(&many).starts_with("7,238 requests in line"));
-        let worker = tellers_sim::TellerView {
-            kind: tellers_sim::TellerKind::Worker,
-            state: tellers_sim::TellerState::OnCore,
-            load: 0,
-        };
         let offload = Snapshot {
             worker_line: 17,
-            tellers: vec![worker],
+            loops: 4,
             ..many.clone()
         };
+        let text = tellers_summary(&offload);
         assert!(
-            tellers_summary(&offload)
-                .starts_with("7,238 requests in line, 17 waiting for a worker, 0 waiting off"),
-            "{}",
-            tellers_summary(&offload)
+            text.starts_with("7,238 requests in line, 17 waiting for a worker, 0 waiting off"),
+            "{text}"
         );
+        assert!(text.contains(", 4 loops and 16 workers,"), "{text}");
         let pool = Snapshot {
             dep: Some(DepView {
                 pool: Some(10),

@@ -123,15 +123,15 @@ export async function approximateTheorySaysWhyWhereItIsShown({ page, open, scree
 export async function smallSlipsAreGone({ page, open }) {
   await page.setViewportSize(LAPTOP);
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  // One thread, one core: "1 teller", "1 thread", never "1 tellers".
+  // One thread, one core: "1 thread", never "1 threads".
   await open('#/playground?threads=1&cores=1&rps=20');
   const summary = byTestId(page, 'tellers-summary');
   for (let i = 0; i < 30; i += 1) {
     await byTestId(page, 'step').click();
     const text = await summary.textContent();
-    assert.doesNotMatch(text, /\b1 (requests|tellers|cores)\b/, text);
+    assert.doesNotMatch(text, /\b1 (requests|threads|cores)\b/, text);
   }
-  assert.match(await summary.textContent(), /, 1 teller,/);
+  assert.match(await summary.textContent(), /, 1 thread,/);
   assert.match(await byTestId(page, 'fig-memory').locator('td').nth(1).textContent(), /^1 thread ×/);
   // The speed slider stops at round speeds: never "3.16×".
   const speed = page.getByLabel('Speed');

@@ -45,7 +45,8 @@ pub trait Server {
     fn cpu_step_done(&mut self, ctx: &mut Ctx, t: TellerId);
     /// Request `r`'s wait off the CPU is over.
     fn wait_done(&mut self, ctx: &mut Ctx, r: ReqId);
-    /// Requests queued on teller `t` beside the one it runs (a loop's own line).
+    /// Requests tied to teller `t` beside the one it runs (a loop's: those
+    /// pinned to it, queued or waiting off the CPU).
     fn teller_load(&self, _ctx: &Ctx, _t: TellerId) -> u32 {
         0
     }
@@ -263,7 +264,9 @@ impl Ctx {
 
     /// `r` is pinned to loop `l`: its steps run there until it leaves.
     pub(super) fn pin_to_loop(&mut self, r: ReqId, l: u32) {
-        self.reqs.get_mut(r).owner = Owner::Loop(l);
+        let q = self.reqs.get_mut(r);
+        debug_assert_eq!(q.owner, Owner::Nobody, "a request is pinned once");
+        q.owner = Owner::Loop(l);
         self.loop_held[l as usize] += 1;
     }
 
