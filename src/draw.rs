@@ -30,7 +30,7 @@ use crate::charts::{
     palette, type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW,
     SIDE_PX, X_LABEL_ROW, X_TICKS_PX,
 };
-use crate::figures::{dep_lines, has_workers, tellers_detail, tellers_named};
+use crate::figures::{dep_lines, has_workers, tellers_detail, tellers_titles};
 use crate::format::fmt_count;
 use tellers_sim::{Snapshot, TellerKind, TellerState};
 
@@ -719,6 +719,28 @@ fn heading(ctx: &Pen, th: &Theme, lay: &SceneLayout, area: &Area, title: &str, s
 /// Space between the tellers' squares, CSS px.
 const TELLER_GAP: f64 = 4.0;
 
+/// The first of [`tellers_titles`] that fits `width` CSS px in `font` (a
+/// long heading ran into the back office's). `raw`'s font is left as it
+/// was.
+fn tellers_title(
+    raw: &CanvasRenderingContext2d,
+    snap: &Snapshot,
+    font: &str,
+    width: f64,
+) -> String {
+    let before = raw.font();
+    raw.set_font(font);
+    let options = tellers_titles(snap);
+    let fits = |s: &str| raw.measure_text(s).map_or(true, |m| m.width() <= width);
+    let title = options
+        .iter()
+        .find(|s| fits(s))
+        .unwrap_or(&options[2])
+        .clone();
+    raw.set_font(&before);
+    title
+}
+
 /// A loop's count in the forms it may take, best first: in full
 /// (`2,413`), then from 1,000 in short (`2.4k`, `24k`, `2.4M`).
 fn count_forms(n: u64) -> Vec<String> {
@@ -872,7 +894,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         th,
         &lay,
         &t,
-        &format!("Tellers: {}", tellers_named(snap)),
+        &tellers_title(&raw, snap, f.head, t.w),
         &tellers_detail(snap),
     );
     let gap = TELLER_GAP;

@@ -287,6 +287,18 @@ pub fn tellers_named(s: &Snapshot) -> String {
     }
 }
 
+/// The tellers' heading, longest first, for the scene to take the first
+/// that fits its column: "Tellers: 1 loop and 5 workers", the same without
+/// "Tellers:", the count alone ("Tellers: 64,064").
+pub fn tellers_titles(s: &Snapshot) -> [String; 3] {
+    let named = tellers_named(s);
+    [
+        format!("Tellers: {named}"),
+        named,
+        format!("Tellers: {}", fmt_count(s.tellers_alive as f64)),
+    ]
+}
+
 /// The tellers' heading's second line: how many are busy and, beside
 /// workers, how many requests wait for one ("1 busy; 22 wait for a
 /// worker": they were drawn nowhere).
@@ -1808,6 +1820,19 @@ mod tests {
         assert_eq!(named(4, 4), "4 event loops");
         assert_eq!(named(2, 1), "1 loop and 1 worker");
         assert_eq!(named(64_064, 64), "64 loops and 64,000 workers");
+        let many = Snapshot {
+            tellers_alive: 64_064,
+            loops: 64,
+            ..Snapshot::default()
+        };
+        assert_eq!(
+            tellers_titles(&many),
+            [
+                "Tellers: 64 loops and 64,000 workers",
+                "64 loops and 64,000 workers",
+                "Tellers: 64,064"
+            ]
+        );
     }
 
     /// Beside workers, the tellers' heading says how many requests wait
