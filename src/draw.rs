@@ -836,22 +836,24 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     // pinned to a loop: a count would only repeat the loop's colour (1 or
     // 0) beside a full back office.
     let size = teller_grid(n, area.w, area.h, TELLER_GAP).0;
+    let counted = snap.loop_counts && size >= COUNT_FROM_PX;
+    let fonts = [scene_fonts(width).strong, COUNT_SMALL_FONT];
+    let fits = |text: &str, font: &str| {
+        raw.set_font(font);
+        raw.measure_text(text)
+            .map_or(true, |m| m.width() <= size - 4.0)
+    };
     let counts: Vec<Option<(String, &'static str)>> = snap
         .tellers
         .iter()
         .map(|tl| {
-            let shown = snap.loop_counts && tl.kind == TellerKind::Loop && size >= COUNT_FROM_PX;
-            let fonts = [scene_fonts(width).strong, COUNT_SMALL_FONT];
-            shown.then(|| {
-                count_forms(u64::from(tl.load))
-                    .into_iter()
-                    .flat_map(|c| fonts.map(|f| (c.clone(), f)))
-                    .find(|(c, font)| {
-                        raw.set_font(font);
-                        raw.measure_text(c)
-                            .map_or(true, |m| m.width() <= size - 4.0)
-                    })
-            })?
+            if !counted || tl.kind != TellerKind::Loop {
+                return None;
+            }
+            count_forms(u64::from(tl.load))
+                .into_iter()
+                .flat_map(|c| fonts.map(|f| (c.clone(), f)))
+                .find(|(c, font)| fits(c, font))
         })
         .collect();
     // The legend is measured in the body font (`measure`).

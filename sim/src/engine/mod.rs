@@ -736,7 +736,6 @@ impl Simulation {
         // million per-loop workers in 100 to 200 ms.
         // (Checked against a walk at 200 moments of every preset.)
         let (alive, busy) = (c.tellers.alive, c.stats.busy_tellers);
-        let looped = matches!(c.s.model, Model::EventLoop | Model::EventLoopWorkers);
         let queued = |t: TellerId| self.server.teller_load(c, t);
         let view = |(i, t): (usize, &cores::Teller)| TellerView {
             kind: t.kind,
@@ -767,12 +766,9 @@ impl Simulation {
             line: c.stats.line_len,
             waiting: c.stats.waiting,
             worker_line: self.server.worker_line(),
-            loops: if looped {
-                u64::from(c.s.loop_count())
-            } else {
-                0
-            },
-            loop_counts: looped && c.s.accept != Accept::Shared,
+            // One count per loop, none without loops.
+            loops: c.loop_held.len() as u64,
+            loop_counts: !c.loop_held.is_empty() && c.s.accept != Accept::Shared,
             inside: c.stats.inside,
             busy_cores: c.cores.busy,
             cores: c.s.cores,
