@@ -728,7 +728,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         fmt_count(r.peak_connections as f64),
         "—".into(),
     );
-    let has_loops = matches!(s.model, Model::EventLoop | Model::EventLoopWorkers);
+    let has_loops = s.model.has_loops();
     if let Some(b) = r.loop_block_ms.or(has_loops.then(Default::default)) {
         row(
             "fig-loop-block",

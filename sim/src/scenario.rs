@@ -39,6 +39,13 @@ choice_enum! {
     }
 }
 
+impl Model {
+    /// Are requests served by event loops (with or without a worker pool)?
+    pub const fn has_loops(self) -> bool {
+        matches!(self, Model::EventLoop | Model::EventLoopWorkers)
+    }
+}
+
 choice_enum! {
     /// How new connections are spread over event loops.
     pub enum Accept {

@@ -1385,7 +1385,7 @@ fn approximations(
             // do loops beside workers (one loop on one core, random 10 ms
             // reads and 0.5 ms writes at 43 %: 20 runs of 200,000 requests
             // took 25.0 ms on average where one visit of 10.5 ms gives 18.0).
-            let loops = matches!(s.model, Model::EventLoop | Model::EventLoopWorkers);
+            let loops = s.model.has_loops();
             if s.write_ms > 0.0 && (s.wait_ms > 0.0 || loops) {
                 add("each request visits the CPU twice, for its read and its write, with others served in between; the formula sees one visit");
             }
@@ -1603,7 +1603,7 @@ impl Theory {
 ///   on four cores, a tenth of requests handed over with 40 ms: 873 a
 ///   second at 897 offered, where the capacity is 815.5).
 pub fn overload_reorders(s: &Scenario) -> Option<&'static str> {
-    let loops = matches!(s.model, Model::EventLoop | Model::EventLoopWorkers);
+    let loops = s.model.has_loops();
     let handed = analytic::offloaded(s).0;
     if loops && s.write_ms > 0.0 {
         Some("overloaded, the loops take the reads of new requests before the writes of older ones, so they finish fewer than their capacity")
