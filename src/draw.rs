@@ -385,6 +385,58 @@ pub fn teller_grid(n: usize, w: f64, h: f64, gap: f64) -> (f64, usize, usize) {
     }
 }
 
+/// Where the listed tellers go in their area: the tile size, px, and
+/// each tile's column and row, for as many tellers as fit.
+#[derive(Debug, PartialEq)]
+pub struct TellerPlaces {
+    /// Tile size, px.
+    pub size: f64,
+    /// (column, row) of each teller shown, in the list's order.
+    pub cells: Vec<(usize, usize)>,
+}
+
+/// Places for `n` listed tellers in a `w` × `h` area (px, `gap` between
+/// tiles). Where each of `loops` loops has its own pool of `per_loop`
+/// workers, listed after the loops pool by pool, each loop stands above
+/// its own workers, so a learner sees whose worker is whose, if that fits
+/// at half the reading-order size or more (and 10 px at least); otherwise,
+/// and for every other server, tiles go in reading order ([`teller_grid`]).
+pub fn teller_places(
+    n: usize,
+    loops: usize,
+    per_loop: usize,
+    w: f64,
+    h: f64,
+    gap: f64,
+) -> TellerPlaces {
+    let (size, cols, fit) = teller_grid(n, w, h, gap);
+    let in_order = || TellerPlaces {
+        size,
+        cells: (0..n.min(fit)).map(|i| (i % cols, i / cols)).collect(),
+    };
+    if per_loop == 0 || loops == 0 || n != loops * (1 + per_loop) {
+        return in_order();
+    }
+    let fits = |px: f64| {
+        let across = ((w + gap) / (px + gap)).floor() as usize;
+        let down = ((h + gap) / (px + gap)).floor() as usize;
+        across >= loops && down > per_loop
+    };
+    let mut px = 64.0f64;
+    while px >= (size / 2.0).max(10.0) {
+        if fits(px) {
+            let loops_row = (0..loops).map(|i| (i, 0));
+            let pools = (0..loops * per_loop).map(|j| (j / per_loop, 1 + j % per_loop));
+            return TellerPlaces {
+                size: px,
+                cells: loops_row.chain(pools).collect(),
+            };
+        }
+        px -= 1.0;
+    }
+    in_order()
+}
+
 fn state_color(state: TellerState, th: &Theme) -> &'static str {
     match state {
         TellerState::OnCore => palette::ORANGE,
@@ -829,13 +881,22 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     // the grid's square size decides; the tellers' area does not depend on
     // the legend, so a layout without one gives it.
     let area = scene_layout(width, &[], &measure, dep.len()).tellers;
-    let n = snap.tellers.len().max(1);
     // Each loop's count as it fits its square: in full or short, in the
     // section's type or a smaller one (the grid's square size does not
     // depend on the legend). With the loops' shared line no request is
     // pinned to a loop: a count would only repeat the loop's colour (1 or
     // 0) beside a full back office.
-    let size = teller_grid(n, area.w, area.h, TELLER_GAP).0;
+    let places = |w: f64, h: f64| {
+        teller_places(
+            snap.tellers.len(),
+            snap.loops as usize,
+            snap.workers_per_loop as usize,
+            w,
+            h,
+            TELLER_GAP,
+        )
+    };
+    let size = places(area.w, area.h).size;
     let counted = snap.loop_counts && size >= COUNT_FROM_PX;
     let fonts = [scene_fonts(width).strong, COUNT_SMALL_FONT];
     let fits = |text: &str, font: &str| {
@@ -900,11 +961,11 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         &tellers_detail(snap),
     );
     let gap = TELLER_GAP;
-    let (size, cols, fit) = teller_grid(n, t.w, t.h, gap);
+    let TellerPlaces { size, cells } = places(t.w, t.h);
     let top = t.y + lay.content;
-    for (i, tl) in snap.tellers.iter().take(fit).enumerate() {
-        let x = t.x + (i % cols) as f64 * (size + gap);
-        let y = top + (i / cols) as f64 * (size + gap);
+    for (i, (tl, &(col, row))) in snap.tellers.iter().zip(&cells).enumerate() {
+        let x = t.x + col as f64 * (size + gap);
+        let y = top + row as f64 * (size + gap);
         square(&ctx, x, y, size, state_color(tl.state, th));
         if tl.kind == TellerKind::Worker {
             ctx.set_stroke_style_str(th.ink);
@@ -928,9 +989,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
             );
         }
     }
-    let hidden = snap
-        .tellers_alive
-        .saturating_sub(fit.min(snap.tellers.len()) as u64);
+    let hidden = snap.tellers_alive.saturating_sub(cells.len() as u64);
     if hidden > 0 {
         let more = format!(
             "+{} more {}",
@@ -1349,6 +1408,61 @@ mod tests {
         let (size, _, fit) = teller_grid(10_000, 380.0, 220.0, 4.0);
         assert_eq!(size, 10.0);
         assert!(fit < 10_000, "the rest is summed up as +N more");
+    }
+
+    /// A loop with its own pool stands above its workers where they fit
+    /// (lesson 12's four loops with a worker each wrapped the first worker
+    /// into the loops' row, so whose worker was whose could not be seen);
+    /// otherwise, and for a shared pool, tiles go in reading order.
+    #[test]
+    fn each_loop_stands_above_its_own_workers_where_they_fit() {
+        // 4 loops, 1 worker each, in the 360 x 240 px of a 1366 px scene.
+        let p = teller_places(8, 4, 1, 360.0, 240.0, 4.0);
+        assert_eq!(
+            p.cells,
+            [
+                (0, 0),
+                (1, 0),
+                (2, 0),
+                (3, 0),
+                (0, 1),
+                (1, 1),
+                (2, 1),
+                (3, 1)
+            ]
+        );
+        assert_eq!(p.size, 64.0);
+        // 3 loops of 2 workers: loop 1's workers are under loop 1.
+        let p = teller_places(9, 3, 2, 360.0, 240.0, 4.0);
+        assert_eq!(&p.cells[5..7], [(1, 1), (1, 2)]);
+        // Every tile inside the area.
+        for (loops, per) in [(4, 1), (3, 2), (8, 8), (16, 1), (2, 10)] {
+            let n = loops * (1 + per);
+            let p = teller_places(n, loops, per, 360.0, 240.0, 4.0);
+            assert_eq!(p.cells.len(), n, "{loops} x {per}");
+            for &(c, r) in &p.cells {
+                assert!(
+                    c as f64 * (p.size + 4.0) + p.size <= 360.0,
+                    "{loops} x {per}"
+                );
+                assert!(
+                    r as f64 * (p.size + 4.0) + p.size <= 240.0,
+                    "{loops} x {per}"
+                );
+            }
+        }
+        // One loop of 40 workers cannot stand as a column of 41: in order,
+        // as a shared pool (no pool per loop) and threads always are.
+        for (n, loops, per) in [(41, 1, 40), (6, 1, 0), (20, 0, 0)] {
+            let p = teller_places(n, loops, per, 360.0, 240.0, 4.0);
+            let (size, cols, _) = teller_grid(n, 360.0, 240.0, 4.0);
+            assert_eq!(p.size, size);
+            assert_eq!(p.cells[n - 1], ((n - 1) % cols, (n - 1) / cols));
+        }
+        // A list that is not every loop and worker (more than a snapshot
+        // lists) goes in order too.
+        let p = teller_places(256, 64, 9, 360.0, 240.0, 4.0);
+        assert_eq!(p.cells[1], (1, 0));
     }
 
     /// The legend explains the outline and the count only where the

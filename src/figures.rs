@@ -272,10 +272,17 @@ pub fn has_workers(s: &Snapshot) -> bool {
 }
 
 /// Who the tellers are: "20 threads", "4 event loops", "1 loop and 5
-/// workers" (the scene said "6 loops and workers").
+/// workers" (the scene said "6 loops and workers"), "4 loops with 3
+/// workers each" where each of several loops has its own pool.
 pub fn tellers_named(s: &Snapshot) -> String {
     if s.loops == 0 {
         plural(s.tellers_alive, "thread")
+    } else if s.workers_per_loop > 0 && s.loops > 1 {
+        format!(
+            "{} with {} each",
+            plural(s.loops, "loop"),
+            plural(u64::from(s.workers_per_loop), "worker")
+        )
     } else if has_workers(s) {
         format!(
             "{} and {}",
@@ -1820,6 +1827,18 @@ mod tests {
         assert_eq!(named(4, 4), "4 event loops");
         assert_eq!(named(2, 1), "1 loop and 1 worker");
         assert_eq!(named(64_064, 64), "64 loops and 64,000 workers");
+        // Each loop with its own pool: how many are each loop's.
+        let own = |alive: u64, loops: u64, per: u32| {
+            tellers_named(&Snapshot {
+                tellers_alive: alive,
+                loops,
+                workers_per_loop: per,
+                ..Snapshot::default()
+            })
+        };
+        assert_eq!(own(16, 4, 3), "4 loops with 3 workers each");
+        // One loop's pool is all the workers there are.
+        assert_eq!(own(3, 1, 2), "1 loop and 2 workers");
         let many = Snapshot {
             tellers_alive: 64_064,
             loops: 64,

@@ -211,3 +211,45 @@ fn the_wait_for_a_worker_is_counted() {
         .sum();
     assert!(held >= snap.worker_line + snap.waiting, "{snap:?}");
 }
+
+/// With a pool for each loop the snapshot says how many workers each loop
+/// has, and lists each loop's workers after the loops in the loops' order,
+/// as the scene stands them under their loop: a busy worker runs one of its
+/// own loop's requests, so no loop has more busy workers under it than
+/// requests it holds (checked at 200 moments of lesson 12's offload).
+#[test]
+fn each_loops_own_workers_are_listed_in_the_loops_order() {
+    let s = tellers_sim::presets::preset("waf-offload-round-robin").unwrap();
+    assert!(s.pool_per_loop && s.workers >= 1);
+    let mut sim = Simulation::new(&s).unwrap();
+    let (loops, per) = (s.loops as usize, s.workers as usize);
+    let mut busy_seen = 0;
+    for k in 0..200u64 {
+        sim.run_until(500_000_000 + k * 37_000_000, u64::MAX);
+        let snap = sim.snapshot();
+        assert_eq!(snap.workers_per_loop, s.workers);
+        assert_eq!(snap.tellers.len(), loops * (1 + per));
+        for (i, the_loop) in snap.tellers[..loops].iter().enumerate() {
+            assert_eq!(the_loop.kind, tellers_sim::TellerKind::Loop);
+            let own = &snap.tellers[loops + i * per..loops + (i + 1) * per];
+            let busy = own.iter().filter(|w| w.state != TellerState::Idle).count();
+            assert!(own
+                .iter()
+                .all(|w| w.kind == tellers_sim::TellerKind::Worker));
+            assert!(busy as u32 <= the_loop.load, "loop {i} at {k}: {snap:?}");
+            busy_seen += busy;
+        }
+    }
+    assert!(
+        busy_seen > 50,
+        "the workers were busy at times: {busy_seen}"
+    );
+    // One shared pool: no workers of a loop's own.
+    let shared = Scenario {
+        pool_per_loop: false,
+        ..s
+    };
+    let mut sim = Simulation::new(&shared).unwrap();
+    sim.run_until(1_000_000_000, u64::MAX);
+    assert_eq!(sim.snapshot().workers_per_loop, 0);
+}

@@ -151,6 +151,10 @@ pub struct Snapshot {
     /// False without loops, and with the loops' one shared line, which
     /// pins none: there a loop holds only the request it runs.
     pub loop_counts: bool,
+    /// Worker threads in each loop's own pool (0 unless each loop has
+    /// one). The tellers are listed loops first, then the loops' pools in
+    /// the loops' order, so worker `j` is loop `j / workers_per_loop`'s.
+    pub workers_per_loop: u32,
     /// Requests inside.
     pub inside: u64,
     /// Busy cores.
@@ -769,6 +773,11 @@ impl Simulation {
             // One count per loop, none without loops.
             loops: c.loop_held.len() as u64,
             loop_counts: !c.loop_held.is_empty() && c.s.accept != Accept::Shared,
+            workers_per_loop: if c.s.model == Model::EventLoopWorkers && c.s.pool_per_loop {
+                c.s.workers
+            } else {
+                0
+            },
             inside: c.stats.inside,
             busy_cores: c.cores.busy,
             cores: c.s.cores,
