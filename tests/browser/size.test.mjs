@@ -252,12 +252,17 @@ import { DIST } from './harness.mjs';
  * summary naming loops and workers), +0.6 KB (469.3); the tellers' heading
  * shortened where it would run into the back office's, +0.2 KB: the app
  * 469.5 KB. Budget 470.
+ * The next session (6 Dec, later), each commit built and measured: the
+ * signs naming the workers' or loops' limit where theory says that part
+ * binds first, -0.1 KB (469.4, within the layout noise); each loop
+ * standing above its own workers, +0.6 KB (470.0); the heading's "4 loops
+ * with 3 workers each", +0.1 KB: the app 470.1 KB. Budget 471.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 470;
+const BUDGET_KB = 471;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
