@@ -76,17 +76,19 @@ pub fn signs_heard(s: &Scenario, r: &Report, th: &Theory) -> String {
     format!("Reading the signs: {}", titles.join(" "))
 }
 
-/// The figures table's caption: "Figures so far" or "Figures of the whole
-/// run", and the warm-up the figures leave out when there is one.
+/// The figures table's caption: "Figures so far", "Figures of the whole
+/// run", or with a warm-up "Figures of the finished run (the first 6.0 s
+/// are warm-up and not measured)": not "the whole run" beside what it
+/// leaves out (a learner's walk read it as a contradiction).
 pub fn figures_caption(s: &Scenario, finished: bool) -> String {
-    let what = if finished {
-        "Figures of the whole run"
-    } else {
-        "Figures so far"
-    };
-    match warm_up(s) {
-        Some(w) => format!("{what} ({} warm-up and not measured)", w.first()),
-        None => what.to_owned(),
+    match (warm_up(s), finished) {
+        (Some(w), true) => format!(
+            "Figures of the finished run ({} warm-up and not measured)",
+            w.first()
+        ),
+        (Some(w), false) => format!("Figures so far ({} warm-up and not measured)", w.first()),
+        (None, true) => "Figures of the whole run".to_owned(),
+        (None, false) => "Figures so far".to_owned(),
     }
 }
 
@@ -187,7 +189,7 @@ pub fn row_key(figure: &str) -> Option<&'static str> {
         "arrival_rps" | "admitted_rps" | "mean_in_flight" | "littles_law_in_flight" => "fig-inside",
         "makespan_s" => "fig-makespan",
         "queue_len_end" => "fig-line",
-        "queue_growth_per_s" => "fig-growth",
+        "queue_growth_per_s" | "inside_growth_per_s" => "fig-growth",
         "peak_threads" => "fig-peak-threads",
         "peak_connections" => "fig-connections",
         "peak_memory_used_mb" | "peak_memory_reserved_mb" => "fig-memory",
@@ -2807,7 +2809,7 @@ mod tests {
         };
         assert_eq!(
             figures_caption(&counted, true),
-            "Figures of the whole run (the first 20 arrivals, or 1.0 s if sooner, are warm-up and not measured)"
+            "Figures of the finished run (the first 20 arrivals, or 1.0 s if sooner, are warm-up and not measured)"
         );
     }
 

@@ -7,13 +7,13 @@
 //! Plain functions, checked with `cargo test`.
 
 use tellers_course::exercise::{figure_label, report_value};
-use tellers_course::{check, describe, Unit, Verdict};
+use tellers_course::{check_guess, describe, Unit, Verdict};
 use tellers_sim::report::Report;
 use tellers_sim::Scenario;
 
 use crate::controls::field_value;
 use crate::figures::{label_of, row_key, row_measured};
-use crate::format::{fmt_count, fmt_ms, fmt_pct, fmt_rps, fmt_s, fmt_value};
+use crate::format::{fmt_count, fmt_ms, fmt_pct, fmt_per_s, fmt_rps, fmt_s, fmt_value};
 
 /// Within this share of the run's figure, a guess is spot on.
 pub const SPOT_ON: f64 = 0.02;
@@ -45,6 +45,7 @@ pub fn guess_label(figure: &str) -> String {
     let unit = match guess_unit(figure).0 {
         Unit::Count => return name,
         Unit::Percent => "%".to_owned(),
+        Unit::Rps if figure.ends_with("_growth_per_s") => "per s".to_owned(),
         Unit::Rps => "rps".to_owned(),
         u => u.label().to_owned(),
     };
@@ -69,6 +70,8 @@ pub fn measured(figure: &str, r: &Report) -> Option<f64> {
 /// A measured value as the learner reads it, in the guess's unit.
 pub fn fmt_measured(figure: &str, v: f64) -> String {
     match guess_unit(figure).0 {
+        // A growth as the figures table writes it ("205 per s", not "rps").
+        Unit::Rps if figure.ends_with("_growth_per_s") => fmt_per_s(v),
         Unit::Ms => fmt_ms(v),
         Unit::S => fmt_s(v),
         Unit::Rps => fmt_rps(v),
@@ -126,15 +129,17 @@ pub fn closeness(guess: &str, figure: &str, value: f64) -> Closeness {
         Verdict::FractionAsPercent { .. } => Verdict::WrongValue { too_high: false },
         v => v,
     };
-    match as_guess(check(guess, value, unit, CLOSE)) {
-        Verdict::Correct if check(guess, value, unit, SPOT_ON) == Verdict::Correct => {
+    match as_guess(check_guess(guess, value, unit, CLOSE)) {
+        Verdict::Correct if check_guess(guess, value, unit, SPOT_ON) == Verdict::Correct => {
             Closeness::SpotOn
         }
         Verdict::Correct => Closeness::Close,
-        Verdict::WrongValue { too_high } => match as_guess(check(guess, value, unit, IN_RANGE)) {
-            Verdict::Correct => Closeness::InRange { too_high },
-            _ => Closeness::Far { too_high },
-        },
+        Verdict::WrongValue { too_high } => {
+            match as_guess(check_guess(guess, value, unit, IN_RANGE)) {
+                Verdict::Correct => Closeness::InRange { too_high },
+                _ => Closeness::Far { too_high },
+            }
+        }
         // A predict box has no hints to offer.
         other => Closeness::Unreadable(describe(&other, unit)),
     }
@@ -215,10 +220,19 @@ pub fn guess_lines(
     }
     let unmet = unmet_settings(when, s);
     if !unmet.is_empty() {
-        return vec![format!(
-            "Your guess is about {}. Set that, then run to the end again to compare.",
-            unmet.join(" and ")
-        )];
+        // Not "your guess" where none was written (a learner's walk).
+        let none = guesses.iter().all(|g| g.trim().is_empty());
+        return vec![if none {
+            format!(
+                "This prediction is about {}, and you wrote no guess: write one, set that, then run to the end again to compare.",
+                unmet.join(" and ")
+            )
+        } else {
+            format!(
+                "Your guess is about {}. Set that, then run to the end again to compare.",
+                unmet.join(" and ")
+            )
+        }];
     }
     figures
         .iter()
@@ -262,7 +276,18 @@ mod tests {
             "Median response time (p50), ms"
         );
         assert_eq!(guess_label("throughput_rps"), "Throughput (rps)");
-        assert_eq!(guess_label("queue_growth_per_s"), "Line growth (rps)");
+        assert_eq!(guess_label("queue_growth_per_s"), "Line growth (per s)");
+        // As the figures table names and writes it (lesson 9's box said
+        // "204 rps" beside the table's "205 per s", another figure).
+        assert_eq!(
+            guess_label("inside_growth_per_s"),
+            "Line growth (all requests inside), per s"
+        );
+        assert_eq!(fmt_measured("inside_growth_per_s", 205.0), "205 per s");
+        assert_eq!(
+            crate::figures::row_key("inside_growth_per_s"),
+            Some("fig-growth")
+        );
         assert_eq!(
             guess_label("makespan_s"),
             "Time until the last request finished (s)"
@@ -347,6 +372,16 @@ mod tests {
             closeness("1,000", "throughput_rps", 100.0),
             Closeness::Far { too_high: true }
         );
+        // Memory in the run's one convention: lesson 2's run reserved
+        // 10,277 MB, and a guess of 9,800 MB (its 9,800 MiB) is 4.6 % off,
+        // close, not "within a fiftieth" (a learner's walk found it).
+        let reserved = "peak_memory_reserved_mb";
+        assert_eq!(closeness("9800", reserved, 10_277.0), Closeness::Close);
+        assert_eq!(
+            closeness("10,200 MB", reserved, 10_277.0),
+            Closeness::SpotOn
+        );
+        assert_eq!(closeness("10 GB", reserved, 10_277.0), Closeness::Close);
         // No hint to try in a predict box.
         match closeness("no limit", "throughput_rps", 100.0) {
             Closeness::Unreadable(why) => assert!(!why.contains("hint"), "{why}"),
@@ -390,6 +425,13 @@ mod tests {
         assert!(
             at_90[0].contains("about the arrival rate at 90 rps (this run: 150 rps)"),
             "{at_90:?}"
+        );
+        // No guess written: not "your guess".
+        let blank = guess_lines(&figures, &[("rps".into(), 90.0)], &[" ".into()], &s, &r);
+        assert!(
+            blank[0].starts_with("This prediction is about the arrival rate at 90 rps")
+                && blank[0].contains("you wrote no guess"),
+            "{blank:?}"
         );
     }
 

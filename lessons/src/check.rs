@@ -720,6 +720,27 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
 /// number ("350 answers per second" where it asks how many answers a
 /// second) say nothing of the unit, and are read past.
 pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: &str) -> Verdict {
+    check_with(input, expected, unit, tolerance, prompt, true)
+}
+
+/// [`check`] for a guess beside a run (a predict box): a memory figure in
+/// the run's one convention (1 MB = 1,000 KB), as the run writes it. An
+/// exercise's answer may count in 1,024s; a guess of 9,800 MB beside a run's
+/// 10,277 MB (its 9,800 MiB) was "within a fiftieth of the run's figure".
+pub fn check_guess(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict {
+    check_with(input, expected, unit, tolerance, "", false)
+}
+
+/// [`check_in`], with memory counted both ways (`both_memory_ways`) or in
+/// thousands only.
+fn check_with(
+    input: &str,
+    expected: f64,
+    unit: Unit,
+    tolerance: f64,
+    prompt: &str,
+    both_memory_ways: bool,
+) -> Verdict {
     // "No limit", "∞ (500 > 400)": right where the line grows without
     // limit; elsewhere a number is expected, and one given beside the
     // words ("grows by 200") is read.
@@ -813,7 +834,7 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
     }
     let allowed = (expected.abs() * tolerance).max(1e-9);
     // Memory: 1 MB may be counted as 1,000 KB or as 1,024 KB, at each step.
-    let conventions: &[f64] = if unit.family() == Family::Memory {
+    let conventions: &[f64] = if unit.family() == Family::Memory && both_memory_ways {
         &[
             1.0,
             1.024,

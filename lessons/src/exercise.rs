@@ -126,6 +126,7 @@ pub fn report_value(r: &tellers_sim::Report, field: &str) -> Option<f64> {
         "makespan_s" => r.makespan_s,
         "queue_len_end" => r.queue_len_end as f64,
         "queue_growth_per_s" => r.queue_growth_per_s,
+        "inside_growth_per_s" => r.inside_growth_per_s,
         "peak_threads" => r.peak_threads as f64,
         "peak_connections" => r.peak_connections as f64,
         "peak_memory_used_mb" => r.peak_memory_used_mb,
@@ -244,6 +245,13 @@ pub const FIGURE_LABELS: &[FigureLabel] = &[
     plain("makespan_s", "time until the last request finished", "s"),
     plain("queue_len_end", "requests in line at the end", ""),
     plain("queue_growth_per_s", "line growth", RPS),
+    // The figures table's "Line growth (all requests inside)": the line
+    // and the busy threads (a line of 204 a second beside the table's 205).
+    plain(
+        "inside_growth_per_s",
+        "line growth (all requests inside)",
+        RPS,
+    ),
     plain("peak_threads", "threads alive (peak)", ""),
     plain("peak_connections", "open connections (peak)", ""),
     plain(
