@@ -472,7 +472,23 @@ pub fn units_kept(text: &str) -> String {
         }
     }
     out.push_str(&text[from..]);
-    out
+    // "per s" is one unit: "205 per / s" broke in a phone's narrow cell.
+    let per_s = "\u{a0}per s";
+    let mut kept = String::with_capacity(out.len() + 4);
+    let mut rest = out.as_str();
+    while let Some(at) = rest.find(per_s) {
+        let end = at + per_s.len();
+        let word_goes_on = rest[end..].starts_with(|c: char| c.is_alphanumeric());
+        kept.push_str(&rest[..at]);
+        kept.push_str(if word_goes_on {
+            per_s
+        } else {
+            "\u{a0}per\u{a0}s"
+        });
+        rest = &rest[end..];
+    }
+    kept.push_str(rest);
+    kept
 }
 
 #[cfg(test)]
@@ -692,7 +708,9 @@ mod tests {
             units_kept("runs at 75 % of its limit: 1,000 KB, 10.3 s."),
             nb("runs at 75~% of its limit: 1,000~KB, 10.3~s.")
         );
-        assert_eq!(units_kept("80 per s"), nb("80~per s"));
+        assert_eq!(units_kept("80 per s"), nb("80~per~s"));
+        assert_eq!(units_kept("80 per s."), nb("80~per~s."));
+        assert_eq!(units_kept("80 per second"), nb("80~per second"));
         assert_eq!(units_kept("400 rps (approx.)"), nb("400~rps (approx.)"));
         assert_eq!(units_kept("≈5 µs"), nb("≈5~µs"));
         // A word that starts like a unit is no unit; no number, no unit.
