@@ -77,15 +77,13 @@ pub fn signs_heard(s: &Scenario, r: &Report, th: &Theory) -> String {
 }
 
 /// The figures table's caption: "Figures so far", "Figures of the whole
-/// run", or with a warm-up "Figures of the finished run (the first 6.0 s
-/// are warm-up and not measured)": not "the whole run" beside what it
-/// leaves out (a learner's walk read it as a contradiction).
+/// run", or with a warm-up "Final figures (the first 6.0 s are warm-up and
+/// not measured)": not "the whole run" beside what it leaves out (a
+/// learner's walk read it as a contradiction), and no longer than the
+/// caption during the run, so the table does not move when it ends.
 pub fn figures_caption(s: &Scenario, finished: bool) -> String {
     match (warm_up(s), finished) {
-        (Some(w), true) => format!(
-            "Figures of the finished run ({} warm-up and not measured)",
-            w.first()
-        ),
+        (Some(w), true) => format!("Final figures ({} warm-up and not measured)", w.first()),
         (Some(w), false) => format!("Figures so far ({} warm-up and not measured)", w.first()),
         (None, true) => "Figures of the whole run".to_owned(),
         (None, false) => "Figures so far".to_owned(),
@@ -2809,7 +2807,7 @@ mod tests {
         };
         assert_eq!(
             figures_caption(&counted, true),
-            "Figures of the finished run (the first 20 arrivals, or 1.0 s if sooner, are warm-up and not measured)"
+            "Final figures (the first 20 arrivals, or 1.0 s if sooner, are warm-up and not measured)"
         );
     }
 

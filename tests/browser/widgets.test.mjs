@@ -130,6 +130,10 @@ export async function theTheoryUnderLesson4sPredictBoxWaitsForTheRun({ page, ope
   await screenshot('lesson-widget-phone.png', { fullPage: false });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.equal(overflow, 0, `the lesson scrolls sideways by ${overflow} px on a phone`);
+  // Each column's heading fits its column ("SIMULATED" ran into "THEORY").
+  const spill = await widget.locator('thead th').evaluateAll((ths) =>
+    ths.filter((th) => th.scrollWidth > th.clientWidth).map((th) => th.textContent));
+  assert.deepEqual(spill, [], 'headings wider than their columns on a phone');
 }
 
 export async function thePlaygroundLinkAndBackKeepTheLearnersSettings({ page, open }) {
