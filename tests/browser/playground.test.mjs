@@ -484,6 +484,15 @@ export async function presenterModeIsLargeAndFoldsTheControls({ page, open, scre
   await waitForSweep(page);
   await page.waitForTimeout(2500);
   await screenshot('playground-presenter.png');
+  // A bad value typed in the strip is said there, as outside presenter mode
+  // (its box only turned red: the note holding it was folded away).
+  const rps = page.locator('.presenter-strip [data-field="rps"] input.control__box');
+  await rps.fill('3p00');
+  await rps.press('Enter');
+  await expectVisible(page.locator('.presenter-strip .control__problem').filter({ hasText: /'3p00' is not a number/ }), 'the bad value said');
+  await rps.fill('60');
+  await rps.press('Enter');
+  await rps.evaluate((e) => e.blur());
   await page.keyboard.press('p');
   await expectVisible(page.locator('.playground__controls'), 'the controls after leaving presenter mode');
   assert.ok(!page.url().includes('presenter=1'));
