@@ -189,6 +189,21 @@ export async function everyPrintedPageOfTheKeySaysWhoseAnswersAndTheClass({ page
     }
   });
 
+  // With the questions, the key runs to many pages: no page ends with a
+  // student's name, their first table on the next (pages 11 and 22 of 33
+  // did, for three students).
+  await page.emulateMedia({ media: 'screen' });
+  await page.getByTestId('key-questions').check();
+  await waitForKey(page, names.length, lessonCount);
+  await page.emulateMedia({ media: 'print' });
+  const long = pdfPageTexts(await page.pdf({ format: 'A4' }));
+  long.forEach((text, i) => {
+    const last = lines(text).at(-1) ?? '';
+    assert.ok(!names.some((n) => last.startsWith(`${n} \u00b7 class`)), `page ${i + 1} of ${long.length} ends with a name: ${last}`);
+  });
+  await page.emulateMedia({ media: 'screen' });
+  await page.getByTestId('key-questions').uncheck();
+
   // One lesson, classes of many sizes: no blank sheet at the end.
   await page.emulateMedia({ media: 'screen' });
   await page.getByTestId('key-lesson').selectOption({ label: "4. Little's law" });
