@@ -15,6 +15,9 @@ use tellers_sim::text::and_list;
 /// One exercise as the worksheet prints it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorksheetItem {
+    /// Its number as the lesson, the answer key and the results table
+    /// give it ("4.2"): the sheet numbered 1, 2, … beside a key's 4.1, 4.2.
+    pub number: String,
     /// "Calculate", "Recall" or "Diagnose".
     pub kind: &'static str,
     /// The question with the student's numbers.
@@ -29,8 +32,8 @@ pub struct WorksheetItem {
 /// and the options in their order (the one the answer key's letters use).
 pub fn worksheet(lesson: &Lesson, seed: &str) -> Vec<WorksheetItem> {
     lesson
-        .exercises()
-        .map(|e| {
+        .numbered_exercises()
+        .map(|(number, e)| {
             let variant = e.variant(seed);
             let (prompt, options) = match &variant {
                 Ok(v) => (v.prompt.clone(), v.options.clone()),
@@ -40,6 +43,7 @@ pub fn worksheet(lesson: &Lesson, seed: &str) -> Vec<WorksheetItem> {
                 ),
             };
             WorksheetItem {
+                number,
                 kind: kind_label(e.kind),
                 prompt,
                 options: match e.kind {
@@ -144,8 +148,9 @@ pub fn worksheet_html(lesson: &Lesson, class: &str, name: &str) -> String {
     );
     for item in worksheet(lesson, &student_seed(class, name)) {
         h += &format!(
-            "<li class=\"worksheet__item\" data-testid=\"worksheet-item\"><p class=\"exercise__kind\">{}</p>\
+            "<li class=\"worksheet__item\" data-testid=\"worksheet-item\"><p class=\"exercise__kind\">{} \u{b7} {}</p>\
              <p class=\"worksheet__prompt\">{}</p>",
+            item.number,
             item.kind,
             text(&item.prompt)
         );
@@ -381,6 +386,8 @@ mod tests {
             let exercises: Vec<_> = lesson.exercises().collect();
             assert_eq!(sheet.len(), exercises.len());
             for (item, e) in sheet.iter().zip(exercises) {
+                // Numbered as the key and the lesson number it ("4.2").
+                assert_eq!(lesson.exercise_number(&e.id).as_ref(), Some(&item.number));
                 let v = e.variant(&seed).unwrap();
                 assert_eq!(item.prompt, v.prompt, "their numbers");
                 let printed = format!("{} {} {}", item.prompt, item.options.join(" "), item.unit);
@@ -431,6 +438,11 @@ mod tests {
         let first = lesson.exercises().next().unwrap();
         let prompt = first.variant(&seed).unwrap().prompt;
         assert!(html.contains(&*text(&prompt)), "their numbers");
+        // The number the key gives it, before its kind.
+        assert!(
+            html.contains(&format!("\">{}.1 \u{b7} ", lesson.number)),
+            "{html}"
+        );
         assert!(worksheet_html(lesson, "", "").contains("Everyone without a class code"));
     }
 
