@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::classroom::{class_code_note, CLASS_MAX, NAME_MAX};
+use crate::classroom::{class_code_note, suggested_code, CLASS_MAX, NAME_MAX};
 use crate::progress::{ProgressRead, ProgressWrite};
 
 /// Who is working: a class code and a name give each student their own
@@ -15,6 +15,10 @@ pub fn StudentPanel() -> impl IntoView {
     let class = RwSignal::new(progress.with_untracked(|p| p.student.class.clone()));
     let name = RwSignal::new(progress.with_untracked(|p| p.student.name.clone()));
     let note = Memo::new(move |_| class.with(|c| class_code_note(c)));
+    // The Tellers code a code typed without its hyphen (or with O for 0)
+    // means: one press uses it. Never read so by itself: a hand-chosen
+    // code keeps its numbers.
+    let suggested = Memo::new(move |_| class.with(|c| suggested_code(c)));
     // Every keystroke: these are the numbers from now on.
     let apply = move || record.set_student(&class.get_untracked(), &name.get_untracked());
     // Leaving a box, or pressing the button: the boxes show what is kept
@@ -87,6 +91,27 @@ pub fn StudentPanel() -> impl IntoView {
                         }
                     })
             }}
+            {move || {
+                suggested
+                    .get()
+                    .map(|code| {
+                        let use_it = code.clone();
+                        view! {
+                            <button
+                                type="button"
+                                class="button"
+                                data-testid="use-suggested-code"
+                                on:click=move |_| {
+                                    class.set(use_it.clone());
+                                    apply();
+                                    tidy_boxes();
+                                }
+                            >
+                                {format!("Use {code}")}
+                            </button>
+                        }
+                    })
+            }}
             <p class="student__hint" data-testid="student-status">
                 {move || progress.with(|p| p.student.status())}
             </p>
@@ -106,11 +131,17 @@ pub fn WhoseNumbers() -> impl IntoView {
             " "
             <a class="print-hide" href="#/lessons">
                 {move || {
-                    if progress.with(|p| p.student.class.is_empty()) {
-                        "Have a class code?"
-                    } else {
-                        "Change"
-                    }
+                    progress.with(|p| {
+                        if p.student.class.is_empty() {
+                            "Have a class code?"
+                        } else if class_code_note(&p.student.class).is_some() {
+                            // A code that looks mistyped, said where the
+                            // numbers are used (the lessons said nothing).
+                            "Check your class code"
+                        } else {
+                            "Change"
+                        }
+                    })
                 }}
             </a>
         </p>

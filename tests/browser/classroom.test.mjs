@@ -265,6 +265,17 @@ export async function aMistypedClassCodeIsPointedOut({ page, open }) {
   await box.fill(code.replace('-', '').toLowerCase());
   await expectVisible(note, 'a note');
   assert.match(await note.textContent(), new RegExp(`Did you mean ${code}\\?`));
+  // The lesson says so where the numbers are used.
+  await open('#/lessons/littles-law');
+  await expectVisible(page.getByTestId('whose-numbers').getByRole('link', { name: 'Check your class code' }), 'the lesson points it out');
+  await open('#/lessons');
+  // One press uses the code it means.
+  await page.getByTestId('use-suggested-code').click();
+  assert.equal(await box.inputValue(), code);
+  assert.equal(await note.count(), 0, 'no note once the code is right');
+  await expectVisible(page.getByTestId('student-status').filter({ hasText: code }), 'the code in use');
+  await box.fill(code.replace('-', '').toLowerCase());
+  await expectVisible(note, 'the note again');
   const last = code.endsWith('0') ? '1' : '0';
   await box.fill(code.slice(0, 8) + last);
   await expectVisible(note.filter({ hasText: 'may be mistyped' }), 'the mistyped note');
