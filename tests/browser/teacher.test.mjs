@@ -202,6 +202,28 @@ export async function presenterModeFitsA720pProjector({ page, open, screenshot }
   await screenshot('presenter-1080p.png', { fullPage: false });
 }
 
+/**
+ * A lesson's simulation in presenter mode fits a 720p projector from its
+ * sliders down: the scene and its figures side by side, the sliders in one
+ * row without their range notes (lesson 3's first simulation took 1,291 px,
+ * its two sliders the top 460 px, the scene cut off below).
+ */
+export async function aLessonsSimulationFitsA720pProjectorInPresenterMode({ page, open, screenshot }) {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open('#/lessons/thread-pools?presenter=1');
+  const widget = page.getByTestId('lesson-sim').first();
+  await widget.getByTestId('run-to-end').click();
+  await widget.locator('[data-testid="run-status"][data-state="ended"]').waitFor({ timeout: 20_000 });
+  await widget.locator('.controls').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  await page.waitForTimeout(300);
+  assert.equal(await shareInView(widget.locator('canvas').first(), 720), 1, 'the whole scene is in view');
+  assert.equal(await shareInView(widget.locator('.figures').first(), 720), 1, 'its figures are in view');
+  for (const field of ['rps', 'threads']) {
+    assert.equal(await shareInView(widget.locator(`[data-field="${field}"] input.control__box`), 720), 1, `the ${field} box`);
+  }
+  await screenshot('lesson-presenter-720p.png', { fullPage: false });
+}
+
 export async function printingThePlaygroundKeepsTheScenarioWholeWithoutButtons({ page, open, screenshot }) {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ reducedMotion: 'reduce', media: 'print' });
