@@ -49,6 +49,10 @@ fn kept_class() -> Option<NewClass> {
 #[component]
 pub fn TeacherPage() -> impl IntoView {
     let created = RwSignal::new(kept_class().map(Ok));
+    // The key is shown as a class is created, to be saved; a card brought
+    // back (a reload, a visit to the results) keeps it hidden until asked,
+    // so a page projected to show the class its code does not show the key.
+    let key_shown = RwSignal::new(false);
     let create = move |_| {
         // A second class would take the first one's card off the page:
         // only once the teacher says so (both classes stay valid).
@@ -67,6 +71,7 @@ pub fn TeacherPage() -> impl IntoView {
         if let Ok(class) = &made {
             crate::session::save(KEPT_CLASS, &class.key);
         }
+        key_shown.set(true);
         created.set(Some(made));
     };
     let new_class = move || {
@@ -82,7 +87,34 @@ pub fn TeacherPage() -> impl IntoView {
                         <p class="class-card__label">"Class code, for your students"</p>
                         <p class="class-card__code" data-testid="new-class-code">{class.code.clone()}</p>
                         <p class="class-card__label">"Teacher key, for you alone"</p>
-                        <p class="class-card__key" data-testid="new-teacher-key">{class.key.clone()}</p>
+                        {
+                            let key = class.key.clone();
+                            move || {
+                                if key_shown.get() {
+                                    view! {
+                                        <p class="class-card__key" data-testid="new-teacher-key">{key.clone()}</p>
+                                        <p>
+                                            <button type="button" class="button" data-testid="hide-teacher-key" on:click=move |_| key_shown.set(false)>
+                                                "Hide the key"
+                                            </button>
+                                        </p>
+                                    }
+                                        .into_any()
+                                } else {
+                                    view! {
+                                        <p class="class-card__hidden" data-testid="teacher-key-hidden">
+                                            "Hidden, so that it does not show on a projector: it opens every student's answers."
+                                        </p>
+                                        <p>
+                                            <button type="button" class="button" data-testid="show-teacher-key" on:click=move |_| key_shown.set(true)>
+                                                "Show the key"
+                                            </button>
+                                        </p>
+                                    }
+                                        .into_any()
+                                }
+                            }
+                        }
                         <p>
                             "Tellers keeps them only until this tab closes: save them now. Without "
                             "the key the answer key will not open; you would create a new class."

@@ -82,6 +82,14 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   await open('#/lessons/teacher');
   const shownCode = async () => (await page.getByTestId('new-class-code').textContent()).trim();
   assert.equal(await shownCode(), code, 'the new class is kept for the tab');
+  // Brought back, the key stays hidden until asked: a page projected to
+  // show the class its code does not show the key.
+  assert.equal(await page.getByTestId('new-teacher-key').count(), 0, 'the key hidden on the card brought back');
+  assert.ok(!(await page.getByTestId('new-class').textContent()).includes(key), 'nowhere on the card');
+  await page.getByTestId('show-teacher-key').click();
+  assert.equal((await page.getByTestId('new-teacher-key').textContent()).trim(), key, 'shown when asked');
+  await page.getByTestId('hide-teacher-key').click();
+  await expectVisible(page.getByTestId('teacher-key-hidden'), 'hidden again');
   // The page's steps open this class, in new tabs, once each (the card
   // once had a second pair of buttons), and the card is announced.
   for (const [name, href] of [
