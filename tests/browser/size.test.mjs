@@ -256,13 +256,21 @@ import { DIST } from './harness.mjs';
  * signs naming the workers' or loops' limit where theory says that part
  * binds first, -0.1 KB (469.4, within the layout noise); each loop
  * standing above its own workers, +0.6 KB (470.0); the heading's "4 loops
- * with 3 workers each", +0.1 KB: the app 470.1 KB. Budget 471.
+ * with 3 workers each", +0.1 KB: the app 470.1 KB. Budget 471. Then a
+ * learner's walk's fixes (a guess compared in the run's own memory
+ * convention, the growth guessed as the table shows it, "Final figures",
+ * "per s" kept on its line), +0.6 KB (470.7); a teacher's walk's fixes
+ * (the worksheet numbered as the key, a button for the class code a
+ * mistyped one means and the lessons' warning, the teacher key hidden on a
+ * card brought back, presenter layouts, the printed key's names, idle
+ * squares' contrast), +0.9 KB, not split by commit: the app 471.6 KB.
+ * Budget 472.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 471;
+const BUDGET_KB = 472;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
