@@ -204,17 +204,22 @@ export async function everyPrintedPageOfTheKeySaysWhoseAnswersAndTheClass({ page
   await page.emulateMedia({ media: 'screen' });
   await page.getByTestId('key-questions').uncheck();
 
-  // One lesson, classes of many sizes: no blank sheet at the end.
+  // One lesson, classes of many sizes: no blank sheet at the end (lesson
+  // 13's key in two columns made one for 19 of 30 class sizes, these among
+  // them, while names were kept with their tables by break-after: avoid).
+  for (const [label, sizes] of [["4. Little's law", [3, 7, 12, 18, 23, 30]], [/^13\. /, [5, 8, 11, 13, 21, 30]]]) {
   await page.emulateMedia({ media: 'screen' });
-  await page.getByTestId('key-lesson').selectOption({ label: "4. Little's law" });
-  for (const n of [3, 7, 12, 18, 23, 30]) {
+  const option = typeof label === 'string' ? { label } : { label: (await page.locator('[data-testid="key-lesson"] option').allTextContents()).find((t) => label.test(t)) };
+  await page.getByTestId('key-lesson').selectOption(option);
+  for (const n of sizes) {
     await page.emulateMedia({ media: 'screen' });
     await page.getByTestId('key-names').fill(Array.from({ length: n }, (_, i) => `Student ${i + 1}`).join('\n'));
     await waitForKey(page, n, 1);
     await page.emulateMedia({ media: 'print' });
     const texts = pdfPageTexts(await page.pdf({ format: 'A4' }));
     const blank = texts.map((t, i) => (t.trim() ? null : i + 1)).filter(Boolean);
-    assert.deepEqual(blank, [], `${n} students: blank pages among ${texts.length}`);
+    assert.deepEqual(blank, [], `${option.label}, ${n} students: blank pages among ${texts.length}`);
+  }
   }
   await page.emulateMedia({ media: 'screen' });
 }
