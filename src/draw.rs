@@ -43,9 +43,10 @@ pub struct Theme {
     pub muted: &'static str,
     /// Grid lines.
     pub grid: &'static str,
-    /// Empty slots and idle tellers: about 2.8:1 (light) and 3.2:1 (dark)
+    /// Empty slots and idle tellers: about 3.4:1 (light) and 3.2:1 (dark)
     /// against the panel, so a projector does not wash the pool's size out
-    /// (they were 1.6:1 and 1.7:1); a count written on one keeps over 4:1.
+    /// (they were 1.6:1 and 1.7:1), and apart in lightness from the busy
+    /// states too (1.5:1 or more); a count written on one keeps over 4:1.
     pub empty: &'static str,
     /// Blue that reads on this background (charts draw [`palette::BLUE`] in it).
     pub blue: &'static str,
@@ -67,7 +68,7 @@ impl Theme {
                 ink: "#1b2430",
                 muted: "#4a5565",
                 grid: "#dde2dd",
-                empty: "#959e97",
+                empty: "#858d87",
                 blue: palette::BLUE,
             }
         }
@@ -416,7 +417,9 @@ pub fn teller_places(
         size,
         cells: (0..n.min(fit)).map(|i| (i % cols, i / cols)).collect(),
     };
-    if per_loop == 0 || loops == 0 || n != loops * (1 + per_loop) {
+    // One loop's pool is all the workers: a column of them shows nothing
+    // more than reading order does, in smaller tiles.
+    if per_loop == 0 || loops < 2 || n != loops * (1 + per_loop) {
         return in_order();
     }
     let fits = |px: f64| {
@@ -1453,9 +1456,9 @@ mod tests {
                 );
             }
         }
-        // One loop of 40 workers cannot stand as a column of 41: in order,
-        // as a shared pool (no pool per loop) and threads always are.
-        for (n, loops, per) in [(41, 1, 40), (6, 1, 0), (20, 0, 0)] {
+        // One loop's pool is all the workers (and 40 could not stand as a
+        // column of 41): in order, as a shared pool and threads always are.
+        for (n, loops, per) in [(41, 1, 40), (3, 1, 2), (6, 1, 0), (20, 0, 0)] {
             let p = teller_places(n, loops, per, 360.0, 240.0, 4.0);
             let (size, cols, _) = teller_grid(n, 360.0, 240.0, 4.0);
             assert_eq!(p.size, size);
@@ -1530,7 +1533,15 @@ mod tests {
         for (dark, panel) in [(false, "#ffffff"), (true, "#182029")] {
             let th = Theme::new(dark);
             let idle = ratio(th.empty, panel);
-            assert!(idle >= 2.7, "dark {dark}: idle {idle:.2}:1 against the panel");
+            assert!(
+                idle >= 3.0,
+                "dark {dark}: idle {idle:.2}:1 against the panel"
+            );
+            // Told from the busy states by lightness, not by hue alone.
+            for busy in [palette::ORANGE, palette::SKY, palette::YELLOW] {
+                let apart = ratio(th.empty, busy);
+                assert!(apart >= 1.45, "dark {dark}: idle and {busy} {apart:.2}:1");
+            }
             // A loop's count, bold, on an idle square.
             let count = ratio(th.ink, th.empty);
             assert!(count >= 4.0, "dark {dark}: a count {count:.2}:1");

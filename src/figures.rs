@@ -598,10 +598,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     row(
         "fig-growth",
         "Line growth (all requests inside)",
-        format!(
-            "{} per s",
-            fmt_count(r.inside_growth_per_s.max(0.0).round())
-        ),
+        fmt_per_s(r.inside_growth_per_s.max(0.0)),
         th.growth_per_s.map_or("—".into(), |g| {
             if g <= 0.0 && th.at_full_load() {
                 "0 per s, but it never settles".into()

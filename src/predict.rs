@@ -45,7 +45,7 @@ pub fn guess_label(figure: &str) -> String {
     let unit = match guess_unit(figure).0 {
         Unit::Count => return name,
         Unit::Percent => "%".to_owned(),
-        Unit::Rps if figure.ends_with("_growth_per_s") => "per s".to_owned(),
+        Unit::Rps if is_growth(figure) => "per s".to_owned(),
         Unit::Rps => "rps".to_owned(),
         u => u.label().to_owned(),
     };
@@ -67,11 +67,17 @@ pub fn measured(figure: &str, r: &Report) -> Option<f64> {
     report_value(r, figure).map(|v| v * k)
 }
 
+/// Whether `figure` is a growth a second (of the line, of those inside),
+/// which the figures table writes "per s", not as a rate in rps.
+fn is_growth(figure: &str) -> bool {
+    figure.ends_with("_growth_per_s")
+}
+
 /// A measured value as the learner reads it, in the guess's unit.
 pub fn fmt_measured(figure: &str, v: f64) -> String {
     match guess_unit(figure).0 {
         // A growth as the figures table writes it ("205 per s", not "rps").
-        Unit::Rps if figure.ends_with("_growth_per_s") => fmt_per_s(v),
+        Unit::Rps if is_growth(figure) => fmt_per_s(v),
         Unit::Ms => fmt_ms(v),
         Unit::S => fmt_s(v),
         Unit::Rps => fmt_rps(v),

@@ -219,9 +219,31 @@ fn the_wait_for_a_worker_is_counted() {
 /// requests it holds (checked at 200 moments of lesson 12's offload).
 #[test]
 fn each_loops_own_workers_are_listed_in_the_loops_order() {
-    let s = tellers_sim::presets::preset("waf-offload-round-robin").unwrap();
-    assert!(s.pool_per_loop && s.workers >= 1);
-    let mut sim = Simulation::new(&s).unwrap();
+    let preset = tellers_sim::presets::preset("waf-offload-round-robin").unwrap();
+    assert!(preset.pool_per_loop && preset.workers >= 1);
+    // At the preset's rate, and at a low one, where most loops hold
+    // nothing and a worker listed under the wrong loop shows at once.
+    for rps in [preset.rps, 150.0] {
+        let s = Scenario {
+            rps,
+            ..preset.clone()
+        };
+        each_loops_workers_under_it(&s);
+    }
+    // One shared pool: no workers of a loop's own.
+    let shared = Scenario {
+        pool_per_loop: false,
+        ..preset
+    };
+    let mut sim = Simulation::new(&shared).unwrap();
+    sim.run_until(1_000_000_000, u64::MAX);
+    assert_eq!(sim.snapshot().workers_per_loop, 0);
+}
+
+/// At 200 moments of a run of `s`: each loop's busy workers hold no more
+/// requests than the loop does.
+fn each_loops_workers_under_it(s: &Scenario) {
+    let mut sim = Simulation::new(s).unwrap();
     let (loops, per) = (s.loops as usize, s.workers as usize);
     let mut busy_seen = 0;
     for k in 0..200u64 {
@@ -240,16 +262,5 @@ fn each_loops_own_workers_are_listed_in_the_loops_order() {
             busy_seen += busy;
         }
     }
-    assert!(
-        busy_seen > 50,
-        "the workers were busy at times: {busy_seen}"
-    );
-    // One shared pool: no workers of a loop's own.
-    let shared = Scenario {
-        pool_per_loop: false,
-        ..s
-    };
-    let mut sim = Simulation::new(&shared).unwrap();
-    sim.run_until(1_000_000_000, u64::MAX);
-    assert_eq!(sim.snapshot().workers_per_loop, 0);
+    assert!(busy_seen > 5, "the workers were busy at times: {busy_seen}");
 }

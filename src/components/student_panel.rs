@@ -134,9 +134,11 @@ pub fn WhoseNumbers() -> impl IntoView {
                     progress.with(|p| {
                         if p.student.class.is_empty() {
                             "Have a class code?"
-                        } else if class_code_note(&p.student.class).is_some() {
-                            // A code that looks mistyped, said where the
-                            // numbers are used (the lessons said nothing).
+                        } else if suggested_code(&p.student.class).is_some() {
+                            // A Tellers code typed without its hyphen or
+                            // with O for 0, said where the numbers are used
+                            // (the lessons said nothing). Not for any code
+                            // shaped like one: a hand-chosen PHYS-2026 is fine.
                             "Check your class code"
                         } else {
                             "Change"

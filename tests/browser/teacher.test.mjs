@@ -218,10 +218,17 @@ export async function aLessonsSimulationFitsA720pProjectorInPresenterMode({ page
   await page.waitForTimeout(300);
   assert.equal(await shareInView(widget.locator('canvas').first(), 720), 1, 'the whole scene is in view');
   assert.equal(await shareInView(widget.locator('.figures').first(), 720), 1, 'its figures are in view');
+  // Beside its figures, the scene keeps the 700 px its three columns need;
+  // on a narrower projector it stands above them, as wide as the lesson.
+  const sceneWidth = () => widget.locator('canvas').first().evaluate((c) => c.getBoundingClientRect().width);
+  assert.ok((await sceneWidth()) >= 700, `the scene ${await sceneWidth()} px wide at 1280 px`);
   for (const field of ['rps', 'threads']) {
     assert.equal(await shareInView(widget.locator(`[data-field="${field}"] input.control__box`), 720), 1, `the ${field} box`);
   }
   await screenshot('lesson-presenter-720p.png', { fullPage: false });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.waitForTimeout(400);
+  assert.ok((await sceneWidth()) >= 700, `the scene ${await sceneWidth()} px wide at 1024 px`);
 }
 
 export async function printingThePlaygroundKeepsTheScenarioWholeWithoutButtons({ page, open, screenshot }) {

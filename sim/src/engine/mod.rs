@@ -152,8 +152,10 @@ pub struct Snapshot {
     /// pins none: there a loop holds only the request it runs.
     pub loop_counts: bool,
     /// Worker threads in each loop's own pool (0 unless each loop has
-    /// one). The tellers are listed loops first, then the loops' pools in
-    /// the loops' order, so worker `j` is loop `j / workers_per_loop`'s.
+    /// one). Where every teller is listed (at most [`SNAPSHOT_TELLERS`]),
+    /// the loops come first, then the loops' pools in the loops' order, so
+    /// worker `j` is loop `j / workers_per_loop`'s; a longer list is
+    /// ordered otherwise (the tellers on a core first).
     pub workers_per_loop: u32,
     /// Requests inside.
     pub inside: u64,
