@@ -1475,6 +1475,19 @@ mod tests {
             note.starts_with("Measuring:") && note.contains("The line already says"),
             "{note}"
         );
+        // A run that ends so says how long its warm-up was (lesson 14's
+        // 40 s read as a few seconds).
+        let short = Scenario {
+            duration_s: 6.0,
+            warmup: 0.67,
+            ..s.clone()
+        };
+        let cut = tellers_sim::simulate(&short).unwrap();
+        let note = measuring_note(&short, &cut).unwrap();
+        assert!(
+            note.starts_with("No request that arrived after the warm-up (the first "),
+            "{note}"
+        );
         // Once someone who came after the warm-up has finished, the figures show.
         let later = report_at(&s, 8.0);
         assert_eq!(window(&later), Window::Measured);

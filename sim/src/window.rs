@@ -89,10 +89,15 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
         (Window::Measuring, warm) => {
             let since = fmt_s(r.sim_time_s - r.warmup_s);
             // A run measured from t = 0 has no warm-up to count from.
-            let (after, since_start) = if warm.is_some() {
-                ("after the warm-up", "since the warm-up")
-            } else {
-                ("in the run", "since the run began")
+            // The warm-up's length said where nothing after it finished: a
+            // lesson's widget shows no caption that says it (lesson 14's
+            // is 40 s, which "the warm-up" alone read as a few seconds).
+            let (after, since_start) = match warm {
+                Some(w) => (
+                    format!("after the warm-up ({})", w.counted()),
+                    "since the warm-up",
+                ),
+                None => ("in the run".to_owned(), "since the run began"),
             };
             let head = if cut {
                 format!("No request that arrived {after} finished before the run stopped, so response times were not measured.")
