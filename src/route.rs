@@ -186,6 +186,17 @@ pub const RESERVED_LESSON_NAMES: [&str; 5] = [
     "worksheets",
 ];
 
+/// The class code a teacher's link to the lessons carries
+/// (`#/lessons?class=K7Q2-MX4P`), as the student's box would keep it;
+/// `None` for any other page or without a code.
+pub fn class_from_link(hash: &str) -> Option<String> {
+    if lesson_path(hash) != LessonPath::Contents || !hash.starts_with("#/lessons") {
+        return None;
+    }
+    let query = hash.split_once('?')?.1;
+    Some(as_class_box_keeps(&query_param(query, "class")?)).filter(|c| !c.is_empty())
+}
+
 /// Read the lessons part of a hash such as `#/lessons/littles-law/threads-busy`.
 pub fn lesson_path(hash: &str) -> LessonPath {
     let path = hash.trim_start_matches('#').trim_start_matches('/');
@@ -590,6 +601,23 @@ mod tests {
     #[test]
     fn paths_inside_the_lessons() {
         assert_eq!(lesson_path("#/lessons"), LessonPath::Contents);
+        // A teacher's link to the lessons carries the class code.
+        assert_eq!(
+            class_from_link("#/lessons?class=K7Q2-MX4P").as_deref(),
+            Some("K7Q2-MX4P")
+        );
+        assert_eq!(
+            class_from_link("#/lessons/?class=%20R%2012%20").as_deref(),
+            Some("R 12")
+        );
+        assert_eq!(class_from_link("#/lessons?class="), None);
+        assert_eq!(class_from_link("#/lessons"), None);
+        assert_eq!(class_from_link("#/lessons/littles-law?class=R12"), None);
+        assert_eq!(class_from_link("#/playground?class=R12"), None);
+        assert_eq!(
+            class_from_link(&format!("#/lessons?class={}", "A".repeat(500))).map(|c| c.len()),
+            Some(crate::classroom::CLASS_MAX)
+        );
         assert_eq!(lesson_path("#/lessons/"), LessonPath::Contents);
         assert_eq!(
             lesson_path("#/lessons/littles-law"),

@@ -14,6 +14,14 @@ pub fn StudentPanel() -> impl IntoView {
     let record = expect_context::<ProgressWrite>();
     let class = RwSignal::new(progress.with_untracked(|p| p.student.class.clone()));
     let name = RwSignal::new(progress.with_untracked(|p| p.student.name.clone()));
+    // A teacher's link (`#/lessons?class=CODE`) fills in the code, once:
+    // the address loses it, so a reload keeps what the student types next.
+    let linked = crate::route::class_from_link(&crate::route::shown_hash());
+    if let Some(code) = &linked {
+        class.set(code.clone());
+        record.set_student(code, &name.get_untracked());
+        crate::route::replace_hash("#/lessons");
+    }
     let note = Memo::new(move |_| class.with(|c| class_code_note(c)));
     // The Tellers code a code typed without its hyphen (or with O for 0)
     // means: one press uses it. Never read so by itself: a hand-chosen
@@ -112,6 +120,14 @@ pub fn StudentPanel() -> impl IntoView {
                         }
                     })
             }}
+            {linked
+                .map(|code| {
+                    view! {
+                        <p class="student__note" role="status" data-testid="class-from-link">
+                            {format!("Class code {code}, from your teacher's link: type your name to get your own numbers.")}
+                        </p>
+                    }
+                })}
             <p class="student__hint" data-testid="student-status">
                 {move || progress.with(|p| p.student.status())}
             </p>

@@ -130,11 +130,23 @@ pub fn TeacherPage() -> impl IntoView {
             }
         })
     };
+    // The site's address without its hash, for the students' link.
+    let site = {
+        let l = window().location();
+        format!(
+            "{}{}",
+            l.origin().unwrap_or_default(),
+            l.pathname().unwrap_or_default()
+        )
+    };
     let steps = move || {
-        steps_html(created.with(|c| match c {
-            Some(Ok(class)) => Some(class.code.clone()),
-            _ => None,
-        }))
+        steps_html(
+            created.with(|c| match c {
+                Some(Ok(class)) => Some(class.code.clone()),
+                _ => None,
+            }),
+            &site,
+        )
     };
     view! {
         <section class="teacher" data-testid="teacher-page">
@@ -177,7 +189,16 @@ pub fn TeacherPage() -> impl IntoView {
 /// the key to type there, stays open here. (The card once had buttons of
 /// its own for the same two pages: two pairs, one opening a new tab and
 /// one not, a screenshot review found.)
-fn steps_html(code: Option<String>) -> String {
+fn steps_html(code: Option<String>, site: &str) -> String {
+    // A link for the students that fills in the code (the lessons read
+    // `?class=` once), written out to paste into a chat or onto a slide.
+    let link = code.as_deref().map_or(String::new(), |c| {
+        let url = format!("{site}#/lessons?class={}", query_escape(c));
+        format!(
+            "<p>Or give them this link, which fills in the code: <code class=\"class-link\" data-testid=\"class-link\">{}</code></p>",
+            html_escape::encode_text(&url)
+        )
+    });
     // A link that opens a new tab says so to a screen reader.
     let (class, tab, said) = code.map_or((String::new(), "", ""), |c| {
         (
@@ -190,7 +211,7 @@ fn steps_html(code: Option<String>) -> String {
         "<h2>2. In class</h2>\
 <p>Students open the Lessons and type the class code and their name: from then on each lesson \
 says “Numbers for” their name and shows their own numbers. Each lesson has a printable worksheet \
-with their numbers.</p>\
+with their numbers.</p>{link}\
 <h2>3. The answer key</h2>\
 <p>Open the answer key, type your teacher key, then list your students' names: it shows each \
 one's answers by lesson and exercise number (with their questions if you like), for one lesson or \
@@ -209,10 +230,14 @@ mod tests {
 
     #[test]
     fn the_steps_open_the_class_just_created() {
-        let none = steps_html(None);
+        let site = "https://tellers.example/";
+        let none = steps_html(None, site);
         assert!(none.contains("href=\"#/lessons/answer-key\">Open the answer key"));
         assert!(none.contains("href=\"#/lessons/results\">Class results"));
-        let made = steps_html(Some("K7Q2-MX4P".into()));
+        let made = steps_html(Some("K7Q2-MX4P".into()), site);
+        // The students' link fills in the code.
+        assert!(made.contains(">https://tellers.example/#/lessons?class=K7Q2-MX4P</code>"));
+        assert!(!none.contains("class-link"));
         let tab = " target=\"_blank\" rel=\"noopener\">";
         assert!(made.contains(&format!(
             "href=\"#/lessons/answer-key?class=K7Q2-MX4P\"{tab}Open the answer key"

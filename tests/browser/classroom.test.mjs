@@ -260,6 +260,28 @@ export async function anOldClassWithAPlainCodeStillOpensWithANotice({ page, open
   await expectVisible(page.locator('.key__student'), 'the key');
 }
 
+/**
+ * The teacher's page gives a link for the students that fills in the class
+ * code; the lessons read it once and drop it from the address, so what the
+ * student types next is what a reload keeps.
+ */
+export async function aTeachersLinkFillsInTheClassCode({ page, open }) {
+  const { code } = await createClass(page, open);
+  const link = (await page.getByTestId('class-link').textContent()).trim();
+  assert.ok(link.endsWith(`#/lessons?class=${code}`), link);
+  await open(`#/lessons?class=${code}`);
+  const box = page.getByTestId('class-code');
+  await expectVisible(page.getByTestId('class-from-link'), 'the note on the code from the link');
+  assert.equal(await box.inputValue(), code);
+  assert.equal(new URL(page.url()).hash, '#/lessons', 'the code leaves the address');
+  await page.getByTestId('student-name').fill('Ana');
+  await expectVisible(page.getByTestId('student-status').filter({ hasText: `Numbers for Ana · ${code}` }), 'the code and name in use');
+  await page.reload();
+  await expectVisible(page.getByTestId('class-code'), 'the lessons again');
+  assert.equal(await page.getByTestId('class-code').inputValue(), code, 'kept after a reload');
+  assert.equal(await page.getByTestId('class-from-link').count(), 0, 'no note without the link');
+}
+
 export async function aMistypedClassCodeIsPointedOut({ page, open }) {
   const { code } = await createClass(page, open);
   await open('#/lessons');
