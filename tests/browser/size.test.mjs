@@ -264,13 +264,15 @@ import { DIST } from './harness.mjs';
  * mistyped one means and the lessons' warning, the teacher key hidden on a
  * card brought back, presenter layouts, the printed key's names, idle
  * squares' contrast), +0.9 KB, not split by commit: the app 471.6 KB;
- * a review's mends, +0.1 KB: the app 471.7 KB. Budget 472.
+ * a review's mends, +0.1 KB: the app 471.7 KB; the warm-up's length in
+ * the note of a run that measured nothing, and the students' link that
+ * fills in the class code, +0.5 KB: the app 472.2 KB. Budget 473.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 472;
+const BUDGET_KB = 473;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
