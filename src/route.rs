@@ -186,15 +186,35 @@ pub const RESERVED_LESSON_NAMES: [&str; 5] = [
     "worksheets",
 ];
 
-/// The class code a teacher's link to the lessons carries
-/// (`#/lessons?class=K7Q2-MX4P`), as the student's box would keep it;
-/// `None` for any other page or without a code.
+/// The class code a teacher's link to the lessons or to a lesson carries
+/// (`#/lessons?class=K7Q2-MX4P`, `#/lessons/littles-law?class=…`), as the
+/// student's box would keep it; `None` for any other page or without a code.
 pub fn class_from_link(hash: &str) -> Option<String> {
-    if lesson_path(hash) != LessonPath::Contents || !hash.starts_with("#/lessons") {
+    let lessons = matches!(
+        lesson_path(hash),
+        LessonPath::Contents | LessonPath::Lesson { .. }
+    );
+    if !lessons || !hash.starts_with("#/lessons") {
         return None;
     }
     let query = hash.split_once('?')?.1;
     Some(as_class_box_keeps(&query_param(query, "class")?)).filter(|c| !c.is_empty())
+}
+
+/// `hash` without its `class` settings, the rest kept in their order: the
+/// code a link gave is taken once, so a reload keeps what the student
+/// types next.
+pub fn without_class(hash: &str) -> String {
+    let (path, query) = hash.split_once('?').unwrap_or((hash, ""));
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|kv| !kv.is_empty() && query_key(kv) != "class")
+        .collect();
+    if kept.is_empty() {
+        path.to_owned()
+    } else {
+        format!("{path}?{}", kept.join("&"))
+    }
 }
 
 /// Read the lessons part of a hash such as `#/lessons/littles-law/threads-busy`.
@@ -258,6 +278,8 @@ pub fn lesson_link_ignored(query: &str) -> Vec<String> {
         let key = query_key(kv);
         if key == "presenter" {
             presenters += 1;
+        } else if key == "class" {
+            // Read by the page ([`class_from_link`]).
         } else if key.trim().is_empty() {
             nameless = true;
         } else {
@@ -275,7 +297,7 @@ pub fn lesson_link_ignored(query: &str) -> Vec<String> {
             names.push_str(&format!(" and {more} more"));
         }
         out.push(format!(
-            "This link's {names} {} ignored: a lesson's link reads only presenter (1 or 0).",
+            "This link's {names} {} ignored: a lesson's link reads only presenter (1 or 0) and class (a class code).",
             if unknown.len() == 1 { "was" } else { "were" }
         ));
     }
@@ -612,7 +634,21 @@ mod tests {
         );
         assert_eq!(class_from_link("#/lessons?class="), None);
         assert_eq!(class_from_link("#/lessons"), None);
-        assert_eq!(class_from_link("#/lessons/littles-law?class=R12"), None);
+        assert_eq!(
+            class_from_link("#/lessons/littles-law?presenter=1&class=R12").as_deref(),
+            Some("R12")
+        );
+        assert_eq!(class_from_link("#/lessons/answer-key?class=R12"), None);
+        assert_eq!(
+            without_class("#/lessons/littles-law?presenter=1&class=R12"),
+            "#/lessons/littles-law?presenter=1"
+        );
+        assert_eq!(without_class("#/lessons?class=R12"), "#/lessons");
+        assert!(lesson_link_ignored("presenter=1&class=R12").is_empty());
+        assert_eq!(
+            without_class("#/lessons/x?cl%61ss=R&a=1"),
+            "#/lessons/x?a=1"
+        );
         assert_eq!(class_from_link("#/playground?class=R12"), None);
         assert_eq!(
             class_from_link(&format!("#/lessons?class={}", "A".repeat(500))).map(|c| c.len()),
@@ -771,12 +807,12 @@ mod tests {
         assert!(ignored("#/lessons/littles-law?pres%65nter=1").is_empty());
         assert_eq!(
             ignored("#/lessons/littles-law?foo=1&foo=2"),
-            ["This link's 'foo' was ignored: a lesson's link reads only presenter (1 or 0)."]
+            ["This link's 'foo' was ignored: a lesson's link reads only presenter (1 or 0) and class (a class code)."]
         );
         assert_eq!(
             ignored("#/lessons/littles-law?a=1&b&c=3&d=4&presenter=1&presenter=0"),
             [
-                "This link's 'a', 'b', 'c' and 1 more were ignored: a lesson's link reads only presenter (1 or 0).",
+                "This link's 'a', 'b', 'c' and 1 more were ignored: a lesson's link reads only presenter (1 or 0) and class (a class code).",
                 "This link gives presenter 2 times; the first was read."
             ]
         );
@@ -788,7 +824,7 @@ mod tests {
         // Echoed safely.
         assert_eq!(
             ignored("#/lessons/littles-law?%3Cb%3E=1"),
-            ["This link's '?b?' was ignored: a lesson's link reads only presenter (1 or 0)."]
+            ["This link's '?b?' was ignored: a lesson's link reads only presenter (1 or 0) and class (a class code)."]
         );
     }
 

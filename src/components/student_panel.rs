@@ -14,13 +14,9 @@ pub fn StudentPanel() -> impl IntoView {
     let record = expect_context::<ProgressWrite>();
     let class = RwSignal::new(progress.with_untracked(|p| p.student.class.clone()));
     let name = RwSignal::new(progress.with_untracked(|p| p.student.name.clone()));
-    // A teacher's link (`#/lessons?class=CODE`) fills in the code, once:
-    // the address loses it, so a reload keeps what the student types next.
-    let linked = crate::route::class_from_link(&crate::route::shown_hash());
+    let linked = take_class_from_link(record, &name.get_untracked());
     if let Some(code) = &linked {
         class.set(code.clone());
-        record.set_student(code, &name.get_untracked());
-        crate::route::replace_hash("#/lessons");
     }
     let note = Memo::new(move |_| class.with(|c| class_code_note(c)));
     // The Tellers code a code typed without its hyphen (or with O for 0)
@@ -135,12 +131,27 @@ pub fn StudentPanel() -> impl IntoView {
     }
 }
 
+/// A teacher's link (`#/lessons?class=CODE`, or a lesson's with `class=`)
+/// fills in the class code, once, beside the name `name`: the address
+/// loses it, so a reload keeps what the student types next. Returns the
+/// code taken.
+fn take_class_from_link(record: ProgressWrite, name: &str) -> Option<String> {
+    let hash = crate::route::shown_hash();
+    let code = crate::route::class_from_link(&hash)?;
+    record.set_student(&code, name);
+    crate::route::replace_hash(&crate::route::without_class(&hash));
+    Some(code)
+}
+
 /// Whose numbers a lesson's exercises use, at the top of every lesson and
 /// worksheet: "Numbers for Ana Souza · SD-101", or the shared numbers, with
 /// the way to the student panel.
 #[component]
 pub fn WhoseNumbers() -> impl IntoView {
     let ProgressRead(progress) = expect_context();
+    // A lesson's link may carry the class code too.
+    let name = progress.with_untracked(|p| p.student.name.clone());
+    take_class_from_link(expect_context::<ProgressWrite>(), &name);
     view! {
         <p class="whose" data-testid="whose-numbers">
             {move || progress.with(|p| p.student.whose_numbers())}

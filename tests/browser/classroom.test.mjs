@@ -280,6 +280,11 @@ export async function aTeachersLinkFillsInTheClassCode({ page, open }) {
   await expectVisible(page.getByTestId('class-code'), 'the lessons again');
   assert.equal(await page.getByTestId('class-code').inputValue(), code, 'kept after a reload');
   assert.equal(await page.getByTestId('class-from-link').count(), 0, 'no note without the link');
+  // A lesson's link may carry it too, beside presenter mode.
+  await open('#/lessons/littles-law?presenter=1&class=R12');
+  await expectVisible(page.getByTestId('whose-numbers').filter({ hasText: 'Numbers for Ana · R12' }), 'the lesson on the linked code');
+  assert.equal(new URL(page.url()).hash, '#/lessons/littles-law?presenter=1', 'the code leaves the address, presenter stays');
+  assert.equal(await page.getByTestId('link-ignored').count(), 0, 'nothing said to be ignored');
 }
 
 export async function aMistypedClassCodeIsPointedOut({ page, open }) {

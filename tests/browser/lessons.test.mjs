@@ -664,7 +664,7 @@ export async function aLessonLinkOpensInPresenterModeReadableAt720p({ page, open
   await open('#/lessons/the-growing-line?presentr=1');
   const ignored = page.getByTestId('link-ignored');
   await expectVisible(ignored, "the notice for presentr=1");
-  assert.equal(await ignored.textContent(), "This link's 'presentr' was ignored: a lesson's link reads only presenter (1 or 0).");
+  assert.equal(await ignored.textContent(), "This link's 'presentr' was ignored: a lesson's link reads only presenter (1 or 0) and class (a class code).");
 }
 
 // On a phone the solved mark stays one mark: "✓" and "solved" sat on two
