@@ -891,17 +891,14 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     // depend on the legend). With the loops' shared line no request is
     // pinned to a loop: a count would only repeat the loop's colour (1 or
     // 0) beside a full back office.
-    let places = |w: f64, h: f64| {
-        teller_places(
-            snap.tellers.len(),
-            snap.loops as usize,
-            snap.workers_per_loop as usize,
-            w,
-            h,
-            TELLER_GAP,
-        )
-    };
-    let size = places(area.w, area.h).size;
+    let TellerPlaces { size, cells } = teller_places(
+        snap.tellers.len(),
+        snap.loops as usize,
+        snap.workers_per_loop as usize,
+        area.w,
+        area.h,
+        TELLER_GAP,
+    );
     let counted = snap.loop_counts && size >= COUNT_FROM_PX;
     let fonts = [scene_fonts(width).strong, COUNT_SMALL_FONT];
     let fits = |text: &str, font: &str| {
@@ -966,7 +963,8 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
         &tellers_detail(snap),
     );
     let gap = TELLER_GAP;
-    let TellerPlaces { size, cells } = places(t.w, t.h);
+    // Placed above, in the layout without the legend: the same area
+    // (the_tellers_area_does_not_depend_on_the_legend).
     let top = t.y + lay.content;
     for (i, (tl, &(col, row))) in snap.tellers.iter().zip(&cells).enumerate() {
         let x = t.x + col as f64 * (size + gap);
@@ -1710,6 +1708,19 @@ mod tests {
                     em(head, f.px[0]).max(em(detail, f.px[1]))
                 };
                 assert!(w <= lay.dep.w, "{width}: {head} {detail}");
+            }
+        }
+    }
+
+    /// The scene places its tellers (and sizes the loops' counts) in the
+    /// layout without a legend, before the legend is chosen.
+    #[test]
+    fn the_tellers_area_does_not_depend_on_the_legend() {
+        for width in [300.0, 390.0, 699.0, 700.0, 960.0, 1400.0] {
+            for deps in [0, 2] {
+                let bare = scene_layout(width, &[], &measure_at(width), deps).tellers;
+                let full = scene_layout(width, &LEGEND, &measure_at(width), deps).tellers;
+                assert_eq!((bare.w, bare.h), (full.w, full.h), "{width} px");
             }
         }
     }

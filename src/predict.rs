@@ -226,18 +226,12 @@ pub fn guess_lines(
     }
     let unmet = unmet_settings(when, s);
     if !unmet.is_empty() {
+        let about = unmet.join(" and ");
         // Not "your guess" where none was written (a learner's walk).
-        let none = guesses.iter().all(|g| g.trim().is_empty());
-        return vec![if none {
-            format!(
-                "This prediction is about {}, and you wrote no guess: write one, set that, then run to the end again to compare.",
-                unmet.join(" and ")
-            )
+        return vec![if guesses.iter().all(|g| g.trim().is_empty()) {
+            format!("This prediction is about {about}, and you wrote no guess: write one, set that, then run to the end again to compare.")
         } else {
-            format!(
-                "Your guess is about {}. Set that, then run to the end again to compare.",
-                unmet.join(" and ")
-            )
+            format!("Your guess is about {about}. Set that, then run to the end again to compare.")
         }];
     }
     figures

@@ -205,16 +205,7 @@ pub fn class_from_link(hash: &str) -> Option<String> {
 /// code a link gave is taken once, so a reload keeps what the student
 /// types next.
 pub fn without_class(hash: &str) -> String {
-    let (path, query) = hash.split_once('?').unwrap_or((hash, ""));
-    let kept: Vec<&str> = query
-        .split('&')
-        .filter(|kv| !kv.is_empty() && query_key(kv) != "class")
-        .collect();
-    if kept.is_empty() {
-        path.to_owned()
-    } else {
-        format!("{path}?{}", kept.join("&"))
-    }
+    with_setting(hash, "class", None)
 }
 
 /// Read the lessons part of a hash such as `#/lessons/littles-law/threads-busy`.
@@ -316,18 +307,20 @@ pub fn lesson_link_ignored(query: &str) -> Vec<String> {
 /// says: `presenter=1`, or no `presenter` at all (off is the default, and
 /// the tab remembers the choice), other parameters kept in their order.
 pub fn with_presenter(hash: &str, on: bool) -> String {
+    with_setting(hash, "presenter", on.then_some("presenter=1"))
+}
+
+/// `hash` with every `name` setting of its query taken out, the others
+/// kept in their order, and `pair` (`name=value`), if any, added last.
+fn with_setting(hash: &str, name: &str, pair: Option<&str>) -> String {
     let (path, query) = hash.split_once('?').unwrap_or((hash, ""));
     let mut kept: Vec<&str> = query
         .split('&')
-        .filter(|kv| {
-            // Decoded, as the link is read (`pres%65nter=0` stayed beside
-            // the `presenter=1` written, and was read first).
-            !kv.is_empty() && query_key(kv) != "presenter"
-        })
+        // Decoded, as the link is read (`pres%65nter=0` stayed beside the
+        // `presenter=1` written, and was read first).
+        .filter(|kv| !kv.is_empty() && query_key(kv) != name)
         .collect();
-    if on {
-        kept.push("presenter=1");
-    }
+    kept.extend(pair);
     if kept.is_empty() {
         path.to_owned()
     } else {

@@ -647,10 +647,19 @@ impl Scenario {
     /// Worker threads beside the loops (event loop + workers): `workers`,
     /// or `workers` for each loop with `pool_per_loop`; 0 for other models.
     pub fn worker_threads(&self) -> u32 {
-        match (self.model, self.pool_per_loop) {
-            (Model::EventLoopWorkers, true) => self.workers.saturating_mul(self.loop_count()),
-            (Model::EventLoopWorkers, false) => self.workers,
-            _ => 0,
+        match (self.model, self.workers_per_loop()) {
+            (Model::EventLoopWorkers, 0) => self.workers,
+            (_, per_loop) => per_loop.saturating_mul(self.loop_count()),
+        }
+    }
+
+    /// Worker threads in each loop's own pool: `workers` with
+    /// `pool_per_loop` beside loops; 0 with one shared pool or no workers.
+    pub fn workers_per_loop(&self) -> u32 {
+        if self.model == Model::EventLoopWorkers && self.pool_per_loop {
+            self.workers
+        } else {
+            0
         }
     }
 

@@ -12,12 +12,10 @@ use crate::progress::{ProgressRead, ProgressWrite};
 pub fn StudentPanel() -> impl IntoView {
     let ProgressRead(progress) = expect_context();
     let record = expect_context::<ProgressWrite>();
+    // Taken into the progress first, so the box starts with it.
+    let linked = take_class_from_link();
     let class = RwSignal::new(progress.with_untracked(|p| p.student.class.clone()));
     let name = RwSignal::new(progress.with_untracked(|p| p.student.name.clone()));
-    let linked = take_class_from_link(record, &name.get_untracked());
-    if let Some(code) = &linked {
-        class.set(code.clone());
-    }
     let note = Memo::new(move |_| class.with(|c| class_code_note(c)));
     // The Tellers code a code typed without its hyphen (or with O for 0)
     // means: one press uses it. Never read so by itself: a hand-chosen
@@ -132,13 +130,15 @@ pub fn StudentPanel() -> impl IntoView {
 }
 
 /// A teacher's link (`#/lessons?class=CODE`, or a lesson's with `class=`)
-/// fills in the class code, once, beside the name `name`: the address
+/// fills in the class code, once, beside the student's name: the address
 /// loses it, so a reload keeps what the student types next. Returns the
 /// code taken.
-fn take_class_from_link(record: ProgressWrite, name: &str) -> Option<String> {
+fn take_class_from_link() -> Option<String> {
     let hash = crate::route::shown_hash();
     let code = crate::route::class_from_link(&hash)?;
-    record.set_student(&code, name);
+    let ProgressRead(progress) = expect_context();
+    let name = progress.with_untracked(|p| p.student.name.clone());
+    expect_context::<ProgressWrite>().set_student(&code, &name);
     crate::route::replace_hash(&crate::route::without_class(&hash));
     Some(code)
 }
@@ -150,8 +150,7 @@ fn take_class_from_link(record: ProgressWrite, name: &str) -> Option<String> {
 pub fn WhoseNumbers() -> impl IntoView {
     let ProgressRead(progress) = expect_context();
     // A lesson's link may carry the class code too.
-    let name = progress.with_untracked(|p| p.student.name.clone());
-    take_class_from_link(expect_context::<ProgressWrite>(), &name);
+    take_class_from_link();
     view! {
         <p class="whose" data-testid="whose-numbers">
             {move || progress.with(|p| p.student.whose_numbers())}

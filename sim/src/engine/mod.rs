@@ -775,11 +775,7 @@ impl Simulation {
             // One count per loop, none without loops.
             loops: c.loop_held.len() as u64,
             loop_counts: !c.loop_held.is_empty() && c.s.accept != Accept::Shared,
-            workers_per_loop: if c.s.model == Model::EventLoopWorkers && c.s.pool_per_loop {
-                c.s.workers
-            } else {
-                0
-            },
+            workers_per_loop: c.s.workers_per_loop(),
             inside: c.stats.inside,
             busy_cores: c.cores.busy,
             cores: c.s.cores,
