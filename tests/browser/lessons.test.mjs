@@ -386,6 +386,10 @@ export async function eachStudentSeesTheOptionsInTheirOwnOrder({ page, open, scr
     await open('#/lessons/littles-law/littles-law-says');
     const card = page.locator('#ex-littles-law-says');
     await expectVisible(card.locator('.exercise__option').first(), 'the options');
+    // The whole lesson drawn (its pager last), as the other lesson tests
+    // wait: under a loaded fresh-clone run a click on an option once did
+    // not take, the card apparently drawn again just after.
+    await page.waitForFunction(() => document.querySelector('.pager'));
     const options = await optionTexts(card);
     assert.equal(options.length, 4, `four options: ${options.join(' | ')}`);
     assert.ok(options.includes(right), `the right option is among them: ${options.join(' | ')}`);
