@@ -345,14 +345,39 @@ pub fn student_key_html(
     h + "</div></section>"
 }
 
-/// What a checked answer says: the checker's `message`, and where the
-/// answer is wrong but the exercise was solved before, that the solve
-/// stands (the card's "✓ solved" sat beside "Not quite" unexplained).
-pub fn feedback_text(correct: bool, solved_before: bool, message: &str) -> String {
+/// Where the learner stands with an exercise's help when an answer is
+/// checked: what "Try a hint." may point to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Help {
+    /// A hint is still to be opened.
+    HintsLeft,
+    /// Every hint is open; the worked solution is not.
+    HintsOpen,
+    /// The worked solution is open.
+    SolutionOpen,
+}
+
+/// What a checked answer says: the checker's `message`, with its pointer
+/// to the hints matching the help still to open (it said "Try a hint."
+/// beside three hints already open), and where the answer is wrong but the
+/// exercise was solved before, that the solve stands (the card's "✓
+/// solved" sat beside "Not quite" unexplained).
+pub fn feedback_text(correct: bool, solved_before: bool, help: Help, message: &str) -> String {
+    let pointer = match help {
+        Help::HintsLeft => None,
+        Help::HintsOpen => {
+            Some("Every hint is open: read them again, or open the worked solution.")
+        }
+        Help::SolutionOpen => Some("Compare your steps with the worked solution."),
+    };
+    let message = match (pointer, message.strip_suffix("Try a hint.")) {
+        (Some(p), Some(rest)) => format!("{rest}{p}"),
+        _ => message.to_owned(),
+    };
     if !correct && solved_before {
         format!("{message} You solved it before, and that stays in your progress.")
     } else {
-        message.to_owned()
+        message
     }
 }
 
@@ -362,11 +387,31 @@ mod tests {
     fn a_wrong_answer_after_a_solve_says_the_solve_stands() {
         let wrong = "Not quite: that is too high. Try a hint.";
         assert_eq!(
-            feedback_text(false, true, wrong),
+            feedback_text(false, true, Help::HintsLeft, wrong),
             "Not quite: that is too high. Try a hint. You solved it before, and that stays in your progress."
         );
-        assert_eq!(feedback_text(false, false, wrong), wrong);
-        assert_eq!(feedback_text(true, true, "Correct."), "Correct.");
+        assert_eq!(feedback_text(false, false, Help::HintsLeft, wrong), wrong);
+        assert_eq!(
+            feedback_text(true, true, Help::HintsLeft, "Correct."),
+            "Correct."
+        );
+    }
+
+    #[test]
+    fn a_wrong_answer_points_to_the_help_not_yet_read() {
+        let wrong = "Not quite: that is too high. Try a hint.";
+        assert_eq!(
+            feedback_text(false, false, Help::HintsOpen, wrong),
+            "Not quite: that is too high. Every hint is open: read them again, or open the worked solution."
+        );
+        assert_eq!(
+            feedback_text(false, true, Help::SolutionOpen, wrong),
+            "Not quite: that is too high. Compare your steps with the worked solution. \
+             You solved it before, and that stays in your progress."
+        );
+        // A message with no pointer is left as it is.
+        let unit = "Wrong unit: 'ms' gives a time, and this answer is a number of threads.";
+        assert_eq!(feedback_text(false, false, Help::HintsOpen, unit), unit);
     }
 
     use super::*;

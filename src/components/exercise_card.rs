@@ -1,7 +1,8 @@
 use leptos::prelude::*;
 
 use crate::answer::{
-    answer_with, check_answer, hint_label, kind_label, sim_check_message, sim_check_setup,
+    answer_with, check_answer, feedback_text, hint_label, kind_label, sim_check_message,
+    sim_check_setup, Help,
 };
 use crate::lab::run_in_slices;
 use crate::progress::{ProgressRead, ProgressWrite};
@@ -88,8 +89,14 @@ pub fn ExerciseCard(
             // "You solved it before" only beside an answer that was read
             // (after "Type a number, …" it read as if that were an answer).
             let solved_before = checked.counts && solved.get_untracked();
-            let message =
-                crate::answer::feedback_text(checked.correct, solved_before, &checked.message);
+            let help = if show_solution.get_untracked() {
+                Help::SolutionOpen
+            } else if hints_shown.get_untracked() < ex.with_value(|e| e.hints.len()) {
+                Help::HintsLeft
+            } else {
+                Help::HintsOpen
+            };
+            let message = feedback_text(checked.correct, solved_before, help, &checked.message);
             let said = Some((checked.correct, message));
             if feedback.get_untracked() == said {
                 // The same words again (the same wrong answer checked twice):

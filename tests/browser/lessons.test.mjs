@@ -521,6 +521,20 @@ export async function theLastHintKeepsTheFocusOnItsButton({ page, open }) {
   // Pressed again, it shows nothing more.
   await page.keyboard.press('Enter');
   assert.equal(await card.locator('.exercise__hints li').count(), 3, 'still three hints');
+  // A wrong answer now points past the hints (it said "Try a hint." with
+  // every hint open), and to the solution's steps once that is open.
+  await card.getByTestId('answer').fill('1');
+  await card.getByTestId('check').click();
+  const said = card.getByTestId('feedback');
+  await expectVisible(said, 'the feedback');
+  assert.match(await said.textContent(), /Every hint is open: read them again, or open the worked solution\./);
+  assert.doesNotMatch(await said.textContent(), /Try a hint/);
+  await card.getByRole('button', { name: /worked solution/ }).click();
+  await card.getByTestId('check').click();
+  await page.waitForFunction(
+    (el) => /Compare your steps with the worked solution/.test(el.textContent),
+    await card.elementHandle(),
+  );
 }
 
 export async function aChoiceIsAGroupNamedByItsQuestion({ page, open }) {
