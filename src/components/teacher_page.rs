@@ -31,6 +31,33 @@ fn class_file(class: &NewClass) -> String {
     )
 }
 
+/// An address for a file to save, holding `text`: a `blob:` address, so
+/// the text is not in the link (a `data:` link put the teacher key in the
+/// status bar as the pointer passed over the button, with the key hidden).
+/// The address is let go when the card that shows it goes.
+fn file_address(text: &str) -> String {
+    let blob_address = || {
+        let options = web_sys::BlobPropertyBag::new();
+        options.set_type("text/plain;charset=utf-8");
+        let parts = js_sys::Array::of1(&text.into());
+        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+        web_sys::Url::create_object_url_with_blob(&blob).ok()
+    };
+    match blob_address() {
+        Some(address) => {
+            let kept = address.clone();
+            on_cleanup(move || {
+                let _ = web_sys::Url::revoke_object_url(&kept);
+            });
+            address
+        }
+        None => format!(
+            "data:text/plain;charset=utf-8,{}",
+            js_sys::encode_uri_component(text)
+        ),
+    }
+}
+
 /// Where the tab keeps the class it created last, so that the card is
 /// still there after a visit to the answer key or the results, or a reload.
 const KEPT_CLASS: &str = "tellers.teacher.new-class";
@@ -78,10 +105,7 @@ pub fn TeacherPage() -> impl IntoView {
         created.get().map(|made| match made {
             Err(why) => view! { <p class="notice" role="alert">{why}</p> }.into_any(),
             Ok(class) => {
-                let file = format!(
-                    "data:text/plain;charset=utf-8,{}",
-                    js_sys::encode_uri_component(&class_file(&class))
-                );
+                let file = file_address(&class_file(&class));
                 view! {
                     <div class="class-card" data-testid="new-class">
                         <p class="class-card__label">"Class code, for your students"</p>

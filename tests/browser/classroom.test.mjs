@@ -90,6 +90,14 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   assert.equal((await page.getByTestId('new-teacher-key').textContent()).trim(), key, 'shown when asked');
   await page.getByTestId('hide-teacher-key').click();
   await expectVisible(page.getByTestId('teacher-key-hidden'), 'hidden again');
+  // Nor in the save button's link (a data: link showed it in the status
+  // bar as the pointer passed); the file it saves holds both.
+  const save = page.getByRole('link', { name: 'Save the code and key to a file' });
+  assert.ok(!(await save.getAttribute('href')).includes(key.slice(0, 5)), 'the key is not in the link');
+  const [classFile] = await Promise.all([page.waitForEvent('download'), save.click()]);
+  assert.equal(classFile.suggestedFilename(), `tellers-class-${code}.txt`);
+  const saved = await fs.readFile(await classFile.path(), 'utf8');
+  assert.ok(saved.includes(code) && saved.includes(key), `the file holds the code and the key: ${saved}`);
   // The page's steps open this class, in new tabs, once each (the card
   // once had a second pair of buttons), and the card is announced.
   for (const [name, href] of [
