@@ -59,7 +59,16 @@ pub fn check_answer(
                 exercise.tolerance.unwrap_or(0.01),
                 &exercise.prompt,
             );
-            let mut message = explain(&verdict, unit);
+            // A wrong number that a listed mistake gives is named as that
+            // slip ("That is the CPU time alone: …"), not only "too low".
+            let slip = match verdict {
+                Verdict::WrongValue { .. } => exercise.slip_note(&variant.vars, typed),
+                _ => None,
+            };
+            let mut message = match slip {
+                Some(note) => format!("Not quite: {note} Try a hint."),
+                None => explain(&verdict, unit),
+            };
             // Where the answer may be words, the words are said too.
             if exercise.no_limit && verdict == Verdict::Unreadable {
                 message.push_str(NO_LIMIT_TOO);
@@ -444,6 +453,62 @@ mod tests {
             .find(|(_, e)| e.id == id)
             .map(|(_, e)| e)
             .unwrap_or_else(|| panic!("no exercise {id}"))
+    }
+
+    /// A wrong number that one of an exercise's listed mistakes gives is
+    /// told what it is, for every mistake of every numeric exercise (on one
+    /// student's numbers), and a thousandfold slip is told so.
+    #[test]
+    fn a_number_a_listed_mistake_gives_is_named_as_that_slip() {
+        let seed = "r12/ana";
+        let mut named = 0;
+        for (_, e) in compiled_course().exercises() {
+            let Ok(v) = e.variant(seed) else { continue };
+            let (Some(unit), Some(answer)) = (e.unit, v.answer) else {
+                continue;
+            };
+            for (m, note) in e.mistakes.iter().zip(&e.mistake_notes) {
+                let value = tellers_course::expr::eval(m, &v.vars).unwrap();
+                let typed = format!("{value}");
+                // Only where the number is read as a wrong value (not the
+                // answer, not asked again for its unit or its decimals).
+                if !value.is_finite()
+                    || !matches!(
+                        check_in(&typed, answer, unit, e.tolerance.unwrap(), &e.prompt),
+                        Verdict::WrongValue { .. }
+                    )
+                {
+                    continue;
+                }
+                let checked = check_answer(e, &v, &typed, None);
+                assert!(!checked.correct && checked.counts, "{}: {m}", e.id);
+                // An earlier mistake may give the same number.
+                let first = e.slip_note(&v.vars, &typed).unwrap();
+                assert_eq!(
+                    checked.message,
+                    format!("Not quite: {first} Try a hint."),
+                    "{}: {m}",
+                    e.id
+                );
+                named += usize::from(first == note);
+            }
+        }
+        assert!(named > 100, "only {named} mistakes named by their own note");
+        let e = exercise("threads-busy");
+        let v = e.variant(seed).unwrap();
+        let off = format!("{} threads", v.answer.unwrap() * 1000.0);
+        let checked = check_answer(e, &v, &off, None);
+        assert!(
+            checked.message.contains("a thousand times off"),
+            "{}",
+            checked.message
+        );
+        // Any other wrong number is only too high or too low.
+        let other = format!("{} threads", v.answer.unwrap() * 3.7);
+        assert_eq!(
+            check_answer(e, &v, &other, None).message,
+            "Not quite: that is too high. Try a hint."
+        );
     }
 
     #[test]

@@ -75,9 +75,15 @@ pub struct Exercise {
     pub no_limit: bool,
     /// Plausible wrong methods (numeric), as expressions over the params:
     /// forgetting the wait, the line, a unit. The course tests check that
-    /// each is marked wrong in nearly every variant. Not sent to the app.
-    #[serde(default, skip_serializing)]
+    /// each is marked wrong in nearly every variant; the app names the
+    /// slip when an answer is the number one of them gives
+    /// ([`Exercise::slip_note`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mistakes: Vec<String>,
+    /// What each mistake's number is, in words, one per mistake in its
+    /// order: "That is the CPU time alone: …".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mistake_notes: Vec<String>,
     /// When the answer chooses between branches (the two limits of a
     /// `min`): each branch as an expression. The course tests check that
     /// each is the answer in about as many variants as the others, so a
@@ -85,6 +91,11 @@ pub struct Exercise {
     #[serde(default, skip_serializing)]
     pub branches: Vec<String>,
 }
+
+/// What an answer a thousand times too large or too small is
+/// ([`Exercise::slip_note`]).
+pub const THOUSANDFOLD: &str =
+    "That is a thousand times off: check each step between units (ms and s, KB and MB).";
 
 /// Figures of a report that an exercise's check or a lesson's claim may
 /// read: report fields, plus a few shares and the loop-block percentiles;
@@ -482,6 +493,32 @@ impl Exercise {
         })
     }
 
+    /// What a wrong answer's number is, where it is the number a listed
+    /// mistake gives for these values (read as the answer is, within the
+    /// exercise's tolerance): that mistake's note; else, where it is the
+    /// answer a thousand times too large or too small, a word on units.
+    /// `None` for any other number (and for an exercise that is not numeric).
+    pub fn slip_note(&self, vars: &Vars, typed: &str) -> Option<&str> {
+        let (unit, tolerance) = (self.unit?, self.tolerance?);
+        let gives = |value: f64| {
+            value.is_finite()
+                && crate::check::check_in(typed, value, unit, tolerance, &self.prompt)
+                    == crate::check::Verdict::Correct
+        };
+        let listed = self
+            .mistakes
+            .iter()
+            .zip(&self.mistake_notes)
+            .find(|(m, _)| eval(m, vars).is_ok_and(gives))
+            .map(|(_, note)| note.as_str());
+        let answer = self.answer.as_ref().and_then(|a| eval(a, vars).ok());
+        listed.or_else(|| {
+            answer
+                .filter(|a| *a != 0.0 && (gives(a * 1000.0) || gives(a / 1000.0)))
+                .map(|_| THOUSANDFOLD)
+        })
+    }
+
     /// The scenario of "check it in the simulator" for these values, if any.
     pub fn check_scenario(&self, vars: &Vars) -> Option<Result<Scenario, String>> {
         let check = self.check.as_ref()?;
@@ -770,6 +807,7 @@ mod tests {
             note: None,
             no_limit: false,
             mistakes: vec![],
+            mistake_notes: vec![],
             branches: vec![],
         };
         let mut orders = std::collections::BTreeSet::new();
@@ -813,6 +851,7 @@ mod tests {
             note: None,
             no_limit: false,
             mistakes: vec![],
+            mistake_notes: vec![],
             branches: vec![],
         };
         assert_eq!(ex.vars("")["rps"], 100.0);

@@ -460,6 +460,18 @@ fn exercise(toml_text: &str) -> Result<(Exercise, Vec<String>), String> {
                     "list at least two plausible wrong methods in 'mistakes' (forgetting the wait, the line, a unit…)".into(),
                 ));
             }
+            // A learner whose number is a listed mistake's is told what that
+            // number is: every mistake has its words.
+            if ex.mistake_notes.len() != ex.mistakes.len() {
+                return Err(at(format!(
+                    "give 'mistake_notes' one note for each of the {} mistakes, in their order, saying what its number is (it has {})",
+                    ex.mistakes.len(),
+                    ex.mistake_notes.len()
+                )));
+            }
+            for note in &mut ex.mistake_notes {
+                *note = read(note)?;
+            }
             for m in ex.mistakes.iter().chain(&ex.branches) {
                 crate::expr::eval(m, &ex.vars(""))
                     .map_err(|e| at(format!("mistake '{m}': {e}")))?;
@@ -934,6 +946,7 @@ tolerance = 0.01
 hints = ["h"]
 solution = ["{rps} × 0.1 s = {= rps * 0.1} threads"]
 mistakes = ["rps", "rps * 0.01"]
+mistake_notes = ["That is the rate alone.", "That is the rate times a hundredth."]
 ```
 "#;
 
@@ -1156,6 +1169,13 @@ mistakes = ["rps", "rps * 0.01"]
         // A sentence anywhere that speaks of the simulator needs a claim too.
         let e = err(&GOOD.replace("Text with", "The simulator shows"));
         assert!(e.contains("end it with {claim: id}"), "{e}");
+        // Each listed mistake has a note saying what its number is.
+        let e = err(&GOOD.replace(", \"That is the rate times a hundredth.\"", ""));
+        assert!(
+            e.contains("give 'mistake_notes' one note for each of the 2 mistakes")
+                && e.contains("(it has 1)"),
+            "{e}"
+        );
         // A claim nobody cites is an error.
         let e = err(&GOOD.replace("```exercise", "```claim\nid = \"spare\"\npreset = \"sale-day\"\nfigure = \"throughput_rps\"\nat_least = 100\nwhy = \"a pool of 20 finishes about 200 per second\"\n```\n\n```exercise"));
         assert!(e.contains("claim 'spare' is cited nowhere"), "{e}");

@@ -537,6 +537,26 @@ export async function theLastHintKeepsTheFocusOnItsButton({ page, open }) {
   );
 }
 
+export async function aNumberAListedMistakeGivesIsNamedAsThatSlip({ page, open }) {
+  // Lesson 4's busy threads for everyone's numbers: 150 requests per second,
+  // 10 ms of CPU and a 40 ms wait. 1.5 threads is the CPU time alone.
+  await open('#/lessons/littles-law/threads-busy');
+  const card = page.locator('#ex-threads-busy');
+  await expectVisible(card.getByTestId('answer'), 'the answer box');
+  assert.match(await card.locator('[id^="prompt-"]').first().textContent(), /150\srequests per second.*10\sms of CPU.*40\sms/);
+  await card.getByTestId('answer').fill('1.5');
+  await card.getByTestId('check').click();
+  const said = card.getByTestId('feedback');
+  await expectVisible(said, 'the feedback');
+  const text = await said.textContent();
+  assert.match(text, /^Not quite: That .*CPU.* Try a hint\.$/, text);
+  assert.doesNotMatch(text, /too low/);
+  // A number no listed mistake gives is only too low.
+  await card.getByTestId('answer').fill('2');
+  await card.getByTestId('check').click();
+  await page.waitForFunction((el) => /that is too low/.test(el.textContent), await card.elementHandle());
+}
+
 export async function aChoiceIsAGroupNamedByItsQuestion({ page, open }) {
   await open('#/lessons/littles-law');
   const group = page.getByRole('radiogroup').first();
