@@ -66,7 +66,7 @@ pub fn check_answer(
                 _ => None,
             };
             let mut message = match slip {
-                Some(note) => format!("Not quite: {note} Try a hint."),
+                Some(note) => format!("Not quite: {} Try a hint.", after_colon(note)),
                 None => explain(&verdict, unit),
             };
             // Where the answer may be words, the words are said too.
@@ -101,6 +101,14 @@ pub fn check_answer(
             }
         },
     }
+}
+
+/// A sentence as it reads after "Not quite:": "That is …" → "that is …".
+fn after_colon(sentence: &str) -> String {
+    let mut chars = sentence.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_ascii_lowercase().to_string() + chars.as_str()
+    })
 }
 
 /// An option's explanation without a verdict of its own at the start
@@ -486,7 +494,7 @@ mod tests {
                 let first = e.slip_note(&v.vars, &typed).unwrap();
                 assert_eq!(
                     checked.message,
-                    format!("Not quite: {first} Try a hint."),
+                    format!("Not quite: {} Try a hint.", after_colon(first)),
                     "{}: {m}",
                     e.id
                 );

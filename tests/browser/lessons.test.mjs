@@ -549,7 +549,7 @@ export async function aNumberAListedMistakeGivesIsNamedAsThatSlip({ page, open }
   const said = card.getByTestId('feedback');
   await expectVisible(said, 'the feedback');
   const text = await said.textContent();
-  assert.match(text, /^Not quite: That .*CPU.* Try a hint\.$/, text);
+  assert.match(text, /^Not quite: that .*CPU.* Try a hint\.$/, text);
   assert.doesNotMatch(text, /too low/);
   // A number no listed mistake gives is only too low.
   await card.getByTestId('answer').fill('2');
