@@ -439,9 +439,11 @@ pub fn sweep_progress(
     )
 }
 
-/// A log axis range, in whole decades, covering every positive finite value
-/// with room above the highest (a flat line at 100 ms drew along the top
-/// edge of a 10–100 axis, where it read as the frame).
+/// A log axis range covering every positive finite value, up to a whole
+/// decade with room above the highest (a flat line at 100 ms drew along the
+/// top edge of a 10–100 axis, where it read as the frame), and from 1, 2 or
+/// 5 times a power of ten just below the lowest (from the decade below, a
+/// curve starting at 10 ms left its lowest third, 1 to 10 ms, empty).
 pub fn log_range(values: impl IntoIterator<Item = f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
     for v in values.into_iter().filter(|v| v.is_finite() && *v > 0.0) {
@@ -451,8 +453,14 @@ pub fn log_range(values: impl IntoIterator<Item = f64>) -> (f64, f64) {
     if !lo.is_finite() {
         return (1.0, 1000.0);
     }
-    let lo = 10f64.powf((lo * 0.8).log10().floor());
-    let hi = 10f64.powf((hi * 1.1).log10().ceil()).max(lo * 10.0);
+    let below = lo * 0.8;
+    let decade = 10f64.powf(below.log10().floor());
+    let lo = [5.0, 2.0]
+        .into_iter()
+        .map(|m| m * decade)
+        .find(|&b| b <= below)
+        .unwrap_or(decade);
+    let hi = 10f64.powf((hi * 1.1).log10().ceil()).max(decade * 10.0);
     (lo, hi)
 }
 
@@ -1062,15 +1070,19 @@ mod tests {
     }
 
     #[test]
-    fn log_ranges_are_whole_decades() {
-        assert_eq!(log_range([12.0, 340.0]), (1.0, 1000.0));
+    fn log_ranges_end_at_a_decade_and_start_at_one_two_or_five() {
+        assert_eq!(log_range([12.0, 340.0]), (5.0, 1000.0));
+        assert_eq!(log_range([10.0, 340.0]), (5.0, 1000.0));
+        assert_eq!(log_range([6.0, 340.0]), (2.0, 1000.0));
+        assert_eq!(log_range([2.4, 340.0]), (1.0, 1000.0));
         assert_eq!(log_range([15.0, 340.0]), (10.0, 1000.0));
         assert_eq!(log_range([f64::INFINITY, 0.0, f64::NAN]), (1.0, 1000.0));
         assert_eq!(log_range([20.0]), (10.0, 100.0));
+        assert_eq!(log_range([0.5]), (0.2, 1.0));
         // A value at a decade, or just under one, is not drawn on the top edge.
-        assert_eq!(log_range([100.0]), (10.0, 1000.0));
-        assert_eq!(log_range([95.0]), (10.0, 1000.0));
-        assert_eq!(log_range([90.0]), (10.0, 100.0));
+        assert_eq!(log_range([100.0]), (50.0, 1000.0));
+        assert_eq!(log_range([95.0]), (50.0, 1000.0));
+        assert_eq!(log_range([90.0]), (50.0, 100.0));
     }
 
     #[test]
