@@ -386,10 +386,12 @@ export async function eachStudentSeesTheOptionsInTheirOwnOrder({ page, open, scr
     await open('#/lessons/littles-law/littles-law-says');
     const card = page.locator('#ex-littles-law-says');
     await expectVisible(card.locator('.exercise__option').first(), 'the options');
-    // The whole lesson drawn (its pager last), as the other lesson tests
-    // wait: under a loaded fresh-clone run a click on an option once did
-    // not take, the card apparently drawn again just after.
-    await page.waitForFunction(() => document.querySelector('.pager'));
+    // The linked card focused: the lesson scrolls to it and focuses it once
+    // the whole lesson is drawn. Under a loaded fresh-clone run a click on
+    // an option once did not take ('did not change its state'): a scroll
+    // between the mouse's press and release moves the option from under
+    // it (no card is drawn again: no option node is ever replaced).
+    await page.waitForFunction(() => document.activeElement?.id === 'ex-littles-law-says');
     const options = await optionTexts(card);
     assert.equal(options.length, 4, `four options: ${options.join(' | ')}`);
     assert.ok(options.includes(right), `the right option is among them: ${options.join(' | ')}`);
