@@ -247,6 +247,51 @@ pub fn approx_note(th: &Theory) -> Option<String> {
     }
 }
 
+/// A theory note ([`approx_note`], [`curve_approx_note`]) as the page
+/// shows it: what stays in view (the lead, "Theory gives no response time
+/// here.", or nothing), the name of the fold that holds its reasons, and
+/// the reasons as a sentence. A note of several reasons ran to six to ten
+/// lines under a three-row table or a curve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoteFold {
+    /// Said in view, before the fold ("" for none).
+    pub lead: String,
+    /// The fold's name, what a click opens.
+    pub summary: &'static str,
+    /// Theory's reasons, a sentence or more.
+    pub reasons: String,
+}
+
+/// Splits a theory note into a [`NoteFold`]; a note in neither of
+/// [`approx_note`]'s shapes is all reasons.
+pub fn note_fold(note: &str) -> NoteFold {
+    let sentence = |s: &str| {
+        let mut c = s.chars();
+        c.next().map_or_else(String::new, |f| {
+            f.to_ascii_uppercase().to_string() + c.as_str()
+        })
+    };
+    if let Some(why) = note.strip_prefix("Approx.: ") {
+        return NoteFold {
+            lead: String::new(),
+            summary: "Why theory's figures are marked (approx.)",
+            reasons: sentence(why),
+        };
+    }
+    match note.split_once(" About its model: ") {
+        Some((lead, why)) => NoteFold {
+            lead: lead.to_owned(),
+            summary: "About theory's model",
+            reasons: sentence(why),
+        },
+        None => NoteFold {
+            lead: String::new(),
+            summary: "About theory's model",
+            reasons: note.to_owned(),
+        },
+    }
+}
+
 /// The curve's note on its theory: [`approx_note`] for the theory of its
 /// points (`points_th`, at the highest utilisation it draws), said of that
 /// point when theory gives the scenario itself (`th`) a response time but
@@ -2111,6 +2156,36 @@ mod tests {
         let th = theory(&over);
         let points = tellers_sim::sweep::curve_theory(&over, &th);
         assert_eq!(curve_approx_note(&points, &th), approx_note(&points));
+    }
+
+    #[test]
+    fn a_theory_note_keeps_its_lead_in_view_and_folds_its_reasons() {
+        let s = preset("sale-day-planned").unwrap();
+        let th = theory(&s);
+        let points = tellers_sim::sweep::curve_theory(&s, &th);
+        let fold = note_fold(&curve_approx_note(&points, &th).unwrap());
+        assert_eq!(
+            fold.lead,
+            "Theory gives no response time at the curve's highest point, 95 % of the limit."
+        );
+        assert_eq!(fold.summary, "About theory's model");
+        assert!(
+            fold.reasons.starts_with("The formula shares the cores"),
+            "{}",
+            fold.reasons
+        );
+        assert!(
+            fold.reasons.ends_with("(a finite-source model)."),
+            "{}",
+            fold.reasons
+        );
+        // "(approx.)" figures: nothing in view but the fold.
+        let fold = note_fold("Approx.: the p99 takes an exponential tail.");
+        assert_eq!(fold.lead, "");
+        assert_eq!(fold.summary, "Why theory's figures are marked (approx.)");
+        assert_eq!(fold.reasons, "The p99 takes an exponential tail.");
+        // Nothing lost from a note of another shape.
+        assert_eq!(note_fold("Odd.").reasons, "Odd.");
     }
 
     #[test]

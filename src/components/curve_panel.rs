@@ -1,6 +1,7 @@
 use leptos::html;
 use leptos::prelude::*;
 
+use super::NoteFolded;
 use crate::charts::{curve_chart, sweep_json, sweep_progress, CurveLines};
 use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
 use crate::figures::{curve_approx_note, curve_caption};
@@ -92,15 +93,15 @@ pub fn CurvePanel(
             <figcaption>
                 {move || units_kept(&caption())}
                 " "
-                <span data-testid="curve-approx">
-                    {move || {
-                        curve_approx_note(&points_th.get(), &lab.theory.get()).unwrap_or_default()
-                    }}
-                </span>
-                " "
                 <span class="muted" data-testid="sweep-progress">
                     {progress}
                 </span>
+                <div data-testid="curve-approx">
+                    {move || {
+                        curve_approx_note(&points_th.get(), &lab.theory.get())
+                            .map(|note| view! { <NoteFolded note /> })
+                    }}
+                </div>
             </figcaption>
         </figure>
     }

@@ -173,8 +173,26 @@ fn approx(lab: Lab, show: impl Fn() -> bool + Send + Sync + 'static) -> impl Int
             .then(|| approx_note(&lab.theory.get()))
             .flatten()
             .map(|note| {
-                view! { <p class="figures__note" data-testid="approx-note">{note}</p> }
+                view! {
+                    <div class="figures__note" data-testid="approx-note">
+                        <NoteFolded note />
+                    </div>
+                }
             })
+    }
+}
+
+/// A theory note: its lead in view, its reasons in a fold
+/// ([`crate::figures::note_fold`]).
+#[component]
+pub fn NoteFolded(note: String) -> impl IntoView {
+    let fold = crate::figures::note_fold(&note);
+    view! {
+        {(!fold.lead.is_empty()).then(|| view! { <p class="note-fold__lead">{units_kept(&fold.lead)}</p> })}
+        <details class="note-fold">
+            <summary>{fold.summary}</summary>
+            <p>{units_kept(&fold.reasons)}</p>
+        </details>
     }
 }
 

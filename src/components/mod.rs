@@ -20,7 +20,7 @@ mod welcome;
 pub use app::App;
 pub use coming_soon::ComingSoon;
 pub use curve_panel::CurvePanel;
-pub use figures_panel::{FiguresPanel, FiguresRow};
+pub use figures_panel::{FiguresPanel, FiguresRow, NoteFolded};
 pub use lessons_page::LessonsPage;
 pub use nav_bar::NavBar;
 pub use not_found::NotFound;

@@ -102,9 +102,15 @@ export async function approximateTheorySaysWhyWhereItIsShown({ page, open, scree
   await open('#/playground?rps=150');
   await byTestId(page, 'step').click();
   assert.match(await byTestId(page, 'fig-p99').locator('td').nth(1).textContent(), /\(approx\.\)$/);
+  // Its reasons are folded under the table (they ran to six to ten
+  // lines), a click away.
   const note = byTestId(page, 'approx-note');
   await expectVisible(note, 'the note under the figures');
-  assert.match(await note.textContent(), /^Approx\.: .*p99.*\.$/);
+  const why = note.locator('details p');
+  assert.equal(await why.isVisible(), false, 'the reasons folded');
+  await note.getByText("Why theory's figures are marked (approx.)").click();
+  await expectVisible(why, 'the reasons, opened');
+  assert.match(await why.textContent(), /^[A-Z].*p99.*\.$/);
   // M/D/1 (fixed 10 ms jobs): both formulas exact, so no "(approx.)" and
   // no note, in the playground and on lesson 8's curve.
   await byTestId(page, 'presets').selectOption('md1');

@@ -81,7 +81,7 @@ export async function aFullPoolSaysItsThreadsWaitForCores({ page, open }) {
   assert.match(await cells('fig-throughput').nth(1).textContent(), /\(approx\.\)$/);
   assert.match(
     await full.getByTestId('approx-note').textContent(),
-    /40 threads on 4 cores finish about 365 rps when all are busy, not 400 \(a finite-source model\)/,
+    /40\sthreads on 4\scores finish about 365\srps when all are busy, not 400 \(a finite-source model\)/,
   );
   // The signs say so too, as the lesson tells.
   await expectVisible(
