@@ -738,11 +738,32 @@ pub fn erlang_c(c: u32, a: f64) -> f64 {
         return 0.0;
     }
     let rho = a / f64::from(c);
+    let b = erlang_b(c, a);
+    (b / (1.0 - rho * (1.0 - b))).clamp(0.0, 1.0)
+}
+
+/// Erlang B: the probability that an arriving request finds all `c`
+/// places taken in a system with no line (M/G/c/c), so it is refused. It
+/// depends on the time each place is held only through its mean (the
+/// formula is insensitive to the holding time's shape: constant 10 s
+/// connections give the same as random ones).
+///
+/// * `c` — places (count), e.g. open connections allowed.
+/// * `a` — offered load λ × mean holding time, erlangs.
+/// * returns — probability in [0, 1]: 1 when `c == 0` or `a` is NaN or
+///   infinite, 0 when `a ≤ 0`.
+pub fn erlang_b(c: u32, a: f64) -> f64 {
+    if a.is_nan() || a.is_infinite() || c == 0 {
+        return 1.0;
+    }
+    if a <= 0.0 {
+        return 0.0;
+    }
     let mut b = 1.0;
     for k in 1..=c {
         b = a * b / (f64::from(k) + a * b);
     }
-    (b / (1.0 - rho * (1.0 - b))).clamp(0.0, 1.0)
+    b.clamp(0.0, 1.0)
 }
 
 /// Mean time in line of M/M/c.
@@ -2091,6 +2112,21 @@ mod tests {
     }
 
     // --- Erlang C and M/M/c ---
+
+    #[test]
+    fn erlang_b_matches_its_closed_forms_and_edges() {
+        // One place: a ÷ (1 + a). Two places at 1 erlang: (1/2) ÷ (1 + 1 + 1/2).
+        assert!((erlang_b(1, 3.0) - 0.75).abs() < 1e-12);
+        assert!((erlang_b(2, 1.0) - 0.2).abs() < 1e-12);
+        // Ten thousand erlangs on 1,024 places: nearly all of them taken, so
+        // 1,024 of 10,000 are admitted (1 − B ≈ 0.1024).
+        let admitted = 1.0 - erlang_b(1024, 10_000.0);
+        assert!((admitted - 0.1024).abs() < 1e-4, "{admitted}");
+        assert_eq!(erlang_b(0, 1.0), 1.0);
+        assert_eq!(erlang_b(5, 0.0), 0.0);
+        assert_eq!(erlang_b(5, f64::INFINITY), 1.0);
+        assert_eq!(erlang_b(5, f64::NAN), 1.0);
+    }
 
     #[test]
     fn erlang_c_with_one_server_is_rho() {
