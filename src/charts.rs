@@ -455,12 +455,14 @@ pub fn log_range(values: impl IntoIterator<Item = f64>) -> (f64, f64) {
     }
     let below = lo * 0.8;
     let decade = 10f64.powf(below.log10().floor());
+    let hi = 10f64.powf((hi * 1.1).log10().ceil()).max(decade * 10.0);
+    // Only where a whole decade stays above the start: the axis labels its
+    // powers of ten, and a range inside one decade (50 to 100) had one label.
     let lo = [5.0, 2.0]
         .into_iter()
         .map(|m| m * decade)
-        .find(|&b| b <= below)
+        .find(|&b| b <= below && hi / b >= 10.0 - 1e-9)
         .unwrap_or(decade);
-    let hi = 10f64.powf((hi * 1.1).log10().ceil()).max(decade * 10.0);
     (lo, hi)
 }
 
@@ -1078,11 +1080,14 @@ mod tests {
         assert_eq!(log_range([15.0, 340.0]), (10.0, 1000.0));
         assert_eq!(log_range([f64::INFINITY, 0.0, f64::NAN]), (1.0, 1000.0));
         assert_eq!(log_range([20.0]), (10.0, 100.0));
-        assert_eq!(log_range([0.5]), (0.2, 1.0));
+        // Within one decade, from the decade: 10 to 100 has its 10 and 100.
+        assert_eq!(log_range([30.0, 80.0]), (10.0, 100.0));
+        assert_eq!(log_range([0.5]), (0.1, 1.0));
+        assert_eq!(log_range([12.0, 90.0]), (5.0, 100.0));
         // A value at a decade, or just under one, is not drawn on the top edge.
         assert_eq!(log_range([100.0]), (50.0, 1000.0));
         assert_eq!(log_range([95.0]), (50.0, 1000.0));
-        assert_eq!(log_range([90.0]), (50.0, 100.0));
+        assert_eq!(log_range([90.0]), (10.0, 100.0));
     }
 
     #[test]
