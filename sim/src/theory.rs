@@ -1736,15 +1736,30 @@ fn conn_limit_counted(s: &Scenario) -> bool {
 /// Requests per second a connection limit lets in, of `offered`: where
 /// each request opens its own connection and arrivals are random, those
 /// that find a place free, by Erlang B, each connection held for the time
-/// a request is served and waits ([`analytic::thread_hold_ms`]; a line's
-/// wait is left out). Lesson 6's 1,024 connections of 10 s at 1,000 rps
-/// let in about 102 a second, where the offered 1,000 (so 25 % of the
-/// CPU) stood beside the run's 1.9 %. `offered` as it is otherwise.
-fn conn_admitted_rps(s: &Scenario, offered: Option<f64>) -> Option<f64> {
+/// a request is served and waits ([`analytic::thread_hold_ms`], plus
+/// `dep_wait_ms`, the mean wait in line at the dependency, ms; a wait in
+/// the server's own line is left out). Lesson 6's 1,024 connections of
+/// 10 s at 1,000 rps let in about 102 a second, where the offered 1,000
+/// (so 25 % of the CPU) stood beside the run's 1.9 %. Offered at least
+/// `finish_rps`, the most the server finishes, the connections fill up
+/// behind that limit and let in only what it finishes (the database
+/// pool's 600 rps with 1,000 connections: 500, where Erlang B on the time
+/// held with no line let nearly all in). `offered` as it is otherwise.
+fn conn_admitted_rps(
+    s: &Scenario,
+    offered: Option<f64>,
+    finish_rps: f64,
+    dep_wait_ms: f64,
+) -> Option<f64> {
     match (s.max_connections, offered) {
         (Some(c), Some(r)) if conn_limit_counted(s) => {
-            let a = r * analytic::thread_hold_ms(s) / 1000.0;
-            Some(r * (1.0 - analytic::erlang_b(c, a)))
+            let a = r * (analytic::thread_hold_ms(s) + dep_wait_ms) / 1000.0;
+            let in_rps = r * (1.0 - analytic::erlang_b(c, a));
+            Some(if r >= finish_rps {
+                in_rps.min(finish_rps)
+            } else {
+                in_rps
+            })
         }
         _ => offered,
     }
@@ -1775,12 +1790,12 @@ pub fn theory(s: &Scenario) -> Theory {
         }
         _ => capacity.capacity_rps,
     };
-    let admitted = conn_admitted_rps(s, offered);
     let dep = dep_theory(s, offered, &capacity, finish_rps, overload);
     // The wait step: one call, the slowest of several, or a hedged call,
     // plus the mean wait in line at the dependency when that is not the limit.
     let (step_mean, step_var) = wait_step_moments(s);
     let dep_wq = dep.queue_wait_ms.or(dep.pool_wait_ms).unwrap_or(0.0);
+    let admitted = conn_admitted_rps(s, offered, finish_rps, dep_wq);
     let (wait_mean, wait_var) = (step_mean + dep_wq, step_var);
     let pinned = pinned(s);
     let loops = s.loop_count();
@@ -2027,7 +2042,7 @@ pub fn theory(s: &Scenario) -> Theory {
             plural(u64::from(s.clients), "client")
         ),
     };
-    let threads_needed = offered.map(|r| analytic::threads_needed(r, analytic::thread_hold_ms(s)));
+    let threads_needed = admitted.map(|r| analytic::threads_needed(r, analytic::thread_hold_ms(s)));
     // Threads held by Little's law, at most the pool or the cap.
     let busy_at_most = |held: f64| s.thread_limit().map_or(held, |t| held.min(f64::from(t)));
     // How it orders its work overloaded: it marks the figures and notes why.
@@ -2152,7 +2167,7 @@ pub fn theory(s: &Scenario) -> Theory {
             s.model == Model::ThreadPool && s.wait_ms == 0.0 && s.threads == s.cores;
         if let (Some(t), Some(o), Limit::Cpu, false, None) = (
             s.thread_limit(),
-            offered,
+            admitted,
             capacity.binding,
             pool_is_cores,
             pool_line,
@@ -2183,7 +2198,7 @@ pub fn theory(s: &Scenario) -> Theory {
             th.busy_threads_bound = Bound::Approx;
         } else if let (Limit::Cpu, Some(o), Some(_), false) = (
             capacity.binding,
-            offered,
+            admitted,
             th.busy_threads,
             threads_fit_cores(s),
         ) {
