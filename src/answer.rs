@@ -9,8 +9,10 @@ use crate::route::query_escape;
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 use tellers_course::exercise::{figure_label, report_value, FigureLabel};
 use tellers_course::{
-    check_in, explain, format_number, Course, Exercise, Kind, Unit, Variant, Verdict,
+    check_in, describe, format_number, points_to_hints, Course, Exercise, Kind, Unit, Variant,
+    Verdict,
 };
+use tellers_sim::text::decapitalised;
 use tellers_sim::{Report, Simulation};
 
 /// What checking one answer gave.
@@ -22,6 +24,9 @@ pub struct Checked {
     pub message: String,
     /// Whether it counts as an attempt: a number or an option was given.
     pub counts: bool,
+    /// Whether the learner is pointed to the help after the message (an
+    /// answer read and wrong): [`feedback_text`] says which help.
+    pub to_help: bool,
 }
 
 /// Said after what an answer may be, where its line may grow without end.
@@ -50,6 +55,7 @@ pub fn check_answer(
                     correct: false,
                     message: "This exercise cannot be checked: it has no answer or unit.".into(),
                     counts: false,
+                    to_help: false,
                 };
             };
             let verdict = check_in(
@@ -62,12 +68,14 @@ pub fn check_answer(
             // A wrong number that a listed mistake gives is named as that
             // slip ("That is the CPU time alone: …"), not only "too low".
             let slip = match verdict {
-                Verdict::WrongValue { .. } => exercise.slip_note(&variant.vars, typed),
+                Verdict::WrongValue { .. } => {
+                    exercise.slip_note(&variant.vars, variant.answer, typed)
+                }
                 _ => None,
             };
             let mut message = match slip {
-                Some(note) => format!("Not quite: {} Try a hint.", after_colon(note)),
-                None => explain(&verdict, unit),
+                Some(note) => format!("Not quite: {}", decapitalised(note)),
+                None => describe(&verdict, unit),
             };
             // Where the answer may be words, the words are said too.
             if exercise.no_limit && verdict == Verdict::Unreadable {
@@ -77,6 +85,7 @@ pub fn check_answer(
                 correct: verdict == Verdict::Correct,
                 message,
                 counts: verdict.counts(),
+                to_help: points_to_hints(&verdict),
             }
         }
         Kind::Choice | Kind::Diagnosis => match choice {
@@ -84,6 +93,7 @@ pub fn check_answer(
                 correct: false,
                 message: "Pick one of the options first.".into(),
                 counts: false,
+                to_help: false,
             },
             Some(i) => {
                 // The student's own option order: the variant carries it.
@@ -97,18 +107,11 @@ pub fn check_answer(
                     correct,
                     message,
                     counts: true,
+                    to_help: false,
                 }
             }
         },
     }
-}
-
-/// A sentence as it reads after "Not quite:": "That is …" → "that is …".
-fn after_colon(sentence: &str) -> String {
-    let mut chars = sentence.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_ascii_lowercase().to_string() + chars.as_str()
-    })
 }
 
 /// An option's explanation without a verdict of its own at the start
@@ -363,7 +366,7 @@ pub fn student_key_html(
 }
 
 /// Where the learner stands with an exercise's help when an answer is
-/// checked: what "Try a hint." may point to.
+/// checked: what a wrong answer's feedback points to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Help {
     /// A hint is still to be opened.
@@ -374,61 +377,86 @@ pub enum Help {
     SolutionOpen,
 }
 
-/// What a checked answer says: the checker's `message`, with its pointer
-/// to the hints matching the help still to open (it said "Try a hint."
-/// beside three hints already open), and where the answer is wrong but the
+impl Help {
+    /// The help of a card with `shown` of its `total` hints open and its
+    /// worked solution open or not.
+    pub fn at(shown: usize, total: usize, solution_open: bool) -> Help {
+        if solution_open {
+            Help::SolutionOpen
+        } else if shown < total {
+            Help::HintsLeft
+        } else {
+            Help::HintsOpen
+        }
+    }
+
+    /// The sentence that points to it.
+    fn pointer(self) -> &'static str {
+        match self {
+            Help::HintsLeft => "Try a hint.",
+            Help::HintsOpen => "Every hint is open: read them again, or open the worked solution.",
+            Help::SolutionOpen => "Compare your steps with the worked solution.",
+        }
+    }
+}
+
+/// What a checked answer says: the checker's message, then, where it
+/// points to the help, the help still unread (it said "Try a hint." beside
+/// three hints already open), and where the answer is wrong but the
 /// exercise was solved before, that the solve stands (the card's "✓
 /// solved" sat beside "Not quite" unexplained).
-pub fn feedback_text(correct: bool, solved_before: bool, help: Help, message: &str) -> String {
-    let pointer = match help {
-        Help::HintsLeft => None,
-        Help::HintsOpen => {
-            Some("Every hint is open: read them again, or open the worked solution.")
-        }
-        Help::SolutionOpen => Some("Compare your steps with the worked solution."),
-    };
-    let message = match (pointer, message.strip_suffix("Try a hint.")) {
-        (Some(p), Some(rest)) => format!("{rest}{p}"),
-        _ => message.to_owned(),
-    };
-    if !correct && solved_before {
-        format!("{message} You solved it before, and that stays in your progress.")
-    } else {
-        message
+pub fn feedback_text(checked: &Checked, solved_before: bool, help: Help) -> String {
+    let mut said = checked.message.clone();
+    if checked.to_help {
+        said = format!("{said} {}", help.pointer());
     }
+    if !checked.correct && solved_before {
+        said += " You solved it before, and that stays in your progress.";
+    }
+    said
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn a_wrong_answer_after_a_solve_says_the_solve_stands() {
-        let wrong = "Not quite: that is too high. Try a hint.";
+    fn a_wrong_answer_points_to_the_help_not_yet_read_and_a_solve_stands() {
+        let wrong = Checked {
+            correct: false,
+            message: "Not quite: that is too high.".into(),
+            counts: true,
+            to_help: true,
+        };
         assert_eq!(
-            feedback_text(false, true, Help::HintsLeft, wrong),
+            feedback_text(&wrong, true, Help::HintsLeft),
             "Not quite: that is too high. Try a hint. You solved it before, and that stays in your progress."
         );
-        assert_eq!(feedback_text(false, false, Help::HintsLeft, wrong), wrong);
         assert_eq!(
-            feedback_text(true, true, Help::HintsLeft, "Correct."),
-            "Correct."
-        );
-    }
-
-    #[test]
-    fn a_wrong_answer_points_to_the_help_not_yet_read() {
-        let wrong = "Not quite: that is too high. Try a hint.";
-        assert_eq!(
-            feedback_text(false, false, Help::HintsOpen, wrong),
+            feedback_text(&wrong, false, Help::HintsOpen),
             "Not quite: that is too high. Every hint is open: read them again, or open the worked solution."
         );
         assert_eq!(
-            feedback_text(false, true, Help::SolutionOpen, wrong),
-            "Not quite: that is too high. Compare your steps with the worked solution. \
-             You solved it before, and that stays in your progress."
+            feedback_text(&wrong, false, Help::SolutionOpen),
+            "Not quite: that is too high. Compare your steps with the worked solution."
         );
-        // A message with no pointer is left as it is.
-        let unit = "Wrong unit: 'ms' gives a time, and this answer is a number of threads.";
-        assert_eq!(feedback_text(false, false, Help::HintsOpen, unit), unit);
+        // Asked again (a unit to type): no pointer, and no solve said.
+        let asked = Checked {
+            correct: false,
+            message: "Which unit?".into(),
+            counts: false,
+            to_help: false,
+        };
+        assert_eq!(feedback_text(&asked, false, Help::HintsOpen), "Which unit?");
+        let right = Checked {
+            correct: true,
+            message: "Correct.".into(),
+            counts: true,
+            to_help: false,
+        };
+        assert_eq!(feedback_text(&right, true, Help::HintsLeft), "Correct.");
+        // Which help: the solution first, then any hint left.
+        assert_eq!(Help::at(1, 3, false), Help::HintsLeft);
+        assert_eq!(Help::at(3, 3, false), Help::HintsOpen);
+        assert_eq!(Help::at(1, 3, true), Help::SolutionOpen);
     }
 
     use super::*;
@@ -491,10 +519,10 @@ mod tests {
                 let checked = check_answer(e, &v, &typed, None);
                 assert!(!checked.correct && checked.counts, "{}: {m}", e.id);
                 // An earlier mistake may give the same number.
-                let first = e.slip_note(&v.vars, &typed).unwrap();
+                let first = e.slip_note(&v.vars, v.answer, &typed).unwrap();
                 assert_eq!(
                     checked.message,
-                    format!("Not quite: {} Try a hint.", after_colon(first)),
+                    format!("Not quite: {}", decapitalised(first)),
                     "{}: {m}",
                     e.id
                 );
@@ -515,7 +543,7 @@ mod tests {
         let other = format!("{} threads", v.answer.unwrap() * 3.7);
         assert_eq!(
             check_answer(e, &v, &other, None).message,
-            "Not quite: that is too high. Try a hint."
+            "Not quite: that is too high."
         );
     }
 

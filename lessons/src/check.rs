@@ -993,14 +993,25 @@ fn rounded_too_far(value: f64, expected: f64) -> bool {
 /// then, where the answer was read but is wrong, a pointer to the hints.
 pub fn explain(v: &Verdict, unit: Unit) -> String {
     let said = describe(v, unit);
-    match v {
-        Verdict::WrongValue { .. }
-        | Verdict::WrongEitherWay { .. }
-        | Verdict::PercentEitherWay { .. }
-        | Verdict::ExpectedNumber
-        | Verdict::ExpectedNoLimit => format!("{said} Try a hint."),
-        _ => said,
+    if points_to_hints(v) {
+        format!("{said} Try a hint.")
+    } else {
+        said
     }
+}
+
+/// Whether a verdict is about an answer read and wrong, so that the
+/// learner is pointed to the help (the hints, or once they are open, the
+/// worked solution); not where the answer is asked for again.
+pub fn points_to_hints(v: &Verdict) -> bool {
+    matches!(
+        v,
+        Verdict::WrongValue { .. }
+            | Verdict::WrongEitherWay { .. }
+            | Verdict::PercentEitherWay { .. }
+            | Verdict::ExpectedNumber
+            | Verdict::ExpectedNoLimit
+    )
 }
 
 /// A sentence about a verdict, without a pointer to hints (a predict

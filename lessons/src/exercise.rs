@@ -94,8 +94,13 @@ pub struct Exercise {
 
 /// What an answer a thousand times too large or too small is
 /// ([`Exercise::slip_note`]).
-pub const THOUSANDFOLD: &str =
+const THOUSANDFOLD: &str =
     "That is a thousand times off: check each step between units (ms and s, KB and MB).";
+
+/// The least relative tolerance a listed mistake's number is read with,
+/// 0–1: a mistake's number need not be typed to more decimals than the
+/// question asks of the answer.
+pub const SLIP_TOLERANCE: f64 = 0.005;
 
 /// Figures of a report that an exercise's check or a lesson's claim may
 /// read: report fields, plus a few shares and the loop-block percentiles;
@@ -495,11 +500,14 @@ impl Exercise {
 
     /// What a wrong answer's number is, where it is the number a listed
     /// mistake gives for these values (read as the answer is, within the
-    /// exercise's tolerance): that mistake's note; else, where it is the
-    /// answer a thousand times too large or too small, a word on units.
-    /// `None` for any other number (and for an exercise that is not numeric).
-    pub fn slip_note(&self, vars: &Vars, typed: &str) -> Option<&str> {
-        let (unit, tolerance) = (self.unit?, self.tolerance?);
+    /// exercise's tolerance and at least [`SLIP_TOLERANCE`]: "3.33" is 50
+    /// ÷ 15 where answers are whole numbers): that mistake's note; else,
+    /// where it is `answer` (the variant's) a thousand times too large or
+    /// too small, a word on units. `None` for any other number (and for an
+    /// exercise that is not numeric).
+    pub fn slip_note(&self, vars: &Vars, answer: Option<f64>, typed: &str) -> Option<&str> {
+        let unit = self.unit?;
+        let tolerance = self.tolerance?.max(SLIP_TOLERANCE);
         let gives = |value: f64| {
             value.is_finite()
                 && crate::check::check_in(typed, value, unit, tolerance, &self.prompt)
@@ -511,7 +519,6 @@ impl Exercise {
             .zip(&self.mistake_notes)
             .find(|(m, _)| eval(m, vars).is_ok_and(gives))
             .map(|(_, note)| note.as_str());
-        let answer = self.answer.as_ref().and_then(|a| eval(a, vars).ok());
         listed.or_else(|| {
             answer
                 .filter(|a| *a != 0.0 && (gives(a * 1000.0) || gives(a / 1000.0)))

@@ -22,6 +22,8 @@ pub mod math;
 #[cfg(feature = "build")]
 pub mod parse;
 
-pub use check::{check, check_guess, check_in, decimals_asked, describe, explain, Unit, Verdict};
+pub use check::{
+    check, check_guess, check_in, decimals_asked, describe, explain, points_to_hints, Unit, Verdict,
+};
 pub use exercise::{format_number, Exercise, Kind, Variant};
 pub use lesson::{Course, Lesson, Segment, SimBlock};

@@ -223,6 +223,44 @@ type Method = Box<dyn Fn(&Vars) -> Option<f64>>;
 /// A wrong method may pass by coincidence in at most this share of variants.
 const RARELY: f64 = 0.05;
 
+/// Every listed mistake's note can reach a learner: over each exercise's
+/// numbers, the mistake's number, typed with the unit, is named by its own
+/// note in at least one variant (not read as another verdict, a negative
+/// or a number in another unit, nor always named by an earlier mistake
+/// that gives the same number).
+#[test]
+fn every_mistakes_note_is_said_for_some_numbers() {
+    let mut dead = Vec::new();
+    let mut named = 0;
+    for (_, ex) in course().exercises() {
+        if ex.kind != Kind::Numeric {
+            continue;
+        }
+        let unit = ex.unit.unwrap();
+        let answer = ex.answer.as_ref().unwrap();
+        for (m, note) in ex.mistakes.iter().zip(&ex.mistake_notes) {
+            let said = all_vars(ex).iter().any(|v| {
+                let (Ok(value), Ok(right)) = (eval(m, v), eval(answer, v)) else {
+                    return false;
+                };
+                let typed = format!("{value} {}", unit.label());
+                let wrong = matches!(
+                    check_in(&typed, right, unit, ex.tolerance.unwrap(), &ex.prompt),
+                    Verdict::WrongValue { .. }
+                );
+                wrong && ex.slip_note(v, Some(right), &typed) == Some(note.as_str())
+            });
+            if said {
+                named += 1;
+            } else {
+                dead.push(format!("{}: {m}", ex.id));
+            }
+        }
+    }
+    assert!(dead.is_empty(), "notes no learner would read: {dead:#?}");
+    assert!(named > 150, "{named} notes");
+}
+
 #[test]
 fn plausible_wrong_methods_fail_in_nearly_every_variant() {
     let mut report = Vec::new();

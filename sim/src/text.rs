@@ -402,6 +402,18 @@ pub fn capitalised(text: &str) -> String {
     out
 }
 
+/// `text` as it reads inside a sentence: its first letter in lower case,
+/// in ASCII, unless the word is an abbreviation ("That is …" → "that is
+/// …"; "CPU time …" stays).
+pub fn decapitalised(text: &str) -> String {
+    let mut out = text.to_owned();
+    let abbreviation = text.chars().nth(1).is_some_and(|c| c.is_ascii_uppercase());
+    if let (Some(first), false) = (out.get_mut(..1), abbreviation) {
+        first.make_ascii_lowercase();
+    }
+    out
+}
+
 /// `x` as typed (no more decimals than it has), thousands grouped: "1,500",
 /// "0.05"; far from 1, in short to four figures: "1e-300", "1.798e308"
 /// (written out, they are hundreds of digits).
@@ -494,9 +506,19 @@ pub fn units_kept(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{
-        clip, fmt_count, fmt_fixed, fmt_length_s, fmt_pct, fmt_rate, group_digits, group_thousands,
-        number, units_kept,
+        capitalised, clip, decapitalised, fmt_count, fmt_fixed, fmt_length_s, fmt_pct, fmt_rate,
+        group_digits, group_thousands, number, units_kept,
     };
+
+    #[test]
+    fn a_sentence_is_capitalised_and_read_on_in_ascii() {
+        assert_eq!(capitalised("the p99"), "The p99");
+        assert_eq!(decapitalised("That is the wait."), "that is the wait.");
+        // An abbreviation keeps its capitals.
+        assert_eq!(decapitalised("CPU time alone."), "CPU time alone.");
+        assert_eq!(decapitalised(""), "");
+        assert_eq!(decapitalised("Élan"), "Élan");
+    }
 
     #[test]
     fn a_share_near_all_says_which_side_of_all_it_is() {

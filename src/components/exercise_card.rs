@@ -89,14 +89,12 @@ pub fn ExerciseCard(
             // "You solved it before" only beside an answer that was read
             // (after "Type a number, …" it read as if that were an answer).
             let solved_before = checked.counts && solved.get_untracked();
-            let help = if show_solution.get_untracked() {
-                Help::SolutionOpen
-            } else if hints_shown.get_untracked() < ex.with_value(|e| e.hints.len()) {
-                Help::HintsLeft
-            } else {
-                Help::HintsOpen
-            };
-            let message = feedback_text(checked.correct, solved_before, help, &checked.message);
+            let help = Help::at(
+                hints_shown.get_untracked(),
+                ex.with_value(|e| e.hints.len()),
+                show_solution.get_untracked(),
+            );
+            let message = feedback_text(&checked, solved_before, help);
             let said = Some((checked.correct, message));
             if feedback.get_untracked() == said {
                 // The same words again (the same wrong answer checked twice):
