@@ -227,7 +227,57 @@ pub fn compact_rows(figures: &[String], s: &Scenario, r: &Report, th: &Theory) -
 /// its figures are approximate ("Approx.: …", beside the "(approx.)" labels), or,
 /// when it gives none, every reason it has (no formula, evenly spaced
 /// arrivals, a load that changes…); `None` when it has no reason to give.
+/// As the page shows it: [`approx_fold`].
 pub fn approx_note(th: &Theory) -> Option<String> {
+    approx_fold(th).map(|f| f.to_string())
+}
+
+/// A theory note as the page shows it: what stays in view (the lead,
+/// "Theory gives no response time here.", or nothing) and theory's reasons
+/// in a fold. A note of several reasons ran to six to ten lines under a
+/// three-row table or a curve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoteFold {
+    /// Said in view, before the fold ("" for none).
+    pub lead: String,
+    /// True where the reasons are why theory's figures are approximate;
+    /// false where they are about a model that gives no response time.
+    pub approx: bool,
+    /// Theory's reasons, joined by semicolons, as they read after a colon.
+    pub why: String,
+}
+
+impl NoteFold {
+    /// The fold's name, what a click opens.
+    pub fn summary(&self) -> &'static str {
+        if self.approx {
+            "Why theory's figures are marked (approx.)"
+        } else {
+            "About theory's model"
+        }
+    }
+
+    /// The reasons as a sentence.
+    pub fn reasons(&self) -> String {
+        format!("{}.", tellers_sim::text::capitalised(&self.why))
+    }
+}
+
+/// The note in one line, as it was said before it was folded (and as tests
+/// read it): "Approx.: …." or "Theory gives no response time here. About
+/// its model: …."
+impl std::fmt::Display for NoteFold {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.approx {
+            write!(f, "Approx.: {}.", self.why)
+        } else {
+            write!(f, "{} About its model: {}.", self.lead, self.why)
+        }
+    }
+}
+
+/// [`approx_note`] as the page shows it.
+pub fn approx_fold(th: &Theory) -> Option<NoteFold> {
     let why = (th.approx_because.iter().chain(&th.figure_notes))
         .map(String::as_str)
         .collect::<Vec<_>>()
@@ -236,79 +286,41 @@ pub fn approx_note(th: &Theory) -> Option<String> {
         return None;
     }
     if th.mean_ms.is_some() || th.p99_ms.is_some() {
-        Some(format!("Approx.: {why}."))
+        Some(NoteFold {
+            lead: String::new(),
+            approx: true,
+            why,
+        })
     } else {
         // The lead says it once; the reasons (worded for the CLI, where
         // each stands alone) need not end by saying it again.
-        let why = why.replace(", so theory gives no response time", "");
-        Some(format!(
-            "Theory gives no response time here. About its model: {why}."
-        ))
-    }
-}
-
-/// A theory note ([`approx_note`], [`curve_approx_note`]) as the page
-/// shows it: what stays in view (the lead, "Theory gives no response time
-/// here.", or nothing), the name of the fold that holds its reasons, and
-/// the reasons as a sentence. A note of several reasons ran to six to ten
-/// lines under a three-row table or a curve.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NoteFold {
-    /// Said in view, before the fold ("" for none).
-    pub lead: String,
-    /// The fold's name, what a click opens.
-    pub summary: &'static str,
-    /// Theory's reasons, a sentence or more.
-    pub reasons: String,
-}
-
-/// Splits a theory note into a [`NoteFold`]; a note in neither of
-/// [`approx_note`]'s shapes is all reasons.
-pub fn note_fold(note: &str) -> NoteFold {
-    let sentence = |s: &str| {
-        let mut c = s.chars();
-        c.next().map_or_else(String::new, |f| {
-            f.to_ascii_uppercase().to_string() + c.as_str()
+        Some(NoteFold {
+            lead: "Theory gives no response time here.".into(),
+            approx: false,
+            why: why.replace(", so theory gives no response time", ""),
         })
-    };
-    if let Some(why) = note.strip_prefix("Approx.: ") {
-        return NoteFold {
-            lead: String::new(),
-            summary: "Why theory's figures are marked (approx.)",
-            reasons: sentence(why),
-        };
-    }
-    match note.split_once(" About its model: ") {
-        Some((lead, why)) => NoteFold {
-            lead: lead.to_owned(),
-            summary: "About theory's model",
-            reasons: sentence(why),
-        },
-        None => NoteFold {
-            lead: String::new(),
-            summary: "About theory's model",
-            reasons: note.to_owned(),
-        },
     }
 }
 
-/// The curve's note on its theory: [`approx_note`] for the theory of its
+/// The curve's note on its theory: [`approx_fold`] for the theory of its
 /// points (`points_th`, at the highest utilisation it draws), said of that
 /// point when theory gives the scenario itself (`th`) a response time but
 /// not the point: the sale day planned at 70 % has 104 ms, and its pool,
 /// slowed by waits for a core, is overloaded at 95 %.
-pub fn curve_approx_note(points_th: &Theory, th: &Theory) -> Option<String> {
-    let note = approx_note(points_th)?;
-    let point_only = points_th.mean_ms.is_none() && th.mean_ms.is_some();
-    Some(
-        match note.strip_prefix("Theory gives no response time here.") {
-            Some(rest) if point_only => format!(
-            "Theory gives no response time at the curve's highest point, {} of the limit.{rest}",
+pub fn curve_approx_fold(points_th: &Theory, th: &Theory) -> Option<NoteFold> {
+    let mut fold = approx_fold(points_th)?;
+    if !fold.approx && th.mean_ms.is_some() {
+        fold.lead = format!(
+            "Theory gives no response time at the curve's highest point, {} of the limit.",
             fmt_pct(tellers_sim::sweep::SWEEP_RHOS[tellers_sim::sweep::SWEEP_RHOS.len() - 1])
-        ),
-            _ => note,
-        },
-    )
+        );
+    }
+    Some(fold)
+}
+
+/// [`curve_approx_fold`] in one line.
+pub fn curve_approx_note(points_th: &Theory, th: &Theory) -> Option<String> {
+    curve_approx_fold(points_th, th).map(|f| f.to_string())
 }
 
 /// Whether the scene's tellers include workers (beside loops).
@@ -2163,29 +2175,37 @@ mod tests {
         let s = preset("sale-day-planned").unwrap();
         let th = theory(&s);
         let points = tellers_sim::sweep::curve_theory(&s, &th);
-        let fold = note_fold(&curve_approx_note(&points, &th).unwrap());
+        let fold = curve_approx_fold(&points, &th).unwrap();
         assert_eq!(
             fold.lead,
             "Theory gives no response time at the curve's highest point, 95 % of the limit."
         );
-        assert_eq!(fold.summary, "About theory's model");
+        assert_eq!(fold.summary(), "About theory's model");
         assert!(
-            fold.reasons.starts_with("The formula shares the cores"),
+            fold.reasons().starts_with("The formula shares the cores"),
             "{}",
-            fold.reasons
+            fold.reasons()
         );
         assert!(
-            fold.reasons.ends_with("(a finite-source model)."),
+            fold.reasons().ends_with("(a finite-source model)."),
             "{}",
-            fold.reasons
+            fold.reasons()
         );
         // "(approx.)" figures: nothing in view but the fold.
-        let fold = note_fold("Approx.: the p99 takes an exponential tail.");
+        let twenty = preset("sale-day").unwrap();
+        let fold = approx_fold(&theory(&Scenario {
+            rps: 150.0,
+            ..twenty
+        }))
+        .unwrap();
         assert_eq!(fold.lead, "");
-        assert_eq!(fold.summary, "Why theory's figures are marked (approx.)");
-        assert_eq!(fold.reasons, "The p99 takes an exponential tail.");
-        // Nothing lost from a note of another shape.
-        assert_eq!(note_fold("Odd.").reasons, "Odd.");
+        assert_eq!(fold.summary(), "Why theory's figures are marked (approx.)");
+        assert!(
+            fold.reasons().starts_with(|c: char| c.is_ascii_uppercase()),
+            "{}",
+            fold.reasons()
+        );
+        assert!(fold.reasons().contains("p99"), "{}", fold.reasons());
     }
 
     #[test]

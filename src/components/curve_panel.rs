@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use super::NoteFolded;
 use crate::charts::{curve_chart, sweep_json, sweep_progress, CurveLines};
 use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
-use crate::figures::{curve_approx_note, curve_caption};
+use crate::figures::{curve_approx_fold, curve_caption};
 use crate::format::units_kept;
 use crate::lab::Lab;
 use tellers_sim::sweep::{curve_theory, SWEEP_RHOS};
@@ -98,8 +98,8 @@ pub fn CurvePanel(
                 </span>
                 <div data-testid="curve-approx">
                     {move || {
-                        curve_approx_note(&points_th.get(), &lab.theory.get())
-                            .map(|note| view! { <NoteFolded note /> })
+                        curve_approx_fold(&points_th.get(), &lab.theory.get())
+                            .map(|fold| view! { <NoteFolded fold /> })
                     }}
                 </div>
             </figcaption>

@@ -3,7 +3,7 @@ use tellers_sim::report::Report;
 use tellers_sim::signs::read_signs;
 
 use crate::figures::{
-    approx_note, compact_rows, figure_rows, figures_caption, report_json, row_key, run_note,
+    approx_fold, compact_rows, figure_rows, figures_caption, report_json, row_key, run_note,
     signs_heard, theory_heading, FigureRow, RunNote,
 };
 use crate::format::units_kept;
@@ -170,12 +170,12 @@ fn figure_row_views(rows: Vec<FigureRow>, show_theory: bool) -> impl IntoView {
 fn approx(lab: Lab, show: impl Fn() -> bool + Send + Sync + 'static) -> impl IntoView {
     move || {
         show()
-            .then(|| approx_note(&lab.theory.get()))
+            .then(|| approx_fold(&lab.theory.get()))
             .flatten()
             .map(|note| {
                 view! {
                     <div class="figures__note" data-testid="approx-note">
-                        <NoteFolded note />
+                        <NoteFolded fold=note />
                     </div>
                 }
             })
@@ -183,15 +183,14 @@ fn approx(lab: Lab, show: impl Fn() -> bool + Send + Sync + 'static) -> impl Int
 }
 
 /// A theory note: its lead in view, its reasons in a fold
-/// ([`crate::figures::note_fold`]).
+/// ([`crate::figures::NoteFold`]).
 #[component]
-pub fn NoteFolded(note: String) -> impl IntoView {
-    let fold = crate::figures::note_fold(&note);
+pub fn NoteFolded(fold: crate::figures::NoteFold) -> impl IntoView {
     view! {
         {(!fold.lead.is_empty()).then(|| view! { <p class="note-fold__lead">{units_kept(&fold.lead)}</p> })}
         <details class="note-fold">
-            <summary>{fold.summary}</summary>
-            <p>{units_kept(&fold.reasons)}</p>
+            <summary>{fold.summary()}</summary>
+            <p>{units_kept(&fold.reasons())}</p>
         </details>
     }
 }
