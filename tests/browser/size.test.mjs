@@ -268,12 +268,20 @@ import { DIST } from './harness.mjs';
  * the note of a run that measured nothing, and the students' link that
  * fills in the class code, +0.5 KB: the app 472.2 KB; a lesson's link
  * taking the class code too, +0.4 KB: the app 472.6 KB. Budget 473.
+ * The next session (6 Dec, later; 472.5 KB at its start, each group built
+ * and measured): a wrong answer pointing to the help still unread, +0.9 KB
+ * (473.4); a listed mistake's number named as that slip (the mistakes
+ * and their notes read from the course, each evaluated on the student's
+ * numbers), +0.6 KB (474.0); the curve's log axis from 2 or 5 times a
+ * decade and theory's notes folded, +0.6 KB (474.6); a connection limit
+ * counted by Erlang B in theory, +0.2 KB; a review's fixes, 0: the app
+ * 474.8 KB. Budget 475.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 473;
+const BUDGET_KB = 475;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
