@@ -539,11 +539,54 @@ mod tests {
             "{}",
             checked.message
         );
+        slips_near_a_number();
         // Any other wrong number is only too high or too low.
         let other = format!("{} threads", v.answer.unwrap() * 3.7);
         assert_eq!(
             check_answer(e, &v, &other, None).message,
             "Not quite: that is too high."
+        );
+    }
+
+    fn slips_near_a_number() {
+        // Of two mistakes near a number, the nearer is named: lesson 6's
+        // 525 MB is 500 MiB (the first mistake's 500 MB) but exactly the
+        // second's 525 MB.
+        let e = exercise("connection-state-memory");
+        let v = e.variant("").unwrap();
+        let near = check_answer(e, &v, "525 MB", None);
+        assert!(near.message.contains("thread stack"), "{}", near.message);
+        // A mistake's number rounded to the decimals the question asks:
+        // the line's wait alone at 22.5 % busy is 1.452 ms, typed 1.5 ms.
+        let e = exercise("mm1-or-no-limit");
+        let v = e.variant("").unwrap();
+        let rounded = check_answer(e, &v, "1.5 ms", None);
+        assert!(
+            rounded.message.contains("only the wait in the line"),
+            "{}",
+            rounded.message
+        );
+        // A dot that groups thousands (3.950 for 3,950) is said to be a
+        // decimal point; a thousandfold slip with no units a thousand apart
+        // is pointed at the zeros.
+        let e = exercise("fd-limit-clients");
+        let v = e.variant("").unwrap();
+        assert_eq!(v.answer, Some(3950.0));
+        let dot = check_answer(e, &v, "3.950", None);
+        assert!(
+            dot.message.contains("that dot reads as a decimal point"),
+            "{}",
+            dot.message
+        );
+        let e = exercise("burst-in-line");
+        let v = e.variant("").unwrap();
+        let zeros = check_answer(e, &v, &format!("{}", v.answer.unwrap() * 1000.0), None);
+        assert!(
+            zeros
+                .message
+                .contains("where the decimal point or the zeros went"),
+            "{}",
+            zeros.message
         );
     }
 

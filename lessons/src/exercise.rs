@@ -92,10 +92,33 @@ pub struct Exercise {
     pub branches: Vec<String>,
 }
 
-/// What an answer a thousand times too large or too small is
-/// ([`Exercise::slip_note`]).
-const THOUSANDFOLD: &str =
+/// What an answer a thousand times too large or too small is, where the
+/// question has units a thousand apart ([`Exercise::slip_note`]).
+const THOUSANDFOLD_UNITS: &str =
     "That is a thousand times off: check each step between units (ms and s, KB and MB).";
+
+/// The same where it has none.
+const THOUSANDFOLD: &str =
+    "That is a thousand times off: check where the decimal point or the zeros went.";
+
+/// What "3.950" is where 3,950 is right: a dot grouping thousands, as
+/// many countries write them, read as a decimal point.
+const DOT_THOUSANDS: &str =
+    "That dot reads as a decimal point: write thousands with a comma, a space or nothing (1,500 or 1500).";
+
+/// Whether `typed` starts with a number whose dot could group thousands:
+/// one to three digits, a dot, then three ("3.950 connections").
+fn dot_groups_thousands(typed: &str) -> bool {
+    let number = typed.split_whitespace().next().unwrap_or("");
+    number.split_once('.').is_some_and(|(whole, part)| {
+        (1..=3).contains(&whole.len())
+            && part.len() == 3
+            && whole
+                .chars()
+                .chain(part.chars())
+                .all(|c| c.is_ascii_digit())
+    })
+}
 
 /// The least relative tolerance a listed mistake's number is read with,
 /// 0–1: a mistake's number need not be typed to more decimals than the
@@ -500,29 +523,59 @@ impl Exercise {
 
     /// What a wrong answer's number is, where it is the number a listed
     /// mistake gives for these values (read as the answer is, within the
-    /// exercise's tolerance and at least [`SLIP_TOLERANCE`]: "3.33" is 50
-    /// ÷ 15 where answers are whole numbers): that mistake's note; else,
-    /// where it is `answer` (the variant's) a thousand times too large or
-    /// too small, a word on units. `None` for any other number (and for an
-    /// exercise that is not numeric).
+    /// exercise's tolerance and at least [`SLIP_TOLERANCE`], or rounded to
+    /// the decimals the question asks for): that mistake's note, the
+    /// nearest mistake's where several are near (525 MB is 500 MiB, the
+    /// first mistake's number, but exactly the second's); else, where it is
+    /// `answer` (the variant's) a thousand times too large or too small, a
+    /// word on that. `None` for any other number (and for an exercise that
+    /// is not numeric).
     pub fn slip_note(&self, vars: &Vars, answer: Option<f64>, typed: &str) -> Option<&str> {
         let unit = self.unit?;
         let tolerance = self.tolerance?.max(SLIP_TOLERANCE);
-        let gives = |value: f64| {
+        let asked = crate::check::decimals_asked(&self.prompt);
+        // Whether `typed` is `value` within `tol`, or `value` rounded as asked.
+        let gives = |value: f64, tol: f64| {
+            let rounded = asked.map(|d| {
+                let k = 10f64.powi(d as i32);
+                (value * k).round() / k
+            });
             value.is_finite()
-                && crate::check::check_in(typed, value, unit, tolerance, &self.prompt)
-                    == crate::check::Verdict::Correct
+                && [Some(value), rounded].into_iter().flatten().any(|v| {
+                    crate::check::check_in(typed, v, unit, tol, &self.prompt)
+                        == crate::check::Verdict::Correct
+                })
         };
-        let listed = self
+        let listed: Vec<(f64, &str)> = self
             .mistakes
             .iter()
             .zip(&self.mistake_notes)
-            .find(|(m, _)| eval(m, vars).is_ok_and(gives))
-            .map(|(_, note)| note.as_str());
-        listed.or_else(|| {
-            answer
-                .filter(|a| *a != 0.0 && (gives(a * 1000.0) || gives(a / 1000.0)))
-                .map(|_| THOUSANDFOLD)
+            .filter_map(|(m, note)| Some((eval(m, vars).ok()?, note.as_str())))
+            .collect();
+        // The nearest first: exact, then within a thousandth, then within
+        // the tolerance.
+        let named = [0.0, 0.001, tolerance].into_iter().find_map(|tol| {
+            listed
+                .iter()
+                .find(|(value, _)| gives(*value, tol))
+                .map(|(_, note)| *note)
+        });
+        named.or_else(|| {
+            let a = answer.filter(|a| *a != 0.0)?;
+            if gives(a / 1000.0, tolerance) && dot_groups_thousands(typed) {
+                Some(DOT_THOUSANDS)
+            } else if gives(a * 1000.0, tolerance) || gives(a / 1000.0, tolerance) {
+                let units = ["ms", "µs", "KB", "MB", "GB"];
+                let in_play =
+                    units.contains(&unit.label()) || units.iter().any(|u| self.prompt.contains(u));
+                Some(if in_play {
+                    THOUSANDFOLD_UNITS
+                } else {
+                    THOUSANDFOLD
+                })
+            } else {
+                None
+            }
         })
     }
 

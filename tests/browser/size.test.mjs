@@ -275,13 +275,16 @@ import { DIST } from './harness.mjs';
  * numbers), +0.6 KB (474.0); the curve's log axis from 2 or 5 times a
  * decade and theory's notes folded, +0.6 KB (474.6); a connection limit
  * counted by Erlang B in theory, +0.2 KB; a review's fixes, 0: the app
- * 474.8 KB. Budget 475.
+ * 474.8 KB; a learner's walk's fixes to the named slips (the nearest
+ * mistake named, a mistake's number rounded as the question asks, a dot
+ * grouping thousands said to be one, the thousandfold note for questions
+ * without units a thousand apart), +0.8 KB: the app 475.6 KB. Budget 476.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 475;
+const BUDGET_KB = 476;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
