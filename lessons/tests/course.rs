@@ -223,6 +223,42 @@ type Method = Box<dyn Fn(&Vars) -> Option<f64>>;
 /// A wrong method may pass by coincidence in at most this share of variants.
 const RARELY: f64 = 0.05;
 
+/// Everyone without a class code gets each exercise's first numbers: for
+/// those, no answer is a number the question itself shows, which a
+/// learner could type back and be told "Correct." (lesson 14's line of 10
+/// places for a pool of 10 threads; lesson 13's back of the line waiting
+/// 10 s "after 10 seconds").
+#[test]
+fn no_answer_on_the_first_numbers_is_a_number_its_question_shows() {
+    let mut echoed = Vec::new();
+    for (_, ex) in course().exercises() {
+        if ex.kind != Kind::Numeric {
+            continue;
+        }
+        let v = ex.variant("").unwrap();
+        let Some(answer) = v.answer.filter(|a| a.is_finite()) else {
+            continue;
+        };
+        let shown = v
+            .prompt
+            .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+            .filter_map(|t| {
+                t.trim_matches(|c| c == '.' || c == ',')
+                    .replace(',', "")
+                    .parse::<f64>()
+                    .ok()
+            });
+        let close = |x: f64| (x - answer).abs() <= answer.abs() * ex.tolerance.unwrap().max(1e-9);
+        if let Some(x) = shown.into_iter().find(|&x| close(x)) {
+            echoed.push(format!(
+                "{}: the answer {answer} is the question's {x}",
+                ex.id
+            ));
+        }
+    }
+    assert!(echoed.is_empty(), "{echoed:#?}");
+}
+
 /// Every listed mistake's note can reach a learner: over each exercise's
 /// numbers, the mistake's number, typed with the unit, is named by its own
 /// note in at least one variant (not read as another verdict, a negative
