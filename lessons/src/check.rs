@@ -989,17 +989,6 @@ fn rounded_too_far(value: f64, expected: f64) -> bool {
     near && whole
 }
 
-/// A sentence for the learner about an exercise's verdict: [`describe`],
-/// then, where the answer was read but is wrong, a pointer to the hints.
-pub fn explain(v: &Verdict, unit: Unit) -> String {
-    let said = describe(v, unit);
-    if points_to_hints(v) {
-        format!("{said} Try a hint.")
-    } else {
-        said
-    }
-}
-
 /// Whether a verdict is about an answer read and wrong, so that the
 /// learner is pointed to the help (the hints, or once they are open, the
 /// worked solution); not where the answer is asked for again.
@@ -1126,6 +1115,18 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a learner with a hint still to open reads about a verdict:
+    /// [`describe`], then where it points to the help, the app's pointer
+    /// (`Help::HintsLeft` in the app's `answer.rs`).
+    fn explain(v: &Verdict, unit: Unit) -> String {
+        let said = describe(v, unit);
+        if points_to_hints(v) {
+            format!("{said} Try a hint.")
+        } else {
+            said
+        }
+    }
 
     /// A fraction typed with a % sign is shown as the percentage it makes,
     /// not counted: "0.1579 %" for 15.8 % said "too low" to a right method.

@@ -23,7 +23,7 @@ pub mod math;
 pub mod parse;
 
 pub use check::{
-    check, check_guess, check_in, decimals_asked, describe, explain, points_to_hints, Unit, Verdict,
+    check, check_guess, check_in, decimals_asked, describe, points_to_hints, Unit, Verdict,
 };
 pub use exercise::{format_number, Exercise, Kind, Variant};
 pub use lesson::{Course, Lesson, Segment, SimBlock};
