@@ -562,9 +562,10 @@ impl Exercise {
         });
         named.or_else(|| {
             let a = answer.filter(|a| *a != 0.0)?;
-            if gives(a / 1000.0, tolerance) && dot_groups_thousands(typed) {
+            let too_small = gives(a / 1000.0, tolerance);
+            if too_small && dot_groups_thousands(typed) {
                 Some(DOT_THOUSANDS)
-            } else if gives(a * 1000.0, tolerance) || gives(a / 1000.0, tolerance) {
+            } else if too_small || gives(a * 1000.0, tolerance) {
                 let units = ["ms", "µs", "KB", "MB", "GB"];
                 let in_play =
                     units.contains(&unit.label()) || units.iter().any(|u| self.prompt.contains(u));
