@@ -223,15 +223,6 @@ pub fn compact_rows(figures: &[String], s: &Scenario, r: &Report, th: &Theory) -
         .collect()
 }
 
-/// Theory's reasons (and its figure notes), for a note beside the figures: why
-/// its figures are approximate ("Approx.: …", beside the "(approx.)" labels), or,
-/// when it gives none, every reason it has (no formula, evenly spaced
-/// arrivals, a load that changes…); `None` when it has no reason to give.
-/// As the page shows it: [`approx_fold`].
-pub fn approx_note(th: &Theory) -> Option<String> {
-    approx_fold(th).map(|f| f.to_string())
-}
-
 /// A theory note as the page shows it: what stays in view (the lead,
 /// "Theory gives no response time here.", or nothing) and theory's reasons
 /// in a fold. A note of several reasons ran to six to ten lines under a
@@ -276,7 +267,10 @@ impl std::fmt::Display for NoteFold {
     }
 }
 
-/// [`approx_note`] as the page shows it.
+/// Theory's reasons (and its figure notes), for a note beside the figures: why
+/// its figures are approximate ("Approx.: …", beside the "(approx.)" labels), or,
+/// when it gives none, every reason it has (no formula, evenly spaced
+/// arrivals, a load that changes…); `None` when it has no reason to give.
 pub fn approx_fold(th: &Theory) -> Option<NoteFold> {
     let why = (th.approx_because.iter().chain(&th.figure_notes))
         .map(String::as_str)
@@ -316,11 +310,6 @@ pub fn curve_approx_fold(points_th: &Theory, th: &Theory) -> Option<NoteFold> {
         );
     }
     Some(fold)
-}
-
-/// [`curve_approx_fold`] in one line.
-pub fn curve_approx_note(points_th: &Theory, th: &Theory) -> Option<String> {
-    curve_approx_fold(points_th, th).map(|f| f.to_string())
 }
 
 /// Whether the scene's tellers include workers (beside loops).
@@ -1179,6 +1168,17 @@ mod tests {
     use tellers_sim::theory::theory;
     use tellers_sim::window::warming_up;
     use tellers_sim::{Dist, StoppedBy};
+
+    /// [`approx_fold`] in one line, as the tests read it.
+    fn approx_note(th: &Theory) -> Option<String> {
+        approx_fold(th).map(|f| f.to_string())
+    }
+
+    /// [`curve_approx_fold`] in one line.
+    fn curve_approx_note(points_th: &Theory, th: &Theory) -> Option<String> {
+        curve_approx_fold(points_th, th).map(|f| f.to_string())
+    }
+
     #[test]
     fn the_signs_are_heard_by_their_titles_once_measured() {
         let s = Scenario::default();
