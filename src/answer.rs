@@ -548,45 +548,35 @@ mod tests {
         );
     }
 
+    /// What exercise `id` says to `typed` on the first numbers (no class
+    /// code), and that exercise's answer there.
+    fn said_on_first_numbers(id: &str, typed: impl Fn(f64) -> String) -> (String, f64) {
+        let e = exercise(id);
+        let v = e.variant("").unwrap();
+        let answer = v.answer.unwrap();
+        (check_answer(e, &v, &typed(answer), None).message, answer)
+    }
+
     fn slips_near_a_number() {
         // Of two mistakes near a number, the nearer is named: lesson 6's
         // 525 MB is 500 MiB (the first mistake's 500 MB) but exactly the
         // second's 525 MB.
-        let e = exercise("connection-state-memory");
-        let v = e.variant("").unwrap();
-        let near = check_answer(e, &v, "525 MB", None);
-        assert!(near.message.contains("thread stack"), "{}", near.message);
+        let (near, _) = said_on_first_numbers("connection-state-memory", |_| "525 MB".into());
+        assert!(near.contains("thread stack"), "{near}");
         // A mistake's number rounded to the decimals the question asks:
         // the line's wait alone at 22.5 % busy is 1.452 ms, typed 1.5 ms.
-        let e = exercise("mm1-or-no-limit");
-        let v = e.variant("").unwrap();
-        let rounded = check_answer(e, &v, "1.5 ms", None);
-        assert!(
-            rounded.message.contains("only the wait in the line"),
-            "{}",
-            rounded.message
-        );
+        let (rounded, _) = said_on_first_numbers("mm1-or-no-limit", |_| "1.5 ms".into());
+        assert!(rounded.contains("only the wait in the line"), "{rounded}");
         // A dot that groups thousands (3.950 for 3,950) is said to be a
         // decimal point; a thousandfold slip with no units a thousand apart
         // is pointed at the zeros.
-        let e = exercise("fd-limit-clients");
-        let v = e.variant("").unwrap();
-        assert_eq!(v.answer, Some(3950.0));
-        let dot = check_answer(e, &v, "3.950", None);
+        let (dot, answer) = said_on_first_numbers("fd-limit-clients", |_| "3.950".into());
+        assert_eq!(answer, 3950.0);
+        assert!(dot.contains("that dot reads as a decimal point"), "{dot}");
+        let (zeros, _) = said_on_first_numbers("burst-in-line", |a| format!("{}", a * 1000.0));
         assert!(
-            dot.message.contains("that dot reads as a decimal point"),
-            "{}",
-            dot.message
-        );
-        let e = exercise("burst-in-line");
-        let v = e.variant("").unwrap();
-        let zeros = check_answer(e, &v, &format!("{}", v.answer.unwrap() * 1000.0), None);
-        assert!(
-            zeros
-                .message
-                .contains("where the decimal point or the zeros went"),
-            "{}",
-            zeros.message
+            zeros.contains("where the decimal point or the zeros went"),
+            "{zeros}"
         );
     }
 
