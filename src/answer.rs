@@ -9,8 +9,8 @@ use crate::route::query_escape;
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 use tellers_course::exercise::{figure_label, report_value, FigureLabel};
 use tellers_course::{
-    check_in, describe, format_number, points_to_hints, Course, Exercise, Kind, Unit, Variant,
-    Verdict,
+    check_in, describe, format_number, points_to_hints, Course, Exercise, Kind, Slip, Unit,
+    Variant, Verdict,
 };
 use tellers_sim::text::decapitalised;
 use tellers_sim::{Report, Simulation};
@@ -27,6 +27,9 @@ pub struct Checked {
     /// Whether the learner is pointed to the help after the message (an
     /// answer read and wrong): [`feedback_text`] says which help.
     pub to_help: bool,
+    /// The slip the wrong number was named as, if any: the progress
+    /// records it for the teacher's results.
+    pub slip: Option<Slip>,
 }
 
 /// Said after what an answer may be, where its line may grow without end.
@@ -56,6 +59,7 @@ pub fn check_answer(
                     message: "This exercise cannot be checked: it has no answer or unit.".into(),
                     counts: false,
                     to_help: false,
+                    slip: None,
                 };
             };
             let verdict = check_in(
@@ -68,12 +72,10 @@ pub fn check_answer(
             // A wrong number that a listed mistake gives is named as that
             // slip ("That is the CPU time alone: …"), not only "too low".
             let slip = match verdict {
-                Verdict::WrongValue { .. } => {
-                    exercise.slip_note(&variant.vars, variant.answer, typed)
-                }
+                Verdict::WrongValue { .. } => exercise.slip(&variant.vars, variant.answer, typed),
                 _ => None,
             };
-            let mut message = match slip {
+            let mut message = match slip.and_then(|s| exercise.slip_note_of(s)) {
                 Some(note) => format!("Not quite: {}", decapitalised(note)),
                 None => describe(&verdict, unit),
             };
@@ -86,6 +88,7 @@ pub fn check_answer(
                 message,
                 counts: verdict.counts(),
                 to_help: points_to_hints(&verdict),
+                slip,
             }
         }
         Kind::Choice | Kind::Diagnosis => match choice {
@@ -94,6 +97,7 @@ pub fn check_answer(
                 message: "Pick one of the options first.".into(),
                 counts: false,
                 to_help: false,
+                slip: None,
             },
             Some(i) => {
                 // The student's own option order: the variant carries it.
@@ -108,6 +112,7 @@ pub fn check_answer(
                     message,
                     counts: true,
                     to_help: false,
+                    slip: None,
                 }
             }
         },
@@ -425,6 +430,7 @@ mod tests {
             message: "Not quite: that is too high.".into(),
             counts: true,
             to_help: true,
+            slip: None,
         };
         assert_eq!(
             feedback_text(&wrong, true, Help::HintsLeft),
@@ -444,6 +450,7 @@ mod tests {
             message: "Which unit?".into(),
             counts: false,
             to_help: false,
+            slip: None,
         };
         assert_eq!(feedback_text(&asked, false, Help::HintsOpen), "Which unit?");
         let right = Checked {
@@ -451,6 +458,7 @@ mod tests {
             message: "Correct.".into(),
             counts: true,
             to_help: false,
+            slip: None,
         };
         assert_eq!(feedback_text(&right, true, Help::HintsLeft), "Correct.");
         // Which help: the solution first, then any hint left.

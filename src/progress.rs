@@ -18,17 +18,22 @@ use crate::classroom::{
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use tellers_course::Slip;
 
 /// The local-storage key.
 pub const STORAGE_KEY: &str = "tellers.progress";
 /// Where stored progress that could not be read whole is copied before it
 /// is saved over, so nothing typed in is lost beyond recovery.
 pub const DAMAGED_KEY: &str = "tellers.progress.damaged";
-/// The progress file's format: 2 records the worked solution and stops at
-/// the first right answer; files of format 1 are still read.
-pub const VERSION: u32 = 2;
+/// The progress file's format: 3 records the slips the checker named, 2
+/// the worked solution, and stops at the first right answer; files of
+/// formats 1 and 2 are still read. (A file's check value is computed over
+/// the fields its reader knows, so a format with a new field is a new
+/// number: an older Tellers says the file is newer, not that it was
+/// edited.)
+pub const VERSION: u32 = 3;
 /// File formats a teacher's Tellers reads.
-pub const READABLE_VERSIONS: [u32; 2] = [1, VERSION];
+pub const READABLE_VERSIONS: [u32; 3] = [1, 2, VERSION];
 /// The local-storage format: progress by identity ([`Learner`]); format 1
 /// kept one [`Progress`], which is read as its student's identity.
 const STORE_VERSION: u32 = 2;
@@ -51,6 +56,14 @@ pub struct ExerciseProgress {
     /// in progress kept before this was recorded: not known).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solution: Option<bool>,
+    /// The slips the checker named among the wrong answers before it was
+    /// solved, as [`tellers_course::Slip::bit`]s: 3 for the first two
+    /// listed mistakes' numbers. (One byte, not a list of names: the
+    /// record stays 12 bytes, the size of another map's values, and the
+    /// compiler shares the maps' code; as a list or a `u32` the download
+    /// grew by 1.6 KB.)
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub slips: u8,
 }
 
 impl ExerciseProgress {
@@ -74,8 +87,9 @@ impl ExerciseProgress {
         }
     }
 
-    /// Record a checked answer; none count once it is solved.
-    pub fn attempt(&mut self, correct: bool) {
+    /// Record a checked answer and the slip it was named as, if any; none
+    /// count once it is solved.
+    pub fn attempt(&mut self, correct: bool, slip: Option<Slip>) {
         if self.solved {
             return;
         }
@@ -84,6 +98,9 @@ impl ExerciseProgress {
         }
         self.attempts += 1;
         self.solved = correct;
+        if let Some(slip) = slip.filter(|_| !correct) {
+            self.slips |= slip.bit();
+        }
     }
 
     /// Worked on: an answer checked, a hint or the worked solution opened.
@@ -121,8 +138,13 @@ impl ExerciseProgress {
             (Some(true), _) | (_, Some(true)) => Some(true),
             (a, b) => a.or(b),
         };
+        self.slips |= other.slips;
         *self != before
     }
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// Who is working, for per-student numbers.
@@ -224,9 +246,9 @@ impl Progress {
         serde_json::to_string(self).expect("progress serialises")
     }
 
-    /// Record a checked answer.
-    pub fn record_attempt(&mut self, id: &str, correct: bool) {
-        self.entry(id).attempt(correct);
+    /// Record a checked answer and the slip it was named as, if any.
+    pub fn record_attempt(&mut self, id: &str, correct: bool, slip: Option<Slip>) {
+        self.entry(id).attempt(correct, slip);
     }
 
     /// Record that `shown` hints are open.
@@ -502,9 +524,10 @@ impl Learner {
             .or_insert_with(ExerciseProgress::started)
     }
 
-    /// Record a checked answer to exercise `id`, for the identity at work.
-    pub fn record_attempt(&mut self, id: &str, correct: bool) {
-        self.entry(id).attempt(correct);
+    /// Record a checked answer to exercise `id` and the slip it was named
+    /// as, if any, for the identity at work.
+    pub fn record_attempt(&mut self, id: &str, correct: bool, slip: Option<Slip>) {
+        self.entry(id).attempt(correct, slip);
     }
 
     /// Record that `shown` hints of exercise `id` are open.
@@ -637,9 +660,10 @@ pub struct ProgressRead(pub ReadSignal<Learner>);
 pub struct ProgressWrite(WriteSignal<Learner>);
 
 impl ProgressWrite {
-    /// Record a checked answer to exercise `id`.
-    pub fn attempt(&self, id: &str, correct: bool) {
-        self.0.update(|p| p.record_attempt(id, correct));
+    /// Record a checked answer to exercise `id` and the slip it was named
+    /// as, if any.
+    pub fn attempt(&self, id: &str, correct: bool, slip: Option<Slip>) {
+        self.0.update(|p| p.record_attempt(id, correct, slip));
     }
 
     /// Record that `shown` hints of exercise `id` are open.
@@ -742,8 +766,8 @@ mod tests {
     #[test]
     fn round_trip_keeps_everything() {
         let mut l = ana();
-        l.record_attempt("threads-busy", false);
-        l.record_attempt("threads-busy", true);
+        l.record_attempt("threads-busy", false, None);
+        l.record_attempt("threads-busy", true, None);
         l.record_hints("other", 2);
         let (back, notice) = Learner::load(Some(&l.save()));
         assert_eq!((back, notice), (l.clone(), None));
@@ -800,6 +824,38 @@ mod tests {
         assert_eq!(Learner::load(None), (Learner::default(), None));
     }
 
+    /// A slip is recorded once, only for a wrong answer before the first
+    /// right one; two tabs' records keep both's slips; and a file of this
+    /// format round-trips them under its check value.
+    #[test]
+    fn the_slips_named_before_solving_are_recorded_once() {
+        let mut e = ExerciseProgress::started();
+        e.attempt(false, Some(Slip::Mistake(1)));
+        e.attempt(false, Some(Slip::Mistake(1)));
+        e.attempt(false, Some(Slip::Thousandfold));
+        e.attempt(true, Some(Slip::Mistake(0)));
+        e.attempt(false, Some(Slip::DotThousands));
+        assert_eq!(e.slips, Slip::Mistake(1).bit() | Slip::Thousandfold.bit());
+        let mut other = ExerciseProgress::started();
+        other.attempt(false, Some(Slip::DotThousands));
+        other.attempt(false, None);
+        assert!(other.absorb(&e));
+        assert_eq!(other.slips, e.slips | Slip::DotThousands.bit());
+        assert!(!other.absorb(&e));
+        let mut p = Progress {
+            student: Student::new("R12", "Ana"),
+            ..Progress::default()
+        };
+        p.record_attempt("a", false, Some(Slip::Mistake(2)));
+        let file = p.export();
+        assert!(
+            file.contains("\"version\": 3") && file.contains("\"slips\": 4"),
+            "{file}"
+        );
+        let read = crate::results::read_file(&file, "R12").unwrap();
+        assert_eq!(read.exercises["a"].slips, 4);
+    }
+
     /// One record of the wrong type (attempts "2") cost every class's
     /// progress, the class code and the name: the store was reset and the
     /// empty one saved over it. Now only what does not read is left out.
@@ -837,11 +893,11 @@ mod tests {
         let (mut tab_b, _) = Learner::load(None);
         tab_a.set_student("R12", "Ana");
         tab_b.set_student("R12", "Ana");
-        tab_a.record_attempt("threads-busy", false);
+        tab_a.record_attempt("threads-busy", false, None);
         tab_a.record_hints("threads-busy", 1);
-        tab_a.record_attempt("threads-busy", true);
+        tab_a.record_attempt("threads-busy", true, None);
         let stored = tab_a.to_store_over(None).unwrap();
-        tab_b.record_attempt("capacity", true);
+        tab_b.record_attempt("capacity", true, None);
         let stored = tab_b.to_store_over(Some(&stored)).unwrap();
         let (back, notice) = Learner::load(Some(&stored));
         assert_eq!(notice, None);
@@ -859,11 +915,11 @@ mod tests {
         // The same exercise in both: solved in either is solved; the
         // solution opened in either is opened.
         let mut one = ExerciseProgress::started();
-        one.attempt(false);
+        one.attempt(false, None);
         let mut other = ExerciseProgress::started();
         other.solution_open();
-        other.attempt(false);
-        other.attempt(true);
+        other.attempt(false, None);
+        other.attempt(true, None);
         assert!(one.absorb(&other));
         assert!(one.solved && one.solution == Some(true));
         assert_eq!((one.attempts, one.first_correct), (2, Some(false)));
@@ -913,12 +969,12 @@ mod tests {
     #[test]
     fn each_identity_keeps_its_own_progress() {
         let mut l = Learner::default();
-        l.record_attempt("a", true);
+        l.record_attempt("a", true, None);
         assert!(l.solved("a"), "on the shared numbers");
         l.set_student("SD-101", "Ana Souza");
         assert!(!l.solved("a"), "her own numbers are not solved yet");
         assert_eq!(l.progress().exercises.len(), 0);
-        l.record_attempt("a", false);
+        l.record_attempt("a", false, None);
         l.set_student("SD-101", "Ben");
         assert_eq!(l.progress().exercises.len(), 0, "nor Ben's");
         // Back to Ana, however the name is spaced: her record is there.
@@ -932,12 +988,12 @@ mod tests {
     #[test]
     fn a_record_stops_at_the_first_right_answer() {
         let mut l = ana();
-        l.record_attempt("a", false);
+        l.record_attempt("a", false, None);
         l.record_hints("a", 1);
-        l.record_attempt("a", true);
+        l.record_attempt("a", true, None);
         for _ in 0..20 {
-            l.record_attempt("a", false);
-            l.record_attempt("a", true);
+            l.record_attempt("a", false, None);
+            l.record_attempt("a", true, None);
         }
         l.record_hints("a", 3);
         l.record_solution("a");
@@ -951,7 +1007,7 @@ mod tests {
     fn the_worked_solution_opened_first_is_recorded() {
         let mut l = ana();
         l.record_solution("b");
-        l.record_attempt("b", true);
+        l.record_attempt("b", true, None);
         let e = &l.progress().exercises["b"];
         assert_eq!((e.solved, e.attempts, e.solution), (true, 1, Some(true)));
     }
@@ -959,10 +1015,10 @@ mod tests {
     #[test]
     fn the_first_answer_is_remembered_and_inferred_for_old_records() {
         let mut p = Progress::default();
-        p.record_attempt("a", false);
-        p.record_attempt("a", true);
-        p.record_attempt("b", true);
-        p.record_attempt("b", false);
+        p.record_attempt("a", false, None);
+        p.record_attempt("a", true, None);
+        p.record_attempt("b", true, None);
+        p.record_attempt("b", false, None);
         assert_eq!(p.exercises["a"].wrong_first(), Some(true));
         assert_eq!(p.exercises["b"].wrong_first(), Some(false));
         assert!(
@@ -984,7 +1040,7 @@ mod tests {
     fn an_exported_file_carries_a_check_over_its_progress() {
         let mut l = Learner::default();
         l.set_student("K7Q2-MX4P", "Ana  Lí");
-        l.record_attempt("threads-busy", true);
+        l.record_attempt("threads-busy", true, None);
         let p = l.progress();
         let file: Progress = serde_json::from_str(&p.export()).unwrap();
         assert_eq!(file.version, VERSION);

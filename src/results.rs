@@ -23,9 +23,10 @@ use crate::progress::{ExerciseProgress, Progress, READABLE_VERSIONS};
 use crate::reveal::steps_by_cost;
 use crate::route::{lesson_href, query_escape};
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
-use tellers_course::Course;
+use tellers_course::{Course, Exercise, Slip};
 use tellers_sim::text::{and_list, plural};
 
 /// The largest file read: a progress file is a few kilobytes.
@@ -297,6 +298,20 @@ pub struct Hard {
     pub known: usize,
 }
 
+/// A slip the checker named ([`tellers_course::Exercise::slip`]) that
+/// more than one student made on one exercise.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommonSlip {
+    /// Its exercise's column.
+    pub column: usize,
+    /// The slip.
+    pub slip: Slip,
+    /// Students who made it (each once, however often they typed it).
+    pub students: usize,
+    /// What the checker told them ([`tellers_course::Exercise::slip_note_of`]).
+    pub note: String,
+}
+
 /// The whole class in one table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClassResults {
@@ -331,6 +346,7 @@ fn holds(a: &Progress, b: &Progress) -> bool {
                 && x.attempts >= e.attempts
                 && x.hints >= e.hints
                 && (x.solution == Some(true) || e.solution != Some(true))
+                && e.slips & !x.slips == 0
         })
     })
 }
@@ -577,6 +593,54 @@ impl ClassResults {
         hard
     }
 
+    /// The slips the checker named that more than one student made on one
+    /// exercise, the most made first (then in course order): what the class
+    /// may need taught again. Slips this course's exercise does not name
+    /// (a file of another version, or an edited one) are left out.
+    pub fn common_slips(&self, course: &Course) -> Vec<CommonSlip> {
+        let exercises: BTreeMap<&str, &Exercise> = course
+            .exercises()
+            .map(|(_, e)| (e.id.as_str(), e))
+            .collect();
+        let mut common = Vec::new();
+        for (column, c) in self.columns.iter().enumerate() {
+            let Some(e) = exercises.get(c.id.as_str()) else {
+                continue;
+            };
+            let mut made: BTreeMap<Slip, usize> = BTreeMap::new();
+            for s in &self.students {
+                let Some(cell) = &s.cells[column] else {
+                    continue;
+                };
+                for slip in Slip::in_bits(cell.slips) {
+                    if e.slip_note_of(slip).is_some() {
+                        *made.entry(slip).or_default() += 1;
+                    }
+                }
+            }
+            common.extend(
+                made.into_iter()
+                    .filter(|&(_, n)| n > 1)
+                    .map(|(slip, students)| CommonSlip {
+                        column,
+                        slip,
+                        students,
+                        note: e.slip_note_of(slip).unwrap_or_default().to_string(),
+                    }),
+            );
+        }
+        // Stable: course order, then the exercise's own order of slips.
+        common.sort_by_key(|x| std::cmp::Reverse(x.students));
+        common
+    }
+
+    /// Whether any student's record holds a slip the checker named.
+    fn any_slips(&self) -> bool {
+        self.students
+            .iter()
+            .any(|s| s.cells.iter().flatten().any(|e| e.slips != 0))
+    }
+
     /// The table as CSV: a row per student (per exercise: solved yes/no,
     /// answers checked, hints opened and whether the worked solution was
     /// opened before solving, blank if not worked on or not recorded; per
@@ -696,23 +760,59 @@ impl ClassResults {
                 "<p data-testid=\"hardest\">None: no exercise was answered wrong at first by more \
                   than half of those who tried it{of_those}.</p>"
             );
-            return h;
+        } else {
+            if least > 1 {
+                h += &format!("<p>More than half wrong at first{of_those}:</p>");
+            }
+            h += "<ol class=\"results__hard\" data-testid=\"hardest\">";
+            for x in hard.iter().take(10) {
+                h += &format!(
+                    "<li>{}: {} of {} got it wrong at first</li>",
+                    self.exercise_link(course, x.column),
+                    x.wrong_first,
+                    x.known
+                );
+            }
+            h += "</ol>";
         }
-        if least > 1 {
-            h += &format!("<p>More than half wrong at first{of_those}:</p>");
+        h + &self.slips_html(course)
+    }
+
+    /// The link to the exercise in `column`, in a new tab (the table, read
+    /// from files, stays here): `<a …>4.2 threads-busy</a>`.
+    fn exercise_link(&self, course: &Course, column: usize) -> String {
+        let c = &self.columns[column];
+        let href = lesson_href(&course.lessons[c.lesson].slug, Some(&c.id));
+        format!(
+            "<a href=\"{}\" target=\"_blank\" rel=\"noopener\">{} {}</a>",
+            attr(&href),
+            c.label,
+            text(&c.id)
+        )
+    }
+
+    /// The slips more than one student made ([`Self::common_slips`]), with
+    /// what the checker told them, as HTML; nothing where no record holds
+    /// a slip (files from before slips were recorded, or none made).
+    fn slips_html(&self, course: &Course) -> String {
+        if !self.any_slips() {
+            return String::new();
         }
-        h += "<ol class=\"results__hard\" data-testid=\"hardest\">";
-        for x in hard.iter().take(10) {
-            let c = &self.columns[x.column];
-            let href = lesson_href(&course.lessons[c.lesson].slug, Some(&c.id));
-            // In a new tab: the table, read from files, stays here.
+        let mut h = "<h2>Mistakes more than one student made</h2>".to_string();
+        let common = self.common_slips(course);
+        if common.is_empty() {
+            return h + "<p data-testid=\"slips\">None: no two students gave the same known wrong \
+                   number on one exercise.</p>";
+        }
+        h += "<p>Wrong answers the checker recognised as a known mistake, and what it told the \
+              students (a student counts once an exercise, however often they typed it):</p>\
+              <ol class=\"results__hard\" data-testid=\"slips\">";
+        for x in common.iter().take(10) {
             h += &format!(
-                "<li><a href=\"{}\" target=\"_blank\" rel=\"noopener\">{} {}</a>: {} of {} got it wrong at first</li>",
-                attr(&href),
-                c.label,
-                text(&c.id),
-                x.wrong_first,
-                x.known
+                "<li>{}: {} students, told “{}”</li>",
+                self.exercise_link(course, x.column),
+                x.students,
+                text(&x.note)
             );
         }
         h + "</ol>"
@@ -1302,7 +1402,7 @@ mod tests {
         };
         for (id, tries) in answers {
             for &ok in *tries {
-                p.record_attempt(id, ok);
+                p.record_attempt(id, ok, None);
             }
         }
         p
@@ -1318,6 +1418,79 @@ mod tests {
             .find(|(f, _)| f == file)
             .map(|(_, why)| why.clone())
             .unwrap_or_else(|| panic!("{file} was not rejected: {:?}", r.rejected))
+    }
+
+    /// The slips the checker named that more than one student made are
+    /// listed, the most made first, each with what the students were told;
+    /// a slip one student made, one the course does not name, and a slip
+    /// typed twice by one student count as they should.
+    #[test]
+    fn mistakes_more_than_one_student_made_are_listed_with_what_they_were_told() {
+        let slipped = |name: &str, id: &str, slips: &[Slip]| {
+            let mut p = student(name, CLASS, &[]);
+            for &slip in slips {
+                p.record_attempt(id, false, Some(slip));
+            }
+            p
+        };
+        let m0 = Slip::Mistake(0);
+        let m1 = Slip::Mistake(1);
+        let mut ana = slipped("Ana", "threads-busy", &[m0, m0, m1]);
+        ana.record_attempt("threads-busy", true, None);
+        let files = [
+            file("ana.json", &ana),
+            file("bo.json", &slipped("Bo", "threads-busy", &[m0])),
+            file(
+                "cy.json",
+                &slipped("Cy", "threads-busy", &[m0, Slip::Mistake(4)]),
+            ),
+            file(
+                "di.json",
+                &slipped("Di", "threads-busy", &[Slip::Mistake(4)]),
+            ),
+            file("ed.json", &slipped("Ed", "pause-share", &[m1])),
+        ];
+        let course = compiled_course();
+        let r = ClassResults::new(course, CLASS, &files);
+        assert_eq!(r.students.len(), 5, "{:?}", r.rejected);
+        let tb = r
+            .columns
+            .iter()
+            .position(|c| c.id == "threads-busy")
+            .unwrap();
+        let e = course
+            .exercises()
+            .find(|(_, e)| e.id == "threads-busy")
+            .unwrap()
+            .1;
+        let common: Vec<(usize, Slip, usize)> = r
+            .common_slips(course)
+            .iter()
+            .map(|x| (x.column, x.slip, x.students))
+            .collect();
+        // m0 by three (Ana's twice counted once); m1 by Ana alone; m4
+        // is no mistake of this exercise; Ed's slip is on another exercise.
+        assert_eq!(common, [(tb, m0, 3)]);
+        let notes = r.notes_html(course);
+        let told = html_escape::encode_text(e.slip_note_of(m0).unwrap()).to_string();
+        assert!(
+            notes.contains("Mistakes more than one student made")
+                && notes.contains(&format!("threads-busy</a>: 3 students, told “{told}”")),
+            "{notes}"
+        );
+        // Files without slips (an older Tellers, or none made) say nothing
+        // of them; with slips but none shared, "None".
+        let none = ClassResults::new(course, CLASS, &files[3..]);
+        assert!(none.notes_html(course).contains("None: no two students"));
+        let plain = ClassResults::new(
+            course,
+            CLASS,
+            &[file(
+                "fa.json",
+                &student("Fa", CLASS, &[("threads-busy", &[false])]),
+            )],
+        );
+        assert!(!plain.notes_html(course).contains("Mistakes more than one"));
     }
 
     /// Work on exercises the course does not have is named, file by
@@ -1441,7 +1614,10 @@ mod tests {
             ("list.json".to_string(), Ok("[1, 2]".to_string())),
             (
                 "v9.json".to_string(),
-                Ok(ana.export().replace("\"version\": 2", "\"version\": 9")),
+                Ok(ana.export().replace(
+                    &format!("\"version\": {}", crate::progress::VERSION),
+                    "\"version\": 9",
+                )),
             ),
             (
                 "big.json".to_string(),
@@ -1838,8 +2014,8 @@ mod tests {
         let mut ana = student("Ana", CLASS, &[]);
         ana.record_hints("threads-busy", 2);
         ana.record_solution("threads-busy");
-        ana.record_attempt("threads-busy", true);
-        ana.record_attempt("work-or-wait-step", false);
+        ana.record_attempt("threads-busy", true, None);
+        ana.record_attempt("work-or-wait-step", false, None);
         let r = ClassResults::new(compiled_course(), CLASS, &[file("a.json", &ana)]);
         let table = r.table_html();
         assert!(table.contains(">✓ 1 h2 S</td>"), "{table}");

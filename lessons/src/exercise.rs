@@ -125,6 +125,48 @@ fn dot_groups_thousands(typed: &str) -> bool {
 /// question asks of the answer.
 pub const SLIP_TOLERANCE: f64 = 0.005;
 
+/// The most mistakes an exercise may list: a progress file records the
+/// slips made in one byte per exercise ([`Slip::bit`]).
+pub const MAX_MISTAKES: usize = 6;
+
+/// A wrong answer the checker can name ([`Exercise::slip`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Slip {
+    /// The number the exercise's listed mistake of this index gives.
+    Mistake(usize),
+    /// The answer a thousand times too small, written with a dot grouping
+    /// thousands ("3.950" for 3,950).
+    DotThousands,
+    /// The answer a thousand times too large or too small.
+    Thousandfold,
+}
+
+impl Slip {
+    /// The bit a progress file records it by, in one byte per exercise:
+    /// bit `i` for the listed mistake `i` (an exercise lists at most
+    /// [`MAX_MISTAKES`]), bit 6 for a dot grouping thousands, bit 7 for a
+    /// thousandfold slip; 0 for a mistake past the sixth (not recorded).
+    pub fn bit(self) -> u8 {
+        match self {
+            Slip::Mistake(i) if i < MAX_MISTAKES => 1 << i,
+            Slip::Mistake(_) => 0,
+            Slip::DotThousands => 1 << 6,
+            Slip::Thousandfold => 1 << 7,
+        }
+    }
+
+    /// The slips a byte of [`Slip::bit`]s records, in that order.
+    pub fn in_bits(bits: u8) -> impl Iterator<Item = Slip> {
+        (0..8)
+            .filter(move |b| bits & (1 << b) != 0)
+            .map(|b| match b {
+                6 => Slip::DotThousands,
+                7 => Slip::Thousandfold,
+                i => Slip::Mistake(i),
+            })
+    }
+}
+
 /// Figures of a report that an exercise's check or a lesson's claim may
 /// read: report fields, plus a few shares and the loop-block percentiles;
 /// those of [`FIGURE_LABELS`], in its order.
@@ -521,16 +563,15 @@ impl Exercise {
         })
     }
 
-    /// What a wrong answer's number is, where it is the number a listed
-    /// mistake gives for these values (read as the answer is, within the
-    /// exercise's tolerance and at least [`SLIP_TOLERANCE`], or rounded to
-    /// the decimals the question asks for): that mistake's note, the
-    /// nearest mistake's where several are near (525 MB is 500 MiB, the
-    /// first mistake's number, but exactly the second's); else, where it is
-    /// `answer` (the variant's) a thousand times too large or too small, a
-    /// word on that. `None` for any other number (and for an exercise that
-    /// is not numeric).
-    pub fn slip_note(&self, vars: &Vars, answer: Option<f64>, typed: &str) -> Option<&str> {
+    /// Which slip a wrong answer's number is, where it is the number a
+    /// listed mistake gives for these values (read as the answer is, within
+    /// the exercise's tolerance and at least [`SLIP_TOLERANCE`], or rounded
+    /// to the decimals the question asks for): that mistake, the nearest
+    /// where several are near (525 MB is 500 MiB, the first mistake's
+    /// number, but exactly the second's); else, where it is `answer` (the
+    /// variant's) a thousand times too large or too small, that. `None` for
+    /// any other number (and for an exercise that is not numeric).
+    pub fn slip(&self, vars: &Vars, answer: Option<f64>, typed: &str) -> Option<Slip> {
         let unit = self.unit?;
         let tolerance = self.tolerance?.max(SLIP_TOLERANCE);
         let asked = crate::check::decimals_asked(&self.prompt);
@@ -546,38 +587,58 @@ impl Exercise {
                         == crate::check::Verdict::Correct
                 })
         };
-        let listed: Vec<(f64, &str)> = self
+        let listed: Vec<(usize, f64)> = self
             .mistakes
             .iter()
-            .zip(&self.mistake_notes)
-            .filter_map(|(m, note)| Some((eval(m, vars).ok()?, note.as_str())))
+            .take(self.mistake_notes.len())
+            .enumerate()
+            .filter_map(|(i, m)| Some((i, eval(m, vars).ok()?)))
             .collect();
         // The nearest first: exact, then within a thousandth, then within
         // the tolerance.
         let named = [0.0, 0.001, tolerance].into_iter().find_map(|tol| {
             listed
                 .iter()
-                .find(|(value, _)| gives(*value, tol))
-                .map(|(_, note)| *note)
+                .find(|(_, value)| gives(*value, tol))
+                .map(|(i, _)| Slip::Mistake(*i))
         });
         named.or_else(|| {
             let a = answer.filter(|a| *a != 0.0)?;
             let too_small = gives(a / 1000.0, tolerance);
             if too_small && dot_groups_thousands(typed) {
-                Some(DOT_THOUSANDS)
+                Some(Slip::DotThousands)
             } else if too_small || gives(a * 1000.0, tolerance) {
+                Some(Slip::Thousandfold)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// What [`Exercise::slip`]'s slip is, in words, for the learner:
+    /// "That is the CPU time alone: …". `None` for a mistake this exercise
+    /// does not list (a slip read from a file of another version).
+    pub fn slip_note_of(&self, slip: Slip) -> Option<&str> {
+        match slip {
+            Slip::Mistake(i) => self.mistake_notes.get(i).map(String::as_str),
+            Slip::DotThousands => Some(DOT_THOUSANDS),
+            Slip::Thousandfold => {
                 let units = ["ms", "µs", "KB", "MB", "GB"];
+                let label = self.unit.map_or("", |u| u.label());
                 let in_play =
-                    units.contains(&unit.label()) || units.iter().any(|u| self.prompt.contains(u));
+                    units.contains(&label) || units.iter().any(|u| self.prompt.contains(u));
                 Some(if in_play {
                     THOUSANDFOLD_UNITS
                 } else {
                     THOUSANDFOLD
                 })
-            } else {
-                None
             }
-        })
+        }
+    }
+
+    /// [`Exercise::slip`]'s slip in words ([`Exercise::slip_note_of`]).
+    pub fn slip_note(&self, vars: &Vars, answer: Option<f64>, typed: &str) -> Option<&str> {
+        self.slip_note_of(self.slip(vars, answer, typed)?)
     }
 
     /// The scenario of "check it in the simulator" for these values, if any.
@@ -686,6 +747,24 @@ pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A slip's bit reads back as that slip, and every bit is a slip.
+    #[test]
+    fn a_slips_bit_reads_back_as_that_slip() {
+        let all = [
+            Slip::Mistake(0),
+            Slip::Mistake(5),
+            Slip::DotThousands,
+            Slip::Thousandfold,
+        ];
+        for slip in all {
+            assert_eq!(Slip::in_bits(slip.bit()).collect::<Vec<_>>(), [slip]);
+        }
+        let bits = all.iter().fold(0, |b, s| b | s.bit());
+        assert_eq!(Slip::in_bits(bits).collect::<Vec<_>>(), all);
+        assert_eq!(Slip::in_bits(u8::MAX).count(), 8);
+        assert_eq!(Slip::Mistake(MAX_MISTAKES).bit(), 0);
+    }
 
     /// `{=.2 expr}` keeps two decimals where three figures would round a
     /// sum to the whole number it is about to be rounded up to.

@@ -25,5 +25,5 @@ pub mod parse;
 pub use check::{
     check, check_guess, check_in, decimals_asked, describe, points_to_hints, Unit, Verdict,
 };
-pub use exercise::{format_number, Exercise, Kind, Variant};
+pub use exercise::{format_number, Exercise, Kind, Slip, Variant};
 pub use lesson::{Course, Lesson, Segment, SimBlock};

@@ -460,6 +460,14 @@ fn exercise(toml_text: &str) -> Result<(Exercise, Vec<String>), String> {
                     "list at least two plausible wrong methods in 'mistakes' (forgetting the wait, the line, a unit…)".into(),
                 ));
             }
+            // A progress file records the slips made in one byte.
+            if ex.mistakes.len() > crate::exercise::MAX_MISTAKES {
+                return Err(at(format!(
+                    "list at most {} mistakes (it has {}): a student's progress records the slips made in one byte",
+                    crate::exercise::MAX_MISTAKES,
+                    ex.mistakes.len()
+                )));
+            }
             // A learner whose number is a listed mistake's is told what that
             // number is: every mistake has its words.
             if ex.mistake_notes.len() != ex.mistakes.len() {
@@ -1176,6 +1184,22 @@ mistake_notes = ["That is the rate alone.", "That is the rate times a hundredth.
                 && e.contains("(it has 1)"),
             "{e}"
         );
+        // At most six mistakes: a progress file records slips in a byte.
+        let seven = (0..7)
+            .map(|i| format!("\"rps * {i}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let notes = ["\"A note.\""; 7].join(", ");
+        let e = err(&GOOD
+            .replace(
+                "mistakes = [\"rps\", \"rps * 0.01\"]",
+                &format!("mistakes = [{seven}]"),
+            )
+            .replace(
+                "mistake_notes = [\"That is the rate alone.\", \"That is the rate times a hundredth.\"]",
+                &format!("mistake_notes = [{notes}]"),
+            ));
+        assert!(e.contains("list at most 6 mistakes (it has 7)"), "{e}");
         // A claim nobody cites is an error.
         let e = err(&GOOD.replace("```exercise", "```claim\nid = \"spare\"\npreset = \"sale-day\"\nfigure = \"throughput_rps\"\nat_least = 100\nwhy = \"a pool of 20 finishes about 200 per second\"\n```\n\n```exercise"));
         assert!(e.contains("claim 'spare' is cited nowhere"), "{e}");

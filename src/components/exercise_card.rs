@@ -84,7 +84,7 @@ pub fn ExerciseCard(
                 check_answer(e, &v, &answer.get_untracked(), choice.get_untracked())
             });
             if checked.counts {
-                record.attempt(&id, checked.correct);
+                record.attempt(&id, checked.correct, checked.slip);
             }
             // "You solved it before" only beside an answer that was read
             // (after "Type a number, …" it read as if that were an answer).

@@ -243,7 +243,8 @@ all, ready to print.</p>\
 <p><a class=\"button\" href=\"#/lessons/answer-key{class}\"{tab}>Open the answer key{said}</a></p>\
 <h2>4. The class's results</h2>\
 <p>Students press “Save progress to a file” and give you the file. Drop all the files on the \
-results page: one table, a row per student, ready to download as CSV.</p>\
+results page: one table, a row per student, ready to download as CSV, with the exercises most \
+got wrong at first and the mistakes more than one student made.</p>\
 <p><a class=\"button\" href=\"#/lessons/results{class}\"{tab}>Class results{said}</a></p>"
     )
 }

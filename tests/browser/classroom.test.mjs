@@ -118,14 +118,18 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   await page.getByTestId('create-class').click();
   assert.equal(await shownCode(), code, 'a second class is not made over the first without a yes');
 
-  // Two students set the class up and solve different exercises.
+  // Two students set the class up and solve different exercises; both
+  // first give threads-busy the CPU time alone, a slip the checker names
+  // (on their own numbers).
   const ana = await student(page, code, 'Ana', async (p) => {
-    const { card, answer: right } = await threadsBusy(p);
-    await answer(card, String(right * 3), 'too high');
+    const { card, answer: right, cpuAlone } = await threadsBusy(p);
+    await answer(card, String(cpuAlone), 'covers the CPU time alone');
     await answer(card, `${right} threads`, 'Correct.');
     return { answer: right };
   });
   const ben = await student(page, code, 'Ben', async (p) => {
+    const slip = await threadsBusy(p);
+    await answer(slip.card, String(slip.cpuAlone), 'covers the CPU time alone');
     const { card, answer: right } = await timeInside(p);
     await answer(card, `${right} ms`, 'Correct.');
     return { answer: right };
@@ -188,7 +192,9 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   assert.deepEqual(await rows.locator('th').allTextContents(), ['Ana', 'Ben']);
   const rejected = page.getByTestId('rejected');
   assert.match(await rejected.textContent(), /tellers-progress-cy\.json: changed after it was saved/);
-  assert.match(await page.getByTestId('hardest').textContent(), /threads-busy: 1 of 1 got it wrong at first/);
+  assert.match(await page.getByTestId('hardest').textContent(), /threads-busy: 2 of 2 got it wrong at first/);
+  // What the teacher may reteach: the slip both made, and what they were told.
+  assert.match(await page.getByTestId('slips').textContent(), /threads-busy: 2 students, told “That covers the CPU time alone/);
   await screenshot('class-results.png');
   await expectAccessible(page);
 
@@ -205,12 +211,12 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   const ti = header.findIndex((h) => / time-inside-from-count solved$/.test(h));
   const cells = (line) => line.split(',');
   assert.deepEqual([cells(csv[1])[0], cells(csv[1])[tb], cells(csv[1])[tb + 1]], ['Ana', 'yes', '2']);
-  assert.deepEqual([cells(csv[2])[0], cells(csv[2])[ti], cells(csv[2])[ti + 1], cells(csv[2])[tb]], ['Ben', 'yes', '1', '']);
+  assert.deepEqual([cells(csv[2])[0], cells(csv[2])[ti], cells(csv[2])[ti + 1], cells(csv[2])[tb]], ['Ben', 'yes', '1', 'no']);
   assert.equal(cells(csv[1]).at(-1), '1', 'Ana solved one exercise in all');
   assert.match(csv[3], /^solved by \(of 2\),/);
   assert.equal(cells(csv[3])[tb], '1', 'threads-busy: solved by Ana alone');
   assert.match(csv[4], /^wrong at first by,/);
-  assert.equal(cells(csv[4])[tb], '1', 'threads-busy: Ana got it wrong at first');
+  assert.equal(cells(csv[4])[tb], '2', 'threads-busy: both got it wrong at first');
 }
 
 /**

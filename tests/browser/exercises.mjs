@@ -11,5 +11,7 @@ export async function threadsBusy(page) {
   const m = prompt.match(/gets ([\d,]+) requests per second\. Each request uses (\d+)\s+ms of CPU and waits (\d+)\s+ms/);
   assert.ok(m, `prompt not as expected: ${prompt}`);
   const [rps, cpu, wait] = m.slice(1).map((x) => Number(x.replace(/,/g, '')));
-  return { card, prompt, answer: (rps * (cpu + wait)) / 1000 };
+  // The CPU time alone, one decimal as asked: a slip the checker names.
+  const cpuAlone = Math.round((rps * cpu) / 100) / 10;
+  return { card, prompt, answer: (rps * (cpu + wait)) / 1000, cpuAlone };
 }
