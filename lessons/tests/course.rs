@@ -8,7 +8,7 @@ use std::path::Path;
 use tellers_course::exercise::{figure_label, report_value};
 use tellers_course::expr::{eval, Vars};
 use tellers_course::parse::parse_course;
-use tellers_course::{check, check_in, Exercise, Kind, Verdict};
+use tellers_course::{check, check_in, Exercise, Kind, Slip, Verdict};
 
 fn course() -> tellers_course::Course {
     parse_course(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_or_else(|e| panic!("{e}"))
@@ -862,4 +862,51 @@ fn every_lesson_is_600_to_1200_words_of_prose() {
         outside.is_empty(),
         "lessons outside 600 to 1,200 words of prose: {outside:?}"
     );
+}
+
+/// A mistake's number is named as that mistake (and recorded so for the
+/// teacher's results) on nearly all of an exercise's numbers: where two
+/// listed mistakes give the same number, the first is named, which tells
+/// the learner, and the teacher, the wrong slip. Listed: each mistake
+/// named as another on more than a tenth of its exercise's numbers.
+#[test]
+fn a_mistakes_number_is_rarely_named_as_another_mistake() {
+    let mut mixed = Vec::new();
+    for (_, ex) in course().exercises() {
+        if ex.kind != Kind::Numeric {
+            continue;
+        }
+        let unit = ex.unit.unwrap();
+        let answer = ex.answer.as_ref().unwrap();
+        let grid = all_vars(ex);
+        for (i, m) in ex.mistakes.iter().enumerate() {
+            let (mut wrong, mut other) = (0, Vec::new());
+            for v in &grid {
+                let (Ok(value), Ok(right)) = (eval(m, v), eval(answer, v)) else {
+                    continue;
+                };
+                let typed = format!("{value} {}", unit.label());
+                if !matches!(
+                    check_in(&typed, right, unit, ex.tolerance.unwrap(), &ex.prompt),
+                    Verdict::WrongValue { .. }
+                ) {
+                    continue;
+                }
+                wrong += 1;
+                match ex.slip(v, Some(right), &typed) {
+                    Some(Slip::Mistake(j)) if j == i => {}
+                    s => other.push(s),
+                }
+            }
+            if other.len() * 10 > wrong {
+                mixed.push(format!(
+                    "{}: '{m}' named as {:?} on {} of {wrong} numbers",
+                    ex.id,
+                    other[0],
+                    other.len()
+                ));
+            }
+        }
+    }
+    assert!(mixed.is_empty(), "{mixed:#?}");
 }
