@@ -23,7 +23,6 @@ use crate::progress::{ExerciseProgress, Progress, READABLE_VERSIONS};
 use crate::reveal::steps_by_cost;
 use crate::route::{lesson_href, query_escape};
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
-use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 use tellers_course::{Course, Exercise, Slip};
@@ -258,6 +257,37 @@ pub struct Column {
     pub id: String,
     /// Short label: lesson number and position, `4.2`.
     pub label: String,
+    /// What the checker tells a student of each slip this exercise names
+    /// ([`Exercise::slip_note_of`]); none for an exercise with options.
+    pub slip_notes: Vec<(Slip, String)>,
+}
+
+impl Column {
+    /// The column of exercise `e`, labelled `label`, in lesson `lesson`.
+    fn new(lesson: usize, label: String, e: &Exercise) -> Column {
+        let slips = (0..e.mistake_notes.len())
+            .map(Slip::Mistake)
+            .chain([Slip::DotThousands, Slip::Thousandfold]);
+        Column {
+            lesson,
+            id: e.id.clone(),
+            label,
+            slip_notes: slips
+                .filter(|_| e.unit.is_some())
+                .filter_map(|slip| Some((slip, e.slip_note_of(slip)?.to_string())))
+                .collect(),
+        }
+    }
+
+    /// The notes of the slips `bits` records ([`Slip::in_bits`]) that this
+    /// exercise names, in its order; others (a file of another version or
+    /// an edited one) are left out.
+    fn notes_of(&self, bits: u8) -> impl Iterator<Item = &str> {
+        self.slip_notes
+            .iter()
+            .filter(move |(slip, _)| bits & slip.bit() != 0)
+            .map(|(_, note)| note.as_str())
+    }
 }
 
 /// One lesson's span of columns.
@@ -378,11 +408,7 @@ impl ClassResults {
         for (li, lesson) in course.lessons.iter().enumerate() {
             let before = columns.len();
             for (label, e) in lesson.numbered_exercises() {
-                columns.push(Column {
-                    lesson: li,
-                    id: e.id.clone(),
-                    label,
-                });
+                columns.push(Column::new(li, label, e));
             }
             lessons.push(LessonSpan {
                 number: lesson.number,
@@ -595,39 +621,22 @@ impl ClassResults {
 
     /// The slips the checker named that more than one student made on one
     /// exercise, the most made first (then in course order): what the class
-    /// may need taught again. Slips this course's exercise does not name
-    /// (a file of another version, or an edited one) are left out.
-    pub fn common_slips(&self, course: &Course) -> Vec<CommonSlip> {
-        let exercises: BTreeMap<&str, &Exercise> = course
-            .exercises()
-            .map(|(_, e)| (e.id.as_str(), e))
-            .collect();
+    /// may need taught again. Slips the course's exercise does not name (a
+    /// file of another version, or an edited one) are left out.
+    pub fn common_slips(&self) -> Vec<CommonSlip> {
         let mut common = Vec::new();
         for (column, c) in self.columns.iter().enumerate() {
-            let Some(e) = exercises.get(c.id.as_str()) else {
-                continue;
-            };
-            let mut made: BTreeMap<Slip, usize> = BTreeMap::new();
-            for s in &self.students {
-                let Some(cell) = &s.cells[column] else {
-                    continue;
-                };
-                for slip in Slip::in_bits(cell.slips) {
-                    if e.slip_note_of(slip).is_some() {
-                        *made.entry(slip).or_default() += 1;
-                    }
+            for (slip, note) in &c.slip_notes {
+                let students = self.count(column, |e| e.slips & slip.bit() != 0);
+                if students > 1 {
+                    common.push(CommonSlip {
+                        column,
+                        slip: *slip,
+                        students,
+                        note: note.clone(),
+                    });
                 }
             }
-            common.extend(
-                made.into_iter()
-                    .filter(|&(_, n)| n > 1)
-                    .map(|(slip, students)| CommonSlip {
-                        column,
-                        slip,
-                        students,
-                        note: e.slip_note_of(slip).unwrap_or_default().to_string(),
-                    }),
-            );
         }
         // Stable: course order, then the exercise's own order of slips.
         common.sort_by_key(|x| std::cmp::Reverse(x.students));
@@ -799,7 +808,7 @@ impl ClassResults {
             return String::new();
         }
         let mut h = "<h2>Mistakes more than one student made</h2>".to_string();
-        let common = self.common_slips(course);
+        let common = self.common_slips();
         if common.is_empty() {
             return h + "<p data-testid=\"slips\">None: no two students gave the same known wrong \
                    number on one exercise.</p>";
@@ -908,7 +917,7 @@ impl ClassResults {
                                 " results__cell--open"
                             },
                             cell_mark(e),
-                            cell_words(e),
+                            cell_words(e, c),
                         ),
                     };
                     h += &format!(
@@ -1343,8 +1352,10 @@ pub fn cell_mark(e: &ExerciseProgress) -> String {
 }
 
 /// A cell in words, for its tooltip: "solved in 1 answer, 2 hints, the
-/// worked solution opened first".
-pub fn cell_words(e: &ExerciseProgress) -> String {
+/// worked solution opened first", and what the checker told the student of
+/// the slips it named in `column`'s exercise: "; told “That covers the CPU
+/// time alone, …”".
+pub fn cell_words(e: &ExerciseProgress, column: &Column) -> String {
     let plural = |n: u32, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     // Files from before solutions were recorded may count every answer
     // checked, after the first right one too: "in" would claim too much.
@@ -1364,6 +1375,10 @@ pub fn cell_words(e: &ExerciseProgress) -> String {
         None => {
             words += " (recorded by an older Tellers: solutions not recorded, and answers after the first right one may be counted)"
         }
+    }
+    let told: Vec<String> = column.notes_of(e.slips).map(|n| format!("“{n}”")).collect();
+    if !told.is_empty() {
+        words += &format!("; told {}", and_list(&told));
     }
     words
 }
@@ -1464,7 +1479,7 @@ mod tests {
             .unwrap()
             .1;
         let common: Vec<(usize, Slip, usize)> = r
-            .common_slips(course)
+            .common_slips()
             .iter()
             .map(|x| (x.column, x.slip, x.students))
             .collect();
@@ -1477,6 +1492,16 @@ mod tests {
             notes.contains("Mistakes more than one student made")
                 && notes.contains(&format!("threads-busy</a>: 3 students, told “{told}”")),
             "{notes}"
+        );
+        // A student's cell says what they were told, in the exercise's order.
+        let said = |m: Slip| e.slip_note_of(m).unwrap();
+        assert!(
+            r.table_html().contains(&format!(
+                "; told “{}” and “{}”\"",
+                attr(said(m0)),
+                attr(said(m1))
+            )),
+            "Ana's cell"
         );
         // Files without slips (an older Tellers, or none made) say nothing
         // of them; with slips but none shared, "None".
