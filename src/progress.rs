@@ -29,13 +29,17 @@ pub const DAMAGED_KEY: &str = "tellers.progress.damaged";
 /// the worked solution, and stops at the first right answer; files of
 /// formats 1 and 2 are still read. (A file's check value is computed over
 /// the fields its reader knows, so a format with a new field is a new
-/// number: an older Tellers says the file is newer, not that it was
-/// edited.)
+/// number: an older Tellers says the file is from another version, not
+/// that it was edited; from this one on, that it is from a newer Tellers
+/// and the page should be reloaded.)
 pub const VERSION: u32 = 3;
 /// File formats a teacher's Tellers reads.
 pub const READABLE_VERSIONS: [u32; 3] = [1, 2, VERSION];
 /// The local-storage format: progress by identity ([`Learner`]); format 1
-/// kept one [`Progress`], which is read as its student's identity.
+/// kept one [`Progress`], which is read as its student's identity. (Not
+/// raised for the slips: a tab of an older Tellers reads this format and
+/// leaves them out when it saves, which costs only the teacher's count of
+/// them.)
 const STORE_VERSION: u32 = 2;
 
 /// How one exercise went, up to its first right answer.
@@ -124,8 +128,8 @@ impl ExerciseProgress {
 
     /// Take in what another copy of this record holds (the same exercise
     /// worked in another tab): solved if either is, the more attempts and
-    /// hints, the solution opened if either says so. Returns whether
-    /// anything changed.
+    /// hints, the solution opened if either says so, the slips either
+    /// made. Returns whether anything changed.
     fn absorb(&mut self, other: &ExerciseProgress) -> bool {
         let before = self.clone();
         if self.attempts == 0 && other.attempts > 0 {

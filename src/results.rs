@@ -19,7 +19,7 @@
 //! only when it is downloaded.
 
 use crate::classroom::{as_name_box_keeps, bare_code, file_check, name_order_key, seed_text};
-use crate::progress::{ExerciseProgress, Progress, READABLE_VERSIONS};
+use crate::progress::{ExerciseProgress, Progress, READABLE_VERSIONS, VERSION};
 use crate::reveal::steps_by_cost;
 use crate::route::{lesson_href, query_escape};
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
@@ -102,6 +102,12 @@ impl fmt::Display for Rejection {
                 tellers_sim::text::fmt_count(MAX_FILE_BYTES / 1000.0)
             ),
             Rejection::Unreadable(why) => write!(f, "not a Tellers progress file ({why})"),
+            // A newer format: this page is older than the student's (a
+            // cached copy); reloading it gets the newer reader.
+            Rejection::OtherVersion(v) if *v > VERSION => write!(
+                f,
+                "saved by a newer Tellers (format {v}); reload this page to read it"
+            ),
             Rejection::OtherVersion(v) => write!(
                 f,
                 "saved by another version of Tellers (format {v}); ask the student to save it again"
@@ -328,6 +334,9 @@ pub struct Hard {
     pub known: usize,
 }
 
+/// How many of the mistakes more than one student made the results list.
+const SLIPS_LISTED: usize = 10;
+
 /// A slip the checker named ([`tellers_course::Exercise::slip`]) that
 /// more than one student made on one exercise.
 #[derive(Clone, Debug, PartialEq)]
@@ -366,9 +375,9 @@ pub struct ClassResults {
 
 /// Whether the record `a` holds all of `b`'s work: every exercise `b`
 /// worked on is in `a`, solved if `b` solved it, with at least as many
-/// answers checked and hints opened, and the worked solution if `b` opened
-/// it. A student's record only grows, so their later save holds the
-/// earlier one.
+/// answers checked and hints opened, the worked solution if `b` opened
+/// it, and every slip `b` made. A student's record only grows, so their
+/// later save holds the earlier one.
 fn holds(a: &Progress, b: &Progress) -> bool {
     b.exercises.iter().all(|(id, e)| {
         a.exercises.get(id).is_some_and(|x| {
@@ -813,10 +822,17 @@ impl ClassResults {
             return h + "<p data-testid=\"slips\">None: no two students gave the same known wrong \
                    number on one exercise.</p>";
         }
-        h += "<p>Wrong answers the checker recognised as a known mistake, and what it told the \
-              students (a student counts once an exercise, however often they typed it):</p>\
-              <ol class=\"results__hard\" data-testid=\"slips\">";
-        for x in common.iter().take(10) {
+        let top = if common.len() > SLIPS_LISTED {
+            format!("; the {SLIPS_LISTED} most made")
+        } else {
+            String::new()
+        };
+        h += &format!(
+            "<p>Wrong answers the checker recognised as a known mistake, and what it told the \
+             students (a row counts once an exercise, however often its student typed it{top}):\
+             </p><ol class=\"results__hard\" data-testid=\"slips\">"
+        );
+        for x in common.iter().take(SLIPS_LISTED) {
             h += &format!(
                 "<li>{}: {} students, told “{}”</li>",
                 self.exercise_link(course, x.column),
@@ -1684,7 +1700,11 @@ mod tests {
             "{}",
             reason(&r, "nohyphen.json")
         );
-        assert!(reason(&r, "v9.json").contains("another version"));
+        // A newer format: this page is the older one (a cached copy).
+        assert_eq!(
+            reason(&r, "v9.json"),
+            "saved by a newer Tellers (format 9); reload this page to read it"
+        );
         // A symbol left out of the code is said to look mistyped too (it
         // said only "from another class (H9FC-F26)").
         let short = student("Bo", "K7Q2-MX4", &[]);
@@ -1725,6 +1745,19 @@ mod tests {
                 "a second file for Ana; kept late.json, which records all of this one's work and more (a later save)"
                     .replace("Ana", &r.students[0].name)
             );
+        }
+        // The same answers, but the later save's wrong answer was named
+        // as a slip (the other tab's save came first): that one is kept.
+        let mut slipped = student("Ana", CLASS, &[]);
+        slipped.record_attempt("threads-busy", false, Some(Slip::Mistake(1)));
+        slipped.record_attempt("threads-busy", true, None);
+        for files in [
+            vec![file("late.json", &late), file("slipped.json", &slipped)],
+            vec![file("slipped.json", &slipped), file("late.json", &late)],
+        ] {
+            let r = ClassResults::new(compiled_course(), CLASS, &files);
+            assert_eq!(r.students[0].file, "slipped.json");
+            assert!(reason(&r, "late.json").contains("kept slipped.json, which records all"));
         }
         // The same answers, but the later save opened a hint on the next
         // exercise: that one is kept, in either order.
