@@ -279,12 +279,17 @@ import { DIST } from './harness.mjs';
  * mistake named, a mistake's number rounded as the question asks, a dot
  * grouping thousands said to be one, the thousandfold note for questions
  * without units a thousand apart), +0.8 KB: the app 475.6 KB. Budget 476.
+ * The next session: the slip a wrong number was named as, recorded in the
+ * student's progress for the teacher's results (one byte an exercise: as
+ * a list of keys or a u32 the record grew to 16 bytes, lost the map code
+ * it shared with another map of 12-byte values, and cost 1.6 KB), +0.7 KB:
+ * the app 476.3 KB. Budget 477.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 476;
+const BUDGET_KB = 477;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
