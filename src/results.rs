@@ -1748,29 +1748,28 @@ mod tests {
         }
         // The same answers, but the later save's wrong answer was named
         // as a slip (the other tab's save came first): that one is kept.
+        // `more` holds all of `late`'s work and more: it is kept, in either order.
+        let kept_over_late = |name: &str, more: &Progress| {
+            for files in [
+                vec![file("late.json", &late), file(name, more)],
+                vec![file(name, more), file("late.json", &late)],
+            ] {
+                let r = ClassResults::new(compiled_course(), CLASS, &files);
+                assert_eq!(r.students[0].file, name);
+                assert!(
+                    reason(&r, "late.json").contains(&format!("kept {name}, which records all"))
+                );
+            }
+        };
         let mut slipped = student("Ana", CLASS, &[]);
         slipped.record_attempt("threads-busy", false, Some(Slip::Mistake(1)));
         slipped.record_attempt("threads-busy", true, None);
-        for files in [
-            vec![file("late.json", &late), file("slipped.json", &slipped)],
-            vec![file("slipped.json", &slipped), file("late.json", &late)],
-        ] {
-            let r = ClassResults::new(compiled_course(), CLASS, &files);
-            assert_eq!(r.students[0].file, "slipped.json");
-            assert!(reason(&r, "late.json").contains("kept slipped.json, which records all"));
-        }
+        kept_over_late("slipped.json", &slipped);
         // The same answers, but the later save opened a hint on the next
-        // exercise: that one is kept, in either order.
+        // exercise.
         let mut hinted = late.clone();
         hinted.record_hints("time-inside-from-count", 2);
-        for files in [
-            vec![file("late.json", &late), file("hinted.json", &hinted)],
-            vec![file("hinted.json", &hinted), file("late.json", &late)],
-        ] {
-            let r = ClassResults::new(compiled_course(), CLASS, &files);
-            assert_eq!(r.students[0].file, "hinted.json");
-            assert!(reason(&r, "late.json").contains("kept hinted.json, which records all"));
-        }
+        kept_over_late("hinted.json", &hinted);
         // Two copies of one save: the first is kept, and the note says they are the same.
         let r = ClassResults::new(
             compiled_course(),
