@@ -107,12 +107,18 @@ pub fn check_answer(
                     Some(why) if !why.is_empty() => format!("{verdict} {why}"),
                     _ => verdict.to_string(),
                 };
+                // A wrong option, recorded by its written place (the
+                // student saw the options shuffled).
+                let written = variant
+                    .options
+                    .get(i)
+                    .and_then(|shown| exercise.options.iter().position(|o| o == shown));
                 Checked {
                     correct,
                     message,
                     counts: true,
                     to_help: false,
-                    slip: None,
+                    slip: written.filter(|_| !correct).map(Slip::Option),
                 }
             }
         },
@@ -736,6 +742,21 @@ mod tests {
         let no = check_answer(e, &v, "", Some(wrong));
         assert!(!no.correct && no.counts && no.message.starts_with("Not this one."));
         assert!(no.message.len() > "Not this one.".len(), "says why");
+        // The wrong option is recorded by its written place, whatever the
+        // student's order; a right one records none.
+        assert_eq!(ok.slip, None);
+        let Some(Slip::Option(written)) = no.slip else {
+            panic!("{:?}", no.slip)
+        };
+        assert_eq!(e.options[written], v.options[wrong]);
+        for seed in ["r12/ana", "r12/bo", "r12/cy"] {
+            let v = e.variant(seed).unwrap();
+            let picked = (v.correct.unwrap() + 1) % v.options.len();
+            let Some(Slip::Option(w)) = check_answer(e, &v, "", Some(picked)).slip else {
+                panic!("no slip for {seed}")
+            };
+            assert_eq!(e.options[w], v.options[picked], "{seed}");
+        }
         let unpicked = check_answer(e, &v, "", None);
         assert_eq!((unpicked.correct, unpicked.counts), (false, false));
         assert_eq!(unpicked.message, "Pick one of the options first.");

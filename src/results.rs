@@ -263,25 +263,28 @@ pub struct Column {
     pub id: String,
     /// Short label: lesson number and position, `4.2`.
     pub label: String,
-    /// What the checker tells a student of each slip this exercise names
-    /// ([`Exercise::slip_note_of`]); none for an exercise with options.
+    /// Each slip this exercise names, with what it says of a student who
+    /// made it: `told “…”` and what the checker told them
+    /// ([`Exercise::slip_note_of`]), or `chose “…”` and a wrong option.
     pub slip_notes: Vec<(Slip, String)>,
 }
 
 impl Column {
     /// The column of exercise `e`, labelled `label`, in lesson `lesson`.
     fn new(lesson: usize, label: String, e: &Exercise) -> Column {
-        let slips = (0..e.mistake_notes.len())
+        let told = (0..e.mistake_notes.len())
             .map(Slip::Mistake)
-            .chain([Slip::DotThousands, Slip::Thousandfold]);
+            .chain([Slip::DotThousands, Slip::Thousandfold])
+            .filter(|_| e.unit.is_some())
+            .filter_map(|slip| Some((slip, format!("told “{}”", e.slip_note_of(slip)?))));
+        let chose = (0..e.options.len())
+            .filter(|&i| Some(i) != e.correct)
+            .map(|i| (Slip::Option(i), format!("chose “{}”", e.options[i])));
         Column {
             lesson,
             id: e.id.clone(),
             label,
-            slip_notes: slips
-                .filter(|_| e.unit.is_some())
-                .filter_map(|slip| Some((slip, e.slip_note_of(slip)?.to_string())))
-                .collect(),
+            slip_notes: told.chain(chose).collect(),
         }
     }
 
@@ -347,7 +350,8 @@ pub struct CommonSlip {
     pub slip: Slip,
     /// Students who made it (each once, however often they typed it).
     pub students: usize,
-    /// What the checker told them ([`tellers_course::Exercise::slip_note_of`]).
+    /// What it says of the students who made it ([`Column::slip_notes`]):
+    /// `told “…”` or `chose “…”`.
     pub note: String,
 }
 
@@ -820,7 +824,7 @@ impl ClassResults {
         let common = self.common_slips();
         if common.is_empty() {
             return h + "<p data-testid=\"slips\">None: no two students gave the same known wrong \
-                   number on one exercise.</p>";
+                   answer on one exercise.</p>";
         }
         let top = if common.len() > SLIPS_LISTED {
             format!("; the {SLIPS_LISTED} most made")
@@ -828,13 +832,13 @@ impl ClassResults {
             String::new()
         };
         h += &format!(
-            "<p>Wrong answers the checker recognised as a known mistake, and what it told the \
-             students (a row counts once an exercise, however often its student typed it{top}):\
-             </p><ol class=\"results__hard\" data-testid=\"slips\">"
+            "<p>Wrong numbers the checker recognised as a known mistake, with what it told the \
+             students, and wrong options picked (a row counts once an exercise, however often its \
+             student gave that answer{top}):</p><ol class=\"results__hard\" data-testid=\"slips\">"
         );
         for x in common.iter().take(SLIPS_LISTED) {
             h += &format!(
-                "<li>{}: {} students, told “{}”</li>",
+                "<li>{}: {} students {}</li>",
                 self.exercise_link(course, x.column),
                 x.students,
                 text(&x.note)
@@ -1392,9 +1396,9 @@ pub fn cell_words(e: &ExerciseProgress, column: &Column) -> String {
             words += " (recorded by an older Tellers: solutions not recorded, and answers after the first right one may be counted)"
         }
     }
-    let told: Vec<String> = column.notes_of(e.slips).map(|n| format!("“{n}”")).collect();
-    if !told.is_empty() {
-        words += &format!("; told {}", and_list(&told));
+    let slips: Vec<String> = column.notes_of(e.slips).map(str::to_owned).collect();
+    if !slips.is_empty() {
+        words += &format!("; {}", and_list(&slips));
     }
     words
 }
@@ -1506,18 +1510,50 @@ mod tests {
         let told = html_escape::encode_text(e.slip_note_of(m0).unwrap()).to_string();
         assert!(
             notes.contains("Mistakes more than one student made")
-                && notes.contains(&format!("threads-busy</a>: 3 students, told “{told}”")),
+                && notes.contains(&format!("threads-busy</a>: 3 students told “{told}”")),
             "{notes}"
         );
         // A student's cell says what they were told, in the exercise's order.
         let said = |m: Slip| e.slip_note_of(m).unwrap();
         assert!(
             r.table_html().contains(&format!(
-                "; told “{}” and “{}”\"",
+                "; told “{}” and told “{}”\"",
                 attr(said(m0)),
                 attr(said(m1))
             )),
             "Ana's cell"
+        );
+        // A wrong option two students picked: what they chose (the third,
+        // who picked the right one, records none).
+        let q = course
+            .exercises()
+            .find(|(_, e)| e.id == "work-or-wait-step")
+            .unwrap()
+            .1;
+        let right = q.correct.unwrap();
+        let chose = |name: &str, option: usize| {
+            let mut p = student(name, CLASS, &[]);
+            let slip = (option != right).then_some(Slip::Option(option));
+            p.record_attempt("work-or-wait-step", option == right, slip);
+            file(&format!("{name}.json"), &p)
+        };
+        let other = (right + 1) % q.options.len();
+        let picked = [chose("Ana", other), chose("Bo", other), chose("Cy", right)];
+        let r = ClassResults::new(course, CLASS, &picked);
+        let listed: Vec<(Slip, usize)> = r
+            .common_slips()
+            .iter()
+            .map(|x| (x.slip, x.students))
+            .collect();
+        assert_eq!(listed, [(Slip::Option(other), 2)]);
+        let chosen = attr(&q.options[other]).to_string();
+        assert!(
+            r.notes_html(course).contains(&format!(
+                "work-or-wait-step</a>: 2 students chose “{}”",
+                text(&q.options[other])
+            )) && r.table_html().contains(&format!("; chose “{chosen}”")),
+            "{}",
+            r.notes_html(course)
         );
         // Files without slips (an older Tellers, or none made) say nothing
         // of them; with slips but none shared, "None".

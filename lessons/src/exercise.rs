@@ -125,11 +125,12 @@ fn dot_groups_thousands(typed: &str) -> bool {
 /// question asks of the answer.
 pub const SLIP_TOLERANCE: f64 = 0.005;
 
-/// The most mistakes an exercise may list: a progress file records the
-/// slips made in one byte per exercise ([`Slip::bit`]).
-pub const MAX_MISTAKES: usize = 6;
+/// The most mistakes, or options, an exercise may list: a progress file
+/// records the slips made in one byte per exercise ([`Slip::bit`]).
+pub const MAX_LISTED: usize = 6;
 
-/// A wrong answer the checker can name ([`Exercise::slip`]).
+/// A wrong answer the checker can name ([`Exercise::slip`]), or a wrong
+/// option picked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Slip {
     /// The number the exercise's listed mistake of this index gives.
@@ -139,31 +140,24 @@ pub enum Slip {
     DotThousands,
     /// The answer a thousand times too large or too small.
     Thousandfold,
+    /// A wrong option, by its index in the exercise's written order (not
+    /// the student's shuffled one).
+    Option(usize),
 }
 
 impl Slip {
     /// The bit a progress file records it by, in one byte per exercise:
-    /// bit `i` for the listed mistake `i` (an exercise lists at most
-    /// [`MAX_MISTAKES`]), bit 6 for a dot grouping thousands, bit 7 for a
-    /// thousandfold slip; 0 for a mistake past the sixth (not recorded).
+    /// bit `i` for the listed mistake `i` of a numeric exercise or the
+    /// written option `i` of the others (an exercise lists at most
+    /// [`MAX_LISTED`]), bit 6 for a dot grouping thousands, bit 7 for a
+    /// thousandfold slip; 0 past the sixth (not recorded).
     pub fn bit(self) -> u8 {
         match self {
-            Slip::Mistake(i) if i < MAX_MISTAKES => 1 << i,
-            Slip::Mistake(_) => 0,
+            Slip::Mistake(i) | Slip::Option(i) if i < MAX_LISTED => 1 << i,
+            Slip::Mistake(_) | Slip::Option(_) => 0,
             Slip::DotThousands => 1 << 6,
             Slip::Thousandfold => 1 << 7,
         }
-    }
-
-    /// The slips a byte of [`Slip::bit`]s records, in that order.
-    pub fn in_bits(bits: u8) -> impl Iterator<Item = Slip> {
-        (0..8)
-            .filter(move |b| bits & (1 << b) != 0)
-            .map(|b| match b {
-                6 => Slip::DotThousands,
-                7 => Slip::Thousandfold,
-                i => Slip::Mistake(i),
-            })
     }
 }
 
@@ -617,10 +611,14 @@ impl Exercise {
 
     /// What [`Exercise::slip`]'s slip is, in words, for the learner:
     /// "That is the CPU time alone: …". `None` for a mistake this exercise
-    /// does not list (a slip read from a file of another version).
+    /// does not list (a slip read from a file of another version) and for
+    /// an option.
     pub fn slip_note_of(&self, slip: Slip) -> Option<&str> {
         match slip {
             Slip::Mistake(i) => self.mistake_notes.get(i).map(String::as_str),
+            // An option is its own words (`options`); the checker names no
+            // slip in them.
+            Slip::Option(_) => None,
             Slip::DotThousands => Some(DOT_THOUSANDS),
             Slip::Thousandfold => {
                 let units = ["ms", "µs", "KB", "MB", "GB"];
@@ -748,22 +746,23 @@ pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
 mod tests {
     use super::*;
 
-    /// A slip's bit reads back as that slip, and every bit is a slip.
+    /// Each slip of an exercise has a bit of its own, and one past what an
+    /// exercise may list has none.
     #[test]
-    fn a_slips_bit_reads_back_as_that_slip() {
-        let all = [
-            Slip::Mistake(0),
-            Slip::Mistake(5),
-            Slip::DotThousands,
-            Slip::Thousandfold,
-        ];
-        for slip in all {
-            assert_eq!(Slip::in_bits(slip.bit()).collect::<Vec<_>>(), [slip]);
+    fn each_slip_has_a_bit_of_its_own() {
+        let numeric: Vec<Slip> = (0..MAX_LISTED)
+            .map(Slip::Mistake)
+            .chain([Slip::DotThousands, Slip::Thousandfold])
+            .collect();
+        let options: Vec<Slip> = (0..MAX_LISTED).map(Slip::Option).collect();
+        for slips in [numeric, options] {
+            let bits: Vec<u8> = slips.iter().map(|s| s.bit()).collect();
+            assert!(bits.iter().all(|b| b.count_ones() == 1), "{bits:?}");
+            let all = bits.iter().fold(0u8, |a, b| a | b);
+            assert_eq!(all.count_ones() as usize, bits.len(), "{bits:?}");
         }
-        let bits = all.iter().fold(0, |b, s| b | s.bit());
-        assert_eq!(Slip::in_bits(bits).collect::<Vec<_>>(), all);
-        assert_eq!(Slip::in_bits(u8::MAX).count(), 8);
-        assert_eq!(Slip::Mistake(MAX_MISTAKES).bit(), 0);
+        assert_eq!(Slip::Mistake(MAX_LISTED).bit(), 0);
+        assert_eq!(Slip::Option(MAX_LISTED).bit(), 0);
     }
 
     /// `{=.2 expr}` keeps two decimals where three figures would round a

@@ -461,10 +461,10 @@ fn exercise(toml_text: &str) -> Result<(Exercise, Vec<String>), String> {
                 ));
             }
             // A progress file records the slips made in one byte.
-            if ex.mistakes.len() > crate::exercise::MAX_MISTAKES {
+            if ex.mistakes.len() > crate::exercise::MAX_LISTED {
                 return Err(at(format!(
                     "list at most {} mistakes (it has {}): a student's progress records the slips made in one byte",
-                    crate::exercise::MAX_MISTAKES,
+                    crate::exercise::MAX_LISTED,
                     ex.mistakes.len()
                 )));
             }
@@ -503,6 +503,13 @@ fn exercise(toml_text: &str) -> Result<(Exercise, Vec<String>), String> {
                 return Err(at(
                     "needs at least two options and a correct index among them".into(),
                 ));
+            }
+            // A progress file records the wrong options picked in one byte.
+            if n > crate::exercise::MAX_LISTED {
+                return Err(at(format!(
+                    "list at most {} options (it has {n}): a student's progress records the wrong ones picked in one byte",
+                    crate::exercise::MAX_LISTED
+                )));
             }
             if !ex.explain.is_empty() && ex.explain.len() != n {
                 return Err(at(format!(
@@ -1200,6 +1207,18 @@ mistake_notes = ["That is the rate alone.", "That is the rate times a hundredth.
                 &format!("mistake_notes = [{notes}]"),
             ));
         assert!(e.contains("list at most 6 mistakes (it has 7)"), "{e}");
+        // And at most six options, for the wrong ones picked.
+        let seven = (0..7)
+            .map(|i| format!("\"o{i}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let (start, end) = (GOOD.find("id = \"x\"").unwrap(), GOOD.rfind("```").unwrap());
+        let e = err(&format!(
+            "{}id = \"x\"\nkind = \"choice\"\nprompt = \"Which?\"\noptions = [{seven}]\ncorrect = 0\nhints = [\"h\"]\n{}",
+            &GOOD[..start],
+            &GOOD[end..]
+        ));
+        assert!(e.contains("list at most 6 options (it has 7)"), "{e}");
         // A claim nobody cites is an error.
         let e = err(&GOOD.replace("```exercise", "```claim\nid = \"spare\"\npreset = \"sale-day\"\nfigure = \"throughput_rps\"\nat_least = 100\nwhy = \"a pool of 20 finishes about 200 per second\"\n```\n\n```exercise"));
         assert!(e.contains("claim 'spare' is cited nowhere"), "{e}");

@@ -22,6 +22,17 @@ async function timeInside(page) {
   return { card, answer: (1000 * inside) / rps };
 }
 
+/** A wrong option of "What does Little's law say?" (lesson 4). */
+const OPTION_SLIP = 'Response time = service time ÷ (1 − the worker\'s utilisation)';
+
+/** Picks the option `text` of Little's law's recall question and checks it. */
+async function pick(page, text, expected) {
+  const card = page.locator('#ex-littles-law-says');
+  await card.locator('.exercise__option', { hasText: text }).locator('input').check();
+  await card.getByTestId('check').click();
+  await expectVisible(card.getByTestId('feedback').filter({ hasText: expected }), `"${expected}"`);
+}
+
 async function answer(card, text, expected) {
   await card.getByTestId('answer').fill(text);
   await card.getByTestId('check').click();
@@ -125,11 +136,13 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
     const { card, answer: right, cpuAlone } = await threadsBusy(p);
     await answer(card, String(cpuAlone), 'covers the CPU time alone');
     await answer(card, `${right} threads`, 'Correct.');
+    await pick(p, OPTION_SLIP, 'Not this one.');
     return { answer: right };
   });
   const ben = await student(page, code, 'Ben', async (p) => {
     const slip = await threadsBusy(p);
     await answer(slip.card, String(slip.cpuAlone), 'covers the CPU time alone');
+    await pick(p, OPTION_SLIP, 'Not this one.');
     const { card, answer: right } = await timeInside(p);
     await answer(card, `${right} ms`, 'Correct.');
     return { answer: right };
@@ -194,7 +207,10 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   assert.match(await rejected.textContent(), /tellers-progress-cy\.json: changed after it was saved/);
   assert.match(await page.getByTestId('hardest').textContent(), /threads-busy: 2 of 2 got it wrong at first/);
   // What the teacher may reteach: the slip both made, and what they were told.
-  assert.match(await page.getByTestId('slips').textContent(), /threads-busy: 2 students, told “That covers the CPU time alone/);
+  const slips = await page.getByTestId('slips').textContent();
+  assert.match(slips, /threads-busy: 2 students told “That covers the CPU time alone/);
+  // And the wrong option both picked, each in their own shuffled order.
+  assert.ok(slips.includes(`littles-law-says: 2 students chose “${OPTION_SLIP}”`), slips);
   await screenshot('class-results.png');
   await expectAccessible(page);
 
