@@ -27,8 +27,8 @@ pub struct Checked {
     /// Whether the learner is pointed to the help after the message (an
     /// answer read and wrong): [`feedback_text`] says which help.
     pub to_help: bool,
-    /// The slip the wrong number was named as, if any: the progress
-    /// records it for the teacher's results.
+    /// The slip the wrong number was named as, or the wrong option picked,
+    /// if any: the progress records it for the teacher's results.
     pub slip: Option<Slip>,
 }
 
@@ -44,7 +44,7 @@ pub fn answer_with(unit: Unit, no_limit: bool) -> String {
 
 /// Check a learner's answer to `exercise` with their numbers (`variant`):
 /// the typed text for a numeric exercise, the index of the chosen option
-/// (in the exercise's own order) for the others.
+/// in the order this student sees them (`variant.options`) for the others.
 pub fn check_answer(
     exercise: &Exercise,
     variant: &Variant,
@@ -749,14 +749,17 @@ mod tests {
             panic!("{:?}", no.slip)
         };
         assert_eq!(e.options[written], v.options[wrong]);
-        for seed in ["r12/ana", "r12/bo", "r12/cy"] {
+        let mut moved = 0;
+        for seed in ["r12/ana", "r12/bo", "r12/cy", "r12/di"] {
             let v = e.variant(seed).unwrap();
             let picked = (v.correct.unwrap() + 1) % v.options.len();
             let Some(Slip::Option(w)) = check_answer(e, &v, "", Some(picked)).slip else {
                 panic!("no slip for {seed}")
             };
-            assert_eq!(e.options[w], v.options[picked], "{seed}");
+            assert_eq!(w, e.option_order(seed)[picked], "{seed}");
+            moved += usize::from(w != picked);
         }
+        assert!(moved > 0, "some student sees the options shuffled");
         let unpicked = check_answer(e, &v, "", None);
         assert_eq!((unpicked.correct, unpicked.counts), (false, false));
         assert_eq!(unpicked.message, "Pick one of the options first.");

@@ -25,7 +25,8 @@ pub const STORAGE_KEY: &str = "tellers.progress";
 /// Where stored progress that could not be read whole is copied before it
 /// is saved over, so nothing typed in is lost beyond recovery.
 pub const DAMAGED_KEY: &str = "tellers.progress.damaged";
-/// The progress file's format: 3 records the slips the checker named, 2
+/// The progress file's format: 3 records the slips the checker named
+/// and the wrong options picked first, 2
 /// the worked solution, and stops at the first right answer; files of
 /// formats 1 and 2 are still read. (A file's check value is computed over
 /// the fields its reader knows, so a format with a new field is a new
@@ -61,8 +62,9 @@ pub struct ExerciseProgress {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solution: Option<bool>,
     /// The slips the checker named among the wrong answers before it was
-    /// solved, as [`tellers_course::Slip::bit`]s: 3 for the first two
-    /// listed mistakes' numbers. (One byte, not a list of names: the
+    /// solved, and the wrong option of a first answer, as
+    /// [`tellers_course::Slip::bit`]s: 3 for the first two listed mistakes'
+    /// numbers, or for the first two written options. (One byte, not a list of names: the
     /// record stays 12 bytes, the size of another map's values, and the
     /// compiler shares the maps' code; as a list or a `u32` the download
     /// grew by 1.6 KB.)
@@ -92,17 +94,21 @@ impl ExerciseProgress {
     }
 
     /// Record a checked answer and the slip it was named as, if any; none
-    /// count once it is solved.
+    /// count once it is solved. A wrong option is recorded only as the
+    /// first answer: the picks after it may be a search through the rest,
+    /// not what the student thought.
     pub fn attempt(&mut self, correct: bool, slip: Option<Slip>) {
         if self.solved {
             return;
         }
-        if self.attempts == 0 {
+        let first = self.attempts == 0;
+        if first {
             self.first_correct = Some(correct);
         }
         self.attempts += 1;
         self.solved = correct;
-        if let Some(slip) = slip.filter(|_| !correct) {
+        let kept = |s: &Slip| !correct && (first || !matches!(s, Slip::Option(_)));
+        if let Some(slip) = slip.filter(kept) {
             self.slips |= slip.bit();
         }
     }
@@ -836,6 +842,11 @@ mod tests {
         let mut e = ExerciseProgress::started();
         e.attempt(false, Some(Slip::Mistake(1)));
         e.attempt(false, Some(Slip::Mistake(1)));
+        // A wrong option only as the first answer.
+        let mut picked = ExerciseProgress::started();
+        picked.attempt(false, Some(Slip::Option(2)));
+        picked.attempt(false, Some(Slip::Option(3)));
+        assert_eq!(picked.slips, Slip::Option(2).bit());
         e.attempt(false, Some(Slip::Thousandfold));
         e.attempt(true, Some(Slip::Mistake(0)));
         e.attempt(false, Some(Slip::DotThousands));

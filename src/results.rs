@@ -288,7 +288,7 @@ impl Column {
         }
     }
 
-    /// The notes of the slips `bits` records ([`Slip::in_bits`]) that this
+    /// The notes of the slips `bits` records ([`Slip::bit`]) that this
     /// exercise names, in its order; others (a file of another version or
     /// an edited one) are left out.
     fn notes_of(&self, bits: u8) -> impl Iterator<Item = &str> {
@@ -340,8 +340,9 @@ pub struct Hard {
 /// How many of the mistakes more than one student made the results list.
 const SLIPS_LISTED: usize = 10;
 
-/// A slip the checker named ([`tellers_course::Exercise::slip`]) that
-/// more than one student made on one exercise.
+/// A slip the checker named ([`tellers_course::Exercise::slip`]), or a
+/// wrong option picked first, that more than one student made on one
+/// exercise.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CommonSlip {
     /// Its exercise's column.
@@ -814,8 +815,9 @@ impl ClassResults {
     }
 
     /// The slips more than one student made ([`Self::common_slips`]), with
-    /// what the checker told them, as HTML; nothing where no record holds
-    /// a slip (files from before slips were recorded, or none made).
+    /// what the checker told them or the option they chose, as HTML;
+    /// nothing where no record holds a slip (files from before slips were
+    /// recorded, or none made).
     fn slips_html(&self, course: &Course) -> String {
         if !self.any_slips() {
             return String::new();
@@ -833,8 +835,8 @@ impl ClassResults {
         };
         h += &format!(
             "<p>Wrong numbers the checker recognised as a known mistake, with what it told the \
-             students, and wrong options picked (a row counts once an exercise, however often its \
-             student gave that answer{top}):</p><ol class=\"results__hard\" data-testid=\"slips\">"
+             students, and wrong options picked as a first answer (a row counts once an exercise, \
+             however often its student gave that answer{top}):</p><ol class=\"results__hard\" data-testid=\"slips\">"
         );
         for x in common.iter().take(SLIPS_LISTED) {
             h += &format!(
@@ -1373,8 +1375,9 @@ pub fn cell_mark(e: &ExerciseProgress) -> String {
 
 /// A cell in words, for its tooltip: "solved in 1 answer, 2 hints, the
 /// worked solution opened first", and what the checker told the student of
-/// the slips it named in `column`'s exercise: "; told “That covers the CPU
-/// time alone, …”".
+/// the slips it named in `column`'s exercise, or the wrong option they
+/// picked first: "; told “That covers the CPU time alone, …”", "; chose
+/// “Response time = …”".
 pub fn cell_words(e: &ExerciseProgress, column: &Column) -> String {
     let plural = |n: u32, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     // Files from before solutions were recorded may count every answer

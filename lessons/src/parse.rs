@@ -504,6 +504,19 @@ fn exercise(toml_text: &str) -> Result<(Exercise, Vec<String>), String> {
                     "needs at least two options and a correct index among them".into(),
                 ));
             }
+            // A wrong pick is recorded by the option's place, found by its
+            // words: two options with one text would be one place.
+            if let Some((i, o)) = ex
+                .options
+                .iter()
+                .enumerate()
+                .find(|(i, o)| ex.options[..*i].contains(o))
+            {
+                return Err(at(format!(
+                    "option {} repeats an earlier one: '{o}'",
+                    i + 1
+                )));
+            }
             // A progress file records the wrong options picked in one byte.
             if n > crate::exercise::MAX_LISTED {
                 return Err(at(format!(
@@ -1219,6 +1232,12 @@ mistake_notes = ["That is the rate alone.", "That is the rate times a hundredth.
             &GOOD[end..]
         ));
         assert!(e.contains("list at most 6 options (it has 7)"), "{e}");
+        let e = err(&format!(
+            "{}id = \"x\"\nkind = \"choice\"\nprompt = \"Which?\"\noptions = [\"a\", \"b\", \"a\"]\ncorrect = 0\nhints = [\"h\"]\n{}",
+            &GOOD[..start],
+            &GOOD[end..]
+        ));
+        assert!(e.contains("option 3 repeats an earlier one: 'a'"), "{e}");
         // A claim nobody cites is an error.
         let e = err(&GOOD.replace("```exercise", "```claim\nid = \"spare\"\npreset = \"sale-day\"\nfigure = \"throughput_rps\"\nat_least = 100\nwhy = \"a pool of 20 finishes about 200 per second\"\n```\n\n```exercise"));
         assert!(e.contains("claim 'spare' is cited nowhere"), "{e}");

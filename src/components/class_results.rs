@@ -73,8 +73,8 @@ async fn check_in_parts(
 /// The class's results, at `#/lessons/results?class=CODE`: the teacher
 /// drops the students' saved progress files and sees one table, a row per
 /// student and a column per exercise, with totals, the exercises most got
-/// wrong at first, the mistakes (slips the checker named) more than one
-/// student made, the files left out and why, and a CSV to download
+/// wrong at first, the mistakes (slips the checker named, wrong options
+/// picked first) more than one student made, the files left out and why, and a CSV to download
 /// (all made by [`ResultsPage`]). The files are read in the teacher's
 /// browser; nothing is uploaded.
 #[component]

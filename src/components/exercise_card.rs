@@ -342,7 +342,8 @@ pub fn ExerciseCard(
 }
 
 /// The options of a choice or diagnosis exercise, as radio buttons; `choice`
-/// holds the index of the picked option in the exercise's own order. The
+/// holds the index of the picked option in the order this student sees
+/// them (`Variant::options`). The
 /// one place options are laid out, so a change to how they are shown (an
 /// order per student, say) stays here.
 fn option_inputs(
