@@ -263,10 +263,22 @@ pub struct Column {
     pub id: String,
     /// Short label: lesson number and position, `4.2`.
     pub label: String,
-    /// Each slip this exercise names, with what it says of a student who
-    /// made it: `told “…”` and what the checker told them
-    /// ([`Exercise::slip_note_of`]), or `chose “…”` and a wrong option.
+    /// Each slip this exercise names, with its words: what the checker
+    /// told a student who made it ([`Exercise::slip_note_of`]), or a wrong
+    /// option's text ([`said_of`] puts the verb before them).
     pub slip_notes: Vec<(Slip, String)>,
+}
+
+/// What the results say of a student who made `slip`, before its words in
+/// quotes: a numeric slip's note was said to them ("were told" of several
+/// in the list, "told" in a cell's tooltip), a wrong option was picked as a
+/// first answer ("first chose").
+fn said_of(slip: Slip, several: bool) -> &'static str {
+    match (slip, several) {
+        (Slip::Option(_), _) => "first chose",
+        (_, true) => "were told",
+        (_, false) => "told",
+    }
 }
 
 impl Column {
@@ -276,10 +288,10 @@ impl Column {
             .map(Slip::Mistake)
             .chain([Slip::DotThousands, Slip::Thousandfold])
             .filter(|_| e.unit.is_some())
-            .filter_map(|slip| Some((slip, format!("told “{}”", e.slip_note_of(slip)?))));
+            .filter_map(|slip| Some((slip, e.slip_note_of(slip)?.to_string())));
         let chose = (0..e.options.len())
             .filter(|&i| Some(i) != e.correct)
-            .map(|i| (Slip::Option(i), format!("chose “{}”", e.options[i])));
+            .map(|i| (Slip::Option(i), e.options[i].clone()));
         Column {
             lesson,
             id: e.id.clone(),
@@ -291,11 +303,10 @@ impl Column {
     /// The notes of the slips `bits` records ([`Slip::bit`]) that this
     /// exercise names, in its order; others (a file of another version or
     /// an edited one) are left out.
-    fn notes_of(&self, bits: u8) -> impl Iterator<Item = &str> {
+    fn notes_of(&self, bits: u8) -> impl Iterator<Item = &(Slip, String)> {
         self.slip_notes
             .iter()
             .filter(move |(slip, _)| bits & slip.bit() != 0)
-            .map(|(_, note)| note.as_str())
     }
 }
 
@@ -340,6 +351,9 @@ pub struct Hard {
 /// How many of the mistakes more than one student made the results list.
 const SLIPS_LISTED: usize = 10;
 
+/// How many names each of those mistakes lists before "and N others".
+const NAMES_LISTED: usize = 8;
+
 /// A slip the checker named ([`tellers_course::Exercise::slip`]), or a
 /// wrong option picked first, that more than one student made on one
 /// exercise.
@@ -349,10 +363,10 @@ pub struct CommonSlip {
     pub column: usize,
     /// The slip.
     pub slip: Slip,
-    /// Students who made it (each once, however often they typed it).
-    pub students: usize,
-    /// What it says of the students who made it ([`Column::slip_notes`]):
-    /// `told “…”` or `chose “…”`.
+    /// The rows of the students who made it (each once, however often
+    /// they gave that answer), in the table's order.
+    pub who: Vec<usize>,
+    /// Its words ([`Column::slip_notes`]).
     pub note: String,
 }
 
@@ -634,26 +648,43 @@ impl ClassResults {
     }
 
     /// The slips the checker named that more than one student made on one
-    /// exercise, the most made first (then in course order): what the class
-    /// may need taught again. Slips the course's exercise does not name (a
+    /// exercise: what the class may need taught again. By exercise, the
+    /// exercise whose slip most made first (then in course order), and in
+    /// each the most made first (then in its own order), so one exercise's
+    /// slips stand together. Slips the course's exercise does not name (a
     /// file of another version, or an edited one) are left out.
     pub fn common_slips(&self) -> Vec<CommonSlip> {
         let mut common = Vec::new();
         for (column, c) in self.columns.iter().enumerate() {
             for (slip, note) in &c.slip_notes {
-                let students = self.count(column, |e| e.slips & slip.bit() != 0);
-                if students > 1 {
+                let who: Vec<usize> = (0..self.students.len())
+                    .filter(|&r| {
+                        let cell = &self.students[r].cells[column];
+                        cell.as_ref().is_some_and(|e| e.slips & slip.bit() != 0)
+                    })
+                    .collect();
+                if who.len() > 1 {
                     common.push(CommonSlip {
                         column,
                         slip: *slip,
-                        students,
+                        who,
                         note: note.clone(),
                     });
                 }
             }
         }
+        let mut most = vec![0; self.columns.len()];
+        for x in &common {
+            most[x.column] = most[x.column].max(x.who.len());
+        }
         // Stable: course order, then the exercise's own order of slips.
-        common.sort_by_key(|x| std::cmp::Reverse(x.students));
+        common.sort_by_key(|x| {
+            (
+                std::cmp::Reverse(most[x.column]),
+                x.column,
+                std::cmp::Reverse(x.who.len()),
+            )
+        });
         common
     }
 
@@ -835,18 +866,34 @@ impl ClassResults {
         };
         h += &format!(
             "<p>Wrong numbers the checker recognised as a known mistake, with what it told the \
-             students, and wrong options picked as a first answer (a row counts once an exercise, \
-             however often its student gave that answer{top}):</p><ol class=\"results__hard\" data-testid=\"slips\">"
+             students, and wrong options picked as a first answer (each student counts once per \
+             exercise, however often they gave that answer{top}):</p><ol class=\"results__hard\" data-testid=\"slips\">"
         );
         for x in common.iter().take(SLIPS_LISTED) {
             h += &format!(
-                "<li>{}: {} students {}</li>",
+                "<li>{}: {} students ({}) {} “{}”</li>",
                 self.exercise_link(course, x.column),
-                x.students,
+                x.who.len(),
+                text(&self.names(&x.who)),
+                said_of(x.slip, true),
                 text(&x.note)
             );
         }
         h + "</ol>"
+    }
+
+    /// The names of the students in `rows`, the first [`NAMES_LISTED`]
+    /// and how many others: "Ana, Ben and Fay".
+    fn names(&self, rows: &[usize]) -> String {
+        let mut names: Vec<String> = rows
+            .iter()
+            .take(NAMES_LISTED)
+            .map(|&r| self.students[r].name.clone())
+            .collect();
+        if rows.len() > NAMES_LISTED {
+            names.push(plural((rows.len() - NAMES_LISTED) as u64, "other"));
+        }
+        and_list(&names)
     }
 
     /// The lessons the table shows: those with exercises that at least one
@@ -1399,7 +1446,10 @@ pub fn cell_words(e: &ExerciseProgress, column: &Column) -> String {
             words += " (recorded by an older Tellers: solutions not recorded, and answers after the first right one may be counted)"
         }
     }
-    let slips: Vec<String> = column.notes_of(e.slips).map(str::to_owned).collect();
+    let slips: Vec<String> = column
+        .notes_of(e.slips)
+        .map(|(slip, note)| format!("{} “{note}”", said_of(*slip, false)))
+        .collect();
     if !slips.is_empty() {
         words += &format!("; {}", and_list(&slips));
     }
@@ -1504,7 +1554,7 @@ mod tests {
         let common: Vec<(usize, Slip, usize)> = r
             .common_slips()
             .iter()
-            .map(|x| (x.column, x.slip, x.students))
+            .map(|x| (x.column, x.slip, x.who.len()))
             .collect();
         // m0 by three (Ana's twice counted once); m1 by Ana alone; m4
         // is no mistake of this exercise; Ed's slip is on another exercise.
@@ -1513,7 +1563,9 @@ mod tests {
         let told = html_escape::encode_text(e.slip_note_of(m0).unwrap()).to_string();
         assert!(
             notes.contains("Mistakes more than one student made")
-                && notes.contains(&format!("threads-busy</a>: 3 students told “{told}”")),
+                && notes.contains(&format!(
+                    "threads-busy</a>: 3 students (Ana, Bo and Cy) were told “{told}”"
+                )),
             "{notes}"
         );
         // A student's cell says what they were told, in the exercise's order.
@@ -1546,15 +1598,17 @@ mod tests {
         let listed: Vec<(Slip, usize)> = r
             .common_slips()
             .iter()
-            .map(|x| (x.slip, x.students))
+            .map(|x| (x.slip, x.who.len()))
             .collect();
         assert_eq!(listed, [(Slip::Option(other), 2)]);
         let chosen = attr(&q.options[other]).to_string();
         assert!(
             r.notes_html(course).contains(&format!(
-                "work-or-wait-step</a>: 2 students chose “{}”",
+                "work-or-wait-step</a>: 2 students (Ana and Bo) first chose “{}”",
                 text(&q.options[other])
-            )) && r.table_html().contains(&format!("; chose “{chosen}”")),
+            )) && r
+                .table_html()
+                .contains(&format!("; first chose “{chosen}”")),
             "{}",
             r.notes_html(course)
         );
@@ -1571,6 +1625,53 @@ mod tests {
             )],
         );
         assert!(!plain.notes_html(course).contains("Mistakes more than one"));
+    }
+
+    /// One exercise's mistakes stand together, the exercise with the most
+    /// made first; a long list of names ends with how many others.
+    #[test]
+    fn each_exercises_mistakes_stand_together_and_long_name_lists_are_cut() {
+        let course = compiled_course();
+        let says = course
+            .exercises()
+            .find(|(_, e)| e.id == "littles-law-says")
+            .unwrap()
+            .1;
+        let wrong = (says.correct.unwrap() + 1) % says.options.len();
+        let made = |name: &str, slips: &[(&str, Slip)]| {
+            let mut p = student(name, CLASS, &[]);
+            for &(id, slip) in slips {
+                p.record_attempt(id, false, Some(slip));
+            }
+            file(&format!("{name}.json"), &p)
+        };
+        let (tb, ti, ls) = ("threads-busy", "time-inside-from-count", "littles-law-says");
+        let (m0, m1, o) = (Slip::Mistake(0), Slip::Mistake(1), Slip::Option(wrong));
+        let files = [
+            made("A", &[(tb, m0), (tb, m1), (ls, o)]),
+            made("B", &[(tb, m0), (ti, m1), (ls, o)]),
+            made("C", &[(tb, m0), (ti, m1)]),
+            made("D", &[(tb, m1)]),
+        ];
+        let r = ClassResults::new(course, CLASS, &files);
+        let order: Vec<(&str, Slip, usize)> = r
+            .common_slips()
+            .iter()
+            .map(|x| (r.columns[x.column].id.as_str(), x.slip, x.who.len()))
+            .collect();
+        // Lesson 4's first exercise comes first in the course, but
+        // threads-busy has the slip most made: its two stand together.
+        assert_eq!(order, [(tb, m0, 3), (tb, m1, 2), (ls, o, 2), (ti, m1, 2)]);
+        let class: Vec<_> = (1..=10)
+            .map(|i| made(&format!("S{i:02}"), &[(tb, m0)]))
+            .collect();
+        let notes = ClassResults::new(course, CLASS, &class).notes_html(course);
+        assert!(
+            notes.contains(
+                ": 10 students (S01, S02, S03, S04, S05, S06, S07, S08 and 2 others) were told “"
+            ),
+            "{notes}"
+        );
     }
 
     /// Work on exercises the course does not have is named, file by

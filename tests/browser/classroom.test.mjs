@@ -208,9 +208,9 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   assert.match(await page.getByTestId('hardest').textContent(), /threads-busy: 2 of 2 got it wrong at first/);
   // What the teacher may reteach: the slip both made, and what they were told.
   const slips = await page.getByTestId('slips').textContent();
-  assert.match(slips, /threads-busy: 2 students told “That covers the CPU time alone/);
+  assert.match(slips, /threads-busy: 2 students \(Ana and Ben\) were told “That covers the CPU time alone/);
   // And the wrong option both picked, each in their own shuffled order.
-  assert.ok(slips.includes(`littles-law-says: 2 students chose “${OPTION_SLIP}”`), slips);
+  assert.ok(slips.includes(`littles-law-says: 2 students (Ana and Ben) first chose “${OPTION_SLIP}”`), slips);
   await screenshot('class-results.png');
   await expectAccessible(page);
 
