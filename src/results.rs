@@ -688,6 +688,24 @@ impl ClassResults {
         common
     }
 
+    /// A student's slips for the CSV, in course order: "4.2 threads-busy:
+    /// told “…”; 4.1 littles-law-says: first chose “…”".
+    fn mistakes_of(&self, s: &StudentRow) -> String {
+        let mut said = Vec::new();
+        for (c, cell) in self.columns.iter().zip(&s.cells) {
+            let Some(e) = cell else { continue };
+            for (slip, note) in c.notes_of(e.slips) {
+                said.push(format!(
+                    "{} {}: {} “{note}”",
+                    c.label,
+                    c.id,
+                    said_of(*slip, false)
+                ));
+            }
+        }
+        said.join("; ")
+    }
+
     /// Whether any student's record holds a slip the checker named.
     fn any_slips(&self) -> bool {
         self.students
@@ -698,8 +716,9 @@ impl ClassResults {
     /// The table as CSV: a row per student (per exercise: solved yes/no,
     /// answers checked, hints opened and whether the worked solution was
     /// opened before solving, blank if not worked on or not recorded; per
-    /// lesson and in all: solved), then the class's totals per exercise and
-    /// per lesson.
+    /// lesson and in all: solved; the mistakes the checker named and the
+    /// wrong options picked first), then the class's totals per exercise
+    /// and per lesson.
     pub fn csv(&self) -> String {
         let mut header = vec!["student".to_string(), "file".to_string()];
         for c in &self.columns {
@@ -711,6 +730,7 @@ impl ClassResults {
             header.push(format!("lesson {} solved (of {})", l.number, l.exercises));
         }
         header.push(format!("total solved (of {})", self.columns.len()));
+        header.push("mistakes (told or first chose)".into());
         let mut rows = vec![header];
         for s in &self.students {
             let mut row = vec![s.name.clone(), s.file.clone()];
@@ -728,6 +748,7 @@ impl ClassResults {
             }
             row.extend(s.solved_per_lesson.iter().map(usize::to_string));
             row.push(s.solved.to_string());
+            row.push(self.mistakes_of(s));
             rows.push(row);
         }
         let n = self.students.len();
@@ -742,7 +763,8 @@ impl ClassResults {
         }
         solved.extend((0..self.lessons.len()).map(|l| self.lesson_solved(l).to_string()));
         solved.push(self.all_solved().to_string());
-        wrong.extend((0..=self.lessons.len()).map(|_| String::new()));
+        solved.push(String::new());
+        wrong.extend((0..=self.lessons.len() + 1).map(|_| String::new()));
         rows.push(solved);
         rows.push(wrong);
         rows.iter()
@@ -1578,6 +1600,17 @@ mod tests {
             )),
             "Ana's cell"
         );
+        // And her row of the CSV, in its last field.
+        let csv = r.csv();
+        let row = csv.lines().find(|l| l.starts_with("Ana,")).unwrap();
+        assert!(
+            row.ends_with(&format!(
+                ",\"4.2 threads-busy: told “{}”; 4.2 threads-busy: told “{}”\"",
+                said(m0),
+                said(m1)
+            )),
+            "{row}"
+        );
         // A wrong option two students picked: what they chose (the third,
         // who picked the right one, records none).
         let q = course
@@ -2024,7 +2057,7 @@ mod tests {
         let csv = r.csv();
         let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
         assert_eq!(lines.len(), 1 + 2 + 2);
-        let cols = 2 + 4 * r.columns.len() + r.lessons.len() + 1;
+        let cols = 2 + 4 * r.columns.len() + r.lessons.len() + 2;
         assert!(lines[0].starts_with("student,file,1.1 "));
         assert_eq!(lines[0].split(',').count(), cols);
         // By name: "=cmd()" sorts before "Ana".
@@ -2038,7 +2071,7 @@ mod tests {
         assert!(lines[3].starts_with("solved by (of 2),"));
         // The total: students who solved every exercise (nobody), not the
         // one solve counted.
-        assert!(lines[3].ends_with(",0"), "{}", lines[3]);
+        assert!(lines[3].ends_with(",0,"), "{}", lines[3]);
         assert!(lines[4].starts_with("wrong at first by,"));
         for line in [lines[0], lines[1], lines[3], lines[4]] {
             assert_eq!(line.split(',').count(), cols, "{line}");
