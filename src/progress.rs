@@ -25,10 +25,9 @@ pub const STORAGE_KEY: &str = "tellers.progress";
 /// Where stored progress that could not be read whole is copied before it
 /// is saved over, so nothing typed in is lost beyond recovery.
 pub const DAMAGED_KEY: &str = "tellers.progress.damaged";
-/// The progress file's format: 3 records the slips the checker named
-/// and the wrong options picked first, 2
-/// the worked solution, and stops at the first right answer; files of
-/// formats 1 and 2 are still read. (A file's check value is computed over
+/// The progress file's format: 3 records the slips the checker named and
+/// the wrong options picked first, 2 the worked solution, and stops at the
+/// first right answer; files of formats 1 and 2 are still read. (A file's check value is computed over
 /// the fields its reader knows, so a format with a new field is a new
 /// number: an older Tellers says the file is from another version, not
 /// that it was edited; from this one on, that it is from a newer Tellers
@@ -64,10 +63,10 @@ pub struct ExerciseProgress {
     /// The slips the checker named among the wrong answers before it was
     /// solved, and the wrong option of a first answer, as
     /// [`tellers_course::Slip::bit`]s: 3 for the first two listed mistakes'
-    /// numbers, or for the first two written options. (One byte, not a list of names: the
-    /// record stays 12 bytes, the size of another map's values, and the
-    /// compiler shares the maps' code; as a list or a `u32` the download
-    /// grew by 1.6 KB.)
+    /// numbers, or for the first two written options. (One byte, not a
+    /// list of names: the record stays 12 bytes, the size of another map's
+    /// values, and the compiler shares the maps' code; as a list or a `u32`
+    /// the download grew by 1.6 KB.)
     #[serde(default, skip_serializing_if = "is_zero")]
     pub slips: u8,
 }

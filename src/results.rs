@@ -300,13 +300,15 @@ impl Column {
         }
     }
 
-    /// The notes of the slips `bits` records ([`Slip::bit`]) that this
-    /// exercise names, in its order; others (a file of another version or
-    /// an edited one) are left out.
-    fn notes_of(&self, bits: u8) -> impl Iterator<Item = &(Slip, String)> {
+    /// What one student was told or chose of the slips `bits` records
+    /// ([`Slip::bit`]) that this exercise names, in its order: `told “…”`,
+    /// `first chose “…”`; others (a file of another version or an edited
+    /// one) are left out.
+    fn said_to_one(&self, bits: u8) -> impl Iterator<Item = String> + '_ {
         self.slip_notes
             .iter()
             .filter(move |(slip, _)| bits & slip.bit() != 0)
+            .map(|(slip, note)| format!("{} “{note}”", said_of(*slip, false)))
     }
 }
 
@@ -694,13 +696,8 @@ impl ClassResults {
         let mut said = Vec::new();
         for (c, cell) in self.columns.iter().zip(&s.cells) {
             let Some(e) = cell else { continue };
-            for (slip, note) in c.notes_of(e.slips) {
-                said.push(format!(
-                    "{} {}: {} “{note}”",
-                    c.label,
-                    c.id,
-                    said_of(*slip, false)
-                ));
+            for told in c.said_to_one(e.slips) {
+                said.push(format!("{} {}: {told}", c.label, c.id));
             }
         }
         said.join("; ")
@@ -1445,8 +1442,8 @@ pub fn cell_mark(e: &ExerciseProgress) -> String {
 /// A cell in words, for its tooltip: "solved in 1 answer, 2 hints, the
 /// worked solution opened first", and what the checker told the student of
 /// the slips it named in `column`'s exercise, or the wrong option they
-/// picked first: "; told “That covers the CPU time alone, …”", "; chose
-/// “Response time = …”".
+/// picked first: "; told “That covers the CPU time alone, …”", "; first
+/// chose “Response time = …”".
 pub fn cell_words(e: &ExerciseProgress, column: &Column) -> String {
     let plural = |n: u32, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     // Files from before solutions were recorded may count every answer
@@ -1468,10 +1465,7 @@ pub fn cell_words(e: &ExerciseProgress, column: &Column) -> String {
             words += " (recorded by an older Tellers: solutions not recorded, and answers after the first right one may be counted)"
         }
     }
-    let slips: Vec<String> = column
-        .notes_of(e.slips)
-        .map(|(slip, note)| format!("{} “{note}”", said_of(*slip, false)))
-        .collect();
+    let slips: Vec<String> = column.said_to_one(e.slips).collect();
     if !slips.is_empty() {
         words += &format!("; {}", and_list(&slips));
     }
