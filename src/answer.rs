@@ -533,7 +533,10 @@ mod tests {
                 let checked = check_answer(e, &v, &typed, None);
                 assert!(!checked.correct && checked.counts, "{}: {m}", e.id);
                 // An earlier mistake may give the same number.
-                let first = e.slip_note(&v.vars, v.answer, &typed).unwrap();
+                let first = e
+                    .slip(&v.vars, v.answer, &typed)
+                    .and_then(|s| e.slip_note_of(s))
+                    .unwrap();
                 assert_eq!(
                     checked.message,
                     format!("Not quite: {}", decapitalised(first)),

@@ -77,7 +77,7 @@ pub struct Exercise {
     /// forgetting the wait, the line, a unit. The course tests check that
     /// each is marked wrong in nearly every variant; the app names the
     /// slip when an answer is the number one of them gives
-    /// ([`Exercise::slip_note`]).
+    /// ([`Exercise::slip`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mistakes: Vec<String>,
     /// What each mistake's number is, in words, one per mistake in its
@@ -93,7 +93,7 @@ pub struct Exercise {
 }
 
 /// What an answer a thousand times too large or too small is, where the
-/// question has units a thousand apart ([`Exercise::slip_note`]).
+/// question has units a thousand apart ([`Exercise::slip_note_of`]).
 const THOUSANDFOLD_UNITS: &str =
     "That is a thousand times off: check each step between units (ms and s, KB and MB).";
 
@@ -131,7 +131,7 @@ pub const MAX_LISTED: usize = 6;
 
 /// A wrong answer the checker can name ([`Exercise::slip`]), or a wrong
 /// option picked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slip {
     /// The number the exercise's listed mistake of this index gives.
     Mistake(usize),
@@ -632,11 +632,6 @@ impl Exercise {
                 })
             }
         }
-    }
-
-    /// [`Exercise::slip`]'s slip in words ([`Exercise::slip_note_of`]).
-    pub fn slip_note(&self, vars: &Vars, answer: Option<f64>, typed: &str) -> Option<&str> {
-        self.slip_note_of(self.slip(vars, answer, typed)?)
     }
 
     /// The scenario of "check it in the simulator" for these values, if any.
