@@ -93,6 +93,12 @@ const DEFS: &[Def] = &[
         "retry_budget=0.1",
     ),
     def(
+        "spike-breaker",
+        "The same spike with a circuit breaker (open after 20 failures in a row, for 1 s): it recovers",
+        "spike-metastable",
+        "breaker_after=20 breaker_open_ms=1000",
+    ),
+    def(
         "spike-shed",
         "The same spike, shedding requests that waited over 1 s: it recovers",
         "spike-metastable",

@@ -100,7 +100,8 @@ pub struct SeriesPoint {
     pub offered_rps: f64,
     /// Answers within the caller's timeout per second in the interval.
     pub goodput_rps: f64,
-    /// Retries arriving per second in the interval.
+    /// Retries arriving at the server per second in the interval (a part
+    /// of `offered_rps`).
     pub retries_rps: f64,
 }
 
@@ -108,19 +109,27 @@ pub struct SeriesPoint {
 /// averages cover the measured window (after warm-up).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Report {
-    /// Requests that arrived: every try of every call (the same as `attempts`).
+    /// Requests that arrived: every try of every call that reached the
+    /// server (the same as `attempts`).
     pub arrived: u64,
-    /// Tries that arrived (calls + retries).
+    /// Tries that arrived at the server (calls + retries − `broken`).
     pub attempts: u64,
     /// Distinct calls: first tries.
     pub calls: u64,
-    /// Retries that arrived: tries after the first.
+    /// Retries sent: tries after the first (the open circuit breaker may
+    /// fail some at once).
     pub retries: u64,
     /// Calls answered within the caller's timeout, on any try.
     pub calls_succeeded: u64,
     /// Calls out of tries (or of retry budget), including tries still
-    /// inside past their caller's timeout at the end.
+    /// inside past their caller's timeout at the end, and calls the open
+    /// circuit breaker failed at once (`broken`).
     pub calls_failed: u64,
+    /// Tries the open circuit breaker failed at once, without sending them
+    /// to the server: first tries and retries, each ending its call
+    /// (counted in `calls` or `retries` and in `calls_failed`, not in
+    /// `attempts`).
+    pub broken: u64,
     /// Requests shed: dropped from the line after waiting longer than `shed_after_ms`.
     pub shed: u64,
     /// Requests dropped because their caller had less time left than a mean service time.

@@ -448,6 +448,18 @@ scenario_fields! {
         used: Used::If(|s| s.retries > 0, "scenarios with retries"), control: slider(0.0, 1.0, 0.01), playground: true,
         help: "A token bucket: each successful call earns this many tokens (at most 10 held, 10 at the start), each retry spends one; no token, no retry. none = no budget.",
     }
+    breaker_after: Option<u32> = None => {
+        group: Group::Callers,
+        label: "Circuit breaker: open after failures in a row (0 = none)", unit: "failures", kind: int(1, 100_000),
+        used: Used::Always, control: slider(0.0, 100.0, 1.0), playground: true,
+        help: "The callers' circuit breaker opens after this many tries in a row fail (timed out, refused, shed or dropped). While open, calls and retries fail at once without reaching the server; after breaker_open_ms one call goes through as a trial: an answer in time closes the breaker, a failure opens it again. none = no breaker.",
+    }
+    breaker_open_ms: f64 = 1000.0 => {
+        group: Group::Callers,
+        label: "Circuit breaker stays open for", unit: "ms", kind: real(0.0, 3_600_000.0),
+        used: Used::If(|s| s.breaker_after.is_some(), "scenarios with a circuit breaker"), control: slider(0.0, 10_000.0, 100.0), playground: true,
+        help: "How long an open circuit breaker fails calls at once, ms, before it lets one trial call through.",
+    }
 
     // --- when overloaded ---
     discipline: Discipline = Discipline::Fifo => {

@@ -21,8 +21,8 @@ fn conserved(r: &Report, what: &str) {
     assert_eq!(r.attempts, r.arrived, "{what}");
     assert_eq!(
         r.attempts,
-        r.calls + r.retries,
-        "{what}: tries = calls + retries"
+        r.calls + r.retries - r.broken,
+        "{what}: tries = calls + retries, less those the breaker failed at once"
     );
     assert_eq!(
         r.arrived,
@@ -309,7 +309,11 @@ fn spike_metastable_stays_down_long_after_the_spike() {
 
 #[test]
 fn a_retry_budget_or_shedding_cures_it_within_seconds() {
-    for (name, within_s) in [("spike-retry-budget", 15.0), ("spike-shed", 5.0)] {
+    for (name, within_s) in [
+        ("spike-retry-budget", 15.0),
+        ("spike-shed", 5.0),
+        ("spike-breaker", 10.0),
+    ] {
         let r = run(&preset(name).unwrap());
         let back =
             recovery_s(&r, 15.0, 150.0, 0.8).unwrap_or_else(|| panic!("{name} never recovers"));
@@ -397,4 +401,73 @@ fn nothing_happens_at_the_runs_last_instant() {
         // The callers past their timeout still count as timed out.
         assert!(r.timed_out > 0, "{name}: {r:?}");
     }
+}
+
+/// A server that never answers in time, behind a circuit breaker, gets the
+/// tries sent before the breaker hears of its `after`-th failure, then one
+/// trial per open time and timeout: the breaker's rule, worked out by hand
+/// for evenly spaced calls (at 0, 10, 20 … ms), with the times chosen so
+/// that no call falls on a timeout's instant.
+#[test]
+fn a_dead_server_behind_a_breaker_gets_one_trial_per_open_time_and_timeout() {
+    let (gap, timeout, after, open, run_ms) = (10u64, 1005u64, 5u64, 2000u64, 30_000u64);
+    let s = Scenario {
+        threads: 10_000,
+        cpu_ms: 0.0,
+        cpu_dist: tellers_sim::Dist::Const,
+        wait_ms: 60_000.0,
+        wait_dist: tellers_sim::Dist::Const,
+        arrivals: tellers_sim::Arrivals::Uniform,
+        rps: 1000.0 / gap as f64,
+        timeout_ms: Some(timeout as f64),
+        breaker_after: Some(after as u32),
+        breaker_open_ms: open as f64,
+        duration_s: run_ms as f64 / 1000.0,
+        warmup: 0.0,
+        ..Scenario::default()
+    };
+    let r = run(&s);
+    conserved(&r, "dead server behind a breaker");
+    // The first next call on the grid at or after `t` ms.
+    let next_call = |t: u64| t.div_ceil(gap) * gap;
+    // The `after`-th try (sent at (after − 1) × gap) fails at its timeout;
+    // every call sent before then went through.
+    let opens = (after - 1) * gap + timeout;
+    let mut through = opens.div_ceil(gap);
+    // Then each trial is the first call once the breaker's time is up, and
+    // its failure opens the breaker again.
+    let mut trial = next_call(opens + open);
+    while trial < run_ms {
+        through += 1;
+        trial = next_call(trial + timeout + open);
+    }
+    let calls = run_ms.div_ceil(gap);
+    assert_eq!(r.calls, calls);
+    assert_eq!(r.attempts, through, "tries that reached the server");
+    assert_eq!(r.broken, calls - through);
+    assert_eq!(r.calls_succeeded, 0);
+    // Every call failed: at once, or at its timeout (all before the end).
+    assert_eq!(r.calls_failed, calls);
+    // The same scenario without a breaker sends every call to the server.
+    let without = run(&Scenario {
+        breaker_after: None,
+        ..s
+    });
+    assert_eq!((without.attempts, without.broken), (calls, 0));
+}
+
+/// A breaker that never opens changes nothing: the same run, bit for bit.
+#[test]
+fn a_breaker_that_never_opens_changes_nothing() {
+    let s = preset("spike-metastable").unwrap();
+    let healthy = Scenario {
+        rps_schedule: None,
+        ..s.clone()
+    };
+    let with = run(&Scenario {
+        breaker_after: Some(100_000),
+        ..healthy.clone()
+    });
+    assert_eq!(with.broken, 0);
+    assert_eq!(with, run(&healthy));
 }

@@ -74,6 +74,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             prop_oneof![Just(1u32), 2u32..20],
             any::<bool>(),
             proptest::option::of(1u32..50),
+            proptest::option::of((1u32..10, 0.0f64..2000.0)),
         ),
     )
         .prop_map(
@@ -83,9 +84,20 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 (cpu, wait, write, heavy, rps),
                 (timeout, drop, dur, seed, handoff),
                 (retries, backoff, budget, discipline, shed, hopeless, spike),
-                (dep_concurrency, dep_pool, fan_out, hedge, conn_requests, per_loop, max_conns),
+                (
+                    dep_concurrency,
+                    dep_pool,
+                    fan_out,
+                    hedge,
+                    conn_requests,
+                    per_loop,
+                    max_conns,
+                    breaker,
+                ),
             )| {
                 Scenario {
+                    breaker_after: breaker.map(|(n, _)| n),
+                    breaker_open_ms: breaker.map_or(1000.0, |(_, t)| t),
                     max_connections: max_conns,
                     dep_concurrency,
                     dep_pool,
@@ -189,7 +201,7 @@ proptest! {
             r.completed + r.refused + r.dropped + r.shed + r.dropped_hopeless + r.in_flight_end,
             "conservation: {:?}", r
         );
-        prop_assert_eq!(r.attempts, r.calls + r.retries);
+        prop_assert_eq!(r.attempts + r.broken, r.calls + r.retries);
         prop_assert!(r.calls_succeeded + r.calls_failed <= r.calls);
         prop_assert!(r.retries <= u64::from(s.retries) * r.calls);
         prop_assert!(r.hedges <= r.dep_calls);

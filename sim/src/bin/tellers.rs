@@ -525,9 +525,16 @@ fn print_table(s: &Scenario, r: &Report) {
         "arrived {}  completed {}  refused {}  dropped {}  timed out {} ({} finished for nobody)  in flight at end {}",
         r.arrived, r.completed, r.refused, r.dropped, r.timed_out, r.finished_after_timeout, r.in_flight_end
     );
-    if r.retries > 0 || r.shed > 0 || r.dropped_hopeless > 0 || s.retries > 0 {
+    let breaker = s.breaker_after.is_some();
+    if r.retries > 0 || r.shed > 0 || r.dropped_hopeless > 0 || s.retries > 0 || breaker {
+        // Tries per call counts the tries that reached the server.
+        let broken = if breaker {
+            format!(" ({} at once by the circuit breaker)", r.broken)
+        } else {
+            String::new()
+        };
         out!(
-            "calls {}  retries {} ({:.2} tries per call)  succeeded {}  failed {}  shed {}  dropped as hopeless {}",
+            "calls {}  retries {} ({:.2} tries per call)  succeeded {}  failed {}{broken}  shed {}  dropped as hopeless {}",
             r.calls,
             r.retries,
             r.attempts as f64 / r.calls.max(1) as f64,

@@ -3,6 +3,7 @@
 //! loops.rs) and the simulation (mod.rs) use these; nothing here knows
 //! which kind of server runs.
 
+use super::breaker::Breaker;
 use super::cores::{Cores, TellerId, Tellers};
 use super::dependency::{Call, CallId, CopyId, Dependency, Slab, Started};
 use super::event::Event;
@@ -105,6 +106,8 @@ pub struct Ctx {
     pub(super) pending_retries: u64,
     /// Retry budget tokens held (at most [`MAX_TOKENS`]).
     pub(super) tokens: f64,
+    /// The callers' circuit breaker (unused without `breaker_after`).
+    pub(super) breaker: Breaker,
     /// No more calls will come.
     pub(super) arrivals_done: bool,
     /// The caller gives up after this long, ns.
@@ -306,6 +309,10 @@ impl Ctx {
         refused: bool,
         heavy: Option<bool>,
     ) {
+        if let Some(after) = self.s.breaker_after {
+            let open_for = ms(self.s.breaker_open_ms);
+            self.breaker.failed(self.now, after, open_for);
+        }
         let budget_ok = self.s.retry_budget.is_none() || self.tokens >= 1.0;
         if attempt < self.s.retries && budget_ok {
             if self.s.retry_budget.is_some() {
@@ -328,12 +335,18 @@ impl Ctx {
                 },
             );
         } else {
-            self.stats.calls_failed += 1;
-            match caller {
-                Caller::Client(c) => self.client_next(c, refused),
-                Caller::Conn(c) => self.conn_next(c, refused),
-                Caller::Open => {}
-            }
+            self.call_failed(caller, refused);
+        }
+    }
+
+    /// `caller`'s call has failed for good: a closed client or a keep-alive
+    /// connection sends its next call (at least 1 ms later when `refused`).
+    pub(super) fn call_failed(&mut self, caller: Caller, refused: bool) {
+        self.stats.calls_failed += 1;
+        match caller {
+            Caller::Client(c) => self.client_next(c, refused),
+            Caller::Conn(c) => self.conn_next(c, refused),
+            Caller::Open => {}
         }
     }
 
@@ -486,8 +499,14 @@ impl Ctx {
         if late {
             // Without timeout events the caller's failure is counted here.
             self.try_failed(r);
-        } else if let Some(earn) = self.s.retry_budget {
-            self.tokens = (self.tokens + earn).min(MAX_TOKENS);
+        } else {
+            if let Some(earn) = self.s.retry_budget {
+                self.tokens = (self.tokens + earn).min(MAX_TOKENS);
+            }
+            // An answer to a try its caller still waits for.
+            if !abandoned {
+                self.breaker.answered();
+            }
         }
         self.remove(r);
         match (caller, abandoned || late) {

@@ -22,6 +22,7 @@
 //! [`Event`]s live in `event.rs`, the [`Server`] trait and the [`Ctx`] in
 //! `ctx.rs`, and this file puts them together as a [`Simulation`].
 
+mod breaker;
 pub mod cores;
 mod ctx;
 pub mod dependency;
@@ -36,6 +37,7 @@ use crate::histogram::Histogram;
 use crate::report::{Latency, LoopBlock, QueueWait, Report, StoppedBy};
 use crate::rng;
 use crate::scenario::{Accept, Arrivals, FieldError, Model, Scenario};
+use breaker::Breaker;
 use cores::{Cores, TellerId, Tellers};
 use ctx::ms;
 use dependency::{Dependency, Slab};
@@ -280,9 +282,14 @@ impl Simulation {
             retries: 0,
             pending_retries: 0,
             tokens: MAX_TOKENS,
+            breaker: Breaker::default(),
             arrivals_done: false,
             timeout: s.timeout_ms.map(ms),
-            timeout_events: s.arrivals == Arrivals::Closed || s.retries > 0 || conns_on,
+            // A breaker learns of a timed-out try when the caller gives up.
+            timeout_events: s.arrivals == Arrivals::Closed
+                || s.retries > 0
+                || conns_on
+                || s.breaker_after.is_some(),
             mean_service: ms(s.mean_service_ms()),
             may_drop: s.drop_abandoned
                 || s.shed_after_ms.is_some()
@@ -517,10 +524,19 @@ impl Simulation {
         } else {
             c.pending_retries -= 1;
             c.retries += 1;
-            c.stats.win_retries += 1;
+        }
+        // An open circuit breaker fails the call at once: the try never
+        // reaches the server, and is not retried.
+        if c.s.breaker_after.is_some() && !c.breaker.lets_through(c.now) {
+            c.stats.broken += 1;
+            c.call_failed(caller, true);
+            return;
         }
         c.arrived += 1;
         c.stats.win_arrived += 1;
+        if attempt > 0 {
+            c.stats.win_retries += 1;
+        }
         // The warm-up counts calls, as `requests` does (not retries).
         if c.stats.warm_count > 0 && c.now < c.stats.t_warm && c.calls > c.stats.warm_count {
             c.stats.start_window(c.now);
@@ -663,6 +679,7 @@ impl Simulation {
             retries: c.retries,
             calls_succeeded: st.calls_succeeded,
             calls_failed: st.calls_failed + failed_inside,
+            broken: st.broken,
             shed: st.shed,
             dropped_hopeless: st.dropped_hopeless,
             call_success_rps: st.good_in_window as f64 / window_s,

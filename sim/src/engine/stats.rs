@@ -144,8 +144,11 @@ pub struct Stats {
     pub peak_conns: u64,
     /// Calls answered within the caller's timeout, on any try.
     pub calls_succeeded: u64,
-    /// Calls that ran out of tries (or of retry budget).
+    /// Calls that ran out of tries (or of retry budget), or that the open
+    /// circuit breaker failed at once.
     pub calls_failed: u64,
+    /// Calls the open circuit breaker failed at once.
+    pub broken: u64,
     /// When the last request finished, ns.
     pub last_finish: Time,
 
@@ -228,6 +231,7 @@ impl Stats {
             peak_conns: 0,
             calls_succeeded: 0,
             calls_failed: 0,
+            broken: 0,
             last_finish: 0,
             t_warm,
             warm_count,
