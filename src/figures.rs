@@ -816,12 +816,9 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         );
     }
     dependency_rows(s, r, th, &mut row);
-    if s.retries > 0 || r.retries > 0 {
-        let per_call = if r.calls > 0 {
-            r.attempts as f64 / r.calls as f64
-        } else {
-            1.0
-        };
+    let retried = s.retries > 0 || r.retries > 0;
+    let breaker = s.breaker_after.is_some();
+    if retried || breaker {
         row(
             "fig-calls",
             "Calls answered in time / failed",
@@ -833,6 +830,22 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             ),
             "—".into(),
         );
+    }
+    if breaker {
+        row(
+            "fig-broken",
+            "Tries the circuit breaker failed at once",
+            fmt_count(r.broken as f64),
+            "—".into(),
+        );
+    }
+    if retried {
+        // The tries that reached the server: the breaker's are not.
+        let per_call = if r.calls > 0 {
+            r.attempts as f64 / r.calls as f64
+        } else {
+            1.0
+        };
         row(
             "fig-retries",
             "Retries (tries per call)",
