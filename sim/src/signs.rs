@@ -1476,7 +1476,11 @@ mod tests {
         let k = kinds("overload-fifo");
         assert!(k.contains(&SignKind::LineOutlivesCallers), "{k:?}");
         assert!(!k.contains(&SignKind::RetryStorm), "{k:?}");
-        for cured in ["spike-retry-budget", "overload-adaptive-lifo"] {
+        for cured in [
+            "spike-retry-budget",
+            "spike-breaker",
+            "overload-adaptive-lifo",
+        ] {
             let k = kinds(cured);
             assert!(!k.contains(&SignKind::RetryStorm), "{cured}: {k:?}");
             assert!(

@@ -59,6 +59,7 @@ fn every_overload_preset_conserves_tries() {
     for name in [
         "spike-metastable",
         "spike-retry-budget",
+        "spike-breaker",
         "spike-shed",
         "overload-fifo",
         "overload-adaptive-lifo",

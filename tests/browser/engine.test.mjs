@@ -30,7 +30,7 @@ export async function wasmReportsEqualNativeReports({ page, open }) {
   // One preset for each path the engine has: a pool and its timeouts, a batch,
   // a worker pool beside a loop, keep-alive loops, fixed service, closed
   // clients, retries with jittered backoff and a load schedule, a retry
-  // budget, adaptive LIFO, a dependency's pool, hedged fan-out calls and
+  // budget, a circuit breaker, adaptive LIFO, a dependency's pool, hedged fan-out calls and
   // 10,000 connections.
   const names = [
     'sale-day',
@@ -42,6 +42,7 @@ export async function wasmReportsEqualNativeReports({ page, open }) {
     'node-light-blocking',
     'spike-metastable',
     'spike-retry-budget',
+    'spike-breaker',
     'overload-adaptive-lifo',
     'db-pool-limit',
     'fan-out-100-hedged',
