@@ -481,9 +481,16 @@ pub fn linear_max(values: impl IntoIterator<Item = f64>, floor: f64) -> f64 {
 /// throughput throughout (no answer came late), and retries where there
 /// were none: three lines on top of each other read as a scribble on a
 /// projector.
-fn load_chart(series: &[SeriesPoint], t_max: f64) -> Chart {
+fn load_chart(series: &[SeriesPoint], t_max: f64, callers_give_up: bool) -> Chart {
     let late = series.iter().any(|p| p.goodput_rps != p.throughput_rps);
     let retried = series.iter().any(|p| p.retries_rps > 0.0);
+    // Where goodput is left out, the legend says why, if callers can give
+    // up: a caption about answers in time found no line named for them.
+    let finished = if callers_give_up && !late {
+        "finished (all in time)"
+    } else {
+        "finished"
+    };
     let pts = |f: fn(&SeriesPoint) -> f64| series.iter().map(|p| (p.t_s, f(p))).collect::<Vec<_>>();
     let y_max = linear_max(
         series
@@ -498,7 +505,11 @@ fn load_chart(series: &[SeriesPoint], t_max: f64) -> Chart {
         points: pts(f),
     };
     let mut lines = vec![line(
-        "arriving (retries too)",
+        if retried {
+            "arriving (retries too)"
+        } else {
+            "arriving"
+        },
         palette::BLUE,
         Mark::Line,
         |p| p.offered_rps,
@@ -513,7 +524,7 @@ fn load_chart(series: &[SeriesPoint], t_max: f64) -> Chart {
             |p| p.goodput_rps,
         ));
     }
-    lines.push(line("finished", palette::ORANGE, Mark::Dashed, |p| {
+    lines.push(line(finished, palette::ORANGE, Mark::Dashed, |p| {
         p.throughput_rps
     }));
     if retried {
@@ -863,8 +874,9 @@ pub fn curve_chart(
 /// The time-series charts of a run, each with its label (what a screen
 /// reader says for it): requests in line and inside; the load (offered,
 /// answered, answered in time, retries); CPU busy; p99 response time per
-/// interval.
-pub fn series_charts(series: &[SeriesPoint]) -> [(&'static str, Chart); 4] {
+/// interval. `callers_give_up`: the scenario's callers have a timeout, so
+/// an answer can come too late.
+pub fn series_charts(series: &[SeriesPoint], callers_give_up: bool) -> [(&'static str, Chart); 4] {
     // The run's own length: a batch over in 0.1 s fills the axis too
     // (a floor of 1 s once squeezed it into the first tenth).
     let t_max = series.last().map_or(1.0, |p| p.t_s).max(1e-3);
@@ -905,7 +917,7 @@ pub fn series_charts(series: &[SeriesPoint]) -> [(&'static str, Chart); 4] {
         ),
         (
             "Requests per second over simulated time: arriving and finished (in time, and retries, where there are any)",
-            load_chart(series, t_max),
+            load_chart(series, t_max, callers_give_up),
         ),
         (
             "CPU busy, percent, over simulated time",
@@ -966,7 +978,7 @@ mod tests {
             at(35.0, 1_000.0, 0.3),
             at(60.0, 0.0, 0.3),
         ];
-        let [(_, counts), _, (_, cpu), (_, p99)] = series_charts(&run);
+        let [(_, counts), _, (_, cpu), (_, p99)] = series_charts(&run, false);
         assert_eq!(
             chart_summary(&counts),
             "in line from 0 to 1,000, highest at 35 s, 0 at the end; \
@@ -975,7 +987,7 @@ mod tests {
         assert_eq!(chart_summary(&cpu), "CPU busy 30 % throughout.");
         // No interval finished a request: the p99 line has no points.
         assert_eq!(chart_summary(&p99), "");
-        let [(_, before), ..] = series_charts(&[]);
+        let [(_, before), ..] = series_charts(&[], false);
         assert_eq!(chart_summary(&before), "");
     }
 
@@ -1412,10 +1424,14 @@ mod tests {
                 ..Default::default()
             },
         ];
-        let [(_, a), (_, load), (_, b), (_, c)] = series_charts(&pts);
+        let [(_, a), (_, load), (_, b), (_, c)] = series_charts(&pts, false);
         // Nothing late and no retries: arriving and finished only.
         let labels: Vec<&str> = load.series.iter().map(|s| s.label.as_str()).collect();
-        assert_eq!(labels, ["arriving (retries too)", "finished"]);
+        assert_eq!(labels, ["arriving", "finished"]);
+        // With callers who give up, the legend says none did.
+        let [_, (_, load), _, _] = series_charts(&pts, true);
+        let labels: Vec<&str> = load.series.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels, ["arriving", "finished (all in time)"]);
         let late: Vec<SeriesPoint> = pts
             .iter()
             .map(|p| SeriesPoint {
@@ -1425,8 +1441,18 @@ mod tests {
                 ..*p
             })
             .collect();
-        let [_, (_, load), _, _] = series_charts(&late);
+        let [_, (_, load), _, _] = series_charts(&late, true);
         assert!(load.y_label.contains("per second") && load.series.len() == 4);
+        let labels: Vec<&str> = load.series.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "arriving (retries too)",
+                "finished in time (goodput)",
+                "finished",
+                "retries"
+            ]
+        );
         // The dashed "finished" is drawn over the solid goodput: where the
         // two are equal it shows, not hidden under it.
         let at = |l: &str| load.series.iter().position(|s| s.label == l).unwrap();
@@ -1436,7 +1462,7 @@ mod tests {
         assert!(a.y.1 >= 12.0);
         // A run over in a tenth of a second spans the axis.
         let short = [SeriesPoint { t_s: 0.1, ..pts[0] }];
-        assert_eq!(series_charts(&short)[0].1.x, (0.0, 0.1));
+        assert_eq!(series_charts(&short, false)[0].1.x, (0.0, 0.1));
         assert!(b.y_label.contains('%') && c.y_label.contains("ms"));
         assert_eq!(
             c.series[0].points.len(),
@@ -1448,7 +1474,7 @@ mod tests {
     /// Each chart's label says what its chart shows, in the panel's order.
     #[test]
     fn each_series_chart_carries_its_own_label() {
-        let charts = series_charts(&[]);
+        let charts = series_charts(&[], false);
         let labels = charts.each_ref().map(|(l, _)| *l);
         assert_eq!(
             labels,

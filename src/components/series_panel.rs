@@ -41,7 +41,11 @@ pub fn SeriesPanel(
                     return;
                 };
                 let series = report.map(|r| r.series).unwrap_or_default();
-                let charts = series_charts(&series);
+                let give_up = lab
+                    .scenario
+                    .try_with_untracked(|s| s.timeout_ms.is_some())
+                    .unwrap_or(false);
+                let charts = series_charts(&series, give_up);
                 let same_row = || match row_at.get_value() {
                     Some((w, on_row)) if w == fit.width => on_row,
                     _ => {
@@ -79,7 +83,7 @@ pub fn SeriesPanel(
             <div class="series-grid">
                 {refs
                     .into_iter()
-                    .zip(series_charts(&[]))
+                    .zip(series_charts(&[], false))
                     .map(|(r, (label, _))| {
                         view! {
                             <canvas

@@ -133,7 +133,7 @@ export async function theTimeSeriesSayTheirValuesToAScreenReader({ page, open })
     );
     assert.equal(labels.length, 4);
     assert.match(labels[0], /^Requests in line and inside over simulated time: in line from [\d,.]+ to [\d,.]+, highest at [\d,.]+ s, [\d,.]+ at the end; inside \(line \+ served\) from/);
-    assert.match(labels[1], /^Requests per second over simulated time.*: arriving \(retries too\) from [\d,.]+ to [\d,.]+,/);
+    assert.match(labels[1], /^Requests per second over simulated time.*: arriving from [\d,.]+ to [\d,.]+,/);
     assert.match(labels[2], /^CPU busy, percent, over simulated time: CPU busy (from [\d,.]+ % to [\d,.]+ %|[\d,.]+ % throughout)/);
     assert.match(labels[3], /^p99 response time per interval, ms, over simulated time: p99 per interval from [\d,.]+ ms to [\d,.]+ ms/);
     for (const l of labels) assert.ok(!/NaN|undefined|∞/.test(l), `a label reads: ${l}`);
