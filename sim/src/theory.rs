@@ -1231,6 +1231,9 @@ fn approximations(
     if s.retries > 0 && tries_fail {
         add("callers try again after a failed try, adding load the formula does not count");
     }
+    if s.breaker_after.is_some() && tries_fail {
+        add("the callers' circuit breaker may fail calls at once, so fewer reach the server than the formula counts");
+    }
     if s.arrivals == Arrivals::Uniform {
         add("requests arrive evenly spaced; the formulas are for random (Poisson) arrivals, so theory gives no response time");
     }
@@ -2710,6 +2713,35 @@ mod tests {
     /// (1 − ρ) Σ_{k=0}^{⌊t/D⌋} (λ(kD − t))^k / k! · e^{−λ(kD − t)}, the
     /// response time being that wait plus D: 113.6 ms. (M/M/1's p99 at
     /// the same utilisation, which theory used before, is 230 ms.)
+    #[test]
+    /// A breaker where tries can fail may keep calls from the server: the
+    /// formula, fed every call, is then an approximation, and says why.
+    /// Where no try can fail it never opens, and changes nothing.
+    #[test]
+    fn a_circuit_breaker_makes_theory_approximate_only_where_tries_can_fail() {
+        let mm1 = crate::presets::preset("mm1").unwrap();
+        let broken = |t: &Theory| {
+            t.approx_because
+                .iter()
+                .any(|w| w.contains("circuit breaker"))
+        };
+        let with = |s: &Scenario| Scenario {
+            breaker_after: Some(5),
+            ..s.clone()
+        };
+        assert!(!broken(&theory(&with(&mm1))));
+        assert_eq!(
+            theory(&with(&mm1)).approx_because,
+            theory(&mm1).approx_because
+        );
+        let timed = Scenario {
+            timeout_ms: Some(1000.0),
+            ..mm1
+        };
+        assert!(!broken(&theory(&timed)));
+        assert!(broken(&theory(&with(&timed))));
+    }
+
     #[test]
     fn md1_mean_and_p99_are_exact() {
         let t = theory(&preset("md1").unwrap());
