@@ -94,7 +94,7 @@ const DEFS: &[Def] = &[
     ),
     def(
         "spike-breaker",
-        "The same spike with a circuit breaker (open after 20 failures in a row, for 1 s): it recovers",
+        "The same spike with a circuit breaker after 20 failures in a row: it recovers",
         "spike-metastable",
         "breaker_after=20 breaker_open_ms=1000",
     ),
