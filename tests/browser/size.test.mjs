@@ -285,12 +285,17 @@ import { DIST } from './harness.mjs';
  * it shared with another map of 12-byte values, and cost 1.6 KB), +0.7 KB:
  * the app 476.3 KB; the wrong options picked recorded too, +0.1 KB: the app
  * 476.4 KB. Budget 477.
+ * The next session: the callers' circuit breaker (two fields, its state,
+ * a count in the report, a figures row, a theory note) and the figures'
+ * response times labelled where callers give up, the load chart's legend
+ * saying when every answer was in time, +1.3 KB: the app 477.7 KB.
+ * Budget 478.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 477;
+const BUDGET_KB = 478;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
