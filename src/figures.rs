@@ -847,9 +847,11 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         );
     }
     if retried {
-        // The tries that reached the server: the breaker's are not.
+        // Tries made, those the breaker failed at once too: a call that
+        // never reached the server still made its try (0.93 tries a call
+        // read as nonsense).
         let per_call = if r.calls > 0 {
-            r.attempts as f64 / r.calls as f64
+            (r.calls + r.retries) as f64 / r.calls as f64
         } else {
             1.0
         };
@@ -2464,6 +2466,29 @@ mod tests {
 
     fn theory_of(key: &str, s: &Scenario, r: &Report) -> String {
         row_of(key, s, r).theory
+    }
+
+    /// Tries per call counts the tries the circuit breaker failed at once:
+    /// a call that never reached the server still made its try.
+    #[test]
+    fn tries_per_call_counts_those_the_breaker_failed_at_once() {
+        let s = Scenario {
+            retries: 3,
+            breaker_after: Some(20),
+            ..Scenario::default()
+        };
+        let r = Report {
+            calls: 100,
+            retries: 20,
+            attempts: 90,
+            broken: 30,
+            sim_time_s: 60.0,
+            warmup_s: 6.0,
+            measured: 50,
+            ..Report::default()
+        };
+        assert_eq!(row_of("fig-retries", &s, &r).sim, "20 (1.20)");
+        assert_eq!(row_of("fig-broken", &s, &r).sim, "30");
     }
 
     /// Where callers give up, the response times say they count the late
