@@ -15,8 +15,8 @@ use crate::report::{Report, StoppedBy};
 use crate::scenario::{Arrivals, Field, Model, Scenario};
 use crate::schedule::Peak;
 use crate::text::{
-    capitalised, fmt_count, fmt_fixed, fmt_length_s, fmt_ms as ms, fmt_pct, fmt_rate, or_list,
-    plural, typed,
+    capitalised, fmt_count, fmt_fixed, fmt_length_s, fmt_ms as ms, fmt_pct, fmt_rate, noun,
+    or_list, plural, typed,
 };
 use crate::theory::Theory;
 use serde::Serialize;
@@ -43,6 +43,9 @@ pub enum SignKind {
     LoopBlocked,
     /// Callers give up; the server may still finish their work for nobody.
     Timeouts,
+    /// The callers' circuit breaker opened and failed tries at once,
+    /// without sending them to the server.
+    BreakerOpened,
     /// Retries add a large share of the load: failures make more work.
     RetryStorm,
     /// Calls wait for a connection to the dependency (or a slot there)
@@ -84,6 +87,7 @@ impl SignKind {
             SignKind::LineGrowing => "line-growing",
             SignKind::LoopBlocked => "loop-blocked",
             SignKind::Timeouts => "timeouts",
+            SignKind::BreakerOpened => "breaker-opened",
             SignKind::RetryStorm => "retry-storm",
             SignKind::ConnectionPoolLimit => "connection-pool-limit",
             SignKind::SlowestCallDecides => "slowest-call-decides",
@@ -721,7 +725,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             fmt_count(r.calls as f64),
             // Two decimals, as the figures table's row: "3.0" stood beside
             // its 2.95.
-            fmt_fixed(r.attempts as f64 / r.calls as f64, 2),
+            fmt_fixed((r.calls + r.retries) as f64 / r.calls as f64, 2),
         );
         // A storm while the backlog grows; a run that came through (a
         // spike shed, say) had retries, but no storm holds it now.
@@ -783,6 +787,22 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 "{} outlived their caller's patience; the server still finished {} of them: work for nobody.",
                 plural(r.timed_out, "request"),
                 fmt_count(r.finished_after_timeout as f64)
+            ),
+        });
+    }
+    if r.broken > 0 {
+        signs.push(Sign {
+            kind: SignKind::BreakerOpened,
+            title: "The circuit breaker opened".into(),
+            detail: format!(
+                "After failures in a row, the callers' breaker failed {} at once, without sending \
+                 them to the server: their callers got an error at once instead of waiting, and \
+                 the server had fewer tries to serve.",
+                format!(
+                    "{} {}",
+                    fmt_count(r.broken as f64),
+                    noun(r.broken, "try", "tries")
+                ),
             ),
         });
     }
@@ -861,6 +881,9 @@ fn retry_storm_remedy(s: &Scenario) -> String {
     }
     if s.shed_after_ms.is_none() {
         missing.push("shedding by wait".into());
+    }
+    if s.breaker_after.is_none() {
+        missing.push("a circuit breaker".into());
     }
     missing.push("fewer retries per call".into());
     let spread = if s.retry_backoff_ms > 0.0 {
@@ -1154,9 +1177,9 @@ mod tests {
                 seen.insert(sign.kind.name());
             }
         }
-        // The presets show all fourteen kinds: a new kind that none shows
+        // The presets show all fifteen kinds: a new kind that none shows
         // would go unchecked, so say so here.
-        assert_eq!(seen.len(), 14, "{seen:?}");
+        assert_eq!(seen.len(), 15, "{seen:?}");
     }
 
     fn kinds(name: &str) -> Vec<SignKind> {
@@ -1549,6 +1572,24 @@ mod tests {
         );
     }
 
+    /// The breaker's sign counts the tries it failed at once, and only a
+    /// run where it opened shows it.
+    #[test]
+    fn an_opened_breaker_is_named_with_the_tries_it_failed() {
+        let spike = preset("spike-breaker").unwrap();
+        let r = crate::simulate(&spike).unwrap();
+        assert!(r.broken > 0);
+        let d = detail_of(&spike, SignKind::BreakerOpened);
+        assert!(
+            d.contains(&format!(
+                "failed {} tries at once",
+                fmt_count(r.broken as f64)
+            )),
+            "{d}"
+        );
+        assert!(!kinds("spike-metastable").contains(&SignKind::BreakerOpened));
+    }
+
     /// The detail of the sign of `kind` in `s`'s run.
     fn detail_of(s: &Scenario, kind: SignKind) -> String {
         sign_of(s, kind).detail
@@ -1565,14 +1606,15 @@ mod tests {
         assert!(
             storm.contains("Backoff (100 ms, with jitter) only spreads the retries out")
                 && storm.ends_with(
-                    "A retry budget, shedding by wait or fewer retries per call stops it."
+                    "A retry budget, shedding by wait, a circuit breaker or fewer retries per call stops it."
                 ),
             "{storm}"
         );
-        // With a budget, and shedding, on: neither is offered again.
+        // With a budget, shedding and a breaker on: none is offered again.
         let budgeted = Scenario {
             retry_budget: Some(0.1),
             shed_after_ms: Some(500.0),
+            breaker_after: Some(20),
             ..spike.clone()
         };
         assert_eq!(
