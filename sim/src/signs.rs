@@ -796,7 +796,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             title: "The circuit breaker opened".into(),
             detail: format!(
                 "After failures in a row, the callers' breaker failed {} at once, without sending \
-                 them to the server: their callers got an error at once instead of waiting, and \
+                 them to the server: their callers got an error straight away instead of waiting, and \
                  the server had fewer tries to serve.",
                 format!(
                     "{} {}",
