@@ -288,14 +288,15 @@ import { DIST } from './harness.mjs';
  * The next session: the callers' circuit breaker (two fields, its state,
  * a count in the report, a figures row, a theory note) and the figures'
  * response times labelled where callers give up, the load chart's legend
- * saying when every answer was in time, +1.3 KB: the app 477.7 KB.
- * Budget 478.
+ * saying when every answer was in time, +1.3 KB: the app 477.7 KB;
+ * tries per call counting the breaker's and a sign for an opened breaker,
+ * +0.3 KB: the app 478.0 KB. Budget 479.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 478;
+const BUDGET_KB = 479;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
