@@ -199,6 +199,7 @@ pub fn row_key(figure: &str) -> Option<&'static str> {
         "calls" | "call_success_share" => "fig-calls",
         "retries" | "tries_per_call" => "fig-retries",
         "shed" | "dropped_hopeless" => "fig-shed",
+        "broken" => "fig-broken",
         "timed_out" => "fig-timeouts",
         "dep_calls" | "hedges" | "hedge_extra_share" => "fig-dep-calls",
         "dep_utilisation" => "fig-dep-busy",

@@ -96,7 +96,9 @@ pub struct SeriesPoint {
     /// 99th percentile latency of requests finished in the interval, ms
     /// (coarse: within about 5 %; 0 when none finished).
     pub p99_ms: f64,
-    /// Tries arriving per second in the interval (calls and retries): the offered load.
+    /// Tries arriving at the server per second in the interval (calls and
+    /// retries, not those the circuit breaker failed at once): the load
+    /// offered to the server.
     pub offered_rps: f64,
     /// Answers within the caller's timeout per second in the interval.
     pub goodput_rps: f64,

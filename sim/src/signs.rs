@@ -510,12 +510,14 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         };
         // Steady random or even arrivals come at the rate set: a short
         // window's count above it is chance, not overload. Retries, a
-        // schedule, batches and clients are judged by what arrived.
+        // schedule, a circuit breaker, batches and clients are judged by
+        // what arrived.
         let steady_open = matches!(
             s.arrivals,
             crate::Arrivals::Poisson | crate::Arrivals::Uniform
         ) && s.rps_schedule.is_none()
-            && s.retries == 0;
+            && s.retries == 0
+            && s.breaker_after.is_none();
         let arriving = if steady_open { s.rps } else { r.arrival_rps };
         let above = arriving >= low_rps;
         // A load schedule can average below the limit while one of its
@@ -795,14 +797,11 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             kind: SignKind::BreakerOpened,
             title: "The circuit breaker opened".into(),
             detail: format!(
-                "After failures in a row, the callers' breaker failed {} at once, without sending \
+                "After failures in a row, the callers' breaker failed {} {} at once, without sending \
                  them to the server: their callers got an error straight away instead of waiting, and \
                  the server had fewer tries to serve.",
-                format!(
-                    "{} {}",
-                    fmt_count(r.broken as f64),
-                    noun(r.broken, "try", "tries")
-                ),
+                fmt_count(r.broken as f64),
+                noun(r.broken, "try", "tries"),
             ),
         });
     }
@@ -1564,7 +1563,7 @@ mod tests {
     fn tries_per_call_are_written_as_the_table_writes_them() {
         let s = preset("spike-metastable").unwrap();
         let r = crate::simulate(&s).unwrap();
-        let per_call = r.attempts as f64 / r.calls as f64;
+        let per_call = (r.calls + r.retries) as f64 / r.calls as f64;
         let d = detail_of(&s, SignKind::RetryStorm);
         assert!(
             d.contains(&format!(": {} tries per call.", fmt_fixed(per_call, 2))),

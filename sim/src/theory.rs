@@ -2707,13 +2707,6 @@ mod tests {
         assert!((t.mean_ms.unwrap() - 50.0).abs() < 1e-9);
     }
 
-    /// M/D/1's mean (Pollaczek–Khinchine) and its p99, from the same
-    /// transform inverted, are both exact. The p99 is checked against
-    /// Erlang's closed form for the wait of M/D/1 (1909): P(W ≤ t) =
-    /// (1 − ρ) Σ_{k=0}^{⌊t/D⌋} (λ(kD − t))^k / k! · e^{−λ(kD − t)}, the
-    /// response time being that wait plus D: 113.6 ms. (M/M/1's p99 at
-    /// the same utilisation, which theory used before, is 230 ms.)
-    #[test]
     /// A breaker where tries can fail may keep calls from the server: the
     /// formula, fed every call, is then an approximation, and says why.
     /// Where no try can fail it never opens, and changes nothing.
@@ -2742,6 +2735,12 @@ mod tests {
         assert!(broken(&theory(&with(&timed))));
     }
 
+    /// M/D/1's mean (Pollaczek–Khinchine) and its p99, from the same
+    /// transform inverted, are both exact. The p99 is checked against
+    /// Erlang's closed form for the wait of M/D/1 (1909): P(W ≤ t) =
+    /// (1 − ρ) Σ_{k=0}^{⌊t/D⌋} (λ(kD − t))^k / k! · e^{−λ(kD − t)}, the
+    /// response time being that wait plus D: 113.6 ms. (M/M/1's p99 at
+    /// the same utilisation, which theory used before, is 230 ms.)
     #[test]
     fn md1_mean_and_p99_are_exact() {
         let t = theory(&preset("md1").unwrap());

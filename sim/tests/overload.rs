@@ -408,67 +408,94 @@ fn nothing_happens_at_the_runs_last_instant() {
 /// tries sent before the breaker hears of its `after`-th failure, then one
 /// trial per open time and timeout: the breaker's rule, worked out by hand
 /// for evenly spaced calls (at 0, 10, 20 … ms), with the times chosen so
-/// that no call falls on a timeout's instant.
+/// that no call falls on a timeout's instant. With an open time shorter
+/// than the timeout too: the tries sent before it opened still time out
+/// after its trial has gone through, and only the trial's failure counts.
 #[test]
 fn a_dead_server_behind_a_breaker_gets_one_trial_per_open_time_and_timeout() {
-    let (gap, timeout, after, open, run_ms) = (10u64, 1005u64, 5u64, 2000u64, 30_000u64);
-    let s = Scenario {
-        threads: 10_000,
-        cpu_ms: 0.0,
-        cpu_dist: tellers_sim::Dist::Const,
-        wait_ms: 60_000.0,
-        wait_dist: tellers_sim::Dist::Const,
-        arrivals: tellers_sim::Arrivals::Uniform,
-        rps: 1000.0 / gap as f64,
-        timeout_ms: Some(timeout as f64),
-        breaker_after: Some(after as u32),
-        breaker_open_ms: open as f64,
-        duration_s: run_ms as f64 / 1000.0,
-        warmup: 0.0,
-        ..Scenario::default()
-    };
-    let r = run(&s);
-    conserved(&r, "dead server behind a breaker");
-    // The first next call on the grid at or after `t` ms.
-    let next_call = |t: u64| t.div_ceil(gap) * gap;
-    // The `after`-th try (sent at (after − 1) × gap) fails at its timeout;
-    // every call sent before then went through.
-    let opens = (after - 1) * gap + timeout;
-    let mut through = opens.div_ceil(gap);
-    // Then each trial is the first call once the breaker's time is up, and
-    // its failure opens the breaker again.
-    let mut trial = next_call(opens + open);
-    while trial < run_ms {
-        through += 1;
-        trial = next_call(trial + timeout + open);
+    let (gap, timeout, after, run_ms) = (10u64, 1005u64, 5u64, 30_000u64);
+    for open in [2000u64, 500] {
+        let s = Scenario {
+            threads: 10_000,
+            cpu_ms: 0.0,
+            cpu_dist: tellers_sim::Dist::Const,
+            wait_ms: 60_000.0,
+            wait_dist: tellers_sim::Dist::Const,
+            arrivals: tellers_sim::Arrivals::Uniform,
+            rps: 1000.0 / gap as f64,
+            timeout_ms: Some(timeout as f64),
+            breaker_after: Some(after as u32),
+            breaker_open_ms: open as f64,
+            duration_s: run_ms as f64 / 1000.0,
+            warmup: 0.0,
+            ..Scenario::default()
+        };
+        let r = run(&s);
+        conserved(&r, "dead server behind a breaker");
+        // The first next call on the grid at or after `t` ms.
+        let next_call = |t: u64| t.div_ceil(gap) * gap;
+        // The `after`-th try (sent at (after − 1) × gap) fails at its
+        // timeout; every call sent before then went through.
+        let opens = (after - 1) * gap + timeout;
+        let mut through = opens.div_ceil(gap);
+        // Then each trial is the first call once the breaker's time is up,
+        // and its failure opens the breaker again.
+        let mut trial = next_call(opens + open);
+        while trial < run_ms {
+            through += 1;
+            trial = next_call(trial + timeout + open);
+        }
+        let calls = run_ms.div_ceil(gap);
+        assert_eq!(r.calls, calls);
+        assert_eq!(
+            r.attempts, through,
+            "open {open} ms: tries that reached the server"
+        );
+        assert_eq!(r.broken, calls - through);
+        assert_eq!(r.calls_succeeded, 0);
+        // Every call failed: at once, or at its timeout (all before the end).
+        assert_eq!(r.calls_failed, calls);
+        // The same scenario without a breaker sends every call to the server.
+        let without = run(&Scenario {
+            breaker_after: None,
+            ..s
+        });
+        assert_eq!((without.attempts, without.broken), (calls, 0));
     }
-    let calls = run_ms.div_ceil(gap);
-    assert_eq!(r.calls, calls);
-    assert_eq!(r.attempts, through, "tries that reached the server");
-    assert_eq!(r.broken, calls - through);
-    assert_eq!(r.calls_succeeded, 0);
-    // Every call failed: at once, or at its timeout (all before the end).
-    assert_eq!(r.calls_failed, calls);
-    // The same scenario without a breaker sends every call to the server.
-    let without = run(&Scenario {
-        breaker_after: None,
-        ..s
-    });
-    assert_eq!((without.attempts, without.broken), (calls, 0));
 }
 
-/// A breaker that never opens changes nothing: the same run, bit for bit.
+/// A breaker that never opens changes nothing: the same run, figure for
+/// figure, where callers retry (spike-metastable) and where they only time
+/// out (sale-day with a 300 ms timeout), whose timeouts then come as events of
+/// their own (the run's event count aside).
 #[test]
 fn a_breaker_that_never_opens_changes_nothing() {
-    let s = preset("spike-metastable").unwrap();
-    let healthy = Scenario {
-        rps_schedule: None,
-        ..s.clone()
+    let spike = preset("spike-metastable").unwrap();
+    let timed = Scenario {
+        timeout_ms: Some(300.0),
+        ..preset("sale-day").unwrap()
     };
-    let with = run(&Scenario {
-        breaker_after: Some(100_000),
-        ..healthy.clone()
-    });
-    assert_eq!(with.broken, 0);
-    assert_eq!(with, run(&healthy));
+    for s in [
+        Scenario {
+            rps_schedule: None,
+            ..spike
+        },
+        timed.clone(),
+    ] {
+        let with = run(&Scenario {
+            breaker_after: Some(100_000),
+            ..s.clone()
+        });
+        let without = run(&s);
+        assert_eq!(with.broken, 0);
+        assert_eq!(
+            Report { events: 0, ..with },
+            Report {
+                events: 0,
+                ..without
+            }
+        );
+    }
+    // The timeouts' path is taken: some tries time out.
+    assert!(run(&timed).timed_out > 0);
 }

@@ -1,10 +1,11 @@
 //! The callers' circuit breaker (`breaker_after`, `breaker_open_ms`): after
 //! that many tries in a row fail, calls fail at once for a while, without
-//! reaching the server; then one call goes through as a trial, and what
-//! happens to it closes the breaker or opens it again. One breaker for all
+//! reaching the server; then one call goes through as a trial, and its
+//! fate alone closes the breaker or opens it again. One breaker for all
 //! callers, as a client library in one calling service keeps one per
 //! service it calls. Counting failures in a row (not a failure rate over a
 //! window) is the simplest kind, as Nygard's *Release It!* first drew it.
+//! Tries are known by their arrival number (a request's `id`).
 
 use super::queue::Time;
 
@@ -21,9 +22,13 @@ pub enum Breaker {
         /// When the next call may go through as a trial, ns.
         until: Time,
     },
-    /// One trial has gone through; the next try to fail or be answered
-    /// decides, and calls fail at once meanwhile.
-    HalfOpen,
+    /// Try `trial` has gone through; its answer in time closes the
+    /// breaker, its failure opens it again, and calls fail at once
+    /// meanwhile.
+    HalfOpen {
+        /// The trial's arrival number.
+        trial: u32,
+    },
 }
 
 impl Default for Breaker {
@@ -33,25 +38,25 @@ impl Default for Breaker {
 }
 
 impl Breaker {
-    /// Whether a try arriving at `now` (ns) may go to the server. An open
-    /// breaker whose time is up lets this one through as its trial and is
+    /// Whether try `id`, arriving at `now` (ns), may go to the server. An
+    /// open breaker whose time is up lets it through as its trial and is
     /// half-open from then on.
-    pub fn lets_through(&mut self, now: Time) -> bool {
+    pub fn lets_through(&mut self, now: Time, id: u32) -> bool {
         match *self {
             Breaker::Closed { .. } => true,
             Breaker::Open { until } if now >= until => {
-                *self = Breaker::HalfOpen;
+                *self = Breaker::HalfOpen { trial: id };
                 true
             }
-            Breaker::Open { .. } | Breaker::HalfOpen => false,
+            Breaker::Open { .. } | Breaker::HalfOpen { .. } => false,
         }
     }
 
-    /// A try failed at `now` (ns): timed out, refused, shed or dropped. The
-    /// `after`-th failure in a row opens the breaker for `open_for` ns, and
-    /// so does any failure while half-open; failures while open change
-    /// nothing (they are tries sent before it opened).
-    pub fn failed(&mut self, now: Time, after: u32, open_for: Time) {
+    /// Try `id` failed at `now` (ns): timed out, refused, shed or dropped.
+    /// The `after`-th failure in a row opens the breaker for `open_for` ns,
+    /// and so does the trial's failure. Other tries failing while it is
+    /// open or half-open change nothing: they were sent before it opened.
+    pub fn failed(&mut self, now: Time, id: u32, after: u32, open_for: Time) {
         let open = Breaker::Open {
             until: now + open_for,
         };
@@ -62,18 +67,19 @@ impl Breaker {
                     *self = open;
                 }
             }
-            Breaker::HalfOpen => *self = open,
-            Breaker::Open { .. } => {}
+            Breaker::HalfOpen { trial } if *trial == id => *self = open,
+            Breaker::HalfOpen { .. } | Breaker::Open { .. } => {}
         }
     }
 
-    /// A try was answered in time: the count of failures in a row starts
-    /// again, and a half-open breaker closes. An answer while open changes
-    /// nothing (a try sent before it opened), so the breaker stays open
-    /// for its whole time.
-    pub fn answered(&mut self) {
-        if !matches!(self, Breaker::Open { .. }) {
-            *self = Breaker::Closed { failures: 0 };
+    /// Try `id` was answered in time: the count of failures in a row starts
+    /// again, and the trial's answer closes a half-open breaker. Other
+    /// answers while it is open or half-open change nothing.
+    pub fn answered(&mut self, id: u32) {
+        match *self {
+            Breaker::Closed { .. } => *self = Breaker::default(),
+            Breaker::HalfOpen { trial } if trial == id => *self = Breaker::default(),
+            Breaker::HalfOpen { .. } | Breaker::Open { .. } => {}
         }
     }
 }
@@ -85,32 +91,36 @@ mod tests {
     #[test]
     fn opens_after_failures_in_a_row_and_an_answer_starts_the_count_again() {
         let mut b = Breaker::default();
-        b.failed(10, 3, 100);
-        b.failed(20, 3, 100);
-        b.answered();
-        b.failed(30, 3, 100);
-        b.failed(40, 3, 100);
+        b.failed(10, 1, 3, 100);
+        b.failed(20, 2, 3, 100);
+        b.answered(3);
+        b.failed(30, 4, 3, 100);
+        b.failed(40, 5, 3, 100);
         assert_eq!(b, Breaker::Closed { failures: 2 });
-        assert!(b.lets_through(45));
-        b.failed(50, 3, 100);
+        assert!(b.lets_through(45, 6));
+        b.failed(50, 6, 3, 100);
         assert_eq!(b, Breaker::Open { until: 150 });
     }
 
     #[test]
     fn open_fails_calls_until_its_time_then_lets_one_trial_through() {
         let mut b = Breaker::Open { until: 150 };
-        assert!(!b.lets_through(149));
+        assert!(!b.lets_through(149, 7));
         // Failures and answers of tries sent before it opened change nothing.
-        b.failed(149, 3, 100);
-        b.answered();
+        b.failed(149, 5, 3, 100);
+        b.answered(6);
         assert_eq!(b, Breaker::Open { until: 150 });
-        assert!(b.lets_through(150), "the trial");
-        assert!(!b.lets_through(151), "others wait for the trial");
-        assert_eq!(b, Breaker::HalfOpen);
+        assert!(b.lets_through(150, 8), "the trial");
+        assert!(!b.lets_through(151, 9), "others wait for the trial");
+        assert_eq!(b, Breaker::HalfOpen { trial: 8 });
+        // Only the trial decides: an older try's failure or answer does not.
+        b.failed(200, 5, 3, 100);
+        b.answered(6);
+        assert_eq!(b, Breaker::HalfOpen { trial: 8 });
         let mut reopened = b;
-        reopened.failed(300, 3, 100);
+        reopened.failed(300, 8, 3, 100);
         assert_eq!(reopened, Breaker::Open { until: 400 });
-        b.answered();
+        b.answered(8);
         assert_eq!(b, Breaker::Closed { failures: 0 });
     }
 }

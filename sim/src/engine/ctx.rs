@@ -294,8 +294,8 @@ impl Ctx {
         }
         q.abandoned = true;
         let (caller, attempt, at_once) = (q.caller, q.attempt, q.arrival == self.now);
-        let heavy = Some(q.heavy);
-        self.call_try_failed(caller, attempt, at_once, heavy);
+        let (heavy, id) = (Some(q.heavy), q.id);
+        self.call_try_failed(caller, attempt, at_once, heavy, id);
     }
 
     /// Try number `attempt` of `caller`'s call failed: retry it after a
@@ -308,10 +308,11 @@ impl Ctx {
         attempt: u32,
         refused: bool,
         heavy: Option<bool>,
+        id: u32,
     ) {
         if let Some(after) = self.s.breaker_after {
             let open_for = ms(self.s.breaker_open_ms);
-            self.breaker.failed(self.now, after, open_for);
+            self.breaker.failed(self.now, id, after, open_for);
         }
         let budget_ok = self.s.retry_budget.is_none() || self.tokens >= 1.0;
         if attempt < self.s.retries && budget_ok {
@@ -494,7 +495,7 @@ impl Ctx {
         let q = self.reqs.get(r);
         let latency = self.now - q.arrival;
         let late = self.timeout.is_some_and(|to| latency >= to);
-        let (measured, caller, abandoned) = (q.measured, q.caller, q.abandoned);
+        let (measured, caller, abandoned, id) = (q.measured, q.caller, q.abandoned, q.id);
         self.stats.finished(self.now, latency, late, measured);
         if late {
             // Without timeout events the caller's failure is counted here.
@@ -505,7 +506,7 @@ impl Ctx {
             }
             // An answer to a try its caller still waits for.
             if !abandoned {
-                self.breaker.answered();
+                self.breaker.answered(id);
             }
         }
         self.remove(r);

@@ -525,9 +525,16 @@ impl Simulation {
             c.pending_retries -= 1;
             c.retries += 1;
         }
+        // The warm-up counts calls, as `requests` does (not retries), those
+        // the breaker fails at once too.
+        if c.stats.warm_count > 0 && c.now < c.stats.t_warm && c.calls > c.stats.warm_count {
+            c.stats.start_window(c.now);
+        }
         // An open circuit breaker fails the call at once: the try never
-        // reaches the server, and is not retried.
-        if c.s.breaker_after.is_some() && !c.breaker.lets_through(c.now) {
+        // reaches the server, and is not retried. A try it lets through is
+        // known by its arrival number, the request's `id`.
+        let id = (c.arrived + 1) as u32;
+        if c.s.breaker_after.is_some() && !c.breaker.lets_through(c.now, id) {
             c.stats.broken += 1;
             c.call_failed(caller, true);
             return;
@@ -536,10 +543,6 @@ impl Simulation {
         c.stats.win_arrived += 1;
         if attempt > 0 {
             c.stats.win_retries += 1;
-        }
-        // The warm-up counts calls, as `requests` does (not retries).
-        if c.stats.warm_count > 0 && c.now < c.stats.t_warm && c.calls > c.stats.warm_count {
-            c.stats.start_window(c.now);
         }
         let measured = c.now >= c.stats.t_warm;
         if measured {
@@ -572,7 +575,7 @@ impl Simulation {
             if measured {
                 c.stats.refused_in_window += 1;
             }
-            c.call_try_failed(caller, attempt, true, heavy);
+            c.call_try_failed(caller, attempt, true, heavy, id);
             return;
         }
 

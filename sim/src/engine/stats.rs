@@ -201,9 +201,10 @@ pub struct Stats {
     win_start: Time,
     win_done: u64,
     win_hist: Vec<u32>,
-    /// Tries that arrived in the open interval (calls and retries).
+    /// Tries that arrived at the server in the open interval (calls and
+    /// retries, not those the circuit breaker failed at once).
     pub win_arrived: u64,
-    /// Retries that arrived in the open interval.
+    /// Retries that arrived at the server in the open interval.
     pub win_retries: u64,
     win_good: u64,
 }
