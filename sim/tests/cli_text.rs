@@ -74,6 +74,26 @@ fn the_memory_figures_say_what_each_counts() {
     );
 }
 
+/// Where callers give up and answers came late, the summary says the
+/// latencies count them, and how many; a run without a timeout does not.
+#[test]
+fn late_answers_in_the_latencies_are_said() {
+    let late = tellers(&[
+        "simulate",
+        "--preset",
+        "spike-metastable",
+        "--duration-s",
+        "30",
+    ]);
+    let said = late
+        .lines()
+        .find(|l| l.contains("the latencies count answers that came after their caller gave up"))
+        .unwrap_or_else(|| panic!("no line in {late}"));
+    assert!(said.ends_with(" of them)"), "{said}");
+    let plain = tellers(&["simulate", "--preset", "sale-day", "--duration-s", "2"]);
+    assert!(!plain.contains("gave up"), "{plain}");
+}
+
 /// Two runs of one scenario and seed print the same bytes, as a table and
 /// as JSON, so `diff` shows the engine is deterministic: each printed the
 /// wall time the run took here (`wall_s`, "… events in 0.007 s"), which

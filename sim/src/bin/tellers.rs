@@ -585,6 +585,14 @@ fn print_table(s: &Scenario, r: &Report) {
     if let Some(gap) = r.littles_law_gap() {
         out!("  λ·W leaves out {}", gap.text());
     }
+    // As the page's "(late answers too)": a median of 134 s beside a
+    // 220 ms timeout is the server's time, not a caller's.
+    if s.timeout_ms.is_some() && r.finished_after_timeout > 0 {
+        out!(
+            "  the latencies count answers that came after their caller gave up ({} of them)",
+            fmt_count(r.finished_after_timeout as f64)
+        );
+    }
 }
 
 /// The summary's memory at the peak, each figure saying what it counts
