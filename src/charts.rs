@@ -481,7 +481,8 @@ pub fn linear_max(values: impl IntoIterator<Item = f64>, floor: f64) -> f64 {
 /// throughput throughout (no answer came late), and retries where there
 /// were none: three lines on top of each other read as a scribble on a
 /// projector.
-fn load_chart(series: &[SeriesPoint], t_max: f64, callers_give_up: bool) -> Chart {
+fn load_chart(series: &[SeriesPoint], t_max: f64, s: &Scenario) -> Chart {
+    let callers_give_up = s.timeout_ms.is_some();
     let late = series.iter().any(|p| p.goodput_rps != p.throughput_rps);
     let retried = series.iter().any(|p| p.retries_rps > 0.0);
     // Where goodput is left out, the legend says why, if callers can give
@@ -504,16 +505,15 @@ fn load_chart(series: &[SeriesPoint], t_max: f64, callers_give_up: bool) -> Char
         mark,
         points: pts(f),
     };
-    let mut lines = vec![line(
-        if retried {
-            "arriving (retries too)"
-        } else {
-            "arriving"
-        },
-        palette::BLUE,
-        Mark::Line,
-        |p| p.offered_rps,
-    )];
+    // With a circuit breaker, calls it fails at once never arrive: the line
+    // is what reached the server (a fall to 0 read as callers who stopped).
+    let arriving = match (s.breaker_after.is_some(), retried) {
+        (true, true) => "reaching the server (retries too)",
+        (true, false) => "reaching the server",
+        (false, true) => "arriving (retries too)",
+        (false, false) => "arriving",
+    };
+    let mut lines = vec![line(arriving, palette::BLUE, Mark::Line, |p| p.offered_rps)];
     // Drawn before "finished", so where every answer is in time (the two
     // are equal) its dashes lie on the green line, not under it.
     if late {
@@ -567,13 +567,20 @@ pub fn chart_summary(chart: &Chart) -> String {
         .series
         .iter()
         .filter_map(|s| {
-            let (t_last, last) = *s.points.last()?;
+            // A gap (no value there, drawn as a break) is not a value.
+            let points: Vec<(f64, f64)> = s
+                .points
+                .iter()
+                .copied()
+                .filter(|p| p.1.is_finite())
+                .collect();
+            let (t_last, last) = *points.last()?;
             let (t_top, top) =
-                s.points.iter().fold(
+                points.iter().fold(
                     (t_last, f64::MIN),
                     |m, &(t, y)| if y > m.1 { (t, y) } else { m },
                 );
-            let low = s.points.iter().map(|p| p.1).fold(f64::MAX, f64::min);
+            let low = points.iter().map(|p| p.1).fold(f64::MAX, f64::min);
             let (low, top) = (num(low), num(top));
             Some(if low == top {
                 format!("{} {top} throughout", s.label)
@@ -874,9 +881,9 @@ pub fn curve_chart(
 /// The time-series charts of a run, each with its label (what a screen
 /// reader says for it): requests in line and inside; the load (offered,
 /// answered, answered in time, retries); CPU busy; p99 response time per
-/// interval. `callers_give_up`: the scenario's callers have a timeout, so
-/// an answer can come too late.
-pub fn series_charts(series: &[SeriesPoint], callers_give_up: bool) -> [(&'static str, Chart); 4] {
+/// interval; the legends say what `s` makes of them (late answers, a
+/// circuit breaker).
+pub fn series_charts(series: &[SeriesPoint], s: &Scenario) -> [(&'static str, Chart); 4] {
     // The run's own length: a batch over in 0.1 s fills the axis too
     // (a floor of 1 s once squeezed it into the first tenth).
     let t_max = series.last().map_or(1.0, |p| p.t_s).max(1e-3);
@@ -884,11 +891,13 @@ pub fn series_charts(series: &[SeriesPoint], callers_give_up: bool) -> [(&'stati
     let line = pts(|p| p.line);
     let inside = pts(|p| p.in_flight);
     let count_max = linear_max(line.iter().chain(&inside).map(|p| p.1), 1.0);
+    // An interval where nothing finished has no p99: a gap in the line,
+    // not a slope drawn across it from the values either side.
     let p99 = pts(|p| p.p99_ms)
         .into_iter()
-        .filter(|p| p.1 > 0.0)
+        .map(|(t, v)| (t, if v > 0.0 { v } else { f64::NAN }))
         .collect::<Vec<_>>();
-    let p99_max = linear_max(p99.iter().map(|p| p.1), 1.0);
+    let p99_max = linear_max(p99.iter().map(|p| p.1).filter(|v| v.is_finite()), 1.0);
     [
         (
             "Requests in line and inside over simulated time",
@@ -917,7 +926,7 @@ pub fn series_charts(series: &[SeriesPoint], callers_give_up: bool) -> [(&'stati
         ),
         (
             "Requests per second over simulated time: arriving and finished (in time, and retries, where there are any)",
-            load_chart(series, t_max, callers_give_up),
+            load_chart(series, t_max, s),
         ),
         (
             "CPU busy, percent, over simulated time",
@@ -978,7 +987,7 @@ mod tests {
             at(35.0, 1_000.0, 0.3),
             at(60.0, 0.0, 0.3),
         ];
-        let [(_, counts), _, (_, cpu), (_, p99)] = series_charts(&run, false);
+        let [(_, counts), _, (_, cpu), (_, p99)] = series_charts(&run, &Scenario::default());
         assert_eq!(
             chart_summary(&counts),
             "in line from 0 to 1,000, highest at 35 s, 0 at the end; \
@@ -987,7 +996,7 @@ mod tests {
         assert_eq!(chart_summary(&cpu), "CPU busy 30 % throughout.");
         // No interval finished a request: the p99 line has no points.
         assert_eq!(chart_summary(&p99), "");
-        let [(_, before), ..] = series_charts(&[], false);
+        let [(_, before), ..] = series_charts(&[], &Scenario::default());
         assert_eq!(chart_summary(&before), "");
     }
 
@@ -1424,12 +1433,16 @@ mod tests {
                 ..Default::default()
             },
         ];
-        let [(_, a), (_, load), (_, b), (_, c)] = series_charts(&pts, false);
+        let [(_, a), (_, load), (_, b), (_, c)] = series_charts(&pts, &Scenario::default());
         // Nothing late and no retries: arriving and finished only.
         let labels: Vec<&str> = load.series.iter().map(|s| s.label.as_str()).collect();
         assert_eq!(labels, ["arriving", "finished"]);
         // With callers who give up, the legend says none did.
-        let [_, (_, load), _, _] = series_charts(&pts, true);
+        let timed = Scenario {
+            timeout_ms: Some(1000.0),
+            ..Scenario::default()
+        };
+        let [_, (_, load), _, _] = series_charts(&pts, &timed);
         let labels: Vec<&str> = load.series.iter().map(|s| s.label.as_str()).collect();
         assert_eq!(labels, ["arriving", "finished (all in time)"]);
         let late: Vec<SeriesPoint> = pts
@@ -1441,7 +1454,7 @@ mod tests {
                 ..*p
             })
             .collect();
-        let [_, (_, load), _, _] = series_charts(&late, true);
+        let [_, (_, load), _, _] = series_charts(&late, &timed);
         assert!(load.y_label.contains("per second") && load.series.len() == 4);
         let labels: Vec<&str> = load.series.iter().map(|s| s.label.as_str()).collect();
         assert_eq!(
@@ -1453,6 +1466,14 @@ mod tests {
                 "retries"
             ]
         );
+        // With a circuit breaker, the tries drawn are those that reached
+        // the server: the calls it failed at once are not among them.
+        let broken = Scenario {
+            breaker_after: Some(20),
+            ..timed.clone()
+        };
+        let [_, (_, load), _, _] = series_charts(&late, &broken);
+        assert_eq!(load.series[0].label, "reaching the server (retries too)");
         // The dashed "finished" is drawn over the solid goodput: where the
         // two are equal it shows, not hidden under it.
         let at = |l: &str| load.series.iter().position(|s| s.label == l).unwrap();
@@ -1462,19 +1483,39 @@ mod tests {
         assert!(a.y.1 >= 12.0);
         // A run over in a tenth of a second spans the axis.
         let short = [SeriesPoint { t_s: 0.1, ..pts[0] }];
-        assert_eq!(series_charts(&short, false)[0].1.x, (0.0, 0.1));
-        assert!(b.y_label.contains('%') && c.y_label.contains("ms"));
         assert_eq!(
-            c.series[0].points.len(),
-            1,
-            "intervals with nothing finished are skipped"
+            series_charts(&short, &Scenario::default())[0].1.x,
+            (0.0, 0.1)
+        );
+        assert!(b.y_label.contains('%') && c.y_label.contains("ms"));
+        // An interval where nothing finished is a gap in the p99 line, not
+        // a slope across it, and the chart's words skip it.
+        let gap = [
+            pts[0],
+            pts[1],
+            SeriesPoint {
+                t_s: 3.0,
+                p99_ms: 30.0,
+                ..pts[0]
+            },
+        ];
+        let [_, _, _, (_, p99)] = series_charts(&gap, &Scenario::default());
+        assert_eq!(clip_to_range(&p99.series[0].points, p99.y, false).len(), 2);
+        let said = chart_summary(&p99);
+        assert!(
+            said.contains("from 20 ms to 30 ms") && !said.contains("NaN"),
+            "{said}"
+        );
+        assert!(
+            c.series[0].points.len() == 2 && c.series[0].points[1].1.is_nan(),
+            "an interval with nothing finished is a gap"
         );
     }
 
     /// Each chart's label says what its chart shows, in the panel's order.
     #[test]
     fn each_series_chart_carries_its_own_label() {
-        let charts = series_charts(&[], false);
+        let charts = series_charts(&[], &Scenario::default());
         let labels = charts.each_ref().map(|(l, _)| *l);
         assert_eq!(
             labels,

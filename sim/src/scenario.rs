@@ -458,7 +458,7 @@ scenario_fields! {
         group: Group::Callers,
         label: "Circuit breaker stays open for", unit: "ms", kind: real(0.0, 3_600_000.0),
         used: Used::If(|s| s.breaker_after.is_some(), "scenarios with a circuit breaker"), control: slider(0.0, 10_000.0, 100.0), playground: true,
-        help: "How long an open circuit breaker fails calls at once, ms, before it lets one trial call through.",
+        help: "How long an open circuit breaker fails calls at once, ms, before it lets one trial call through; 0: the next call is the trial, and others still fail at once while it is out.",
     }
 
     // --- when overloaded ---

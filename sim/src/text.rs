@@ -278,12 +278,19 @@ pub fn read_number(text: &str) -> Result<f64, NotNumber> {
         .ok_or(NotNumber::TooLarge)
 }
 
+/// What an empty box, flag or link value is said to be ("'' is not a
+/// number" quoted nothing a learner could see).
+const EMPTY: &str = "an empty value is not a number";
+
 /// A number someone typed (a box, a flag, a link, a schedule cell), its
 /// thousands commas read ([`ungrouped`]), or what is wrong, quoting the
 /// text: `'abc' is not a number`, `'1e400' is out of range`, or the
 /// comma's own message. The caller adds what it allows.
 pub fn typed_number(text: &str) -> Result<f64, String> {
     let t = ungrouped(text)?;
+    if t.is_empty() {
+        return Err(EMPTY.to_owned());
+    }
     read_number(&t).map_err(|why| match why {
         NotNumber::TooLarge => format!("'{}' is out of range", clip(&t)),
         NotNumber::Text => format!("'{}' is not a number", clip(&t)),
@@ -295,6 +302,9 @@ pub fn typed_number(text: &str) -> Result<f64, String> {
 /// (every count's range starts at 0 or above), else not a whole number.
 pub fn typed_whole(text: &str) -> Result<u64, String> {
     let t = ungrouped(text)?;
+    if t.is_empty() {
+        return Err(EMPTY.to_owned());
+    }
     let refused = |what: &str| format!("'{}' {what}", clip(&t));
     // A minus sign before digits is a whole number below every count's
     // range ("-0" is 0), not something else.
@@ -507,8 +517,24 @@ pub fn units_kept(text: &str) -> String {
 mod tests {
     use super::{
         capitalised, clip, decapitalised, fmt_count, fmt_fixed, fmt_length_s, fmt_pct, fmt_rate,
-        group_digits, group_thousands, number, units_kept,
+        group_digits, group_thousands, number, typed_number, typed_whole, units_kept,
     };
+
+    /// An empty value is said to be empty, not quoted as `''`.
+    #[test]
+    fn an_empty_value_is_said_to_be_empty() {
+        for t in ["", "  "] {
+            assert_eq!(
+                typed_number(t),
+                Err("an empty value is not a number".to_owned())
+            );
+            assert_eq!(
+                typed_whole(t),
+                Err("an empty value is not a number".to_owned())
+            );
+        }
+        assert_eq!(typed_number("abc"), Err("'abc' is not a number".to_owned()));
+    }
 
     #[test]
     fn a_sentence_is_capitalised_and_read_on_in_ascii() {

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use crate::charts::{chart_summary, series_charts};
 use crate::draw::{canvas_fit, draw_chart, draw_soon, Theme};
 use crate::lab::Lab;
+use tellers_sim::Scenario;
 
 /// The run over time: requests in line and inside, the load (arriving,
 /// finished, in time, retries), CPU busy, p99.
@@ -41,11 +42,10 @@ pub fn SeriesPanel(
                     return;
                 };
                 let series = report.map(|r| r.series).unwrap_or_default();
-                let give_up = lab
-                    .scenario
-                    .try_with_untracked(|s| s.timeout_ms.is_some())
-                    .unwrap_or(false);
-                let charts = series_charts(&series, give_up);
+                let Some(scenario) = lab.scenario.try_get_untracked() else {
+                    return;
+                };
+                let charts = series_charts(&series, &scenario);
                 let same_row = || match row_at.get_value() {
                     Some((w, on_row)) if w == fit.width => on_row,
                     _ => {
@@ -83,7 +83,7 @@ pub fn SeriesPanel(
             <div class="series-grid">
                 {refs
                     .into_iter()
-                    .zip(series_charts(&[], false))
+                    .zip(series_charts(&[], &Scenario::default()))
                     .map(|(r, (label, _))| {
                         view! {
                             <canvas
