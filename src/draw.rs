@@ -1322,9 +1322,14 @@ fn paint(
         let color = col(s.color, th);
         let line = color.stroke_width(px(2.5));
         let _ = match s.mark {
-            Mark::Line => lines()
-                .into_iter()
-                .try_for_each(|part| cc.draw_series(LineSeries::new(part, line)).map(|_| ())),
+            // A part of one point (a value between two gaps) has no
+            // length to draw: a dot, so it is not lost.
+            Mark::Line => lines().into_iter().try_for_each(|part| match part[..] {
+                [p] => cc
+                    .draw_series(std::iter::once(Circle::new(p, px(2.5), color.filled())))
+                    .map(|_| ()),
+                _ => cc.draw_series(LineSeries::new(part, line)).map(|_| ()),
+            }),
             Mark::Dashed => {
                 let (on, off) = (px(7.0), px(5.0));
                 lines().into_iter().try_for_each(|part| {
