@@ -1282,7 +1282,7 @@ mod tests {
         // The flag names the seed's range as the file does.
         assert_eq!(
             run("simulate --seed 99999999999999999999999").unwrap_err(),
-            "--seed: '99999999999999999999999' is out of range; allowed 0–18,446,744,073,709,551,615"
+            "--seed: 99999999999999999999999 is out of range; allowed 0–18,446,744,073,709,551,615"
         );
     }
 
@@ -1724,8 +1724,8 @@ mod tests {
         // (it said "'-5' is not a whole number"); whole numbers written
         // as decimals are read.
         for (t, says) in [
-            ("-5", "--requests: '-5' is out of range; allowed 1,000–100,000,000 requests"),
-            ("99999999999999999999999", "--requests: '99999999999999999999999' is out of range; allowed 1,000–100,000,000 requests"),
+            ("-5", "--requests: -5 is out of range; allowed 1,000–100,000,000 requests"),
+            ("99999999999999999999999", "--requests: 99999999999999999999999 is out of range; allowed 1,000–100,000,000 requests"),
             ("2.5", "--requests: '2.5' is not a whole number; allowed 1,000–100,000,000 requests"),
             ("many", "--requests: 'many' is not a whole number; allowed 1,000–100,000,000 requests"),
         ] {
@@ -1742,7 +1742,7 @@ mod tests {
         assert!(e.starts_with("--rps: '-inf' is not a number"), "{e}");
         let e = run("simulate --cores -1").unwrap_err();
         assert!(
-            e.starts_with("--cores: '-1' is out of range; allowed 1–1,024 cores"),
+            e.starts_with("--cores: -1 is out of range; allowed 1–1,024 cores"),
             "{e}"
         );
         // A switch still takes no value after it.

@@ -1055,19 +1055,29 @@ mod tests {
     }
 
     /// `-2` in the Cores box is a whole number below the range, and said so
-    /// with the range (it said "'-2' is not a whole number").
+    /// with the range (it said "'-2' is not a whole number"), the number
+    /// bare, as a decimal box says it.
     #[test]
     fn a_negative_whole_number_is_out_of_range_not_unreadable() {
         let mut s = Scenario::default();
         let cores = field("cores");
         assert_eq!(
             cores.set_text(&mut s, "-2"),
-            Err("'-2' is out of range; allowed 1–1,024 cores".to_owned())
+            Err("-2 is out of range; allowed 1–1,024 cores".to_owned())
         );
         assert_eq!(
             cores.parse("-99999999999999999999999"),
-            Err("'-99999999999999999999999' is out of range; allowed 1–1,024 cores".to_owned())
+            Err("-99999999999999999999999 is out of range; allowed 1–1,024 cores".to_owned())
         );
+        // A whole-number box and a decimal box say a number alike, bare:
+        // one quoted it ("'-3' is out of range") and the other did not.
+        let said = |name: &str| {
+            field(name)
+                .set_text(&mut Scenario::default(), "-3")
+                .unwrap_err()
+        };
+        assert!(said("breaker_after").starts_with("-3 is out of range; allowed 1–100,000 failures"));
+        assert!(said("breaker_open_ms").starts_with("-3 is out of range; allowed 0–3,600,000 ms"));
         // "-0" is 0: in range where 0 is allowed, off for an optional field.
         assert_eq!(field("loops").parse("-0"), Ok(super::Value::Int(0)));
         let Ok(super::Value::Real(zero)) = field("wait_ms").parse("-0") else {

@@ -306,6 +306,9 @@ pub fn typed_whole(text: &str) -> Result<u64, String> {
         return Err(EMPTY.to_owned());
     }
     let refused = |what: &str| format!("'{}' {what}", clip(&t));
+    // A number read is shown bare, as a decimal box shows one ("-3 is out
+    // of range"); only text that is no number is quoted ("'1e400'").
+    let out_of_range = || format!("{} is out of range", clip(&t));
     // A minus sign before digits is a whole number below every count's
     // range ("-0" is 0), not something else.
     let below_zero = t
@@ -313,17 +316,15 @@ pub fn typed_whole(text: &str) -> Result<u64, String> {
         .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
     match below_zero {
         Some(d) if d.bytes().all(|b| b == b'0') => Ok(0),
-        Some(_) => Err(refused("is out of range")),
+        Some(_) => Err(out_of_range()),
         None => match t.parse::<u64>() {
             Ok(n) => Ok(n),
-            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
-                Err(refused("is out of range"))
-            }
+            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(out_of_range()),
             // "40.0" and "1e3" are whole numbers written as decimals, as
             // a file's 40.0 is read; "2.5" is not.
             Err(_) => match read_number(&t) {
                 Ok(x) if x.fract() == 0.0 && (0.0..u64::MAX as f64).contains(&x) => Ok(x as u64),
-                Ok(x) if x.fract() == 0.0 => Err(refused("is out of range")),
+                Ok(x) if x.fract() == 0.0 => Err(out_of_range()),
                 Err(NotNumber::TooLarge) => Err(refused("is out of range")),
                 _ => Err(refused("is not a whole number")),
             },

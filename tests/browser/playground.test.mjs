@@ -146,7 +146,7 @@ export async function aBoxWithABadValueSaysWhatIsAllowedAndKeepsTheRun({ page, o
   await cores.fill('-2');
   await cores.press('Enter');
   await expectVisible(
-    control(page, 'cores').getByRole('alert').filter({ hasText: /'-2' is out of range; allowed 1–1,024 cores/ }),
+    control(page, 'cores').getByRole('alert').filter({ hasText: /(^|\s)-2 is out of range; allowed 1–1,024 cores/ }),
     'the range for -2 cores',
   );
   assert.ok(!(await control(page, 'cores').getByRole('alert').textContent()).includes('whole number'));
