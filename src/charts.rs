@@ -897,7 +897,7 @@ pub fn series_charts(series: &[SeriesPoint], s: &Scenario) -> [(&'static str, Ch
         .into_iter()
         .map(|(t, v)| (t, if v > 0.0 { v } else { f64::NAN }))
         .collect::<Vec<_>>();
-    let p99_max = linear_max(p99.iter().map(|p| p.1).filter(|v| v.is_finite()), 1.0);
+    let p99_max = linear_max(p99.iter().map(|p| p.1), 1.0);
     [
         (
             "Requests in line and inside over simulated time",

@@ -848,14 +848,9 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         );
     }
     if retried {
-        // Tries made, those the breaker failed at once too: a call that
-        // never reached the server still made its try (0.93 tries a call
-        // read as nonsense).
-        let per_call = if r.calls > 0 {
-            (r.calls + r.retries) as f64 / r.calls as f64
-        } else {
-            1.0
-        };
+        // Those the breaker failed at once too (0.93 tries a call read as
+        // nonsense).
+        let per_call = r.tries_per_call().unwrap_or(1.0);
         row(
             "fig-retries",
             "Retries (tries per call)",

@@ -226,10 +226,7 @@ pub fn report_value(r: &tellers_sim::Report, field: &str) -> Option<f64> {
         "queue_wait_p99_ms" => r.queue_wait_ms.p99,
         "calls" => r.calls as f64,
         "retries" => r.retries as f64,
-        // Tries made per distinct call: 1 without retries, up to 1 +
-        // retries when every try fails (those the circuit breaker failed
-        // at once count; without a breaker every try arrived).
-        "tries_per_call" => share((r.calls + r.retries) as f64, r.calls as f64),
+        "tries_per_call" => r.tries_per_call().unwrap_or(0.0),
         // Calls answered in time ÷ calls made, over the whole run.
         "call_success_share" => share(r.calls_succeeded as f64, r.calls as f64),
         "shed" => r.shed as f64,

@@ -251,6 +251,14 @@ impl Report {
         self.sim_time_s <= self.warmup_s
     }
 
+    /// Tries made per call: 1 without retries, up to 1 + retries when
+    /// every try fails; the tries the circuit breaker failed at once count
+    /// (a call that never reached the server still made its try). `None`
+    /// before any call.
+    pub fn tries_per_call(&self) -> Option<f64> {
+        (self.calls > 0).then(|| (self.calls + self.retries) as f64 / self.calls as f64)
+    }
+
     /// Requests turned away: refused at the door, shed from the line, or
     /// dropped as hopeless.
     pub fn turned_away(&self) -> u64 {

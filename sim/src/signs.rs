@@ -727,7 +727,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             fmt_count(r.calls as f64),
             // Two decimals, as the figures table's row: "3.0" stood beside
             // its 2.95.
-            fmt_fixed((r.calls + r.retries) as f64 / r.calls as f64, 2),
+            fmt_fixed(r.tries_per_call().unwrap_or(0.0), 2),
         );
         // A storm while the backlog grows; a run that came through (a
         // spike shed, say) had retries, but no storm holds it now.

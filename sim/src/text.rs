@@ -278,19 +278,23 @@ pub fn read_number(text: &str) -> Result<f64, NotNumber> {
         .ok_or(NotNumber::TooLarge)
 }
 
-/// What an empty box, flag or link value is said to be ("'' is not a
-/// number" quoted nothing a learner could see).
-const EMPTY: &str = "an empty value is not a number";
+/// `text` without its thousands commas ([`ungrouped`]), or what is wrong:
+/// a misplaced comma, or nothing typed ("'' is not a number" quoted
+/// nothing a learner could see). The first step of both number readers.
+fn typed_text(text: &str) -> Result<String, String> {
+    let t = ungrouped(text)?;
+    if t.is_empty() {
+        return Err("an empty value is not a number".to_owned());
+    }
+    Ok(t)
+}
 
 /// A number someone typed (a box, a flag, a link, a schedule cell), its
 /// thousands commas read ([`ungrouped`]), or what is wrong, quoting the
 /// text: `'abc' is not a number`, `'1e400' is out of range`, or the
 /// comma's own message. The caller adds what it allows.
 pub fn typed_number(text: &str) -> Result<f64, String> {
-    let t = ungrouped(text)?;
-    if t.is_empty() {
-        return Err(EMPTY.to_owned());
-    }
+    let t = typed_text(text)?;
     read_number(&t).map_err(|why| match why {
         NotNumber::TooLarge => format!("'{}' is out of range", clip(&t)),
         NotNumber::Text => format!("'{}' is not a number", clip(&t)),
@@ -301,10 +305,7 @@ pub fn typed_number(text: &str) -> Result<f64, String> {
 /// `1e3` are whole, `-0` is 0; below 0 or past `u64` it is out of range
 /// (every count's range starts at 0 or above), else not a whole number.
 pub fn typed_whole(text: &str) -> Result<u64, String> {
-    let t = ungrouped(text)?;
-    if t.is_empty() {
-        return Err(EMPTY.to_owned());
-    }
+    let t = typed_text(text)?;
     let refused = |what: &str| format!("'{}' {what}", clip(&t));
     // A number read is shown bare, as a decimal box shows one ("-3 is out
     // of range"); only text that is no number is quoted ("'1e400'").

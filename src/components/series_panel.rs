@@ -42,10 +42,12 @@ pub fn SeriesPanel(
                     return;
                 };
                 let series = report.map(|r| r.series).unwrap_or_default();
-                let Some(scenario) = lab.scenario.try_get_untracked() else {
+                let Some(charts) = lab
+                    .scenario
+                    .try_with_untracked(|s| series_charts(&series, s))
+                else {
                     return;
                 };
-                let charts = series_charts(&series, &scenario);
                 let same_row = || match row_at.get_value() {
                     Some((w, on_row)) if w == fit.width => on_row,
                     _ => {

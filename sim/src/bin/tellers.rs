@@ -527,8 +527,6 @@ fn print_table(s: &Scenario, r: &Report) {
     );
     let breaker = s.breaker_after.is_some();
     if r.retries > 0 || r.shed > 0 || r.dropped_hopeless > 0 || s.retries > 0 || breaker {
-        // Tries per call counts the tries made, those the breaker failed
-        // at once too.
         let broken = if breaker {
             format!(" ({} at once by the circuit breaker)", r.broken)
         } else {
@@ -538,7 +536,7 @@ fn print_table(s: &Scenario, r: &Report) {
             "calls {}  retries {} ({:.2} tries per call)  succeeded {}  failed {}{broken}  shed {}  dropped as hopeless {}",
             r.calls,
             r.retries,
-            (r.calls + r.retries) as f64 / r.calls.max(1) as f64,
+            r.tries_per_call().unwrap_or(0.0),
             r.calls_succeeded,
             r.calls_failed,
             r.shed,
