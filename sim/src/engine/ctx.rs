@@ -167,9 +167,12 @@ impl Ctx {
         }
     }
 
+    /// A new request inside, try `attempt` of `caller`'s call, known by
+    /// its arrival number `id` (as the circuit breaker knows its trial).
     #[inline]
     pub(super) fn new_request(
         &mut self,
+        id: u32,
         caller: Caller,
         attempt: u32,
         measured: bool,
@@ -185,7 +188,7 @@ impl Ctx {
         let wait = self.draw(self.s.wait_ms, self.s.wait_dist);
         let write = self.draw(self.s.write_ms, self.s.cpu_dist);
         self.reqs.insert(Req {
-            id: self.arrived as u32,
+            id,
             arrival: self.now,
             first_start: Time::MAX,
             read,

@@ -532,7 +532,8 @@ impl Simulation {
         }
         // An open circuit breaker fails the call at once: the try never
         // reaches the server, and is not retried. A try it lets through is
-        // known by its arrival number, the request's `id`.
+        // known by its arrival number, which its request keeps as its `id`
+        // (wrapping harmlessly).
         let id = (c.arrived + 1) as u32;
         if c.s.breaker_after.is_some() && !c.breaker.lets_through(c.now, id) {
             c.stats.broken += 1;
@@ -580,7 +581,7 @@ impl Simulation {
         }
 
         let c = &mut self.ctx;
-        let r = c.new_request(caller, attempt, measured, heavy);
+        let r = c.new_request(id, caller, attempt, measured, heavy);
         c.stats.inside += 1;
         c.stats.line_len += 1;
         if let (true, Some(to)) = (c.timeout_events, c.timeout) {

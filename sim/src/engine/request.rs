@@ -51,7 +51,8 @@ pub enum Caller {
 /// One request in flight. Times in ns.
 #[derive(Clone, Debug)]
 pub struct Req {
-    /// Arrival number (for closed-loop timeouts; wraps harmlessly).
+    /// Arrival number (for timeouts and the circuit breaker's trial;
+    /// wraps harmlessly).
     pub id: u32,
     /// When it arrived, ns.
     pub arrival: Time,
