@@ -102,6 +102,22 @@ impl Wait {
     }
 }
 
+/// Whether the focus is still where a page's arrival left it (nowhere, the
+/// page's body, the main element or the main heading), so that a page may
+/// move it, as a link to an exercise does once the lesson is drawn. Once
+/// someone has moved it to a control, it stays there: a lesson draws its
+/// parts over several frames, and a button pressed in its first part would
+/// otherwise lose the focus to the exercise a moment later.
+pub fn focus_is_unclaimed() -> bool {
+    let Some(el) = document().active_element() else {
+        return true;
+    };
+    let tag = el.tag_name();
+    tag.eq_ignore_ascii_case("body")
+        || tag.eq_ignore_ascii_case("main")
+        || (tag.eq_ignore_ascii_case("h1") && el.closest("main").ok().flatten().is_some())
+}
+
 /// Keeps the focus on the page when a change takes away the element that
 /// has it: after the next frame, if that element is gone (taken out of the
 /// page, or hidden: it has no size), the focus goes to the first element

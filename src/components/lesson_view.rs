@@ -141,6 +141,10 @@ pub fn LessonView(
             request_animation_frame({
                 let id = id.clone();
                 move || {
+                    // Someone already at work on the page keeps their place.
+                    if !crate::page_change::focus_is_unclaimed() {
+                        return;
+                    }
                     if let Some(el) = document().get_element_by_id(&format!("ex-{id}")) {
                         el.scroll_into_view();
                         // The focus goes with it: Tab then moves through the
