@@ -497,6 +497,14 @@ pub enum Verdict {
         /// The number as typed.
         typed: String,
     },
+    /// The answer before rounding up, where the question asks for a whole
+    /// number rounded up ("3.95" for a pool of 4 connections): the method
+    /// is right (not counted as an attempt; "too low" sent the learner to
+    /// redo it).
+    NotRoundedUp {
+        /// The number as typed.
+        typed: String,
+    },
     /// A fraction typed with a % sign ("0.158 %" for 15.8 %): right as a
     /// fraction, so the learner is shown the percentage it makes (not
     /// counted as an attempt).
@@ -532,6 +540,7 @@ impl Verdict {
                 | Verdict::Negative { .. }
                 | Verdict::TooLarge { .. }
                 | Verdict::TooRounded { .. }
+                | Verdict::NotRoundedUp { .. }
                 | Verdict::FractionAsPercent { .. }
         )
     }
@@ -861,11 +870,16 @@ fn check_with(
             .text
             .chars()
             .all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | '-' | '+' | '−'));
-        let as_typed = plain && !fraction && typed_unit.is_none_or(|t| t == unit);
+        // A percentage for a fraction has two places more than it shows:
+        // "37 %" is 0.37, as rounded as "0.37" (it passed where "0.37" was
+        // asked again).
+        let as_typed =
+            plain && !fraction && (percent_of_one || typed_unit.is_none_or(|t| t == unit));
+        let shown = decimals_typed(&reading.text) + if percent_of_one { 2 } else { 0 };
         let k = 10f64.powi(asked as i32);
         let rounded = (expected * k).round() / k;
         if as_typed
-            && decimals_typed(&reading.text) < asked
+            && shown < asked
             && right(value)
             && (value - rounded).abs() > 1e-9 * rounded.abs().max(1.0)
         {
@@ -886,6 +900,12 @@ fn check_with(
         return Verdict::FractionAsPercent {
             typed: reading.text,
             percent: reading.value * 100.0,
+        };
+    }
+    // "3.95" where the question asks for the pool rounded up to 4.
+    if rounds_up(prompt) && !fraction && value.fract().abs() > 1e-9 && right(value.ceil()) {
+        return Verdict::NotRoundedUp {
+            typed: reading.text,
         };
     }
     let too_high = value > expected;
@@ -960,6 +980,21 @@ pub fn decimals_asked(prompt: &str) -> Option<usize> {
     .iter()
     .find(|(words, _)| p.contains(words))
     .map(|&(_, n)| n)
+}
+
+/// Whether a question asks for its answer rounded up to a whole number
+/// ("round up to a whole connection", "round the pool up to a whole
+/// thread", "the smallest whole number of cores").
+pub fn rounds_up(prompt: &str) -> bool {
+    let p = prompt.to_ascii_lowercase();
+    [
+        "round up",
+        "rounded up",
+        "up to a whole",
+        "smallest whole number",
+    ]
+    .iter()
+    .any(|words| p.contains(words))
 }
 
 /// The decimal places of a number as typed: after its point, or after a
@@ -1086,6 +1121,9 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
         Verdict::TooRounded { typed } => format!(
             "{typed} is close, but rounded too far: keep three significant figures, \
              or the decimals the question asks for."
+        ),
+        Verdict::NotRoundedUp { typed } => format!(
+            "{typed} is right before rounding: the question asks for a whole number, rounded up."
         ),
         Verdict::FractionAsPercent { typed, percent } => format!(
             "{typed} % is a fraction with a % sign: as a fraction, {typed} is {} %. \
@@ -1462,6 +1500,52 @@ mod tests {
             check_in("640 ms", 0.64, Unit::S, 0.1, two),
             Verdict::Correct
         );
+        // Asked to round up to a whole number, the number before rounding
+        // is named as that, not "too low"; a whole number that is not the
+        // answer, or a number that rounds up to another, is wrong.
+        let up = "How big should its pool be? Round up to a whole connection.";
+        for typed in ["3.95", "3.2", "3,95"] {
+            let v = check_in(typed, 4.0, Unit::Count, 0.0, up);
+            assert!(
+                matches!(v, Verdict::NotRoundedUp { .. }) && !v.counts(),
+                "{typed}: {v:?}"
+            );
+            assert_eq!(
+                describe(&v, Unit::Count),
+                format!("{typed} is right before rounding: the question asks for a whole number, rounded up.")
+            );
+        }
+        for (typed, v) in [
+            ("4", Verdict::Correct),
+            ("3", Verdict::WrongValue { too_high: false }),
+            ("4.2", Verdict::WrongValue { too_high: true }),
+        ] {
+            assert_eq!(check_in(typed, 4.0, Unit::Count, 0.0, up), v, "{typed}");
+        }
+        assert_eq!(
+            check_in("3.95", 4.0, Unit::Count, 0.0, "How many connections?"),
+            Verdict::WrongValue { too_high: false },
+            "not where rounding up is not asked"
+        );
+        // A fraction to three places typed as a percentage: "37 %" is as
+        // rounded as "0.37"; "36.8 %" has the places asked.
+        let three = "Answer as a fraction, to three decimal places (such as 0.052).";
+        for typed in ["0.37", "37 %", "37%"] {
+            assert!(
+                matches!(
+                    check_in(typed, 0.3679, Unit::Count, 0.03, three),
+                    Verdict::TooRounded { .. }
+                ),
+                "{typed}"
+            );
+        }
+        for typed in ["0.368", "36.8 %", "36.79%"] {
+            assert_eq!(
+                check_in(typed, 0.3679, Unit::Count, 0.03, three),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
         // Microseconds and minutes, as a learner may write a context
         // switch or a line that takes most of a minute to drain; "pct".
         for (typed, expected, unit) in [
