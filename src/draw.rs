@@ -30,7 +30,7 @@ use crate::charts::{
     palette, type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW,
     SIDE_PX, X_LABEL_ROW, X_TICKS_PX,
 };
-use crate::figures::{dep_lines, has_workers, tellers_detail, tellers_titles};
+use crate::figures::{has_workers, scene_outcomes, scene_parts, tellers_detail, tellers_titles};
 use crate::format::fmt_count;
 use tellers_sim::{Snapshot, TellerKind, TellerState};
 
@@ -589,16 +589,20 @@ pub fn scene_zoom(fit: Fit) -> f64 {
 
 /// Lays out the scene for a canvas `width` CSS px wide, with the legend
 /// `labels` as `measure` measures them in the layout's body font (see
-/// [`scene_fonts`]) and room for `dep_parts` limits of the dependency
-/// (0–2: its connections, its slots).
+/// [`scene_fonts`]), room for `dep_parts` parts under the sections (0–3:
+/// the dependency's connections and slots, the callers' circuit breaker;
+/// see [`scene_parts`]) and `outcome_rows` outcome rows (3, or 4 with the
+/// breaker's; see [`scene_outcomes`]).
 pub fn scene_layout(
     width: f64,
     labels: &[&str],
     measure: &dyn Fn(&str) -> f64,
     dep_parts: usize,
+    outcome_rows: usize,
 ) -> SceneLayout {
     let width = width.max(200.0);
     let parts = dep_parts as f64;
+    let rows = outcome_rows as f64;
     let fonts = scene_fonts(width);
     // Legend entries: a 16 px square, 6 px, the label.
     let legend = |x0: f64, y0: f64, max_w: f64, gap: f64, row_h: f64| {
@@ -662,7 +666,7 @@ pub fn scene_layout(
                 x: xb,
                 y: 232.0,
                 w: side,
-                h: 3.0 * 28.0,
+                h: rows * 28.0,
             },
             outcome_row: 28.0,
             legend,
@@ -710,7 +714,7 @@ pub fn scene_layout(
         };
         let outcomes_y = dep.y + dep.h + if dep_parts > 0 { 12.0 } else { 4.0 };
         let outcome_row = 24.0;
-        let legend_top = outcomes_y + 3.0 * outcome_row + 8.0;
+        let legend_top = outcomes_y + rows * outcome_row + 8.0;
         let row_h = 22.0;
         let (legend, legend_h) = legend(pad, legend_top, inner, 18.0, row_h);
         SceneLayout {
@@ -732,7 +736,7 @@ pub fn scene_layout(
                 x: pad,
                 y: outcomes_y,
                 w: inner,
-                h: 3.0 * outcome_row,
+                h: rows * outcome_row,
             },
             outcome_row,
             legend,
@@ -881,11 +885,12 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     };
     let loops = snap.loops > 0;
     let workers = has_workers(snap);
-    let dep = snap.dep.as_ref().map(dep_lines).unwrap_or_default();
+    let dep = scene_parts(snap);
+    let outcomes = scene_outcomes(snap);
     // The legend names the loops' counts only where they are drawn, which
     // the grid's square size decides; the tellers' area does not depend on
     // the legend, so a layout without one gives it.
-    let area = scene_layout(width, &[], &measure, dep.len()).tellers;
+    let area = scene_layout(width, &[], &measure, dep.len(), outcomes.len()).tellers;
     // Each loop's count as it fits its square: in full or short, in the
     // section's type or a smaller one (the grid's square size does not
     // depend on the legend). With the loops' shared line no request is
@@ -925,7 +930,7 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
     let counts_drawn = counts.iter().any(Option::is_some);
     let legend = scene_legend(th, loops, workers, counts_drawn);
     let labels: Vec<&str> = legend.iter().map(|(_, l)| *l).collect();
-    let lay = scene_layout(width, &labels, &measure, dep.len());
+    let lay = scene_layout(width, &labels, &measure, dep.len(), outcomes.len());
     let Some(ctx) = context(canvas, width, lay.height, dpr).map(Pen::new) else {
         return;
     };
@@ -1056,12 +1061,15 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
 
     // Outcomes.
     let o = lay.outcomes;
-    let outcomes = [
-        ("Finished", snap.completed, palette::GREEN),
-        ("Refused", snap.refused, palette::VERMILLION),
-        ("Timed out", snap.timed_out, palette::PURPLE),
+    // Their squares' colours, in the rows' order; the breaker's blocked
+    // tries never reached the server: grey.
+    let colors = [
+        palette::GREEN,
+        palette::VERMILLION,
+        palette::PURPLE,
+        th.muted,
     ];
-    for (i, (label, n, color)) in outcomes.iter().enumerate() {
+    for (i, ((label, n), color)) in outcomes.iter().zip(colors).enumerate() {
         let y = o.y + i as f64 * lay.outcome_row;
         square(&ctx, o.x, y - 8.0, 16.0, color);
         text(&ctx, label, o.x + 24.0, y, f.body, th.ink, "left");
@@ -1394,6 +1402,8 @@ fn legend_mark(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::figures::{breaker_line, dep_lines};
+    use tellers_sim::BreakerState;
 
     #[test]
     fn the_cores_heading_is_one_short_line() {
@@ -1583,9 +1593,14 @@ mod tests {
         let widths = [
             240.0, 300.0, 342.0, 390.0, 500.0, 699.0, 700.0, 710.0, 720.0, 880.0, 960.0, 1400.0,
         ];
-        for (width, dep) in widths.iter().flat_map(|&w| (0..=2).map(move |d| (w, d))) {
+        // With no part under the sections up to three (connections, slots,
+        // the circuit breaker), and with the breaker's fourth outcome row.
+        let cases = widths
+            .iter()
+            .flat_map(|&w| (0..=3).flat_map(move |d| [3, 4].map(move |r| (w, d, r))));
+        for (width, dep, rows) in cases {
             let m = measure_at(width);
-            let lay = scene_layout(width, &LEGEND, &m, dep);
+            let lay = scene_layout(width, &LEGEND, &m, dep, rows);
             let f = lay.fonts;
             for (font, px) in [f.head, f.body, f.strong, f.number].iter().zip(f.px) {
                 assert_eq!(px_of(font), px);
@@ -1631,7 +1646,7 @@ mod tests {
                     // to the bottom of the last.
                     Area {
                         y: lay.outcomes.y - 8.0,
-                        h: 2.0 * lay.outcome_row + 16.0,
+                        h: (rows - 1) as f64 * lay.outcome_row + 16.0,
                         ..lay.outcomes
                     },
                 ])
@@ -1701,9 +1716,24 @@ mod tests {
             slots_busy: 100,
             slot_line: 9_999,
         };
-        let lines = dep_lines(&dep);
+        // And the circuit breaker's longest lines, opening after up to
+        // 1,000 failures in a row, or open up to 9.9 s more.
+        let breaker = |state| tellers_sim::BreakerView {
+            state,
+            after: 1_000,
+            broken: 0,
+        };
+        let mut lines = dep_lines(&dep);
+        for state in [
+            BreakerState::Closed { failures: 999 },
+            BreakerState::Open { left_s: 9.9 },
+            BreakerState::Open { left_s: 0.0 },
+            BreakerState::HalfOpen,
+        ] {
+            lines.push(breaker_line(&breaker(state)));
+        }
         for width in [300.0, 390.0, 699.0, 700.0, 720.0, 960.0, 1400.0] {
-            let lay = scene_layout(width, &LEGEND, &measure_at(width), lines.len());
+            let lay = scene_layout(width, &LEGEND, &measure_at(width), 3, 4);
             let f = lay.fonts;
             let em = |s: &str, px: f64| s.chars().count() as f64 * px * 0.6;
             for (head, detail) in &lines {
@@ -1723,8 +1753,8 @@ mod tests {
     fn the_tellers_area_does_not_depend_on_the_legend() {
         for width in [300.0, 390.0, 699.0, 700.0, 960.0, 1400.0] {
             for deps in [0, 2] {
-                let bare = scene_layout(width, &[], &measure_at(width), deps).tellers;
-                let full = scene_layout(width, &LEGEND, &measure_at(width), deps).tellers;
+                let bare = scene_layout(width, &[], &measure_at(width), deps, 4).tellers;
+                let full = scene_layout(width, &LEGEND, &measure_at(width), deps, 4).tellers;
                 assert_eq!((bare.w, bare.h), (full.w, full.h), "{width} px");
             }
         }
@@ -1732,10 +1762,10 @@ mod tests {
 
     #[test]
     fn a_phone_gets_the_stacked_scene_and_a_desktop_three_columns() {
-        let phone = scene_layout(342.0, &LEGEND, &measure_at(342.0), 0);
+        let phone = scene_layout(342.0, &LEGEND, &measure_at(342.0), 0, 3);
         assert_eq!(phone.line.x, phone.tellers.x);
         assert!(phone.tellers.y > phone.line.y && phone.back.y > phone.cores.y);
-        let desk = scene_layout(960.0, &LEGEND, &measure_at(960.0), 0);
+        let desk = scene_layout(960.0, &LEGEND, &measure_at(960.0), 0, 3);
         assert!(desk.line.x < desk.tellers.x && desk.tellers.x < desk.back.x);
         assert_eq!(desk.line.y, desk.back.y);
         // The desktop layout is the one the scene always had at 960 px.
@@ -1744,9 +1774,9 @@ mod tests {
         // A lesson's column on a laptop gets the columns, and the side
         // columns' longest lines fit them (at 0.55 em a letter, about what
         // system-ui measures).
-        let lesson = scene_layout(710.0, &LEGEND, &measure_at(710.0), 0);
+        let lesson = scene_layout(710.0, &LEGEND, &measure_at(710.0), 0, 3);
         assert!(lesson.line.x < lesson.tellers.x && lesson.line.y == lesson.back.y);
-        let narrowest = scene_layout(SCENE_WIDE_FROM, &LEGEND, &measure_at(700.0), 0);
+        let narrowest = scene_layout(SCENE_WIDE_FROM, &LEGEND, &measure_at(700.0), 0, 3);
         let f = narrowest.fonts;
         let em = |s: &str, px: f64| s.chars().count() as f64 * px * 0.55;
         for (line, px) in [
@@ -1760,6 +1790,9 @@ mod tests {
         // An outcome row: square, label, and its count at the right.
         assert!(
             24.0 + em("Timed out", f.px[1]) + 8.0 + em("999,999", f.px[3]) <= narrowest.outcomes.w
+        );
+        assert!(
+            24.0 + em("Blocked", f.px[1]) + 8.0 + em("999,999", f.px[3]) <= narrowest.outcomes.w
         );
     }
 }

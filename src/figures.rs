@@ -4,9 +4,9 @@
 
 use tellers_sim::analytic::{CpuPart, Limit};
 use tellers_sim::report::Report;
-use tellers_sim::text::{decimals_for, noun, plural};
+use tellers_sim::text::{decimals_for, fmt_fixed, noun, plural};
 use tellers_sim::theory::{Bound, KeepAlive, Theory, Threads};
-use tellers_sim::{Arrivals, DepView, Model, Scenario, Snapshot};
+use tellers_sim::{Arrivals, BreakerState, BreakerView, DepView, Model, Scenario, Snapshot};
 
 use crate::format::{fmt_count, fmt_ms, fmt_ms_pair, fmt_num, fmt_pct, fmt_per_s, fmt_rps, fmt_s};
 use tellers_sim::window::{ended, measuring_note, warm_up, window, Window};
@@ -377,20 +377,80 @@ pub fn tellers_summary(s: &Snapshot) -> String {
     } else {
         String::new()
     };
+    let outcomes: Vec<String> = scene_outcomes(s)
+        .iter()
+        .map(|(label, n)| format!("{} {}", fmt_count(*n as f64), label.to_ascii_lowercase()))
+        .collect();
     let text = format!(
-        "{} in line{for_worker}, {} waiting off the CPU, {} of {} busy, {}, {} finished, {} refused, {} timed out.",
+        "{} in line{for_worker}, {} waiting off the CPU, {} of {} busy, {}, {}.",
         plural(s.line, "request"),
         fmt_count(s.waiting as f64),
         fmt_count(f64::from(s.busy_cores)),
         plural(u64::from(s.cores), "core"),
         tellers_named(s),
-        fmt_count(s.completed as f64),
-        fmt_count(s.refused as f64),
-        fmt_count(s.timed_out as f64),
+        outcomes.join(", "),
     );
+    // A limit's detail goes on from its heading ("Connections: 10 of 10
+    // in use"); the breaker's says what its state does.
     let dep = s.dep.as_ref().map(dep_lines).unwrap_or_default();
-    dep.iter()
-        .fold(text, |t, (head, detail)| format!("{t} {head} {detail}."))
+    let text = dep
+        .iter()
+        .fold(text, |t, (head, detail)| format!("{t} {head} {detail}."));
+    match s.breaker.as_ref().map(breaker_line) {
+        Some((head, detail)) => format!("{text} {head}, {detail}."),
+        None => text,
+    }
+}
+
+/// The scene's outcome rows, a label and a count each: finished, refused,
+/// timed out, and, where the callers have a circuit breaker, the tries it
+/// blocked (failed at once).
+pub fn scene_outcomes(s: &Snapshot) -> Vec<(&'static str, u64)> {
+    let mut rows = vec![
+        ("Finished", s.completed),
+        ("Refused", s.refused),
+        ("Timed out", s.timed_out),
+    ];
+    if let Some(b) = &s.breaker {
+        rows.push(("Blocked", b.broken));
+    }
+    rows
+}
+
+/// What the scene lists under its sections, a heading and a detail line
+/// each: the dependency's limits ([`dep_lines`]), then the callers'
+/// circuit breaker ([`breaker_line`]).
+pub fn scene_parts(s: &Snapshot) -> Vec<(String, String)> {
+    let mut parts = s.dep.as_ref().map(dep_lines).unwrap_or_default();
+    parts.extend(s.breaker.as_ref().map(breaker_line));
+    parts
+}
+
+/// The callers' circuit breaker as the scene shows it: where it is, and
+/// what that does to calls now. The time an open breaker has left is
+/// rounded up to a tenth of a second, so it reads 0.0 s only when its time
+/// is up.
+pub fn breaker_line(b: &BreakerView) -> (String, String) {
+    let (state, detail) = match b.state {
+        BreakerState::Closed { failures } => (
+            "closed",
+            format!(
+                "failures in a row: {} of {}",
+                fmt_count(f64::from(failures)),
+                fmt_count(f64::from(b.after))
+            ),
+        ),
+        BreakerState::Open { left_s } if left_s > 0.0 => (
+            "open",
+            format!(
+                "calls blocked for {} s more",
+                fmt_fixed((left_s * 10.0).ceil() / 10.0, 1)
+            ),
+        ),
+        BreakerState::Open { .. } => ("open", "the next call is its trial".to_owned()),
+        BreakerState::HalfOpen => ("half-open", "a trial is out; others blocked".to_owned()),
+    };
+    (format!("Circuit breaker: {state}"), detail)
 }
 
 /// The dependency's limits as the scene shows them: a heading and a detail
@@ -2002,6 +2062,69 @@ mod tests {
             tellers_summary(&pool).ends_with(" Connections: 10 of 10 in use; 1 call in line."),
             "{}",
             tellers_summary(&pool)
+        );
+        // Without a breaker, three outcomes; with one, the tries it
+        // blocked too, and where it is, after the dependency's limits.
+        assert!(tellers_summary(&pool).contains("0 finished, 0 refused, 0 timed out."));
+        let breaker = Snapshot {
+            completed: 5,
+            breaker: Some(BreakerView {
+                state: BreakerState::Open { left_s: 0.42 },
+                after: 20,
+                broken: 1234,
+            }),
+            ..pool
+        };
+        let text = tellers_summary(&breaker);
+        assert!(
+            text.contains("5 finished, 0 refused, 0 timed out, 1,234 blocked."),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("1 call in line. Circuit breaker: open, calls blocked for 0.5 s more."),
+            "{text}"
+        );
+        assert_eq!(
+            scene_outcomes(&breaker).last(),
+            Some(&("Blocked", 1234)),
+            "the scene's fourth row"
+        );
+    }
+
+    #[test]
+    fn the_breaker_says_where_it_is_and_what_that_does_to_calls() {
+        let line = |state| {
+            breaker_line(&BreakerView {
+                state,
+                after: 20,
+                broken: 0,
+            })
+        };
+        let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+        assert_eq!(
+            line(BreakerState::Closed { failures: 3 }),
+            pair("Circuit breaker: closed", "failures in a row: 3 of 20")
+        );
+        // Time left rounds up, so it says 0.0 s only when its time is up...
+        assert_eq!(
+            line(BreakerState::Open { left_s: 0.01 }),
+            pair("Circuit breaker: open", "calls blocked for 0.1 s more")
+        );
+        assert_eq!(
+            line(BreakerState::Open { left_s: 1.0 }).1,
+            "calls blocked for 1.0 s more"
+        );
+        // ...and then the next call is let through as the trial.
+        assert_eq!(
+            line(BreakerState::Open { left_s: 0.0 }),
+            pair("Circuit breaker: open", "the next call is its trial")
+        );
+        assert_eq!(
+            line(BreakerState::HalfOpen),
+            pair(
+                "Circuit breaker: half-open",
+                "a trial is out; others blocked"
+            )
         );
     }
 

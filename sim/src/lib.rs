@@ -38,7 +38,8 @@ pub mod theory;
 pub mod window;
 
 pub use engine::{
-    simulate, DepView, Simulation, Snapshot, TellerKind, TellerState, TellerView, SNAPSHOT_TELLERS,
+    simulate, BreakerState, BreakerView, DepView, Simulation, Snapshot, TellerKind, TellerState,
+    TellerView, SNAPSHOT_TELLERS,
 };
 pub use report::{Report, StoppedBy};
 pub use scenario::{Accept, Arrivals, Discipline, Dist, FieldError, Model, Scenario};

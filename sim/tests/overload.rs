@@ -10,7 +10,9 @@
 
 use tellers_sim::presets::preset;
 use tellers_sim::schedule::Schedule;
-use tellers_sim::{simulate, Arrivals, Discipline, Model, Report, Scenario};
+use tellers_sim::{
+    simulate, Arrivals, BreakerState, Discipline, Model, Report, Scenario, Simulation,
+};
 
 fn run(s: &Scenario) -> Report {
     simulate(s).unwrap_or_else(|e| panic!("{e:?}"))
@@ -462,6 +464,60 @@ fn a_dead_server_behind_a_breaker_gets_one_trial_per_open_time_and_timeout() {
         });
         assert_eq!((without.attempts, without.broken), (calls, 0));
     }
+}
+
+/// The animation sees the breaker as the rule above moves it: closed and
+/// counting failures in a row, open with its time left, then half-open
+/// once the first call after its time goes through as the trial. (The
+/// dead server above: tries every 10 ms, each timing out 1,005 ms after it
+/// is sent; the 5th, sent at 40 ms, opens the breaker for 2 s at 1,045 ms.)
+#[test]
+fn the_animation_sees_where_the_breaker_is() {
+    let s = Scenario {
+        threads: 10_000,
+        cpu_ms: 0.0,
+        cpu_dist: tellers_sim::Dist::Const,
+        wait_ms: 60_000.0,
+        wait_dist: tellers_sim::Dist::Const,
+        arrivals: Arrivals::Uniform,
+        rps: 100.0,
+        timeout_ms: Some(1005.0),
+        breaker_after: Some(5),
+        breaker_open_ms: 2000.0,
+        duration_s: 10.0,
+        warmup: 0.0,
+        ..Scenario::default()
+    };
+    let mut sim = Simulation::new(&s).unwrap();
+    let mut at = |ms: u64| {
+        sim.run_until(ms * 1_000_000, u64::MAX);
+        sim.snapshot().breaker.expect("a breaker is set")
+    };
+    let v = at(1000);
+    assert_eq!(
+        (v.state, v.after, v.broken),
+        (BreakerState::Closed { failures: 0 }, 5, 0)
+    );
+    // The tries sent at 0, 10 and 20 ms have timed out.
+    assert_eq!(at(1030).state, BreakerState::Closed { failures: 3 });
+    // Open since 1,045 ms, until 3,045; the calls at 1,050 … 2,040 ms failed at once.
+    let v = at(2045);
+    assert_eq!(
+        (v.state, v.broken),
+        (BreakerState::Open { left_s: 1.0 }, 100)
+    );
+    // The call at 3,050 ms is the trial; the others are blocked: the 200
+    // from 1,050 to 3,040 ms, and those at 3,060 … 3,090.
+    let v = at(3095);
+    assert_eq!((v.state, v.broken), (BreakerState::HalfOpen, 204));
+    // Without a breaker there is none to show.
+    let mut plain = Simulation::new(&Scenario {
+        breaker_after: None,
+        ..s
+    })
+    .unwrap();
+    plain.run_until(2_000_000_000, u64::MAX);
+    assert_eq!(plain.snapshot().breaker, None);
 }
 
 /// A breaker that never opens changes nothing: the same run, figure for

@@ -84,9 +84,85 @@ impl Breaker {
     }
 }
 
+/// The breaker as the animation shows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BreakerView {
+    /// Where it is.
+    pub state: BreakerState,
+    /// Failures in a row that open it (`breaker_after`).
+    pub after: u32,
+    /// Tries it has failed at once so far.
+    pub broken: u64,
+}
+
+/// Where a breaker is, as the animation shows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BreakerState {
+    /// Calls go through; `failures` tries in a row have failed.
+    Closed {
+        /// Tries failed in a row so far.
+        failures: u32,
+    },
+    /// Calls fail at once for `left_s` s more (0: the next call is the trial).
+    Open {
+        /// Time left before the next call goes through as a trial, s.
+        left_s: f64,
+    },
+    /// The trial is out; other calls fail at once.
+    HalfOpen,
+}
+
+impl Breaker {
+    /// This breaker at `now` (ns), opening after `after` failures in a row,
+    /// having failed `broken` tries at once.
+    pub fn view(&self, now: Time, after: u32, broken: u64) -> BreakerView {
+        let state = match *self {
+            Breaker::Closed { failures } => BreakerState::Closed { failures },
+            Breaker::Open { until } => BreakerState::Open {
+                left_s: until.saturating_sub(now) as f64 / 1e9,
+            },
+            Breaker::HalfOpen { .. } => BreakerState::HalfOpen,
+        };
+        BreakerView {
+            state,
+            after,
+            broken,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Breaker;
+    use super::{Breaker, BreakerState};
+
+    #[test]
+    fn its_view_says_where_it_is_and_how_long_it_stays_open() {
+        let view = |b: Breaker, now| b.view(now, 20, 7).state;
+        assert_eq!(
+            view(Breaker::Closed { failures: 3 }, 0),
+            BreakerState::Closed { failures: 3 }
+        );
+        assert_eq!(
+            view(
+                Breaker::Open {
+                    until: 1_500_000_000
+                },
+                1_000_000_000
+            ),
+            BreakerState::Open { left_s: 0.5 }
+        );
+        // Its time is up, and no call has come yet to be its trial.
+        assert_eq!(
+            view(Breaker::Open { until: 10 }, 20),
+            BreakerState::Open { left_s: 0.0 }
+        );
+        assert_eq!(
+            view(Breaker::HalfOpen { trial: 4 }, 0),
+            BreakerState::HalfOpen
+        );
+        let v = Breaker::default().view(0, 20, 7);
+        assert_eq!((v.after, v.broken), (20, 7));
+    }
 
     #[test]
     fn opens_after_failures_in_a_row_and_an_answer_starts_the_count_again() {

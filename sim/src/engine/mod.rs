@@ -48,6 +48,7 @@ use request::{Caller, ReqId, Requests};
 use stats::{Stats, NS_PER_MS};
 use threads::ThreadServer;
 
+pub use breaker::{BreakerState, BreakerView};
 pub use cores::{TellerKind, TellerState};
 pub use ctx::{Conn, Ctx, Server, MAX_CALLS_IN_FLIGHT, MAX_TOKENS};
 pub use event::Event;
@@ -180,6 +181,8 @@ pub struct Snapshot {
     pub timed_out: u64,
     /// The dependency side, when it has a limit or more than a plain delay.
     pub dep: Option<DepView>,
+    /// The callers' circuit breaker, when they have one.
+    pub breaker: Option<BreakerView>,
 }
 
 /// The dependency side as the animation shows it.
@@ -814,6 +817,10 @@ impl Simulation {
                 slots_busy: c.dep.slots_busy,
                 slot_line: c.dep.waiting_for_slot(),
             }),
+            breaker: c
+                .s
+                .breaker_after
+                .map(|after| c.breaker.view(c.now, after, c.stats.broken)),
         }
     }
 }
