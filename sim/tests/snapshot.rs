@@ -112,6 +112,34 @@ fn the_timed_out_count_includes_requests_still_inside_past_their_timeout() {
     assert!(r.timed_out > 1_000, "{}", r.timed_out);
 }
 
+/// The scene's count of tries the circuit breaker blocked is the report's
+/// (its outcome row "Blocked"), during the spike-breaker preset's run and
+/// at its end, and a run without a breaker has none to show.
+#[test]
+fn the_breakers_blocked_count_is_the_reports() {
+    let s = tellers_sim::presets::preset("spike-breaker").unwrap();
+    let mut sim = Simulation::new(&s).unwrap();
+    for second in [5u64, 18, 25] {
+        sim.run_until(second * 1_000_000_000, u64::MAX);
+        let (snap, r) = (sim.snapshot(), sim.report());
+        assert_eq!(
+            snap.breaker.map(|b| b.broken),
+            Some(r.broken),
+            "at {second} s"
+        );
+    }
+    while sim.run_until(u64::MAX, 1_000_000) {}
+    let (snap, r) = (sim.snapshot(), sim.report());
+    assert_eq!(snap.breaker.map(|b| b.broken), Some(r.broken));
+    assert!(r.broken > 100, "the spike opened it: {}", r.broken);
+    let plain = Simulation::new(&Scenario {
+        breaker_after: None,
+        ..s
+    })
+    .unwrap();
+    assert_eq!(plain.snapshot().breaker, None);
+}
+
 /// Growth measured from the start of a run counts from what arrived at 0:
 /// ten closed clients fill the server with their first requests at once
 /// and never hold more (the figures had said the requests inside grew by

@@ -296,12 +296,16 @@ import { DIST } from './harness.mjs';
  * +0.2 KB: the app 478.6 KB; an out-of-range number said without
  * quotes in whole-number boxes too, −0.1 KB: the app 478.5 KB.
  * Budget 479.
+ * The next session: the scene showing the circuit breaker (where it is,
+ * under the sections, and a fourth outcome row of tries it blocked), the
+ * checker naming an answer before rounding up and a percentage typed for
+ * a fraction's decimals, +1.0 KB: the app 479.5 KB. Budget 480.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 479;
+const BUDGET_KB = 480;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
