@@ -9,7 +9,7 @@ use crate::route::query_escape;
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 use tellers_course::exercise::{figure_label, report_value, FigureLabel};
 use tellers_course::{
-    check_in, describe, format_number, points_to_hints, Course, Exercise, Kind, Slip, Unit,
+    check_exercise, describe, format_number, points_to_hints, Course, Exercise, Kind, Slip, Unit,
     Variant, Verdict,
 };
 use tellers_sim::text::decapitalised;
@@ -62,18 +62,28 @@ pub fn check_answer(
                     slip: None,
                 };
             };
-            let verdict = check_in(
+            let verdict = check_exercise(
                 typed,
                 expected,
                 unit,
                 exercise.tolerance.unwrap_or(0.01),
                 &exercise.prompt,
+                exercise.rounds_up(),
             );
             // A wrong number that a listed mistake gives is named as that
             // slip ("That is the CPU time alone: …"), not only "too low".
             let slip = match verdict {
-                Verdict::WrongValue { .. } => exercise.slip(&variant.vars, variant.answer, typed),
+                Verdict::WrongValue { .. } | Verdict::NotRoundedUp { .. } => {
+                    exercise.slip(&variant.vars, variant.answer, typed)
+                }
                 _ => None,
+            };
+            // A listed mistake outranks "right before rounding": its author
+            // wrote the note, and it counts (lesson 13's step 6 lists the
+            // fraction of a server).
+            let verdict = match (verdict, slip) {
+                (Verdict::NotRoundedUp { .. }, Some(_)) => Verdict::WrongValue { too_high: false },
+                (v, _) => v,
             };
             let mut message = match slip.and_then(|s| exercise.slip_note_of(s)) {
                 Some(note) => format!("Not quite: {}", decapitalised(note)),
@@ -475,6 +485,7 @@ mod tests {
 
     use super::*;
     use crate::course_data::compiled_course;
+    use tellers_course::check_in;
 
     #[test]
     fn a_key_link_naming_no_lesson_of_the_course_shows_all_and_says_so() {
@@ -503,6 +514,44 @@ mod tests {
             .find(|(_, e)| e.id == id)
             .map(|(_, e)| e)
             .unwrap_or_else(|| panic!("no exercise {id}"))
+    }
+
+    /// Where an exercise's answer is rounded up (its formula one `ceil`),
+    /// the number before rounding is named as that, on every variant
+    /// tried: lesson 13's cores and servers at 70 % said "too low" to
+    /// 10.71, where the same method in a question that said "round up" was
+    /// named.
+    #[test]
+    fn the_number_before_rounding_up_is_named_as_that() {
+        let up: Vec<&str> = compiled_course()
+            .exercises()
+            .filter(|(_, e)| e.rounds_up())
+            .map(|(_, e)| e.id.as_str())
+            .collect();
+        for id in [
+            "db-pool-size",
+            "cores-for-seventy",
+            "servers-at-seventy",
+            "square-root-rule",
+        ] {
+            assert!(up.contains(&id), "{id} rounds up: {up:?}");
+        }
+        // "ceil(n / pool) * wait / …" is not an answer rounded up.
+        assert!(!exercise("batch-time").rounds_up());
+        let e = exercise("servers-at-seventy");
+        for seed in ["", "r12/ana", "r12/ben"] {
+            let v = e.variant(seed).unwrap();
+            let answer = v.answer.unwrap();
+            let before = answer - 0.29;
+            let checked = check_answer(e, &v, &format!("{before:.2}"), None);
+            assert!(
+                !checked.correct
+                    && !checked.counts
+                    && checked.message.contains("right before rounding"),
+                "{seed}: {}",
+                checked.message
+            );
+        }
     }
 
     /// A wrong number that one of an exercise's listed mistakes gives is
@@ -557,6 +606,19 @@ mod tests {
             checked.message
         );
         slips_near_a_number();
+        // Zero is no thousandfold slip of a small answer (0 for 0.2 cores
+        // was told "a thousand times off"), in any exercise.
+        for (_, e) in compiled_course().exercises() {
+            let Some(v) = e
+                .variant(seed)
+                .ok()
+                .filter(|v| v.answer.is_some_and(|a| a != 0.0))
+            else {
+                continue;
+            };
+            let said = check_answer(e, &v, "0", None).message;
+            assert!(!said.contains("thousand times"), "{}: {said}", e.id);
+        }
         // Any other wrong number is only too high or too low.
         let other = format!("{} threads", v.answer.unwrap() * 3.7);
         assert_eq!(

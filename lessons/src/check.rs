@@ -729,7 +729,21 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
 /// number ("350 answers per second" where it asks how many answers a
 /// second) say nothing of the unit, and are read past.
 pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: &str) -> Verdict {
-    check_with(input, expected, unit, tolerance, prompt, true)
+    check_with(input, expected, unit, tolerance, prompt, true, false)
+}
+
+/// [`check_in`] for an exercise whose answer is a whole number rounded up
+/// (`rounds_up`: its formula is `ceil(…)`; see `Exercise::rounds_up`),
+/// where the number before rounding is named as that, not "too low".
+pub fn check_exercise(
+    input: &str,
+    expected: f64,
+    unit: Unit,
+    tolerance: f64,
+    prompt: &str,
+    rounds_up: bool,
+) -> Verdict {
+    check_with(input, expected, unit, tolerance, prompt, true, rounds_up)
 }
 
 /// [`check`] for a guess beside a run (a predict box): a memory figure in
@@ -737,11 +751,11 @@ pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: 
 /// exercise's answer may count in 1,024s; a guess of 9,800 MB beside a run's
 /// 10,277 MB (its 9,800 MiB) was "within a fiftieth of the run's figure".
 pub fn check_guess(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict {
-    check_with(input, expected, unit, tolerance, "", false)
+    check_with(input, expected, unit, tolerance, "", false, false)
 }
 
 /// [`check_in`], with memory counted both ways (`both_memory_ways`) or in
-/// thousands only.
+/// thousands only, and for an answer rounded up or not (`rounds_up`).
 fn check_with(
     input: &str,
     expected: f64,
@@ -749,6 +763,7 @@ fn check_with(
     tolerance: f64,
     prompt: &str,
     both_memory_ways: bool,
+    rounds_up: bool,
 ) -> Verdict {
     // "No limit", "∞ (500 > 400)": right where the line grows without
     // limit; elsewhere a number is expected, and one given beside the
@@ -903,7 +918,7 @@ fn check_with(
         };
     }
     // "3.95" where the question asks for the pool rounded up to 4.
-    if rounds_up(prompt) && !fraction && value.fract().abs() > 1e-9 && right(value.ceil()) {
+    if rounds_up && !fraction && value.fract().abs() > 1e-9 && right(value.ceil()) {
         return Verdict::NotRoundedUp {
             typed: reading.text,
         };
@@ -980,21 +995,6 @@ pub fn decimals_asked(prompt: &str) -> Option<usize> {
     .iter()
     .find(|(words, _)| p.contains(words))
     .map(|&(_, n)| n)
-}
-
-/// Whether a question asks for its answer rounded up to a whole number
-/// ("round up to a whole connection", "round the pool up to a whole
-/// thread", "the smallest whole number of cores").
-pub fn rounds_up(prompt: &str) -> bool {
-    let p = prompt.to_ascii_lowercase();
-    [
-        "round up",
-        "rounded up",
-        "up to a whole",
-        "smallest whole number",
-    ]
-    .iter()
-    .any(|words| p.contains(words))
 }
 
 /// The decimal places of a number as typed: after its point, or after a
@@ -1505,7 +1505,7 @@ mod tests {
         // answer, or a number that rounds up to another, is wrong.
         let up = "How big should its pool be? Round up to a whole connection.";
         for typed in ["3.95", "3.2", "3,95"] {
-            let v = check_in(typed, 4.0, Unit::Count, 0.0, up);
+            let v = check_exercise(typed, 4.0, Unit::Count, 0.0, up, true);
             assert!(
                 matches!(v, Verdict::NotRoundedUp { .. }) && !v.counts(),
                 "{typed}: {v:?}"
@@ -1520,12 +1520,16 @@ mod tests {
             ("3", Verdict::WrongValue { too_high: false }),
             ("4.2", Verdict::WrongValue { too_high: true }),
         ] {
-            assert_eq!(check_in(typed, 4.0, Unit::Count, 0.0, up), v, "{typed}");
+            assert_eq!(
+                check_exercise(typed, 4.0, Unit::Count, 0.0, up, true),
+                v,
+                "{typed}"
+            );
         }
         assert_eq!(
-            check_in("3.95", 4.0, Unit::Count, 0.0, "How many connections?"),
+            check_exercise("3.95", 4.0, Unit::Count, 0.0, up, false),
             Verdict::WrongValue { too_high: false },
-            "not where rounding up is not asked"
+            "not where the answer is not rounded up"
         );
         // A fraction to three places typed as a percentage: "37 %" is as
         // rounded as "0.37"; "36.8 %" has the places asked.

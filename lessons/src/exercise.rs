@@ -557,6 +557,35 @@ impl Exercise {
         })
     }
 
+    /// Whether the answer is a whole number rounded up: its formula is one
+    /// `ceil(…)` ("ceil(rps * cpu / 700)", not "ceil(n / pool) * wait").
+    /// The checker then names the number before rounding as that.
+    pub fn rounds_up(&self) -> bool {
+        let Some(inner) = self
+            .answer
+            .as_deref()
+            .map(str::trim)
+            .and_then(|a| a.strip_prefix("ceil("))
+            .and_then(|a| a.strip_suffix(')'))
+        else {
+            return false;
+        };
+        // "ceil(a) + ceil(b)" ends in a parenthesis too: the first one
+        // closes before the end.
+        let mut depth = 0i32;
+        for c in inner.chars() {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            if depth < 0 {
+                return false;
+            }
+        }
+        depth == 0
+    }
+
     /// Which slip a wrong answer's number is, where it is the number a
     /// listed mistake gives for these values (read as the answer is, within
     /// the exercise's tolerance and at least [`SLIP_TOLERANCE`], or rounded
@@ -598,6 +627,11 @@ impl Exercise {
         });
         named.or_else(|| {
             let a = answer.filter(|a| *a != 0.0)?;
+            // Zero is a thousandth of nothing: it was named a thousandfold
+            // slip of a small answer (0 for 0.2 cores).
+            if gives(0.0, 0.0) {
+                return None;
+            }
             let too_small = gives(a / 1000.0, tolerance);
             if too_small && dot_groups_thousands(typed) {
                 Some(Slip::DotThousands)

@@ -23,7 +23,8 @@ pub mod math;
 pub mod parse;
 
 pub use check::{
-    check, check_guess, check_in, decimals_asked, describe, points_to_hints, Unit, Verdict,
+    check, check_exercise, check_guess, check_in, decimals_asked, describe, points_to_hints, Unit,
+    Verdict,
 };
 pub use exercise::{format_number, Exercise, Kind, Slip, Variant};
 pub use lesson::{Course, Lesson, Segment, SimBlock};
