@@ -578,6 +578,13 @@ impl<S: Default, U> Field<S, U> {
         let allowed = |e: String| format!("{e}; allowed {}", self.allowed());
         let v = match self.kind {
             Kind::Int { .. } => Value::Int(crate::text::typed_whole(t).map_err(allowed)?),
+            // A share (0 to 1 at most) typed as a percentage, as a lesson
+            // writes one: "20 %" is 0.2 ("'20 %' is not a number" answered
+            // a learner doing as lesson 12 said).
+            Kind::Real { max, .. } if max <= 1.0 && t.ends_with('%') => {
+                let n = t.trim_end_matches('%').trim_end();
+                Value::Real(crate::text::typed_number(n).map_err(allowed)? / 100.0)
+            }
             Kind::Real { .. } => Value::Real(crate::text::typed_number(t).map_err(allowed)?),
             Kind::Switch => match switch_value(t) {
                 Some(on) => Value::Switch(on),
@@ -1110,6 +1117,32 @@ mod tests {
             let e = cores.parse(t).unwrap_err();
             assert!(e.contains("is out of range; allowed 1–1,024"), "{t}: {e}");
         }
+    }
+
+    /// A share typed as a percentage, as the lessons write shares, is that
+    /// share ("20 %" is 0.2); other numbers keep their own reading, and a
+    /// percentage past the range is said with it.
+    #[test]
+    fn a_share_reads_a_percentage() {
+        let share = field("heavy_share");
+        for t in ["20 %", "20%", " 20 % "] {
+            let Ok(super::Value::Real(x)) = share.parse(t) else {
+                panic!("{t}");
+            };
+            assert!((x - 0.2).abs() < 1e-12, "{t}: {x}");
+        }
+        assert_eq!(share.parse("0.2"), Ok(super::Value::Real(0.2)));
+        let mut s = Scenario::default();
+        assert!(share
+            .set_text(&mut s, "150 %")
+            .unwrap_err()
+            .contains("out of range; allowed 0–1"));
+        assert!(share
+            .parse("x %")
+            .unwrap_err()
+            .contains("'x' is not a number"));
+        // Not where a field is no share: "20 %" of a rate is no number.
+        assert!(field("rps").parse("20 %").is_err());
     }
 
     /// A switch reads 1/0, on/off and yes/no beside true/false, and a
