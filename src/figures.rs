@@ -107,6 +107,11 @@ pub fn theory_heading(th: &Theory) -> String {
 /// without it) instead of showing an empty window's zero.
 pub fn figure_rows(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     let mut rows = figure_rows_raw(s, r, th);
+    if warm_up(s).is_some() {
+        for row in rows.iter_mut().filter(|row| WHOLE_RUN.contains(&row.key)) {
+            row.label.push_str(" (whole run)");
+        }
+    }
     let ended = ended(r);
     // The rows that say why instead of a figure; `None`, every row: before
     // the run nothing is a result yet, counts included (a bold "0 MB" or
@@ -144,6 +149,20 @@ pub fn row_measured(key: &str, r: &Report) -> bool {
         Window::Measured => true,
     }
 }
+
+/// Rows that count over the whole run, warm-up too (the report's
+/// counters): where a run has a warm-up, their labels say so. Under a
+/// heading that says the warm-up is not measured, a learner divided
+/// lesson 6's 3,072 finished by the measured 28 s (110 a second, beside a
+/// measured 73.1).
+const WHOLE_RUN: [&str; 6] = [
+    "fig-counts",
+    "fig-timeouts",
+    "fig-calls",
+    "fig-broken",
+    "fig-retries",
+    "fig-shed",
+];
 
 /// Rows measured over the window after warm-up.
 const WINDOWED: [&str; 12] = [
@@ -295,6 +314,24 @@ pub fn approx_fold(th: &Theory) -> Option<NoteFold> {
             why: why.replace(", so theory gives no response time", ""),
         })
     }
+}
+
+/// [`approx_fold`] under a table of the rows of report figures `figures`
+/// (empty: every row): without its lead, "Theory gives no response time
+/// here.", where the table has no response-time row (under a lesson's
+/// table of the CPU and the line, a learner found it unexplained).
+pub fn approx_fold_for(th: &Theory, figures: &[String]) -> Option<NoteFold> {
+    let mut fold = approx_fold(th)?;
+    let times = ["fig-mean", "fig-p50", "fig-p99", "fig-tail"];
+    let shows_times = figures.is_empty()
+        || figures
+            .iter()
+            .filter_map(|f| row_key(f))
+            .any(|k| times.contains(&k));
+    if !shows_times {
+        fold.lead.clear();
+    }
+    Some(fold)
 }
 
 /// The curve's note on its theory: [`approx_fold`] for the theory of its
@@ -1888,6 +1925,23 @@ mod tests {
                 && note.contains("no formula: the slowest of N calls"),
             "{note}"
         );
+        // Under a table with a response-time row, or every row, the lead
+        // stays; under one of the CPU and the line alone it would name a
+        // row the table does not show.
+        let lead = |figures: &[&str]| {
+            let figures: Vec<String> = figures.iter().map(|f| f.to_string()).collect();
+            approx_fold_for(&th, &figures).unwrap().lead
+        };
+        assert_eq!(lead(&[]), "Theory gives no response time here.");
+        assert_eq!(
+            lead(&["cpu_utilisation", "latency_p99_ms"]),
+            "Theory gives no response time here."
+        );
+        assert_eq!(lead(&["cpu_utilisation", "queue_len_end"]), "");
+        assert!(approx_fold_for(&th, &["cpu_utilisation".into()])
+            .unwrap()
+            .why
+            .contains("slowest"));
         // A load that starts above the limit, then changes.
         let mm1 = preset("mm1").unwrap();
         let cap = theory(&mm1).capacity.capacity_rps;
@@ -3098,6 +3152,33 @@ mod tests {
             figures_caption(&counted, true),
             "Final figures (the first 20 arrivals, or 1.0 s if sooner, are warm-up and not measured)"
         );
+        // Beside such a caption, the rows that count the whole run say so;
+        // in a run measured from the start they need not.
+        let label = |s: &Scenario, key: &str| {
+            let r = tellers_sim::simulate(s).unwrap();
+            figure_rows(s, &r, &theory(s))
+                .into_iter()
+                .find(|row| row.key == key)
+                .map(|row| row.label)
+                .unwrap()
+        };
+        let timed = Scenario {
+            timeout_ms: Some(50.0),
+            retries: 1,
+            ..open.clone()
+        };
+        for key in ["fig-counts", "fig-timeouts", "fig-calls", "fig-retries"] {
+            assert!(label(&timed, key).ends_with(" (whole run)"), "{key}");
+        }
+        assert_eq!(
+            label(&timed, "fig-mean"),
+            "Mean response time (late answers too)"
+        );
+        let from_start = Scenario {
+            warmup: 0.0,
+            ..timed
+        };
+        assert_eq!(label(&from_start, "fig-counts"), "Finished / refused");
     }
 
     #[test]

@@ -3,7 +3,7 @@ use tellers_sim::report::Report;
 use tellers_sim::signs::read_signs;
 
 use crate::figures::{
-    approx_fold, compact_rows, figure_rows, figures_caption, report_json, row_key, run_note,
+    approx_fold_for, compact_rows, figure_rows, figures_caption, report_json, row_key, run_note,
     signs_heard, theory_heading, FigureRow, RunNote,
 };
 use crate::format::units_kept;
@@ -41,6 +41,7 @@ pub fn FiguresPanel(
         Vec::new()
     };
     let focused = !focus.is_empty();
+    let shown = focus.clone();
     let rows = move || {
         if focus.is_empty() {
             all_rows()
@@ -89,7 +90,7 @@ pub fn FiguresPanel(
                         </details>
                     }
                 })}
-            {approx(lab, show_theory)}
+            {approx(lab, show_theory, shown)}
             <details class="report-json">
                 <summary>"Report as JSON"</summary>
                 <pre data-testid="report-json" data-final=move || finished().to_string()>
@@ -111,6 +112,7 @@ pub fn FiguresRow(
 ) -> impl IntoView {
     let report = Memo::new(move |_| lab.report.get().unwrap_or_default());
     let finished = move || lab.state.get() == RunState::Ended;
+    let shown = figures.clone();
     let rows = move || {
         compact_rows(
             &figures,
@@ -141,7 +143,7 @@ pub fn FiguresRow(
                     None => String::new(),
                 }}
             </p>
-            {approx(lab, finished)}
+            {approx(lab, finished, shown)}
         </div>
     }
 }
@@ -165,12 +167,16 @@ fn figure_row_views(rows: Vec<FigureRow>, show_theory: bool) -> impl IntoView {
         .collect_view()
 }
 
-/// Why theory's "(approx.)" figures are approximate, under the table,
-/// while `show` says theory is shown.
-fn approx(lab: Lab, show: impl Fn() -> bool + Send + Sync + 'static) -> impl IntoView {
+/// Why theory's "(approx.)" figures are approximate, under a table of the
+/// rows of `figures` (empty: every row), while `show` says theory is shown.
+fn approx(
+    lab: Lab,
+    show: impl Fn() -> bool + Send + Sync + 'static,
+    figures: Vec<String>,
+) -> impl IntoView {
     move || {
         show()
-            .then(|| approx_fold(&lab.theory.get()))
+            .then(|| approx_fold_for(&lab.theory.get(), &figures))
             .flatten()
             .map(|note| {
                 view! {
