@@ -265,8 +265,57 @@ pub fn with_one_more_row(rows: &[(f64, f64)]) -> Vec<(f64, f64)> {
     out
 }
 
+/// The labels of the fields `now` sets otherwise than `first`, in the
+/// field table's order.
+pub fn changed_fields(first: &Scenario, now: &Scenario) -> Vec<&'static str> {
+    FIELDS
+        .iter()
+        .filter(|f| (f.get)(first) != (f.get)(now))
+        .map(|f| f.label)
+        .collect()
+}
+
+/// What a lesson's simulation says under its caption once the learner has
+/// changed its settings: the caption is about the first ones. `None` while
+/// nothing is changed. (After the learner set a wait of 150 ms, lesson 1's
+/// caption still said "it holds each request for 100 ms".)
+pub fn caption_changed_note(first: &Scenario, now: &Scenario) -> Option<String> {
+    let changed: Vec<String> = changed_fields(first, now)
+        .iter()
+        .map(|label| format!("\u{201c}{label}\u{201d}"))
+        .collect();
+    (!changed.is_empty()).then(|| {
+        format!(
+            "You changed {}: the caption above is about the first settings.",
+            tellers_sim::text::and_list(&changed)
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
+
+    /// The note under a lesson's caption names what the learner changed,
+    /// and goes once the settings are back.
+    #[test]
+    fn the_caption_says_when_the_settings_are_no_longer_its_own() {
+        let first = tellers_sim::presets::preset("mm1").unwrap();
+        assert_eq!(super::caption_changed_note(&first, &first), None);
+        let wait = super::with_field(&first, "cpu_ms", 15.0);
+        let both = super::with_field(&wait, "rps", 30.0);
+        let label = |name| super::field(name).unwrap().label;
+        assert_eq!(
+            super::caption_changed_note(&first, &both).unwrap(),
+            format!(
+                "You changed \u{201c}{}\u{201d} and \u{201c}{}\u{201d}: the caption above is about the first settings.",
+                label("cpu_ms"),
+                label("rps")
+            )
+        );
+        let back = super::with_field(&both, "cpu_ms", first.cpu_ms);
+        let back = super::with_field(&back, "rps", first.rps);
+        assert_eq!(super::caption_changed_note(&first, &back), None);
+    }
 
     /// Each control a lesson lists shows at the start, or once another
     /// listed choice is changed (lesson 14's LIFO threshold, once the

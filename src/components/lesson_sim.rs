@@ -42,6 +42,7 @@ pub fn LessonSim(
                 caption=block.caption
                 figures=block.figures
                 prediction=prediction
+                first=block.scenario.clone()
             />
             <figcaption>
                 <a href=href data-testid="open-in-playground">"Open this scenario in the playground"</a>

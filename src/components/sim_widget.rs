@@ -55,6 +55,11 @@ pub fn SimWidget(
     figures: Vec<String>,
     /// The predict box's guesses to compare with the run.
     prediction: Option<Prediction>,
+    /// The settings the caption is about (a lesson's block): once the
+    /// learner has changed them, a note under the caption says so, with a
+    /// button back to them.
+    #[prop(optional)]
+    first: Option<Scenario>,
 ) -> impl IntoView {
     // The curve needs no animation: it is simulated point by point.
     let animated = view != "curve";
@@ -88,7 +93,29 @@ pub fn SimWidget(
                 caption.clone()
             }
         };
-        view! { <p class="sim-widget__caption" data-testid="widget-caption">{text}</p> }
+        let changed = first.map(|first| {
+            let note = {
+                let first = first.clone();
+                move || crate::controls::caption_changed_note(&first, &scenario.get())
+            };
+            move || {
+                note().map(|note| {
+                    let first = first.clone();
+                    view! {
+                        <p class="sim-widget__changed" data-testid="caption-changed">
+                            {note}" "
+                            <button type="button" class="button button--small" on:click=move |_| scenario.set(first.clone())>
+                                "Back to the first settings"
+                            </button>
+                        </p>
+                    }
+                })
+            }
+        });
+        view! {
+            <p class="sim-widget__caption" data-testid="widget-caption">{text}</p>
+            {changed}
+        }
     });
     view! {
         <section class="sim-widget" data-view=view_name node_ref=lab.root>
