@@ -173,10 +173,13 @@ pub struct Report {
     pub queue_len_end: u64,
     /// How fast the line grew over the measured window, requests per second
     /// (for a closed loop, measured from 0, from the warm-up share of the
-    /// run on: its clients' first requests fill the line at the start).
+    /// run on: its clients' first requests fill the line at the start);
+    /// once the run is past the first third of that span to its set end,
+    /// over the last two thirds only, so a line that filled and then held
+    /// (at a limit, or where callers' requests are dropped) is not growing.
     pub queue_growth_per_s: f64,
-    /// How fast the requests inside grew over the measured window (as the
-    /// line's), requests per second: every line at once (the server's, and
+    /// How fast the requests inside grew, over the same span as the
+    /// line's, requests per second: every line at once (the server's, and
     /// those for a dependency's connections or slots).
     pub inside_growth_per_s: f64,
     /// Completions per second in the measured window.

@@ -1674,9 +1674,11 @@ mod tests {
         let free = sign(&sale).unwrap();
         assert_eq!(free.title, "Arrivals are above capacity");
         assert!(free.detail.contains("grow without end"), "{}", free.detail);
+        // A line limit reached late in the run (at about 16 s of 20): the
+        // line grows until it is full.
         let capped = sign(&Scenario {
-            queue_limit: Some(2000),
-            ..sale
+            queue_limit: Some(3000),
+            ..sale.clone()
         });
         {
             let capped = capped.expect("the capped line grows until it is full");
@@ -1689,6 +1691,17 @@ mod tests {
                 capped.detail
             );
         }
+        // Reached by about 7 s, before growth is measured (from 8 s), the
+        // line is full and holds: not growing (it said "grows by 61 every
+        // second" of a line held at 1,500), and the excess is turned away.
+        let full = Scenario {
+            queue_limit: Some(1500),
+            ..sale
+        };
+        assert!(sign(&full).is_none());
+        assert!(signs_of(&full)
+            .iter()
+            .any(|g| g.kind == SignKind::TurnedAway));
         // M/M/1 at 75 % over 3 s: a burst can grow the line in so short a
         // run. Seeds where it does are read as a burst, not overload.
         let mut seen = 0;

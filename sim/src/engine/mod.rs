@@ -248,6 +248,23 @@ impl Simulation {
             (false, _) => (0, 0),
         };
         let series_dt = first_series_interval(&s);
+        // A closed loop is measured from 0 (its requests are not fed at a
+        // rate: nothing to warm up), but its line fills as the clients send
+        // their first requests: growth from the warm-up share of the run,
+        // as an open run's. (A batch's line is all there at 0 and only
+        // drains: from 0, as before.) Once the run is a third of the way from
+        // there to its set end, growth is measured over the last two
+        // thirds: a line
+        // that filled early and then held at a limit (lesson 9's line
+        // limit of 500, full by 2.5 s of 20) read as "growing by 26 a
+        // second". A run that ends sooner (a count of requests, a bound)
+        // keeps the first measure.
+        let t_growth = if s.arrivals == Arrivals::Closed {
+            warm_time
+        } else {
+            t_warm
+        };
+        let t_growth_late = t_growth + end_ns.saturating_sub(t_growth) / 3;
         // Keep-alive connections, for open arrivals only.
         let conns_on = open && s.conn_requests > 1;
         let mut ctx = Ctx {
@@ -264,21 +281,7 @@ impl Simulation {
                 ms(s.time_slice_ms),
                 (s.switch_us * 1e3).round() as Time,
             ),
-            // A closed loop is measured from 0 (its requests are not
-            // fed at a rate: nothing to warm up), but its line fills as the
-            // clients send their first requests: growth from the warm-up
-            // share of the run, as an open run's. (A batch's line is all
-            // there at 0 and only drains: from 0, as before.)
-            stats: Stats::new(
-                t_warm,
-                warm_count,
-                series_dt,
-                if s.arrivals == Arrivals::Closed {
-                    warm_time
-                } else {
-                    t_warm
-                },
-            ),
+            stats: Stats::new(t_warm, warm_count, series_dt, t_growth, t_growth_late),
             arrived: 0,
             calls: 0,
             stream_sent: 0,
@@ -629,10 +632,15 @@ impl Simulation {
         } else {
             stats::Area::default()
         };
-        // Growth over [t_growth, now]; before it, over the measured window,
-        // or, when the run stopped inside its warm-up, over the run so far
-        // (over its 1 ns stand-in a line of 1,000 grew by 10^12 a second).
-        let (growth_s, line_from, inside_from) = if now > st.t_growth {
+        // Growth over [t_growth_late, now] once the run has passed it
+        // (see `Simulation::new`); before, over [t_growth, now]; before it,
+        // over the measured window, or, when the run stopped inside its
+        // warm-up, over the run so far (over its 1 ns stand-in a line of
+        // 1,000 grew by 10^12 a second).
+        let (growth_s, line_from, inside_from) = if now > st.t_growth_late {
+            let s = (now - st.t_growth_late) as f64 / 1e9;
+            (s, st.line_at_late, st.inside_at_late)
+        } else if now > st.t_growth {
             let s = (now - st.t_growth) as f64 / 1e9;
             (s, st.line_at_growth, st.inside_at_growth)
         } else if now > st.t_warm {

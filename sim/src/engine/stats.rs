@@ -180,6 +180,15 @@ pub struct Stats {
     pub line_at_growth: u64,
     /// Requests inside at `t_growth`.
     pub inside_at_growth: u64,
+    /// A third of the way from `t_growth` to the run's set end, ns:
+    /// growth is measured over the last two thirds once the run is past
+    /// it, so a line that filled early and then held is not read as
+    /// growing.
+    pub t_growth_late: Time,
+    /// Line length at `t_growth_late`.
+    pub line_at_late: u64,
+    /// Requests inside at `t_growth_late`.
+    pub inside_at_late: u64,
     /// Response times of measured requests, ns.
     pub latency: Histogram,
     /// Time in line of measured requests, ns.
@@ -211,8 +220,15 @@ pub struct Stats {
 
 impl Stats {
     /// Empty statistics; the window starts at `t_warm` ns, growth is
-    /// measured from `t_growth` ns.
-    pub fn new(t_warm: Time, warm_count: u64, series_dt: Time, t_growth: Time) -> Stats {
+    /// measured from `t_growth` ns, and from `t_growth_late` ns once the
+    /// run has passed it.
+    pub fn new(
+        t_warm: Time,
+        warm_count: u64,
+        series_dt: Time,
+        t_growth: Time,
+        t_growth_late: Time,
+    ) -> Stats {
         Stats {
             inside: 0,
             line_len: 0,
@@ -245,6 +261,9 @@ impl Stats {
             t_growth,
             line_at_growth: 0,
             inside_at_growth: 0,
+            t_growth_late,
+            line_at_late: 0,
+            inside_at_late: 0,
             latency: Histogram::new(),
             queue_wait: Histogram::new(),
             loop_block: Histogram::new(),
@@ -276,6 +295,10 @@ impl Stats {
             if (self.last_t < self.t_growth || from_zero) && self.t_growth <= t {
                 self.line_at_growth = self.line_len;
                 self.inside_at_growth = self.inside;
+            }
+            if self.last_t < self.t_growth_late && self.t_growth_late <= t {
+                self.line_at_late = self.line_len;
+                self.inside_at_late = self.inside;
             }
             if self.last_t < self.t_warm && self.t_warm <= t {
                 // The warm-up ends inside this step: remember the sums there.
