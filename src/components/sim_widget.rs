@@ -99,7 +99,10 @@ pub fn SimWidget(
                 move || crate::controls::caption_changed_note(&first, &scenario.get())
             };
             move || {
-                note().map(|note| {
+                // Not beside the placeholder a predict box shows until the
+                // run ends: it is no caption of the settings.
+                let held = after_guess && lab.state.get() != RunState::Ended;
+                note().filter(|_| !held).map(|note| {
                     let first = first.clone();
                     view! {
                         <p class="sim-widget__changed" data-testid="caption-changed">

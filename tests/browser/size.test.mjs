@@ -300,12 +300,17 @@ import { DIST } from './harness.mjs';
  * under the sections, and a fourth outcome row of tries it blocked), the
  * checker naming an answer before rounding up and a percentage typed for
  * a fraction's decimals, +1.0 KB: the app 479.5 KB. Budget 480.
+ * Then, from two learners' walks: a lesson's note when its settings are
+ * no longer its caption's (with a button back), counts labelled "whole
+ * run", theory's lead only beside a response time, rounding up known by
+ * the answer's formula, a share read from a percentage, +2.3 KB: the app
+ * 481.8 KB. Budget 482.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 480;
+const BUDGET_KB = 482;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {

@@ -156,6 +156,30 @@ export async function thePlaygroundLinkAndBackKeepTheLearnersSettings({ page, op
   assert.equal(await page.getByTestId('predict').first().getByLabel(/Your guess/).inputValue(), '75', 'and the guess');
 }
 
+export async function aCaptionSaysWhenTheSettingsAreNoLongerItsOwn({ page, open }) {
+  // Lesson 1: the caption is about the first wait; the learner sets 150 ms.
+  await page.setViewportSize(LAPTOP);
+  await openLesson(page, open, 'work-and-wait');
+  const widget = page.getByTestId('lesson-sim').first();
+  await expectVisible(widget.getByTestId('widget-caption'), 'the caption');
+  assert.equal(await widget.getByTestId('caption-changed').count(), 0, 'nothing changed yet, nothing said');
+  const wait = widget.locator('[data-field="wait_ms"] input.control__box');
+  const first = await wait.inputValue();
+  await wait.fill('150');
+  await wait.press('Enter');
+  // Under a predict box the caption waits for the run, and so does the note
+  // (beside "Guess first…" it named a placeholder as the caption).
+  const note = widget.getByTestId('caption-changed');
+  assert.equal(await note.count(), 0, 'no note beside the placeholder');
+  await widget.getByRole('button', { name: 'Run to the end' }).click();
+  await expectVisible(note, 'the note under the caption', 30_000);
+  assert.doesNotMatch(await widget.getByTestId('widget-caption').textContent(), /Guess first/);
+  assert.match(await note.textContent(), /You changed “Wait off the CPU \(database, disk\)”: the caption above is about the first settings\./);
+  await note.getByRole('button', { name: 'Back to the first settings' }).click();
+  await page.waitForFunction((el) => !el.querySelector('[data-testid="caption-changed"]'), await widget.elementHandle());
+  assert.equal(await wait.inputValue(), first, 'the first wait again');
+}
+
 export async function lessonTextNamesSettingsByTheirOnScreenLabels({ page, open }) {
   const course = await courseJson();
   // Every scenario field name (wait_ms, queue_limit…): a preset written in full.
