@@ -406,6 +406,28 @@ fn nothing_happens_at_the_runs_last_instant() {
     }
 }
 
+/// A server that never answers in time (every call waits a minute on one
+/// of plenty of threads), called evenly every `gap_ms`, by callers who give
+/// up after `timeout_ms`, behind a breaker that opens after `after`
+/// failures in a row for `open_ms`, over `run_ms`.
+fn dead_server(gap_ms: u64, timeout_ms: u64, after: u64, open_ms: u64, run_ms: u64) -> Scenario {
+    Scenario {
+        threads: 10_000,
+        cpu_ms: 0.0,
+        cpu_dist: tellers_sim::Dist::Const,
+        wait_ms: 60_000.0,
+        wait_dist: tellers_sim::Dist::Const,
+        arrivals: Arrivals::Uniform,
+        rps: 1000.0 / gap_ms as f64,
+        timeout_ms: Some(timeout_ms as f64),
+        breaker_after: Some(after as u32),
+        breaker_open_ms: open_ms as f64,
+        duration_s: run_ms as f64 / 1000.0,
+        warmup: 0.0,
+        ..Scenario::default()
+    }
+}
+
 /// A server that never answers in time, behind a circuit breaker, gets the
 /// tries sent before the breaker hears of its `after`-th failure, then one
 /// trial per open time and timeout: the breaker's rule, worked out by hand
@@ -417,21 +439,7 @@ fn nothing_happens_at_the_runs_last_instant() {
 fn a_dead_server_behind_a_breaker_gets_one_trial_per_open_time_and_timeout() {
     let (gap, timeout, after, run_ms) = (10u64, 1005u64, 5u64, 30_000u64);
     for open in [2000u64, 500] {
-        let s = Scenario {
-            threads: 10_000,
-            cpu_ms: 0.0,
-            cpu_dist: tellers_sim::Dist::Const,
-            wait_ms: 60_000.0,
-            wait_dist: tellers_sim::Dist::Const,
-            arrivals: tellers_sim::Arrivals::Uniform,
-            rps: 1000.0 / gap as f64,
-            timeout_ms: Some(timeout as f64),
-            breaker_after: Some(after as u32),
-            breaker_open_ms: open as f64,
-            duration_s: run_ms as f64 / 1000.0,
-            warmup: 0.0,
-            ..Scenario::default()
-        };
+        let s = dead_server(gap, timeout, after, open, run_ms);
         let r = run(&s);
         conserved(&r, "dead server behind a breaker");
         // The first next call on the grid at or after `t` ms.
@@ -473,21 +481,7 @@ fn a_dead_server_behind_a_breaker_gets_one_trial_per_open_time_and_timeout() {
 /// is sent; the 5th, sent at 40 ms, opens the breaker for 2 s at 1,045 ms.)
 #[test]
 fn the_animation_sees_where_the_breaker_is() {
-    let s = Scenario {
-        threads: 10_000,
-        cpu_ms: 0.0,
-        cpu_dist: tellers_sim::Dist::Const,
-        wait_ms: 60_000.0,
-        wait_dist: tellers_sim::Dist::Const,
-        arrivals: Arrivals::Uniform,
-        rps: 100.0,
-        timeout_ms: Some(1005.0),
-        breaker_after: Some(5),
-        breaker_open_ms: 2000.0,
-        duration_s: 10.0,
-        warmup: 0.0,
-        ..Scenario::default()
-    };
+    let s = dead_server(10, 1005, 5, 2000, 10_000);
     let mut sim = Simulation::new(&s).unwrap();
     let mut at = |ms: u64| {
         sim.run_until(ms * 1_000_000, u64::MAX);
