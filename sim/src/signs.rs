@@ -842,9 +842,10 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             kind: SignKind::Healthy,
             title: "Healthy".into(),
             detail: format!(
-                "The server keeps up: {} rps finish, the CPU is {} busy and the line does not grow.{}",
+                "The server keeps up: {} rps finish, the CPU is {} busy and {}.{}",
                 fmt_rate(r.throughput_rps),
                 fmt_pct(r.cpu_utilisation),
+                line_holds(r),
                 many_threads_note(r)
             ),
         });
@@ -984,14 +985,29 @@ fn far_tail_sign(r: &Report) -> Option<Sign> {
         title: "A few requests are far slower than the rest".into(),
         detail: format!(
             "1 request in 100 takes {} or more, while the typical one (the median) takes {}; the \
-             longest took {}. {why}The line does not grow and the CPU is {} busy: {keeps_up}, but not for \
+             longest took {}. {why}{} and the CPU is {} busy: {keeps_up}, but not for \
              these requests.",
             ms(l.p99),
             ms(l.p50),
             ms(l.max),
+            capitalised(&line_holds(r)),
             fmt_pct(r.cpu_utilisation)
         ),
     })
+}
+
+/// A line that is not growing without end, as the signs say it: "the line
+/// does not grow", or where the run measured it growing by a little (under
+/// the share [`backlog_grows`] calls growth), "the line grows only N a
+/// second": beside the figures' growth of 2 a second (keep-alive
+/// connections still opening in lesson 12), "does not grow" read as false.
+fn line_holds(r: &Report) -> String {
+    let growth = r.queue_growth_per_s.max(r.inside_growth_per_s).round();
+    if growth >= 1.0 {
+        format!("the line grows only {} a second", fmt_count(growth))
+    } else {
+        "the line does not grow".to_owned()
+    }
 }
 
 /// The sign for requests turned away: `share` of those that arrived.
@@ -2296,6 +2312,17 @@ mod tests {
                   10.0 ms; the longest took 400 ms. The line does not grow and the CPU is 30 % busy: \
                   the server keeps up on average, but not for these requests.",
             "{d}"
+        );
+        // A line that grows by a little, under what is called growth, is
+        // said to: "does not grow" stood beside the figures' 2 a second.
+        let creeping = Report {
+            inside_growth_per_s: 1.8,
+            ..far.clone()
+        };
+        assert!(
+            detail(&creeping).contains("The line grows only 2 a second and the CPU is 30 % busy"),
+            "{}",
+            detail(&creeping)
         );
         // ...a line that formed and drained...
         let line = Report {
