@@ -68,7 +68,7 @@ pub fn check_answer(
                 unit,
                 exercise.tolerance.unwrap_or(0.01),
                 &exercise.prompt,
-                exercise.rounds_up(),
+                exercise.rounded_up_from(&variant.vars),
             );
             // A wrong number that a listed mistake gives is named as that
             // slip ("That is the CPU time alone: …"), not only "too low".
@@ -538,19 +538,35 @@ mod tests {
         }
         // "ceil(n / pool) * wait / …" is not an answer rounded up.
         assert!(!exercise("batch-time").rounds_up());
-        let e = exercise("servers-at-seventy");
-        for seed in ["", "r12/ana", "r12/ben"] {
-            let v = e.variant(seed).unwrap();
-            let answer = v.answer.unwrap();
-            let before = answer - 0.29;
-            let checked = check_answer(e, &v, &format!("{before:.2}"), None);
-            assert!(
-                !checked.correct
-                    && !checked.counts
-                    && checked.message.contains("right before rounding"),
-                "{seed}: {}",
-                checked.message
-            );
+        for id in ["servers-at-seventy", "cores-for-seventy", "db-pool-size"] {
+            let e = exercise(id);
+            for seed in ["", "r12/ana", "r12/ben", "r12/cy"] {
+                let v = e.variant(seed).unwrap();
+                let answer = v.answer.unwrap();
+                let before = e.rounded_up_from(&v.vars).unwrap();
+                if before.fract() == 0.0 {
+                    continue;
+                }
+                let checked = check_answer(e, &v, &format!("{before:.2}"), None);
+                assert!(
+                    !checked.correct
+                        && !checked.counts
+                        && checked.message.contains("right before rounding"),
+                    "{id} {seed}: {before:.2}: {}",
+                    checked.message
+                );
+                // Another fraction below the answer, half a unit away from
+                // the number before rounding, is only wrong (and counts).
+                let other = answer - 1.0 + (before - (answer - 1.0) + 0.5).fract();
+                if other.fract() > 0.01 {
+                    let checked = check_answer(e, &v, &format!("{other:.2}"), None);
+                    assert!(
+                        !checked.message.contains("before rounding") && checked.counts,
+                        "{id} {seed}: {other:.2}: {}",
+                        checked.message
+                    );
+                }
+            }
         }
     }
 

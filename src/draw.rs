@@ -30,7 +30,9 @@ use crate::charts::{
     palette, type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW,
     SIDE_PX, X_LABEL_ROW, X_TICKS_PX,
 };
-use crate::figures::{has_workers, scene_outcomes, scene_parts, tellers_detail, tellers_titles};
+use crate::figures::{
+    has_workers, scene_outcomes, scene_parts, tellers_detail, tellers_titles, Outcome,
+};
 use crate::format::fmt_count;
 use tellers_sim::{Snapshot, TellerKind, TellerState};
 
@@ -543,13 +545,15 @@ pub struct SceneLayout {
     pub back: Area,
     /// Columns and rows of the back office's dots.
     pub back_grid: (u64, u64),
-    /// The dependency's limits, a part each (its connections, its slots),
-    /// `dep_row` px apart; none high when it has no limit.
+    /// The parts under the sections (the dependency's connections and
+    /// slots, the callers' circuit breaker; see [`scene_parts`]), `dep_row`
+    /// px apart; none high when there is none.
     pub dep: Area,
     /// Spacing of the dependency's parts, CSS px: [`DEP_ROW`] when a part's
     /// heading and detail share a line (wide), else [`DEP_PART`] (stacked).
     pub dep_row: f64,
-    /// Finished / refused / timed out: first row's middle, left, width.
+    /// The outcome rows ([`scene_outcomes`]: finished, refused, timed out,
+    /// blocked): first row's middle, left, width.
     pub outcomes: Area,
     /// Spacing of the outcome rows, CSS px.
     pub outcome_row: f64,
@@ -1061,15 +1065,15 @@ pub fn draw_tellers(canvas: &HtmlCanvasElement, snap: &Snapshot, th: &Theme) {
 
     // Outcomes.
     let o = lay.outcomes;
-    // Their squares' colours, in the rows' order; the breaker's blocked
-    // tries never reached the server: grey.
-    let colors = [
-        palette::GREEN,
-        palette::VERMILLION,
-        palette::PURPLE,
-        th.muted,
-    ];
-    for (i, ((label, n), color)) in outcomes.iter().zip(colors).enumerate() {
+    for (i, (outcome, n)) in outcomes.iter().enumerate() {
+        let label = outcome.label();
+        // The breaker's blocked tries never reached the server: grey.
+        let color = match outcome {
+            Outcome::Finished => palette::GREEN,
+            Outcome::Refused => palette::VERMILLION,
+            Outcome::TimedOut => palette::PURPLE,
+            Outcome::Blocked => th.muted,
+        };
         let y = o.y + i as f64 * lay.outcome_row;
         square(&ctx, o.x, y - 8.0, 16.0, color);
         text(&ctx, label, o.x + 24.0, y, f.body, th.ink, "left");

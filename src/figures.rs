@@ -155,13 +155,24 @@ pub fn row_measured(key: &str, r: &Report) -> bool {
 /// heading that says the warm-up is not measured, a learner divided
 /// lesson 6's 3,072 finished by the measured 28 s (110 a second, beside a
 /// measured 73.1).
-const WHOLE_RUN: [&str; 6] = [
+const WHOLE_RUN: [&str; 7] = [
     "fig-counts",
+    "fig-dep-calls",
     "fig-timeouts",
     "fig-calls",
     "fig-broken",
     "fig-retries",
     "fig-shed",
+];
+
+/// The rows of response times and their parts, which theory gives or not
+/// together (its "no response time here").
+const RESPONSE_TIMES: [&str; 5] = [
+    "fig-mean",
+    "fig-p50",
+    "fig-p99",
+    "fig-tail",
+    "fig-queue-wait",
 ];
 
 /// Rows measured over the window after warm-up.
@@ -322,12 +333,11 @@ pub fn approx_fold(th: &Theory) -> Option<NoteFold> {
 /// table of the CPU and the line, a learner found it unexplained).
 pub fn approx_fold_for(th: &Theory, figures: &[String]) -> Option<NoteFold> {
     let mut fold = approx_fold(th)?;
-    let times = ["fig-mean", "fig-p50", "fig-p99", "fig-tail"];
     let shows_times = figures.is_empty()
         || figures
             .iter()
             .filter_map(|f| row_key(f))
-            .any(|k| times.contains(&k));
+            .any(|k| RESPONSE_TIMES.contains(&k));
     if !shows_times {
         fold.lead.clear();
     }
@@ -416,7 +426,13 @@ pub fn tellers_summary(s: &Snapshot) -> String {
     };
     let outcomes: Vec<String> = scene_outcomes(s)
         .iter()
-        .map(|(label, n)| format!("{} {}", fmt_count(*n as f64), label.to_ascii_lowercase()))
+        .map(|(o, n)| {
+            format!(
+                "{} {}",
+                fmt_count(*n as f64),
+                o.label().to_ascii_lowercase()
+            )
+        })
         .collect();
     let text = format!(
         "{} in line{for_worker}, {} waiting off the CPU, {} of {} busy, {}, {}.",
@@ -439,17 +455,42 @@ pub fn tellers_summary(s: &Snapshot) -> String {
     }
 }
 
-/// The scene's outcome rows, a label and a count each: finished, refused,
+/// What became of a request, as the scene's outcome rows count them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Finished.
+    Finished,
+    /// Refused at the door.
+    Refused,
+    /// Its caller gave up on it.
+    TimedOut,
+    /// Failed at once by the callers' open circuit breaker.
+    Blocked,
+}
+
+impl Outcome {
+    /// The row's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Finished => "Finished",
+            Outcome::Refused => "Refused",
+            Outcome::TimedOut => "Timed out",
+            Outcome::Blocked => "Blocked",
+        }
+    }
+}
+
+/// The scene's outcome rows, each with its count: finished, refused,
 /// timed out, and, where the callers have a circuit breaker, the tries it
 /// blocked (failed at once).
-pub fn scene_outcomes(s: &Snapshot) -> Vec<(&'static str, u64)> {
+pub fn scene_outcomes(s: &Snapshot) -> Vec<(Outcome, u64)> {
     let mut rows = vec![
-        ("Finished", s.completed),
-        ("Refused", s.refused),
-        ("Timed out", s.timed_out),
+        (Outcome::Finished, s.completed),
+        (Outcome::Refused, s.refused),
+        (Outcome::TimedOut, s.timed_out),
     ];
     if let Some(b) = &s.breaker {
-        rows.push(("Blocked", b.broken));
+        rows.push((Outcome::Blocked, b.broken));
     }
     rows
 }
@@ -2140,7 +2181,7 @@ mod tests {
         );
         assert_eq!(
             scene_outcomes(&breaker).last(),
-            Some(&("Blocked", 1234)),
+            Some(&(Outcome::Blocked, 1234)),
             "the scene's fourth row"
         );
     }

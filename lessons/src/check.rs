@@ -729,21 +729,30 @@ pub fn check(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict 
 /// number ("350 answers per second" where it asks how many answers a
 /// second) say nothing of the unit, and are read past.
 pub fn check_in(input: &str, expected: f64, unit: Unit, tolerance: f64, prompt: &str) -> Verdict {
-    check_with(input, expected, unit, tolerance, prompt, true, false)
+    check_with(input, expected, unit, tolerance, prompt, true, None)
 }
 
 /// [`check_in`] for an exercise whose answer is a whole number rounded up
-/// (`rounds_up`: its formula is `ceil(…)`; see `Exercise::rounds_up`),
-/// where the number before rounding is named as that, not "too low".
+/// from `before_rounding` (its formula is `ceil(…)`; see
+/// `Exercise::rounded_up_from`), where that number, typed, is named as
+/// the answer before rounding, not "too low".
 pub fn check_exercise(
     input: &str,
     expected: f64,
     unit: Unit,
     tolerance: f64,
     prompt: &str,
-    rounds_up: bool,
+    before_rounding: Option<f64>,
 ) -> Verdict {
-    check_with(input, expected, unit, tolerance, prompt, true, rounds_up)
+    check_with(
+        input,
+        expected,
+        unit,
+        tolerance,
+        prompt,
+        true,
+        before_rounding,
+    )
 }
 
 /// [`check`] for a guess beside a run (a predict box): a memory figure in
@@ -751,11 +760,11 @@ pub fn check_exercise(
 /// exercise's answer may count in 1,024s; a guess of 9,800 MB beside a run's
 /// 10,277 MB (its 9,800 MiB) was "within a fiftieth of the run's figure".
 pub fn check_guess(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Verdict {
-    check_with(input, expected, unit, tolerance, "", false, false)
+    check_with(input, expected, unit, tolerance, "", false, None)
 }
 
 /// [`check_in`], with memory counted both ways (`both_memory_ways`) or in
-/// thousands only, and for an answer rounded up or not (`rounds_up`).
+/// thousands only, and for an answer rounded up from `before_rounding` or not.
 fn check_with(
     input: &str,
     expected: f64,
@@ -763,7 +772,7 @@ fn check_with(
     tolerance: f64,
     prompt: &str,
     both_memory_ways: bool,
-    rounds_up: bool,
+    before_rounding: Option<f64>,
 ) -> Verdict {
     // "No limit", "∞ (500 > 400)": right where the line grows without
     // limit; elsewhere a number is expected, and one given beside the
@@ -917,11 +926,17 @@ fn check_with(
             percent: reading.value * 100.0,
         };
     }
-    // "3.95" where the question asks for the pool rounded up to 4.
-    if rounds_up && !fraction && value.fract().abs() > 1e-9 && right(value.ceil()) {
-        return Verdict::NotRoundedUp {
-            typed: reading.text,
-        };
+    // "3.95" where the pool of 3.9497 rounds up to 4: the number before
+    // rounding, within a hundredth or as rounded to the places typed (not
+    // any fraction below the answer: "3.2" is wrong, and asked again free
+    // it would find the answer).
+    if let Some(before) = before_rounding.filter(|_| !fraction && value.fract().abs() > 1e-9) {
+        let half_place = 0.5 * 10f64.powi(-(decimals_typed(&reading.text) as i32));
+        if (value - before).abs() <= (0.01 * before.abs()).max(half_place) {
+            return Verdict::NotRoundedUp {
+                typed: reading.text,
+            };
+        }
     }
     let too_high = value > expected;
     // Not where the answer is exact (tolerance 0: a count such as 3,950
@@ -1504,8 +1519,9 @@ mod tests {
         // is named as that, not "too low"; a whole number that is not the
         // answer, or a number that rounds up to another, is wrong.
         let up = "How big should its pool be? Round up to a whole connection.";
-        for typed in ["3.95", "3.2", "3,95"] {
-            let v = check_exercise(typed, 4.0, Unit::Count, 0.0, up, true);
+        let before = Some(3.9497);
+        for typed in ["3.95", "3.9", "3,95", "3.949"] {
+            let v = check_exercise(typed, 4.0, Unit::Count, 0.0, up, before);
             assert!(
                 matches!(v, Verdict::NotRoundedUp { .. }) && !v.counts(),
                 "{typed}: {v:?}"
@@ -1519,15 +1535,18 @@ mod tests {
             ("4", Verdict::Correct),
             ("3", Verdict::WrongValue { too_high: false }),
             ("4.2", Verdict::WrongValue { too_high: true }),
+            // A fraction that is not the number before rounding.
+            ("3.2", Verdict::WrongValue { too_high: false }),
+            ("3.5", Verdict::WrongValue { too_high: false }),
         ] {
             assert_eq!(
-                check_exercise(typed, 4.0, Unit::Count, 0.0, up, true),
+                check_exercise(typed, 4.0, Unit::Count, 0.0, up, before),
                 v,
                 "{typed}"
             );
         }
         assert_eq!(
-            check_exercise("3.95", 4.0, Unit::Count, 0.0, up, false),
+            check_exercise("3.95", 4.0, Unit::Count, 0.0, up, None),
             Verdict::WrongValue { too_high: false },
             "not where the answer is not rounded up"
         );

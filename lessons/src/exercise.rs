@@ -559,17 +559,25 @@ impl Exercise {
 
     /// Whether the answer is a whole number rounded up: its formula is one
     /// `ceil(…)` ("ceil(rps * cpu / 700)", not "ceil(n / pool) * wait").
-    /// The checker then names the number before rounding as that.
     pub fn rounds_up(&self) -> bool {
-        let Some(inner) = self
+        self.rounded_up_formula().is_some()
+    }
+
+    /// The number the answer rounds up, for `vars` (see
+    /// [`Exercise::rounds_up`]): the checker names it, typed, as the answer
+    /// before rounding.
+    pub fn rounded_up_from(&self, vars: &Vars) -> Option<f64> {
+        eval(self.rounded_up_formula()?, vars).ok()
+    }
+
+    /// The formula inside the answer's one `ceil(…)`, if it is one.
+    fn rounded_up_formula(&self) -> Option<&str> {
+        let inner = self
             .answer
             .as_deref()
             .map(str::trim)
             .and_then(|a| a.strip_prefix("ceil("))
-            .and_then(|a| a.strip_suffix(')'))
-        else {
-            return false;
-        };
+            .and_then(|a| a.strip_suffix(')'))?;
         // "ceil(a) + ceil(b)" ends in a parenthesis too: the first one
         // closes before the end.
         let mut depth = 0i32;
@@ -580,10 +588,10 @@ impl Exercise {
                 _ => 0,
             };
             if depth < 0 {
-                return false;
+                return None;
             }
         }
-        depth == 0
+        (depth == 0).then_some(inner)
     }
 
     /// Which slip a wrong answer's number is, where it is the number a

@@ -174,9 +174,10 @@ pub struct Report {
     /// How fast the line grew over the measured window, requests per second
     /// (for a closed loop, measured from 0, from the warm-up share of the
     /// run on: its clients' first requests fill the line at the start);
-    /// once the run is past the first third of that span to its set end,
-    /// over the last two thirds only, so a line that filled and then held
-    /// (at a limit, or where callers' requests are dropped) is not growing.
+    /// from two thirds of the way to its set end on, over the span from one
+    /// third of the way (the last two thirds, at the end), so a line that
+    /// filled and then held (at a limit, or where callers' requests are
+    /// dropped) is not growing.
     pub queue_growth_per_s: f64,
     /// How fast the requests inside grew, over the same span as the
     /// line's, requests per second: every line at once (the server's, and

@@ -85,9 +85,11 @@ pub fn SimWidget(
         .then_some(prediction)
         .flatten()
         .map(|p| guess_result(lab, p));
+    // Until the run ends under a predict box, the caption is held back.
+    let held = move || after_guess && lab.state.get() != RunState::Ended;
     let caption = (!caption.is_empty()).then(|| {
         let text = move || {
-            if after_guess && lab.state.get() != RunState::Ended {
+            if held() {
                 CAPTION_AFTER_THE_RUN.to_owned()
             } else {
                 caption.clone()
@@ -101,8 +103,7 @@ pub fn SimWidget(
             move || {
                 // Not beside the placeholder a predict box shows until the
                 // run ends: it is no caption of the settings.
-                let held = after_guess && lab.state.get() != RunState::Ended;
-                note().filter(|_| !held).map(|note| {
+                note().filter(|_| !held()).map(|note| {
                     let first = first.clone();
                     view! {
                         <p class="sim-widget__changed" data-testid="caption-changed">

@@ -252,13 +252,13 @@ impl Simulation {
         // rate: nothing to warm up), but its line fills as the clients send
         // their first requests: growth from the warm-up share of the run,
         // as an open run's. (A batch's line is all there at 0 and only
-        // drains: from 0, as before.) Once the run is a third of the way from
-        // there to its set end, growth is measured over the last two
-        // thirds: a line
-        // that filled early and then held at a limit (lesson 9's line
-        // limit of 500, full by 2.5 s of 20) read as "growing by 26 a
-        // second". A run that ends sooner (a count of requests, a bound)
-        // keeps the first measure.
+        // drains: from 0.) Growth is measured from `t_growth_late`, a third
+        // of the way from there to the run's set end, once the run has gone
+        // as far past it again (two thirds of the way on): a line that
+        // filled early and then held at a limit (lesson 9's line limit of
+        // 500, full by 2.5 s of 20) read as "growing by 26 a second". Until
+        // then, and in a run that ends sooner (a count of requests, a
+        // bound), from `t_growth`: never over a span of a few events.
         let t_growth = if s.arrivals == Arrivals::Closed {
             warm_time
         } else {
@@ -632,22 +632,25 @@ impl Simulation {
         } else {
             stats::Area::default()
         };
-        // Growth over [t_growth_late, now] once the run has passed it
-        // (see `Simulation::new`); before, over [t_growth, now]; before it,
+        // Growth over [t_growth_late, now] once that span is at least as
+        // long as the one before it (see `Simulation::new`); before, over
+        // [t_growth, now]; before that,
         // over the measured window, or, when the run stopped inside its
         // warm-up, over the run so far (over its 1 ns stand-in a line of
         // 1,000 grew by 10^12 a second).
-        let (growth_s, line_from, inside_from) = if now > st.t_growth_late {
-            let s = (now - st.t_growth_late) as f64 / 1e9;
-            (s, st.line_at_late, st.inside_at_late)
-        } else if now > st.t_growth {
-            let s = (now - st.t_growth) as f64 / 1e9;
-            (s, st.line_at_growth, st.inside_at_growth)
-        } else if now > st.t_warm {
-            (window_s, st.line_at_warm, st.inside_at_warm)
-        } else {
-            ((now as f64 / 1e9).max(1e-9), 0, 0)
-        };
+        let late = st.t_growth_late.saturating_sub(st.t_growth);
+        let (growth_s, line_from, inside_from) =
+            if now > st.t_growth_late && now - st.t_growth_late >= late {
+                let s = (now - st.t_growth_late) as f64 / 1e9;
+                (s, st.line_at_late, st.inside_at_late)
+            } else if now > st.t_growth {
+                let s = (now - st.t_growth) as f64 / 1e9;
+                (s, st.line_at_growth, st.inside_at_growth)
+            } else if now > st.t_warm {
+                (window_s, st.line_at_warm, st.inside_at_warm)
+            } else {
+                ((now as f64 / 1e9).max(1e-9), 0, 0)
+            };
         let [p50, p90, p99, p999] = st
             .latency
             .quantiles([0.5, 0.9, 0.99, 0.999])

@@ -181,9 +181,9 @@ pub struct Stats {
     /// Requests inside at `t_growth`.
     pub inside_at_growth: u64,
     /// A third of the way from `t_growth` to the run's set end, ns:
-    /// growth is measured over the last two thirds once the run is past
-    /// it, so a line that filled early and then held is not read as
-    /// growing.
+    /// growth is measured from here once the run is as far past it as it
+    /// is past `t_growth` (over the last two thirds at the end), so a line
+    /// that filled early and then held is not read as growing.
     pub t_growth_late: Time,
     /// Line length at `t_growth_late`.
     pub line_at_late: u64,
