@@ -183,6 +183,14 @@ pub struct Report {
     /// line's, requests per second: every line at once (the server's, and
     /// those for a dependency's connections or slots).
     pub inside_growth_per_s: f64,
+    /// Where that span starts, s (it ends at `sim_time_s`).
+    pub growth_from_s: f64,
+    /// Arrivals per second over the growth's span (`arrival_rps` is over
+    /// the measured window): the growth is these less
+    /// `growth_throughput_rps`, less those turned away.
+    pub growth_arrival_rps: f64,
+    /// Completions per second over the growth's span.
+    pub growth_throughput_rps: f64,
     /// Completions per second in the measured window.
     pub throughput_rps: f64,
     /// Completions within the caller's timeout per second.
@@ -314,6 +322,8 @@ impl Report {
             for x in [
                 &mut r.queue_growth_per_s,
                 &mut r.inside_growth_per_s,
+                &mut r.growth_arrival_rps,
+                &mut r.growth_throughput_rps,
                 &mut r.throughput_rps,
                 &mut r.goodput_rps,
                 &mut r.arrival_rps,
@@ -469,6 +479,8 @@ mod tests {
         for key in [
             "queue_growth_per_s",
             "inside_growth_per_s",
+            "growth_arrival_rps",
+            "growth_throughput_rps",
             "throughput_rps",
             "goodput_rps",
             "arrival_rps",

@@ -140,6 +140,37 @@ fn the_breakers_blocked_count_is_the_reports() {
     assert_eq!(plain.snapshot().breaker, None);
 }
 
+/// The growth of the requests inside is the arrivals less the completions
+/// over the same span (nothing is turned away here), which the signs give
+/// beside it: over the whole window they differed by up to 5 a second.
+/// Mid-run too, before the growth's span moves to the run's last two
+/// thirds, and after.
+#[test]
+fn growth_is_arrivals_less_completions_over_its_span() {
+    for name in ["sale-day", "sale-day-pool-40"] {
+        let s = tellers_sim::presets::preset(name).unwrap();
+        let mut sim = Simulation::new(&s).unwrap();
+        for second in [5u64, 12, 15, 20] {
+            sim.run_until(second * 1_000_000_000, u64::MAX);
+            let r = sim.report();
+            assert_eq!(r.turned_away(), 0);
+            let in_less_out = r.growth_arrival_rps - r.growth_throughput_rps;
+            assert!(
+                (r.inside_growth_per_s - in_less_out).abs() < 1e-9,
+                "{name} at {second} s: {} against {in_less_out}",
+                r.inside_growth_per_s
+            );
+            // From 8 s on once the run is at 14 s (two thirds of 2 s to 20 s).
+            let from = if second >= 14 { 8.0 } else { 2.0 };
+            assert!(
+                (r.growth_from_s - from).abs() < 1e-9,
+                "{name} at {second} s: {}",
+                r.growth_from_s
+            );
+        }
+    }
+}
+
 /// Growth measured from the start of a run counts from what arrived at 0:
 /// ten closed clients fill the server with their first requests at once
 /// and never hold more (the figures had said the requests inside grew by

@@ -639,18 +639,21 @@ impl Simulation {
         // warm-up, over the run so far (over its 1 ns stand-in a line of
         // 1,000 grew by 10^12 a second).
         let late = st.t_growth_late.saturating_sub(st.t_growth);
-        let (growth_s, line_from, inside_from) =
-            if now > st.t_growth_late && now - st.t_growth_late >= late {
-                let s = (now - st.t_growth_late) as f64 / 1e9;
-                (s, st.line_at_late, st.inside_at_late)
-            } else if now > st.t_growth {
-                let s = (now - st.t_growth) as f64 / 1e9;
-                (s, st.line_at_growth, st.inside_at_growth)
-            } else if now > st.t_warm {
-                (window_s, st.line_at_warm, st.inside_at_warm)
-            } else {
-                ((now as f64 / 1e9).max(1e-9), 0, 0)
+        let (growth_from, from) = if now > st.t_growth_late && now - st.t_growth_late >= late {
+            (st.t_growth_late, st.at_late)
+        } else if now > st.t_growth {
+            (st.t_growth, st.at_growth)
+        } else if now > st.t_warm {
+            let at_warm = stats::Mark {
+                line: st.line_at_warm,
+                inside: st.inside_at_warm,
+                ..stats::Mark::default()
             };
+            (st.t_warm, at_warm)
+        } else {
+            (0, stats::Mark::default())
+        };
+        let growth_s = ((now - growth_from) as f64 / 1e9).max(1e-9);
         let [p50, p90, p99, p999] = st
             .latency
             .quantiles([0.5, 0.9, 0.99, 0.999])
@@ -724,8 +727,11 @@ impl Simulation {
             finished_after_timeout: st.finished_late,
             in_flight_end: st.inside,
             queue_len_end: st.line_len,
-            queue_growth_per_s: (st.line_len as f64 - line_from as f64) / growth_s,
-            inside_growth_per_s: (st.inside as f64 - inside_from as f64) / growth_s,
+            queue_growth_per_s: (st.line_len as f64 - from.line as f64) / growth_s,
+            inside_growth_per_s: (st.inside as f64 - from.inside as f64) / growth_s,
+            growth_from_s: growth_from as f64 / 1e9,
+            growth_arrival_rps: (st.arrived_in_window - from.arrived) as f64 / growth_s,
+            growth_throughput_rps: (st.completed_in_window - from.completed) as f64 / growth_s,
             throughput_rps: st.completed_in_window as f64 / window_s,
             goodput_rps: st.good_in_window as f64 / window_s,
             arrival_rps,

@@ -176,19 +176,15 @@ pub struct Stats {
     /// length, so the clients' first requests filling the line at the
     /// start are not read as growth.
     pub t_growth: Time,
-    /// Line length at `t_growth`.
-    pub line_at_growth: u64,
-    /// Requests inside at `t_growth`.
-    pub inside_at_growth: u64,
+    /// The counts at `t_growth`.
+    pub at_growth: Mark,
     /// A third of the way from `t_growth` to the run's set end, ns:
     /// growth is measured from here once the run is as far past it as it
     /// is past `t_growth` (over the last two thirds at the end), so a line
     /// that filled early and then held is not read as growing.
     pub t_growth_late: Time,
-    /// Line length at `t_growth_late`.
-    pub line_at_late: u64,
-    /// Requests inside at `t_growth_late`.
-    pub inside_at_late: u64,
+    /// The counts at `t_growth_late`.
+    pub at_late: Mark,
     /// Response times of measured requests, ns.
     pub latency: Histogram,
     /// Time in line of measured requests, ns.
@@ -216,6 +212,21 @@ pub struct Stats {
     /// Retries that arrived at the server in the open interval.
     pub win_retries: u64,
     win_good: u64,
+}
+
+/// The counts at a moment that growth is measured from: the line, the
+/// requests inside, and the window's arrivals and completions so far (so
+/// the rates in and out over the same span can be given beside it).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mark {
+    /// Requests in the line.
+    pub line: u64,
+    /// Requests inside.
+    pub inside: u64,
+    /// Arrivals in the window so far.
+    pub arrived: u64,
+    /// Completions in the window so far.
+    pub completed: u64,
 }
 
 impl Stats {
@@ -259,11 +270,9 @@ impl Stats {
             line_at_warm: 0,
             inside_at_warm: 0,
             t_growth,
-            line_at_growth: 0,
-            inside_at_growth: 0,
+            at_growth: Mark::default(),
             t_growth_late,
-            line_at_late: 0,
-            inside_at_late: 0,
+            at_late: Mark::default(),
             latency: Histogram::new(),
             queue_wait: Histogram::new(),
             loop_block: Histogram::new(),
@@ -293,12 +302,10 @@ impl Stats {
             // start, not growth (10 clients read as "2 a second" over 5 s).
             let from_zero = self.t_growth == 0 && self.last_t == 0;
             if (self.last_t < self.t_growth || from_zero) && self.t_growth <= t {
-                self.line_at_growth = self.line_len;
-                self.inside_at_growth = self.inside;
+                self.at_growth = self.mark();
             }
             if self.last_t < self.t_growth_late && self.t_growth_late <= t {
-                self.line_at_late = self.line_len;
-                self.inside_at_late = self.inside;
+                self.at_late = self.mark();
             }
             if self.last_t < self.t_warm && self.t_warm <= t {
                 // The warm-up ends inside this step: remember the sums there.
@@ -331,8 +338,17 @@ impl Stats {
         self.line_at_warm = self.line_len;
         self.inside_at_warm = self.inside;
         self.t_growth = now;
-        self.line_at_growth = self.line_len;
-        self.inside_at_growth = self.inside;
+        self.at_growth = self.mark();
+    }
+
+    /// The counts growth is measured from, now.
+    fn mark(&self) -> Mark {
+        Mark {
+            line: self.line_len,
+            inside: self.inside,
+            arrived: self.arrived_in_window,
+            completed: self.completed_in_window,
+        }
     }
 
     /// A request left the line and started, `waited` ns after arriving.
