@@ -644,12 +644,7 @@ impl Simulation {
         } else if now > st.t_growth {
             (st.t_growth, st.at_growth)
         } else if now > st.t_warm {
-            let at_warm = stats::Mark {
-                line: st.line_at_warm,
-                inside: st.inside_at_warm,
-                ..stats::Mark::default()
-            };
-            (st.t_warm, at_warm)
+            (st.t_warm, st.at_warm)
         } else {
             (0, stats::Mark::default())
         };

@@ -167,10 +167,8 @@ pub struct Stats {
     pub completed_in_window: u64,
     /// Completions in the window within the caller's timeout.
     pub good_in_window: u64,
-    /// Line length when the window began.
-    pub line_at_warm: u64,
-    /// Requests inside when the window began.
-    pub inside_at_warm: u64,
+    /// The counts when the window began.
+    pub at_warm: Mark,
     /// Where the line's growth is measured from, ns: the window's start,
     /// or for a closed loop (measured from 0) the warm-up share of the run
     /// length, so the clients' first requests filling the line at the
@@ -214,9 +212,9 @@ pub struct Stats {
     win_good: u64,
 }
 
-/// The counts at a moment that growth is measured from: the line, the
-/// requests inside, and the window's arrivals and completions so far (so
-/// the rates in and out over the same span can be given beside it).
+/// The counts at a moment the window or the growth is measured from: the
+/// line, the requests inside, and the window's arrivals and completions so
+/// far (so the rates in and out over the same span can be given beside it).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Mark {
     /// Requests in the line.
@@ -267,8 +265,7 @@ impl Stats {
             refused_in_window: 0,
             completed_in_window: 0,
             good_in_window: 0,
-            line_at_warm: 0,
-            inside_at_warm: 0,
+            at_warm: Mark::default(),
             t_growth,
             at_growth: Mark::default(),
             t_growth_late,
@@ -311,8 +308,7 @@ impl Stats {
                 // The warm-up ends inside this step: remember the sums there.
                 self.accumulate(self.t_warm, busy_cores, dep_busy);
                 self.area_at_warm = self.area;
-                self.line_at_warm = self.line_len;
-                self.inside_at_warm = self.inside;
+                self.at_warm = self.mark();
             }
             self.accumulate(t, busy_cores, dep_busy);
         }
@@ -335,13 +331,12 @@ impl Stats {
     pub fn start_window(&mut self, now: Time) {
         self.t_warm = now;
         self.area_at_warm = self.area;
-        self.line_at_warm = self.line_len;
-        self.inside_at_warm = self.inside;
+        self.at_warm = self.mark();
         self.t_growth = now;
-        self.at_growth = self.mark();
+        self.at_growth = self.at_warm;
     }
 
-    /// The counts growth is measured from, now.
+    /// The counts now, for the window or the growth to be measured from.
     fn mark(&self) -> Mark {
         Mark {
             line: self.line_len,
