@@ -55,8 +55,10 @@ choice_enum! {
         Random = "random", "At random";
         /// One shared line of ready steps: any free loop takes the next one.
         Shared = "shared", "One shared line";
-        /// Connections wait in the listen line until some loop is idle; that loop
-        /// (the one that became idle last, as epoll wakes it) accepts and keeps it.
+        /// Connections wait in the listen line for a loop to accept and keep
+        /// them: an idle loop (the one that became idle last, as epoll wakes
+        /// it) takes one at once, and a busy one takes one each time it looks
+        /// for ready connections again, after the steps it found at its last look.
         Idlest = "idlest", "The idle loop accepts more";
     }
 }

@@ -6,8 +6,8 @@
 //!   claim-ranges [--seeds FIRST..LAST] [--lessons DIR] [CLAIM_ID ...]
 //!
 //! Seeds default to 1..100; the claims to all of them. Each line gives the
-//! claim, its lesson, its bounds, the lowest and highest value measured, the
-//! smallest room left to a bound as a share of the bound, and the seeds that
+//! claim, its lesson, its bounds, the lowest, highest and median value
+//! measured, the smallest room left to a bound as a share of the bound, and the seeds that
 //! broke a bound. Exit status 1 when any claim broke a bound, 2 on bad input.
 
 use std::path::PathBuf;
@@ -136,6 +136,11 @@ fn line(
     }
     let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    // The middle value (the lower of the two middle ones for an even count):
+    // why texts quote it beside the range.
+    let mut sorted = values.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[(sorted.len() - 1) / 2];
     // Room to each bound as a share of the bound's size (negative: broken).
     let room = |bound: f64, v: f64| (v - bound) / bound.abs().max(1e-9);
     let margin = [
@@ -146,7 +151,7 @@ fn line(
     .flatten()
     .fold(f64::INFINITY, f64::min);
     let text = format!(
-        "{slug}\t{}\t{}\tmeasured {lo:.4} to {hi:.4}\troom {:.1} %\t{}",
+        "{slug}\t{}\t{}\tmeasured {lo:.4} to {hi:.4}, median {median:.4}\troom {:.1} %\t{}",
         c.id,
         c.bounds(),
         margin * 100.0,

@@ -1,7 +1,9 @@
 //! Servers of event loops: `loops` loops, each running one CPU step at a
 //! time to its end (no preemption), for many connections; waits are
 //! non-blocking. New connections are spread over the loops by the accept
-//! rule. With workers, read steps that are slow (or of the heavy class)
+//! rule. A loop runs its steps in batches, as an NGINX worker runs the
+//! events one `epoll_wait` returned: the steps queued when it last looked,
+//! then it looks again (and may accept a waiting connection). With workers, read steps that are slow (or of the heavy class)
 //! are handed to a pool of worker threads, at a hand-off cost on the loop.
 
 use super::cores::{TellerId, TellerKind, TellerState};
@@ -28,11 +30,12 @@ pub struct LoopServer {
     limit: Option<u64>,
     /// Loop teller ids; loop `i` is teller `i` (loops are created first).
     loops: Vec<TellerId>,
-    /// Each loop's own steps, in order.
-    loop_q: Vec<VecDeque<ReqId>>,
+    /// Each loop's own steps, in order, and where its batch ends.
+    loop_q: Vec<LoopLine>,
     /// Steps any loop may take (the shared accept rule).
     shared_q: VecDeque<ReqId>,
-    /// Connections waiting for an idle loop to accept them (accept when idle).
+    /// Connections waiting for a loop to accept them (accept when idle):
+    /// an idle loop takes one at once, a busy one when its batch is done.
     listen: VecDeque<ReqId>,
     /// Idle loops; the last one became idle last.
     idle: Vec<u32>,
@@ -54,6 +57,17 @@ pub struct LoopServer {
     /// How long the measured requests' steps waited for a worker, ns;
     /// `None` without workers.
     worker_wait: Option<Box<Histogram>>,
+}
+
+/// One loop's own steps, in order, and how many of them are its batch.
+#[derive(Clone, Debug, Default)]
+struct LoopLine {
+    steps: VecDeque<ReqId>,
+    /// Steps still to run of the batch the loop took at its last look for
+    /// ready connections (its last `epoll_wait`); at 0 it looks again, and
+    /// a loop that accepts when it can takes a waiting connection then,
+    /// busy or not.
+    batch_left: u32,
 }
 
 /// A pool of worker threads and the steps waiting for one.
@@ -95,7 +109,7 @@ impl LoopServer {
         for i in 0..n {
             let t = ctx.tellers.spawn(TellerKind::Loop);
             server.loops.push(t);
-            server.loop_q.push(VecDeque::new());
+            server.loop_q.push(LoopLine::default());
             server.idle.push(n - 1 - i);
         }
         if server.workers {
@@ -152,7 +166,7 @@ impl LoopServer {
     fn enqueue_step(&mut self, ctx: &mut Ctx, r: ReqId) {
         match ctx.reqs.get(r).owner {
             Owner::Loop(l) => {
-                self.loop_q[l as usize].push_back(r);
+                self.loop_q[l as usize].steps.push_back(r);
                 self.pump_loop(ctx, self.loops[l as usize]);
             }
             _ => {
@@ -198,22 +212,32 @@ impl LoopServer {
             if tl.state != TellerState::Idle || tl.req.is_some() {
                 return;
             }
-            let next = match self.loop_q[l as usize].pop_front() {
-                Some(r) => Some(r),
-                None => self.shared_q.pop_front(),
-            };
-            let Some(r) = next else {
-                // Nothing queued: an idle loop accepts a waiting connection.
+            if self.loop_q[l as usize].batch_left == 0 {
+                // The loop looks for ready connections again (`epoll_wait`):
+                // the listen socket is ready to it too, busy or not, so it
+                // accepts one waiting connection (one per look, as NGINX
+                // without `multi_accept`); the steps now queued are its batch.
                 if self.accept == Accept::Idlest {
                     if let Some(r) = self.listen.pop_front() {
                         self.conns[l as usize] += 1;
                         ctx.pin_to_loop(r, l);
                         let caller = ctx.reqs.get(r).caller;
                         ctx.pin_conn(caller, l);
-                        self.loop_q[l as usize].push_back(r);
-                        continue;
+                        self.loop_q[l as usize].steps.push_back(r);
                     }
                 }
+                let line = &mut self.loop_q[l as usize];
+                line.batch_left = line.steps.len() as u32;
+            }
+            let line = &mut self.loop_q[l as usize];
+            let next = match line.steps.pop_front() {
+                Some(r) => {
+                    line.batch_left -= 1;
+                    Some(r)
+                }
+                None => self.shared_q.pop_front(),
+            };
+            let Some(r) = next else {
                 self.set_idle(l, true);
                 return;
             };
