@@ -597,7 +597,7 @@ impl Exercise {
     /// Which slip a wrong answer's number is, where it is the number a
     /// listed mistake gives for these values (read as the answer is, within
     /// the exercise's tolerance and at least [`SLIP_TOLERANCE`], or rounded
-    /// to the decimals the question asks for): that mistake, the nearest
+    /// to the decimals the question asks for, or further): that mistake, the nearest
     /// where several are near (525 MB is 500 MiB, the first mistake's
     /// number, but exactly the second's); else, where it is `answer` (the
     /// variant's) a thousand times too large or too small, that. `None` for
@@ -614,8 +614,13 @@ impl Exercise {
             });
             value.is_finite()
                 && [Some(value), rounded].into_iter().flatten().any(|v| {
-                    crate::check::check_in(typed, v, unit, tol, &self.prompt)
-                        == crate::check::Verdict::Correct
+                    // Rounded further than the question asks still gives
+                    // the mistake's number: "36.8" (or "37") is hedge-cost's
+                    // share in percent, 36.788.
+                    matches!(
+                        crate::check::check_in(typed, v, unit, tol, &self.prompt),
+                        crate::check::Verdict::Correct | crate::check::Verdict::TooRounded { .. }
+                    )
                 })
         };
         let listed: Vec<(usize, f64)> = self

@@ -905,3 +905,26 @@ fn every_mistakes_number_is_named_as_that_mistake() {
     assert!(dead.is_empty(), "notes no learner would read: {dead:#?}");
     assert!(mixed.is_empty(), "{mixed:#?}");
 }
+
+/// A listed mistake's number rounded further than the question asks is
+/// still that mistake: hedge-cost asks for three decimals, and its share in
+/// percent (36.788 for a mean of 10 ms and a delay of 10 ms) typed "36.8"
+/// or "37" was told only "too high", where "36.788" got the note. The
+/// answer itself rounded too far ("0.37") is no mistake.
+#[test]
+fn a_mistakes_number_rounded_further_than_asked_is_still_named() {
+    let course = course();
+    let (_, ex) = course
+        .exercises()
+        .find(|(_, e)| e.id == "hedge-cost")
+        .expect("hedge-cost is in the course");
+    let v = all_vars(ex)
+        .into_iter()
+        .find(|v| v.get("w") == Some(&10.0) && v.get("h") == Some(&10.0))
+        .expect("the variant w = 10, h = 10");
+    let right = eval(ex.answer.as_ref().unwrap(), &v).unwrap();
+    for typed in ["36.788", "36.8", "37"] {
+        assert_eq!(ex.slip(&v, Some(right), typed), Some(Slip::Mistake(2)), "{typed}");
+    }
+    assert_eq!(ex.slip(&v, Some(right), "0.37"), None);
+}
