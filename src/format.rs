@@ -31,7 +31,19 @@ pub fn fmt_value(x: f64, unit: &str) -> String {
     if unit.is_empty() {
         n
     } else {
-        format!("{n} {unit}")
+        format!("{n} {}", unit_for(x, unit))
+    }
+}
+
+/// A field's unit as it reads after `x`: a counted thing in the singular
+/// after exactly 1 ("1 call", "1 retry"; "this run: 1 calls" read wrongly),
+/// a unit of measure as it is ("1 ms", "1 rps").
+fn unit_for(x: f64, unit: &str) -> String {
+    let measure = matches!(unit, "ms" | "µs" | "s" | "rps" | "KB" | "MB" | "GB");
+    match unit.strip_suffix("ies") {
+        _ if x != 1.0 || measure => unit.to_owned(),
+        Some(stem) => format!("{stem}y"),
+        None => unit.strip_suffix('s').unwrap_or(unit).to_owned(),
     }
 }
 
@@ -105,6 +117,11 @@ mod tests {
         assert_eq!(fmt_num(-0.001, 0), "0");
         assert_eq!(fmt_num(f64::INFINITY, 0), "∞");
         assert_eq!(fmt_value(2.5, "ms"), "2.50 ms");
+        assert_eq!(fmt_value(1.0, "calls"), "1 call");
+        assert_eq!(fmt_value(1.0, "retries"), "1 retry");
+        assert_eq!(fmt_value(100.0, "calls"), "100 calls");
+        assert_eq!(fmt_value(1.0, "ms"), "1 ms");
+        assert_eq!(fmt_value(1.0, "rps"), "1 rps");
         assert_eq!(fmt_s(2.34), "2.3 s");
         assert_eq!(fmt_s(0.25), "0.25 s");
         assert_eq!(fmt_s(0.001), "1.00 ms", "a short makespan is not 0.00 s");

@@ -924,7 +924,11 @@ fn a_mistakes_number_rounded_further_than_asked_is_still_named() {
         .expect("the variant w = 10, h = 10");
     let right = eval(ex.answer.as_ref().unwrap(), &v).unwrap();
     for typed in ["36.788", "36.8", "37"] {
-        assert_eq!(ex.slip(&v, Some(right), typed), Some(Slip::Mistake(2)), "{typed}");
+        assert_eq!(
+            ex.slip(&v, Some(right), typed),
+            Some(Slip::Mistake(2)),
+            "{typed}"
+        );
     }
     assert_eq!(ex.slip(&v, Some(right), "0.37"), None);
 }
