@@ -1015,7 +1015,7 @@ pub fn decimals_asked(prompt: &str) -> Option<usize> {
 /// The decimal places of a number as typed: after its point, or after a
 /// decimal comma ("16,8"; a comma before exactly three digits groups
 /// thousands, as the lessons print numbers).
-fn decimals_typed(text: &str) -> usize {
+pub(crate) fn decimals_typed(text: &str) -> usize {
     let after = |sep: char| {
         text.rsplit_once(sep)
             .map(|(_, d)| d.chars().take_while(char::is_ascii_digit).count())

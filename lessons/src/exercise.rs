@@ -597,7 +597,8 @@ impl Exercise {
     /// Which slip a wrong answer's number is, where it is the number a
     /// listed mistake gives for these values (read as the answer is, within
     /// the exercise's tolerance and at least [`SLIP_TOLERANCE`], or rounded
-    /// to the decimals the question asks for, or further): that mistake, the nearest
+    /// to the decimals the question asks for, or as typed to fewer where
+    /// the answer rounded so reads otherwise): that mistake, the nearest
     /// where several are near (525 MB is 500 MiB, the first mistake's
     /// number, but exactly the second's); else, where it is `answer` (the
     /// variant's) a thousand times too large or too small, that. `None` for
@@ -614,13 +615,8 @@ impl Exercise {
             });
             value.is_finite()
                 && [Some(value), rounded].into_iter().flatten().any(|v| {
-                    // Rounded further than the question asks still gives
-                    // the mistake's number: "36.8" (or "37") is hedge-cost's
-                    // share in percent, 36.788.
-                    matches!(
-                        crate::check::check_in(typed, v, unit, tol, &self.prompt),
-                        crate::check::Verdict::Correct | crate::check::Verdict::TooRounded { .. }
-                    )
+                    crate::check::check_in(typed, v, unit, tol, &self.prompt)
+                        == crate::check::Verdict::Correct
                 })
         };
         let listed: Vec<(usize, f64)> = self
@@ -630,14 +626,44 @@ impl Exercise {
             .enumerate()
             .filter_map(|(i, m)| Some((i, eval(m, vars).ok()?)))
             .collect();
-        // The nearest first: exact, then within a thousandth, then within
-        // the tolerance.
-        let named = [0.0, 0.001, tolerance].into_iter().find_map(|tol| {
+        let within = |tol: f64| {
             listed
                 .iter()
                 .find(|(_, value)| gives(*value, tol))
                 .map(|(i, _)| Slip::Mistake(*i))
-        });
+        };
+        // A mistake's number rounded to fewer decimals than the question
+        // asks, as typed: "36.8" or "37" for hedge-cost's share in percent,
+        // 36.788 (read as "rounded too far", it was told only "too high").
+        // Not where the answer rounded the same way reads so too ("7" for
+        // 6.67 is no sign of a mistake of 7.14), and the mistake nearest
+        // the number typed where several round to it.
+        let rounded_further = || {
+            let places = crate::check::decimals_typed(typed);
+            if asked? <= places {
+                return None;
+            }
+            let k = 10f64.powi(places as i32);
+            let round = |v: f64| (v * k).round() / k;
+            let reads = |v: f64| {
+                v.is_finite()
+                    && crate::check::check(typed, v, unit, 1e-9) == crate::check::Verdict::Correct
+            };
+            if answer.is_some_and(|a| reads(round(a))) {
+                return None;
+            }
+            listed
+                .iter()
+                .filter(|(_, value)| reads(round(*value)))
+                .min_by(|(_, a), (_, b)| (a - round(*a)).abs().total_cmp(&(b - round(*b)).abs()))
+                .map(|(i, _)| Slip::Mistake(*i))
+        };
+        // The nearest first: exact, then within a thousandth, then rounded
+        // further than asked, then within the tolerance.
+        let named = within(0.0)
+            .or_else(|| within(0.001))
+            .or_else(rounded_further)
+            .or_else(|| within(tolerance));
         named.or_else(|| {
             let a = answer.filter(|a| *a != 0.0)?;
             // Zero is a thousandth of nothing: it was named a thousandfold

@@ -910,25 +910,48 @@ fn every_mistakes_number_is_named_as_that_mistake() {
 /// still that mistake: hedge-cost asks for three decimals, and its share in
 /// percent (36.788 for a mean of 10 ms and a delay of 10 ms) typed "36.8"
 /// or "37" was told only "too high", where "36.788" got the note. The
-/// answer itself rounded too far ("0.37") is no mistake.
+/// answer itself rounded too far ("0.37") is no mistake, nor a whole number
+/// the answer rounds to as well ("7" for 6.67, near a mistake's 7.14), and
+/// where several mistakes round to the number typed, the nearest is named.
 #[test]
 fn a_mistakes_number_rounded_further_than_asked_is_still_named() {
     let course = course();
-    let (_, ex) = course
-        .exercises()
-        .find(|(_, e)| e.id == "hedge-cost")
-        .expect("hedge-cost is in the course");
-    let v = all_vars(ex)
-        .into_iter()
-        .find(|v| v.get("w") == Some(&10.0) && v.get("h") == Some(&10.0))
-        .expect("the variant w = 10, h = 10");
-    let right = eval(ex.answer.as_ref().unwrap(), &v).unwrap();
+    let slip = |id: &str, vars: &[(&str, f64)], typed: &str| {
+        let (_, ex) = course
+            .exercises()
+            .find(|(_, e)| e.id == id)
+            .unwrap_or_else(|| panic!("{id} is in the course"));
+        let v = all_vars(ex)
+            .into_iter()
+            .find(|v| vars.iter().all(|(k, x)| v.get(*k) == Some(x)))
+            .unwrap_or_else(|| panic!("{id}: the variant {vars:?}"));
+        let right = eval(ex.answer.as_ref().unwrap(), &v).unwrap();
+        ex.slip(&v, Some(right), typed)
+    };
+    let hedge = [("w", 10.0), ("h", 10.0)];
     for typed in ["36.788", "36.8", "37"] {
         assert_eq!(
-            ex.slip(&v, Some(right), typed),
+            slip("hedge-cost", &hedge, typed),
             Some(Slip::Mistake(2)),
             "{typed}"
         );
     }
-    assert_eq!(ex.slip(&v, Some(right), "0.37"), None);
+    assert_eq!(slip("hedge-cost", &hedge, "0.37"), None);
+    // 6.67 % and 8.70 rps rounded whole are 7 and 9, as the mistakes'
+    // 7.14 % and 9.09 rps are.
+    let cpu = [("cpu", 5.0), ("wait", 70.0)];
+    assert_eq!(slip("cpu-share-of-request", &cpu, "7"), None);
+    let thread = [("cpu", 5.0), ("wait", 110.0)];
+    assert_eq!(slip("one-thread-rate", &thread, "9"), None);
+    // The third mistake, 119.4, rounds to 119; the first, 120, does not.
+    let line = [
+        ("cap", 200.0),
+        ("over", 10.0),
+        ("timeout", 6.0),
+        ("svc", 0.6),
+    ];
+    assert_eq!(
+        slip("time-to-useless-line", &line, "119"),
+        Some(Slip::Mistake(2))
+    );
 }

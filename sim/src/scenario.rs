@@ -175,7 +175,7 @@ pub(crate) fn has_thread_line(s: &Scenario) -> bool {
 }
 
 /// Does `s` use a line limit? A pool's line, the line in front of a capped
-/// thread-per-request server, and the listen line of loops that accept when idle.
+/// thread-per-request server, and the listen line of loops where the idle loop accepts more.
 pub(crate) fn has_line(s: &Scenario) -> bool {
     match s.model {
         Model::ThreadPool => true,
@@ -217,7 +217,7 @@ scenario_fields! {
     queue_limit: Option<u32> = None => {
         group: Group::Server,
         label: "Line limit (0 = no limit)", unit: "requests", kind: int(1, 10_000_000),
-        used: Used::If(has_line, "thread pool; thread per request with a cap; event loops that accept when idle"),
+        used: Used::If(has_line, "thread pool; thread per request with a cap; event loops where the idle loop accepts more"),
         control: slider(0.0, 2000.0, 1.0), playground: true,
         help: "Longest line before new requests are refused; none = no limit.",
     }

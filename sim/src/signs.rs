@@ -2391,7 +2391,7 @@ mod tests {
     /// Exponential times make p99 about 6.6 × the median at any load: an
     /// ordinary M/M/1 or M/M/4 run is healthy, not a far tail. Lesson 12's
     /// offload with connections piling on the idlest loop is one (p99 about
-    /// 40 × the median); dealt in turn, about 10 ×, it is not.
+    /// 58 × the median); dealt in turn, about 10 ×, it is not.
     #[test]
     fn exponential_tails_are_not_far_but_a_piled_up_pool_is() {
         for (name, rhos) in [("mm1", [0.3, 0.5, 0.8]), ("mm4", [0.3, 0.5, 0.8])] {

@@ -363,7 +363,7 @@ fn a_pool_per_loop_takes_only_its_own_loops_steps() {
     );
 }
 
-/// Loops that accept when idle keep a listen line of connections waiting to
+/// Loops where the idle loop accepts more keep a listen line of connections waiting to
 /// be accepted, and its limit is on that line: a request on a connection a
 /// loop already holds does not wait in it, and a connection refused there
 /// never opens. (Requests on open connections were refused too: 1,909

@@ -35,7 +35,7 @@ pub trait Server {
     /// Would the door refuse a try of `caller` now (a full line)?
     fn line_is_full(&self, ctx: &Ctx, caller: Caller) -> bool;
     /// Whether the line [`Server::line_is_full`] guards holds connections
-    /// waiting to be accepted (loops that accept when idle), so a full one
+    /// waiting to be accepted (loops where the idle loop accepts more), so a full one
     /// refuses the connection itself, not a request on it.
     fn line_holds_connections(&self) -> bool {
         false

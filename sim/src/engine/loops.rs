@@ -26,7 +26,7 @@ pub struct LoopServer {
     offload_at: Time,
     /// Half the hand-off cost, ns: paid on the loop on the way out and back.
     handoff_half: Time,
-    /// Longest listen line (accept when idle) before the door refuses.
+    /// Longest listen line (the idle loop accepts more) before the door refuses.
     limit: Option<u64>,
     /// Loop teller ids; loop `i` is teller `i` (loops are created first).
     loops: Vec<TellerId>,
@@ -34,7 +34,7 @@ pub struct LoopServer {
     loop_q: Vec<LoopLine>,
     /// Steps any loop may take (the shared accept rule).
     shared_q: VecDeque<ReqId>,
-    /// Connections waiting for a loop to accept them (accept when idle):
+    /// Connections waiting for a loop to accept them (the idle loop accepts more):
     /// an idle loop takes one at once, a busy one when its batch is done.
     listen: VecDeque<ReqId>,
     /// Idle loops; the last one became idle last.
@@ -362,7 +362,7 @@ impl LoopServer {
 }
 
 impl Server for LoopServer {
-    /// Only loops that accept when idle have a line at the door: the
+    /// Only loops where the idle loop accepts more have a line at the door: the
     /// listen line of connections not yet accepted. A request on a
     /// keep-alive connection already on a loop does not wait in it.
     fn line_is_full(&self, ctx: &Ctx, caller: Caller) -> bool {
