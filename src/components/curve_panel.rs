@@ -66,6 +66,8 @@ pub fn CurvePanel(
         });
     });
     let caption = move || curve_caption(&lab.theory.get(), &points_th.get());
+    // The theory note's fold stays as the learner left it when theory changes.
+    let approx_open = RwSignal::new(false);
     let progress = move || {
         lab.sweep_missed.with(|missed| {
             sweep_progress(
@@ -99,7 +101,7 @@ pub fn CurvePanel(
                 <div data-testid="curve-approx">
                     {move || {
                         curve_approx_fold(&points_th.get(), &lab.theory.get())
-                            .map(|fold| view! { <NoteFolded fold /> })
+                            .map(|fold| view! { <NoteFolded fold open=approx_open /> })
                     }}
                 </div>
             </figcaption>

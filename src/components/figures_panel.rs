@@ -174,6 +174,7 @@ fn approx(
     show: impl Fn() -> bool + Send + Sync + 'static,
     figures: Vec<String>,
 ) -> impl IntoView {
+    let open = RwSignal::new(false);
     move || {
         show()
             .then(|| approx_fold_for(&lab.theory.get(), &figures))
@@ -181,7 +182,7 @@ fn approx(
             .map(|note| {
                 view! {
                     <div class="figures__note" data-testid="approx-note">
-                        <NoteFolded fold=note />
+                        <NoteFolded fold=note open />
                     </div>
                 }
             })
@@ -189,12 +190,18 @@ fn approx(
 }
 
 /// A theory note: its lead in view, its reasons in a fold
-/// ([`crate::figures::NoteFold`]).
+/// ([`crate::figures::NoteFold`]). `open` outlives the note: the note is
+/// drawn anew whenever theory changes (a slider moved, a run ended), and a
+/// fold the learner opened closed each time.
 #[component]
-pub fn NoteFolded(fold: crate::figures::NoteFold) -> impl IntoView {
+pub fn NoteFolded(fold: crate::figures::NoteFold, open: RwSignal<bool>) -> impl IntoView {
     view! {
         {(!fold.lead.is_empty()).then(|| view! { <p class="note-fold__lead">{units_kept(&fold.lead)}</p> })}
-        <details class="note-fold">
+        <details
+            class="note-fold"
+            open=open.get_untracked()
+            on:toggle=move |ev| open.set(event_target::<web_sys::Element>(&ev).has_attribute("open"))
+        >
             <summary>{fold.summary()}</summary>
             <p>{units_kept(&fold.reasons())}</p>
         </details>

@@ -217,3 +217,29 @@ export async function aLessonsFiguresStayPutWhileItsRunGoes({ page, open }) {
   await expectVisible(widget.locator('.signs .sign').first(), 'the signs after the run');
   assert.equal(await y(), before, 'the figures moved as the run ended');
 }
+
+export async function theTheoryNotesFoldStaysOpenWhenTheLearnerRunsAgain({ page, open }) {
+  // Lesson 12's first run: theory is approximate, its reasons folded under
+  // the figures. A lesson hides theory while a run plays, so the note was
+  // drawn anew at each run's end, and a fold the learner had opened to read
+  // beside the new figures was closed again.
+  await page.setViewportSize(LAPTOP);
+  await openLesson(page, open, 'case-waf-offload');
+  const widget = page.getByTestId('lesson-sim').first();
+  await widget.getByRole('button', { name: 'Run to the end' }).click();
+  await waitEnded(widget, 30_000);
+  const note = widget.getByTestId('approx-note').first();
+  await expectVisible(note, 'the note under the figures');
+  const why = note.locator('details p');
+  assert.equal(await why.isVisible(), false, 'the reasons folded at first');
+  await note.getByText("Why theory's figures are marked (approx.)").click();
+  await expectVisible(why, 'the reasons, opened');
+  // A new setting and a new run: theory goes while it plays and comes back.
+  const share = widget.locator('[data-field="heavy_share"] input.control__box');
+  await share.fill('0.1');
+  await share.press('Enter');
+  await widget.getByRole('button', { name: 'Run to the end' }).click();
+  await waitEnded(widget, 30_000);
+  await expectVisible(widget.getByTestId('approx-note').first(), 'the note again');
+  assert.equal(await widget.getByTestId('approx-note').first().locator('details p').isVisible(), true, 'the reasons still open');
+}
