@@ -199,10 +199,14 @@ pub fn NoteFolded(fold: crate::figures::NoteFold, open: RwSignal<bool>) -> impl 
         {(!fold.lead.is_empty()).then(|| view! { <p class="note-fold__lead">{units_kept(&fold.lead)}</p> })}
         <details
             class="note-fold"
-            open=open.get_untracked()
-            on:toggle=move |ev| open.set(event_target::<web_sys::Element>(&ev).has_attribute("open"))
+            open=move || open.get()
         >
-            <summary>{fold.summary()}</summary>
+            // The signal opens and closes it (the summary's own toggle is
+            // held back), so the state outlives the element.
+            <summary on:click=move |ev| {
+                ev.prevent_default();
+                open.update(|o| *o = !*o);
+            }>{fold.summary()}</summary>
             <p>{units_kept(&fold.reasons())}</p>
         </details>
     }
