@@ -255,10 +255,14 @@ fn code_note(text: &str, advice: &str) -> Option<String> {
         )),
         ClassCode::Plain(code) => {
             let n = symbols_if_near_a_code(&code)?;
+            let off = match n {
+                7 => "one may be missing".to_owned(),
+                9 => "one may be extra".to_owned(),
+                _ => format!("{} may be missing", 8 - n),
+            };
             Some(format!(
                 "{code} has {n} letters and digits; a code made in Tellers has 8, four on each side \
-                 of the hyphen, so one may be {}. {advice}",
-                if n < 8 { "missing" } else { "extra" }
+                 of the hyphen, so {off}. {advice}"
             ))
         }
         _ => None,
@@ -267,7 +271,8 @@ fn code_note(text: &str, advice: &str) -> Option<String> {
 
 /// For a code shaped like a Tellers code but for one symbol too few or too
 /// many (`H9FC-F26`, `H9FC-F2600`: a hyphen, and 7 or 9 of the symbols
-/// Tellers codes use), how many symbols it has. A code chosen by hand
+/// Tellers codes use), or cut off after its hyphen (`H9FC-F`, `H9FC-`: a
+/// link a chat app broke), how many symbols it has. A code chosen by hand
 /// rarely has that shape; one that does is still read as typed.
 fn symbols_if_near_a_code(code: &str) -> Option<usize> {
     let (left, right) = code.split_once('-')?;
@@ -276,7 +281,7 @@ fn symbols_if_near_a_code(code: &str) -> Option<usize> {
             .all(|b| SYMBOLS.contains(&b.to_ascii_uppercase()))
     };
     let n = left.len() + right.len();
-    let near = matches!((left.len(), right.len()), (3 | 5, 4) | (4, 3 | 5));
+    let near = matches!((left.len(), right.len()), (3 | 5, 4) | (4, 0..=5));
     (near && ours(left) && ours(right) && n != 8).then_some(n)
 }
 
@@ -836,6 +841,12 @@ mod tests {
         assert!(class_code_note(&format!("7{code}"))
             .unwrap()
             .contains("one may be extra"));
+        // Cut off after the hyphen, as a chat app may break a link (no note
+        // before: a class worked on numbers no answer key matched).
+        for (cut, missing) in [(7, "2 may be missing"), (5, "4 may be missing")] {
+            let note = class_code_note(&code[..cut]).unwrap();
+            assert!(note.contains(missing), "{note}");
+        }
         // Hand-chosen codes of other shapes get no note.
         for plain in ["SD-101", "ECON-2026-A", "sale-day", "R12"] {
             assert_eq!(class_code_note(plain), None, "{plain}");

@@ -625,11 +625,12 @@ impl ClassResults {
 
     /// The exercises more than half of those whose first answer is known
     /// got wrong at first, of those at least [`Self::fewest_to_rank`]
-    /// answered, the most missed first.
+    /// answered: the most students wrong first, then the highest share,
+    /// then in course order (by share alone, one student's "1 of 1" topped
+    /// "2 of 3" in a class of three).
     pub fn most_wrong_first(&self) -> Vec<Hard> {
-        // Highest share first, then most students, then course order.
         let before = |a: &Hard, b: &Hard| {
-            (a.wrong_first * b.known, a.wrong_first) > (b.wrong_first * a.known, b.wrong_first)
+            (a.wrong_first, a.wrong_first * b.known) > (b.wrong_first, b.wrong_first * a.known)
         };
         let mut hard: Vec<Hard> = Vec::new();
         for column in 0..self.columns.len() {
@@ -818,7 +819,9 @@ impl ClassResults {
         if self.students.is_empty() {
             return h;
         }
-        h += "<h2>Most of the class got these wrong at first</h2>";
+        // Of those who answered: "most of the class" stood over one
+        // student's "1 of 1" in a class of three.
+        h += "<h2>Most of those who answered got these wrong at first</h2>";
         let least = self.fewest_to_rank();
         let of_those = if least > 1 {
             format!(
@@ -840,10 +843,15 @@ impl ClassResults {
             h += "<ol class=\"results__hard\" data-testid=\"hardest\">";
             for x in hard.iter().take(10) {
                 h += &format!(
-                    "<li>{}: {} of {} got it wrong at first</li>",
+                    "<li>{}: {} of {} got it wrong at first{}</li>",
                     self.exercise_link(course, x.column),
                     x.wrong_first,
-                    x.known
+                    x.known,
+                    if x.known < self.students.len() {
+                        format!(" ({} of the {} answered it)", x.known, self.students.len())
+                    } else {
+                        String::new()
+                    }
                 );
             }
             h += "</ol>";
@@ -2462,6 +2470,61 @@ mod tests {
                 ("(no name)", "tellers-progress.json"),
                 ("(no name)", "tellers-progress (1).json")
             ]
+        );
+    }
+
+    #[test]
+    fn more_students_wrong_rank_above_a_higher_share_of_fewer() {
+        // A class of three: one student missed time-inside at first (1 of
+        // 1); two of the three missed threads-busy (2 of 3). By share the
+        // one student's exercise came first, under "Most of the class".
+        let files = vec![
+            file(
+                "0.json",
+                &student(
+                    "S0",
+                    CLASS,
+                    &[
+                        ("time-inside-from-count", &[false, true]),
+                        ("threads-busy", &[false, true]),
+                    ],
+                ),
+            ),
+            file(
+                "1.json",
+                &student("S1", CLASS, &[("threads-busy", &[false, true])]),
+            ),
+            file(
+                "2.json",
+                &student("S2", CLASS, &[("threads-busy", &[true])]),
+            ),
+        ];
+        let r = ClassResults::new(compiled_course(), CLASS, &files);
+        let col = |id: &str| r.columns.iter().position(|c| c.id == id).unwrap();
+        let hard: Vec<(usize, usize, usize)> = r
+            .most_wrong_first()
+            .iter()
+            .map(|h| (h.column, h.wrong_first, h.known))
+            .collect();
+        assert_eq!(
+            hard,
+            [
+                (col("threads-busy"), 2, 3),
+                (col("time-inside-from-count"), 1, 1)
+            ]
+        );
+        let notes = r.notes_html(compiled_course());
+        assert!(
+            notes.contains("Most of those who answered got these wrong at first"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("1 of 1 got it wrong at first (1 of the 3 answered it)"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("2 of 3 got it wrong at first</li>"),
+            "{notes}"
         );
     }
 

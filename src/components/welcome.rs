@@ -59,6 +59,15 @@ pub fn Welcome() -> impl IntoView {
                     </p>
                 </li>
             </ol>
+            // A teacher's way in, here and under the lessons' list (it was
+            // only there, below all seventeen lessons).
+            <p class="welcome" data-testid="welcome-teachers">
+                "Teaching a class? "
+                <a href="#/lessons/teacher">"Run a class with Tellers"</a>
+                ": every student gets numbers of their own, with worksheets to print, "
+                "an answer key, and a page that reads their saved work. Lessons and the "
+                "playground have a presenter mode for the projector."
+            </p>
         </section>
     }
 }

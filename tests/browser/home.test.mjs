@@ -14,6 +14,10 @@ export async function homeShowsTheNameWelcomeAndNavigation({ page, open, screens
   assert.equal(await page.title(), 'Tellers');
   await screenshot('home.png');
   await expectAccessible(page);
+  // A teacher finds the class tools from here (they were only linked below
+  // all seventeen lessons).
+  await page.getByRole('link', { name: 'Run a class with Tellers' }).click();
+  await page.waitForFunction(() => location.hash === '#/lessons/teacher');
 }
 
 export async function playgroundLinkOpensThePlayground({ page, open, screenshot }) {

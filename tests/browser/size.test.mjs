@@ -312,13 +312,16 @@ import { DIST } from './harness.mjs';
  * busy event loops accepting between batches, a mistake's number named
  * when rounded further than asked, "1 call" in the singular, +0.3 KB:
  * the app 482.3 KB; a theory note's fold that stays open, +0.4 KB (with
- * the browser's own toggle event it was +0.6): the app 482.7 KB. Budget 483.
+ * the browser's own toggle event it was +0.6): the app 482.7 KB; from a
+ * teacher's walk, a class code cut off after its hyphen named as such, the
+ * home page's way to the class tools and the most-missed list ranked by
+ * students, +0.3 KB: the app 483.0 KB (32 bytes under 483). Budget 484.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 483;
+const BUDGET_KB = 484;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
