@@ -593,6 +593,27 @@ export async function playgroundFitsAPhoneScreen({ page, open }) {
   assert.ok(fromScene < 1.5 * 740, `the settings are within a screen and a half of the scene: ${Math.round(fromScene)} px`);
 }
 
+export async function aPresenterLinkOpenedOnAPhoneFitsItsWidth({ page, open, screenshot }) {
+  // The link a teacher shares from the board (README: "On the projector"),
+  // opened on a student's phone: the tools in one row made the page 649 px
+  // wide at 390, "Leave presenter mode" over the preset's label.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open('#/playground?preset=sale-day&rps=300&presenter=1');
+  await expectVisible(byTestId(page, 'presenter-strip'), 'presenter mode');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.equal(overflow, 0, `presenter mode scrolls sideways by ${overflow} px on a 390 px screen`);
+  const box = async (sel) => page.locator(sel).boundingBox();
+  const label = await box('.playground__preset > span');
+  const leave = await box('[data-testid="presenter"]');
+  const apart = label.x + label.width <= leave.x || leave.y >= label.y + label.height || leave.y + leave.height <= label.y;
+  assert.ok(apart, `"Leave presenter mode" covers the preset's label: ${JSON.stringify({ label, leave })}`);
+  for (const id of ['presets', 'presenter', 'full-screen']) {
+    const b = await box(`[data-testid="${id}"]`);
+    assert.ok(b.x >= 0 && b.x + b.width <= 390, `${id} within the screen: ${JSON.stringify(b)}`);
+  }
+  await screenshot('presenter-link-390.png');
+}
+
 export async function aTouchPhoneShowsNoKeyLegendNoBlankRowAndNoPresenterMode({ page, open }) {
   await open('#/playground');
   const url = page.url();
