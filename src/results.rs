@@ -910,12 +910,28 @@ impl ClassResults {
     }
 
     /// The names of the students in `rows`, the first [`NAMES_LISTED`]
-    /// and how many others: "Ana, Ben and Fay".
+    /// and how many others: "Ana, Ben and Fay". A name two rows share says
+    /// which file each is ("Ana (ana-home.json), Ana (ana-lab.json)"):
+    /// "4 students (Ana, Ana, Lou and Uma)" read as one student counted
+    /// twice, and the rows "Files with one name" lists look alike.
     fn names(&self, rows: &[usize]) -> String {
+        let shared = |r: usize| {
+            rows.iter()
+                .filter(|&&o| self.students[o].name == self.students[r].name)
+                .count()
+                > 1
+        };
         let mut names: Vec<String> = rows
             .iter()
             .take(NAMES_LISTED)
-            .map(|&r| self.students[r].name.clone())
+            .map(|&r| {
+                let row = &self.students[r];
+                if shared(r) {
+                    format!("{} ({})", row.name, row.file)
+                } else {
+                    row.name.clone()
+                }
+            })
             .collect();
         if rows.len() > NAMES_LISTED {
             names.push(plural((rows.len() - NAMES_LISTED) as u64, "other"));
@@ -2470,6 +2486,38 @@ mod tests {
                 ("(no name)", "tellers-progress.json"),
                 ("(no name)", "tellers-progress (1).json")
             ]
+        );
+    }
+
+    #[test]
+    fn a_name_two_rows_share_says_whose_file_in_the_mistakes_list() {
+        // One student on two computers (or two with one name): both rows
+        // are kept, and the mistakes list read "3 students (Ana, Ana and
+        // Lou)", as if one student were counted twice.
+        let slipped = |name: &str, extra: Option<&str>| {
+            let mut s = student(name, CLASS, &[]);
+            s.record_attempt("threads-busy", false, Some(Slip::Mistake(1)));
+            s.record_attempt("threads-busy", true, None);
+            if let Some(id) = extra {
+                s.record_attempt(id, true, None);
+            }
+            s
+        };
+        // Each of Ana's files records work the other lacks, so both are kept.
+        let files = vec![
+            file(
+                "ana-home.json",
+                &slipped("Ana", Some("time-inside-from-count")),
+            ),
+            file("ana-lab.json", &slipped("Ana", Some("cores-busy-little"))),
+            file("lou.json", &slipped("Lou", None)),
+        ];
+        let r = ClassResults::new(compiled_course(), CLASS, &files);
+        assert_eq!(r.students.len(), 3, "both of Ana's files are rows");
+        let notes = r.notes_html(compiled_course());
+        assert!(
+            notes.contains("3 students (Ana (ana-home.json), Ana (ana-lab.json) and Lou)"),
+            "{notes}"
         );
     }
 
