@@ -634,7 +634,8 @@ impl Exercise {
         };
         // A mistake's number rounded to fewer decimals than the question
         // asks, as typed: "36.8" or "37" for hedge-cost's share in percent,
-        // 36.788 (read as "rounded too far", it was told only "too high").
+        // 36.788 (read as "rounded too far", it was told only "too high"),
+        // within the tolerance of it.
         // Not where the answer rounded the same way reads so too ("7" for
         // 6.67 is no sign of a mistake of 7.14), and the mistake nearest
         // the number typed where several round to it.
@@ -652,9 +653,12 @@ impl Exercise {
             if answer.is_some_and(|a| reads(round(a))) {
                 return None;
             }
+            // Rounded as typed, and still near it: "2" is no rounding of
+            // threads-busy's 1.5 that says which slip it was.
+            let near = |v: f64| (round(v) - v).abs() <= tolerance * v.abs();
             listed
                 .iter()
-                .filter(|(_, value)| reads(round(*value)))
+                .filter(|(_, value)| reads(round(*value)) && near(*value))
                 .min_by(|(_, a), (_, b)| (a - round(*a)).abs().total_cmp(&(b - round(*b)).abs()))
                 .map(|(i, _)| Slip::Mistake(*i))
         };

@@ -943,6 +943,10 @@ fn a_mistakes_number_rounded_further_than_asked_is_still_named() {
     assert_eq!(slip("cpu-share-of-request", &cpu, "7"), None);
     let thread = [("cpu", 5.0), ("wait", 110.0)];
     assert_eq!(slip("one-thread-rate", &thread, "9"), None);
+    // threads-busy's CPU time alone, 1.5, rounds whole to 2, but a third
+    // away: no sign of that slip (a browser test found "2" named so).
+    let busy = [("rps", 150.0), ("cpu", 10.0), ("wait", 40.0)];
+    assert_eq!(slip("threads-busy", &busy, "2"), None);
     // The third mistake, 119.4, rounds to 119; the first, 120, does not.
     let line = [
         ("cap", 200.0),
