@@ -720,3 +720,20 @@ export async function theSolvedMarkStaysOnOneLineOnAPhone({ page, open }) {
   const lines = await mark.evaluate((el) => el.getClientRects().length);
   assert.equal(lines, 1, 'the mark on one line');
 }
+
+export async function aLessonsSceneInPresenterModeGrowsWithItsText({ page, open }) {
+  // Lesson 3's scene on a 1366 px projector in presenter mode: in the
+  // text's column it was drawn at 1.03 times, its legend 15.5 px beside
+  // 21.6 px text; a simulation with a scene now takes the page's width.
+  for (const [width, height, least] of [[1366, 768, 1.15], [1920, 1080, 1.45]]) {
+    await page.setViewportSize({ width, height });
+    await open('#/lessons/thread-pools?presenter=1');
+    const canvas = page.getByTestId('tellers-canvas').first();
+    await expectVisible(canvas, 'the scene');
+    await page.waitForFunction((el) => Number(el.dataset.zoom) > 0, await canvas.elementHandle());
+    const zoom = Number(await canvas.getAttribute('data-zoom'));
+    assert.ok(zoom >= least, `the scene at ${width} px drawn at ${zoom} times, under ${least}`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.equal(overflow, 0, `the page scrolls sideways by ${overflow} px at ${width} px`);
+  }
+}
