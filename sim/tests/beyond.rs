@@ -363,6 +363,25 @@ fn a_pool_per_loop_takes_only_its_own_loops_steps() {
     );
 }
 
+/// Two loops on two cores where the idle loop accepts more, for a minute:
+/// keep-alive connections of `conn_requests` requests of 10 ms of CPU
+/// each, no wait, `rps` a second asked.
+fn two_loops_accepting_when_idle(rps: f64, conn_requests: u32) -> Scenario {
+    Scenario {
+        model: Model::EventLoop,
+        accept: Accept::Idlest,
+        cores: 2,
+        loops: 2,
+        cpu_ms: 10.0,
+        cpu_dist: tellers_sim::Dist::Const,
+        wait_ms: 0.0,
+        rps,
+        conn_requests,
+        duration_s: 60.0,
+        ..Scenario::default()
+    }
+}
+
 /// Loops where the idle loop accepts more keep a listen line of connections waiting to
 /// be accepted, and its limit is on that line: a request on a connection a
 /// loop already holds does not wait in it, and a connection refused there
@@ -372,18 +391,8 @@ fn a_pool_per_loop_takes_only_its_own_loops_steps() {
 #[test]
 fn the_listen_line_limit_refuses_new_connections_only() {
     let s = Scenario {
-        model: Model::EventLoop,
-        accept: Accept::Idlest,
-        cores: 2,
-        loops: 2,
-        cpu_ms: 10.0,
-        cpu_dist: tellers_sim::Dist::Const,
-        wait_ms: 0.0,
-        rps: 300.0,
-        conn_requests: 1000,
         queue_limit: Some(1),
-        duration_s: 60.0,
-        ..Scenario::default()
+        ..two_loops_accepting_when_idle(300.0, 1000)
     };
     let r = run(&s);
     // About 18 connections in a minute (0.3 a second): no more refusals.
@@ -422,19 +431,7 @@ fn the_listen_line_limit_refuses_new_connections_only() {
 /// take 215 of the 257 that open, and no request waits 10 s.
 #[test]
 fn a_busy_loop_accepts_one_connection_each_time_it_looks() {
-    let s = Scenario {
-        model: Model::EventLoop,
-        accept: Accept::Idlest,
-        cores: 2,
-        loops: 2,
-        cpu_ms: 10.0,
-        cpu_dist: tellers_sim::Dist::Const,
-        wait_ms: 0.0,
-        rps: 400.0,
-        conn_requests: 100,
-        duration_s: 60.0,
-        ..Scenario::default()
-    };
+    let s = two_loops_accepting_when_idle(400.0, 100);
     let r = run(&s);
     assert!(
         r.cpu_utilisation > 0.99,
