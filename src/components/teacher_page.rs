@@ -245,7 +245,11 @@ all, ready to print.</p>\
 <p>Students press “Save progress to a file” and give you the file. Drop all the files on the \
 results page: one table, a row per student, ready to download as CSV, with the exercises most \
 got wrong at first and the mistakes more than one student made.</p>\
-<p><a class=\"button\" href=\"#/lessons/results{class}\"{tab}>Class results{said}</a></p>"
+<p><a class=\"button\" href=\"#/lessons/results{class}\"{tab}>Class results{said}</a></p>\
+<h2>5. On the projector</h2>\
+<p>Each lesson and the playground have a Presenter mode button: larger type and no site header, \
+and in the playground the scene, the signs and four key sliders on one screen. There, set up a \
+scenario and press Copy link to share it or to open it again later.</p>"
     )
 }
 
@@ -259,6 +263,8 @@ mod tests {
         let none = steps_html(None, site);
         assert!(none.contains("href=\"#/lessons/answer-key\">Open the answer key"));
         assert!(none.contains("href=\"#/lessons/results\">Class results"));
+        // The projector's step names both presenter modes and the link.
+        assert!(none.contains("<h2>5. On the projector</h2>") && none.contains("Copy link"));
         let made = steps_html(Some("K7Q2-MX4P".into()), site);
         // The students' link fills in the code.
         assert!(made.contains(">https://tellers.example/#/lessons?class=K7Q2-MX4P</code>"));

@@ -302,6 +302,14 @@ export async function aTeachersLinkFillsInTheClassCode({ page, open }) {
   const { code } = await createClass(page, open);
   const link = (await page.getByTestId('class-link').textContent()).trim();
   assert.ok(link.endsWith(`#/lessons?class=${code}`), link);
+  // Read off a projector and copied in one click: it was 13 px of
+  // monospace, and a click selected one word of it.
+  const style = await page.getByTestId('class-link').evaluate((el) => {
+    const cs = getComputedStyle(el);
+    return { size: parseFloat(cs.fontSize), root: parseFloat(getComputedStyle(document.documentElement).fontSize), select: cs.userSelect };
+  });
+  assert.ok(style.size >= 1.1 * style.root, `the link's type ${style.size} px against the page's ${style.root} px`);
+  assert.equal(style.select, 'all', 'one click selects the whole link');
   await open(`#/lessons?class=${code}`);
   const box = page.getByTestId('class-code');
   await expectVisible(page.getByTestId('class-from-link'), 'the note on the code from the link');
