@@ -10,6 +10,12 @@ use crate::results::{
 use crate::reveal::reveal_in_frames;
 use tellers_course::Course;
 
+thread_local! {
+    /// The files the results page read in this tab, for when it is opened
+    /// again (Back, or a link away and back); gone when the tab closes.
+    static KEPT: std::cell::RefCell<Vec<Dropped>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Reads `files` in this browser (nothing is sent anywhere) and adds them
 /// to `into`, all at once when the last is read (one redraw of the table).
 fn read_files(files: web_sys::FileList, into: RwSignal<Vec<Dropped>>) {
@@ -86,7 +92,14 @@ pub fn ClassResults(
 ) -> impl IntoView {
     let page = RwSignal::new(Arc::new(results_page(&course, &class, &[])));
     let class = RwSignal::new(class);
-    let files = RwSignal::new(Vec::<Dropped>::new());
+    // The files this tab read, kept for it: a teacher who loaded thirty
+    // files and clicked the breadcrumb above the heading came Back to an
+    // empty table. Kept in memory only, until the tab closes.
+    let files = RwSignal::new(KEPT.with(|k| k.borrow().clone()));
+    Effect::new(move |_| {
+        let now = files.get();
+        KEPT.with(|k| *k.borrow_mut() = now);
+    });
     let dragging = RwSignal::new(false);
     // Each change of the files or the class code checks them again; a
     // check still under way for an earlier change stops.
@@ -134,7 +147,7 @@ pub fn ClassResults(
             <TeacherHead
                 title="Class results"
                 lead="Drop your students' saved progress files here, as many as you like at once. \
-                      They are read in this browser: nothing is uploaded, and nothing is kept when you leave."
+                      They are read in this browser: nothing is uploaded, and they are kept only until this tab closes."
             />
             <div class="key__form">
                 <ClassCodeField class test_id="results-class" />

@@ -236,6 +236,14 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   assert.equal(cells(csv[3])[tb], '1', 'threads-busy: solved by Ana alone');
   assert.match(csv[4], /^wrong at first by,/);
   assert.equal(cells(csv[4])[tb], '2', 'threads-busy: both got it wrong at first');
+
+  // A click on the breadcrumb above the heading, then Back: the files this
+  // tab read are still there (the table came back empty, thirty files lost).
+  await page.locator('.eyebrow').getByRole('link', { name: 'For teachers' }).click();
+  await page.waitForFunction(() => location.hash.startsWith('#/lessons/teacher'));
+  await page.goBack();
+  await expectVisible(rows.nth(1), 'the two rows again after Back');
+  assert.deepEqual(await rows.locator('th').allTextContents(), ['Ana', 'Ben']);
 }
 
 /**
