@@ -39,7 +39,7 @@ pub fn fmt_value(x: f64, unit: &str) -> String {
 /// after exactly 1 ("1 call", "1 retry"; "this run: 1 calls" read wrongly),
 /// a unit of measure as it is ("1 ms", "1 rps").
 fn unit_for(x: f64, unit: &str) -> String {
-    let measure = matches!(unit, "ms" | "µs" | "s" | "rps" | "KB" | "MB" | "GB");
+    let measure = tellers_sim::text::UNITS.contains(&unit);
     match unit.strip_suffix("ies") {
         _ if x != 1.0 || measure => unit.to_owned(),
         Some(stem) => format!("{stem}y"),
@@ -122,6 +122,18 @@ mod tests {
         assert_eq!(fmt_value(100.0, "calls"), "100 calls");
         assert_eq!(fmt_value(1.0, "ms"), "1 ms");
         assert_eq!(fmt_value(1.0, "rps"), "1 rps");
+        // Every field's unit after 1: a unit of measure as it is, a counted
+        // thing in the singular ("1 calls" was read on screen).
+        for f in tellers_sim::scenario::FIELDS {
+            let one = fmt_value(1.0, f.unit);
+            let measure = f.unit.is_empty() || tellers_sim::text::UNITS.contains(&f.unit);
+            assert_eq!(
+                one == format!("1 {}", f.unit).trim_end(),
+                measure,
+                "{}: {one}",
+                f.name
+            );
+        }
         assert_eq!(fmt_s(2.34), "2.3 s");
         assert_eq!(fmt_s(0.25), "0.25 s");
         assert_eq!(fmt_s(0.001), "1.00 ms", "a short makespan is not 0.00 s");

@@ -465,8 +465,10 @@ pub fn noun<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
     }
 }
 
-/// The units a number keeps beside it on a line.
-const UNITS: [&str; 10] = [
+/// The units of measure a number keeps beside it on a line; after 1 they
+/// stay as they are ("1 ms"), where a counted thing takes the singular
+/// ("1 call").
+pub const UNITS: [&str; 10] = [
     "calls/s", "per", "rps", "ms", "µs", "MB", "KB", "GB", "%", "s",
 ];
 
