@@ -3,8 +3,9 @@
 //! non-blocking. New connections are spread over the loops by the accept
 //! rule. A loop runs its steps in batches, as an NGINX worker runs the
 //! events one `epoll_wait` returned: the steps queued when it last looked,
-//! then it looks again (and may accept a waiting connection). With workers, read steps that are slow (or of the heavy class)
-//! are handed to a pool of worker threads, at a hand-off cost on the loop.
+//! then it looks again (and may accept a waiting connection). With
+//! workers, read steps that are slow (or of the heavy class) are handed to
+//! a pool of worker threads, at a hand-off cost on the loop.
 
 use super::cores::{TellerId, TellerKind, TellerState};
 use super::ctx::{Ctx, Server};
@@ -26,7 +27,8 @@ pub struct LoopServer {
     offload_at: Time,
     /// Half the hand-off cost, ns: paid on the loop on the way out and back.
     handoff_half: Time,
-    /// Longest listen line (the idle loop accepts more) before the door refuses.
+    /// Longest listen line (the idle loop accepts more) before the door
+    /// refuses.
     limit: Option<u64>,
     /// Loop teller ids; loop `i` is teller `i` (loops are created first).
     loops: Vec<TellerId>,
@@ -34,8 +36,9 @@ pub struct LoopServer {
     loop_q: Vec<LoopLine>,
     /// Steps any loop may take (the shared accept rule).
     shared_q: VecDeque<ReqId>,
-    /// Connections waiting for a loop to accept them (the idle loop accepts more):
-    /// an idle loop takes one at once, a busy one when its batch is done.
+    /// Connections waiting for a loop to accept them (the idle loop accepts
+    /// more): an idle loop takes one at once, a busy one when its batch is
+    /// done.
     listen: VecDeque<ReqId>,
     /// Idle loops; the last one became idle last.
     idle: Vec<u32>,
@@ -362,8 +365,8 @@ impl LoopServer {
 }
 
 impl Server for LoopServer {
-    /// Only loops where the idle loop accepts more have a line at the door: the
-    /// listen line of connections not yet accepted. A request on a
+    /// Only loops where the idle loop accepts more have a line at the door:
+    /// the listen line of connections not yet accepted. A request on a
     /// keep-alive connection already on a loop does not wait in it.
     fn line_is_full(&self, ctx: &Ctx, caller: Caller) -> bool {
         self.limit.is_some_and(|limit| {
