@@ -94,7 +94,7 @@ pub fn check_answer(
                 message.push_str(NO_LIMIT_TOO);
             }
             Checked {
-                correct: verdict == Verdict::Correct,
+                correct: verdict.is_right(),
                 message,
                 counts: verdict.counts(),
                 to_help: points_to_hints(&verdict),

@@ -505,6 +505,18 @@ pub enum Verdict {
         /// The number as typed.
         typed: String,
     },
+    /// Right within tolerance, with the decimals the question asks for,
+    /// but not the answer rounded to them ("9.5" for 9.56 asked to one
+    /// decimal place: cut, or worked from rounded steps): accepted, and the
+    /// learner is shown the rounded answer.
+    RoundedOff {
+        /// The number as typed.
+        typed: String,
+        /// The answer rounded to the decimals asked.
+        rounded: f64,
+        /// The decimals asked.
+        places: usize,
+    },
     /// A fraction typed with a % sign ("0.158 %" for 15.8 %): right as a
     /// fraction, so the learner is shown the percentage it makes (not
     /// counted as an attempt).
@@ -521,6 +533,12 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Whether the answer is accepted: right, or right but rounded off
+    /// from the decimals asked.
+    pub fn is_right(&self) -> bool {
+        matches!(self, Verdict::Correct | Verdict::RoundedOff { .. })
+    }
+
     /// Whether this verdict is an answer at all, and so an attempt: not
     /// when nothing could be read, nor when the learner is asked what they
     /// meant (a comma that reads both ways, a missing unit).
@@ -887,6 +905,7 @@ fn check_with(
     // "17" for 16.8 where the question asks for one decimal place: within
     // the tolerance, but rounded past what was asked (it was accepted).
     // A whole number that is the answer so rounded ("17" for 17.0) is not.
+    let mut rounded_off = None;
     if let Some(asked) = decimals_asked(prompt) {
         // A plain number in the answer's unit ("525/20" is worked out,
         // "1.2k" scaled: their decimals say nothing of rounding).
@@ -911,8 +930,22 @@ fn check_with(
                 typed: reading.text,
             };
         }
+        if as_typed
+            && !percent_of_one
+            && shown == asked
+            && (value - rounded).abs() > 1e-9 * rounded.abs().max(1.0)
+        {
+            rounded_off = Some(Verdict::RoundedOff {
+                typed: reading.text.clone(),
+                rounded,
+                places: asked,
+            });
+        }
     }
-    if right(value) || fraction && (right(reading.value) || right(reading.value * 100.0)) {
+    if right(value) {
+        return rounded_off.unwrap_or(Verdict::Correct);
+    }
+    if fraction && (right(reading.value) || right(reading.value * 100.0)) {
         return Verdict::Correct;
     }
     // "0.158 %" for 15.8 %: the fraction, with a % sign.
@@ -1065,6 +1098,20 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
     };
     match v {
         Verdict::Correct => "Correct.".into(),
+        Verdict::RoundedOff {
+            typed,
+            rounded,
+            places,
+        } => format!(
+            "Correct, within the margin: rounded to {}, the answer is {:.*}, not {typed}.",
+            match places {
+                1 => "one decimal place",
+                2 => "two decimal places",
+                _ => "three decimal places",
+            },
+            places,
+            rounded
+        ),
         Verdict::WrongValue { too_high: true } => "Not quite: that is too high.".into(),
         Verdict::WrongValue { too_high: false } => "Not quite: that is too low.".into(),
         Verdict::WrongEitherWay {
@@ -1488,6 +1535,31 @@ mod tests {
         ] {
             assert_eq!(
                 check_in(typed, expected, Unit::Threads, 0.02, one),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        // The decimals asked, within the margin but not the answer rounded
+        // ("9.5" for 9.56, cut or worked from rounded steps): accepted, and
+        // shown the rounded answer. It was a plain "Correct." while "0.37"
+        // for 0.368, nearer, was asked again for its third decimal.
+        let v = check_in("9.5", 9.56, Unit::Threads, 0.01, one);
+        assert!(v.is_right() && v.counts(), "{v:?}");
+        assert_eq!(
+            describe(&v, Unit::Threads),
+            "Correct, within the margin: rounded to one decimal place, the answer is 9.6, not 9.5."
+        );
+        let three = "What share is that? Give three decimal places.";
+        let v = check_in("0.367", 0.3679, Unit::Count, 0.01, three);
+        assert_eq!(
+            describe(&v, Unit::Count),
+            "Correct, within the margin: rounded to three decimal places, the answer is 0.368, not 0.367."
+        );
+        // The answer rounded, more decimals, or fewer that round the same,
+        // are plainly right.
+        for typed in ["9.6", "9.56", "9.55"] {
+            assert_eq!(
+                check_in(typed, 9.56, Unit::Threads, 0.01, one),
                 Verdict::Correct,
                 "{typed}"
             );
