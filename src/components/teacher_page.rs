@@ -163,14 +163,17 @@ pub fn TeacherPage() -> impl IntoView {
             l.pathname().unwrap_or_default()
         )
     };
-    let steps = move || {
-        steps_html(
-            created.with(|c| match c {
-                Some(Ok(class)) => Some(class.code.clone()),
-                _ => None,
-            }),
-            &site,
-        )
+    let code = move || {
+        created.with(|c| match c {
+            Some(Ok(class)) => Some(class.code.clone()),
+            _ => None,
+        })
+    };
+    let steps = move || steps_html(code());
+    let link = move || {
+        code().map(|c| {
+            view! { <StudentsLink link=students_link(&c, &site) /> }
+        })
     };
     view! {
         <section class="teacher" data-testid="teacher-page">
@@ -200,29 +203,66 @@ pub fn TeacherPage() -> impl IntoView {
             // Said as it appears: a screen reader hears the new code and
             // key, where before nothing was announced.
             <div role="status">{new_class}</div>
+            <div inner_html=IN_CLASS_HTML></div>
+            {link}
             <div inner_html=steps></div>
             <KeyHonesty />
         </section>
     }
 }
 
-/// The rest of a class, step by step: its buttons open the class just
-/// created, `code`, when there is one (else the pages ask for a code).
+/// The link for the students that fills in the class code (the lessons
+/// read `?class=` once), written out to paste into a chat or onto a
+/// slide, with a button that copies it.
+fn students_link(code: &str, site: &str) -> String {
+    format!("{site}#/lessons?class={}", query_escape(code))
+}
+
+/// Step 2's paragraph, which the students' link follows once a class is
+/// created.
+const IN_CLASS_HTML: &str = "<h2>2. In class</h2>\
+<p>Students open the Lessons and type the class code and their name: from then on each lesson \
+says “Numbers for” their name and shows their own numbers. Each lesson has a printable worksheet \
+with their numbers.</p>";
+
+/// The students' link with its Copy button (the playground's Copy link
+/// does the same for a scenario).
+#[component]
+fn StudentsLink(link: String) -> impl IntoView {
+    let copied = RwSignal::new("");
+    let text = link.clone();
+    let copy = move |_| {
+        let promise = window().navigator().clipboard().write_text(&text);
+        leptos::task::spawn_local(async move {
+            let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+            copied.set(if ok {
+                "Link copied."
+            } else {
+                "Select the link and copy it."
+            });
+        });
+    };
+    view! {
+        <p>"Or give them this link, which fills in the code:"</p>
+        <div class="class-link__row">
+            <code class="class-link" data-testid="class-link">{link}</code>
+            <button type="button" class="button" data-testid="copy-class-link" on:click=copy>
+                "Copy the link"
+            </button>
+        </div>
+        <p class="class-link__said" role="status" data-testid="class-link-copied">{move || copied.get()}</p>
+    }
+}
+
+/// The rest of a class, step by step, after step 2 and the students'
+/// link: its buttons open the class just created, `code`, when there is
+/// one (else the pages ask for a code).
 ///
 /// Once a class is created they open in new tabs, so that its card, with
 /// the key to type there, stays open here. (The card once had buttons of
 /// its own for the same two pages: two pairs, one opening a new tab and
 /// one not, a screenshot review found.)
-fn steps_html(code: Option<String>, site: &str) -> String {
-    // A link for the students that fills in the code (the lessons read
-    // `?class=` once), written out to paste into a chat or onto a slide.
-    let link = code.as_deref().map_or(String::new(), |c| {
-        let url = format!("{site}#/lessons?class={}", query_escape(c));
-        format!(
-            "<p>Or give them this link, which fills in the code: <code class=\"class-link\" data-testid=\"class-link\">{}</code></p>",
-            html_escape::encode_text(&url)
-        )
-    });
+fn steps_html(code: Option<String>) -> String {
     // A link that opens a new tab says so to a screen reader.
     let (class, tab, said) = code.map_or((String::new(), "", ""), |c| {
         (
@@ -232,11 +272,7 @@ fn steps_html(code: Option<String>, site: &str) -> String {
         )
     });
     format!(
-        "<h2>2. In class</h2>\
-<p>Students open the Lessons and type the class code and their name: from then on each lesson \
-says “Numbers for” their name and shows their own numbers. Each lesson has a printable worksheet \
-with their numbers.</p>{link}\
-<h2>3. The answer key</h2>\
+        "<h2>3. The answer key</h2>\
 <p>Open the answer key, type your teacher key, then list your students' names: it shows each \
 one's answers by lesson and exercise number (with their questions if you like), for one lesson or \
 all, ready to print.</p>\
@@ -260,15 +296,17 @@ mod tests {
     #[test]
     fn the_steps_open_the_class_just_created() {
         let site = "https://tellers.example/";
-        let none = steps_html(None, site);
+        let none = steps_html(None);
         assert!(none.contains("href=\"#/lessons/answer-key\">Open the answer key"));
         assert!(none.contains("href=\"#/lessons/results\">Class results"));
         // The projector's step names both presenter modes and the link.
         assert!(none.contains("<h2>5. On the projector</h2>") && none.contains("Copy link"));
-        let made = steps_html(Some("K7Q2-MX4P".into()), site);
+        let made = steps_html(Some("K7Q2-MX4P".into()));
         // The students' link fills in the code.
-        assert!(made.contains(">https://tellers.example/#/lessons?class=K7Q2-MX4P</code>"));
-        assert!(!none.contains("class-link"));
+        assert_eq!(
+            students_link("K7Q2-MX4P", site),
+            "https://tellers.example/#/lessons?class=K7Q2-MX4P"
+        );
         let tab = " target=\"_blank\" rel=\"noopener\">";
         assert!(made.contains(&format!(
             "href=\"#/lessons/answer-key?class=K7Q2-MX4P\"{tab}Open the answer key"

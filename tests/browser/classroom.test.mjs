@@ -318,6 +318,11 @@ export async function aTeachersLinkFillsInTheClassCode({ page, open }) {
   });
   assert.ok(style.size >= 1.1 * style.root, `the link's type ${style.size} px against the page's ${style.root} px`);
   assert.equal(style.select, 'all', 'one click selects the whole link');
+  // Its button copies it whole, for a chat (there was none).
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  await page.getByTestId('copy-class-link').click();
+  await expectVisible(page.getByTestId('class-link-copied').filter({ hasText: 'Link copied.' }), 'word that the link was copied');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link, 'the clipboard holds the link');
   await open(`#/lessons?class=${code}`);
   const box = page.getByTestId('class-code');
   await expectVisible(page.getByTestId('class-from-link'), 'the note on the code from the link');
