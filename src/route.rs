@@ -146,6 +146,9 @@ pub enum LessonPath {
         slug: String,
         /// A class code and a student name, when the link gives them.
         student: Option<(String, String)>,
+        /// What the link gave that a worksheet does not read, in sentences
+        /// for its notice ([`worksheet_link_ignored`]).
+        ignored: Vec<String>,
     },
     /// `#/lessons/worksheets/SLUG?class=CODE&name=A&name=B`: the worksheets
     /// of a whole class for one lesson, each student's on its own pages
@@ -240,6 +243,7 @@ pub fn lesson_path(hash: &str) -> LessonPath {
             student: Some(class())
                 .filter(|c| !c.is_empty())
                 .map(|c| (c, as_name_box_keeps(&param("name")))),
+            ignored: worksheet_link_ignored(query),
         },
         "worksheets" => LessonPath::ClassWorksheets {
             slug: parts.next().unwrap_or_default(),
@@ -261,16 +265,61 @@ pub fn lesson_path(hash: &str) -> LessonPath {
 /// link's `?foo=1` or `?presentr=1` was dropped without a word), and a
 /// `presenter` given more than once. Empty when the link is clean.
 pub fn lesson_link_ignored(query: &str) -> Vec<String> {
+    link_ignored(
+        query,
+        "a lesson's link",
+        &[
+            ("presenter", "presenter (1 or 0)"),
+            ("class", "class (a class code)"),
+        ],
+    )
+}
+
+/// What a worksheet's link gives that the worksheet does not read: names
+/// other than `class` and `name`, a setting given more than once (two
+/// `name`s printed the first's alone, without a word), and a name without
+/// a class code (the learner's own numbers were printed, without a word).
+pub fn worksheet_link_ignored(query: &str) -> Vec<String> {
+    let mut out = link_ignored(
+        query,
+        "a worksheet's link",
+        &[
+            ("name", "name (a student's name)"),
+            ("class", "class (a class code)"),
+        ],
+    );
+    let given = |key| query_param(query, key).is_some_and(|v| !v.trim().is_empty());
+    if given("name") && !given("class") {
+        // Not "the first was read" of names, none of which was.
+        out.retain(|said| !said.starts_with("This link gives name "));
+        out.push(
+            "This link gives a name but no class code, so it was ignored: the worksheet has \
+             the numbers this browser uses."
+                .to_owned(),
+        );
+    } else if query_values(query, "name").len() > 1 {
+        out.push(
+            "A worksheet is one student's: a class's worksheets, a student to a page, are \
+             printed from the teacher's answer key."
+                .to_owned(),
+        );
+    }
+    out
+}
+
+/// What a link's `query` gives that its page does not read, in sentences:
+/// names not among `reads` (each with the words that say what it takes),
+/// a setting with no name, and one of `reads` given more than once (the
+/// first is read). `page` names the link ("a lesson's link").
+fn link_ignored(query: &str, page: &str, reads: &[(&str, &str)]) -> Vec<String> {
     const LISTED: usize = 3;
     let mut unknown: Vec<String> = Vec::new();
-    let mut presenters = 0;
+    let mut times = vec![0usize; reads.len()];
     let mut nameless = false;
     for kv in query.split('&').filter(|kv| !kv.is_empty()) {
         let key = query_key(kv);
-        if key == "presenter" {
-            presenters += 1;
-        } else if key == "class" {
-            // Read by the page ([`class_from_link`]).
+        if let Some(i) = reads.iter().position(|(name, _)| *name == key) {
+            times[i] += 1;
         } else if key.trim().is_empty() {
             nameless = true;
         } else {
@@ -287,18 +336,22 @@ pub fn lesson_link_ignored(query: &str) -> Vec<String> {
         if more > 0 {
             names.push_str(&format!(" and {more} more"));
         }
+        let read: Vec<String> = reads.iter().map(|(_, words)| (*words).to_owned()).collect();
         out.push(format!(
-            "This link's {names} {} ignored: a lesson's link reads only presenter (1 or 0) and class (a class code).",
-            if unknown.len() == 1 { "was" } else { "were" }
+            "This link's {names} {} ignored: {page} reads only {}.",
+            if unknown.len() == 1 { "was" } else { "were" },
+            tellers_sim::text::and_list(&read)
         ));
     }
     if nameless {
         out.push("This link has a setting with no name, which was ignored.".to_owned());
     }
-    if presenters > 1 {
-        out.push(format!(
-            "This link gives presenter {presenters} times; the first was read."
-        ));
+    for ((name, _), n) in reads.iter().zip(times) {
+        if n > 1 {
+            out.push(format!(
+                "This link gives {name} {n} times; the first was read."
+            ));
+        }
     }
     out
 }
@@ -691,14 +744,16 @@ mod tests {
             lesson_path("#/lessons/worksheet/threads"),
             LessonPath::Worksheet {
                 slug: "threads".into(),
-                student: None
+                student: None,
+                ignored: vec![]
             }
         );
         assert_eq!(
             lesson_path("#/lessons/worksheet/threads?class=R12&name=Ana%20B"),
             LessonPath::Worksheet {
                 slug: "threads".into(),
-                student: Some(("R12".into(), "Ana B".into()))
+                student: Some(("R12".into(), "Ana B".into())),
+                ignored: vec![]
             }
         );
         assert_eq!(
@@ -790,6 +845,43 @@ mod tests {
 
     /// A lesson link's names other than presenter, and a repeated
     /// presenter, are told, not dropped without a word.
+    /// A worksheet's link says what it did not read: a name without a
+    /// class printed this browser's numbers, and a second name printed
+    /// nothing, both without a word.
+    #[test]
+    fn a_worksheet_link_says_what_it_ignored() {
+        let ignored = |hash: &str| match lesson_path(hash) {
+            LessonPath::Worksheet { ignored, .. } => ignored,
+            other => panic!("{other:?}"),
+        };
+        assert!(ignored("#/lessons/worksheet/threads?class=R12&name=Ana").is_empty());
+        assert!(ignored("#/lessons/worksheet/threads").is_empty());
+        assert_eq!(
+            ignored("#/lessons/worksheet/threads?name=Ana"),
+            [
+                "This link gives a name but no class code, so it was ignored: the worksheet has \
+              the numbers this browser uses."
+            ]
+        );
+        assert_eq!(
+            ignored("#/lessons/worksheet/threads?name=Ana&name=Bo"),
+            [
+                "This link gives a name but no class code, so it was ignored: the worksheet has \
+              the numbers this browser uses."
+            ]
+        );
+        assert_eq!(
+            ignored("#/lessons/worksheet/threads?class=R12&name=Ana&name=Bo&nmae=Cy"),
+            [
+                "This link's 'nmae' was ignored: a worksheet's link reads only name (a student's \
+                 name) and class (a class code).",
+                "This link gives name 2 times; the first was read.",
+                "A worksheet is one student's: a class's worksheets, a student to a page, are \
+                 printed from the teacher's answer key."
+            ]
+        );
+    }
+
     #[test]
     fn a_lesson_link_says_what_it_ignored() {
         let ignored = |hash: &str| match lesson_path(hash) {

@@ -100,8 +100,12 @@ fn lesson_page(course: Arc<Course>, path: LessonPath) -> AnyView {
         } if course.lesson(&slug).is_some() => {
             view! { <LessonView course slug exercise presenter ignored /> }.into_any()
         }
-        LessonPath::Worksheet { slug, student } if course.lesson(&slug).is_some() => {
-            view! { <WorksheetPage course slug student /> }.into_any()
+        LessonPath::Worksheet {
+            slug,
+            student,
+            ignored,
+        } if course.lesson(&slug).is_some() => {
+            view! { <WorksheetPage course slug student ignored /> }.into_any()
         }
         LessonPath::Lesson { slug, .. } | LessonPath::Worksheet { slug, .. } => {
             no_such_lesson(slug)

@@ -18,6 +18,8 @@ pub fn WorksheetPage(
     /// A class code and a name from the link (a teacher printing for a
     /// student); the learner's own when `None`.
     student: Option<(String, String)>,
+    /// What the link gave that a worksheet does not read, in sentences.
+    ignored: Vec<String>,
 ) -> impl IntoView {
     let ProgressRead(progress) = expect_context();
     let Some(lesson) = course.lesson(&slug) else {
@@ -26,8 +28,17 @@ pub fn WorksheetPage(
     let (class, name) = student.unwrap_or_else(|| {
         progress.with_untracked(|p| (p.student.class.clone(), p.student.name.clone()))
     });
+    // On screen only: the paper is the sheet.
+    let ignored = (!ignored.is_empty()).then(|| {
+        view! {
+            <p class="notice print-hide" role="status" data-testid="link-ignored">
+                {ignored.join(" ")}
+            </p>
+        }
+    });
     view! {
         <article class="worksheet" data-testid="worksheet">
+            {ignored}
             <p class="print-hide worksheet__tools">
                 <button type="button" class="button button--primary" on:click=move |_| { let _ = window().print(); }>
                     "Print the worksheet"

@@ -143,3 +143,25 @@ export async function aCutOrEditedClassWorksheetsLinkSaysWhatIsWrong({ page, ope
   await expectVisible(page.getByTestId('class-worksheets'), 'the worksheets');
   assert.equal(await page.getByTestId('class-worksheets-code-note').count(), 0, 'no note for a code as Tellers made it');
 }
+
+/**
+ * A student's worksheet link says what it did not read: a name with no
+ * class printed this browser's own numbers, and a second name printed the
+ * first student's alone, both without a word. The note is not printed.
+ */
+export async function aWorksheetLinkSaysWhatItDidNotRead({ page, open }) {
+  const note = page.getByTestId('link-ignored');
+  await open('#/lessons/worksheet/littles-law?name=Ana');
+  await expectVisible(note, 'the note on the name without a class');
+  assert.match(await note.textContent(), /gives a name but no class code, so it was ignored/);
+  await open('#/lessons/worksheet/littles-law?class=R12&name=Ana&name=Bo');
+  await expectVisible(note.filter({ hasText: 'name 2 times' }), 'the note on two names');
+  assert.match(await note.textContent(), /printed from the teacher's answer key/);
+  assert.match(await page.getByTestId('worksheet').textContent(), /Ana \u00b7 class R12/);
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await note.isVisible(), false, 'the note is not on paper');
+  await page.emulateMedia({ media: 'screen' });
+  await open('#/lessons/worksheet/littles-law?class=R12&name=Ana');
+  await expectVisible(page.getByTestId('worksheet'), 'the worksheet');
+  assert.equal(await note.count(), 0, 'no note for a clean link');
+}
