@@ -7,7 +7,7 @@
 //! Errors keep one contract: one line naming the flag and what is allowed,
 //! and exit status 2 (the binary's `main`).
 
-use crate::fields::{kebab, Group, Kind, UseRule};
+use crate::fields::{kebab, nearest, Group, Kind, UseRule};
 use crate::presets::{preset, preset_names};
 use crate::scenario::{Field, Scenario, FIELDS};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
@@ -579,17 +579,6 @@ fn nearest_flag(typed: &str, sub: Option<&str>) -> Option<String> {
 /// [`nearest`]), so `sael-day` finds `sale-day` and `mm11` finds `mm1`.
 fn nearest_preset(typed: &str) -> Option<&'static str> {
     nearest(typed, preset_names())
-}
-
-/// The name of `names` nearest to `typed`, if one is near: at most two
-/// edits (a swap of neighbours counts as one).
-fn nearest<T: AsRef<str> + Ord>(typed: &str, names: impl IntoIterator<Item = T>) -> Option<T> {
-    names
-        .into_iter()
-        .map(|n| (strsim::damerau_levenshtein(typed, n.as_ref()), n))
-        .min()
-        .filter(|(d, _)| *d <= 2)
-        .map(|(_, n)| n)
 }
 
 /// The value of a flag the user gave, if they gave it.
@@ -1239,7 +1228,14 @@ mod tests {
                 "{json}: {e}"
             );
         }
+        // Misspelt: the field meant, without a word on `_`.
         let e = with(r#"{"cpu_msx": 5}"#);
+        assert!(
+            e.contains("'cpu_msx' is not a scenario field; did you mean 'cpu_ms'?")
+                && !e.contains("written with _"),
+            "{e}"
+        );
+        let e = with(r#"{"colour": 5}"#);
         assert!(e.contains("the fields are"), "{e}");
         let e = with(r#"{"threads": 2.5}"#);
         assert!(

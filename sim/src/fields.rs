@@ -292,8 +292,13 @@ fn field_of_key<'a, S, U>(fields: &'a [Field<S, U>], key: &str) -> Result<&'a Fi
     }
     if let Some(name) = meant_field(fields, key) {
         return Err(format!(
-            "'{}' is not a scenario field; did you mean '{name}'? (a file's field names are written with _)",
+            "'{}' is not a scenario field; did you mean '{name}'?{}",
             clip(key),
+            if spelt_otherwise(key) {
+                " (a file's field names are written with _)"
+            } else {
+                ""
+            }
         ));
     }
     let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
@@ -354,10 +359,24 @@ pub fn read_text<S: Default, U>(fields: &[Field<S, U>], text: &str) -> Result<S,
     }
 }
 
+/// The name of `names` nearest to `typed`, if one is near: at most two
+/// edits (a swap of neighbours counts as one), the first in order of a tie.
+/// One rule for every "did you mean": a flag, a preset, a field in a link
+/// or a file.
+pub fn nearest<T: AsRef<str> + Ord>(typed: &str, names: impl IntoIterator<Item = T>) -> Option<T> {
+    names
+        .into_iter()
+        .map(|n| (strsim::osa_distance(typed, n.as_ref()), n))
+        .min()
+        .filter(|(d, _)| *d <= 2)
+        .map(|(_, n)| n)
+}
+
 /// The field a name that is none most likely means: spelt as its flag is
-/// (`cpu-ms`, `--cpu-ms`), in capitals or camelCase (`CPU_MS`, `cpuMs`), or
+/// (`cpu-ms`, `--cpu-ms`), in capitals or camelCase (`CPU_MS`, `cpuMs`),
 /// without its unit (`timeout` for `timeout_ms`, `duration` for
-/// `duration_s`).
+/// `duration_s`), or else misspelt by at most two edits ([`nearest`]:
+/// `rsp` for `rps`).
 pub fn meant_field<S, U>(fields: &[Field<S, U>], key: &str) -> Option<&'static str> {
     let snake = snake_case(key);
     fields
@@ -371,6 +390,13 @@ pub fn meant_field<S, U>(fields: &[Field<S, U>], key: &str) -> Option<&'static s
             })
         })
         .map(|f| f.name)
+        .or_else(|| nearest(&snake, fields.iter().map(|f| f.name)))
+}
+
+/// Whether `key` is written other than fields are (with `-`, capitals or
+/// camelCase), which a "did you mean" then explains.
+pub fn spelt_otherwise(key: &str) -> bool {
+    snake_case(key) != key
 }
 
 /// A name as a field spells it: `cpu-ms`, `--cpu-ms`, `CPU_MS` and

@@ -177,7 +177,10 @@ fn preset_of(q: &str) -> (Option<Scenario>, String, Vec<Notice>) {
         let what = if name.is_empty() {
             "no name given".to_owned()
         } else {
-            format!("no preset '{}'", clip(&name))
+            let near = crate::fields::nearest(&name, crate::presets::preset_names())
+                .map(|n| format!(" (did you mean '{n}'?)"))
+                .unwrap_or_default();
+            format!("no preset '{}'{near}", clip(&name))
         };
         notices.push(Notice::new(
             Outcome::UsedDefault,
@@ -263,7 +266,11 @@ pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
                 // `cpu-ms` as the flag is spelt, `timeout` without its
                 // unit: the field meant, as a file's reader says it.
                 let meant = crate::fields::meant_field(FIELDS, &key).map_or(String::new(), |n| {
-                    format!(" (did you mean '{n}'? a link's field names are written with _)")
+                    if crate::fields::spelt_otherwise(&key) {
+                        format!(" (did you mean '{n}'? a link's field names are written with _)")
+                    } else {
+                        format!(" (did you mean '{n}'?)")
+                    }
                 });
                 notices.push(Notice::new(
                     Outcome::Ignored,
@@ -491,7 +498,7 @@ mod tests {
         assert!(
             notices[0]
                 .text
-                .starts_with("preset: no preset 'sael-day'; the defaults were used; allowed: ")
+                .starts_with("preset: no preset 'sael-day' (did you mean 'sale-day'?); the defaults were used; allowed: ")
                 && notices[0].text.contains("sale-day"),
             "{notices:?}"
         );
@@ -635,16 +642,28 @@ mod tests {
             let (s, n) = from_query(link);
             assert_eq!(s, Scenario::default(), "{link}");
             let key = link.split('=').next().unwrap();
+            // The spelling explained where it is another's (`-`, capitals).
+            let why = if key.contains('-') || key.contains('T') {
+                " a link's field names are written with _"
+            } else {
+                ""
+            };
             assert_eq!(
                 n,
                 [format!(
-                    "unknown field '{key}' was ignored (did you mean '{meant}'? a link's field names are written with _)"
+                    "unknown field '{key}' was ignored (did you mean '{meant}'?{why})"
                 )],
                 "{link}"
             );
         }
+        // Misspelt by two edits at most (a swap counts as one): named.
         let (_, n) = from_query("thredas=5");
-        assert_eq!(n, ["unknown field 'thredas' was ignored"]);
+        assert_eq!(
+            n,
+            ["unknown field 'thredas' was ignored (did you mean 'threads'?)"]
+        );
+        let (_, n) = from_query("colour=5");
+        assert_eq!(n, ["unknown field 'colour' was ignored"]);
     }
 
     #[test]

@@ -272,10 +272,10 @@ export async function aLinkOpensAPresetWithItsOwnChanges({ page, open }) {
   assert.ok(!(await byTestId(page, 'share-link').inputValue()).includes('preset='));
   await openPaused(page, open, '?preset=sale-day');
   assert.equal(await byTestId(page, 'presets').inputValue(), 'sale-day', 'the menu shows the preset');
-  // A misspelt name says which names there are.
+  // A misspelt name says the name it likely meant, and which names there are.
   await openPaused(page, open, '?preset=sael-day&cores=3');
   const text = await byTestId(page, 'link-notice').textContent();
-  assert.match(text, /preset: no preset 'sael-day'; the defaults were used; allowed: .*sale-day/);
+  assert.match(text, /preset: no preset 'sael-day' \(did you mean 'sale-day'\?\); the defaults were used; allowed: .*sale-day/);
   assert.equal(await control(page, 'cores').locator('input.control__box').inputValue(), '3', 'the other fields stand');
   // A bad value keeps the preset's: M/M/1 stays on one core.
   await openPaused(page, open, '?preset=mm1&cores=abc');
