@@ -292,8 +292,8 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 .into(),
                 detail: format!(
                     "Threads busy: {} of {} on average, while the CPU is only {} used: {why}. \
-                     Requests take {} on average ({} of it in line), against {} of CPU and \
-                     waiting off the CPU. {helps}",
+                     Requests take {} on average ({} of it in line), against the {} each \
+                     needs for its CPU work and its waits off the CPU. {helps}",
                     fmt_fixed(r.mean_busy, 1),
                     fmt_count(f64::from(p)),
                     fmt_pct(r.cpu_utilisation),
@@ -350,7 +350,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 title: title.into(),
                 detail: format!(
                     "{what} busy: {} of {} on average, while the CPU is only {} used: {waits}. \
-                     Requests take {} on average, against {} of CPU and waiting off the CPU. {helps} helps.",
+                     Requests take {} on average, against the {} each needs for its CPU work and its waits off the CPU. {helps} helps.",
                     fmt_fixed(busy, 1),
                     fmt_count(f64::from(n)),
                     fmt_pct(r.cpu_utilisation),
@@ -1289,7 +1289,9 @@ mod tests {
         assert_eq!(kinds, vec![SignKind::LoopLimit], "{signs:?}");
         // Requests take 8 ms of hand-off and 10 ms of work: the sign counts both.
         assert!(
-            signs[0].detail.contains("against 18.0 ms of CPU"),
+            signs[0]
+                .detail
+                .contains("against the 18.0 ms each needs for its CPU work"),
             "{}",
             signs[0].detail
         );
@@ -2557,8 +2559,8 @@ mod tests {
         let d = &signs[0].detail;
         assert!(
             d.contains(
-                "Requests take 6,000 ms on average (5,900 ms of it in line), against 100 ms of CPU and \
-                 waiting off the CPU."
+                "Requests take 6,000 ms on average (5,900 ms of it in line), against the 100 ms each \
+                 needs for its CPU work and its waits off the CPU."
             ),
             "{d}"
         );
