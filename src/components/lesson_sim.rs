@@ -33,7 +33,11 @@ pub fn LessonSim(
     let scenario = RwSignal::new(kept.unwrap_or_else(|| block.scenario.clone()));
     Effect::new(move |_| session::save(&key, &format!("{start}\n{}", to_query(&scenario.get()))));
     let href = move || format!("#/playground?{}", to_query(&scenario.get()));
+    // On paper the simulation is left out; this line stands in its place,
+    // so "press Run to the end" before it points somewhere.
+    let on_paper = format!("▶ A simulation, to run in Tellers: {}", block.caption);
     view! {
+        <p class="print-only lesson-sim__paper" data-testid="lesson-sim-paper">{on_paper}</p>
         <figure class="lesson-sim" data-testid="lesson-sim">
             <super::SimWidget
                 scenario

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { threadsBusy } from './exercises.mjs';
-import { expectAccessible, expectVisible } from './harness.mjs';
+import { expectAccessible, expectVisible, pdfPageTexts } from './harness.mjs';
 
 
 export async function contentsListsEveryLessonInOrder({ page, open, screenshot }) {
@@ -736,4 +736,23 @@ export async function aLessonsSceneInPresenterModeGrowsWithItsText({ page, open 
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.equal(overflow, 0, `the page scrolls sideways by ${overflow} px at ${width} px`);
   }
+}
+
+/**
+ * A printed lesson leaves its simulations out, and a line stands in each
+ * one's place with its caption: the predict box's "press Run to the end"
+ * pointed at nothing on paper. On screen the line is not shown.
+ */
+export async function aPrintedLessonSaysWhereEachSimulationWas({ page, open }) {
+  await open('#/lessons/littles-law');
+  await expectVisible(page.getByTestId('lesson-sim').first(), 'the simulation');
+  const paper = page.getByTestId('lesson-sim-paper');
+  const sims = await page.getByTestId('lesson-sim').count();
+  assert.equal(await paper.count(), sims, 'a line for each simulation');
+  assert.equal(await paper.first().isVisible(), false, 'not on screen');
+  const text = pdfPageTexts(await page.pdf({ format: 'A4' })).join('\n').replace(/\s+/g, ' ');
+  assert.match(text, /press Run to the end/);
+  assert.match(text, /▶ A simulation, to run in Tellers: /);
+  const at = text.indexOf('press Run to the end');
+  assert.ok(text.indexOf('▶ A simulation', at) > at, 'the line follows the predict box');
 }
