@@ -900,6 +900,39 @@ fn pool_line(s: &Scenario, cap: &Capacity, steady_load: bool) -> Option<PoolLine
     })
 }
 
+/// What in `s` rules out theory's [`PoolLine`] for a pool whose threads
+/// outnumber the cores, in words ("a caller timeout"), the first found;
+/// `None` where nothing a learner sets does.
+fn no_pool_line_because(s: &Scenario) -> Option<String> {
+    let threads = s.thread_limit()?;
+    Some(
+        if s.timeout_ms.is_some() {
+            "a caller timeout"
+        } else if s.queue_limit.is_some() {
+            "a line limit"
+        } else if s.retries > 0 {
+            "retries"
+        } else if s.shed_after_ms.is_some() {
+            "shedding"
+        } else if s.max_connections.is_some() {
+            "a connection limit"
+        } else if analytic::dep_slots(s).is_some() {
+            "a limit at the dependency"
+        } else if s.conn_requests > 1 {
+            "keep-alive connections"
+        } else if s.arrivals != Arrivals::Poisson {
+            "arrivals that are not random"
+        } else if !steady_load(s) {
+            "a load that changes"
+        } else if threads > POOL_LINE_MAX_THREADS {
+            return Some(format!("a pool over {POOL_LINE_MAX_THREADS} threads"));
+        } else {
+            return None;
+        }
+        .to_owned(),
+    )
+}
+
 /// Theory's closed line of one loop's keep-alive connections.
 #[derive(Clone, Debug, PartialEq)]
 pub enum KeepAlive {
@@ -1317,7 +1350,13 @@ fn approximations(
             // (Requests that use no CPU never queue for a core.)
             let cpu = analytic::cpu_ms_per_request(s) > 0.0;
             if cpu && f64::from(threads) > s.usable_cores() {
-                add("threads also queue for the cores and pay for switches; the formula gives each thread its own core");
+                // Not "the formula" alone: beside a run of the same server
+                // whose theory shares the cores (a pool's line, without a
+                // timeout, say), the two notes read as a contradiction.
+                let why = no_pool_line_because(s).map_or(String::new(), |w| {
+                    format!(" ({w} rules out the one that shares the cores among the busy threads)")
+                });
+                add(&format!("threads also queue for the cores and pay for switches; the simpler formula used here gives each thread its own core{why}"));
             } else if analytic::switch_share(s, CpuPart::Cores) > 0.0 {
                 add("each CPU step also pays for a context switch; the formula leaves it out");
             }
@@ -2818,6 +2857,41 @@ mod tests {
                 .any(|w| w.contains("one server that many times as fast")),
             "{:?}",
             four.approx_because
+        );
+    }
+
+    /// The same server with and without a caller timeout: the note on the
+    /// first said its formula shares the cores among the busy threads, the
+    /// note on the second that "the formula gives each thread its own core",
+    /// a contradiction to a learner running both (lesson 13). The second
+    /// now says it is a simpler formula, and what rules the first out.
+    #[test]
+    fn a_pool_without_its_line_model_says_what_rules_it_out() {
+        let plain = theory(&preset("sale-day").unwrap());
+        assert!(plain.approx_because.iter().any(|w| w == POOL_LINE_SLICES));
+        let timed = theory(&Scenario {
+            timeout_ms: Some(3000.0),
+            ..preset("sale-day").unwrap()
+        });
+        assert!(
+            timed.approx_because.iter().any(|w| w.ends_with(
+                "the simpler formula used here gives each thread its own core (a caller \
+                 timeout rules out the one that shares the cores among the busy threads)"
+            )),
+            "{:?}",
+            timed.approx_because
+        );
+        let limited = theory(&Scenario {
+            queue_limit: Some(100),
+            ..preset("sale-day").unwrap()
+        });
+        assert!(
+            limited
+                .approx_because
+                .iter()
+                .any(|w| w.contains("(a line limit rules out")),
+            "{:?}",
+            limited.approx_because
         );
     }
 
