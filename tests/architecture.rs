@@ -1178,6 +1178,11 @@ const HTML_FROM_TEXT: &[(&str, &str, &str)] = &[
         "fixed text and a class code Tellers made, query-escaped",
     ),
     (
+        "teacher_page.rs",
+        "IN_CLASS_HTML",
+        "a constant of fixed text",
+    ),
+    (
         "class_results.rs",
         "page.notes.clone()",
         "results.rs escapes names and file names (tests)",
