@@ -921,20 +921,23 @@ fn check_with(
         let shown = decimals_typed(&reading.text) + if percent_of_one { 2 } else { 0 };
         let k = 10f64.powi(asked as i32);
         let rounded = (expected * k).round() / k;
+        let off_rounded = (value - rounded).abs() > 1e-9 * rounded.abs().max(1.0);
+        // Rounded further only if it is the answer so rounded: within half
+        // a unit of its last place ("31.9" for 32 asked to two places is
+        // another number, not a rounding: it was told "rounded too far"
+        // while "31.90" was right).
+        let half_place = 0.5 * 10f64.powi(-(shown as i32)) * (1.0 + 1e-9);
         if as_typed
             && shown < asked
             && right(value)
-            && (value - rounded).abs() > 1e-9 * rounded.abs().max(1.0)
+            && off_rounded
+            && (value - expected).abs() <= half_place
         {
             return Verdict::TooRounded {
                 typed: reading.text,
             };
         }
-        if as_typed
-            && !percent_of_one
-            && shown == asked
-            && (value - rounded).abs() > 1e-9 * rounded.abs().max(1.0)
-        {
+        if as_typed && !percent_of_one && shown <= asked && off_rounded {
             rounded_off = Some(Verdict::RoundedOff {
                 typed: reading.text.clone(),
                 rounded,
@@ -1103,7 +1106,7 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
             rounded,
             places,
         } => format!(
-            "Correct, within the margin: rounded to {}, the answer is {:.*}, not {typed}.",
+            "Correct, within the margin: to {}, the answer is {:.*}.",
             match places {
                 1 => "one decimal place",
                 2 => "two decimal places",
@@ -1547,14 +1550,33 @@ mod tests {
         assert!(v.is_right() && v.counts(), "{v:?}");
         assert_eq!(
             describe(&v, Unit::Threads),
-            "Correct, within the margin: rounded to one decimal place, the answer is 9.6, not 9.5."
+            "Correct, within the margin: to one decimal place, the answer is 9.6."
         );
         let three = "What share is that? Give three decimal places.";
         let v = check_in("0.367", 0.3679, Unit::Count, 0.01, three);
         assert_eq!(
             describe(&v, Unit::Count),
-            "Correct, within the margin: rounded to three decimal places, the answer is 0.368, not 0.367."
+            "Correct, within the margin: to three decimal places, the answer is 0.368."
         );
+        // Fewer decimals than asked, but not the answer rounded to them
+        // ("31.9" for 32 asked to two places, "4.9" for 5): another number
+        // within the margin, not "rounded too far", as "31.90" is not.
+        let two = "How long, in seconds? Give two decimal places.";
+        for (typed, expected) in [
+            ("31.9", 32.0),
+            ("31.90", 32.0),
+            ("4.9", 5.0),
+            ("32.1", 32.0),
+        ] {
+            let v = check_in(typed, expected, Unit::S, 0.02, two);
+            assert!(matches!(v, Verdict::RoundedOff { .. }), "{typed}: {v:?}");
+        }
+        // The answer rounded further than asked still is.
+        for (typed, expected, prompt) in [("32", 31.96, two), ("0.37", 0.368, three)] {
+            let v = check_in(typed, expected, Unit::S, 0.02, prompt);
+            assert!(matches!(v, Verdict::TooRounded { .. }), "{typed}: {v:?}");
+        }
+        assert_eq!(check_in("32", 32.0, Unit::S, 0.02, two), Verdict::Correct);
         // The answer rounded, more decimals, or fewer that round the same,
         // are plainly right.
         for typed in ["9.6", "9.56", "9.55"] {
