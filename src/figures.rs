@@ -666,6 +666,9 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     // What arrives, retries too: shown in λ·W alone, a lesson's "about
     // 600 tries a second" read "not measured" there while no late arrival
     // had finished.
+    // A batch has no rate: its count over the run's length read as 200 rps
+    // with 20 threads and 10,000 with 1,000.
+    let batch = s.arrivals == Arrivals::Batch;
     row(
         "fig-arrivals",
         if s.retries > 0 {
@@ -673,7 +676,11 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         } else {
             "Requests arriving"
         },
-        fmt_rps(r.arrival_rps),
+        if batch {
+            format!("{} at once, at 0 s", fmt_count(f64::from(s.count)))
+        } else {
+            fmt_rps(r.arrival_rps)
+        },
         "—".into(),
     );
     row(
@@ -810,7 +817,12 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     row(
         "fig-growth",
         "Line growth (all requests inside)",
-        fmt_per_s(r.inside_growth_per_s.max(0.0)),
+        // A batch's line only drains ("0 per s" while 1,000 drained).
+        if batch {
+            "none: a batch only drains".into()
+        } else {
+            fmt_per_s(r.inside_growth_per_s.max(0.0))
+        },
         th.growth_per_s.map_or("—".into(), |g| {
             if g <= 0.0 && th.at_full_load() {
                 "0 per s, but it never settles".into()
@@ -2644,6 +2656,25 @@ mod tests {
             planned.starts_with('4') && planned.contains("approx"),
             "{planned}"
         );
+    }
+
+    /// A batch's rows give no rate: its 1,000 requests over the run read as
+    /// 200 rps arriving with 20 threads and 10,000 with 1,000, and "0 per s"
+    /// of growth while they drained.
+    #[test]
+    fn a_batch_has_no_arrival_rate_or_growth() {
+        for name in ["batch-pool-20", "batch-pool-1000"] {
+            let s = tellers_sim::presets::preset(name).unwrap();
+            let r = tellers_sim::simulate(&s).unwrap();
+            assert_eq!(row_of("fig-arrivals", &s, &r).sim, "1,000 at once, at 0 s");
+            assert_eq!(
+                row_of("fig-growth", &s, &r).sim,
+                "none: a batch only drains"
+            );
+        }
+        let s = tellers_sim::presets::preset("mm1").unwrap();
+        let r = tellers_sim::simulate(&s).unwrap();
+        assert!(row_of("fig-arrivals", &s, &r).sim.ends_with("rps"));
     }
 
     /// A mean wait above its p99 (under 1 % waited, some long) is said to

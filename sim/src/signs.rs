@@ -846,10 +846,20 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         }
     }
     if signs.is_empty() {
-        signs.push(Sign {
-            kind: SignKind::Healthy,
-            title: "Healthy".into(),
-            detail: format!(
+        // A batch's line only drains: "holds steady" beside 1,000 requests
+        // draining to none read as untrue.
+        let detail = if s.arrivals == Arrivals::Batch {
+            format!(
+                "The batch arrived at once and its line only drains: {} of {} have finished, {} rps, \
+                 with the CPU {} busy.{}",
+                fmt_count(r.completed as f64),
+                fmt_count(f64::from(s.count)),
+                fmt_rate(r.throughput_rps),
+                fmt_pct(r.cpu_utilisation),
+                many_threads_note(r)
+            )
+        } else {
+            format!(
                 // "Holds steady": a healthy line wanders by a request or two a
                 // second, more early in a run, and said in numbers the
                 // sentence grew a line as the first sign came (the figures
@@ -858,7 +868,12 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 fmt_rate(r.throughput_rps),
                 fmt_pct(r.cpu_utilisation),
                 many_threads_note(r)
-            ),
+            )
+        };
+        signs.push(Sign {
+            kind: SignKind::Healthy,
+            title: "Healthy".into(),
+            detail,
         });
     }
     signs
@@ -2092,6 +2107,25 @@ mod tests {
     /// the collapse preset 9.3 s in, five workers full and five requests
     /// waiting half their work for one, called healthy ("1 rps finish");
     /// rates under 1 a second written "0 rps".
+    /// A healthy batch says its line drains, with what has finished of it:
+    /// "10,000 rps finish … and the line holds steady" beside 1,000
+    /// requests draining to none read as untrue (lesson 7).
+    #[test]
+    fn a_healthy_batch_says_its_line_drains() {
+        let s = preset("batch-pool-1000").unwrap();
+        let r = crate::simulate(&s).unwrap();
+        let signs = read_signs(&s, &r, &theory(&s));
+        assert_eq!(signs[0].kind, SignKind::Healthy, "{signs:?}");
+        assert!(
+            signs[0].detail.starts_with(
+                "The batch arrived at once and its line only drains: 1,000 of 1,000 have finished"
+            ),
+            "{}",
+            signs[0].detail
+        );
+        assert!(!signs[0].detail.contains("holds steady"));
+    }
+
     #[test]
     fn short_runs_are_judged_by_what_the_scenario_can_do() {
         let short = |name: &str, t: f64| {
