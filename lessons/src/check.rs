@@ -1102,9 +1102,7 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
     match v {
         Verdict::Correct => "Correct.".into(),
         Verdict::RoundedOff {
-            typed,
-            rounded,
-            places,
+            rounded, places, ..
         } => format!(
             "Correct, within the margin: to {}, the answer is {:.*}.",
             match places {
