@@ -562,7 +562,9 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         // so that in less out is the growth (less those turned away): over
         // the whole window they differed by up to 5 a second from it.
         let since = if r.growth_from_s > r.warmup_s + 1e-9 {
-            format!(" from {} on", fmt_s(r.growth_from_s))
+            // Measured from then: "grows … from 6.7 s on" read as if the
+            // growth began there, while the chart shows it from 0 s.
+            format!(" (measured from {} on)", fmt_s(r.growth_from_s))
         } else {
             String::new()
         };

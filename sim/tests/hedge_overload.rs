@@ -51,7 +51,7 @@ fn the_growing_line_names_the_dependency_limit_the_hedges_leave() {
     let s = hedged(160);
     let (r, signs) = run(&s);
     let grow = &sign(&signs, SignKind::LineGrowing).detail;
-    let arrive = number_after(grow, " on: ", " rps arrive");
+    let arrive = number_after(grow, " on): ", " rps arrive");
     let finish = number_after(grow, "rps arrive, ", " rps finish");
     let limit = number_after(grow, "(the dependency limit is ", " rps");
     // Arrivals above capacity: the limit it names is below the arrivals,
