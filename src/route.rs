@@ -843,17 +843,19 @@ mod tests {
         assert_eq!(query_values("names=x&name", "name"), Vec::<String>::new());
     }
 
-    /// A lesson link's names other than presenter, and a repeated
-    /// presenter, are told, not dropped without a word.
+    /// What a lesson's or a worksheet's link `hash` says it ignored.
+    fn ignored(hash: &str) -> Vec<String> {
+        match lesson_path(hash) {
+            LessonPath::Lesson { ignored, .. } | LessonPath::Worksheet { ignored, .. } => ignored,
+            other => panic!("{other:?}"),
+        }
+    }
+
     /// A worksheet's link says what it did not read: a name without a
     /// class printed this browser's numbers, and a second name printed
     /// nothing, both without a word.
     #[test]
     fn a_worksheet_link_says_what_it_ignored() {
-        let ignored = |hash: &str| match lesson_path(hash) {
-            LessonPath::Worksheet { ignored, .. } => ignored,
-            other => panic!("{other:?}"),
-        };
         assert!(ignored("#/lessons/worksheet/threads?class=R12&name=Ana").is_empty());
         assert!(ignored("#/lessons/worksheet/threads").is_empty());
         assert_eq!(
@@ -882,12 +884,10 @@ mod tests {
         );
     }
 
+    /// A lesson link's names other than presenter, and a repeated
+    /// presenter, are told, not dropped without a word.
     #[test]
     fn a_lesson_link_says_what_it_ignored() {
-        let ignored = |hash: &str| match lesson_path(hash) {
-            LessonPath::Lesson { ignored, .. } => ignored,
-            other => panic!("{other:?}"),
-        };
         assert!(ignored("#/lessons/littles-law?presenter=1").is_empty());
         assert!(ignored("#/lessons/littles-law?pres%65nter=1").is_empty());
         assert_eq!(
