@@ -332,9 +332,18 @@ pub fn approx_fold(th: &Theory) -> Option<NoteFold> {
         })
     } else {
         // The lead says it once; the reasons (worded for the CLI, where
-        // each stands alone) need not end by saying it again.
+        // each stands alone) need not end by saying it again. Past the
+        // limit the rows say the times grow without limit: "gives no
+        // response time" under them read as a contradiction.
+        let grows = th
+            .growth_per_s
+            .is_some_and(|g| g > 0.0 || th.at_full_load());
         Some(NoteFold {
-            lead: "Theory gives no response time here.".into(),
+            lead: if grows {
+                "Theory's response times grow without limit here.".into()
+            } else {
+                "Theory gives no response time here.".into()
+            },
             approx: false,
             why: why.replace(", so theory gives no response time", ""),
         })
@@ -1291,39 +1300,40 @@ pub fn littles_law_text(r: &Report) -> String {
     )
 }
 
-/// λ (rps) and W (ms) as Little's law shows them beside `product`
-/// (requests), and the sign between: to about three figures, or with a
-/// decimal more where three made the sum read wrong by hand ("399 rps ×
-/// 100 ms = 40.0", of 399.4 rps and 100.3 ms); "≈" where even that
-/// rounds to another last digit.
+/// λ (rps) and W (`mean_ms`, shown in seconds) as Little's law shows them
+/// beside `product` (requests), and the sign between: to about three
+/// figures, or with a decimal more where three made the sum read wrong by
+/// hand ("399 rps × 0.100 s = 40.0", of 399.4 rps and 100.3 ms); "≈"
+/// where even that rounds to another last digit. W is in seconds, as the
+/// law multiplies it: "398.7 rps × 100.2 ms ≈ 40.0" is the slip lesson 4
+/// warns of (read as written, it is 39,950).
 fn product_terms(rate_rps: f64, mean_ms: f64, product: f64) -> (String, String, &'static str) {
     let shown = fmt_count(product);
-    // From 10 s on W is in seconds, as everywhere else.
-    let (w, unit, to_s) = if mean_ms.abs() >= 10_000.0 {
-        (mean_ms / 1e3, "s", 1.0)
-    } else {
-        (mean_ms, "ms", 1e-3)
-    };
+    let w = mean_ms / 1e3;
+    let (dr, dw) = (decimals_for(rate_rps), seconds_decimals(w));
     let round = |x: f64, d: usize| {
         let k = 10f64.powi(d as i32);
         (x * k).round() / k
     };
-    let (dr, dw) = (
-        decimals_for(rate_rps),
-        decimals_for(w).min(if unit == "s" { 1 } else { 2 }),
-    );
-    let reads_right = |extra: usize| {
-        fmt_count(round(rate_rps, dr + extra) * round(w, dw + extra) * to_s) == shown
-    };
-    if reads_right(0) {
-        return (fmt_num(rate_rps, dr), fmt_ms(mean_ms), "=");
-    }
-    let sign = if reads_right(1) { "=" } else { "≈" };
+    let reads_right =
+        |extra: usize| fmt_count(round(rate_rps, dr + extra) * round(w, dw + extra)) == shown;
+    let extra = usize::from(!reads_right(0));
+    let sign = if reads_right(extra) { "=" } else { "≈" };
     (
-        fmt_num(rate_rps, dr + 1),
-        format!("{} {unit}", fmt_num(w, dw + 1)),
+        fmt_num(rate_rps, dr + extra),
+        format!("{} s", fmt_num(w, dw + extra)),
         sign,
     )
+}
+
+/// Decimals that keep about three significant figures of `s` seconds,
+/// below one second too (0.100, 0.0200; [`decimals_for`] keeps two).
+fn seconds_decimals(s: f64) -> usize {
+    if s >= 1.0 || s <= 0.0 {
+        decimals_for(s)
+    } else {
+        (2.0 - s.log10().floor()).min(6.0) as usize
+    }
 }
 
 /// A theory figure as text with how it stands against a run: "43",
@@ -2018,6 +2028,14 @@ mod tests {
             "Theory gives no response time here."
         );
         assert_eq!(lead(&["cpu_utilisation", "queue_len_end"]), "");
+        // Past the limit the rows say "grows without limit", and the lead
+        // says the same (it said "no response time", lesson 1's try-it).
+        let over = theory(&preset("sale-day").unwrap());
+        assert!(over.mean_ms.is_none());
+        assert_eq!(
+            approx_fold(&over).unwrap().lead,
+            "Theory's response times grow without limit here."
+        );
         assert!(approx_fold_for(&th, &["cpu_utilisation".into()])
             .unwrap()
             .why
@@ -2892,9 +2910,9 @@ mod tests {
             warmup_s: 1.0,
             ..Report::default()
         };
-        assert_eq!(theory_of("fig-inside", &mm1, &r), "50.0 rps × 20.0 ms = 1");
+        assert_eq!(theory_of("fig-inside", &mm1, &r), "50.0 rps × 0.0200 s = 1");
         // A slow rate keeps its figures: 1.61 rps read as "2 rps" made
-        // 2 × 8,319 ms = 13.4 on screen.
+        // 2 × 8.32 s = 13.4 on screen.
         let slow = Report {
             admitted_rps: 1.61,
             latency_ms: tellers_sim::report::Latency {
@@ -2906,18 +2924,18 @@ mod tests {
         };
         assert_eq!(
             theory_of("fig-inside", &mm1, &slow),
-            "1.61 rps × 8,319 ms = 13.4"
+            "1.61 rps × 8.32 s = 13.4"
         );
         // Three figures each that multiply to another figure than the
-        // product shown gain a decimal: 399 × 100 ms is 39.9, not 40.0;
-        // 399.4 × 100.3 ms is 40.06, so it is "about".
+        // product shown gain a decimal: 399 × 0.100 s is 39.9, not 40.0;
+        // 399.4 × 0.1003 s is 40.06, so it is "about".
         let terms = |r: f64, w: f64, p: f64| {
             let (a, b, c) = product_terms(r, w, p);
             format!("{a} × {b} {c} {}", fmt_count(p))
         };
         assert_eq!(
             terms(399.4, 100.27, 399.4 * 0.10027),
-            "399.4 × 100.3 ms ≈ 40.0"
+            "399.4 × 0.1003 s ≈ 40.0"
         );
         // 544 rps × 13.6 s would read 7,398, beside 7,423.
         assert_eq!(
@@ -2925,7 +2943,7 @@ mod tests {
             "544.2 × 13.64 s = 7,423"
         );
         // Where three figures read right they stay.
-        assert_eq!(terms(183.0, 104.0, 19.03), "183 × 104 ms = 19.0");
+        assert_eq!(terms(183.0, 104.0, 19.03), "183 × 0.104 s = 19.0");
         // Some left the line unserved: inside a while, with no response time.
         let shed = Report {
             shed: 3,
@@ -2933,7 +2951,7 @@ mod tests {
         };
         assert_eq!(
             theory_of("fig-inside", &mm1, &shed),
-            "50.0 rps × 20.0 ms = 1, leaving out the 3 that left unanswered"
+            "50.0 rps × 0.0200 s = 1, leaving out the 3 that left unanswered"
         );
         // One in five of those measured still inside at the end: time
         // inside that no response time counts yet.
@@ -2943,7 +2961,7 @@ mod tests {
         };
         assert_eq!(
             theory_of("fig-inside", &mm1, &unfinished),
-            "50.0 rps × 20.0 ms = 1, leaving out the 2 still inside"
+            "50.0 rps × 0.0200 s = 1, leaving out the 2 still inside"
         );
         // A backlog that grows: adaptive LIFO at twice what its pool
         // finishes had 1,408 inside on average beside a law's 29.1 marked
