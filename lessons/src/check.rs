@@ -927,12 +927,9 @@ fn check_with(
         // another number, not a rounding: it was told "rounded too far"
         // while "31.90" was right).
         let half_place = 0.5 * 10f64.powi(-(shown as i32)) * (1.0 + 1e-9);
-        if as_typed
-            && shown < asked
-            && right(value)
-            && off_rounded
-            && (value - expected).abs() <= half_place
-        {
+        // Past the margin too: "8" for 7.5 threads asked to one place is
+        // the answer rounded whole (it was "too high").
+        if as_typed && shown < asked && off_rounded && (value - expected).abs() <= half_place {
             return Verdict::TooRounded {
                 typed: reading.text,
             };
@@ -1575,6 +1572,16 @@ mod tests {
             assert!(matches!(v, Verdict::TooRounded { .. }), "{typed}: {v:?}");
         }
         assert_eq!(check_in("32", 32.0, Unit::S, 0.02, two), Verdict::Correct);
+        // Rounded whole past the margin is still rounded too far, not wrong.
+        let v = check_in("8", 7.5, Unit::Threads, 0.02, one);
+        assert!(
+            matches!(v, Verdict::TooRounded { .. }) && !v.counts(),
+            "{v:?}"
+        );
+        assert_eq!(
+            check_in("9", 7.5, Unit::Threads, 0.02, one),
+            Verdict::WrongValue { too_high: true }
+        );
         // The answer rounded, more decimals, or fewer that round the same,
         // are plainly right.
         for typed in ["9.6", "9.56", "9.55"] {
