@@ -133,10 +133,14 @@ pub fn closeness(guess: &str, figure: &str, value: f64) -> Closeness {
         // "0.5 %" as a guess is the percentage typed: a guess far off is
         // not a fraction to correct.
         Verdict::FractionAsPercent { .. } => Verdict::WrongValue { too_high: false },
+        // A fraction for a share, as the comment above reads it: right.
+        v if v.is_right() => Verdict::Correct,
         v => v,
     };
     match as_guess(check_guess(guess, value, unit, CLOSE)) {
-        Verdict::Correct if check_guess(guess, value, unit, SPOT_ON) == Verdict::Correct => {
+        Verdict::Correct
+            if as_guess(check_guess(guess, value, unit, SPOT_ON)) == Verdict::Correct =>
+        {
             Closeness::SpotOn
         }
         Verdict::Correct => Closeness::Close,
@@ -356,6 +360,10 @@ mod tests {
             closeness("0.5", "cpu_utilisation", 10.0),
             Closeness::Far { too_high: true }
         );
+        // A fraction that is the run's share is spot on, not unreadable
+        // (the checker's "as a percentage" verdict is an exercise's).
+        assert_eq!(closeness("0.1", "cpu_utilisation", 10.0), Closeness::SpotOn);
+        assert_eq!(closeness("0.105", "cpu_utilisation", 10.0), Closeness::Close);
         for c in [
             Closeness::NoGuess,
             Closeness::SpotOn,

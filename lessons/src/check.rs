@@ -517,6 +517,12 @@ pub enum Verdict {
         /// The decimals asked.
         places: usize,
     },
+    /// A bare fraction for a percentage ("0.111" for 11.1 %): right, and
+    /// shown as the percentage the question asks for.
+    FractionRight {
+        /// The fraction as a percentage, %.
+        percent: f64,
+    },
     /// A fraction typed with a % sign ("0.158 %" for 15.8 %): right as a
     /// fraction, so the learner is shown the percentage it makes (not
     /// counted as an attempt).
@@ -536,7 +542,10 @@ impl Verdict {
     /// Whether the answer is accepted: right, or right but rounded off
     /// from the decimals asked.
     pub fn is_right(&self) -> bool {
-        matches!(self, Verdict::Correct | Verdict::RoundedOff { .. })
+        matches!(
+            self,
+            Verdict::Correct | Verdict::RoundedOff { .. } | Verdict::FractionRight { .. }
+        )
     }
 
     /// Whether this verdict is an answer at all, and so an attempt: not
@@ -942,11 +951,23 @@ fn check_with(
             });
         }
     }
+    // A fraction for a percentage is right, and shown as the percentage
+    // asked for ("0.111" was a plain "Correct." where the question asks
+    // for 11.1 %).
+    let as_percent = Verdict::FractionRight {
+        percent: reading.value * 100.0,
+    };
     if right(value) {
+        if fraction && value != reading.value {
+            return as_percent;
+        }
         return rounded_off.unwrap_or(Verdict::Correct);
     }
-    if fraction && (right(reading.value) || right(reading.value * 100.0)) {
+    if fraction && right(reading.value) {
         return Verdict::Correct;
+    }
+    if fraction && right(reading.value * 100.0) {
+        return as_percent;
     }
     // "0.158 %" for 15.8 %: the fraction, with a % sign.
     if unit == Unit::Percent
@@ -1098,6 +1119,9 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
     };
     match v {
         Verdict::Correct => "Correct.".into(),
+        Verdict::FractionRight { percent } => {
+            format!("Correct. As a percentage, that is {} %.", plain(percent))
+        }
         Verdict::RoundedOff {
             rounded, places, ..
         } => format!(
@@ -1246,7 +1270,6 @@ mod tests {
         // small percentage that is the answer stays right, and one that is
         // wrong either way is only too low.
         for (typed, expected, verdict) in [
-            ("0.1579", 15.8, Verdict::Correct),
             ("15.79 %", 15.8, Verdict::Correct),
             ("0.833 %", 0.833, Verdict::Correct),
             ("0.3 %", 15.8, Verdict::WrongValue { too_high: false }),
@@ -1257,6 +1280,7 @@ mod tests {
                 "{typed}"
             );
         }
+        assert!(check("0.1579", 15.8, Unit::Percent, 0.02).is_right());
     }
 
     #[test]
@@ -1264,11 +1288,14 @@ mod tests {
         // A fraction for a percentage under 1 % (pause-share: 0.833 %):
         // the fraction the worked solution shows, or the percentage.
         assert_eq!(
-            check("0.00833", 0.833, Unit::Percent, 0.02),
-            Verdict::Correct
+            describe(&check("0.00833", 0.833, Unit::Percent, 0.02), Unit::Percent),
+            "Correct. As a percentage, that is 0.833 %."
         );
         assert_eq!(check("0.833", 0.833, Unit::Percent, 0.02), Verdict::Correct);
-        assert_eq!(check("0.01", 1.0, Unit::Percent, 0.02), Verdict::Correct);
+        assert_eq!(
+            check("0.01", 1.0, Unit::Percent, 0.02),
+            Verdict::FractionRight { percent: 1.0 }
+        );
         assert_eq!(check("1", 1.0, Unit::Percent, 0.02), Verdict::Correct);
         // 0.02 % is too low and 2 % too high: said so, not "too low".
         assert!(matches!(
@@ -1703,7 +1730,10 @@ mod tests {
         assert_eq!(check("1 GB", 1000.0, Unit::Mb, 0.01), Verdict::Correct);
         assert_eq!(check("10,000 MB", 10.0, Unit::Gb, 0.01), Verdict::Correct);
         assert_eq!(check("70 %", 70.0, Unit::Percent, 0.01), Verdict::Correct);
-        assert_eq!(check("0.7", 70.0, Unit::Percent, 0.01), Verdict::Correct);
+        assert_eq!(
+            check("0.7", 70.0, Unit::Percent, 0.01),
+            Verdict::FractionRight { percent: 70.0 }
+        );
         assert_eq!(check("400 req/s", 400.0, Unit::Rps, 0.01), Verdict::Correct);
         assert_eq!(
             check("40 threads", 40.0, Unit::Threads, 0.01),
@@ -2021,8 +2051,14 @@ mod tests {
             check("0.9", 0.5, Unit::Percent, 0.02),
             Verdict::WrongValue { too_high: true }
         );
-        // Either reading right is right.
-        assert_eq!(check("0.111", 11.1, Unit::Percent, 0.02), Verdict::Correct);
+        // Either reading right is right; a fraction is shown as the
+        // percentage asked for.
+        let v = check("0.111", 11.1, Unit::Percent, 0.02);
+        assert!(v.is_right() && v.counts(), "{v:?}");
+        assert_eq!(
+            describe(&v, Unit::Percent),
+            "Correct. As a percentage, that is 11.1 %."
+        );
     }
 
     #[test]
@@ -2190,7 +2226,7 @@ mod tests {
             check("1,500", 1.5, Unit::S, 0.01),
             Verdict::Ambiguous { .. }
         ));
-        assert_eq!(check("0.7", 70.0, Unit::Percent, 0.01), Verdict::Correct);
+        assert!(check("0.7", 70.0, Unit::Percent, 0.01).is_right());
         assert_eq!(check("7,5", 7.5, Unit::S, 0.01), Verdict::Correct);
     }
 

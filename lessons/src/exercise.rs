@@ -614,10 +614,10 @@ impl Exercise {
                 (value * k).round() / k
             });
             value.is_finite()
-                && [Some(value), rounded].into_iter().flatten().any(|v| {
-                    crate::check::check_in(typed, v, unit, tol, &self.prompt)
-                        == crate::check::Verdict::Correct
-                })
+                && [Some(value), rounded]
+                    .into_iter()
+                    .flatten()
+                    .any(|v| crate::check::check_in(typed, v, unit, tol, &self.prompt).is_right())
         };
         let listed: Vec<(usize, f64)> = self
             .mistakes
@@ -646,10 +646,8 @@ impl Exercise {
             }
             let k = 10f64.powi(places as i32);
             let round = |v: f64| (v * k).round() / k;
-            let reads = |v: f64| {
-                v.is_finite()
-                    && crate::check::check(typed, v, unit, 1e-9) == crate::check::Verdict::Correct
-            };
+            let reads =
+                |v: f64| v.is_finite() && crate::check::check(typed, v, unit, 1e-9).is_right();
             if answer.is_some_and(|a| reads(round(a))) {
                 return None;
             }
