@@ -317,13 +317,24 @@ import { DIST } from './harness.mjs';
  * home page's way to the class tools and the most-missed list ranked by
  * students, +0.3 KB: the app 483.0 KB (32 bytes under 483); a lesson's
  * scene as wide as the page in presenter mode and a mistake's rounding
- * held to the tolerance, +0.2 KB: the app 483.2 KB. Budget 484.
+ * held to the tolerance, +0.2 KB: the app 483.2 KB. Then an answer
+ * within the margin told the answer to the places asked, +0.4 KB: the
+ * app 483.6 KB; a worksheet's link saying what it did not read (and the
+ * students' link's Copy button's CSS), +0.9 KB: the app 484.5 KB;
+ * "did you mean" for a link's preset or field (strsim in the wasm),
+ * +0.1 KB: the app 484.6 KB; the arrivals row and a mean wait above its
+ * p99 explained, +0.1 KB: the app 484.7 KB; a printed lesson's line where
+ * each simulation was, +0.2 KB: the app 484.9 KB; theory's note naming
+ * what rules out the pool's line model, a batch's rows and sign, "rounded
+ * too far" only of a rounding, the growth "measured from", +0.7 KB: the
+ * app 485.6 KB; λ·W in seconds, the overloaded lead, a fraction shown as
+ * the percentage, +0.1 KB: the app 485.7 KB. Budget 486.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 484;
+const BUDGET_KB = 486;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
