@@ -363,7 +363,10 @@ mod tests {
         // A fraction that is the run's share is spot on, not unreadable
         // (the checker's "as a percentage" verdict is an exercise's).
         assert_eq!(closeness("0.1", "cpu_utilisation", 10.0), Closeness::SpotOn);
-        assert_eq!(closeness("0.105", "cpu_utilisation", 10.0), Closeness::Close);
+        assert_eq!(
+            closeness("0.105", "cpu_utilisation", 10.0),
+            Closeness::Close
+        );
         for c in [
             Closeness::NoGuess,
             Closeness::SpotOn,
