@@ -866,9 +866,16 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 // second, more early in a run, and said in numbers the
                 // sentence grew a line as the first sign came (the figures
                 // under it jumped 27 px).
-                "The server keeps up: {} rps finish, the CPU is {} busy and the line holds steady.{}",
+                "The server keeps up: {} rps finish, the CPU is {} busy and the {} holds steady.{}",
                 fmt_rate(r.throughput_rps),
                 fmt_pct(r.cpu_utilisation),
+                // A thread for each request has no line (lesson 2 said
+                // "the line holds steady" beside 10,000 threads).
+                if s.model == Model::ThreadPerRequest && s.thread_cap.is_none() {
+                    "count inside"
+                } else {
+                    "line"
+                },
                 many_threads_note(r)
             )
         };
@@ -2109,6 +2116,41 @@ mod tests {
     /// the collapse preset 9.3 s in, five workers full and five requests
     /// waiting half their work for one, called healthy ("1 rps finish");
     /// rates under 1 a second written "0 rps".
+    /// A thread for each request has no line: its healthy sign says the
+    /// count inside holds steady (lesson 2 said "the line holds steady").
+    #[test]
+    fn a_healthy_thread_per_request_server_has_no_line_to_hold() {
+        // Lesson 2's server: 1,000 a second, each waiting 10 s.
+        let s = Scenario {
+            model: Model::ThreadPerRequest,
+            cores: 4,
+            cpu_ms: 1.0,
+            wait_ms: 10_000.0,
+            wait_dist: crate::Dist::Const,
+            rps: 1000.0,
+            duration_s: 20.0,
+            warmup: 0.6,
+            ..Scenario::default()
+        };
+        let r = crate::simulate(&s).unwrap();
+        let signs = read_signs(&s, &r, &theory(&s));
+        assert_eq!(signs[0].kind, SignKind::Healthy, "{signs:?}");
+        assert!(
+            signs[0]
+                .detail
+                .contains("busy and the count inside holds steady."),
+            "{}",
+            signs[0].detail
+        );
+        let pool = preset("mm1").unwrap();
+        let r = crate::simulate(&pool).unwrap();
+        let signs = read_signs(&pool, &r, &theory(&pool));
+        assert!(
+            signs[0].detail.contains("busy and the line holds steady."),
+            "{signs:?}"
+        );
+    }
+
     /// A healthy batch says its line drains, with what has finished of it:
     /// "10,000 rps finish … and the line holds steady" beside 1,000
     /// requests draining to none read as untrue (lesson 7).
