@@ -9,6 +9,7 @@
 pub mod answer;
 pub mod charts;
 pub mod classroom;
+pub mod clipboard;
 pub mod components;
 pub mod controls;
 pub mod course_data;

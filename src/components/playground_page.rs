@@ -94,18 +94,7 @@ pub fn PlaygroundPage(
     };
 
     let copied = RwSignal::new(String::new());
-    let copy_link = move |_| {
-        let text = link();
-        let promise = window().navigator().clipboard().write_text(&text);
-        leptos::task::spawn_local(async move {
-            let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-            copied.set(if ok {
-                "Link copied.".into()
-            } else {
-                "Select the link and copy it.".into()
-            });
-        });
-    };
+    let copy_link = move |_| crate::clipboard::copy_link(&link(), copied);
 
     let current_preset = Memo::new(move |_| preset_name(&scenario.get()).unwrap_or_default());
     let choose_preset = move |ev: ev::Event| {

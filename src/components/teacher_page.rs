@@ -229,19 +229,9 @@ with their numbers.</p>";
 /// does the same for a scenario).
 #[component]
 fn StudentsLink(link: String) -> impl IntoView {
-    let copied = RwSignal::new("");
+    let copied = RwSignal::new(String::new());
     let text = link.clone();
-    let copy = move |_| {
-        let promise = window().navigator().clipboard().write_text(&text);
-        leptos::task::spawn_local(async move {
-            let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-            copied.set(if ok {
-                "Link copied."
-            } else {
-                "Select the link and copy it."
-            });
-        });
-    };
+    let copy = move |_| crate::clipboard::copy_link(&text, copied);
     view! {
         <p>"Or give them this link, which fills in the code:"</p>
         <div class="class-link__row">
