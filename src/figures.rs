@@ -335,11 +335,8 @@ pub fn approx_fold(th: &Theory) -> Option<NoteFold> {
         // each stands alone) need not end by saying it again. Past the
         // limit the rows say the times grow without limit: "gives no
         // response time" under them read as a contradiction.
-        let grows = th
-            .growth_per_s
-            .is_some_and(|g| g > 0.0 || th.at_full_load());
         Some(NoteFold {
-            lead: if grows {
+            lead: if th.grows_without_limit() {
                 "Theory's response times grow without limit here.".into()
             } else {
                 "Theory gives no response time here.".into()
@@ -842,9 +839,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     );
     // At exactly 100 % busy the line grows no set amount a second, but
     // wanders and never settles: no mean or p99 to give either.
-    let unbounded = th
-        .growth_per_s
-        .is_some_and(|g| g > 0.0 || th.at_full_load());
+    let unbounded = th.grows_without_limit();
     // Theory says whether each formula is exact for this scenario.
     let lat_theory = |x: Option<f64>, exact: bool| match x {
         Some(v) => format!("{}{}", fmt_ms(v), if exact { "" } else { " (approx.)" }),

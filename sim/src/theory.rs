@@ -878,19 +878,10 @@ fn pool_line(s: &Scenario, cap: &Capacity, steady_load: bool) -> Option<PoolLine
     let off_cpu_ms = analytic::wait_step_ms(s);
     let fits = matches!(s.model, Model::ThreadPool | Model::ThreadPerRequest)
         && !threads_fit_cores(s)
-        && threads <= POOL_LINE_MAX_THREADS
         && cpu_ms > 0.0
         && off_cpu_ms > 0.0
         && matches!(cap.binding, Limit::Threads | Limit::Cpu)
-        && s.arrivals == Arrivals::Poisson
-        && steady_load
-        && s.conn_requests <= 1
-        && analytic::dep_slots(s).is_none()
-        && s.queue_limit.is_none()
-        && s.max_connections.is_none()
-        && s.timeout_ms.is_none()
-        && s.shed_after_ms.is_none()
-        && s.retries == 0;
+        && no_pool_line_because(s, steady_load).is_none();
     fits.then_some(PoolLine {
         threads,
         cores: s.cores,
@@ -900,10 +891,12 @@ fn pool_line(s: &Scenario, cap: &Capacity, steady_load: bool) -> Option<PoolLine
     })
 }
 
-/// What in `s` rules out theory's [`PoolLine`] for a pool whose threads
-/// outnumber the cores, in words ("a caller timeout"), the first found;
-/// `None` where nothing a learner sets does.
-fn no_pool_line_because(s: &Scenario) -> Option<String> {
+/// What in `s` (with `steady_load`, [`steady_load`]) rules out theory's
+/// [`PoolLine`] for a pool whose threads outnumber the cores, in words ("a
+/// caller timeout"), the first found; `None` where nothing a learner sets
+/// does, or where `s` has no thread limit. [`pool_line`] holds only where
+/// this is `None`, so its note and its model cannot drift apart.
+fn no_pool_line_because(s: &Scenario, steady_load: bool) -> Option<String> {
     let threads = s.thread_limit()?;
     Some(
         if s.timeout_ms.is_some() {
@@ -922,7 +915,7 @@ fn no_pool_line_because(s: &Scenario) -> Option<String> {
             "keep-alive connections"
         } else if s.arrivals != Arrivals::Poisson {
             "arrivals that are not random"
-        } else if !steady_load(s) {
+        } else if !steady_load {
             "a load that changes"
         } else if threads > POOL_LINE_MAX_THREADS {
             return Some(format!("a pool over {POOL_LINE_MAX_THREADS} threads"));
@@ -1353,7 +1346,7 @@ fn approximations(
                 // Not "the formula" alone: beside a run of the same server
                 // whose theory shares the cores (a pool's line, without a
                 // timeout, say), the two notes read as a contradiction.
-                let why = no_pool_line_because(s).map_or(String::new(), |w| {
+                let why = no_pool_line_because(s, steady_load).map_or(String::new(), |w| {
                     format!(" ({w} rules out the one that shares the cores among the busy threads)")
                 });
                 add(&format!("threads also queue for the cores and pay for switches; the simpler formula used here gives each thread its own core{why}"));
@@ -1603,6 +1596,15 @@ impl Theory {
     /// keeps no set growth yet never settles.
     pub fn at_full_load(&self) -> bool {
         self.utilisation.is_some_and(|u| u >= 1.0 - 1e-9)
+    }
+
+    /// True when theory's line grows without limit: it grows by a set
+    /// amount a second, or the server is exactly full, where the line
+    /// grows by no set amount but wanders and never settles. The figures'
+    /// rows and the note under them say "grows without limit" then.
+    pub fn grows_without_limit(&self) -> bool {
+        self.growth_per_s
+            .is_some_and(|g| g > 0.0 || self.at_full_load())
     }
 
     /// True when the offered rate is below the least the capacity can be
