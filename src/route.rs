@@ -272,6 +272,7 @@ pub fn lesson_link_ignored(query: &str) -> Vec<String> {
             ("presenter", "presenter (1 or 0)"),
             ("class", "class (a class code)"),
         ],
+        &["presenter", "class"],
     )
 }
 
@@ -280,6 +281,14 @@ pub fn lesson_link_ignored(query: &str) -> Vec<String> {
 /// `name`s printed the first's alone, without a word), and a name without
 /// a class code (the learner's own numbers were printed, without a word).
 pub fn worksheet_link_ignored(query: &str) -> Vec<String> {
+    let given = |key| query_param(query, key).is_some_and(|v| !v.trim().is_empty());
+    let name_alone = given("name") && !given("class");
+    // Not "the first was read" of names where none was.
+    let repeats: &[&str] = if name_alone {
+        &["class"]
+    } else {
+        &["name", "class"]
+    };
     let mut out = link_ignored(
         query,
         "a worksheet's link",
@@ -287,11 +296,9 @@ pub fn worksheet_link_ignored(query: &str) -> Vec<String> {
             ("name", "name (a student's name)"),
             ("class", "class (a class code)"),
         ],
+        repeats,
     );
-    let given = |key| query_param(query, key).is_some_and(|v| !v.trim().is_empty());
-    if given("name") && !given("class") {
-        // Not "the first was read" of names, none of which was.
-        out.retain(|said| !said.starts_with("This link gives name "));
+    if name_alone {
         out.push(
             "This link gives a name but no class code, so it was ignored: the worksheet has \
              the numbers this browser uses."
@@ -309,9 +316,10 @@ pub fn worksheet_link_ignored(query: &str) -> Vec<String> {
 
 /// What a link's `query` gives that its page does not read, in sentences:
 /// names not among `reads` (each with the words that say what it takes),
-/// a setting with no name, and one of `reads` given more than once (the
-/// first is read). `page` names the link ("a lesson's link").
-fn link_ignored(query: &str, page: &str, reads: &[(&str, &str)]) -> Vec<String> {
+/// a setting with no name, and one of `repeats` (names of `reads`) given
+/// more than once (the first is read). `page` names the link ("a lesson's
+/// link").
+fn link_ignored(query: &str, page: &str, reads: &[(&str, &str)], repeats: &[&str]) -> Vec<String> {
     const LISTED: usize = 3;
     let mut unknown: Vec<String> = Vec::new();
     let mut times = vec![0usize; reads.len()];
@@ -347,7 +355,7 @@ fn link_ignored(query: &str, page: &str, reads: &[(&str, &str)]) -> Vec<String> 
         out.push("This link has a setting with no name, which was ignored.".to_owned());
     }
     for ((name, _), n) in reads.iter().zip(times) {
-        if n > 1 {
+        if n > 1 && repeats.contains(name) {
             out.push(format!(
                 "This link gives {name} {n} times; the first was read."
             ));
