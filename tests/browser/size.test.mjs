@@ -328,7 +328,9 @@ import { DIST } from './harness.mjs';
  * what rules out the pool's line model, a batch's rows and sign, "rounded
  * too far" only of a rounding, the growth "measured from", +0.7 KB: the
  * app 485.6 KB; λ·W in seconds, the overloaded lead, a fraction shown as
- * the percentage, +0.1 KB: the app 485.7 KB. Budget 486.
+ * the percentage, +0.1 KB: the app 485.7 KB; a read of the change's
+ * twins (one clipboard helper, theory's pool-line reasons as its
+ * conditions), −0.1 KB: the app 485.6 KB. Budget 486.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
