@@ -72,10 +72,14 @@ pub fn check_answer(
             );
             // A wrong number that a listed mistake gives is named as that
             // slip ("That is the CPU time alone: …"), not only "too low".
+            // So is the answer rounded too far where it is also a listed
+            // mistake's number: lesson 12's "10" % for ten requests is
+            // 9.56 rounded and the ten 1 % chances added up, and "rounded
+            // too far" alone told the adder the method was right.
             let slip = match verdict {
-                Verdict::WrongValue { .. } | Verdict::NotRoundedUp { .. } => {
-                    exercise.slip(&variant.vars, variant.answer, typed)
-                }
+                Verdict::WrongValue { .. }
+                | Verdict::NotRoundedUp { .. }
+                | Verdict::TooRounded { .. } => exercise.slip(&variant.vars, variant.answer, typed),
                 _ => None,
             };
             // A listed mistake outranks "right before rounding": its author
@@ -86,6 +90,11 @@ pub fn check_answer(
                 (v, _) => v,
             };
             let mut message = match slip.and_then(|s| exercise.slip_note_of(s)) {
+                Some(note) if matches!(verdict, Verdict::TooRounded { .. }) => format!(
+                    "Not quite: {} Or, if that is your answer rounded, it is rounded too far: \
+                     keep the decimals the question asks for.",
+                    decapitalised(note)
+                ),
                 Some(note) => format!("Not quite: {}", decapitalised(note)),
                 None => describe(&verdict, unit),
             };
@@ -622,6 +631,22 @@ mod tests {
             checked.message
         );
         slips_near_a_number();
+        // The answer rounded too far that is also a listed mistake's number
+        // is told both: lesson 12's ten requests, 9.56 % typed as 10, the
+        // ten 1 % chances added up. Not counted, as a rounding is not.
+        let tail = exercise("page-tail-chance");
+        let ten = (0..1000)
+            .map(|i| tail.variant(&format!("r1/s{i}")).unwrap())
+            .find(|v| v.vars.get("n") == Some(&10.0))
+            .unwrap();
+        let both = check_answer(tail, &ten, "10", None);
+        assert!(!both.correct && !both.counts);
+        assert!(
+            both.message.starts_with("Not quite: that adds up the 1")
+                && both.message.contains("rounded too far"),
+            "{}",
+            both.message
+        );
         // Zero is no thousandfold slip of a small answer (0 for 0.2 cores
         // was told "a thousand times off"), in any exercise.
         for (_, e) in compiled_course().exercises() {
