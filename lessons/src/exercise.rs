@@ -463,13 +463,22 @@ pub fn stable_hash(text: &str) -> u64 {
 /// Format a number as the lessons write it: thousands separated by commas,
 /// about three significant digits, no trailing zeros ("1,000", "33.3", "0.1").
 pub fn format_number(x: f64) -> String {
+    format_with_figures(x, 0)
+}
+
+/// `x` as [`format_number`] writes it, with `more` decimals: a number a
+/// worked solution goes on to multiply keeps a fourth figure, so the
+/// product shown is the product of the numbers shown ("105.3 × 5 ms =
+/// 526 ms", where "105 × 5 ms = 526 ms" did not add up).
+fn format_with_figures(x: f64, more: usize) -> String {
     // As the app's figures from 1 up; below 1, enough for three digits.
     let a = x.abs();
-    let decimals = if a >= 1.0 || a == 0.0 {
-        decimals_for(x)
-    } else {
-        (2 - a.log10().floor() as i32).clamp(0, 9) as usize
-    };
+    let decimals = more
+        + if a >= 1.0 || a == 0.0 {
+            decimals_for(x)
+        } else {
+            (2 - a.log10().floor() as i32).clamp(0, 9) as usize
+        };
     let s = fmt_fixed(x, decimals);
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -774,7 +783,9 @@ pub fn fill_lines(lines: &[String], vars: &Vars) -> Result<Vec<String>, String> 
 
 /// Replace `{name}` with a parameter and `{= expr}` with its value, formatted
 /// ([`format_number`]); `{=.2 expr}` gives it with 2 decimals, as a sum
-/// about to be rounded up needs ("31.99", where three figures say "32").
+/// about to be rounded up needs ("31.99", where three figures say "32");
+/// `{=+ expr}` with a fourth figure, as a number the solution goes on to
+/// multiply needs ("105.3", where three figures say "105").
 pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = text;
@@ -792,9 +803,13 @@ pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
             .strip_prefix("=.")
             .and_then(|d| d.split_once(char::is_whitespace))
             .filter(|(d, _)| d.len() == 1 && d.as_bytes()[0].is_ascii_digit());
-        let (expr, decimals) = match (spec, inner.strip_prefix('=')) {
-            (Some((d, expr)), _) => (Some(expr), Some(usize::from(d.as_bytes()[0] - b'0'))),
-            (None, e) => (e, None),
+        let finer = inner
+            .strip_prefix("=+")
+            .and_then(|e| e.strip_prefix(char::is_whitespace));
+        let (expr, decimals) = match (spec, finer, inner.strip_prefix('=')) {
+            (Some((d, expr)), _, _) => (Some(expr), Some(usize::from(d.as_bytes()[0] - b'0'))),
+            (None, Some(expr), _) => (Some(expr), None),
+            (None, None, e) => (e, None),
         };
         let value = match expr {
             Some(expr) => eval(expr, vars)?,
@@ -804,7 +819,7 @@ pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
         };
         out.push_str(&match decimals {
             Some(d) => fmt_fixed(value, d),
-            None => format_number(value),
+            None => format_with_figures(value, usize::from(finer.is_some())),
         });
         rest = &rest[close + 1..];
     }
@@ -846,6 +861,11 @@ mod tests {
             "31.99 over 32"
         );
         assert_eq!(fill_text("{= .5 + x}", &vars).unwrap(), "32.5");
+        // A fourth figure, without trailing zeros.
+        let rate: Vars = [("r".to_string(), 1000.0 / 9.5)].into_iter().collect();
+        assert_eq!(fill_text("{=+ r} × 5", &rate).unwrap(), "105.3 × 5");
+        assert_eq!(fill_text("{=+ r / r * 100}", &rate).unwrap(), "100");
+        assert_eq!(fill_text("{=+ 0.99 ^ 10}", &rate).unwrap(), "0.9044");
     }
 
     #[test]

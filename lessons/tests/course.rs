@@ -959,3 +959,133 @@ fn a_mistakes_number_rounded_further_than_asked_is_still_named() {
         Some(Slip::Mistake(2))
     );
 }
+
+/// The numbers of `a op b = c` written in `line`, for each `=` preceded by
+/// one operation on two numbers (units may follow each number): lines of a
+/// longer chain (`a × b × c = d`) or with brackets are left out.
+fn shown_sums(line: &str) -> Vec<(f64, char, f64, f64, usize)> {
+    let number = |t: &str| -> Option<(f64, usize)> {
+        let t = t.trim_end_matches([',', ':', ';']);
+        let (neg, body) = match t.strip_prefix('−') {
+            Some(b) => (true, b),
+            None => (false, t),
+        };
+        if body.is_empty()
+            || !body
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
+        {
+            return None;
+        }
+        let plain = body.replace(',', "");
+        let v: f64 = plain.parse().ok()?;
+        let places = plain.split_once('.').map_or(0, |(_, f)| f.len());
+        Some((if neg { -v } else { v }, places))
+    };
+    let is_unit =
+        |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphabetic() || c == '%' || c == '/');
+    let mut out = vec![];
+    let text = line.replace('\u{a0}', " ");
+    let parts: Vec<&str> = text.split(" = ").collect();
+    for i in 1..parts.len() {
+        let Some((c, places)) = parts[i].split_whitespace().next().and_then(number) else {
+            continue;
+        };
+        let left: Vec<&str> = parts[i - 1].split_whitespace().collect();
+        let mut k = left.len();
+        let skip_units = |k: &mut usize| {
+            while *k > 0 && is_unit(left[*k - 1]) {
+                *k -= 1;
+            }
+        };
+        skip_units(&mut k);
+        let Some((b, _)) = k.checked_sub(1).and_then(|j| number(left[j])) else {
+            continue;
+        };
+        k -= 1;
+        let Some(op) = k.checked_sub(1).and_then(|j| {
+            let t = left[j];
+            (t.chars().count() == 1)
+                .then(|| t.chars().next().unwrap())
+                .filter(|c| "×÷+−".contains(*c))
+        }) else {
+            continue;
+        };
+        k -= 1;
+        skip_units(&mut k);
+        let Some((a, _)) = k.checked_sub(1).and_then(|j| number(left[j])) else {
+            continue;
+        };
+        k -= 1;
+        // Part of a longer sum, or a range ("330 to 420 × 8.8 ms").
+        let chained = k > 0
+            && ["×", "÷", "+", "−", "(", ")", "to"]
+                .iter()
+                .any(|o| left[k - 1].ends_with(o));
+        if !chained {
+            out.push((a, op, b, c, places));
+        }
+    }
+    out
+}
+
+/// Whether `a op b` is `c` to the `places` it is written with, or read in
+/// another unit: a share as a percentage (4 ÷ 6 = 66.7 %), ms of a second
+/// as a percentage of it (10 × 10 ms = 10 %), seconds as ms, KB as GB.
+fn adds_up((a, op, b, c, places): (f64, char, f64, f64, usize)) -> bool {
+    let got = match op {
+        '×' => a * b,
+        '÷' => a / b,
+        '+' => a + b,
+        _ => a - b,
+    };
+    let half = 0.5 * 10f64.powi(-(places as i32));
+    [1.0, 100.0, 1000.0, 0.001, 0.1, 1e-6]
+        .iter()
+        .any(|k| (got * k - c).abs() <= half * 1.001 + 1e-9)
+}
+
+/// A worked solution's line adds up as shown: `105 × 5 ms = 526 ms`, where
+/// 105 was 105.26 rounded, read as wrong arithmetic to a learner checking
+/// it by hand. So does every sum the lessons' own text works out.
+#[test]
+fn every_worked_sum_adds_up_as_shown() {
+    let mut wrong = vec![];
+    for (_, ex) in course().exercises() {
+        for v in &all_vars(ex) {
+            let Ok(lines) = tellers_course::exercise::fill_lines(&ex.solution, v) else {
+                continue;
+            };
+            for line in lines {
+                if shown_sums(&line).into_iter().any(|sum| !adds_up(sum)) {
+                    wrong.push(format!("{}: {line}", ex.id));
+                }
+            }
+        }
+    }
+    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Prose with its claims cited; an exercise's lines with `{…}` are
+        // checked above, filled in.
+        let prose = text.lines().map(|l| match l.find("{claim:") {
+            Some(at) => &l[..at],
+            None => l,
+        });
+        for line in prose.filter(|l| !l.contains('{')) {
+            if shown_sums(line).into_iter().any(|sum| !adds_up(sum)) {
+                wrong.push(format!("{}: {line}", path.display()));
+            }
+        }
+    }
+    wrong.dedup();
+    assert!(
+        wrong.is_empty(),
+        "{} lines:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
