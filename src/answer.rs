@@ -76,9 +76,12 @@ pub fn check_answer(
             // mistake's number: lesson 12's "10" % for ten requests is
             // 9.56 rounded and the ten 1 % chances added up, and "rounded
             // too far" alone told the adder the method was right.
+            // And a bare "1" for a percentage, wrong as 1 % and as 100 %,
+            // where 1 % is a mistake's number (lesson 16: one call's chance).
             let slip = match verdict {
                 Verdict::WrongValue { .. }
                 | Verdict::NotRoundedUp { .. }
+                | Verdict::PercentEitherWay { .. }
                 | Verdict::TooRounded { .. } => exercise.slip(&variant.vars, variant.answer, typed),
                 _ => None,
             };
@@ -639,6 +642,12 @@ mod tests {
             .map(|i| tail.variant(&format!("r1/s{i}")).unwrap())
             .find(|v| v.vars.get("n") == Some(&10.0))
             .unwrap();
+        let one_call = exercise("slowest-of-n");
+        let first = one_call.variant("").unwrap();
+        assert_eq!(first.vars.get("p"), Some(&1.0));
+        let p = check_answer(one_call, &first, "1", None);
+        assert!(!p.correct && p.counts);
+        assert!(p.message.contains("one call alone"), "{}", p.message);
         let both = check_answer(tail, &ten, "10", None);
         assert!(!both.correct && !both.counts);
         assert!(
