@@ -404,13 +404,33 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 format!("Less CPU per request, or more loops (up to the {cores} cores), helps."),
             ),
         };
+        // Event loops on fewer cores than the machine has: their cores are
+        // the limit, and the title names the loops, not a CPU that the
+        // figures show mostly idle (lesson 11's one loop: "The CPU is the
+        // limit" beside CPU busy 13 %).
+        let loops = if s.model == Model::EventLoop && usable < f64::from(s.cores) {
+            Some(if n == 1 {
+                (
+                    "The event loop is the limit",
+                    "The event loop's limit is near",
+                )
+            } else {
+                (
+                    "The event loops are the limit",
+                    "The event loops' limit is near",
+                )
+            })
+        } else {
+            None
+        };
+        let (reached, near) = loops.unwrap_or(("The CPU is the limit", "The CPU limit is near"));
         signs.push(Sign {
             kind: SignKind::CpuNear,
             // At (or within a rounding of) 100 % the limit is not near: it is reached.
             title: if cpu_of_usable >= CPU_AT_LIMIT {
-                "The CPU is the limit"
+                reached
             } else {
-                "The CPU limit is near"
+                near
             }
             .into(),
             detail: format!(
@@ -2037,6 +2057,50 @@ mod tests {
             detail.contains(&said) && !detail.contains("5.1 ms"),
             "{detail}"
         );
+    }
+
+    /// Event loops on fewer cores than the machine has: the sign's title
+    /// names the loops, which are the limit, not the CPU, which the
+    /// figures show mostly idle (lesson 11's one loop on 8 cores, 13 %
+    /// busy; lesson 10's one loop on 4, 23 %). All cores: the CPU.
+    #[test]
+    fn loops_on_fewer_cores_than_the_machine_are_named_as_the_limit() {
+        let title = |s: &Scenario| {
+            let r = crate::simulate(s).unwrap();
+            read_signs(s, &r, &theory(s))
+                .into_iter()
+                .find(|g| g.kind == SignKind::CpuNear)
+                .map(|g| g.title)
+        };
+        let node = preset("node-light-blocking").unwrap();
+        assert_eq!(title(&node).as_deref(), Some("The event loop is the limit"));
+        let hot = Scenario {
+            model: Model::EventLoop,
+            cores: 4,
+            loops: 1,
+            rps: 90.0,
+            ..Scenario::default()
+        };
+        assert_eq!(
+            title(&hot).as_deref(),
+            Some("The event loop's limit is near")
+        );
+        let two = Scenario {
+            loops: 2,
+            rps: 180.0,
+            ..hot
+        };
+        assert_eq!(
+            title(&two).as_deref(),
+            Some("The event loops' limit is near")
+        );
+        let all = Scenario {
+            loops: 4,
+            rps: 370.0,
+            duration_s: 120.0,
+            ..hot
+        };
+        assert_eq!(title(&all).as_deref(), Some("The CPU limit is near"));
     }
 
     fn kinds_of(s: &Scenario, r: &Report) -> Vec<SignKind> {
