@@ -1347,7 +1347,7 @@ fn approximations(
                 // whose theory shares the cores (a pool's line, without a
                 // timeout, say), the two notes read as a contradiction.
                 let why = no_pool_line_because(s, steady_load).map_or(String::new(), |w| {
-                    format!(" ({w} rules out the one that shares the cores among the busy threads)")
+                    format!(" (the one that shares the cores among the busy threads does not allow for {w})")
                 });
                 add(&format!("threads also queue for the cores and pay for switches; the simpler formula used here gives each thread its own core{why}"));
             } else if analytic::switch_share(s, CpuPart::Cores) > 0.0 {
@@ -2877,8 +2877,8 @@ mod tests {
         });
         assert!(
             timed.approx_because.iter().any(|w| w.ends_with(
-                "the simpler formula used here gives each thread its own core (a caller \
-                 timeout rules out the one that shares the cores among the busy threads)"
+                "the simpler formula used here gives each thread its own core (the one that \
+                 shares the cores among the busy threads does not allow for a caller timeout)"
             )),
             "{:?}",
             timed.approx_because
@@ -2891,9 +2891,22 @@ mod tests {
             limited
                 .approx_because
                 .iter()
-                .any(|w| w.contains("(a line limit rules out")),
+                .any(|w| w.ends_with("does not allow for a line limit)")),
             "{:?}",
             limited.approx_because
+        );
+        // A plural reads as one too: "retries rules out" read wrong.
+        let retried = theory(&Scenario {
+            retries: 2,
+            ..preset("sale-day").unwrap()
+        });
+        assert!(
+            retried
+                .approx_because
+                .iter()
+                .any(|w| w.ends_with("does not allow for retries)")),
+            "{:?}",
+            retried.approx_because
         );
     }
 
