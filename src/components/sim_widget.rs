@@ -136,7 +136,7 @@ pub fn SimWidget(
 /// What a widget under a predict box says in place of its caption until
 /// its run has ended.
 pub const CAPTION_AFTER_THE_RUN: &str =
-    "Guess first, then run it to the end: what the run shows is said here when it ends.";
+    "Guess first, then run it to the end: when it ends, this line says what it showed.";
 
 /// The learner's guesses beside the run, once it has ended.
 fn guess_result(lab: Lab, p: Prediction) -> impl IntoView {
