@@ -330,7 +330,10 @@ pub const FIGURE_LABELS: &[FigureLabel] = &[
     plain("peak_connections", "open connections (peak)", ""),
     plain(
         "peak_memory_used_mb",
-        "memory in use, stacks and connection state (peak)",
+        // In use: stacks, and for event loops their connections' state
+        // (the figures row says which): a thread's connection keeps none
+        // apart from its stack.
+        "memory in use (peak)",
         "MB",
     ),
     plain(
