@@ -72,17 +72,19 @@ pub fn check_answer(
             );
             // A wrong number that a listed mistake gives is named as that
             // slip ("That is the CPU time alone: …"), not only "too low".
-            // So is the answer rounded too far where it is also a listed
-            // mistake's number: lesson 12's "10" % for ten requests is
-            // 9.56 rounded and the ten 1 % chances added up, and "rounded
+            // So is a bare "1" for a percentage, wrong as 1 % and as 100 %,
+            // where 1 % is a mistake's number (lesson 16: one call's
+            // chance), and the answer rounded too far where it is exactly a
+            // listed mistake's number: lesson 12's "10" % for ten requests
+            // is 9.56 rounded and the ten 1 % chances added up, and "rounded
             // too far" alone told the adder the method was right.
-            // And a bare "1" for a percentage, wrong as 1 % and as 100 %,
-            // where 1 % is a mistake's number (lesson 16: one call's chance).
             let slip = match verdict {
                 Verdict::WrongValue { .. }
                 | Verdict::NotRoundedUp { .. }
-                | Verdict::PercentEitherWay { .. }
-                | Verdict::TooRounded { .. } => exercise.slip(&variant.vars, variant.answer, typed),
+                | Verdict::PercentEitherWay { .. } => {
+                    exercise.slip(&variant.vars, variant.answer, typed)
+                }
+                Verdict::TooRounded { .. } => exercise.exact_slip(&variant.vars, typed),
                 _ => None,
             };
             // A listed mistake outranks "right before rounding": its author
@@ -94,9 +96,9 @@ pub fn check_answer(
             };
             let mut message = match slip.and_then(|s| exercise.slip_note_of(s)) {
                 Some(note) if matches!(verdict, Verdict::TooRounded { .. }) => format!(
-                    "Not quite: {} Or, if that is your answer rounded, it is rounded too far: \
-                     keep the decimals the question asks for.",
-                    decapitalised(note)
+                    "Not quite: {} Or, if that is your answer rounded, it is rounded too far: {}",
+                    decapitalised(note),
+                    tellers_course::check::ROUNDING_ADVICE
                 ),
                 Some(note) => format!("Not quite: {}", decapitalised(note)),
                 None => describe(&verdict, unit),
@@ -655,6 +657,27 @@ mod tests {
                 && both.message.contains("rounded too far"),
             "{}",
             both.message
+        );
+        // Only a mistake's own number: "44" for 44.4 threads is the answer
+        // rounded too far, not a sign of the mistake that gives 43.2, and
+        // "1400" for 1,442 none of the one that gives 1,376.
+        let formula = exercise("threads-formula");
+        let mut these = formula.variant("").unwrap();
+        these.vars = [
+            ("cores", 2.0),
+            ("cpu", 5.0),
+            ("wait", 180.0),
+            ("util", 60.0),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        these.answer = Some(44.4);
+        let near = check_answer(formula, &these, "44", None);
+        assert!(
+            near.message.starts_with("44 is close, but rounded too far"),
+            "{}",
+            near.message
         );
         // Zero is no thousandfold slip of a small answer (0 for 0.2 cores
         // was told "a thousand times off"), in any exercise.

@@ -745,6 +745,10 @@ fn more_number(rest: &str) -> bool {
         || t.eq_ignore_ascii_case("e")
 }
 
+/// What to do with an answer rounded too far ([`Verdict::TooRounded`]).
+pub const ROUNDING_ADVICE: &str =
+    "keep three significant figures, or the decimals the question asks for.";
+
 /// Check `input` against `expected` (in `unit`), with relative `tolerance`.
 /// An infinite `expected` means the line grows without limit: only a phrase
 /// such as "no limit" or "∞" is right.
@@ -1202,10 +1206,9 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
             "{typed} is below zero, and this answer is {}, which cannot be negative.",
             unit.what()
         ),
-        Verdict::TooRounded { typed } => format!(
-            "{typed} is close, but rounded too far: keep three significant figures, \
-             or the decimals the question asks for."
-        ),
+        Verdict::TooRounded { typed } => {
+            format!("{typed} is close, but rounded too far: {ROUNDING_ADVICE}")
+        }
         Verdict::NotRoundedUp { typed } => format!(
             "{typed} is right before rounding: the question asks for a whole number, rounded up."
         ),

@@ -470,7 +470,7 @@ pub fn format_number(x: f64) -> String {
 }
 
 /// `x` as [`format_number`] writes it, with `more` decimals: a number a
-/// worked solution goes on to multiply keeps a fourth figure, so the
+/// worked solution goes on to multiply keeps a decimal more, so the
 /// product shown is the product of the numbers shown ("105.3 × 5 ms =
 /// 526 ms", where "105 × 5 ms = 526 ms" did not add up).
 fn format_with_figures(x: f64, more: usize) -> String {
@@ -616,6 +616,25 @@ impl Exercise {
     /// variant's) a thousand times too large or too small, that. `None` for
     /// any other number (and for an exercise that is not numeric).
     pub fn slip(&self, vars: &Vars, answer: Option<f64>, typed: &str) -> Option<Slip> {
+        self.slip_within(vars, answer, typed, false)
+    }
+
+    /// The listed mistake whose number `typed` is, to a thousandth: for a
+    /// number that is also the answer rounded too far, where only a
+    /// mistake's own number says which the learner did (lesson 12's "10" %
+    /// is ten 1 % chances added up; "44" for 44.4 threads is no sign of a
+    /// mistake of 43.2, which the tolerance would have named).
+    pub fn exact_slip(&self, vars: &Vars, typed: &str) -> Option<Slip> {
+        self.slip_within(vars, None, typed, true)
+    }
+
+    fn slip_within(
+        &self,
+        vars: &Vars,
+        answer: Option<f64>,
+        typed: &str,
+        exact: bool,
+    ) -> Option<Slip> {
         let unit = self.unit?;
         let tolerance = self.tolerance?.max(SLIP_TOLERANCE);
         let asked = crate::check::decimals_asked(&self.prompt);
@@ -674,10 +693,11 @@ impl Exercise {
         };
         // The nearest first: exact, then within a thousandth, then rounded
         // further than asked, then within the tolerance.
-        let named = within(0.0)
-            .or_else(|| within(0.001))
-            .or_else(rounded_further)
-            .or_else(|| within(tolerance));
+        let near = within(0.0).or_else(|| within(0.001));
+        if exact {
+            return near;
+        }
+        let named = near.or_else(rounded_further).or_else(|| within(tolerance));
         named.or_else(|| {
             let a = answer.filter(|a| *a != 0.0)?;
             // Zero is a thousandth of nothing: it was named a thousandfold
@@ -787,7 +807,7 @@ pub fn fill_lines(lines: &[String], vars: &Vars) -> Result<Vec<String>, String> 
 /// Replace `{name}` with a parameter and `{= expr}` with its value, formatted
 /// ([`format_number`]); `{=.2 expr}` gives it with 2 decimals, as a sum
 /// about to be rounded up needs ("31.99", where three figures say "32");
-/// `{=+ expr}` with a fourth figure, as a number the solution goes on to
+/// `{=+ expr}` with a decimal more, as a number the solution goes on to
 /// multiply needs ("105.3", where three figures say "105").
 pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
     let mut out = String::new();
@@ -864,7 +884,7 @@ mod tests {
             "31.99 over 32"
         );
         assert_eq!(fill_text("{= .5 + x}", &vars).unwrap(), "32.5");
-        // A fourth figure, without trailing zeros.
+        // A decimal more, without trailing zeros.
         let rate: Vars = [("r".to_string(), 1000.0 / 9.5)].into_iter().collect();
         assert_eq!(fill_text("{=+ r} × 5", &rate).unwrap(), "105.3 × 5");
         assert_eq!(fill_text("{=+ r / r * 100}", &rate).unwrap(), "100");
