@@ -19,7 +19,24 @@ fn markdown(md: &str) -> String {
     let events = Parser::new_ext(&md, Options::ENABLE_TABLES).collect();
     let mut out = String::new();
     html::push_html(&mut out, shape_tables(display_formulas(events)).into_iter());
-    units_kept(&out)
+    ranges_kept(&units_kept(&out))
+}
+
+/// `html` with a word joiner after each en dash between two digits, so a
+/// range ("10–20") never breaks after its dash: lesson 5's table headed
+/// "10–" over "20" at 390 px.
+fn ranges_kept(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut chars = html.chars().peekable();
+    let mut prev = ' ';
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c == '–' && prev.is_ascii_digit() && chars.peek().is_some_and(char::is_ascii_digit) {
+            out.push('\u{2060}');
+        }
+        prev = c;
+    }
+    out
 }
 
 /// A paragraph that is one formula and nothing else shows it as a display
@@ -1061,6 +1078,20 @@ mistake_notes = ["That is the rate alone.", "That is the rate times a hundredth.
         let open = r#"<div class="table-scroll" tabindex="0" role="region" aria-label="Table, scrolls sideways"><table>"#;
         assert!(html.contains(open), "{html}");
         assert!(html.contains("</table>\n</div>\n<p>After.</p>"), "{html}");
+    }
+
+    #[test]
+    fn a_range_does_not_break_after_its_dash() {
+        let html = markdown("| 0–10 | 10–20 |\n|---|---|\n| A – B | x |\n");
+        assert!(
+            html.contains("0–\u{2060}10") && html.contains("10–\u{2060}20"),
+            "{html}"
+        );
+        // A dash between words, or spaced, is left to break.
+        assert!(
+            html.contains("A – B") && !html.contains("–\u{2060} "),
+            "{html}"
+        );
     }
 
     #[test]
