@@ -960,12 +960,26 @@ fn a_mistakes_number_rounded_further_than_asked_is_still_named() {
     );
 }
 
+/// One `a op b = c` written in a line, with the unit word after each
+/// number ("" where none follows).
+#[derive(Debug)]
+struct Sum {
+    a: (f64, String),
+    op: char,
+    b: (f64, String),
+    c: (f64, String),
+    /// Decimals `c` is written with.
+    places: usize,
+}
+
 /// The numbers of `a op b = c` written in `line`, for each `=` preceded by
 /// one operation on two numbers (units may follow each number): lines of a
 /// longer chain (`a × b × c = d`) or with brackets are left out.
-fn shown_sums(line: &str) -> Vec<(f64, char, f64, f64, usize)> {
+fn shown_sums(line: &str) -> Vec<Sum> {
     let number = |t: &str| -> Option<(f64, usize)> {
-        let t = t.trim_end_matches([',', ':', ';']);
+        let t = t.trim_end_matches([',', ':', ';', ')']);
+        // A full stop ends a sentence; a number's own point has digits after it.
+        let t = t.strip_suffix('.').unwrap_or(t);
         let (neg, body) = match t.strip_prefix('−') {
             Some(b) => (true, b),
             None => (false, t),
@@ -984,11 +998,18 @@ fn shown_sums(line: &str) -> Vec<(f64, char, f64, f64, usize)> {
     };
     let is_unit =
         |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphabetic() || c == '%' || c == '/');
+    let unit_of = |t: Option<&&str>| {
+        t.map(|t| t.trim_end_matches(['.', ',', ';', ':', ')', '"', ']']))
+            .filter(|t| is_unit(t))
+            .unwrap_or("")
+            .to_string()
+    };
     let mut out = vec![];
     let text = line.replace('\u{a0}', " ");
     let parts: Vec<&str> = text.split(" = ").collect();
     for i in 1..parts.len() {
-        let Some((c, places)) = parts[i].split_whitespace().next().and_then(number) else {
+        let right: Vec<&str> = parts[i].split_whitespace().collect();
+        let Some((c, places)) = right.first().and_then(|t| number(t)) else {
             continue;
         };
         let left: Vec<&str> = parts[i - 1].split_whitespace().collect();
@@ -1003,6 +1024,7 @@ fn shown_sums(line: &str) -> Vec<(f64, char, f64, f64, usize)> {
             continue;
         };
         k -= 1;
+        let b_unit = unit_of(left.get(k + 1));
         let Some(op) = k.checked_sub(1).and_then(|j| {
             let t = left[j];
             (t.chars().count() == 1)
@@ -1012,37 +1034,72 @@ fn shown_sums(line: &str) -> Vec<(f64, char, f64, f64, usize)> {
             continue;
         };
         k -= 1;
+        let op_at = k;
         skip_units(&mut k);
         let Some((a, _)) = k.checked_sub(1).and_then(|j| number(left[j])) else {
             continue;
         };
         k -= 1;
+        let a_unit = if k + 1 < op_at {
+            unit_of(left.get(k + 1))
+        } else {
+            String::new()
+        };
         // Part of a longer sum, or a range ("330 to 420 × 8.8 ms").
         let chained = k > 0
             && ["×", "÷", "+", "−", "(", ")", "to"]
                 .iter()
                 .any(|o| left[k - 1].ends_with(o));
         if !chained {
-            out.push((a, op, b, c, places));
+            out.push(Sum {
+                a: (a, a_unit),
+                op,
+                b: (b, b_unit),
+                c: (c, unit_of(right.get(1))),
+                places,
+            });
         }
     }
     out
 }
 
-/// Whether `a op b` is `c` to the `places` it is written with, or read in
-/// another unit: a share as a percentage (4 ÷ 6 = 66.7 %), ms of a second
-/// as a percentage of it (10 × 10 ms = 10 %), seconds as ms, KB as GB.
-fn adds_up((a, op, b, c, places): (f64, char, f64, f64, usize)) -> bool {
-    let got = match op {
+/// Whether `a op b` is `c` to the decimals it is written with, or in the
+/// unit `c` is written in where the units say it changed: a share as a
+/// percentage (4 ÷ 6 = 66.7 %), ms of each second as a percentage (10 ×
+/// 10 ms = 10 %), seconds as ms (10 ÷ 21.26 = 470 ms, a count over a
+/// rate), ms as s, KB as MB or GB, MB as GB.
+fn adds_up(sum: &Sum) -> bool {
+    let (a, b) = (sum.a.0, sum.b.0);
+    let got = match sum.op {
         '×' => a * b,
         '÷' => a / b,
         '+' => a + b,
         _ => a - b,
     };
-    let half = 0.5 * 10f64.powi(-(places as i32));
-    [1.0, 100.0, 1000.0, 0.001, 0.1, 1e-6]
+    let ins = [sum.a.1.as_str(), sum.b.1.as_str()];
+    let has = |u: &str| ins.contains(&u);
+    let mut factors = vec![1.0];
+    match sum.c.1.as_str() {
+        "%" if !has("%") => factors.extend(if has("ms") {
+            [0.1, 100.0]
+        } else {
+            [100.0, 100.0]
+        }),
+        "ms" if !has("ms") => factors.push(1000.0),
+        "s" if has("ms") => factors.push(0.001),
+        "MB" if has("KB") => factors.push(0.001),
+        "GB" if has("KB") => factors.push(1e-6),
+        "GB" if has("MB") => factors.push(0.001),
+        _ => {}
+    }
+    // A count over ms is a rate a second (4 cores ÷ 8.8 ms = 455 a second).
+    if sum.op == '÷' && sum.b.1 == "ms" && sum.c.1 != "ms" {
+        factors.push(1000.0);
+    }
+    let half = 0.5 * 10f64.powi(-(sum.places as i32));
+    factors
         .iter()
-        .any(|k| (got * k - c).abs() <= half * 1.001 + 1e-9)
+        .any(|k| (got * k - sum.c.0).abs() <= half * 1.001 + 1e-9)
 }
 
 /// A worked solution's line adds up as shown: `105 × 5 ms = 526 ms`, where
@@ -1050,14 +1107,26 @@ fn adds_up((a, op, b, c, places): (f64, char, f64, f64, usize)) -> bool {
 /// it by hand. So does every sum the lessons' own text works out.
 #[test]
 fn every_worked_sum_adds_up_as_shown() {
+    // The reader finds what it should, and the check can fail.
+    let wrong_sum = shown_sums("CPU used: 105 × 5 ms = 526 ms each second");
+    assert_eq!(wrong_sum.len(), 1, "{wrong_sum:?}");
+    assert!(!adds_up(&wrong_sum[0]));
+    let right = shown_sums("Utilisation: 4 ÷ 6 = 66.7 %, and 1,000 ms ÷ 8 ms = 125.");
+    assert_eq!(right.len(), 2, "{right:?}");
+    assert!(right.iter().all(adds_up), "{right:?}");
+    // A unit that changes only where the units say so.
+    assert!(!shown_sums("4 × 25 ms = 10 ms").iter().all(adds_up));
+    assert!(!shown_sums("3 × 20 = 6,000").iter().all(adds_up));
     let mut wrong = vec![];
+    let mut checked = 0;
     for (_, ex) in course().exercises() {
         for v in &all_vars(ex) {
-            let Ok(lines) = tellers_course::exercise::fill_lines(&ex.solution, v) else {
-                continue;
-            };
+            let lines = tellers_course::exercise::fill_lines(&ex.solution, v)
+                .unwrap_or_else(|e| panic!("{}: {e}", ex.id));
             for line in lines {
-                if shown_sums(&line).into_iter().any(|sum| !adds_up(sum)) {
+                let sums = shown_sums(&line);
+                checked += sums.len();
+                if !sums.iter().all(adds_up) {
                     wrong.push(format!("{}: {line}", ex.id));
                 }
             }
@@ -1069,14 +1138,20 @@ fn every_worked_sum_adds_up_as_shown() {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();
-        // Prose with its claims cited; an exercise's lines with `{…}` are
-        // checked above, filled in.
-        let prose = text.lines().map(|l| match l.find("{claim:") {
-            Some(at) => &l[..at],
-            None => l,
-        });
-        for line in prose.filter(|l| !l.contains('{')) {
-            if shown_sums(line).into_iter().any(|sum| !adds_up(sum)) {
+        for line in text.lines() {
+            // The prose with its claims' citations taken out; an
+            // exercise's lines with `{…}` are checked above, filled in.
+            let mut prose = line.to_string();
+            while let Some(at) = prose.find("{claim:") {
+                let end = prose[at..].find('}').map_or(prose.len(), |e| at + e + 1);
+                prose.replace_range(at..end, "");
+            }
+            if prose.contains('{') {
+                continue;
+            }
+            let sums = shown_sums(&prose);
+            checked += sums.len();
+            if !sums.iter().all(adds_up) {
                 wrong.push(format!("{}: {line}", path.display()));
             }
         }
@@ -1088,4 +1163,6 @@ fn every_worked_sum_adds_up_as_shown() {
         wrong.len(),
         wrong.join("\n")
     );
+    // Thousands of sums read: a reader that found none would pass above.
+    assert!(checked > 5_000, "only {checked} sums read");
 }
