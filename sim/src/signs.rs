@@ -35,7 +35,10 @@ pub enum SignKind {
     /// the CPU has time to spare.
     LoopLimit,
     /// The cores the model can use are nearly always busy (titled "The CPU
-    /// is the limit" from [`CPU_AT_LIMIT`], "The CPU limit is near" below).
+    /// is the limit" from [`CPU_AT_LIMIT`], "The CPU limit is near" below;
+    /// where event loops can use fewer cores than the machine has, the
+    /// title names them: "The event loop is the limit", "The event loops'
+    /// limit is near").
     CpuNear,
     /// More requests arrive than the server finishes: the line grows.
     LineGrowing,
@@ -408,20 +411,17 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         // the limit, and the title names the loops, not a CPU that the
         // figures show mostly idle (lesson 11's one loop: "The CPU is the
         // limit" beside CPU busy 13 %).
-        let loops = if s.model == Model::EventLoop && usable < f64::from(s.cores) {
-            Some(if n == 1 {
-                (
-                    "The event loop is the limit",
-                    "The event loop's limit is near",
-                )
-            } else {
-                (
-                    "The event loops are the limit",
-                    "The event loops' limit is near",
-                )
-            })
-        } else {
-            None
+        let fewer = usable < f64::from(s.cores);
+        let loops = match s.model {
+            Model::EventLoop if fewer && n == 1 => Some((
+                "The event loop is the limit",
+                "The event loop's limit is near",
+            )),
+            Model::EventLoop if fewer => Some((
+                "The event loops are the limit",
+                "The event loops' limit is near",
+            )),
+            _ => None,
         };
         let (reached, near) = loops.unwrap_or(("The CPU is the limit", "The CPU limit is near"));
         signs.push(Sign {

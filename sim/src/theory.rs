@@ -1347,7 +1347,7 @@ fn approximations(
                 // whose theory shares the cores (a pool's line, without a
                 // timeout, say), the two notes read as a contradiction.
                 let why = no_pool_line_because(s, steady_load).map_or(String::new(), |w| {
-                    format!(" (the one that shares the cores among the busy threads does not allow for {w})")
+                    format!(" (the one that shares the cores among the busy threads is not used with {w})")
                 });
                 add(&format!("threads also queue for the cores and pay for switches; the simpler formula used here gives each thread its own core{why}"));
             } else if analytic::switch_share(s, CpuPart::Cores) > 0.0 {
@@ -2878,7 +2878,7 @@ mod tests {
         assert!(
             timed.approx_because.iter().any(|w| w.ends_with(
                 "the simpler formula used here gives each thread its own core (the one that \
-                 shares the cores among the busy threads does not allow for a caller timeout)"
+                 shares the cores among the busy threads is not used with a caller timeout)"
             )),
             "{:?}",
             timed.approx_because
@@ -2891,7 +2891,7 @@ mod tests {
             limited
                 .approx_because
                 .iter()
-                .any(|w| w.ends_with("does not allow for a line limit)")),
+                .any(|w| w.ends_with("is not used with a line limit)")),
             "{:?}",
             limited.approx_because
         );
@@ -2904,7 +2904,7 @@ mod tests {
             retried
                 .approx_because
                 .iter()
-                .any(|w| w.ends_with("does not allow for retries)")),
+                .any(|w| w.ends_with("is not used with retries)")),
             "{:?}",
             retried.approx_because
         );
