@@ -3,7 +3,6 @@
 //! `cargo test`; the component only draws the rows.
 
 use tellers_sim::analytic::{CpuPart, Limit};
-use tellers_sim::fields::UseRule;
 use tellers_sim::report::Report;
 use tellers_sim::text::{decimals_for, fmt_fixed, noun, plural};
 use tellers_sim::theory::{Bound, KeepAlive, Theory, Threads};
@@ -939,7 +938,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         // their stacks here (the field's own rule says where it is kept),
         // and lesson 15's 2,873 connections waiting for a pool read "in
         // use (stacks + connection state) 4 MB".
-        if Scenario::field("conn_state_kb").is_some_and(|f| f.used.by(s)) {
+        if s.keeps_connection_state() {
             "Memory (peak): reserved for stacks / in use (stacks + connection state)"
         } else {
             "Memory (peak): reserved for stacks / in use (stacks)"

@@ -237,7 +237,8 @@ pub struct Report {
     pub peak_threads: u64,
     /// Peak stack set aside, MB (1 MB = 1,000 KB, as the lessons count).
     pub peak_memory_reserved_mb: f64,
-    /// Peak memory really used: stacks in use plus connection state, MB.
+    /// Peak memory really used: stacks in use plus, for event loops,
+    /// connection state ([`crate::Scenario::keeps_connection_state`]), MB.
     pub peak_memory_used_mb: f64,
     /// Most open connections at once.
     pub peak_connections: u64,

@@ -645,6 +645,15 @@ impl Scenario {
         self.discipline != Discipline::Fifo && has_thread_line(self)
     }
 
+    /// Whether the model keeps `conn_state_kb` of state per open connection
+    /// apart from its stacks (event loops; a thread's connection lives on
+    /// its stack): the engine's memory in use, the figures' row and the
+    /// CLI's line all ask here, by the field's own rule.
+    pub fn keeps_connection_state(&self) -> bool {
+        use crate::fields::UseRule;
+        Scenario::field("conn_state_kb").is_some_and(|f| f.used.by(self))
+    }
+
     /// Cores the model can keep busy: all of them for threads; one per loop
     /// for event loops (a loop runs on one core at a time), plus the worker
     /// threads ([`Scenario::worker_threads`]) beside the loops.

@@ -9,7 +9,6 @@ use tellers_sim::bench::{bench_scenario, engine_mmc, reference_mmc};
 use tellers_sim::cli::{
     command, field_help, parse_or_help, top_help, Command, Outcome, MAX_SCENARIO_FILE_BYTES,
 };
-use tellers_sim::fields::UseRule;
 use tellers_sim::presets::presets;
 use tellers_sim::scenario::MAX_EVENTS;
 use tellers_sim::signs::stop_note;
@@ -599,7 +598,7 @@ fn print_table(s: &Scenario, r: &Report) {
 /// the stacks' used part, plus the state kept per open connection where
 /// the model keeps it (the `conn_state_kb` field's own rule says where).
 fn memory_figures(s: &Scenario, r: &Report) -> String {
-    let connections = Scenario::field("conn_state_kb").is_some_and(|f| f.used.by(s));
+    let connections = s.keeps_connection_state();
     format!(
         "stacks reserved {:.1} MB  memory used {:.1} MB (stacks used{})",
         r.peak_memory_reserved_mb,

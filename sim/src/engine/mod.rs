@@ -672,7 +672,11 @@ impl Simulation {
             AnyServer::Threads(_) => 0,
         };
         let kb_to_mb = 1.0 / 1000.0;
-        let conn_kb = if has_loops { c.s.conn_state_kb } else { 0.0 };
+        let conn_kb = if c.s.keeps_connection_state() {
+            c.s.conn_state_kb
+        } else {
+            0.0
+        };
         let peak_threads = c.tellers.peak;
         // Keep-alive connections stay open between their requests.
         let peak_connections = if c.conns_on {
