@@ -207,7 +207,9 @@ const TIMED: [&str; 6] = [
 /// read as a fault, and is said to be a few long waits.
 fn queue_wait_text(mean: f64, p99: f64) -> String {
     let pair = fmt_ms_pair(mean, p99);
-    if mean > p99 {
+    // Not under a mean shown as "under 0.01 ms": next to 0 ms it reads as
+    // nothing to explain, and "long waits" as a puzzle.
+    if mean > p99 && mean >= 0.01 {
         format!("{pair} (a few long waits lift the mean above the p99)")
     } else {
         pair
@@ -306,6 +308,8 @@ impl std::fmt::Display for NoteFold {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.approx {
             write!(f, "Approx.: {}.", self.why)
+        } else if self.why.is_empty() {
+            write!(f, "{}", self.lead)
         } else {
             write!(f, "{} About its model: {}.", self.lead, self.why)
         }
@@ -321,6 +325,16 @@ pub fn approx_fold(th: &Theory) -> Option<NoteFold> {
         .map(String::as_str)
         .collect::<Vec<_>>()
         .join("; ");
+    // Past the limit with no reason to give (M/M/1 asked for more, or the
+    // sale day's four loops at exactly 400 rps), the rows' "grows without
+    // limit" still gets its lead, as where there are reasons.
+    if why.is_empty() && th.mean_ms.is_none() && th.grows_without_limit() {
+        return Some(NoteFold {
+            lead: "Theory's response times grow without limit here.".into(),
+            approx: false,
+            why,
+        });
+    }
     if why.is_empty() {
         return None;
     }
@@ -336,7 +350,12 @@ pub fn approx_fold(th: &Theory) -> Option<NoteFold> {
         // limit the rows say the times grow without limit: "gives no
         // response time" under them read as a contradiction.
         Some(NoteFold {
-            lead: if th.grows_without_limit() {
+            // Served newest first, its rows say it has no formula for the
+            // times: "response times grow without limit" under them read
+            // as a contradiction (the adaptive LIFO preset).
+            lead: if th.grows_without_limit() && th.newest_first {
+                "Theory's line grows without limit here; it has no formula for the times of requests served newest first.".into()
+            } else if th.grows_without_limit() {
                 "Theory's response times grow without limit here.".into()
             } else {
                 "Theory gives no response time here.".into()
@@ -361,7 +380,7 @@ pub fn approx_fold_for(th: &Theory, figures: &[String]) -> Option<NoteFold> {
     if !shows_times {
         fold.lead.clear();
     }
-    Some(fold)
+    (!fold.lead.is_empty() || !fold.why.is_empty()).then_some(fold)
 }
 
 /// The curve's note on its theory: [`approx_fold`] for the theory of its
@@ -846,7 +865,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         // Served newest first, those served wait little however long the
         // line: nothing grows without limit but the line, and no formula
         // here gives their times.
-        None if unbounded && s.newest_first() => "no formula for newest first".into(),
+        None if unbounded && th.newest_first => "no formula for newest first".into(),
         None if unbounded => "grows without limit".into(),
         None => "—".into(),
     };
@@ -2052,6 +2071,29 @@ mod tests {
             approx_fold(&over).unwrap().lead,
             "Theory's response times grow without limit here."
         );
+        // With no reason to give, the lead is said all the same: the sale
+        // day's four loops at exactly 400 rps showed "grows without limit"
+        // rows with no word under them (the pool's sale day had its lead).
+        let full = theory(&preset("sale-day-event-loop").unwrap());
+        assert!(full.at_full_load() && full.mean_ms.is_none());
+        let fold = approx_fold(&full).unwrap();
+        assert_eq!(
+            (fold.lead.as_str(), fold.why.as_str()),
+            ("Theory's response times grow without limit here.", "")
+        );
+        assert_eq!(
+            fold.to_string(),
+            "Theory's response times grow without limit here."
+        );
+        assert!(approx_fold_for(&full, &["cpu_utilisation".into()]).is_none());
+        // Served newest first, the rows give no formula for the times; the
+        // lead said they "grow without limit" under them.
+        let lifo = theory(&preset("overload-adaptive-lifo").unwrap());
+        assert!(lifo.newest_first && lifo.grows_without_limit());
+        assert_eq!(
+            approx_fold(&lifo).unwrap().lead,
+            "Theory's line grows without limit here; it has no formula for the times of requests served newest first."
+        );
         assert!(approx_fold_for(&th, &["cpu_utilisation".into()])
             .unwrap()
             .why
@@ -2720,6 +2762,7 @@ mod tests {
             "4.54 ms / 0 ms (a few long waits lift the mean above the p99)"
         );
         assert_eq!(queue_wait_text(4.54, 20.0), "4.54 ms / 20.0 ms");
+        assert_eq!(queue_wait_text(0.004, 0.0), "under 0.01 ms / 0 ms");
     }
 
     #[test]

@@ -133,6 +133,9 @@ pub struct Theory {
     /// The dependency side: calls, its utilisation, the waits in its lines,
     /// fan-out and hedging.
     pub dep: DepTheory,
+    /// The line is served newest first (always, or adaptive LIFO): no
+    /// formula here gives its requests' times, only its line's growth.
+    pub newest_first: bool,
     /// The formulas' model, e.g. "M/M/4" or "M/G/1": random (Poisson)
     /// arrivals into the line at `line_at`, as the curve's points are run.
     pub queue_model: String,
@@ -2146,6 +2149,7 @@ pub fn theory(s: &Scenario) -> Theory {
         pool_line,
         dealt_in_turn: dealt,
         dep,
+        newest_first: s.newest_first(),
         queue_model,
         model_of_line,
         curve_formula: !fan_out_at_limit && !part_binds,

@@ -197,18 +197,21 @@ fn approx(
 pub fn NoteFolded(fold: crate::figures::NoteFold, open: RwSignal<bool>) -> impl IntoView {
     view! {
         {(!fold.lead.is_empty()).then(|| view! { <p class="note-fold__lead">{units_kept(&fold.lead)}</p> })}
-        <details
-            class="note-fold"
-            open=move || open.get()
-        >
-            // The signal opens and closes it (the summary's own toggle is
-            // held back), so the state outlives the element.
-            <summary on:click=move |ev| {
-                ev.prevent_default();
-                open.update(|o| *o = !*o);
-            }>{fold.summary()}</summary>
-            <p>{units_kept(&fold.reasons())}</p>
-        </details>
+        // A lead with no reasons has nothing to fold.
+        {(!fold.why.is_empty()).then(|| view! {
+            <details
+                class="note-fold"
+                open=move || open.get()
+            >
+                // The signal opens and closes it (the summary's own toggle is
+                // held back), so the state outlives the element.
+                <summary on:click=move |ev| {
+                    ev.prevent_default();
+                    open.update(|o| *o = !*o);
+                }>{fold.summary()}</summary>
+                <p>{units_kept(&fold.reasons())}</p>
+            </details>
+        })}
     }
 }
 
