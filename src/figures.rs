@@ -1002,12 +1002,18 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             tellers_sim::analytic::mean_loop_step_ms(s)
                 .map_or("—".into(), |m| format!("mean step {}", fmt_ms(m))),
         );
-        row(
-            "fig-loop-conns",
-            "Connections each loop accepted (busiest ÷ quietest)",
-            loop_connections_text(&r.loop_connections),
-            "—".into(),
-        );
+        // Not once a run's loops have accepted none: "— | —" said nothing
+        // (the database pool's and the fan-out's loops count no
+        // connections). Before a run the row waits for its figure.
+        let counted = r.loop_connections.iter().any(|&n| n > 0);
+        if counted || r.loop_connections.is_empty() {
+            row(
+                "fig-loop-conns",
+                "Connections each loop accepted (busiest ÷ quietest)",
+                loop_connections_text(&r.loop_connections),
+                "—".into(),
+            );
+        }
     }
     let has_workers = s.model == Model::EventLoopWorkers;
     if let Some(w) = r.worker_wait_ms.or(has_workers.then(Default::default)) {
@@ -1126,6 +1132,10 @@ pub fn loop_connections_text(per_loop: &[u64]) -> String {
     };
     if max == 0 {
         return "—".into();
+    }
+    // One loop has no busiest and quietest ("1,025 (1.00)").
+    if per_loop.len() == 1 {
+        return format!("{} (one loop)", fmt_count(max as f64));
     }
     let list: Vec<String> = per_loop.iter().map(|&n| fmt_count(n as f64)).collect();
     let spread = if min == 0 {
@@ -2780,6 +2790,9 @@ mod tests {
         assert!(!storm.contains(&"fig-shed"));
         assert!(keys("spike-shed").contains(&"fig-shed"));
         assert!(!keys("mm1").contains(&"fig-retries"));
+        // Loops that accepted no connection have no row of "— | —".
+        assert!(!keys("db-pool-limit").contains(&"fig-loop-conns"));
+        assert!(keys("waf-inline").contains(&"fig-loop-conns"));
     }
 
     #[test]
@@ -3400,6 +3413,7 @@ mod tests {
             "68 / 30 / 20 / 0 (the quietest took none)"
         );
         assert_eq!(loop_connections_text(&[0, 0]), "—");
+        assert_eq!(loop_connections_text(&[1025]), "1,025 (one loop)");
         assert_eq!(loop_connections_text(&[]), "—");
     }
 
