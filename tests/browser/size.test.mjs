@@ -330,13 +330,25 @@ import { DIST } from './harness.mjs';
  * app 485.6 KB; λ·W in seconds, the overloaded lead, a fraction shown as
  * the percentage, +0.1 KB: the app 485.7 KB; a read of the change's
  * twins (one clipboard helper, theory's pool-line reasons as its
- * conditions), −0.1 KB: the app 485.6 KB. Budget 486.
+ * conditions), −0.1 KB: the app 485.6 KB. Budget 486. A further
+ * session's walks (7 Dec): a listed mistake named where an answer is
+ * also rounded too far or a bare "1" for a percentage, event loops named
+ * as the limit on fewer cores than the machine, +0.3 KB: 485.9 KB;
+ * theory's note worded for plurals, a table's scroll shadow (CSS),
+ * the memory row per model, +0.1 KB: 486.0 KB; a review's mends (a
+ * mistake named only at its own number, connection state's one home),
+ * +0.2 KB: 486.2 KB; theory's note agreeing with its rows (newest
+ * first, exactly full), +0.3 KB: 486.5 KB; a sign for a run still
+ * filling with keep-alive connections, +0.4 KB: 486.9 KB; presenter
+ * mode's larger figures and signs (CSS) and the loops' connections row
+ * left out where none were counted, +0.1 KB: the app 487.0 KB.
+ * Budget 487.5.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 486;
+const BUDGET_KB = 487.5;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
