@@ -325,20 +325,14 @@ pub fn approx_fold(th: &Theory) -> Option<NoteFold> {
         .map(String::as_str)
         .collect::<Vec<_>>()
         .join("; ");
+    let gives_times = th.mean_ms.is_some() || th.p99_ms.is_some();
     // Past the limit with no reason to give (M/M/1 asked for more, or the
     // sale day's four loops at exactly 400 rps), the rows' "grows without
-    // limit" still gets its lead, as where there are reasons.
-    if why.is_empty() && th.mean_ms.is_none() && th.grows_without_limit() {
-        return Some(NoteFold {
-            lead: "Theory's response times grow without limit here.".into(),
-            approx: false,
-            why,
-        });
-    }
-    if why.is_empty() {
+    // limit" still gets its lead below, as where there are reasons.
+    if why.is_empty() && (gives_times || !th.grows_without_limit()) {
         return None;
     }
-    if th.mean_ms.is_some() || th.p99_ms.is_some() {
+    if gives_times {
         Some(NoteFold {
             lead: String::new(),
             approx: true,
