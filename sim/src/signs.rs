@@ -937,7 +937,6 @@ fn still_filling(s: &Scenario, r: &Report) -> Option<Sign> {
     if filling_s < FILLING_SHARE * measured_s {
         return None;
     }
-    let per_s = s.steady_rps() / f64::from(s.conn_requests);
     let reached = if fill_s < r.sim_time_s {
         format!("only after about {} s", fmt_length_s(fill_s.round()))
     } else {
@@ -950,7 +949,7 @@ fn still_filling(s: &Scenario, r: &Report) -> Option<Sign> {
             "Connections open at {} a second and each sends {} requests, so arrivals reach {} rps \
              {reached}: this run measured {} rps arriving on average. Its figures are of a server \
              still filling up, beside theory's for all connections open; a longer run shows it steady.",
-            fmt_rate(per_s),
+            crate::theory::keep_alive_opens_text(s),
             fmt_count(f64::from(s.conn_requests)),
             fmt_rate(s.steady_rps()),
             fmt_rate(r.arrival_rps),
@@ -2125,7 +2124,7 @@ mod tests {
         assert_eq!(filling.title, "Still filling up");
         assert!(
             filling.detail.starts_with(
-                "Connections open at 2.20 a second and each sends 500 requests, so arrivals reach 1,100 rps only after about 36 s"
+                "Connections open at 2.2 a second and each sends 500 requests, so arrivals reach 1,100 rps only after about 36 s"
             ),
             "{}",
             filling.detail

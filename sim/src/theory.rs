@@ -704,6 +704,20 @@ pub fn keep_alive_fill_s(s: &Scenario) -> f64 {
     keep_alive_life_s(s, s.mean_service_ms())
 }
 
+/// Keep-alive connections opened a second (the rate ÷ each one's
+/// requests), as a sentence writes it: to two significant figures below
+/// one a second ("0.0038", not "0.0"). Theory's note and the "Still
+/// filling up" sign both say it.
+pub fn keep_alive_opens_text(s: &Scenario) -> String {
+    let per_s = s.steady_rps() / f64::from(s.conn_requests);
+    let decimals = if per_s >= 1.0 {
+        1
+    } else {
+        ((-per_s.log10()).ceil() as usize + 1).min(9)
+    };
+    fmt_fixed(per_s, decimals)
+}
+
 /// How long a keep-alive connection lives, s, when each of its requests
 /// takes `response_ms`: its `conn_requests`, each after a think time.
 pub fn keep_alive_life_s(s: &Scenario, response_ms: f64) -> f64 {
@@ -1312,16 +1326,9 @@ fn approximations(
             } else {
                 fmt_fixed(fill_s, 0)
             };
-            // Two significant figures below one a second ("0.0038", not "0.0").
-            let per_s = s.steady_rps() / f64::from(s.conn_requests);
-            let decimals = if per_s >= 1.0 {
-                1
-            } else {
-                ((-per_s.log10()).ceil() as usize + 1).min(9)
-            };
             add(&format!(
                 "the run starts with no connection open: they open at {} a second and each sends for at least {secs} s (longer for any time in line), so the arrivals reach {} rps only after that, later than the warm-up ends",
-                fmt_fixed(per_s, decimals),
+                keep_alive_opens_text(s),
                 rps_text(s.steady_rps()),
             ));
         }
