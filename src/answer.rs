@@ -644,12 +644,6 @@ mod tests {
             .map(|i| tail.variant(&format!("r1/s{i}")).unwrap())
             .find(|v| v.vars.get("n") == Some(&10.0))
             .unwrap();
-        let one_call = exercise("slowest-of-n");
-        let first = one_call.variant("").unwrap();
-        assert_eq!(first.vars.get("p"), Some(&1.0));
-        let p = check_answer(one_call, &first, "1", None);
-        assert!(!p.correct && p.counts);
-        assert!(p.message.contains("one call alone"), "{}", p.message);
         let both = check_answer(tail, &ten, "10", None);
         assert!(!both.correct && !both.counts);
         assert!(
@@ -658,6 +652,14 @@ mod tests {
             "{}",
             both.message
         );
+        // A bare "1" for a percentage, wrong as 1 % and as 100 %, names the
+        // mistake whose number is 1 % (lesson 16's one call's chance).
+        let one_call = exercise("slowest-of-n");
+        let first = one_call.variant("").unwrap();
+        assert_eq!(first.vars.get("p"), Some(&1.0));
+        let p = check_answer(one_call, &first, "1", None);
+        assert!(!p.correct && p.counts);
+        assert!(p.message.contains("one call alone"), "{}", p.message);
         // Only a mistake's own number: "44" for 44.4 threads is the answer
         // rounded too far, not a sign of the mistake that gives 43.2, and
         // "1400" for 1,442 none of the one that gives 1,376.
