@@ -808,7 +808,9 @@ pub fn fill_lines(lines: &[String], vars: &Vars) -> Result<Vec<String>, String> 
 /// ([`format_number`]); `{=.2 expr}` gives it with 2 decimals, as a sum
 /// about to be rounded up needs ("31.99", where three figures say "32");
 /// `{=+ expr}` with a decimal more, as a number the solution goes on to
-/// multiply needs ("105.3", where three figures say "105").
+/// multiply needs ("105.3", where three figures say "105"), and `{=++ expr}`
+/// with two more, where a quotient of such numbers must still round as
+/// shown ("21.845 ÷ (14.781 + 21.845) = 0.596").
 pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = text;
@@ -826,12 +828,15 @@ pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
             .strip_prefix("=.")
             .and_then(|d| d.split_once(char::is_whitespace))
             .filter(|(d, _)| d.len() == 1 && d.as_bytes()[0].is_ascii_digit());
-        let finer = inner
-            .strip_prefix("=+")
-            .and_then(|e| e.strip_prefix(char::is_whitespace));
+        // "=+ expr", "=++ expr": a decimal more for each "+".
+        let finer = inner.strip_prefix('=').and_then(|e| {
+            let more = e.len() - e.trim_start_matches('+').len();
+            let expr = e[more..].strip_prefix(char::is_whitespace)?;
+            (more > 0).then_some((more, expr))
+        });
         let (expr, decimals) = match (spec, finer, inner.strip_prefix('=')) {
             (Some((d, expr)), _, _) => (Some(expr), Some(usize::from(d.as_bytes()[0] - b'0'))),
-            (None, Some(expr), _) => (Some(expr), None),
+            (None, Some((_, expr)), _) => (Some(expr), None),
             (None, None, e) => (e, None),
         };
         let value = match expr {
@@ -842,7 +847,7 @@ pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
         };
         out.push_str(&match decimals {
             Some(d) => fmt_fixed(value, d),
-            None => format_with_figures(value, usize::from(finer.is_some())),
+            None => format_with_figures(value, finer.map_or(0, |(more, _)| more)),
         });
         rest = &rest[close + 1..];
     }
@@ -889,6 +894,7 @@ mod tests {
         assert_eq!(fill_text("{=+ r} × 5", &rate).unwrap(), "105.3 × 5");
         assert_eq!(fill_text("{=+ r / r * 100}", &rate).unwrap(), "100");
         assert_eq!(fill_text("{=+ 0.99 ^ 10}", &rate).unwrap(), "0.9044");
+        assert_eq!(fill_text("{=++ r} × 5", &rate).unwrap(), "105.26 × 5");
     }
 
     #[test]
