@@ -1258,7 +1258,15 @@ fn every_worked_sum_adds_up_as_shown() {
     let mut checked = 0;
     for (_, ex) in course().exercises() {
         for v in &all_vars(ex) {
-            let lines = tellers_course::exercise::fill_lines(&ex.solution, v)
+            // The question, its hints, its worked solution, and the notes
+            // on its options and mistakes.
+            let written = [&ex.solution, &ex.hints, &ex.explain, &ex.mistake_notes]
+                .into_iter()
+                .flatten()
+                .chain(std::iter::once(&ex.prompt))
+                .cloned()
+                .collect::<Vec<_>>();
+            let lines = tellers_course::exercise::fill_lines(&written, v)
                 .unwrap_or_else(|e| panic!("{}: {e}", ex.id));
             for line in lines {
                 let sums = shown_sums(&line);
