@@ -45,28 +45,66 @@ pub fn widget_controls(sliders: &[String], s: &Scenario) -> Vec<&'static str> {
         .collect()
 }
 
-/// The few controls presenter mode keeps on screen: the load, the
-/// server's size and its cores (at most four, those the scenario uses), so
-/// a teacher can change the key values live in front of a class. Under a
-/// load schedule there is no load control: the schedule's editor, a table
-/// of steps, would push the scene off a 720p projector.
-pub fn presenter_controls(s: &Scenario) -> Vec<&'static str> {
-    const KEY: [&str; 9] = [
-        "rps",
-        "clients",
-        "count",
-        "threads",
-        "thread_cap",
-        "workers",
-        "loops",
-        "cores",
-        "wait_ms",
-    ];
+/// The load's controls, first on presenter mode's strip.
+const STRIP_LOAD: [&str; 3] = ["rps", "clients", "count"];
+/// Mechanisms a preset turns on to be seen, next on the strip while they
+/// differ from the default scenario's value (off, none or one call).
+const STRIP_MECHANISMS: [&str; 9] = [
+    "timeout_ms",
+    "retries",
+    "retry_budget",
+    "breaker_after",
+    "queue_limit",
+    "shed_after_ms",
+    "hedge_after_ms",
+    "fan_out",
+    "dep_pool",
+];
+/// The server's size, its cores and the wait: the strip's last places.
+const STRIP_SIZE: [&str; 6] = [
+    "threads",
+    "thread_cap",
+    "workers",
+    "loops",
+    "cores",
+    "wait_ms",
+];
+
+/// The few controls presenter mode keeps on screen (at most four, those
+/// the scenario uses), so a teacher can change the key values live in
+/// front of a class: the load, then the mechanisms the scenario turns on
+/// (a timeout, retries, a breaker: the spike-metastable preset is about
+/// them), then the server's size, its cores and the wait. Under a load
+/// schedule there is no load control: the schedule's editor, a table of
+/// steps, would push the scene off a 720p projector.
+///
+/// `kept` is the strip shown before this change. It stays while its
+/// controls still show and it holds the load and every mechanism now on:
+/// a teacher who slides retries to 0 keeps the retries slider under the
+/// pointer, where a ranking by what is on would take it away.
+pub fn presenter_controls(s: &Scenario, kept: Option<&[&'static str]>) -> Vec<&'static str> {
     let shown = visible_controls(s);
-    KEY.into_iter()
-        .filter(|f| shown.contains(f))
+    let base = Scenario::default();
+    let on = |f: &&str| field(f).is_some_and(|d| d.number(s) != d.number(&base));
+    let load = STRIP_LOAD.into_iter().filter(|f| shown.contains(f));
+    let mechanisms = STRIP_MECHANISMS
+        .into_iter()
+        .filter(|f| shown.contains(f) && on(f));
+    let wanted: Vec<_> = load
+        .clone()
+        .chain(mechanisms.clone())
+        .chain(STRIP_SIZE.into_iter().filter(|f| shown.contains(f)))
         .take(4)
-        .collect()
+        .collect();
+    match kept {
+        Some(k)
+            if k.iter().all(|f| shown.contains(f))
+                && load.chain(mechanisms).all(|f| k.contains(&f)) =>
+        {
+            k.to_vec()
+        }
+        _ => wanted,
+    }
 }
 
 /// One line of a controls panel: a group's heading or a field's control.
@@ -438,25 +476,51 @@ mod tests {
 
     #[test]
     fn presenter_mode_keeps_the_load_the_size_and_the_cores() {
-        let pool = presenter_controls(&Scenario::default());
+        let pool = presenter_controls(&Scenario::default(), None);
         assert_eq!(pool, ["rps", "threads", "cores", "wait_ms"]);
-        for f in ["rps", "threads", "cores"] {
-            assert!(pool.contains(&f), "{f} in {pool:?}");
-        }
-        assert!(pool.len() <= 4);
-        let loops = presenter_controls(&Scenario {
-            model: Model::EventLoopWorkers,
-            arrivals: Arrivals::Closed,
-            ..Scenario::default()
-        });
+        let loops = presenter_controls(
+            &Scenario {
+                model: Model::EventLoopWorkers,
+                arrivals: Arrivals::Closed,
+                ..Scenario::default()
+            },
+            None,
+        );
         assert!(
             loops.contains(&"clients") && loops.contains(&"workers"),
             "{loops:?}"
         );
         assert!(loops.len() <= 4);
-        // Under a load schedule the rate's slider would do nothing.
+        // Under a load schedule the rate's slider would do nothing; the
+        // spike's timeout and retries, what the preset is about, take its
+        // place (the strip offered the pool, the cores and the wait).
         let spike = tellers_sim::presets::preset("spike-metastable").unwrap();
-        assert!(!presenter_controls(&spike).contains(&"rps"));
+        let strip = presenter_controls(&spike, None);
+        assert_eq!(strip, ["timeout_ms", "retries", "threads", "cores"]);
+        let breaker = tellers_sim::presets::preset("spike-breaker").unwrap();
+        assert_eq!(
+            presenter_controls(&breaker, Some(&strip)),
+            ["timeout_ms", "retries", "breaker_after", "threads"],
+            "a mechanism turned on comes onto the strip"
+        );
+        // Retries slid to 0 keep their slider; another scenario does not
+        // keep a strip without its load.
+        let no_retries = with_field(&spike, "retries", 0.0);
+        assert_eq!(no_retries.retries, 0);
+        assert_eq!(presenter_controls(&no_retries, Some(&strip)), strip);
+        assert_eq!(
+            presenter_controls(&no_retries, None),
+            ["timeout_ms", "threads", "cores", "wait_ms"]
+        );
+        assert_eq!(presenter_controls(&Scenario::default(), Some(&strip)), pool);
+        // A misspelt name would never show.
+        for f in STRIP_LOAD
+            .iter()
+            .chain(&STRIP_MECHANISMS)
+            .chain(&STRIP_SIZE)
+        {
+            assert!(control_field(f).is_some(), "{f}");
+        }
     }
 
     #[test]

@@ -105,7 +105,11 @@ pub fn PlaygroundPage(
     };
 
     let fields = Memo::new(move |_| visible_controls(&scenario.get()));
-    let key_fields = Memo::new(move |_| presenter_controls(&scenario.get()));
+    // The strip shown stays while its sliders still apply (see
+    // `presenter_controls`).
+    let key_fields = Memo::new(move |kept: Option<&Vec<&'static str>>| {
+        presenter_controls(&scenario.get(), kept.map(Vec::as_slice))
+    });
 
     // Presenter mode folds controls away: one that had the focus (a key
     // pressed on a slider) hands it to Play, where Space still plays or

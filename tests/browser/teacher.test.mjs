@@ -200,6 +200,24 @@ export async function presenterModeFitsA720pProjector({ page, open, screenshot }
   const at1080 = await sizes();
   at1080.forEach((px, i) => assert.ok(px >= 1.15 * at720[i], `type ${i}: ${at720[i]} px at 720p, ${px} px at 1080p`));
   await screenshot('presenter-1080p.png', { fullPage: false });
+  // The spike's strip offers what the preset is about, its timeout and
+  // retries (it offered the pool, the cores and the wait), and a slider
+  // moved to 0 stays under the teacher's pointer.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await byTestId(page, 'presets').selectOption('spike-metastable');
+  await strip.locator('[data-field="retries"]').waitFor();
+  for (const field of ['timeout_ms', 'retries']) {
+    assert.equal(await shareInView(strip.locator(`[data-field="${field}"]`), 720), 1, `the ${field} control is in view`);
+  }
+  assert.equal(await shareInView(byTestId(page, 'tellers-canvas'), 720), 1, 'the whole scene is in view with the spike');
+  const retries = strip.locator('[data-field="retries"] input.control__box');
+  const before = await page.evaluate(() => location.hash);
+  await retries.fill('0');
+  await retries.press('Enter');
+  await page.waitForFunction((h) => location.hash !== h, before);
+  await page.waitForTimeout(300);
+  assert.equal(await strip.locator('[data-field="retries"]').count(), 1, 'the retries slider stays at 0');
+  await screenshot('presenter-720p-spike.png', { fullPage: false });
 }
 
 /**
