@@ -85,26 +85,26 @@ const STRIP_SIZE: [&str; 6] = [
 pub fn presenter_controls(s: &Scenario, kept: Option<&[&'static str]>) -> Vec<&'static str> {
     let shown = visible_controls(s);
     let base = Scenario::default();
-    let on = |f: &&str| field(f).is_some_and(|d| d.number(s) != d.number(&base));
-    let load = STRIP_LOAD.into_iter().filter(|f| shown.contains(f));
-    let mechanisms = STRIP_MECHANISMS
-        .into_iter()
-        .filter(|f| shown.contains(f) && on(f));
-    let wanted: Vec<_> = load
-        .clone()
-        .chain(mechanisms.clone())
-        .chain(STRIP_SIZE.into_iter().filter(|f| shown.contains(f)))
-        .take(4)
+    // In the strip's order: the load, the mechanisms on, the size.
+    let mut wanted: Vec<&'static str> = STRIP_LOAD
+        .iter()
+        .chain(&STRIP_MECHANISMS)
+        .chain(&STRIP_SIZE)
+        .copied()
+        .filter(|f| {
+            shown.contains(f)
+                && (!STRIP_MECHANISMS.contains(f)
+                    || field(f).is_some_and(|d| (d.get)(s) != (d.get)(&base)))
+        })
         .collect();
-    match kept {
-        Some(k)
-            if k.iter().all(|f| shown.contains(f))
-                && load.chain(mechanisms).all(|f| k.contains(&f)) =>
-        {
-            k.to_vec()
+    if let Some(k) = kept {
+        let holds = |f: &&str| k.contains(f) || STRIP_SIZE.contains(f);
+        if k.iter().all(|f| shown.contains(f)) && wanted.iter().all(holds) {
+            return k.to_vec();
         }
-        _ => wanted,
     }
+    wanted.truncate(4);
+    wanted
 }
 
 /// One line of a controls panel: a group's heading or a field's control.
