@@ -2486,6 +2486,36 @@ mod tests {
         // Below it, theory's own figures.
         let below = Scenario { rps: 360.0, ..s };
         assert_ne!(theory_of("fig-mean", &below, &r), "grows without limit");
+        // Evenly spaced with fixed times, exactly full is settled: lesson
+        // 1's one thread at 10 a second for 100 ms each never has a line
+        // (its theory said "0 per s, but it never settles" beside a run
+        // whose line stayed at 0 the whole minute).
+        let even = Scenario {
+            model: Model::ThreadPool,
+            threads: 1,
+            cores: 1,
+            cpu_ms: 10.0,
+            cpu_dist: Dist::Const,
+            wait_ms: 90.0,
+            wait_dist: Dist::Const,
+            arrivals: Arrivals::Uniform,
+            rps: 10.0,
+            ..Scenario::default()
+        };
+        let th = theory(&even);
+        assert!((th.utilisation.unwrap() - 1.0).abs() < 1e-9);
+        assert!(th.no_line && !th.at_full_load() && !th.grows_without_limit());
+        assert_eq!(theory_of("fig-growth", &even, &r), "0 per s");
+        assert_eq!(theory_of("fig-mean", &even, &r), "100 ms");
+        // Random arrivals at the same load wander.
+        let random = Scenario {
+            arrivals: Arrivals::Poisson,
+            ..even
+        };
+        assert_eq!(
+            theory_of("fig-growth", &random, &r),
+            "0 per s, but it never settles"
+        );
     }
 
     /// Adaptive LIFO at twice what its pool finishes serves the newest in

@@ -136,6 +136,11 @@ pub struct Theory {
     /// The line is served newest first (always, or adaptive LIFO): no
     /// formula here gives its requests' times, only its line's growth.
     pub newest_first: bool,
+    /// True when requests arrive evenly spaced, every time is fixed and
+    /// each finds a thread and a core free ([`evenly_spaced_no_wait_ms`]):
+    /// no line forms, even with the server exactly full (lesson 1's one
+    /// thread at 10 a second for 100 ms each).
+    pub no_line: bool,
     /// The formulas' model, e.g. "M/M/4" or "M/G/1": random (Poisson)
     /// arrivals into the line at `line_at`, as the curve's points are run.
     pub queue_model: String,
@@ -1602,10 +1607,12 @@ impl Theory {
     }
 
     /// True when theory has the server exactly full or past it
-    /// (utilisation 1, within rounding, or more): at exactly 1 the line
-    /// keeps no set growth yet never settles.
+    /// (utilisation 1, within rounding, or more) and a line forms: at
+    /// exactly 1 the line keeps no set growth yet never settles. Where no
+    /// line forms ([`Theory::no_line`]: evenly spaced, fixed times) a
+    /// server exactly full is settled, with nobody waiting.
     pub fn at_full_load(&self) -> bool {
-        self.utilisation.is_some_and(|u| u >= 1.0 - 1e-9)
+        !self.no_line && self.utilisation.is_some_and(|u| u >= 1.0 - 1e-9)
     }
 
     /// True when theory's line grows without limit: it grows by a set
@@ -2157,6 +2164,7 @@ pub fn theory(s: &Scenario) -> Theory {
         dealt_in_turn: dealt,
         dep,
         newest_first: s.newest_first(),
+        no_line: false,
         queue_model,
         model_of_line,
         curve_formula: !fan_out_at_limit && !part_binds,
@@ -2311,6 +2319,7 @@ pub fn theory(s: &Scenario) -> Theory {
         th.busy_threads = None;
     }
     if let Some(ms) = no_wait_ms {
+        th.no_line = true;
         th.mean_ms = Some(ms);
         th.p99_ms = Some(ms);
         // Exact unless switches are dear (the reasons already say so).
