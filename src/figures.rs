@@ -3221,7 +3221,7 @@ mod tests {
         );
         // The line grows by what the 32 finish on the cores short of 400
         // (theory's pool line), not by the thread limit's 80.
-        assert_eq!(theory_of("fig-growth", &full, &r), "91 per s (approx.)");
+        assert_eq!(theory_of("fig-growth", &full, &r), "91.1 per s (approx.)");
         assert_eq!(theory_of("fig-throughput", &full, &r), "309 rps (approx.)");
         // Beside the limits, what all 32 finish on the cores.
         assert_eq!(
@@ -3241,7 +3241,7 @@ mod tests {
         };
         assert_eq!(theory_of("fig-thread-limit", &more, &r), "480 rps");
         // At 400 rps the line grows only by what the waits take.
-        assert_eq!(theory_of("fig-growth", &more, &r), "7 per s (approx.)");
+        assert_eq!(theory_of("fig-growth", &more, &r), "6.60 per s (approx.)");
         let note = approx_note(&theory(&more)).unwrap();
         assert!(
             note.contains("which the thread and CPU limits leave out: 48 threads on 4 cores finish about 393 rps when all are busy, not 400"),

@@ -12,11 +12,15 @@ pub use tellers_sim::text::{fmt_ms, fmt_s};
 
 pub use tellers_sim::text::fmt_rps;
 
-/// A rate of growth per second, e.g. `200 per s`, `0.05 per s`: a line
-/// that grows at all never reads `0 per s`.
+/// A rate of growth per second, to about three figures as the table's
+/// other rates, e.g. `200 per s`, `3.75 per s`, `0.05 per s`: a line that
+/// grows at all never reads `0 per s`, and lesson 1's 3.75 a second read
+/// "4 per s" beside a lesson that works it out as 3.75.
 pub fn fmt_per_s(x: f64) -> String {
-    let n = if x <= 0.0 || x >= 1.0 {
-        fmt_count(x.max(0.0).round())
+    let n = if x <= 0.0 {
+        "0".to_owned()
+    } else if x >= 1.0 {
+        fmt_num(x, tellers_sim::text::decimals_for(x))
     } else if x < 0.005 {
         "under 0.01".to_owned()
     } else {
@@ -141,6 +145,10 @@ mod tests {
         assert_eq!(fmt_per_s(0.001), "under 0.01 per s");
         assert_eq!(fmt_per_s(0.0), "0 per s");
         assert_eq!(fmt_per_s(200.4), "200 per s");
+        // To three figures, as the other rates: lesson 1 works out 3.75.
+        assert_eq!(fmt_per_s(3.75), "3.75 per s");
+        assert_eq!(fmt_per_s(54.23), "54.2 per s");
+        assert_eq!(fmt_per_s(-2.0), "0 per s");
     }
 
     #[test]
