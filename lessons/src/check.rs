@@ -941,8 +941,15 @@ fn check_with(
         // while "31.90" was right).
         let half_place = 0.5 * 10f64.powi(-(shown as i32)) * (1.0 + 1e-9);
         // Past the margin too: "8" for 7.5 threads asked to one place is
-        // the answer rounded whole (it was "too high").
-        if as_typed && shown < asked && off_rounded && (value - expected).abs() <= half_place {
+        // the answer rounded whole (it was "too high"). Not zero: "0" for
+        // 0.2 cores is no answer "close, but rounded too far" (a learner's
+        // walk of lesson 4), as `rounded_too_far` holds below.
+        if as_typed
+            && value != 0.0
+            && shown < asked
+            && off_rounded
+            && (value - expected).abs() <= half_place
+        {
             return Verdict::TooRounded {
                 typed: reading.text,
             };
@@ -1611,6 +1618,12 @@ mod tests {
         assert_eq!(
             check_in("9", 7.5, Unit::Threads, 0.02, one),
             Verdict::WrongValue { too_high: true }
+        );
+        // Zero is not close to 0.2 cores asked to three figures: it was
+        // "0 is close, but rounded too far".
+        assert_eq!(
+            check_in("0", 0.2, Unit::Count, 0.02, three),
+            Verdict::WrongValue { too_high: false }
         );
         // The answer rounded, more decimals, or fewer that round the same,
         // are plainly right.
