@@ -249,10 +249,12 @@ pub fn guess_lines(
                 } else {
                     format!("you guessed {g}; ")
                 };
+                // The number and its unit kept on one line ("10 %" broke
+                // after the 10 on a phone).
                 format!(
                     "{}: {said}the run measured {}. {}",
                     guess_label(f),
-                    fmt_measured(f, v),
+                    fmt_measured(f, v).replace(' ', "\u{a0}"),
                     closeness_sentence(&closeness(g, f, v))
                 )
             }
@@ -428,7 +430,7 @@ mod tests {
         let lines = guess_lines(&figures, &[], &["0.1 s".into()], &s, &r);
         assert_eq!(
             lines,
-            ["Mean response time (ms): you guessed 0.1 s; the run measured 100 ms. Spot on: within a fiftieth of the run's figure."]
+            ["Mean response time (ms): you guessed 0.1 s; the run measured 100\u{a0}ms. Spot on: within a fiftieth of the run's figure."]
         );
         let words = guess_lines(&[], &[], &["it doubles".into()], &s, &r);
         assert!(words[0].contains("“it doubles”"));

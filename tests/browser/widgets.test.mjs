@@ -99,7 +99,7 @@ export async function lesson8AnswersItsOwnQuestionAndComparesTheGuess({ page, op
   assert.equal(mean[1], '100\u00a0ms', `theory after the run: ${mean[1]}`);
   assert.ok(simulated > 80 && simulated < 125, `the run's mean at 90 %: ${mean[0]}`);
   await expectVisible(
-    result.filter({ hasText: /Mean response time \(ms\): you guessed 60; the run measured [\d.,]+ ms\. (Far too low|In the right range, but low)/ }),
+    result.filter({ hasText: /Mean response time \(ms\): you guessed 60; the run measured [\d.,]+\sms\. (Far too low|In the right range, but low)/ }),
     'the guess beside the run',
   );
   await result.scrollIntoViewIfNeeded();
