@@ -462,6 +462,21 @@ pub enum Verdict {
         /// Whether, read in the answer's unit, it is too high.
         too_high: bool,
     },
+    /// A number right in the answer's unit, typed with another unit of
+    /// its family ("2 MB" for 2 GB): the unit is the slip, not the sum,
+    /// and the learner is told so (not counted as an attempt). A listed
+    /// mistake that gives the same value ("from MB to GB you divide by
+    /// 1,000, not by 1,000,000") told a learner who divided rightly.
+    UnitSwapped {
+        /// The number as typed, without its unit.
+        typed: String,
+        /// The unit typed.
+        said: Unit,
+        /// What was typed, read in the answer's unit.
+        value: f64,
+        /// Whether, so read, it is too high.
+        too_high: bool,
+    },
     /// The unit cannot measure this answer (e.g. ms for a count of threads).
     WrongUnit {
         /// What was typed.
@@ -563,6 +578,7 @@ impl Verdict {
             Verdict::Unreadable
                 | Verdict::Ambiguous { .. }
                 | Verdict::UnitMissing { .. }
+                | Verdict::UnitSwapped { .. }
                 | Verdict::Range { .. }
                 | Verdict::Negative { .. }
                 | Verdict::TooLarge { .. }
@@ -1014,6 +1030,19 @@ fn check_with(
             typed: reading.text,
         };
     }
+    // "2 MB" for 2 GB: the number right, the unit another of the family.
+    // Not where a decimal comma's reading is right in the unit typed
+    // ("1,500 s" for 1,500 ms asks which was meant).
+    if let Some(said) = typed_unit.filter(|&t| t != unit && !percent_of_one) {
+        if right(reading.value) && !decimal_right {
+            return Verdict::UnitSwapped {
+                typed: reading.text,
+                said,
+                value,
+                too_high: value > expected,
+            };
+        }
+    }
     // "1" for 11.1 %: too high as a fraction (100 %), too low as 1 %.
     if fraction && (reading.value > expected) != (reading.value * 100.0 > expected) {
         return Verdict::PercentEitherWay {
@@ -1186,6 +1215,19 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
             if *too_high { "high" } else { "low" },
             meant.label(),
             meant.label()
+        ),
+        Verdict::UnitSwapped {
+            typed,
+            said,
+            value,
+            too_high,
+        } => format!(
+            "{typed} {} is {} {}, too {}; the number would be right in {}: check the unit you typed.",
+            said.label(),
+            plain(value),
+            unit.label(),
+            if *too_high { "high" } else { "low" },
+            unit.label()
         ),
         Verdict::WrongUnit { typed } => match unit_read(typed) {
             // What was typed after the number, a few characters of it: a
@@ -1850,6 +1892,33 @@ mod tests {
         assert_eq!(
             check("102.4", 100.0, Unit::Ms, 0.02),
             Verdict::WrongValue { too_high: true }
+        );
+        // The right number with another unit of the family: the unit is
+        // the slip (lesson 2's "2 MB" for 2 GB was told to divide by 1,000).
+        let swapped = check("2 MB", 2.0, Unit::Gb, 0.02);
+        assert_eq!(
+            swapped,
+            Verdict::UnitSwapped {
+                typed: "2".into(),
+                said: Unit::Mb,
+                value: 0.002,
+                too_high: false
+            }
+        );
+        assert!(!swapped.counts());
+        assert_eq!(
+            describe(&swapped, Unit::Gb),
+            "2 MB is 0.002 GB, too low; the number would be right in GB: check the unit you typed."
+        );
+        assert!(matches!(
+            check("100 s", 100.0, Unit::Ms, 0.02),
+            Verdict::UnitSwapped { too_high: true, .. }
+        ));
+        // Right in its own unit stays right; another number stays wrong.
+        assert_eq!(check("2000 MB", 2.0, Unit::Gb, 0.02), Verdict::Correct);
+        assert_eq!(
+            check("3 MB", 2.0, Unit::Gb, 0.02),
+            Verdict::WrongValue { too_high: false }
         );
     }
 
