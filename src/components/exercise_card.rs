@@ -2,7 +2,7 @@ use leptos::prelude::*;
 
 use crate::answer::{
     answer_with, check_answer, feedback_text, hint_label, kind_label, sim_check_message,
-    sim_check_setup, Help,
+    sim_check_setup, Checked, Help,
 };
 use crate::lab::run_in_slices;
 use crate::progress::{ProgressRead, ProgressWrite};
@@ -39,7 +39,10 @@ pub fn ExerciseCard(
     let variant = Memo::new(move |_| ex.with_value(|e| e.variant(&seed.get())));
     let answer = RwSignal::new(String::new());
     let choice = RwSignal::new(None::<usize>);
-    let feedback = RwSignal::new(None::<(bool, String)>);
+    // The checked answer and whether it was solved before: its words are
+    // put together where they are shown, so the help they point to follows
+    // the hints opened since ("Try a hint." stayed beside every hint open).
+    let feedback = RwSignal::new(None::<(Checked, bool)>);
     let hints_shown = RwSignal::new(0usize);
     let show_solution = RwSignal::new(false);
     let sim_check = RwSignal::new(SimCheck::Idle);
@@ -89,13 +92,7 @@ pub fn ExerciseCard(
             // "You solved it before" only beside an answer that was read
             // (after "Type a number, …" it read as if that were an answer).
             let solved_before = checked.counts && solved.get_untracked();
-            let help = Help::at(
-                hints_shown.get_untracked(),
-                ex.with_value(|e| e.hints.len()),
-                show_solution.get_untracked(),
-            );
-            let message = feedback_text(&checked, solved_before, help);
-            let said = Some((checked.correct, message));
+            let said = Some((checked, solved_before));
             if feedback.get_untracked() == said {
                 // The same words again (the same wrong answer checked twice):
                 // cleared for a frame, so a screen reader says them again.
@@ -262,7 +259,14 @@ pub fn ExerciseCard(
                 {move || {
                     feedback
                         .get()
-                        .map(|(ok, msg)| {
+                        .map(|(checked, solved_before)| {
+                            let help = Help::at(
+                                hints_shown.get(),
+                                ex.with_value(|e| e.hints.len()),
+                                show_solution.get(),
+                            );
+                            let ok = checked.correct;
+                            let msg = feedback_text(&checked, solved_before, help);
                             view! {
                                 <p
                                     class=if ok { "feedback feedback--right" } else { "feedback feedback--wrong" }
