@@ -18,7 +18,7 @@ use tellers_sim::{Scenario, Simulation, Snapshot, StoppedBy};
 use crate::charts::SweepPoint;
 use crate::draw::{draw_tellers, Theme};
 use crate::figures::stop_note;
-use crate::format::{fmt_length_s, fmt_num};
+use crate::format::{fmt_length_s, fmt_num, fmt_s};
 use tellers_sim::sweep::{point_missed, rate_missed, sweep_scenario, SWEEP_RHOS};
 
 /// Wall time one slice may use, ms.
@@ -154,8 +154,10 @@ pub fn run_status(
         RunState::RunningToEnd => format!("Running to the end: {at}"),
         RunState::Ended => match report.and_then(|r| stop_note(s, r, th)) {
             Some(note) => note,
+            // As the figures write the last finish ("0.10 s" beside "0.100 s").
             None if report.is_some_and(|r| r.stopped_by == StoppedBy::AllDone) => format!(
-                "Finished: every request was done at {t} s simulated. The figures are final."
+                "Finished: every request was done at {} simulated. The figures are final.",
+                fmt_s(t_s)
             ),
             None => format!("Finished: {at}. The figures are final."),
         },
@@ -620,6 +622,10 @@ mod tests {
         assert_eq!(
             run_status(RunState::Ended, 5.0, &batch, Some(&all_done), &th),
             "Finished: every request was done at 5.0 s simulated. The figures are final."
+        );
+        assert_eq!(
+            run_status(RunState::Ended, 0.1, &batch, Some(&all_done), &th),
+            "Finished: every request was done at 0.10 s simulated. The figures are final."
         );
     }
 }

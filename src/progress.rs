@@ -179,7 +179,9 @@ impl Student {
     /// Souza · SD-101", or the shared numbers without a class code.
     pub fn whose_numbers(&self) -> String {
         match (self.class.is_empty(), self.name.is_empty()) {
-            (true, _) => "Shared numbers in the exercises: a class code gives each student their own".into(),
+            (true, _) => {
+                "Shared numbers in the exercises: a class code gives each student their own".into()
+            }
             (false, true) => format!("Numbers for a student with no name · {}", self.class),
             (false, false) => format!("Numbers for {} · {}", self.name, self.class),
         }
