@@ -1026,16 +1026,24 @@ fn words(side: &str) -> Vec<String> {
     let mut out = vec![];
     for t in side.split_whitespace() {
         let mut t = t;
-        while let Some(rest) = t.strip_prefix('(') {
-            out.push("(".to_string());
-            t = rest;
+        loop {
+            if let Some(rest) = t.strip_prefix('(') {
+                out.push("(".to_string());
+                t = rest;
+            } else if let Some(rest) = t.strip_prefix(['"', '[', '\u{201c}']) {
+                // A quotation or a bracket opens a clause of its own.
+                out.push("|".to_string());
+                t = rest;
+            } else {
+                break;
+            }
         }
         let mut tail = vec![];
         loop {
             if let Some(rest) = t.strip_suffix(')') {
                 tail.push(")".to_string());
                 t = rest;
-            } else if let Some(rest) = t.strip_suffix([',', ';', ':', '"', ']']) {
+            } else if let Some(rest) = t.strip_suffix([',', ';', ':', '"', ']', '\u{201d}']) {
                 tail.push("|".to_string());
                 t = rest;
             } else if t.len() > 1 && !t.ends_with(|c: char| c.is_ascii_digit()) && t.ends_with('.')
@@ -1064,15 +1072,15 @@ fn left_sum(left: &[String]) -> Option<Vec<Piece>> {
     let mut depth = 0usize;
     loop {
         // An operand, read backwards: its unit words, then its number, or
-        // a bracket that closes.
+        // a bracket that closes ("(1 + 2) s").
         let mut units = k;
         while units > 0 && is_unit(&left[units - 1]) {
             units -= 1;
         }
-        if units > 0 && left[units - 1] == ")" && units == k {
+        if units > 0 && left[units - 1] == ")" {
             pieces.push(Piece::Close);
             depth += 1;
-            k -= 1;
+            k = units - 1;
             continue;
         }
         let (v, _) = units.checked_sub(1).and_then(|j| shown_number(&left[j]))?;
@@ -1084,18 +1092,22 @@ fn left_sum(left: &[String]) -> Option<Vec<Piece>> {
         pieces.push(Piece::Num(v, unit));
         k = units - 1;
         // Brackets opened before it, then an operation, or the sum's start.
+        let mut opened = false;
         while depth > 0 && k > 0 && left[k - 1] == "(" {
             pieces.push(Piece::Open);
             depth -= 1;
             k -= 1;
+            opened = true;
         }
         match k.checked_sub(1).map(|j| left[j].as_str()) {
             Some(op @ ("×" | "÷" | "+" | "−")) => {
                 pieces.push(Piece::Op(op.chars().next().unwrap()));
                 k -= 1;
             }
+            // "close to (10 s − 6 s) × 200": a word before a bracket.
+            Some("to") if opened => break,
             // A range or a number taken away ("10 to 20 × 5", "−5 × 2").
-            Some("to" | "–" | "-" | "—") => return None,
+            Some("to" | "–" | "-") => return None,
             _ => break,
         }
     }
@@ -1107,6 +1119,36 @@ fn left_sum(left: &[String]) -> Option<Vec<Piece>> {
         .iter()
         .any(|p| matches!(p, Piece::Op(_)))
         .then_some(pieces)
+}
+
+/// Where the sum that begins `right` ends (0 where it begins with none):
+/// numbers with their unit words, joined by operations, brackets allowed
+/// ("3 × 3 threads" in "= 3 × 3 threads = 9").
+fn sum_end(right: &[String]) -> usize {
+    let mut i = 0;
+    let mut depth = 0usize;
+    loop {
+        while right.get(i).is_some_and(|t| t == "(") {
+            depth += 1;
+            i += 1;
+        }
+        if !right.get(i).is_some_and(|t| shown_number(t).is_some()) {
+            return 0;
+        }
+        i += 1;
+        loop {
+            match right.get(i).map(String::as_str) {
+                Some(")") if depth > 0 => depth -= 1,
+                Some(t) if is_unit(t) => {}
+                _ => break,
+            }
+            i += 1;
+        }
+        match right.get(i).map(String::as_str) {
+            Some("×" | "÷" | "+" | "−") => i += 1,
+            _ => return if depth == 0 { i } else { 0 },
+        }
+    }
 }
 
 /// The value of `pieces`, `×` and `÷` before `+` and `−`.
@@ -1167,19 +1209,40 @@ fn shown_sums(line: &str) -> Vec<Sum> {
             .filter(|t| is_unit(t))
             .cloned()
             .unwrap_or_default();
-        let next = right.get(if c_unit.is_empty() { 1 } else { 2 });
-        if next.is_some_and(|t| ["×", "÷", "+", "−"].contains(&t.as_str())) {
-            continue;
-        }
         let Some(pieces) = left_sum(&words(parts[i - 1])) else {
             continue;
         };
         let Some(got) = work_out(&pieces) else {
             continue;
         };
-        let per_ms = pieces
-            .windows(2)
-            .any(|w| w[0] == Piece::Op('÷') && matches!(&w[1], Piece::Num(_, u) if u == "ms"));
+        // "a × b = c × d = e": the right side is a sum too; its value is
+        // what the left must come to (to a thousandth, its numbers being
+        // written as exactly as the left's).
+        let end = sum_end(&right);
+        let (c, places) = match left_sum(&right[..end]) {
+            Some(r) => match work_out(&r) {
+                Some(v) => {
+                    let d = (v.abs().log10().floor() as i32 - 3).min(0);
+                    (v, (-d) as usize)
+                }
+                None => continue,
+            },
+            None => (c, places),
+        };
+        // Dividing by a number in ms outside brackets: a count over ms is
+        // a rate a second.
+        let mut depth = 0;
+        let mut per_ms = false;
+        for w in pieces.windows(2) {
+            match &w[0] {
+                Piece::Open => depth += 1,
+                Piece::Close => depth -= 1,
+                _ => {}
+            }
+            per_ms |= depth == 0
+                && w[0] == Piece::Op('÷')
+                && matches!(&w[1], Piece::Num(_, u) if u == "ms");
+        }
         let ins = pieces
             .iter()
             .filter_map(|p| match p {
@@ -1201,8 +1264,9 @@ fn shown_sums(line: &str) -> Vec<Sum> {
 /// Whether a sum's left side is `c` to the decimals it is written with, or
 /// in the unit `c` is written in where the units say it changed: a share as
 /// a percentage (4 ÷ 6 = 66.7 %), ms of each second as a percentage (10 ×
-/// 10 ms = 10 %), seconds as ms (10 ÷ 21.26 = 470 ms, a count over a
-/// rate), ms as s, KB as MB or GB, MB as GB.
+/// 10 ms = 10 %) or as a count busy at once (400 × 10 ms = 4 cores busy),
+/// seconds as ms (10 ÷ 21.26 = 470 ms, a count over a rate), ms as s, KB
+/// as MB or GB, MB as GB.
 fn adds_up(sum: &Sum) -> bool {
     let has = |u: &str| sum.ins.iter().any(|i| i == u);
     let mut factors = vec![1.0];
@@ -1222,6 +1286,11 @@ fn adds_up(sum: &Sum) -> bool {
     // A count over ms is a rate a second (4 cores ÷ 8.8 ms = 455 a second).
     if sum.per_ms && sum.c.1 != "ms" {
         factors.push(1000.0);
+    }
+    // A rate a second times ms is a count busy at once (400 × 10 ms = 4
+    // cores busy).
+    if has("ms") && !sum.per_ms && !["ms", "s", "%"].contains(&sum.c.1.as_str()) {
+        factors.push(0.001);
     }
     let half = 0.5 * 10f64.powi(-(sum.places as i32));
     factors
@@ -1250,12 +1319,27 @@ fn every_worked_sum_adds_up_as_shown() {
     assert_eq!(rounded_inside.len(), 1, "{rounded_inside:?}");
     assert!(!adds_up(&rounded_inside[0]));
     assert!(shown_sums("330 to 420 × 8.8 ms = 2.9 to 3.7 s").is_empty());
+    // A sum on the right is what the left must come to; a quotation, a
+    // word before a bracket and a unit after one do not hide a sum.
+    let middle = shown_sums("Threads: 2 × 3 = 3 × 3 = 9");
+    assert_eq!(middle.len(), 2, "{middle:?}");
+    assert!(!adds_up(&middle[0]) && adds_up(&middle[1]), "{middle:?}");
+    for line in [
+        "why = \"400 × 0.2 s = 80 threads",
+        "close to (10 s − 6 s) × 200 per second = 800",
+        "(1 + 2) s = 3 s",
+    ] {
+        let sums = shown_sums(line);
+        assert_eq!(sums.len(), 1, "{line}: {sums:?}");
+        assert!(adds_up(&sums[0]), "{line}: {sums:?}");
+    }
     assert!(shown_sums("(measured 10 × 5) = 50").is_empty());
     // A unit that changes only where the units say so.
     assert!(!shown_sums("4 × 25 ms = 10 ms").iter().all(adds_up));
     assert!(!shown_sums("3 × 20 = 6,000").iter().all(adds_up));
     let mut wrong = vec![];
     let mut checked = 0;
+    let mut in_prose = 0;
     for (_, ex) in course().exercises() {
         for v in &all_vars(ex) {
             // The question, its hints, its worked solution, and the notes
@@ -1296,6 +1380,7 @@ fn every_worked_sum_adds_up_as_shown() {
             }
             let sums = shown_sums(&prose);
             checked += sums.len();
+            in_prose += sums.len();
             if !sums.iter().all(adds_up) {
                 wrong.push(format!("{}: {line}", path.display()));
             }
@@ -1310,4 +1395,10 @@ fn every_worked_sum_adds_up_as_shown() {
     );
     // Thousands of sums read: a reader that found none would pass above.
     assert!(checked > 10_000, "only {checked} sums read");
+    // The lessons' own text holds about 200: a reader that lost them (a
+    // quotation before a sum hid every claim's opening sum) would pass.
+    assert!(
+        in_prose > 180,
+        "only {in_prose} sums read in the lessons' text"
+    );
 }
