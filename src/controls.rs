@@ -78,11 +78,15 @@ const STRIP_SIZE: [&str; 6] = [
 /// schedule there is no load control: the schedule's editor, a table of
 /// steps, would push the scene off a 720p projector.
 ///
-/// `kept` is the strip shown before this change. It stays while its
-/// controls still show and it holds the load and every mechanism now on:
+/// `before` is the scenario and the strip shown before this change. The
+/// strip stays where only its own sliders moved and they all still show:
 /// a teacher who slides retries to 0 keeps the retries slider under the
-/// pointer, where a ranking by what is on would take it away.
-pub fn presenter_controls(s: &Scenario, kept: Option<&[&'static str]>) -> Vec<&'static str> {
+/// pointer, where a ranking by what is on would take it away. Any other
+/// change (a preset chosen, a link opened) ranks the strip afresh.
+pub fn presenter_controls(
+    s: &Scenario,
+    before: Option<(&Scenario, &[&'static str])>,
+) -> Vec<&'static str> {
     let shown = visible_controls(s);
     let base = Scenario::default();
     // In the strip's order: the load, the mechanisms on, the size.
@@ -97,9 +101,12 @@ pub fn presenter_controls(s: &Scenario, kept: Option<&[&'static str]>) -> Vec<&'
                     || field(f).is_some_and(|d| (d.get)(s) != (d.get)(&base)))
         })
         .collect();
-    if let Some(k) = kept {
-        let holds = |f: &&str| k.contains(f) || STRIP_SIZE.contains(f);
-        if k.iter().all(|f| shown.contains(f)) && wanted.iter().all(holds) {
+    if let Some((was, k)) = before {
+        let moved_on_strip = FIELDS
+            .iter()
+            .filter(|f| (f.get)(was) != (f.get)(s))
+            .all(|f| k.contains(&f.name));
+        if moved_on_strip && k.iter().all(|f| shown.contains(f)) {
             return k.to_vec();
         }
     }
@@ -498,21 +505,46 @@ mod tests {
         let strip = presenter_controls(&spike, None);
         assert_eq!(strip, ["timeout_ms", "retries", "threads", "cores"]);
         let breaker = tellers_sim::presets::preset("spike-breaker").unwrap();
+        let breaker_strip = presenter_controls(&breaker, Some((&spike, &strip)));
         assert_eq!(
-            presenter_controls(&breaker, Some(&strip)),
+            breaker_strip,
             ["timeout_ms", "retries", "breaker_after", "threads"],
-            "a mechanism turned on comes onto the strip"
+            "another preset ranks the strip afresh"
         );
-        // Retries slid to 0 keep their slider; another scenario does not
-        // keep a strip without its load.
+        // On to the shedding spike: the breaker's slider goes, shedding's
+        // comes. (Back to the plain spike is the breaker switched off, its
+        // one slider moved, and the strip stays as a slider moved to off.)
+        let shed = tellers_sim::presets::preset("spike-shed").unwrap();
+        assert_eq!(
+            presenter_controls(&shed, Some((&breaker, &breaker_strip))),
+            ["timeout_ms", "retries", "shed_after_ms", "threads"]
+        );
+        assert_eq!(
+            presenter_controls(&spike, Some((&breaker, &breaker_strip))),
+            breaker_strip
+        );
+        // Retries slid to 0 on the strip keep their slider; ranked afresh
+        // they would go.
         let no_retries = with_field(&spike, "retries", 0.0);
         assert_eq!(no_retries.retries, 0);
-        assert_eq!(presenter_controls(&no_retries, Some(&strip)), strip);
+        assert_eq!(
+            presenter_controls(&no_retries, Some((&spike, &strip))),
+            strip
+        );
         assert_eq!(
             presenter_controls(&no_retries, None),
             ["timeout_ms", "threads", "cores", "wait_ms"]
         );
-        assert_eq!(presenter_controls(&Scenario::default(), Some(&strip)), pool);
+        // A slider off the strip moved (here the wait) ranks it afresh.
+        let longer = with_field(&no_retries, "wait_ms", 50.0);
+        assert_eq!(
+            presenter_controls(&longer, Some((&no_retries, &strip))),
+            ["timeout_ms", "threads", "cores", "wait_ms"]
+        );
+        assert_eq!(
+            presenter_controls(&Scenario::default(), Some((&spike, &strip))),
+            pool
+        );
         // A misspelt name would never show.
         for f in STRIP_LOAD
             .iter()

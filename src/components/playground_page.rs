@@ -105,11 +105,15 @@ pub fn PlaygroundPage(
     };
 
     let fields = Memo::new(move |_| visible_controls(&scenario.get()));
-    // The strip shown stays while its sliders still apply (see
-    // `presenter_controls`).
-    let key_fields = Memo::new(move |kept: Option<&Vec<&'static str>>| {
-        presenter_controls(&scenario.get(), kept.map(Vec::as_slice))
+    // The strip shown stays while the teacher moves only its own sliders
+    // (see `presenter_controls`): the scenario it was ranked for is kept
+    // beside it.
+    let strip = Memo::new(move |before: Option<&(Scenario, Vec<&'static str>)>| {
+        let s = scenario.get();
+        let fields = presenter_controls(&s, before.map(|(was, k)| (was, k.as_slice())));
+        (s, fields)
     });
+    let key_fields = Memo::new(move |_| strip.with(|(_, f)| f.clone()));
 
     // Presenter mode folds controls away: one that had the focus (a key
     // pressed on a slider) hands it to Play, where Space still plays or
