@@ -2314,6 +2314,7 @@ pub fn theory(s: &Scenario) -> Theory {
     if s.model == Model::ThreadPerRequest
         && s.thread_cap.is_none()
         && th.utilisation.is_some_and(|u| u >= 1.0)
+        && no_wait_ms.is_none()
     {
         th.set_threads(s, None);
         th.busy_threads = None;
@@ -2352,6 +2353,39 @@ mod tests {
             "{:?}",
             th.approx_because
         );
+    }
+
+    /// Evenly spaced with fixed times, a server exactly full has no line:
+    /// theory says so, and a thread per request keeps its count of threads
+    /// (it read "a thread for every request that piles up").
+    #[test]
+    fn exactly_full_with_nothing_random_has_no_line() {
+        let s = Scenario {
+            model: Model::ThreadPerRequest,
+            cores: 1,
+            cpu_ms: 10.0,
+            cpu_dist: Dist::Const,
+            wait_ms: 0.0,
+            switch_us: 0.0,
+            spawn_ms: 0.0,
+            arrivals: Arrivals::Uniform,
+            rps: 100.0,
+            ..Scenario::default()
+        };
+        let th = theory(&s);
+        assert!(
+            (th.utilisation.unwrap() - 1.0).abs() < 1e-9,
+            "{:?}",
+            th.utilisation
+        );
+        assert!(th.no_line && !th.at_full_load() && !th.grows_without_limit());
+        assert_eq!(th.mean_ms, Some(10.0));
+        assert!(th.threads.is_some() && th.busy_threads.is_some());
+        let random = theory(&Scenario {
+            arrivals: Arrivals::Poisson,
+            ..s
+        });
+        assert!(!random.no_line && random.at_full_load() && random.threads.is_none());
     }
 
     /// The model of the line and its notes name what the scenario has.
