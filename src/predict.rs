@@ -133,6 +133,9 @@ pub fn closeness(guess: &str, figure: &str, value: f64) -> Closeness {
         // "0.5 %" as a guess is the percentage typed: a guess far off is
         // not a fraction to correct.
         Verdict::FractionAsPercent { .. } => Verdict::WrongValue { too_high: false },
+        // "100 s" for a run of 100 ms is a guess far off, read in the unit
+        // typed, not a unit to correct.
+        Verdict::UnitSwapped { too_high, .. } => Verdict::WrongValue { too_high },
         // A fraction for a share, as the comment above reads it: right.
         v if v.is_right() => Verdict::Correct,
         v => v,
@@ -335,6 +338,12 @@ mod tests {
         assert_eq!(
             closeness("20", "latency_mean_ms", 100.0),
             Closeness::Far { too_high: false }
+        );
+        // The run's number in another unit is a guess far off, not a unit
+        // to correct.
+        assert_eq!(
+            closeness("100 s", "latency_mean_ms", 100.0),
+            Closeness::Far { too_high: true }
         );
         assert_eq!(
             closeness("  ", "latency_mean_ms", 100.0),
