@@ -1132,7 +1132,7 @@ fn sum_end(right: &[String]) -> usize {
             depth += 1;
             i += 1;
         }
-        if !right.get(i).is_some_and(|t| shown_number(t).is_some()) {
+        if right.get(i).is_none_or(|t| shown_number(t).is_none()) {
             return 0;
         }
         i += 1;
