@@ -107,13 +107,18 @@ pub fn PlaygroundPage(
     let fields = Memo::new(move |_| visible_controls(&scenario.get()));
     // The strip shown stays while the teacher moves only its own sliders
     // (see `presenter_controls`): the scenario it was ranked for is kept
-    // beside it.
-    let strip = Memo::new(move |before: Option<&(Scenario, Vec<&'static str>)>| {
+    // beside it, outside the reactive graph.
+    let ranked_for = StoredValue::new(None::<Scenario>);
+    let key_fields = Memo::new(move |kept: Option<&Vec<&'static str>>| {
         let s = scenario.get();
-        let fields = presenter_controls(&s, before.map(|(was, k)| (was, k.as_slice())));
-        (s, fields)
+        let before = ranked_for.get_value();
+        let fields = presenter_controls(
+            &s,
+            before.as_ref().zip(kept).map(|(w, k)| (w, k.as_slice())),
+        );
+        ranked_for.set_value(Some(s));
+        fields
     });
-    let key_fields = Memo::new(move |_| strip.with(|(_, f)| f.clone()));
 
     // Presenter mode folds controls away: one that had the focus (a key
     // pressed on a slider) hands it to Play, where Space still plays or
