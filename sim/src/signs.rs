@@ -389,9 +389,18 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                     fmt_rate(pool)
                 ),
             ),
+            // What cannot help, named as the model has it: "more threads"
+            // read beside event loops, which have none to add.
             _ if usable >= f64::from(s.cores) => (
                 "the cores".to_string(),
-                "Less CPU per request or more cores helps; more threads do not.".to_string(),
+                format!(
+                    "Less CPU per request or more cores helps; more {} do not.",
+                    match s.model {
+                        Model::EventLoop => "loops",
+                        Model::EventLoopWorkers => "loops or workers",
+                        _ => "threads",
+                    }
+                ),
             ),
             // The part whose steps reach the limit first: more of the
             // other does nothing.
@@ -1608,6 +1617,11 @@ mod tests {
         assert!(cpu.ends_with("more threads do not."), "{cpu}");
         let line = detail_of(&sixty, SignKind::LineGrowing);
         assert!(line.contains("(the CPU limit is 400 rps)"), "{line}");
+        // Event loops have no threads to add: the sign names loops (it said
+        // "more threads do not" beside lesson 8's loops).
+        let loops = preset("sale-day-event-loop").unwrap();
+        let cpu = detail_of(&loops, SignKind::CpuNear);
+        assert!(cpu.ends_with("more loops do not."), "{cpu}");
     }
 
     #[test]
