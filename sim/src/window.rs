@@ -27,11 +27,13 @@ pub enum Window {
 
 /// True while a report's measured window is too short to read: the run is
 /// still in its warm-up (which is not measured) or, still running, has
-/// barely left it. A run that has ended has its final figures, however
+/// barely left it, or barely begun where nothing is left out (two steps
+/// of a run measured from 0 s read a line growing by 1,135 a second at
+/// 400 arriving). A run that has ended has its final figures, however
 /// short its window (a run of 0.5 s measured 64 requests and said nothing
 /// was measured).
 pub fn warming_up(r: &Report) -> bool {
-    r.window_empty() || (!ended(r) && r.warmup_s > 0.0 && r.sim_time_s - r.warmup_s < MIN_WINDOW_S)
+    r.window_empty() || (!ended(r) && r.sim_time_s - r.warmup_s < MIN_WINDOW_S)
 }
 
 /// True once some request that arrived after the warm-up has finished, so
@@ -84,7 +86,7 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
             w.first()
         )),
         (Window::WarmingUp, None) => {
-            Some("The run has just begun: the figures and signs appear as it goes.".to_owned())
+            Some("The run has just begun: the figures and signs appear once its first second has run, or when it ends.".to_owned())
         }
         (Window::Measuring, warm) => {
             let since = fmt_s(r.sim_time_s - r.warmup_s);
@@ -200,6 +202,33 @@ pub fn warm_up(s: &Scenario) -> Option<WarmUp> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run measured from 0 s shows no figures before a second has run
+    /// (two steps read a line growing by 1,135 a second at 400 arriving),
+    /// but a run that has ended shows its figures however short.
+    #[test]
+    fn a_run_measured_from_the_start_waits_a_second_too() {
+        let s = Scenario {
+            warmup: 0.0,
+            rps: 400.0,
+            duration_s: 20.0,
+            ..Scenario::default()
+        };
+        let mut sim = crate::Simulation::new(&s).unwrap();
+        sim.run_until(2_000_000, u64::MAX); // 2 ms, in ns
+        let early = sim.report();
+        assert!(early.sim_time_s > 0.0 && early.warmup_s == 0.0);
+        assert_eq!(window(&early), Window::WarmingUp);
+        sim.run_until(1_500_000_000, u64::MAX); // 1.5 s
+        assert_ne!(window(&sim.report()), Window::WarmingUp);
+        let short = Report {
+            sim_time_s: 0.5,
+            finished: true,
+            measured: 64,
+            ..Report::default()
+        };
+        assert_ne!(window(&short), Window::WarmingUp);
+    }
 
     /// A warm-up of a count of requests counts calls, not retries, as the
     /// engine does: with retries it said "the first 100 arrivals", which
