@@ -8,7 +8,7 @@ import { SCREENSHOTS, expectAccessible, expectVisible } from './harness.mjs';
 
 /** Each senior lesson: its slug, a piece of its title, and its widget count. */
 const LESSONS = [
-  { slug: 'overload-and-retries', title: /When the callers push back/, widgets: 3 },
+  { slug: 'overload-and-retries', title: /When the callers push back/, widgets: 4 },
   { slug: 'sizing-pools', title: /Sizing pools when arrivals are random/, widgets: 5 },
   { slug: 'tail-latency-at-scale', title: /Tail latency at scale/, widgets: 3 },
   { slug: 'measuring-honestly', title: /Measuring honestly/, widgets: 3 },

@@ -342,13 +342,24 @@ import { DIST } from './harness.mjs';
  * filling with keep-alive connections, +0.4 KB: 486.9 KB; presenter
  * mode's larger figures and signs (CSS) and the loops' connections row
  * left out where none were counted, +0.1 KB: the app 487.0 KB.
- * Budget 487.5.
+ * Budget 487.5. A session of walks and a review (7 Dec, second):
+ * presenter mode's strip offering the mechanisms a preset turns on and
+ * staying under the teacher's pointer, +0.6 KB: 487.6 KB; theory's
+ * settled full load with nothing random, line growth to three figures,
+ * zero not "too rounded", a guess's figure kept on one line, the right
+ * number with a swapped unit named, the help pointer following the hints
+ * opened, the shared numbers' line, a batch's finish written as the
+ * figures write it, +0.5 KB: 488.1 KB; the review's mends (the strip
+ * kept only while its own sliders move, the unit swapped in a guess, a
+ * converted number to three figures), the CPU sign naming loops, a run
+ * measured from 0 s waiting a second for its figures, +0.5 KB: the app
+ * 488.6 KB. Budget 489.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 487.5;
+const BUDGET_KB = 489;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
