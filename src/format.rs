@@ -19,12 +19,10 @@ pub use tellers_sim::text::fmt_rps;
 pub fn fmt_per_s(x: f64) -> String {
     let n = if x <= 0.0 {
         "0".to_owned()
-    } else if x >= 1.0 {
-        fmt_num(x, tellers_sim::text::decimals_for(x))
     } else if x < 0.005 {
         "under 0.01".to_owned()
     } else {
-        fmt_num(x, 2)
+        tellers_sim::text::fmt_rate(x)
     };
     format!("{n} per s")
 }
