@@ -13,7 +13,7 @@ use tellers_sim::Scenario;
 
 use crate::controls::field_value;
 use crate::figures::{label_of, row_key, row_measured};
-use crate::format::{fmt_count, fmt_ms, fmt_pct, fmt_per_s, fmt_rps, fmt_s, fmt_value};
+use crate::format::{fmt_count, fmt_ms, fmt_pct, fmt_per_s, fmt_rps, fmt_s, fmt_value, units_kept};
 
 /// Within this share of the run's figure, a guess is spot on.
 pub const SPOT_ON: f64 = 0.02;
@@ -252,14 +252,14 @@ pub fn guess_lines(
                 } else {
                     format!("you guessed {g}; ")
                 };
-                // The number and its unit kept on one line ("10 %" broke
-                // after the 10 on a phone).
-                format!(
+                // Numbers and their units kept on one line, as the figures
+                // keep them ("10 %" broke after the 10 on a phone).
+                units_kept(&format!(
                     "{}: {said}the run measured {}. {}",
                     guess_label(f),
-                    fmt_measured(f, v).replace(' ', "\u{a0}"),
+                    fmt_measured(f, v),
                     closeness_sentence(&closeness(g, f, v))
-                )
+                ))
             }
             None => format!("{}: the run did not measure it.", guess_label(f)),
         })
@@ -439,7 +439,7 @@ mod tests {
         let lines = guess_lines(&figures, &[], &["0.1 s".into()], &s, &r);
         assert_eq!(
             lines,
-            ["Mean response time (ms): you guessed 0.1 s; the run measured 100\u{a0}ms. Spot on: within a fiftieth of the run's figure."]
+            ["Mean response time (ms): you guessed 0.1\u{a0}s; the run measured 100\u{a0}ms. Spot on: within a fiftieth of the run's figure."]
         );
         let words = guess_lines(&[], &[], &["it doubles".into()], &s, &r);
         assert!(words[0].contains("“it doubles”"));
