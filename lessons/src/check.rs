@@ -1147,23 +1147,6 @@ pub fn points_to_hints(v: &Verdict) -> bool {
     )
 }
 
-/// `x` to about three significant figures, plainly ("0.0000003", where
-/// six decimals read "0"; "1500", "2.5").
-fn three_figures(x: f64) -> String {
-    let a = x.abs();
-    let decimals = if a >= 1.0 || a == 0.0 {
-        tellers_sim::text::decimals_for(x)
-    } else {
-        (2 - a.log10().floor() as i32).clamp(0, 12) as usize
-    };
-    let s = tellers_sim::text::fmt_fixed(x, decimals).replace(',', "");
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
-}
-
 /// A sentence about a verdict, without a pointer to hints (a predict
 /// box has none).
 pub fn describe(v: &Verdict, unit: Unit) -> String {
@@ -1241,7 +1224,9 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
         } => format!(
             "{typed} {} is {} {}, too {}; the number would be right in {}: check the unit you typed.",
             said.label(),
-            three_figures(*value),
+            // To about three figures, plainly ("0.0000003", where six
+            // decimals read "0").
+            tellers_sim::text::fmt_figures(*value, 0).replace(',', ""),
             unit.label(),
             if *too_high { "high" } else { "low" },
             unit.label()

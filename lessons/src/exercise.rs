@@ -7,7 +7,7 @@ use crate::expr::{eval, Vars};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use tellers_sim::rng::{below, seeded};
-use tellers_sim::text::{decimals_for, fmt_fixed};
+use tellers_sim::text::{fmt_figures, fmt_fixed};
 use tellers_sim::Scenario;
 
 /// What kind of answer an exercise wants.
@@ -466,28 +466,7 @@ pub fn stable_hash(text: &str) -> u64 {
 /// Format a number as the lessons write it: thousands separated by commas,
 /// about three significant digits, no trailing zeros ("1,000", "33.3", "0.1").
 pub fn format_number(x: f64) -> String {
-    format_with_figures(x, 0)
-}
-
-/// `x` as [`format_number`] writes it, with `more` decimals: a number a
-/// worked solution goes on to multiply keeps a decimal more, so the
-/// product shown is the product of the numbers shown ("105.3 × 5 ms =
-/// 526 ms", where "105 × 5 ms = 526 ms" did not add up).
-fn format_with_figures(x: f64, more: usize) -> String {
-    // As the app's figures from 1 up; below 1, enough for three digits.
-    let a = x.abs();
-    let decimals = more
-        + if a >= 1.0 || a == 0.0 {
-            decimals_for(x)
-        } else {
-            (2 - a.log10().floor() as i32).clamp(0, 9) as usize
-        };
-    let s = fmt_fixed(x, decimals);
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
+    fmt_figures(x, 0)
 }
 
 /// One student's version of an exercise.
@@ -847,7 +826,10 @@ pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
         };
         out.push_str(&match decimals {
             Some(d) => fmt_fixed(value, d),
-            None => format_with_figures(value, finer.map_or(0, |(more, _)| more)),
+            // A number the solution goes on to multiply keeps a decimal
+            // more per "+", so the product shown is the product of the
+            // numbers shown ("105.3 × 5 ms = 526 ms").
+            None => fmt_figures(value, finer.map_or(0, |(more, _)| more)),
         });
         rest = &rest[close + 1..];
     }

@@ -143,6 +143,28 @@ pub fn decimals_for(x: f64) -> usize {
     }
 }
 
+/// `x` to about three significant figures and `more` decimals beyond,
+/// without trailing zeros, thousands separated by commas: `1,000`,
+/// `33.3`, `0.0452`, `0.0000003`; `105.3` for 105.26 with one more. As the
+/// figures table from 1 up; below 1, enough decimals for three digits. The
+/// lessons' worked solutions and the answer checker's messages write
+/// numbers so.
+pub fn fmt_figures(x: f64, more: usize) -> String {
+    let a = x.abs();
+    let decimals = more
+        + if a >= 1.0 || a == 0.0 {
+            decimals_for(x)
+        } else {
+            (2 - a.log10().floor() as i32).clamp(0, 9) as usize
+        };
+    let s = fmt_fixed(x, decimals);
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 /// A rate in a sentence, requests a second, to about three figures as the
 /// figures table writes it ([`decimals_for`]): `200`, `1,250`, `20.4`,
 /// `9.46`, `0.54` (a slow rate never reads `0`). The signs wrote `20`
