@@ -89,23 +89,17 @@ pub fn presenter_controls(
 ) -> Vec<&'static str> {
     let shown = visible_controls(s);
     let base = Scenario::default();
+    let on: Vec<&str> = changed(&base, s).map(|f| f.name).collect();
     // In the strip's order: the load, the mechanisms on, the size.
     let mut wanted: Vec<&'static str> = STRIP_LOAD
         .iter()
         .chain(&STRIP_MECHANISMS)
         .chain(&STRIP_SIZE)
         .copied()
-        .filter(|f| {
-            shown.contains(f)
-                && (!STRIP_MECHANISMS.contains(f)
-                    || field(f).is_some_and(|d| (d.get)(s) != (d.get)(&base)))
-        })
+        .filter(|f| shown.contains(f) && (!STRIP_MECHANISMS.contains(f) || on.contains(f)))
         .collect();
     if let Some((was, k)) = before {
-        let moved_on_strip = FIELDS
-            .iter()
-            .filter(|f| (f.get)(was) != (f.get)(s))
-            .all(|f| k.contains(&f.name));
+        let moved_on_strip = changed(was, s).all(|f| k.contains(&f.name));
         if moved_on_strip && k.iter().all(|f| shown.contains(f)) {
             return k.to_vec();
         }
@@ -310,14 +304,21 @@ pub fn with_one_more_row(rows: &[(f64, f64)]) -> Vec<(f64, f64)> {
     out
 }
 
+/// The fields `now` sets otherwise than `first`, in the field table's
+/// order.
+fn changed<'a>(
+    first: &'a Scenario,
+    now: &'a Scenario,
+) -> impl Iterator<Item = &'static Field> + 'a {
+    FIELDS
+        .iter()
+        .filter(move |f| (f.get)(first) != (f.get)(now))
+}
+
 /// The labels of the fields `now` sets otherwise than `first`, in the
 /// field table's order.
 pub fn changed_fields(first: &Scenario, now: &Scenario) -> Vec<&'static str> {
-    FIELDS
-        .iter()
-        .filter(|f| (f.get)(first) != (f.get)(now))
-        .map(|f| f.label)
-        .collect()
+    changed(first, now).map(|f| f.label).collect()
 }
 
 /// What a lesson's simulation says under its caption once the learner has
