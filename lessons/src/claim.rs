@@ -15,6 +15,19 @@
 //! why = "24,000 requests a run; measured 34–36 rps; the bound leaves room"
 //! ```
 //!
+//! A claim about the signs under a run's figures names one instead of a
+//! figure, and says whether the run shows it (`shown` is true unless
+//! given):
+//!
+//! ```toml
+//! id = "closed-10-healthy"
+//! preset = "sale-day"
+//! set = { arrivals = "closed", clients = 10 }
+//! sign = "healthy"                # a name from SignKind::name
+//! shown = true
+//! why = "10 requests inside at most, 20 threads: nothing waits"
+//! ```
+//!
 //! Optional: `sweep_rho = 0.9` (the point of the block's curve at that
 //! utilisation, as the app runs it); `ratio_to = { heavy_share = 0 }` (the
 //! figure divided by the same figure of the scenario with these changes);
@@ -24,6 +37,7 @@ use crate::exercise::{figures_list, is_figure, report_value, scenario_from_field
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use tellers_sim::presets::{preset, preset_names};
+use tellers_sim::signs::{read_signs, SignKind};
 use tellers_sim::sweep::sweep_scenario;
 use tellers_sim::theory::theory;
 use tellers_sim::{simulate, Arrivals, Scenario};
@@ -79,8 +93,18 @@ pub struct Claim {
     /// the capacity (0–1).
     #[serde(default)]
     pub sweep_rho: Option<f64>,
-    /// The report figure, one of [`figures`](crate::exercise::figures).
-    pub figure: String,
+    /// The report figure, one of [`figures`](crate::exercise::figures);
+    /// give this or `sign`.
+    #[serde(default)]
+    pub figure: Option<String>,
+    /// A sign the run's signs show (or, with `shown = false`, do not show),
+    /// by its kebab-case name ([`SignKind::name`]): what the signs under a
+    /// `stats` view read once the run has ended.
+    #[serde(default)]
+    pub sign: Option<String>,
+    /// With `sign`: whether the run shows it (true unless given).
+    #[serde(default)]
+    pub shown: Option<bool>,
     /// The figure (or ratio) is at least this.
     #[serde(default)]
     pub at_least: Option<f64>,
@@ -194,19 +218,47 @@ impl Claim {
         if !kebab {
             return Err(at("the id must be kebab-case (a-z, 0-9, -)".into()));
         }
-        if !is_figure(&self.figure) {
-            return Err(at(format!(
-                "unknown figure '{}'; allowed: {}",
-                self.figure,
-                figures_list()
-            )));
-        }
-        match (self.at_least, self.at_most) {
-            (None, None) => return Err(at("give at_least, at_most or both".into())),
-            (Some(lo), Some(hi)) if lo > hi => {
-                return Err(at(format!("at_least {lo} is above at_most {hi}")))
+        match (&self.figure, &self.sign) {
+            (Some(_), Some(_)) | (None, None) => {
+                return Err(at("give a figure or a sign, not both".into()))
+            }
+            (Some(f), None) if !is_figure(f) => {
+                return Err(at(format!(
+                    "unknown figure '{f}'; allowed: {}",
+                    figures_list()
+                )))
+            }
+            (None, Some(name)) if SignKind::from_name(name).is_none() => {
+                let names: Vec<&str> = SignKind::ALL.iter().map(|k| k.name()).collect();
+                return Err(at(format!(
+                    "unknown sign '{name}'; allowed: {}",
+                    names.join(", ")
+                )));
             }
             _ => {}
+        }
+        if self.sign.is_some() {
+            if self.at_least.is_some() || self.at_most.is_some() {
+                return Err(at(
+                    "a sign is shown or not (shown = true or false); it has no at_least or at_most"
+                        .into(),
+                ));
+            }
+            if self.ratio_to.is_some() || self.ratio_to_theory || self.sweep_rho.is_some() {
+                return Err(at(
+                    "a sign is read from one run: no ratio_to, ratio_to_theory or sweep_rho".into(),
+                ));
+            }
+        } else if self.shown.is_some() {
+            return Err(at("shown goes with a sign, not a figure".into()));
+        } else {
+            match (self.at_least, self.at_most) {
+                (None, None) => return Err(at("give at_least, at_most or both".into())),
+                (Some(lo), Some(hi)) if lo > hi => {
+                    return Err(at(format!("at_least {lo} is above at_most {hi}")))
+                }
+                _ => {}
+            }
         }
         if self.why.trim().len() < 20 {
             return Err(at(
@@ -234,30 +286,45 @@ impl Claim {
                 requests_in_run(&s)
             )));
         }
-        if self.ratio_to_theory && theory_figure(&s, &self.figure).is_none() {
+        if self.ratio_to_theory && theory_figure(&s, self.figure_name()).is_none() {
             return Err(at(format!(
                 "theory predicts no '{}' for this scenario",
-                self.figure
+                self.figure_name()
             )));
         }
         Ok(())
     }
 
-    /// The figure (or ratio) for `seed`.
+    /// The figure, or the sign's name, this claim is about.
+    pub fn figure_name(&self) -> &str {
+        self.figure
+            .as_deref()
+            .or(self.sign.as_deref())
+            .unwrap_or("")
+    }
+
+    /// The figure (or ratio) for `seed`; for a sign, 1 when the run shows
+    /// it and 0 when not.
     pub fn measure(&self, seed: u64) -> Result<f64, String> {
         let s = self.scenario(seed)?;
         let read = |s: &Scenario| -> Result<f64, String> {
             let r = simulate(s).map_err(|e| format!("{e:?}"))?;
-            report_value(&r, &self.figure)
-                .ok_or_else(|| format!("this run has no figure '{}'", self.figure))
+            if let Some(name) = &self.sign {
+                let shown = read_signs(s, &r, &theory(s))
+                    .iter()
+                    .any(|g| g.kind.name() == name);
+                return Ok(if shown { 1.0 } else { 0.0 });
+            }
+            report_value(&r, self.figure_name())
+                .ok_or_else(|| format!("this run has no figure '{}'", self.figure_name()))
         };
         let value = read(&s)?;
         if let Some(other) = self.comparison(seed)? {
             return Ok(value / read(&other)?);
         }
         if self.ratio_to_theory {
-            let t = theory_figure(&s, &self.figure)
-                .ok_or_else(|| format!("theory predicts no '{}'", self.figure))?;
+            let t = theory_figure(&s, self.figure_name())
+                .ok_or_else(|| format!("theory predicts no '{}'", self.figure_name()))?;
             return Ok(value / t);
         }
         Ok(value)
@@ -265,6 +332,9 @@ impl Claim {
 
     /// True when `value` is within the bounds.
     pub fn holds(&self, value: f64) -> bool {
+        if self.sign.is_some() {
+            return value == if self.shown.unwrap_or(true) { 1.0 } else { 0.0 };
+        }
         value.is_finite()
             && self.at_least.is_none_or(|lo| value >= lo)
             && self.at_most.is_none_or(|hi| value <= hi)
@@ -272,6 +342,14 @@ impl Claim {
 
     /// The bounds as a phrase: "at least 3", "between 1 and 2".
     pub fn bounds(&self) -> String {
+        if self.sign.is_some() {
+            return if self.shown.unwrap_or(true) {
+                "shown (1)"
+            } else {
+                "not shown (0)"
+            }
+            .into();
+        }
         match (self.at_least, self.at_most) {
             (Some(lo), Some(hi)) => format!("between {lo} and {hi}"),
             (Some(lo), None) => format!("at least {lo}"),
@@ -295,7 +373,7 @@ impl Claim {
             Err(format!(
                 "claim '{}': {} should be {} on seeds {} to {}, measured {:?}",
                 self.id,
-                self.figure,
+                self.figure_name(),
                 self.bounds(),
                 SEEDS.start(),
                 SEEDS.end(),
@@ -344,6 +422,31 @@ mod tests {
     }
 
     #[test]
+    fn a_sign_claim_reads_the_signs_under_the_figures() {
+        // The sale day's pool of 20 is full while the CPU has room: the
+        // signs name the pool, and the server is not healthy.
+        let pool = claim("id = \"pool\"\npreset = \"sale-day\"\nsign = \"pool-limit\"\nwhy = \"400 rps for a pool that finishes 200 a second\"\n");
+        pool.validate().unwrap();
+        assert_eq!(pool.check().unwrap(), vec![1.0; 20]);
+        assert_eq!(pool.bounds(), "shown (1)");
+        let healthy = claim("id = \"healthy\"\npreset = \"sale-day\"\nsign = \"healthy\"\nshown = false\nwhy = \"400 rps for a pool that finishes 200 a second\"\n");
+        healthy.validate().unwrap();
+        healthy.check().unwrap();
+        // Said the other way round, each fails and says what it read.
+        let wrong = Claim {
+            shown: Some(false),
+            ..pool.clone()
+        };
+        let e = wrong.check().unwrap_err();
+        assert!(e.contains("pool-limit should be not shown (0)"), "{e}");
+        let wrong = Claim {
+            shown: None,
+            ..healthy.clone()
+        };
+        assert!(wrong.check().is_err());
+    }
+
+    #[test]
     fn bad_claims_are_refused_at_build_time() {
         let bad = |from: &str, to: &str, says: &str| {
             let e = claim(&SALE_DAY.replace(from, to)).validate().unwrap_err();
@@ -359,6 +462,31 @@ mod tests {
             "why",
         );
         bad("id = \"growth\"", "id = \"Growth\"", "kebab-case");
+        bad(
+            "figure = \"queue_growth_per_s\"",
+            "",
+            "give a figure or a sign",
+        );
+        bad(
+            "figure = \"queue_growth_per_s\"",
+            "figure = \"queue_growth_per_s\"\nsign = \"pool-limit\"",
+            "not both",
+        );
+        bad(
+            "figure = \"queue_growth_per_s\"\nat_least = 150\nat_most = 250",
+            "sign = \"pool-full\"",
+            "unknown sign 'pool-full'; allowed: pool-limit,",
+        );
+        bad(
+            "figure = \"queue_growth_per_s\"",
+            "sign = \"pool-limit\"",
+            "no at_least or at_most",
+        );
+        bad(
+            "at_least = 150",
+            "at_least = 150\nshown = true",
+            "shown goes with a sign",
+        );
         bad(
             "figure",
             "set = { duration_s = 86000 }\nfigure",

@@ -294,7 +294,7 @@ fn settle_figures(
             .filter(|(_, b)| *b == Some(i))
             .filter_map(|(id, _)| claims.get(id.as_str()))
             .filter(|c| c.sweep_rho.is_none())
-            .map(|c| c.figure.clone())
+            .filter_map(|c| c.figure.clone())
             .collect();
         let asked_before = match i.checked_sub(1).map(|j| &segments[j]) {
             Some(Segment::Predict { figures, .. }) => figures.clone(),
@@ -410,6 +410,12 @@ fn caption_claim_fits(block: &SimBlock, c: &Claim) -> Result<(), String> {
     if c.sweep_rho.is_some() && block.view != "curve" {
         return Err(format!(
             "claim '{}' is about a point of the curve, but the block shows no curve",
+            c.id
+        ));
+    }
+    if c.sign.is_some() && block.view != "stats" {
+        return Err(format!(
+            "claim '{}' is about the signs, which only a stats view shows",
             c.id
         ));
     }
@@ -1217,6 +1223,17 @@ mistake_notes = ["That is the rate alone.", "That is the rate times a hundredth.
         let e = err(&GOOD.replace("\"threads\": 40,", "\"threads\": 40, \"seed\": 21,"));
         assert!(
             e.contains("seed 21 is not one its claims are checked on"),
+            "{e}"
+        );
+        // The signs show only under a stats view's figures.
+        let e = err(&GOOD
+            .replace("\"view\": \"stats\"", "\"view\": \"series\"")
+            .replace(
+                "figure = \"queue_len_end\"\nat_most = 100",
+                "sign = \"healthy\"",
+            ));
+        assert!(
+            e.contains("claim 'pool-40-line' is about the signs, which only a stats view shows"),
             "{e}"
         );
         // Every claim runs on the same seeds: a claim cannot pick its own.

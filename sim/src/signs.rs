@@ -78,6 +78,32 @@ pub enum SignKind {
 }
 
 impl SignKind {
+    /// Every sign, in the order the enum lists them.
+    pub const ALL: [SignKind; 16] = [
+        SignKind::PoolLimit,
+        SignKind::WorkerPoolLimit,
+        SignKind::LoopLimit,
+        SignKind::CpuNear,
+        SignKind::LineGrowing,
+        SignKind::LoopBlocked,
+        SignKind::Timeouts,
+        SignKind::BreakerOpened,
+        SignKind::RetryStorm,
+        SignKind::ConnectionPoolLimit,
+        SignKind::SlowestCallDecides,
+        SignKind::LineOutlivesCallers,
+        SignKind::TurnedAway,
+        SignKind::FarTail,
+        SignKind::StillFilling,
+        SignKind::Healthy,
+    ];
+
+    /// The sign called `name` (kebab-case, as [`name`](SignKind::name)
+    /// gives it), if there is one.
+    pub fn from_name(name: &str) -> Option<SignKind> {
+        SignKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
     /// Whether the sign warns of something: every sign but [`Healthy`](SignKind::Healthy).
     pub fn is_warning(self) -> bool {
         self != SignKind::Healthy
@@ -1307,12 +1333,23 @@ mod tests {
             for sign in read_signs(&p.scenario, &r, &theory(&p.scenario)) {
                 let json = serde_json::to_value(&sign).unwrap();
                 assert_eq!(json["kind"], sign.kind.name(), "{}", p.name);
+                // ALL lists it, so the course's claims can name it.
+                assert!(SignKind::ALL.contains(&sign.kind), "{:?}", sign.kind);
                 seen.insert(sign.kind.name());
             }
         }
         // The presets show all sixteen kinds: a new kind that none shows
         // would go unchecked, so say so here.
         assert_eq!(seen.len(), 16, "{seen:?}");
+    }
+
+    #[test]
+    fn a_sign_is_found_by_its_name() {
+        for k in SignKind::ALL {
+            assert_eq!(SignKind::from_name(k.name()), Some(k));
+        }
+        assert_eq!(SignKind::from_name("Healthy"), None);
+        assert_eq!(SignKind::from_name("pool"), None);
     }
 
     fn kinds(name: &str) -> Vec<SignKind> {

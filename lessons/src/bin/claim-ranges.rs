@@ -150,11 +150,16 @@ fn line(
     .into_iter()
     .flatten()
     .fold(f64::INFINITY, f64::min);
+    // A sign is shown (1) or not (0): no room to a bound to speak of.
+    let room_text = if c.sign.is_some() {
+        "room —".to_string()
+    } else {
+        format!("room {:.1} %", margin * 100.0)
+    };
     let text = format!(
-        "{slug}\t{}\t{}\tmeasured {lo:.4} to {hi:.4}, median {median:.4}\troom {:.1} %\t{}",
+        "{slug}\t{}\t{}\tmeasured {lo:.4} to {hi:.4}, median {median:.4}\t{room_text}\t{}",
         c.id,
         c.bounds(),
-        margin * 100.0,
         if outside.is_empty() {
             String::new()
         } else {
