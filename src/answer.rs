@@ -661,8 +661,9 @@ mod tests {
         assert!(!p.correct && p.counts);
         assert!(p.message.contains("one call alone"), "{}", p.message);
         // Only a mistake's own number: "44" for 44.4 threads is the answer
-        // rounded too far, not a sign of the mistake that gives 43.2, and
-        // "1400" for 1,442 none of the one that gives 1,376.
+        // rounded further than asked, within the margin, not a sign of the
+        // mistake that gives 43.2, and "1400" for 1,442 none of the one that
+        // gives 1,376.
         let formula = exercise("threads-formula");
         let mut these = formula.variant("").unwrap();
         these.vars = [
@@ -677,7 +678,9 @@ mod tests {
         these.answer = Some(44.4);
         let near = check_answer(formula, &these, "44", None);
         assert!(
-            near.message.starts_with("44 is close, but rounded too far"),
+            near.correct
+                && near.message
+                    == "Correct, within the margin: to one decimal place, the answer is 44.4.",
             "{}",
             near.message
         );

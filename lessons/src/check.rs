@@ -932,7 +932,8 @@ fn check_with(
     };
     let value = in_unit(reading.value);
     // "17" for 16.8 where the question asks for one decimal place: within
-    // the tolerance, but rounded past what was asked (it was accepted).
+    // the tolerance, but rounded past what was asked: right, with the
+    // answer to the places asked beside it (it was a plain "Correct.").
     // A whole number that is the answer so rounded ("17" for 17.0) is not.
     let mut rounded_off = None;
     if let Some(asked) = decimals_asked(prompt) {
@@ -956,21 +957,25 @@ fn check_with(
         // another number, not a rounding: it was told "rounded too far"
         // while "31.90" was right).
         let half_place = 0.5 * 10f64.powi(-(shown as i32)) * (1.0 + 1e-9);
-        // Past the margin too: "8" for 7.5 threads asked to one place is
-        // the answer rounded whole (it was "too high"). Not zero: "0" for
-        // 0.2 cores is no answer "close, but rounded too far" (a learner's
-        // walk of lesson 4), as `rounded_too_far` holds below.
+        // Past the margin only: "8" for 7.5 threads asked to one place is
+        // the answer rounded whole (it was "too high"). Within it, the
+        // answer rounded further than asked is right with a note, as any
+        // number within the margin is: "51" for 51.3 % was asked again
+        // while "52" passed (a learner's walk of lesson 12). Not zero: "0"
+        // for 0.2 cores is no answer "close, but rounded too far" (a
+        // learner's walk of lesson 4), as `rounded_too_far` holds below.
         if as_typed
             && value != 0.0
             && shown < asked
             && off_rounded
             && (value - expected).abs() <= half_place
+            && !right(value)
         {
             return Verdict::TooRounded {
                 typed: reading.text,
             };
         }
-        if as_typed && !percent_of_one && shown <= asked && off_rounded {
+        if as_typed && shown <= asked && off_rounded {
             rounded_off = Some(Verdict::RoundedOff {
                 typed: reading.text.clone(),
                 rounded,
@@ -1597,13 +1602,13 @@ mod tests {
         assert_eq!(check("0.1s", 100.0, Unit::Ms, 0.02), Verdict::Correct);
         assert_eq!(check("5 seconds", 5.0, Unit::S, 0.02), Verdict::Correct);
         assert_eq!(check("5000 ms", 5.0, Unit::S, 0.02), Verdict::Correct);
-        // Asked for one decimal place: "17" for 16.8 is rounded past it
-        // (asked again, not counted), "17" for 17.0 is the answer, and so
-        // is any answer with the decimals asked or more.
+        // Asked for one decimal place: "17" for 16.8 is rounded past it,
+        // within the margin (right, shown 16.8), "17" for 17.0 is the
+        // answer, and so is any answer with the decimals asked or more.
         let one = "How many threads are busy? Give one decimal place.";
         let v = check_in("17", 16.8, Unit::Threads, 0.02, one);
         assert!(
-            matches!(v, Verdict::TooRounded { .. }) && !v.counts(),
+            matches!(v, Verdict::RoundedOff { places: 1, .. }) && v.counts(),
             "{v:?}"
         );
         for (typed, expected) in [
@@ -1647,11 +1652,21 @@ mod tests {
             let v = check_in(typed, expected, Unit::S, 0.02, two);
             assert!(matches!(v, Verdict::RoundedOff { .. }), "{typed}: {v:?}");
         }
-        // The answer rounded further than asked still is.
-        for (typed, expected, prompt) in [("32", 31.96, two), ("0.37", 0.368, three)] {
+        // The answer rounded further than asked, within the margin, is
+        // right as any number there is: "51" for 51.3 % was asked again
+        // while "52" passed.
+        for (typed, expected, prompt) in [
+            ("32", 31.96, two),
+            ("0.37", 0.368, three),
+            ("51", 51.28, one),
+            ("52", 51.28, one),
+        ] {
             let v = check_in(typed, expected, Unit::S, 0.02, prompt);
-            assert!(matches!(v, Verdict::TooRounded { .. }), "{typed}: {v:?}");
+            assert!(matches!(v, Verdict::RoundedOff { .. }), "{typed}: {v:?}");
         }
+        // Past the margin it is rounded too far.
+        let v = check_in("32", 31.96, Unit::S, 0.001, two);
+        assert!(matches!(v, Verdict::TooRounded { .. }), "{v:?}");
         assert_eq!(check_in("32", 32.0, Unit::S, 0.02, two), Verdict::Correct);
         // Rounded whole past the margin is still rounded too far, not wrong.
         let v = check_in("8", 7.5, Unit::Threads, 0.02, one);
@@ -1688,7 +1703,7 @@ mod tests {
         }
         let two = "How long, in seconds? Give two decimal places.";
         assert!(matches!(
-            check_in("0.6 s", 0.64, Unit::S, 0.1, two),
+            check_in("0.6 s", 0.64, Unit::S, 0.05, two),
             Verdict::TooRounded { .. }
         ));
         // Not where the decimals are of a step ("take √a to two decimals"),
@@ -1737,16 +1752,20 @@ mod tests {
             "not where the answer is not rounded up"
         );
         // A fraction to three places typed as a percentage: "37 %" is as
-        // rounded as "0.37"; "36.8 %" has the places asked.
+        // rounded as "0.37", right within the margin and shown 0.368;
+        // "36.8 %" has the places asked.
         let three = "Answer as a fraction, to three decimal places (such as 0.052).";
         for typed in ["0.37", "37 %", "37%"] {
+            let v = check_in(typed, 0.3679, Unit::Count, 0.03, three);
             assert!(
-                matches!(
-                    check_in(typed, 0.3679, Unit::Count, 0.03, three),
-                    Verdict::TooRounded { .. }
-                ),
-                "{typed}"
+                matches!(v, Verdict::RoundedOff { places: 3, rounded, .. } if rounded == 0.368),
+                "{typed}: {v:?}"
             );
+        }
+        // Past the margin, rounded too far.
+        for typed in ["0.37", "37 %"] {
+            let v = check_in(typed, 0.3679, Unit::Count, 0.001, three);
+            assert!(matches!(v, Verdict::TooRounded { .. }), "{typed}: {v:?}");
         }
         for typed in ["0.368", "36.8 %", "36.79%"] {
             assert_eq!(

@@ -926,7 +926,13 @@ fn a_mistakes_number_rounded_further_than_asked_is_still_named() {
             .find(|v| vars.iter().all(|(k, x)| v.get(*k) == Some(x)))
             .unwrap_or_else(|| panic!("{id}: the variant {vars:?}"));
         let right = eval(ex.answer.as_ref().unwrap(), &v).unwrap();
-        ex.slip(&v, Some(right), typed)
+        // As the page asks: the answer rounded too far names only a
+        // mistake's own number.
+        let (unit, tol) = (ex.unit.unwrap(), ex.tolerance.unwrap());
+        match check_in(typed, right, unit, tol, &ex.prompt) {
+            Verdict::TooRounded { .. } => ex.exact_slip(&v, typed),
+            _ => ex.slip(&v, Some(right), typed),
+        }
     };
     let hedge = [("w", 10.0), ("h", 10.0)];
     for typed in ["36.788", "36.8", "37"] {
