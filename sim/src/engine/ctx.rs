@@ -357,10 +357,8 @@ impl Ctx {
     /// `r` leaves the line and starts its first step.
     #[inline]
     pub(super) fn first_start(&mut self, r: ReqId) {
-        let q = self.reqs.get_mut(r);
-        q.first_start = self.now;
-        let (waited, measured) = (self.now - q.arrival, q.measured);
-        self.stats.started(waited, measured);
+        self.reqs.get_mut(r).first_start = self.now;
+        self.stats.started();
     }
 
     /// `r` begins its wait off the CPU: a plain delay, or calls to the
@@ -497,9 +495,11 @@ impl Ctx {
     pub(super) fn finish(&mut self, r: ReqId) {
         let q = self.reqs.get(r);
         let latency = self.now - q.arrival;
+        let waited = q.first_start.min(self.now) - q.arrival;
         let late = self.timeout.is_some_and(|to| latency >= to);
         let (measured, caller, abandoned, id) = (q.measured, q.caller, q.abandoned, q.id);
-        self.stats.finished(self.now, latency, late, measured);
+        self.stats
+            .finished(self.now, latency, waited, late, measured);
         if late {
             // Without timeout events the caller's failure is counted here.
             self.try_failed(r);

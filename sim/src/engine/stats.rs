@@ -185,7 +185,7 @@ pub struct Stats {
     pub at_late: Mark,
     /// Response times of measured requests, ns.
     pub latency: Histogram,
-    /// Time in line of measured requests, ns.
+    /// Time in line of measured requests that finished, ns.
     pub queue_wait: Histogram,
     /// How long each loop step held its loop, ns.
     pub loop_block: Histogram,
@@ -346,19 +346,21 @@ impl Stats {
         }
     }
 
-    /// A request left the line and started, `waited` ns after arriving.
+    /// A request left the line and started.
     #[inline]
-    pub fn started(&mut self, waited: Time, measured: bool) {
-        if measured {
-            self.queue_wait.record(waited);
-        }
+    pub fn started(&mut self) {
         self.line_len -= 1;
     }
 
-    /// A request finished at `now` ns, `latency` ns after arriving; `late`
-    /// when its caller had already given up.
+    /// A request finished at `now` ns, `latency` ns after arriving, of
+    /// which `waited` ns in line; `late` when its caller had already given
+    /// up. Its time in line is recorded here, beside its response time, so
+    /// both average the same requests: recorded when it left the line, the
+    /// time in line counted the requests still being served at the end,
+    /// and in an overloaded run came out longer than the response time
+    /// less the work (a learner's walk of lesson 10).
     #[inline]
-    pub fn finished(&mut self, now: Time, latency: Time, late: bool, measured: bool) {
+    pub fn finished(&mut self, now: Time, latency: Time, waited: Time, late: bool, measured: bool) {
         self.completed += 1;
         self.inside -= 1;
         self.last_finish = now;
@@ -380,6 +382,7 @@ impl Stats {
         }
         if measured {
             self.latency.record(latency);
+            self.queue_wait.record(waited);
         }
         self.win_done += 1;
         self.win_hist[coarse_index(latency).min(COARSE - 1)] += 1;
