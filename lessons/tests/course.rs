@@ -1408,3 +1408,70 @@ fn every_worked_sum_adds_up_as_shown() {
         "only {in_prose} sums read in the lessons' text"
     );
 }
+
+/// Where a question asks for a number of decimal places, the worked
+/// solution's last step gives the answer to that many: "9.56 %" closed a
+/// solution whose question asked for one decimal (a learner's walk of
+/// lesson 12). The answer is the last number of the step within 0.6 % of it (three figures);
+/// fewer decimals are right where the rest are zeros ("9 threads" for 9.0).
+#[test]
+fn a_solution_ends_with_the_decimals_its_question_asks_for() {
+    let mut off = Vec::new();
+    let mut checked = 0;
+    for (_, ex) in course().exercises() {
+        let Some(asked) = tellers_course::decimals_asked(&ex.prompt) else {
+            continue;
+        };
+        for vars in all_vars(ex) {
+            let Ok(answer) = eval(ex.answer.as_ref().unwrap(), &vars) else {
+                continue;
+            };
+            let lines = tellers_course::exercise::fill_lines(&ex.solution, &vars).unwrap();
+            let Some(text) = lines.last() else {
+                continue;
+            };
+            // Every number in the step, as shown, with its value.
+            let mut numbers = Vec::new();
+            // Not the digits of a word such as "p99".
+            let (mut current, mut after_letter) = (String::new(), false);
+            for c in text.chars().chain([' ']) {
+                if after_letter {
+                    after_letter = c.is_alphanumeric();
+                    continue;
+                }
+                if c.is_ascii_digit() || (!current.is_empty() && matches!(c, '.' | ',')) {
+                    current.push(c);
+                } else if c.is_alphabetic() && current.is_empty() {
+                    after_letter = true;
+                } else if !current.is_empty() {
+                    let shown = current.trim_end_matches(['.', ',']).to_string();
+                    if let Ok(v) = shown.replace(',', "").parse::<f64>() {
+                        numbers.push((shown, v));
+                    }
+                    current.clear();
+                }
+            }
+            let near = |v: f64| (v - answer).abs() <= 0.006 * answer.abs().max(1e-9);
+            let Some((shown, _)) = numbers.iter().rev().find(|(_, v)| near(*v)) else {
+                continue;
+            };
+            checked += 1;
+            let places = shown.split_once('.').map_or(0, |(_, d)| d.len());
+            let k = 10f64.powi(asked as i32);
+            let rounded = (answer * k).round() / k;
+            let zeros_left = (rounded - rounded.trunc()) * 10f64.powi(places as i32);
+            let fewer_hide_digits =
+                places < asked && (zeros_left - zeros_left.round()).abs() > 1e-6;
+            if places > asked || fewer_hide_digits {
+                off.push(format!(
+                    "{}: '{}' shows {places}, asked {asked}",
+                    ex.id,
+                    text.trim()
+                ));
+                break;
+            }
+        }
+    }
+    assert!(checked >= 100, "only {checked} solutions read");
+    assert!(off.is_empty(), "{off:#?}");
+}
