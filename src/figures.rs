@@ -711,7 +711,34 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
                 c if c.is_finite() => format!("at most {}", fmt_rps(c)),
                 _ => "no limit".into(),
             },
-            |x| bounded(&fmt_rps(x), th.throughput_bound()),
+            |x| {
+                // The second state: every try timed out, the server at its
+                // capacity finishing answers nobody waits for.
+                let storm = th.retry_storm_rps.map_or(String::new(), |_| {
+                    format!(
+                        ", or {}, none in time, once tries time out",
+                        fmt_rps(cap.capacity_rps)
+                    )
+                });
+                // Hedges that can tip the dependency over: what it then
+                // finishes (lesson 16's melt-down ran 80 rps beside a
+                // theory of 100, the limit row saying 80 below it).
+                let tipped = th
+                    .dep
+                    .hedge_overload
+                    .as_ref()
+                    .filter(|o| !o.certain)
+                    .map_or(String::new(), |o| {
+                        format!(
+                            ", or {} once every call is sent twice",
+                            fmt_rps(o.all_limit_rps.min(x))
+                        )
+                    });
+                format!(
+                    "{}{storm}{tipped}",
+                    bounded(&fmt_rps(x), th.throughput_bound())
+                )
+            },
         ),
     );
     if s.timeout_ms.is_some() {
@@ -854,8 +881,20 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     // wanders and never settles: no mean or p99 to give either.
     let unbounded = th.grows_without_limit();
     // Theory says whether each formula is exact for this scenario.
+    // Where every try timing out would hold the server past its limit,
+    // theory's times are those of the state where few do (lesson 16's run
+    // showed 433 ms beside 204 s, as if that were its prediction).
+    let few_time_out = if th.retry_storm_rps.is_some() {
+        " while few tries time out"
+    } else {
+        ""
+    };
     let lat_theory = |x: Option<f64>, exact: bool| match x {
-        Some(v) => format!("{}{}", fmt_ms(v), if exact { "" } else { " (approx.)" }),
+        Some(v) => format!(
+            "{}{}{few_time_out}",
+            fmt_ms(v),
+            if exact { "" } else { " (approx.)" }
+        ),
         // Served newest first, those served wait little however long the
         // line: nothing grows without limit but the line, and no formula
         // here gives their times.
@@ -1481,6 +1520,18 @@ mod tests {
             "{}",
             dep.theory
         );
+        // The throughput names both states too: the run melted down to 80
+        // beside a theory of 100 alone.
+        let tput = rows.iter().find(|r| r.key == "fig-throughput").unwrap();
+        assert!(
+            tput.theory.starts_with("100 rps")
+                && tput.theory.ends_with(&format!(
+                    ", or {} once every call is sent twice",
+                    fmt_rps(80.0)
+                )),
+            "{}",
+            tput.theory
+        );
         // With room to spare even when every call is sent twice: one limit.
         let roomy = Scenario {
             dep_concurrency: Some(1000),
@@ -1489,6 +1540,8 @@ mod tests {
         let rows = figure_rows(&roomy, &r, &theory(&roomy));
         let dep = rows.iter().find(|r| r.key == "fig-dep-limit").unwrap();
         assert!(!dep.theory.contains("twice"), "{}", dep.theory);
+        let tput = rows.iter().find(|r| r.key == "fig-throughput").unwrap();
+        assert!(!tput.theory.contains("twice"), "{}", tput.theory);
     }
 
     #[test]
@@ -3158,11 +3211,47 @@ mod tests {
             ..db
         };
         assert!(theory_of("fig-cpu", &retrying, &r).ends_with("(approx.)"));
-        assert!(theory_of("fig-throughput", &retrying, &r).ends_with("(approx.)"));
+        // Marked, and with the state where every try times out beside it.
+        let tput = theory_of("fig-throughput", &retrying, &r);
+        assert!(
+            tput.contains("(approx.), or") && tput.ends_with("once tries time out"),
+            "{tput}"
+        );
         assert_eq!(
             theory_of("fig-dep-calls", &retrying, &r),
             "400 calls/s (approx.)"
         );
+    }
+
+    /// Lesson 16's callers who give up after 220 ms and try three more
+    /// times: theory's figures are of the state where few tries time out,
+    /// and say so, with the other state's throughput beside them. The page
+    /// showed "433 ms (approx.)" beside a p99 of 204 s, and 160 rps beside
+    /// the 200 finished, none in time.
+    #[test]
+    fn theory_beside_retries_on_timeouts_names_both_states() {
+        let r = Report::default();
+        let s = Scenario {
+            rps: 160.0,
+            timeout_ms: Some(220.0),
+            retries: 3,
+            ..preset("sale-day").unwrap()
+        };
+        assert_eq!(
+            theory_of("fig-throughput", &s, &r),
+            "160 rps (approx.), or 200 rps, none in time, once tries time out"
+        );
+        for key in ["fig-mean", "fig-p99"] {
+            let t = theory_of(key, &s, &r);
+            assert!(
+                t.ends_with(" ms (approx.) while few tries time out"),
+                "{key}: {t}"
+            );
+        }
+        // Without retries, one state: the figures as they were.
+        let once = Scenario { retries: 0, ..s };
+        assert_eq!(theory_of("fig-throughput", &once, &r), "160 rps");
+        assert!(!theory_of("fig-p99", &once, &r).contains("few tries"));
     }
 
     /// Theory's CPU figures leave context switches out: with 20 µs

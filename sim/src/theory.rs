@@ -216,6 +216,15 @@ pub struct Theory {
     /// no formula here says how long the line then is), or when overloaded
     /// callers retry (their tries add to the excess).
     pub growth_per_s: Option<f64>,
+    /// Tries per second if every try timed out, (1 + retries) × the offered
+    /// calls, where that load is at or past the capacity while the calls
+    /// alone are below it ([`retry_storm_rps`]). The figures above are
+    /// then those of the server while few tries time out; a run can also
+    /// fall into the second state, where the tries' line, once past the
+    /// timeout, feeds itself and the server finishes answers at its
+    /// capacity, none in time (lesson 16's 160 calls a second with three
+    /// retries after 220 ms; lesson 14's spike). `None` otherwise.
+    pub retry_storm_rps: Option<f64>,
 }
 
 /// How a theory figure stands against what a long run measures.
@@ -1826,6 +1835,24 @@ fn conn_admitted_rps(
     }
 }
 
+/// Tries per second if every try of `s` timed out: (1 + retries) ×
+/// `offered` calls per second, where that reaches `capacity` rps while the
+/// calls alone stay below it ([`Theory::retry_storm_rps`]). Only where
+/// nothing else bounds the tries or the line: no retry budget, no breaker,
+/// nobody dropped, refused, shed or turned away (each changes the second
+/// state, and theory has no formula for it).
+pub fn retry_storm_rps(s: &Scenario, offered: Option<f64>, capacity: f64) -> Option<f64> {
+    let calls = offered?;
+    let unbounded = s.timeout_ms.is_some()
+        && s.retries > 0
+        && s.retry_budget.is_none()
+        && s.breaker_after.is_none()
+        && !excess_turned_away(s)
+        && s.queue_limit.is_none();
+    let all = calls * f64::from(1 + s.retries);
+    (unbounded && calls < capacity && all >= capacity).then_some(all)
+}
+
 /// The analytic companion of `s`.
 pub fn theory(s: &Scenario) -> Theory {
     let offered =
@@ -2184,8 +2211,12 @@ pub fn theory(s: &Scenario) -> Theory {
         makespan: batch_makespan,
         // Keeping up or melting as the bursts decide: no growth to give.
         // A load that changes grows the line by other rates at other times.
+        // Likewise where every try timing out would hold the server past
+        // its limit: its line grew by 440 a second in that state, where
+        // theory said 0.
         growth_per_s: offered
             .filter(|_| overload.is_none_or(|o| o.certain) && steady_load)
+            .filter(|_| retry_storm_rps(s, offered, capacity.capacity_rps).is_none())
             .map(|r| (r - finish_rps).max(0.0))
             // Keep-alive connections send their next request only after an
             // answer: overloaded, connections pile up, not requests (the
@@ -2195,6 +2226,7 @@ pub fn theory(s: &Scenario) -> Theory {
                 *g == 0.0 || !excess_turned_away(s) && s.retries == 0 && s.conn_requests <= 1
             }),
         overload_finish_exact: reorders.is_none(),
+        retry_storm_rps: retry_storm_rps(s, offered, capacity.capacity_rps),
         capacity,
     };
     if let (Some(pool), Some(threads)) = (th.pool_rps, s.thread_limit()) {
@@ -2335,6 +2367,66 @@ pub fn theory(s: &Scenario) -> Theory {
 mod tests {
     use super::*;
     use crate::presets::preset;
+
+    /// Lesson 16: the sale-day pool (200 rps) at 160 calls a second, whose
+    /// callers give up after 220 ms and try three more times. Theory's
+    /// figures are those of few tries timing out; 640 tries a second if all
+    /// did would hold the pool past its limit, and the runs fall into that
+    /// state (the lesson's claims timeout-p90-down and -busy).
+    #[test]
+    fn retries_on_timeouts_that_could_hold_the_server_past_its_limit_are_named() {
+        let s = Scenario {
+            rps: 160.0,
+            timeout_ms: Some(220.0),
+            retries: 3,
+            ..preset("sale-day").unwrap()
+        };
+        let th = theory(&s);
+        assert_eq!(th.retry_storm_rps, Some(640.0));
+        // Two states, so no one growth of the line: 0 in the first, about
+        // 440 a second in the second.
+        assert_eq!(th.growth_per_s, None);
+        let r = crate::simulate(&Scenario {
+            duration_s: 300.0,
+            ..s.clone()
+        })
+        .unwrap();
+        assert!(r.goodput_rps < 10.0 && r.throughput_rps > 190.0, "{r:?}");
+        // One retry at 100 calls a second: 200 tries, the limit itself.
+        let one = Scenario {
+            rps: 100.0,
+            retries: 1,
+            ..s.clone()
+        };
+        assert_eq!(theory(&one).retry_storm_rps, Some(200.0));
+        // Not where every try failing still leaves room, nor without
+        // retries, nor where a budget bounds them, nor when overloaded anyway.
+        for other in [
+            Scenario {
+                rps: 60.0,
+                retries: 2,
+                ..s.clone()
+            },
+            Scenario {
+                retries: 0,
+                ..s.clone()
+            },
+            Scenario {
+                retry_budget: Some(0.1),
+                ..s.clone()
+            },
+            Scenario {
+                timeout_ms: None,
+                ..s.clone()
+            },
+            Scenario {
+                rps: 250.0,
+                ..s.clone()
+            },
+        ] {
+            assert_eq!(theory(&other).retry_storm_rps, None, "{other:?}");
+        }
+    }
 
     #[test]
     fn slow_connections_open_at_a_rate_with_two_significant_figures() {
@@ -2686,12 +2778,20 @@ mod tests {
             ..preset("sale-day").unwrap()
         };
         assert_eq!(theory(&retrying).growth_per_s, None);
-        // Keeping up, retries or not: no growth.
+        // Keeping up, retries or not: no growth, where even every try
+        // timing out (3 × 60 a second) leaves room; at 100 a second, 300
+        // tries could hold the pool past its 200, and theory gives no one
+        // growth (retry_storm_rps).
         let calm = Scenario {
-            rps: 100.0,
+            rps: 60.0,
             ..retrying
         };
         assert_eq!(theory(&calm).growth_per_s, Some(0.0));
+        let tippable = Scenario {
+            rps: 100.0,
+            ..retrying
+        };
+        assert_eq!(theory(&tippable).growth_per_s, None);
         // The load theory counts is the server's only without a schedule
         // that changes, retries, or keep-alive connections still filling
         // after the warm-up (the WAF preset's ran at 55 % CPU, not 81 %).

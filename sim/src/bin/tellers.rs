@@ -378,7 +378,8 @@ fn limit(x: f64) -> String {
 
 /// The theory column's limits under the throughput row: the capacity, the CPU's, the
 /// threads', the dependency's (and, where hedges can tip it over, its limit
-/// once every call is sent twice, as the app's figures give it) and which
+/// once every call is sent twice, as the app's figures give it), the tries a
+/// second if every try timed out where that passes the capacity, and which
 /// one binds.
 fn limit_rows(th: &Theory) -> Vec<(&'static str, String)> {
     let cap = &th.capacity;
@@ -407,6 +408,11 @@ fn limit_rows(th: &Theory) -> Vec<(&'static str, String)> {
         if let Some(o) = th.dep.hedge_overload.filter(|o| !o.certain) {
             rows.push(("    every call sent twice", limit(o.all_limit_rps)));
         }
+    }
+    // Where every try timing out would hold the server past its limit:
+    // the tries a second then, as the app's throughput row names that state.
+    if let Some(t) = th.retry_storm_rps {
+        rows.push(("  tries if all time out", limit(t)));
     }
     rows.push((
         "  binding limit",
