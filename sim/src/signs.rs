@@ -491,6 +491,12 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 // closed loop's line cannot pass its clients, and a batch
                 // only drains.
                 match s.arrivals {
+                    // One client has no others to wait for (it read "each
+                    // waits for the others' steps", a learner's walk).
+                    crate::Arrivals::Closed if s.clients == 1 => "With 1 client there is no line: \
+                         each request waits only for its own steps, so the response time is about \
+                         1 ÷ the throughput."
+                        .to_owned(),
                     crate::Arrivals::Closed => format!(
                         "With {} the line cannot pass {}: each waits for the others' steps, so the \
                          response time is about the clients ÷ the throughput.",
@@ -1496,6 +1502,22 @@ mod tests {
             "{}",
             near.detail
         );
+        // Lesson 11's light blocking loop with one client: no others to
+        // wait for (it read "each waits for the others' steps").
+        let one = Scenario {
+            clients: 1,
+            ..preset("node-light-blocking").unwrap()
+        };
+        let near = sign_of(&one, SignKind::CpuNear);
+        assert!(
+            near.detail.contains("With 1 client there is no line")
+                && !near.detail.contains("others"),
+            "{}",
+            near.detail
+        );
+        assert!(theory(&one)
+            .model_of_line
+            .starts_with("none: 1 client that waits for each answer is"));
     }
 
     /// The scenario a playground link's query opens (which must read

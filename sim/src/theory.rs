@@ -2125,6 +2125,10 @@ pub fn theory(s: &Scenario) -> Theory {
             "none: {} all at once are no line fed at a rate, so no queueing formula applies",
             plural(u64::from(s.count), "request")
         ),
+        Arrivals::Closed if s.clients == 1 => {
+            "none: 1 client that waits for each answer is no line fed at a rate, so no queueing formula applies"
+                .to_owned()
+        }
         Arrivals::Closed => format!(
             "none: {} that each wait for their answer are no line fed at a rate, so no queueing formula applies",
             plural(u64::from(s.clients), "client")
