@@ -143,8 +143,33 @@ fn theory_gives_no_hedge_share_or_wait_when_hedges_can_melt_the_dependency() {
     let th = theory(&hedged(220));
     assert_eq!(th.dep.hedge_overload, None);
     assert!((th.dep.hedge_share.unwrap() - (-3.0f64).exp()).abs() < 1e-12);
-    assert!(th.dep.queue_wait_ms.is_some());
     assert_eq!(th.growth_per_s, Some(0.0));
+    // But no wait at its slots: a request's 100 calls reach them together,
+    // and wait far longer than Erlang C's calls at random moments (at 160
+    // slots without hedges, runs of 3.5 ms where it gave under 0.01).
+    assert_eq!(th.dep.queue_wait_ms, None);
+    let plain = Scenario {
+        hedge_after_ms: None,
+        ..hedged(160)
+    };
+    let r = simulate(&Scenario {
+        duration_s: 30.0,
+        ..plain.clone()
+    })
+    .unwrap();
+    let erlang = analytic::mmc_wait_ms(160, plain.wait_ms, 100.0 * 100.0 * 0.01 / 160.0);
+    assert!(
+        r.dep_queue_wait_ms.mean > 100.0 * erlang,
+        "{} against {erlang}",
+        r.dep_queue_wait_ms.mean
+    );
+    assert_eq!(theory(&plain).dep.queue_wait_ms, None);
+    // One call a request keeps Erlang C.
+    let single = Scenario {
+        fan_out: 1,
+        ..plain
+    };
+    assert!(theory(&single).dep.queue_wait_ms.is_some());
 }
 
 #[test]
