@@ -162,6 +162,15 @@ pub struct Theory {
     pub p99_exact: bool,
     /// Why the figures are approximations, in the learner's words (empty when exact).
     pub approx_because: Vec<String>,
+    /// Mean time in line before a thread takes a request, ms, as the run's
+    /// "time in line" measures it: from theory's pool line (its mean less
+    /// the busy threads ÷ the arrivals, by Little's law), or where the
+    /// threads are the open line the formulas model (Erlang C's wait, times
+    /// (1 + scv) ÷ 2 where the times are not random: exact for M/M/c and
+    /// one worker's M/G/1). As exact as [`Theory::mean_ms`]; `None` where
+    /// the mean is, or where the line theory models is not the threads'
+    /// (the cores, a loop, the dependency).
+    pub line_wait_ms: Option<f64>,
     /// Mean response time, ms; `None` when overloaded or not open Poisson.
     pub mean_ms: Option<f64>,
     /// 99th percentile response time, ms; `None` when `mean_ms` is.
@@ -2208,6 +2217,7 @@ pub fn theory(s: &Scenario) -> Theory {
         mean_exact: false,
         p99_exact: false,
         approx_because: Vec::new(),
+        line_wait_ms: None,
         mean_ms: None,
         p99_ms: None,
         threads_needed,
@@ -2321,6 +2331,21 @@ pub fn theory(s: &Scenario) -> Theory {
             }
         }
         th.mean_exact = approx_because.is_empty();
+        // The wait for a thread, where theory's line is the threads'
+        // (lesson 4's pool of 45 and lesson 15's pools and Kingman's
+        // runs showed no theory beside the waits their text works out).
+        let threads_are_the_line = matches!(s.model, Model::ThreadPool)
+            && capacity.binds(Limit::Threads)
+            && th.keep_alive.is_none()
+            && th.dealt_in_turn == 1
+            && s.arrivals == Arrivals::Poisson;
+        th.line_wait_ms = match (pool_at, admitted) {
+            (Some((m, busy)), Some(o)) if o > 0.0 => Some((m - busy / o * 1000.0).max(0.0)),
+            (None, Some(_)) if threads_are_the_line && pool_line.is_none() => {
+                Some((mean - th.service_ms - th.delay_ms).max(0.0))
+            }
+            _ => None,
+        };
         // The order of the line leaves the mean alone (every order keeps
         // the workers busy alike) but not the tail.
         let newest_first = s.newest_first();

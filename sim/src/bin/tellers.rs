@@ -482,7 +482,7 @@ fn print_table(s: &Scenario, r: &Report) {
     row(
         "line wait mean, ms",
         measured(r.queue_wait_ms.mean),
-        String::new(),
+        opt(th.line_wait_ms),
     );
     row(
         "inside (mean) vs λ·W",
