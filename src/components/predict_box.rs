@@ -98,7 +98,7 @@ pub fn PredictBox(
             <div class="predict__text" inner_html=html></div>
             {boxes}
             <p class="predict__how muted">
-                "Then run the simulation below to its end: its figures and theory appear there, beside your guess."
+                "Then run the simulation below to its end: its figures appear there beside your guess, with theory's where it has one."
             </p>
         </aside>
     }
