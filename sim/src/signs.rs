@@ -989,7 +989,7 @@ fn still_filling(s: &Scenario, r: &Report) -> Option<Sign> {
         detail: format!(
             "Connections open at {} a second and each sends {} requests, so arrivals reach {} rps \
              {reached}: this run measured {} rps arriving on average. Its figures are of a server \
-             still filling up, beside theory's for all connections open; a longer run shows it steady.",
+             still filling up, beside theory's for all connections open; a longer run would show it steady.",
             crate::theory::keep_alive_opens_text(s),
             fmt_count(f64::from(s.conn_requests)),
             fmt_rate(s.steady_rps()),
