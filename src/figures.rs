@@ -939,7 +939,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         queue_wait_text(r.queue_wait_ms.mean, r.queue_wait_ms.p99),
         th.line_wait_ms.map_or("—".into(), |w| {
             format!(
-                "mean {}{}",
+                "mean {}{}{few_time_out}",
                 fmt_ms(w),
                 if th.mean_exact { "" } else { " (approx.)" }
             )
@@ -3247,7 +3247,7 @@ mod tests {
             theory_of("fig-throughput", &s, &r),
             "160 rps (approx.), or 200 rps, none in time, once tries time out"
         );
-        for key in ["fig-mean", "fig-p99"] {
+        for key in ["fig-mean", "fig-p99", "fig-queue-wait"] {
             let t = theory_of(key, &s, &r);
             assert!(
                 t.ends_with(" ms (approx.) while few tries time out"),

@@ -520,10 +520,10 @@ pub enum Verdict {
         /// The number as typed.
         typed: String,
     },
-    /// Right within tolerance, with the decimals the question asks for,
-    /// but not the answer rounded to them ("9.5" for 9.56 asked to one
-    /// decimal place: cut, or worked from rounded steps): accepted, and the
-    /// learner is shown the rounded answer.
+    /// Right within tolerance, with the decimals the question asks for or
+    /// fewer, but not the answer rounded to them ("9.5" for 9.56 asked to
+    /// one decimal place: cut, or worked from rounded steps; "17" for
+    /// 16.8): accepted, and the learner is shown the rounded answer.
     RoundedOff {
         /// The number as typed.
         typed: String,
@@ -933,7 +933,8 @@ fn check_with(
     let value = in_unit(reading.value);
     // "17" for 16.8 where the question asks for one decimal place: within
     // the tolerance, but rounded past what was asked: right, with the
-    // answer to the places asked beside it (it was a plain "Correct.").
+    // answer to the places asked beside it (it was asked again as
+    // "rounded too far", while a less accurate "16.9" was accepted).
     // A whole number that is the answer so rounded ("17" for 17.0) is not.
     let mut rounded_off = None;
     if let Some(asked) = decimals_asked(prompt) {

@@ -219,9 +219,8 @@ impl Claim {
             return Err(at("the id must be kebab-case (a-z, 0-9, -)".into()));
         }
         match (&self.figure, &self.sign) {
-            (Some(_), Some(_)) | (None, None) => {
-                return Err(at("give a figure or a sign, not both".into()))
-            }
+            (Some(_), Some(_)) => return Err(at("give a figure or a sign, not both".into())),
+            (None, None) => return Err(at("give a figure or a sign".into())),
             (Some(f), None) if !is_figure(f) => {
                 return Err(at(format!(
                     "unknown figure '{f}'; allowed: {}",

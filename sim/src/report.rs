@@ -205,7 +205,8 @@ pub struct Report {
     pub measured: u64,
     /// Response time from arrival to finish, ms.
     pub latency_ms: Latency,
-    /// Time from arrival to first service, ms.
+    /// Time from arrival to first service, ms, of the measured requests
+    /// that finished (the same requests as [`Report::latency_ms`]).
     pub queue_wait_ms: QueueWait,
     /// Share of core time busy (work and switching), 0–1.
     pub cpu_utilisation: f64,

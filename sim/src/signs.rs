@@ -279,8 +279,8 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
     let work_ms = analytic::cpu_ms_per_request(s) + analytic::wait_step_ms(s);
     let growing = backlog_grows_without_end(s, r);
     // Slow: requests take far longer than their work, or the backlog grows,
-    // or (early in a run, before the slow ones have finished) those served
-    // so far waited a quarter of their work for a thread or a worker.
+    // or those finished so far waited a quarter of their work for a thread
+    // (or, counted as each worker takes its step, for a worker).
     let waited_ms = r.queue_wait_ms.mean + r.worker_wait_ms.map_or(0.0, |w| w.mean);
     let slow = r.latency_ms.mean > 1.5 * work_ms.max(0.001)
         || growing
@@ -983,13 +983,20 @@ fn still_filling(s: &Scenario, r: &Report) -> Option<Sign> {
     } else {
         format!("not within this {} s run", fmt_length_s(r.sim_time_s))
     };
+    // Where all connections open send more than the server finishes, no
+    // longer run is steady (lesson 12 with a fifth of the checks heavy).
+    let then = if s.steady_rps() < analytic::capacity(s).capacity_rps {
+        "a longer run would show it steady"
+    } else {
+        "with all open they send more than it can finish, so a longer run would show its line growing"
+    };
     Some(Sign {
         kind: SignKind::StillFilling,
         title: "Still filling up".into(),
         detail: format!(
             "Connections open at {} a second and each sends {} requests, so arrivals reach {} rps \
              {reached}: this run measured {} rps arriving on average. Its figures are of a server \
-             still filling up, beside theory's for all connections open; a longer run would show it steady.",
+             still filling up, beside theory's for all connections open; {then}.",
             crate::theory::keep_alive_opens_text(s),
             fmt_count(f64::from(s.conn_requests)),
             fmt_rate(s.steady_rps()),
@@ -2203,6 +2210,25 @@ mod tests {
             filling.detail
         );
         assert!(signs.iter().all(|g| g.kind != SignKind::Healthy));
+        assert!(filling
+            .detail
+            .ends_with("a longer run would show it steady."));
+        // With a fifth of the checks heavy, all connections open send more
+        // than it finishes: no longer run is steady (lesson 12).
+        let heavy = Scenario {
+            heavy_share: 0.2,
+            ..minute.clone()
+        };
+        let r = crate::simulate(&heavy).unwrap();
+        let detail = read_signs(&heavy, &r, &theory(&heavy))
+            .into_iter()
+            .find(|g| g.kind == SignKind::StillFilling)
+            .expect("the filling sign")
+            .detail;
+        assert!(
+            detail.ends_with("so a longer run would show its line growing."),
+            "{detail}"
+        );
         let five = Scenario {
             duration_s: 300.0,
             ..minute

@@ -222,8 +222,10 @@ pub struct Theory {
     /// requests per second (0 when the server keeps up); `None` without a steady offered rate
     /// (a load schedule that changes included), when something turns the
     /// excess away instead of letting the line grow ([`excess_turned_away`]:
-    /// no formula here says how long the line then is), or when overloaded
-    /// callers retry (their tries add to the excess).
+    /// no formula here says how long the line then is), when overloaded
+    /// callers retry (their tries add to the excess), or where the server
+    /// has two states ([`Theory::retry_storm_rps`], or hedges that may tip
+    /// the dependency over): no one growth to give.
     pub growth_per_s: Option<f64>,
     /// Tries per second if every try timed out, (1 + retries) × the offered
     /// calls, where that load is at or past the capacity while the calls
@@ -375,10 +377,12 @@ pub struct DepTheory {
     /// Share of its slots (or of the pool's connections) busy, 0–∞.
     pub utilisation: Option<f64>,
     /// Mean wait in line for a slot at the dependency, ms (Erlang C);
-    /// `None` without a slot limit or when overloaded.
+    /// `None` without a slot limit, when overloaded, or for calls sent
+    /// together (fan-out), which wait far longer than Erlang C's.
     pub queue_wait_ms: Option<f64>,
     /// Mean wait for a connection, ms (Erlang C, a pool in front of a
-    /// dependency without its own limit); `None` otherwise.
+    /// dependency without its own limit, one call a request); `None`
+    /// otherwise.
     pub pool_wait_ms: Option<f64>,
     /// Mean time of the wait step with capacity to spare, ms: one call, or
     /// the slowest of `fan_out` (W × H(N)), each hedged where there is a
@@ -1329,7 +1333,7 @@ fn approximations(
     let dep_line = analytic::dep_slots(s).is_some();
     if s.fan_out > 1 && binding == Limit::Dependency {
         add(NO_FAN_OUT_FORMULA);
-    } else if s.fan_out > 1 && dep_line && s.wait_dist == Dist::Exp {
+    } else if s.fan_out > 1 && dep_line {
         add("the wait is the slowest of several calls sent together, which may each wait in line at the dependency; calls sent together wait longer than the formulas here give for calls at random moments, so the formula takes the slowest call with no line and leaves that wait out");
     }
     if s.hedge_after_ms.is_some() && dep_line {
@@ -1362,7 +1366,8 @@ fn approximations(
             ));
         }
     }
-    if dep_line && binding != Limit::Dependency {
+    // Calls sent together have no Erlang C wait: the fan-out note says so.
+    if dep_line && binding != Limit::Dependency && s.fan_out == 1 {
         add("the line at the dependency is added as its mean wait (Erlang C), not as the random time it is");
     }
     if binding == Limit::Dependency
@@ -1854,11 +1859,14 @@ fn conn_admitted_rps(
 /// `offered` calls per second, where that reaches `capacity` rps while the
 /// calls alone stay below it ([`Theory::retry_storm_rps`]). Only where
 /// nothing else bounds the tries or the line: no retry budget, no breaker,
-/// nobody dropped, refused, shed or turned away (each changes the second
-/// state, and theory has no formula for it).
+/// nobody dropped, refused, shed or turned away, the line served oldest
+/// first (each changes the second state, and theory has no formula for it).
 pub fn retry_storm_rps(s: &Scenario, offered: Option<f64>, capacity: f64) -> Option<f64> {
     let calls = offered?;
+    // Served newest first, new tries are answered in time however long the
+    // line (lesson 14's adaptive LIFO keeps most callers in time).
     let unbounded = s.timeout_ms.is_some()
+        && !s.newest_first()
         && s.retries > 0
         && s.retry_budget.is_none()
         && s.breaker_after.is_none()
@@ -2154,6 +2162,7 @@ pub fn theory(s: &Scenario) -> Theory {
     let busy_at_most = |held: f64| s.thread_limit().map_or(held, |t| held.min(f64::from(t)));
     // How it orders its work overloaded: it marks the figures and notes why.
     let reorders = overload_reorders(s);
+    let retry_storm = retry_storm_rps(s, offered, capacity.capacity_rps);
     let mut th = Theory {
         offered_rps: offered,
         steady_load,
@@ -2236,7 +2245,7 @@ pub fn theory(s: &Scenario) -> Theory {
         // theory said 0.
         growth_per_s: offered
             .filter(|_| overload.is_none_or(|o| o.certain) && steady_load)
-            .filter(|_| retry_storm_rps(s, offered, capacity.capacity_rps).is_none())
+            .filter(|_| retry_storm.is_none())
             .map(|r| (r - finish_rps).max(0.0))
             // Keep-alive connections send their next request only after an
             // answer: overloaded, connections pile up, not requests (the
@@ -2246,7 +2255,7 @@ pub fn theory(s: &Scenario) -> Theory {
                 *g == 0.0 || !excess_turned_away(s) && s.retries == 0 && s.conn_requests <= 1
             }),
         overload_finish_exact: reorders.is_none(),
-        retry_storm_rps: retry_storm_rps(s, offered, capacity.capacity_rps),
+        retry_storm_rps: retry_storm,
         capacity,
     };
     if let (Some(pool), Some(threads)) = (th.pool_rps, s.thread_limit()) {
@@ -2334,8 +2343,10 @@ pub fn theory(s: &Scenario) -> Theory {
         // The wait for a thread, where theory's line is the threads'
         // (lesson 4's pool of 45 and lesson 15's pools and Kingman's
         // runs showed no theory beside the waits their text works out).
+        // The threads bind (on a tie with the cores the formulas' line is
+        // the cores, and its wait one for a core), or are the cores.
         let threads_are_the_line = matches!(s.model, Model::ThreadPool)
-            && capacity.binds(Limit::Threads)
+            && (capacity.binding == Limit::Threads || pool_is_cores)
             && th.keep_alive.is_none()
             && th.dealt_in_turn == 1
             && s.arrivals == Arrivals::Poisson;
@@ -2458,9 +2469,36 @@ mod tests {
                 rps: 250.0,
                 ..s.clone()
             },
+            // Newest first, new tries are answered in time.
+            Scenario {
+                discipline: Discipline::AdaptiveLifo,
+                ..s.clone()
+            },
         ] {
             assert_eq!(theory(&other).retry_storm_rps, None, "{other:?}");
         }
+    }
+
+    /// The wait for a thread only where the threads are the formulas'
+    /// line: on a tie with the cores (8 threads of 10 + 10 ms on 4 cores,
+    /// both 400 rps) the line is the cores, and its wait one for a core.
+    #[test]
+    fn the_wait_for_a_thread_is_given_only_where_the_threads_are_the_line() {
+        let tie = Scenario {
+            threads: 8,
+            cores: 4,
+            cpu_ms: 10.0,
+            wait_ms: 10.0,
+            rps: 300.0,
+            timeout_ms: Some(5000.0),
+            ..Scenario::default()
+        };
+        let th = theory(&tie);
+        assert!(th.mean_ms.is_some() && th.capacity.binds(Limit::Threads));
+        assert_eq!(th.capacity.binding, Limit::Cpu);
+        assert_eq!(th.line_wait_ms, None);
+        // One thread per core and no wait: the threads are the cores.
+        assert!(theory(&preset("mm1").unwrap()).line_wait_ms.is_some());
     }
 
     #[test]
