@@ -913,7 +913,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             });
         }
     }
-    if let Some(sign) = still_filling(s, r) {
+    if let Some(sign) = still_filling(s, r, th.capacity.capacity_rps) {
         signs.push(sign);
     }
     if signs.is_empty() {
@@ -967,7 +967,8 @@ pub const FILLING_SHARE: f64 = 0.1;
 /// more of the measured time): its arrivals climb, and the WAF's minute,
 /// 738 rps beside theory's 1,100 with the CPU at 55 % against 81 %, read
 /// as theory gone wrong (the reason sat in theory's folded note).
-fn still_filling(s: &Scenario, r: &Report) -> Option<Sign> {
+/// `capacity_rps` is theory's capacity, rps.
+fn still_filling(s: &Scenario, r: &Report, capacity_rps: f64) -> Option<Sign> {
     let open = matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform);
     if !open || s.conn_requests <= 1 || r.sim_time_s <= r.warmup_s {
         return None;
@@ -985,7 +986,7 @@ fn still_filling(s: &Scenario, r: &Report) -> Option<Sign> {
     };
     // Where all connections open send more than the server finishes, no
     // longer run is steady (lesson 12 with a fifth of the checks heavy).
-    let then = if s.steady_rps() < analytic::capacity(s).capacity_rps {
+    let then = if s.steady_rps() < capacity_rps {
         "a longer run would show it steady"
     } else {
         "with all open they send more than it can finish, so a longer run would show its line growing"
