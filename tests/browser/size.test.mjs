@@ -353,13 +353,22 @@ import { DIST } from './harness.mjs';
  * kept only while its own sliders move, the unit swapped in a guess, a
  * converted number to three figures), the CPU sign naming loops, a run
  * measured from 0 s waiting a second for its figures, +0.5 KB: the app
- * 488.6 KB. Budget 489.
+ * 488.6 KB. Budget 489. A session of three more walks and a review (7
+ * Dec, third), each group measured by building its last commit: the
+ * checker's answer rounded further than asked within the margin, the
+ * time in line recorded at the finish, theory's second state for retries
+ * on timeouts and for hedges that can tip the dependency, one closed
+ * client's sign, no Erlang C for calls sent together, +0.5 KB: 489.1 KB;
+ * theory's wait for a thread, the predict box's and the still-filling
+ * sign's words, +0.1 KB: 489.2 KB; the review's mends, +0.1 KB: the app
+ * 489.3 KB (+0.5 KB as first written, when the still-filling sign worked
+ * the capacity out again instead of taking theory's). Budget 490.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 489;
+const BUDGET_KB = 490;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
