@@ -723,17 +723,9 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
                 // Hedges that can tip the dependency over: what it then
                 // finishes (lesson 16's melt-down ran 80 rps beside a
                 // theory of 100, the limit row saying 80 below it).
-                let tipped = th
-                    .dep
-                    .hedge_overload
-                    .as_ref()
-                    .filter(|o| !o.certain)
-                    .map_or(String::new(), |o| {
-                        format!(
-                            ", or {} once every call is sent twice",
-                            fmt_rps(o.all_limit_rps.min(x))
-                        )
-                    });
+                let tipped = th.tipped_limit_rps().map_or(String::new(), |t| {
+                    format!(", or {} once every call is sent twice", fmt_rps(t.min(x)))
+                });
                 format!(
                     "{}{storm}{tipped}",
                     bounded(&fmt_rps(x), th.throughput_bound())
@@ -804,17 +796,9 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     if let Some(d) = cap.dep_limit_rps {
         // Where hedges can tip the dependency over (a burst sends every
         // call twice, for good), both limits: the signs may name the lower.
-        let tipped = th
-            .dep
-            .hedge_overload
-            .as_ref()
-            .filter(|o| !o.certain)
-            .map_or(String::new(), |o| {
-                format!(
-                    "; {} once every call is sent twice",
-                    fmt_rps(o.all_limit_rps)
-                )
-            });
+        let tipped = th.tipped_limit_rps().map_or(String::new(), |t| {
+            format!("; {} once every call is sent twice", fmt_rps(t))
+        });
         row(
             "fig-dep-limit",
             "Dependency limit (connections or slots ÷ time held)",

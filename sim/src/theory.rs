@@ -1033,6 +1033,19 @@ const NO_FAN_OUT_FORMULA: &str =
     "no formula: the slowest of N calls through a shared line at the dependency";
 
 impl Theory {
+    /// The dependency's limit with every call sent twice, rps, where hedges
+    /// may tip it over and keep it there ([`HedgeOverload`], not certain):
+    /// the second state beside the figures, which are the first's. `None`
+    /// otherwise.
+    pub fn tipped_limit_rps(&self) -> Option<f64> {
+        self.dep
+            .hedge_overload
+            .filter(|o| !o.certain)
+            .map(|o| o.all_limit_rps)
+    }
+}
+
+impl Theory {
     /// True when the curve can show this scenario's formulas with one
     /// worker beside its own `servers`: the open line's formulas hold for
     /// any number. A closed line of keep-alive connections

@@ -405,8 +405,8 @@ fn limit_rows(th: &Theory) -> Vec<(&'static str, String)> {
     }
     if let Some(d) = cap.dep_limit_rps {
         rows.push(("  dependency limit, rps", limit(d)));
-        if let Some(o) = th.dep.hedge_overload.filter(|o| !o.certain) {
-            rows.push(("    every call sent twice", limit(o.all_limit_rps)));
+        if let Some(t) = th.tipped_limit_rps() {
+            rows.push(("    every call sent twice", limit(t)));
         }
     }
     // Where every try timing out would hold the server past its limit:
