@@ -78,15 +78,7 @@ pub fn check_answer(
             // listed mistake's number: lesson 12's "10" % for ten requests
             // is 9.56 rounded and the ten 1 % chances added up, and "rounded
             // too far" alone told the adder the method was right.
-            let slip = match verdict {
-                Verdict::WrongValue { .. }
-                | Verdict::NotRoundedUp { .. }
-                | Verdict::PercentEitherWay { .. } => {
-                    exercise.slip(&variant.vars, variant.answer, typed)
-                }
-                Verdict::TooRounded { .. } => exercise.exact_slip(&variant.vars, typed),
-                _ => None,
-            };
+            let slip = exercise.slip_for(&verdict, &variant.vars, variant.answer, typed);
             // A listed mistake outranks "right before rounding": its author
             // wrote the note, and it counts (lesson 13's step 6 lists the
             // fraction of a server).

@@ -607,6 +607,29 @@ impl Exercise {
         self.slip_within(vars, None, typed, true)
     }
 
+    /// The listed mistake the checker's `verdict` on `typed` names: for a
+    /// wrong number (or one not rounded up, or a percentage either way) the
+    /// mistake whose number it is within the tolerance ([`Exercise::slip`]);
+    /// for the answer rounded too far, only a mistake's own number
+    /// ([`Exercise::exact_slip`]); for any other verdict none. The page and
+    /// the course's tests ask it alike.
+    pub fn slip_for(
+        &self,
+        verdict: &crate::check::Verdict,
+        vars: &Vars,
+        answer: Option<f64>,
+        typed: &str,
+    ) -> Option<Slip> {
+        use crate::check::Verdict;
+        match verdict {
+            Verdict::WrongValue { .. }
+            | Verdict::NotRoundedUp { .. }
+            | Verdict::PercentEitherWay { .. } => self.slip(vars, answer, typed),
+            Verdict::TooRounded { .. } => self.exact_slip(vars, typed),
+            _ => None,
+        }
+    }
+
     fn slip_within(
         &self,
         vars: &Vars,

@@ -8,7 +8,7 @@ use std::path::Path;
 use tellers_course::exercise::{figure_label, fill_text, report_value};
 use tellers_course::expr::{eval, Vars};
 use tellers_course::parse::parse_course;
-use tellers_course::{check, check_in, Exercise, Kind, Slip, Verdict};
+use tellers_course::{check, check_exercise, check_in, Exercise, Kind, Slip, Verdict};
 
 fn course() -> tellers_course::Course {
     parse_course(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_or_else(|e| panic!("{e}"))
@@ -926,13 +926,11 @@ fn a_mistakes_number_rounded_further_than_asked_is_still_named() {
             .find(|v| vars.iter().all(|(k, x)| v.get(*k) == Some(x)))
             .unwrap_or_else(|| panic!("{id}: the variant {vars:?}"));
         let right = eval(ex.answer.as_ref().unwrap(), &v).unwrap();
-        // As the page asks: the answer rounded too far names only a
-        // mistake's own number.
+        // As the page asks: the checker's verdict, then the slip it names
+        // (the answer rounded too far names only a mistake's own number).
         let (unit, tol) = (ex.unit.unwrap(), ex.tolerance.unwrap());
-        match check_in(typed, right, unit, tol, &ex.prompt) {
-            Verdict::TooRounded { .. } => ex.exact_slip(&v, typed),
-            _ => ex.slip(&v, Some(right), typed),
-        }
+        let verdict = check_exercise(typed, right, unit, tol, &ex.prompt, ex.rounded_up_from(&v));
+        ex.slip_for(&verdict, &v, Some(right), typed)
     };
     let hedge = [("w", 10.0), ("h", 10.0)];
     for typed in ["36.788", "36.8", "37"] {
