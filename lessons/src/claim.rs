@@ -294,6 +294,12 @@ impl Claim {
         Ok(())
     }
 
+    /// With a sign: whether the claim is that the run shows it (`shown`,
+    /// true unless given).
+    fn sign_shown(&self) -> bool {
+        self.shown.unwrap_or(true)
+    }
+
     /// The figure, or the sign's name, this claim is about.
     pub fn figure_name(&self) -> &str {
         self.figure
@@ -332,7 +338,7 @@ impl Claim {
     /// True when `value` is within the bounds.
     pub fn holds(&self, value: f64) -> bool {
         if self.sign.is_some() {
-            return value == if self.shown.unwrap_or(true) { 1.0 } else { 0.0 };
+            return value == if self.sign_shown() { 1.0 } else { 0.0 };
         }
         value.is_finite()
             && self.at_least.is_none_or(|lo| value >= lo)
@@ -342,7 +348,7 @@ impl Claim {
     /// The bounds as a phrase: "at least 3", "between 1 and 2".
     pub fn bounds(&self) -> String {
         if self.sign.is_some() {
-            return if self.shown.unwrap_or(true) {
+            return if self.sign_shown() {
                 "shown (1)"
             } else {
                 "not shown (0)"

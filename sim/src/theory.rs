@@ -2365,7 +2365,8 @@ pub fn theory(s: &Scenario) -> Theory {
             && s.arrivals == Arrivals::Poisson;
         th.line_wait_ms = match (pool_at, admitted) {
             (Some((m, busy)), Some(o)) if o > 0.0 => Some((m - busy / o * 1000.0).max(0.0)),
-            (None, Some(_)) if threads_are_the_line && pool_line.is_none() => {
+            // Here no pool line: where theory has one, it gave `pool_at`.
+            (None, Some(_)) if threads_are_the_line => {
                 Some((mean - th.service_ms - th.delay_ms).max(0.0))
             }
             _ => None,
