@@ -37,6 +37,15 @@ pub fn fmt_value(x: f64, unit: &str) -> String {
     }
 }
 
+/// A setting of `field` at `x` as a learner reads it: [`fmt_value`] in its
+/// unit, or what 0 means where its label says ("no cap", not "0").
+pub fn fmt_setting(field: &tellers_sim::scenario::Field, x: f64) -> String {
+    match field.zero_means() {
+        Some(said) if x == 0.0 => said.to_owned(),
+        _ => fmt_value(x, field.unit),
+    }
+}
+
 /// A field's unit as it reads after `x`: a counted thing in the singular
 /// after exactly 1 ("1 call", "1 retry"; "this run: 1 calls" read wrongly),
 /// a unit of measure as it is ("1 ms", "1 rps").
@@ -136,6 +145,14 @@ mod tests {
                 f.name
             );
         }
+        // A 0 that switches a setting off reads as its label says; other
+        // values, and fields without such a 0, read as the number.
+        let field = |name| tellers_sim::Scenario::field(name).unwrap();
+        assert_eq!(fmt_setting(field("thread_cap"), 0.0), "no cap");
+        assert_eq!(fmt_setting(field("thread_cap"), 64.0), "64 threads");
+        assert_eq!(fmt_setting(field("timeout_ms"), 0.0), "never");
+        assert_eq!(fmt_setting(field("loops"), 0.0), "one per core");
+        assert_eq!(fmt_setting(field("wait_ms"), 0.0), "0 ms");
         assert_eq!(fmt_s(2.34), "2.3 s");
         assert_eq!(fmt_s(0.25), "0.25 s");
         assert_eq!(fmt_s(0.001), "1.00 ms", "a short makespan is not 0.00 s");

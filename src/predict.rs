@@ -13,7 +13,9 @@ use tellers_sim::Scenario;
 
 use crate::controls::field_value;
 use crate::figures::{label_of, row_key, row_measured};
-use crate::format::{fmt_count, fmt_ms, fmt_pct, fmt_per_s, fmt_rps, fmt_s, fmt_value, units_kept};
+use crate::format::{
+    fmt_count, fmt_ms, fmt_pct, fmt_per_s, fmt_rps, fmt_s, fmt_setting, units_kept,
+};
 
 /// Within this share of the run's figure, a guess is spot on.
 pub const SPOT_ON: f64 = 0.02;
@@ -184,14 +186,14 @@ pub fn closeness_sentence(c: &Closeness) -> String {
 pub fn unmet_settings(when: &[(String, f64)], s: &Scenario) -> Vec<String> {
     when.iter()
         .filter(|(f, v)| (field_value(s, f) - v).abs() > 1e-9 * v.abs().max(1.0))
-        .map(|(f, v)| {
-            let unit = Scenario::field(f).map_or("", |x| x.unit);
-            format!(
+        .filter_map(|(f, v)| {
+            let field = Scenario::field(f)?;
+            Some(format!(
                 "the {} at {} (this run: {})",
                 in_a_sentence(label_of(f)),
-                fmt_value(*v, unit),
-                fmt_value(field_value(s, f), unit)
-            )
+                fmt_setting(field, *v),
+                fmt_setting(field, field_value(s, f))
+            ))
         })
         .collect()
 }

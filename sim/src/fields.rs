@@ -549,6 +549,14 @@ impl<S: Default, U> Field<S, U> {
         }
     }
 
+    /// What 0 on its control means where that is more than the number,
+    /// as its label says in a closing "(0 = …)": `no cap` for "Thread cap
+    /// (0 = no cap)"; `None` for a label without one.
+    pub fn zero_means(&self) -> Option<&'static str> {
+        let (_, said) = self.label.split_once(" (0 = ")?;
+        said.strip_suffix(')')
+    }
+
     /// The command-line flag, `--queue-limit`.
     pub fn flag(&self) -> String {
         format!("--{}", kebab(self.name))
@@ -1085,6 +1093,23 @@ mod tests {
 
     fn field(name: &str) -> &'static crate::scenario::Field {
         FIELDS.iter().find(|f| f.name == name).unwrap()
+    }
+
+    /// A slider whose 0 switches its field off says in its label what 0
+    /// means, so a screen reader reads "no cap" for the thumb at 0, and the
+    /// label ends with it.
+    #[test]
+    fn a_slider_whose_zero_switches_its_field_off_says_what_zero_means() {
+        for f in FIELDS {
+            if let super::Control::Slider { min, .. } = f.control {
+                if f.optional && min == 0.0 {
+                    assert!(f.zero_means().is_some(), "{}: {}", f.name, f.label);
+                }
+            }
+        }
+        assert_eq!(field("thread_cap").zero_means(), Some("no cap"));
+        assert_eq!(field("loops").zero_means(), Some("one per core"));
+        assert_eq!(field("cores").zero_means(), None);
     }
 
     /// `-2` in the Cores box is a whole number below the range, and said so

@@ -10,7 +10,7 @@ use crate::controls::{
     edit_row, field_value, schedule_rows, try_choice, try_field, with_box, with_choice,
     with_one_more_row, with_schedule_rows, ControlItem,
 };
-use crate::format::{fmt_tick, fmt_value};
+use crate::format::{fmt_setting, fmt_tick};
 use crate::page_change::focus_if_lost;
 
 static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
@@ -135,7 +135,7 @@ fn SliderControl(
                     max=max
                     step=step
                     prop:value=move || value.get().to_string()
-                    aria-valuetext=move || fmt_value(value.get(), unit)
+                    aria-valuetext=move || fmt_setting(field, value.get())
                     on:input=set_slider
                 />
                 <input

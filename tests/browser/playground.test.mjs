@@ -192,6 +192,17 @@ export async function aSliderOrBoxSetsWhatItShowsOrSaysWhyNot({ page, open }) {
   await limit.press('Enter');
   await page.waitForFunction(() => !location.hash.includes('queue_limit'));
   assert.equal(await control(page, 'queue_limit').getByRole('alert').count(), 0);
+  // Its slider at 0 is read out as its label says 0 means, not as "0".
+  const thumb = control(page, 'queue_limit').locator('input[type="range"]');
+  await page.waitForFunction(
+    () => document.querySelector('.playground__controls [data-field="queue_limit"] input[type="range"]')
+      ?.getAttribute('aria-valuetext') === 'no limit',
+  );
+  await thumb.fill('50');
+  await page.waitForFunction(
+    () => document.querySelector('.playground__controls [data-field="queue_limit"] input[type="range"]')
+      ?.getAttribute('aria-valuetext') === '50 requests',
+  );
 }
 
 export async function everyPresetLoadsFromTheMenu({ page, open }) {
