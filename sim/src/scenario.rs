@@ -284,7 +284,10 @@ scenario_fields! {
     max_connections: Option<u32> = None => {
         group: Group::Server,
         label: "Most open connections (0 = no limit)", unit: "connections", kind: int(1, 10_000_000),
-        used: Used::Always, control: slider(0.0, 100_000.0, 100.0), playground: false,
+        // Steps of 1,024, the usual unit of a file-descriptor limit: the
+        // thumb lands on lesson 6's 1,024 (steps of 100 showed it at 1,000
+        // and moved it to 1,100) and on 10,240, past its 10,000 in flight.
+        used: Used::Always, control: slider(0.0, 102_400.0, 1024.0), playground: false,
         help: "Most open connections (file descriptors); none = no limit.",
     }
     stack_reserved_kb: f64 = 1000.0 => {
