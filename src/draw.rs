@@ -26,9 +26,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::charts::{
-    chart_layout, clip_to_range, legend_height, legend_layout, linear_tick_label, log_tick_label,
-    palette, type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK, LEGEND_ROW,
-    SIDE_PX, X_LABEL_ROW, X_TICKS_PX,
+    chart_layout, clip_to_range, legend_height, legend_layout, linear_tick_label, log_key_points,
+    log_tick_label, palette, type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK,
+    LEGEND_ROW, SIDE_PX, X_LABEL_ROW, X_TICKS_PX,
 };
 use crate::figures::{
     has_workers, scene_outcomes, scene_parts, tellers_detail, tellers_titles, Outcome,
@@ -1226,13 +1226,10 @@ pub fn draw_chart(
     let decades = (y1 / y0).log10().max(1.0);
     let px_per_decade = lay.plot_h / decades;
     let (y_axis, lines) = if chart.y_log {
-        // Ask for every 1–9 line when they are far enough apart (log paper).
-        let lines = if px_per_decade >= 60.0 {
-            10 * decades.round() as usize + 1
-        } else {
-            decades.round() as usize + 1
-        };
-        (YAxis::Log((y0..y1).log_scale().into()), lines)
+        // Every 1–9 line when they are far enough apart (log paper).
+        let ticks = log_key_points(y0, y1, px_per_decade >= 60.0);
+        let lines = ticks.len();
+        (YAxis::Log((y0..y1).log_scale().into(), ticks), lines)
     } else {
         (YAxis::Linear((y0..y1).into()), lay.y_ticks)
     };
@@ -1251,9 +1248,11 @@ pub fn draw_chart(
 
 /// A y axis, linear or logarithmic, as one type: plotters' mesh and series
 /// code is generic over the axis, and one type compiles it once (smaller wasm).
+/// A log axis carries its own ticks ([`log_key_points`]): plotters' start
+/// at the first power of ten, and an axis from 20 had none below 100.
 enum YAxis {
     Linear(RangedCoordf64),
-    Log(LogCoord<f64>),
+    Log(LogCoord<f64>, Vec<f64>),
 }
 
 impl Ranged for YAxis {
@@ -1263,21 +1262,21 @@ impl Ranged for YAxis {
     fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
         match self {
             YAxis::Linear(a) => a.map(v, limit),
-            YAxis::Log(a) => a.map(v, limit),
+            YAxis::Log(a, _) => a.map(v, limit),
         }
     }
 
     fn key_points<H: KeyPointHint>(&self, hint: H) -> Vec<f64> {
         match self {
             YAxis::Linear(a) => a.key_points(hint),
-            YAxis::Log(a) => a.key_points(hint),
+            YAxis::Log(_, ticks) => ticks.clone(),
         }
     }
 
     fn range(&self) -> std::ops::Range<f64> {
         match self {
             YAxis::Linear(a) => a.range(),
-            YAxis::Log(a) => a.range(),
+            YAxis::Log(a, _) => a.range(),
         }
     }
 }
