@@ -19,7 +19,7 @@ pub use tellers_sim::text::fmt_rps;
 pub fn fmt_per_s(x: f64) -> String {
     let n = if x <= 0.0 {
         "0".to_owned()
-    } else if x < 0.005 {
+    } else if x < 0.01 {
         "under 0.01".to_owned()
     } else {
         tellers_sim::text::fmt_rate(x)
@@ -156,7 +156,8 @@ mod tests {
         assert_eq!(fmt_s(2.34), "2.3 s");
         assert_eq!(fmt_s(0.25), "0.25 s");
         assert_eq!(fmt_s(0.001), "1.00 ms", "a short makespan is not 0.00 s");
-        assert_eq!(fmt_per_s(0.048), "0.05 per s");
+        assert_eq!(fmt_per_s(0.048), "0.048 per s");
+        assert_eq!(fmt_per_s(0.007), "under 0.01 per s");
         assert_eq!(fmt_per_s(0.001), "under 0.01 per s");
         assert_eq!(fmt_per_s(0.0), "0 per s");
         assert_eq!(fmt_per_s(200.4), "200 per s");

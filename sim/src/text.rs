@@ -169,8 +169,15 @@ pub fn fmt_figures(x: f64, more: usize) -> String {
 /// figures table writes it ([`decimals_for`]): `200`, `1,250`, `20.4`,
 /// `9.46`, `0.54` (a slow rate never reads `0`). The signs wrote `20`
 /// beside the table's `20.4`.
+///
+/// Below 0.1 a rate keeps three figures (`0.00667`): at two decimals a
+/// limit of 0.0067 rps read `0.01` beside a run that finished `0.02`.
 pub fn fmt_rate(x: f64) -> String {
-    fmt_fixed(x, decimals_for(x))
+    if x != 0.0 && x.abs() < 0.1 {
+        fmt_figures(x, 0)
+    } else {
+        fmt_fixed(x, decimals_for(x))
+    }
 }
 
 /// A rate, e.g. `400 rps`; a rate without end (a limit requests that use
@@ -597,6 +604,8 @@ mod tests {
         );
         assert_eq!(fmt_rate(0.5417), "0.54");
         assert_eq!(fmt_rate(0.0), "0");
+        assert_eq!(fmt_rate(1.0 / 150.0), "0.00667");
+        assert_eq!(fmt_rate(0.048), "0.048");
         assert_eq!(fmt_count(2259.85), "2,260");
         assert_eq!(fmt_count(19.0), "19");
         assert_eq!(fmt_count(19.64), "19.6");
