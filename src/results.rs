@@ -81,6 +81,8 @@ pub enum Rejection {
     NoCheck,
     /// Changed after it was saved: the check value does not match.
     Edited,
+    /// The same file read again (dropped twice): it is in the table once.
+    Again,
     /// A second file for a student already in the table.
     SameStudent {
         /// Who.
@@ -137,6 +139,9 @@ impl fmt::Display for Rejection {
             Rejection::Edited => f.write_str(
                 "changed after it was saved: its check value does not match its contents",
             ),
+            Rejection::Again => {
+                f.write_str("the same file, read a second time (dropped twice); it counts once")
+            }
             Rejection::SameStudent { name, kept, same: false } => write!(
                 f,
                 "a second file for {name}; kept {kept}, which records all of this one's work and more (a later save)"
@@ -480,11 +485,17 @@ impl ClassResults {
                     .take_while(|(k, _, _)| *k == key || k.starts_with(&second))
                     .count();
             if let Some(j) = (start..end).find(|&j| holds(&kept[j].2, &p)) {
-                // A row holds all its work: an earlier save, or a copy.
-                let why = Rejection::SameStudent {
-                    name: shown_name(&kept[j].2.student.name),
-                    kept: kept[j].1.clone(),
-                    same: p.exercises == kept[j].2.exercises,
+                // A row holds all its work: an earlier save, or a copy (a
+                // copy under the kept one's name is that file dropped again).
+                let same = p.exercises == kept[j].2.exercises;
+                let why = if same && file == kept[j].1 {
+                    Rejection::Again
+                } else {
+                    Rejection::SameStudent {
+                        name: shown_name(&kept[j].2.student.name),
+                        kept: kept[j].1.clone(),
+                        same,
+                    }
                 };
                 rejected.push((file, why.to_string()));
             } else if let Some(j) = (start..end).find(|&j| holds(&p, &kept[j].2)) {
@@ -1969,6 +1980,18 @@ mod tests {
         );
         assert_eq!(r.students[0].file, "a.json");
         assert!(reason(&r, "b.json").contains("recording the same work as a.json, which is kept"));
+        // One file dropped twice is said to be that, not a second file
+        // "left out" under the name of the one "kept".
+        let r = ClassResults::new(
+            compiled_course(),
+            CLASS,
+            &[file("a.json", &late), file("a.json", &late)],
+        );
+        assert_eq!(r.students.len(), 1);
+        assert_eq!(
+            reason(&r, "a.json"),
+            "the same file, read a second time (dropped twice); it counts once"
+        );
         // Each with work the other lacks (two students called Ana, or one
         // on two computers; the second solved more, so "more" would have
         // dropped the first's work): both rows stay, and the page says so.

@@ -204,6 +204,15 @@ pub fn class_from_link(hash: &str) -> Option<String> {
     Some(as_class_box_keeps(&query_param(query, "class")?)).filter(|c| !c.is_empty())
 }
 
+/// `hash` with its `class` setting `code` (escaped), or none for a blank
+/// code, the rest kept in their order: the results page writes the code
+/// typed into its address, so Back finds it.
+pub fn with_class(hash: &str, code: &str) -> String {
+    let code = code.trim();
+    let pair = (!code.is_empty()).then(|| format!("class={}", query_escape(code)));
+    with_setting(hash, "class", pair.as_deref())
+}
+
 /// `hash` without its `class` settings, the rest kept in their order: the
 /// code a link gave is taken once, so a reload keeps what the student
 /// types next.
@@ -499,6 +508,22 @@ pub fn watch_hash() -> ReadSignal<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_class_code_is_written_into_an_address_escaped_or_taken_out() {
+        assert_eq!(
+            with_class("#/lessons/results", "R12"),
+            "#/lessons/results?class=R12"
+        );
+        assert_eq!(
+            with_class("#/lessons/results?class=K7Q2-MX4P", " R 12 "),
+            "#/lessons/results?class=R%2012"
+        );
+        assert_eq!(
+            with_class("#/lessons/results?class=R12", "  "),
+            "#/lessons/results"
+        );
+    }
 
     /// A link's class code and name are kept as the student's boxes keep
     /// them: 20,000 letters of name were drawn whole, off the page.

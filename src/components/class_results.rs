@@ -10,10 +10,19 @@ use crate::results::{
 use crate::reveal::reveal_in_frames;
 use tellers_course::Course;
 
+/// What the results page had in this tab, for when it is opened again
+/// (Back, or a link away and back): the files read, the class code typed
+/// and the columns picked.
+#[derive(Default)]
+struct Kept {
+    files: Vec<Dropped>,
+    class: String,
+    view: Option<TableView>,
+}
+
 thread_local! {
-    /// The files the results page read in this tab, for when it is opened
-    /// again (Back, or a link away and back); gone when the tab closes.
-    static KEPT: std::cell::RefCell<Vec<Dropped>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The results page's [`Kept`]; gone when the tab closes.
+    static KEPT: std::cell::RefCell<Kept> = std::cell::RefCell::new(Kept::default());
 }
 
 /// Reads `files` in this browser (nothing is sent anywhere) and adds them
@@ -90,15 +99,40 @@ pub fn ClassResults(
     /// The class code from the link.
     class: String,
 ) -> impl IntoView {
+    // The files this tab read, and the code typed for them, kept for it:
+    // a teacher who loaded thirty files and clicked the breadcrumb above
+    // the heading came Back to an empty table, and one who had typed the
+    // code (not come by a link with it) to an empty box. Kept in memory
+    // only, until the tab closes. A link's code comes first.
+    let class = if class.trim().is_empty() {
+        KEPT.with(|k| k.borrow().class.clone())
+    } else {
+        class
+    };
     let page = RwSignal::new(Arc::new(results_page(&course, &class, &[])));
     let class = RwSignal::new(class);
-    // The files this tab read, kept for it: a teacher who loaded thirty
-    // files and clicked the breadcrumb above the heading came Back to an
-    // empty table. Kept in memory only, until the tab closes.
-    let files = RwSignal::new(KEPT.with(|k| k.borrow().clone()));
+    // The code typed is written into the address, in place, so Back to
+    // this page, or a reload, opens it with that code.
     Effect::new(move |_| {
-        let now = files.get();
-        KEPT.with(|k| *k.borrow_mut() = now);
+        let hash = crate::route::shown_hash();
+        let want = class.with(|c| crate::route::with_class(&hash, c));
+        if want != hash {
+            crate::route::replace_hash(&want);
+        }
+    });
+    let files = RwSignal::new(KEPT.with(|k| k.borrow().files.clone()));
+    Effect::new(move |_| {
+        let (now, code) = (files.get(), class.get());
+        KEPT.with(|k| {
+            let mut k = k.borrow_mut();
+            // Other files (more, or cleared): a new table, on its own
+            // first columns.
+            if k.files.len() != now.len() {
+                k.view = None;
+            }
+            k.files = now;
+            k.class = code;
+        });
     });
     let dragging = RwSignal::new(false);
     // Each change of the files or the class code checks them again; a
@@ -187,7 +221,16 @@ pub fn ClassResults(
 #[component]
 fn ResultsTableView(table: ResultsTable) -> impl IntoView {
     let views = table.views();
-    let view = RwSignal::new(table.view);
+    // The columns picked before, if this table offers them (Back found
+    // "Every exercise" where "Each lesson's total" had been picked).
+    let kept = KEPT
+        .with(|k| k.borrow().view)
+        .filter(|v| views.iter().any(|(w, _)| w == v));
+    let view = RwSignal::new(kept.unwrap_or(table.view));
+    Effect::new(move |_| {
+        let picked = view.get();
+        KEPT.with(|k| k.borrow_mut().view = Some(picked));
+    });
     let table = Arc::new(table);
     let picker = (views.len() > 1).then(|| {
         view! {

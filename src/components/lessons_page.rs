@@ -2,7 +2,7 @@ use leptos::prelude::*;
 use std::sync::Arc;
 use tellers_course::Course;
 
-use super::{LessonContents, LessonView, TeacherTools, WorksheetPage};
+use super::{take_class_from_links, LessonContents, LessonView, TeacherTools, WorksheetPage};
 use crate::course_data::{CourseError, CourseLoader, CourseState};
 use crate::progress::provide_progress;
 use crate::route::{no_lesson_text, LessonPath};
@@ -20,6 +20,8 @@ pub fn LessonsPage(
     loader: CourseLoader,
 ) -> impl IntoView {
     let notice = provide_progress();
+    // A teacher's link's class code, now and whenever the address changes.
+    take_class_from_links();
     let course = loader.want();
     // The teacher's pages are their own tools, loaded apart: one mount for
     // all of them, kept while the learner moves between them.

@@ -56,7 +56,7 @@ pub use lesson_contents::LessonContents;
 pub use lesson_sim::LessonSim;
 pub use lesson_view::LessonView;
 pub use predict_box::{PredictBox, Prediction};
-pub use student_panel::{StudentPanel, WhoseNumbers};
+pub use student_panel::{take_class_from_links, StudentPanel, WhoseNumbers};
 pub use teacher_app::TeacherApp;
 pub use teacher_page::{ClassCodeField, KeyHonesty, TeacherHead, TeacherPage};
 pub use teacher_tools::TeacherTools;

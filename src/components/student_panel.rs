@@ -12,8 +12,7 @@ use crate::progress::{ProgressRead, ProgressWrite};
 pub fn StudentPanel() -> impl IntoView {
     let ProgressRead(progress) = expect_context();
     let record = expect_context::<ProgressWrite>();
-    // Taken into the progress first, so the box starts with it.
-    let linked = take_class_from_link();
+    let LinkedClass(linked) = expect_context();
     let class = RwSignal::new(progress.with_untracked(|p| p.student.class.clone()));
     let name = RwSignal::new(progress.with_untracked(|p| p.student.name.clone()));
     let note = Memo::new(move |_| class.with(|c| class_code_note(c)));
@@ -31,6 +30,12 @@ pub fn StudentPanel() -> impl IntoView {
             name.set(p.student.name.clone());
         })
     };
+    // A teacher's link followed while the panel is open: its boxes show it.
+    Effect::new(move |_| {
+        if linked.with(Option::is_some) {
+            tidy_boxes();
+        }
+    });
     let save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         apply();
@@ -114,14 +119,17 @@ pub fn StudentPanel() -> impl IntoView {
                         }
                     })
             }}
-            {linked
-                .map(|code| {
-                    view! {
-                        <p class="student__note" role="status" data-testid="class-from-link">
-                            {format!("Class code {code}, from your teacher's link: type your name to get your own numbers.")}
-                        </p>
-                    }
-                })}
+            {move || {
+                linked
+                    .get()
+                    .map(|code| {
+                        view! {
+                            <p class="student__note" role="status" data-testid="class-from-link">
+                                {format!("Class code {code}, from your teacher's link: type your name to get your own numbers.")}
+                            </p>
+                        }
+                    })
+            }}
             <p class="student__hint" data-testid="student-status">
                 {move || progress.with(|p| p.student.status())}
             </p>
@@ -129,18 +137,36 @@ pub fn StudentPanel() -> impl IntoView {
     }
 }
 
+/// The class code the last teacher's link gave in this visit to the
+/// lessons, for the student panel's note.
+#[derive(Clone, Copy)]
+pub struct LinkedClass(RwSignal<Option<String>>);
+
 /// A teacher's link (`#/lessons?class=CODE`, or a lesson's with `class=`)
-/// fills in the class code, once, beside the student's name: the address
-/// loses it, so a reload keeps what the student types next. Returns the
-/// code taken.
-fn take_class_from_link() -> Option<String> {
-    let hash = crate::route::shown_hash();
-    let code = crate::route::class_from_link(&hash)?;
+/// fills in the class code beside the student's name, when the lessons
+/// open and each time the address changes while they are open (a link
+/// pasted into a tab already on the lessons was ignored until a reload):
+/// the address loses it, so a reload keeps what the student types next.
+/// Provides [`LinkedClass`]; needs the progress
+/// ([`crate::progress::provide_progress`]).
+pub fn take_class_from_links() {
     let ProgressRead(progress) = expect_context();
-    let name = progress.with_untracked(|p| p.student.name.clone());
-    expect_context::<ProgressWrite>().set_student(&code, &name);
-    crate::route::replace_hash(&crate::route::without_class(&hash));
-    Some(code)
+    let record = expect_context::<ProgressWrite>();
+    let linked = RwSignal::new(None);
+    provide_context(LinkedClass(linked));
+    let take = move || {
+        let hash = crate::route::shown_hash();
+        let Some(code) = crate::route::class_from_link(&hash) else {
+            return;
+        };
+        let name = progress.with_untracked(|p| p.student.name.clone());
+        record.set_student(&code, &name);
+        crate::route::replace_hash(&crate::route::without_class(&hash));
+        linked.set(Some(code));
+    };
+    take();
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| take());
+    on_cleanup(move || listener.remove());
 }
 
 /// Whose numbers a lesson's exercises use, at the top of every lesson and
@@ -149,8 +175,6 @@ fn take_class_from_link() -> Option<String> {
 #[component]
 pub fn WhoseNumbers() -> impl IntoView {
     let ProgressRead(progress) = expect_context();
-    // A lesson's link may carry the class code too.
-    take_class_from_link();
     view! {
         <p class="whose" data-testid="whose-numbers">
             {move || progress.with(|p| p.student.whose_numbers())}

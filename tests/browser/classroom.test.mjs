@@ -290,6 +290,19 @@ export async function filesDroppedOnTheResultsPageAreReadAndCheckedOneByOne({ pa
   await expectVisible(page.getByTestId('results-row').filter({ hasText: 'Eli' }), "Eli's row");
   assert.deepEqual(await page.getByTestId('results-row').locator('th').allTextContents(), ['Eli']);
   assert.match(await page.getByTestId('rejected').textContent(), /dee\.json: from another class \(K7Q2-MX4P\)/);
+  // One file dropped again is said to be that.
+  await drop([['eli.json', progressFile('R12', 'Eli', { 'threads-busy': solved })]]);
+  await expectVisible(page.getByTestId('rejected').filter({ hasText: 'eli.json: the same file, read a second time' }), 'the file dropped twice');
+  // A link away and Back: the files and the code typed (not the link's)
+  // are as they were; the box was empty and the table gone.
+  await open('#/lessons');
+  await expectVisible(page.getByTestId('class-code'), 'the lessons');
+  await page.goBack();
+  await expectVisible(page.getByTestId('results-row').filter({ hasText: 'Eli' }), "Eli's row after Back");
+  assert.equal(await page.getByTestId('results-class').inputValue(), 'R12');
+  // Opened with no code in its link, it keeps the code typed too.
+  await open('#/lessons/results');
+  await expectVisible(page.getByTestId('results-row').filter({ hasText: 'Eli' }), "Eli's row without a code in the link");
 }
 
 export async function anOldClassWithAPlainCodeStillOpensWithANotice({ page, open }) {
@@ -339,6 +352,17 @@ export async function aTeachersLinkFillsInTheClassCode({ page, open }) {
   await expectVisible(page.getByTestId('whose-numbers').filter({ hasText: 'Numbers for Ana · R12' }), 'the lesson on the linked code');
   assert.equal(new URL(page.url()).hash, '#/lessons/littles-law?presenter=1', 'the code leaves the address, presenter stays');
   assert.equal(await page.getByTestId('link-ignored').count(), 0, 'nothing said to be ignored');
+  // A link pasted into a tab already on that page is read too: it kept
+  // the code in the address and the old one in use until a reload.
+  await page.evaluate((c) => { location.hash = `#/lessons/littles-law?presenter=1&class=${c}`; }, code);
+  await expectVisible(page.getByTestId('whose-numbers').filter({ hasText: `Numbers for Ana · ${code}` }), 'the lesson on the code pasted');
+  await page.waitForFunction(() => !location.hash.includes('class='));
+  await open('#/lessons');
+  await expectVisible(page.getByTestId('class-code'), 'the lessons');
+  await page.evaluate(() => { location.hash = '#/lessons?class=R12'; });
+  await page.waitForFunction(() => document.querySelector('[data-testid="class-code"]')?.value === 'R12');
+  await expectVisible(page.getByTestId('class-from-link').filter({ hasText: 'Class code R12' }), 'the note on the pasted code');
+  await page.waitForFunction(() => location.hash === '#/lessons');
 }
 
 export async function aMistypedClassCodeIsPointedOut({ page, open }) {
@@ -595,6 +619,13 @@ export async function aClassOfFortysResultsPrintEveryRow({ page, open }) {
   await expectVisible(page.getByTestId('results-table').locator('thead').getByText('4.7', { exact: true }), "lesson 4's last exercise");
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="results-row"]').length === 40);
   assert.equal(await page.getByTestId('results-table').locator('thead').getByText('5.1', { exact: true }).count(), 0, 'no other lesson');
+  // A link away and Back keeps the columns picked (they went back to the first).
+  const picked = await picker.inputValue();
+  await open('#/lessons');
+  await expectVisible(page.getByTestId('class-code'), 'the lessons');
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="results-row"]').length === 40, null, { timeout: 20_000 });
+  assert.equal(await picker.inputValue(), picked, 'the columns picked, after Back');
 
   // Five students: every exercise, wider than paper, said so on paper.
   await page.getByRole('button', { name: 'Clear the files' }).click();
