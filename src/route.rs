@@ -495,8 +495,16 @@ pub fn replace_hash(to: &str) {
     }
 }
 
-/// The URL's hash, followed as it changes: the one `hashchange` listener of
-/// the app (removed with the component that calls this).
+/// Calls `f` on every change of the URL's hash while the component that
+/// calls this is mounted (the student panel takes a teacher's link's class
+/// code so).
+pub fn on_hash_change(f: impl Fn() + 'static) {
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| f());
+    on_cleanup(move || listener.remove());
+}
+
+/// The URL's hash, followed as it changes: the app's `hashchange` listener for
+/// its pages (removed with the component that calls this).
 pub fn watch_hash() -> ReadSignal<String> {
     let (hash, set_hash) = signal(shown_hash());
     let listener =

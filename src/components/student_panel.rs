@@ -165,8 +165,7 @@ pub fn take_class_from_links() {
         linked.set(Some(code));
     };
     take();
-    let listener = window_event_listener(leptos::ev::hashchange, move |_| take());
-    on_cleanup(move || listener.remove());
+    crate::route::on_hash_change(take);
 }
 
 /// Whose numbers a lesson's exercises use, at the top of every lesson and
