@@ -356,6 +356,28 @@ pub fn offloaded(s: &Scenario) -> (f64, f64) {
     (l * lp + h * hp, l * lm + h * hm)
 }
 
+/// Event loop + workers whose workers are the limit but take only a share
+/// of the requests: what the server finishes at `offered` rps past that
+/// limit, rps. The workers finish their steps at their limit, and the
+/// requests whose step stays on the loops finish as they arrive (150 rps
+/// with 61 % handed to one worker whose limit is 110 rps: 125 finish, not
+/// 110), at most what the loops and all the cores can do. `None` where the
+/// workers do not bind, every request goes to them, or they keep up.
+pub fn past_workers_finish_rps(s: &Scenario, cap: &Capacity, offered: f64) -> Option<f64> {
+    let (share, worker_ms) = offloaded(s);
+    if cap.part_binds() != Some(CpuPart::Workers) || share >= 1.0 || offered <= cap.capacity_rps {
+        return None;
+    }
+    let cpu_ms = cpu_ms_per_request(s);
+    let loops = f64::from(s.cores).min(f64::from(s.loop_count()));
+    let finish = share * cap.capacity_rps + (1.0 - share) * offered;
+    Some(
+        finish
+            .min(cpu_limit_rps(loops, cpu_ms - worker_ms))
+            .min(cpu_limit_rps(s.usable_cores(), cpu_ms)),
+    )
+}
+
 /// Mean CPU time one request costs, ms: its read, compute and write steps
 /// ([`Scenario::mean_cpu_ms`]) plus what the engine adds — creating its
 /// thread (`spawn_ms`, thread per request) or the loop's hand-off of a

@@ -539,6 +539,16 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             dep_overloaded
                 && (*d <= th.capacity.capacity_rps || th.capacity.binding == Limit::Dependency)
         });
+        // Workers that take only some requests: the others finish past it.
+        let handed = crate::analytic::offloaded(s).0;
+        let not_handed = if th.capacity.part_binds() == Some(CpuPart::Workers) && handed < 1.0 {
+            format!(
+                "; the {} of requests not handed to them finish past it",
+                fmt_pct(1.0 - handed)
+            )
+        } else {
+            String::new()
+        };
         let (cap, cap_rps, extra): (Cow<str>, _, _) = match dep_now {
             Some(d) => ("the dependency limit".into(), d, sent_again.as_str()),
             None => (
@@ -561,7 +571,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                     (Limit::Dependency, ..) => "the dependency limit".into(),
                 },
                 th.capacity.capacity_rps,
-                "",
+                not_handed.as_str(),
             ),
         };
         // Above the limit: the line grows for as long as the load lasts,
@@ -1540,6 +1550,32 @@ mod tests {
     fn signs_of(s: &Scenario) -> Vec<Sign> {
         let r = crate::simulate(s).unwrap();
         read_signs(s, &r, &theory(s))
+    }
+
+    /// Workers that take only some requests: the growing line's sign says
+    /// the others finish past the workers' limit ("125 rps finish (the
+    /// worker pool's limit is 110 rps)" read as a limit beaten).
+    #[test]
+    fn past_a_workers_limit_the_sign_says_the_others_still_finish() {
+        let s = Scenario {
+            model: crate::Model::EventLoopWorkers,
+            workers: 1,
+            ..Scenario::default()
+        };
+        let g = sign_of(&s, SignKind::LineGrowing);
+        assert!(
+            g.detail.contains("(the worker pool's limit is 110 rps; the 39 % of requests not handed to them finish past it)"),
+            "{}",
+            g.detail
+        );
+        // Where every request goes to the workers, nothing is said.
+        let all = Scenario {
+            offload_above_ms: 0.0,
+            rps: 120.0,
+            ..s
+        };
+        let g = sign_of(&all, SignKind::LineGrowing);
+        assert!(!g.detail.contains("not handed"), "{}", g.detail);
     }
 
     /// The sign of `kind` a run of `s` shows (the test fails without one).

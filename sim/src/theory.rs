@@ -1716,7 +1716,14 @@ pub fn overload_reorders(s: &Scenario) -> Option<&'static str> {
     if loops && s.write_ms > 0.0 {
         Some("overloaded, the loops take the reads of new requests before the writes of older ones, so they finish fewer than their capacity")
     } else if s.model == Model::EventLoopWorkers && handed > 0.0 && handed < 1.0 {
-        Some("overloaded, the requests the loops serve themselves keep finishing while those handed to the workers pile up there, so the mix that finishes is not the mix that arrives, and more or fewer finish than the capacity")
+        Some(
+            if analytic::capacity(s).part_binds() == Some(analytic::CpuPart::Workers) {
+                // Theory counts them then (analytic::past_workers_finish_rps).
+                "overloaded, the requests the loops serve themselves keep finishing while those handed to the workers pile up there: more finish than the workers' limit, the requests not handed over and what the workers finish"
+            } else {
+                "overloaded, the requests the loops serve themselves keep finishing while those handed to the workers pile up there, so the mix that finishes is not the mix that arrives, and more or fewer finish than the capacity"
+            },
+        )
     } else {
         None
     }
@@ -1908,8 +1915,12 @@ pub fn theory(s: &Scenario) -> Theory {
     // What the server finishes at most: the capacity, and with a pool line
     // whose threads' waits for a core are dear, what all its threads
     // finish on the cores (the sale day's pool of 40: about 365, not 400).
-    let finish_rps = match (pool_rps, pool_line) {
-        (Some(all_busy), Some(_)) if core_wait_share(pool_rps, &capacity) >= DEAR_SWITCHES => {
+    // Workers that take only some of the requests: past their limit the
+    // others still finish ([`analytic::past_workers_finish_rps`]).
+    let past_workers = offered.and_then(|r| analytic::past_workers_finish_rps(s, &capacity, r));
+    let finish_rps = match (pool_rps, pool_line, past_workers) {
+        (_, _, Some(finish)) => finish,
+        (Some(all_busy), Some(_), _) if core_wait_share(pool_rps, &capacity) >= DEAR_SWITCHES => {
             capacity.capacity_rps.min(all_busy)
         }
         _ => capacity.capacity_rps,
