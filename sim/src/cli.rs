@@ -1161,6 +1161,10 @@ mod tests {
             run("simulate --stack-reserved-kb 50").unwrap_err(),
             "--stack-used-kb (not given: its default): 100 KB is more than the 50 KB of stack set aside per thread: a thread cannot use more stack than it has"
         );
+        // Its numbers grouped as everywhere else ("2000 KB" was not).
+        assert!(run("simulate --stack-used-kb 2000")
+            .unwrap_err()
+            .contains("2,000 KB is more than the 1,000 KB"));
         assert!(run("simulate --preset mm1 --stack-reserved-kb 50")
             .unwrap_err()
             .starts_with("--stack-used-kb (not given: the preset's value): "));
@@ -1232,7 +1236,7 @@ mod tests {
         let e = with(r#"{"cpu_msx": 5}"#);
         assert!(
             e.contains("'cpu_msx' is not a scenario field; did you mean 'cpu_ms'?")
-                && !e.contains("written with _"),
+                && !e.contains("joined by _"),
             "{e}"
         );
         let e = with(r#"{"colour": 5}"#);
@@ -1440,7 +1444,7 @@ mod tests {
         // and its field (not a flag that was never typed).
         let e = file("simulate --scenario f.json").unwrap_err();
         assert!(
-            e.starts_with("--scenario f.json: stack_used_kb: 2000 KB is more than"),
+            e.starts_with("--scenario f.json: stack_used_kb: 2,000 KB is more than"),
             "{e}"
         );
         // A field out of its range is the file's, with every such field.

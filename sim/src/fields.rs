@@ -295,7 +295,7 @@ fn field_of_key<'a, S, U>(fields: &'a [Field<S, U>], key: &str) -> Result<&'a Fi
             "'{}' is not a scenario field; did you mean '{name}'?{}",
             clip(key),
             if spelt_otherwise(key) {
-                " (a file's field names are written with _)"
+                " (a file's field names are in small letters, joined by _)"
             } else {
                 ""
             }
@@ -637,11 +637,15 @@ impl<S: Default, U> Field<S, U> {
                 match choices.iter().find(|(n, _)| n.eq_ignore_ascii_case(t)) {
                     Some((n, _)) => Value::Choice(n),
                     None => {
+                        // `event_loop` as a field's name is spelt: the choice meant.
+                        let typed = t.to_ascii_lowercase().replace('_', "-");
+                        let near = nearest(&typed, choices.iter().map(|(n, _)| *n))
+                            .map_or(String::new(), |n| format!(" (did you mean '{n}'?)"));
                         return Err(format!(
-                            "'{}' is not a choice; allowed {}",
+                            "'{}' is not a choice{near}; allowed {}",
                             clip(t),
                             self.allowed()
-                        ))
+                        ));
                     }
                 }
             }
@@ -1257,6 +1261,14 @@ mod tests {
         let e = f.parse("fibers").unwrap_err();
         assert!(
             e.starts_with("'fibers' is not a choice; allowed one of thread-per-request, "),
+            "{e}"
+        );
+        // Spelt as a field's name is, or a letter off: the choice meant.
+        let e = f.parse("event_loop").unwrap_err();
+        assert!(
+            e.starts_with(
+                "'event_loop' is not a choice (did you mean 'event-loop'?); allowed one of "
+            ),
             "{e}"
         );
     }

@@ -267,7 +267,7 @@ pub fn from_query_notices(q: &str) -> (Scenario, Vec<Notice>) {
                 // unit: the field meant, as a file's reader says it.
                 let meant = crate::fields::meant_field(FIELDS, &key).map_or(String::new(), |n| {
                     if crate::fields::spelt_otherwise(&key) {
-                        format!(" (did you mean '{n}'? a link's field names are written with _)")
+                        format!(" (did you mean '{n}'? a link's field names are in small letters, joined by _)")
                     } else {
                         format!(" (did you mean '{n}'?)")
                     }
@@ -644,7 +644,7 @@ mod tests {
             let key = link.split('=').next().unwrap();
             // The spelling explained where it is another's (`-`, capitals).
             let why = if key.contains('-') || key.contains('T') {
-                " a link's field names are written with _"
+                " a link's field names are in small letters, joined by _"
             } else {
                 ""
             };

@@ -581,7 +581,8 @@ impl Scenario {
                 field: "stack_used_kb".into(),
                 message: format!(
                     "{} KB is more than the {} KB of stack set aside per thread: a thread cannot use more stack than it has",
-                    s.stack_used_kb, s.stack_reserved_kb
+                    crate::text::fmt_figures(s.stack_used_kb, 0),
+                    crate::text::fmt_figures(s.stack_reserved_kb, 0)
                 ),
             });
         }
