@@ -333,7 +333,7 @@ pub fn ExerciseCard(
             // every exercise under the lesson's "Exercises".
             <div class="exercise__kind">
                 <h3 class="exercise__title">{kind_label}</h3>
-                <a class="exercise__link" href=lesson_href(&lesson, Some(&id)) aria-label=format!("Link to exercise {number}")>
+                <a class="exercise__link print-hide" href=lesson_href(&lesson, Some(&id)) aria-label=format!("Link to exercise {number}")>
                     "#"
                 </a>
                 <span class="exercise__solved" aria-live="polite">

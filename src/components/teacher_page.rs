@@ -357,6 +357,28 @@ pub fn ClassCodeField(
             view! { <p class="student__note" role="status" data-testid="teacher-code-note">{n}</p> }
         })
     };
+    // The Tellers code a code typed without its hyphen (or with O for 0)
+    // means, one press away, as the student panel offers it: the results
+    // page had said it once per file left out, thirty times for a class.
+    let use_suggested = move || {
+        class
+            .with(|c| crate::classroom::suggested_code(c))
+            .map(|code| {
+                let label = format!("Use {code}");
+                view! {
+                    <p>
+                        <button
+                            type="button"
+                            class="button"
+                            data-testid="use-suggested-teacher-code"
+                            on:click=move |_| class.set(code.clone())
+                        >
+                            {label}
+                        </button>
+                    </p>
+                }
+            })
+    };
     view! {
         <label>
             "Class code"
@@ -369,5 +391,6 @@ pub fn ClassCodeField(
             />
         </label>
         {note}
+        {use_suggested}
     }
 }

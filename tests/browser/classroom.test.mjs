@@ -397,8 +397,11 @@ export async function aMistypedClassCodeIsPointedOut({ page, open }) {
   const teacherNote = page.getByTestId('teacher-code-note');
   await expectVisible(teacherNote, "the results page's note");
   assert.match(await teacherNote.textContent(), new RegExp(`Did you mean ${code}\\?`));
-  await page.getByTestId('results-class').fill(code);
+  // One press uses it there too.
+  await page.getByTestId('use-suggested-teacher-code').click();
+  assert.equal(await page.getByTestId('results-class').inputValue(), code);
   assert.equal(await teacherNote.count(), 0, 'the right code needs no note');
+  assert.equal(await page.getByTestId('use-suggested-teacher-code').count(), 0, 'nor a button');
 }
 
 export async function aStudentPrintsAWorksheetWithTheirNumbersAndNoAnswers({ page, open, screenshot }) {

@@ -756,4 +756,8 @@ export async function aPrintedLessonSaysWhereEachSimulationWas({ page, open }) {
   assert.match(text, /▶ A simulation, to run in Tellers: /);
   const at = text.indexOf('press Run to the end');
   assert.ok(text.indexOf('▶ A simulation', at) > at, 'the line follows the predict box');
+  // An exercise's heading without its link's "#" (a teacher's walk found
+  // "EXERCISE 4.1 · RECALL #" on paper).
+  assert.match(text, /Exercise 4\.1 · Recall/i);
+  assert.doesNotMatch(text, /Exercise 4\.\d · \w+( \w+)? #/i);
 }
