@@ -376,9 +376,9 @@ pub fn log_tick_label(v: f64, px_per_decade: f64, max: f64) -> String {
         .map_or_else(String::new, |m| fmt_axis_tick(m * base, big_axis(max)))
 }
 
-/// The ticks of a log axis from `lo` to `hi`: each power of ten in it,
-/// with `every_digit` also 2× to 9× each (log paper), from the decade `lo`
-/// is in, so an axis that starts at 20 or 50 has its 20 and 50.
+/// The ticks of a log axis from `lo` to `hi`: 1×, 2× and 5× each power of
+/// ten in it, or with `every_digit` 1× to 9× (log paper), from the decade
+/// `lo` is in, so an axis that starts at 20 or 50 has its 20 and 50.
 pub fn log_key_points(lo: f64, hi: f64, every_digit: bool) -> Vec<f64> {
     if !(lo > 0.0 && hi > lo && hi.is_finite()) {
         return Vec::new();

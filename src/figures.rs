@@ -913,10 +913,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     row(
         "fig-p50",
         &format!("Median / p90 response time{late_too}"),
-        format!(
-            "{}{of_few}",
-            fmt_ms_pair(r.latency_ms.p50, r.latency_ms.p90)
-        ),
+        fmt_ms_pair(r.latency_ms.p50, r.latency_ms.p90),
         "—".into(),
     );
     row(
@@ -928,10 +925,7 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     row(
         "fig-tail",
         &format!("p99.9 / longest response{late_too}"),
-        format!(
-            "{}{of_few}",
-            fmt_ms_pair(r.latency_ms.p999, r.latency_ms.max)
-        ),
+        fmt_ms_pair(r.latency_ms.p999, r.latency_ms.max),
         "—".into(),
     );
     row(
@@ -2935,6 +2929,10 @@ mod tests {
         for key in ["fig-mean", "fig-p99"] {
             let row = row_of(key, &s, &r);
             assert!(row.sim.ends_with(" (of 1 request)"), "{key}: {}", row.sim);
+        }
+        // Said twice is enough: not beside the median and the longest too.
+        for key in ["fig-p50", "fig-tail"] {
+            assert!(!row_of(key, &s, &r).sim.contains("(of"), "{key}");
         }
         let s = preset("mm1").unwrap();
         let r = tellers_sim::simulate(&s).unwrap();

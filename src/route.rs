@@ -6,8 +6,9 @@
 //! it, and a link to `#/lessons` opens the lessons page.
 //!
 //! This is the one place that reads the hash: [`watch_hash`] follows it
-//! with a single `hashchange` listener, and the app hands each page what it
-//! needs from it (the [`Route`], the [`LessonPath`], the playground's query).
+//! for the app, which hands each page what it needs from it (the [`Route`],
+//! the [`LessonPath`], the playground's query), and [`on_hash_change`]
+//! lets the lessons take a teacher's link's class code as it comes.
 
 use crate::classroom::{as_class_box_keeps, as_name_box_keeps};
 use leptos::prelude::*;
@@ -496,8 +497,8 @@ pub fn replace_hash(to: &str) {
 }
 
 /// Calls `f` on every change of the URL's hash while the component that
-/// calls this is mounted (the student panel takes a teacher's link's class
-/// code so).
+/// calls this is mounted (the lessons page takes a teacher's link's class
+/// code so: [`crate::components::take_class_from_links`]).
 pub fn on_hash_change(f: impl Fn() + 'static) {
     let listener = window_event_listener(leptos::ev::hashchange, move |_| f());
     on_cleanup(move || listener.remove());

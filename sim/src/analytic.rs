@@ -33,7 +33,7 @@
 //! request has no bound); a NaN `p` gives `f64::INFINITY`.
 //! The limit functions treat negative or NaN arguments as 0.
 
-use crate::{Dist, Model, Scenario};
+use crate::{Arrivals, Dist, Model, Scenario};
 use serde::Serialize;
 
 // ---------------------------------------------------------------------------
@@ -356,26 +356,41 @@ pub fn offloaded(s: &Scenario) -> (f64, f64) {
     (l * lp + h * hp, l * lm + h * hm)
 }
 
-/// Event loop + workers whose workers are the limit but take only a share
-/// of the requests: what the server finishes at `offered` rps past that
-/// limit, rps. The workers finish their steps at their limit, and the
-/// requests whose step stays on the loops finish as they arrive (150 rps
-/// with 61 % handed to one worker whose limit is 110 rps: 125 finish, not
-/// 110), at most what the loops and all the cores can do. `None` where the
-/// workers do not bind, every request goes to them, or they keep up.
+/// Event loop + workers whose workers are the limit but take only some of
+/// the requests: the share of requests handed to them (0–1, under 1);
+/// `None` where the workers do not bind or take every request.
+pub fn workers_bind_some(s: &Scenario, cap: &Capacity) -> Option<f64> {
+    let share = offloaded(s).0;
+    (cap.part_binds() == Some(CpuPart::Workers) && share < 1.0).then_some(share)
+}
+
+/// What the server finishes at `offered` rps past the limit of workers
+/// that take only some of the requests ([`workers_bind_some`]), rps: the
+/// workers finish their steps at their limit, and the requests whose step
+/// stays on the loops finish as they arrive (150 rps with 61 % handed to
+/// one worker whose limit is 110 rps: 126 finish, not 110). Only where
+/// that is all there is to it: open arrivals at a steady rate with room
+/// for all of them on the loops and the cores, no write step (the loops
+/// would put new reads before old writes), no connection limit or
+/// keep-alive (handed-over requests would hold the connections), no
+/// retries and no dependency limit; `None` otherwise, or where the
+/// workers keep up.
 pub fn past_workers_finish_rps(s: &Scenario, cap: &Capacity, offered: f64) -> Option<f64> {
-    let (share, worker_ms) = offloaded(s);
-    if cap.part_binds() != Some(CpuPart::Workers) || share >= 1.0 || offered <= cap.capacity_rps {
-        return None;
-    }
+    let share = workers_bind_some(s, cap)?;
+    let (_, worker_ms) = offloaded(s);
     let cpu_ms = cpu_ms_per_request(s);
     let loops = f64::from(s.cores).min(f64::from(s.loop_count()));
-    let finish = share * cap.capacity_rps + (1.0 - share) * offered;
-    Some(
-        finish
-            .min(cpu_limit_rps(loops, cpu_ms - worker_ms))
-            .min(cpu_limit_rps(s.usable_cores(), cpu_ms)),
-    )
+    let room = offered < cpu_limit_rps(loops, cpu_ms - worker_ms)
+        && offered < cpu_limit_rps(s.usable_cores(), cpu_ms);
+    let plain = matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform)
+        && s.rps_schedule.is_none()
+        && s.write_ms == 0.0
+        && s.max_connections.is_none()
+        && s.conn_requests <= 1
+        && s.retries == 0
+        && cap.dep_limit_rps.is_none();
+    (offered > cap.capacity_rps && room && plain)
+        .then_some(share * cap.capacity_rps + (1.0 - share) * offered)
 }
 
 /// Mean CPU time one request costs, ms: its read, compute and write steps

@@ -1165,6 +1165,11 @@ mod tests {
         assert!(run("simulate --stack-used-kb 2000")
             .unwrap_err()
             .contains("2,000 KB is more than the 1,000 KB"));
+        assert!(
+            run("simulate --stack-used-kb 100.4 --stack-reserved-kb 100")
+                .unwrap_err()
+                .contains("100.4 KB is more than the 100 KB")
+        );
         assert!(run("simulate --preset mm1 --stack-reserved-kb 50")
             .unwrap_err()
             .starts_with("--stack-used-kb (not given: the preset's value): "));

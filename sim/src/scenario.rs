@@ -573,6 +573,14 @@ impl Scenario {
     pub fn validate(&self) -> Vec<FieldError> {
         let mut e = self.field_errors();
         let s = self;
+        // Digits grouped, with the decimals that tell two sizes apart
+        // (100.4 KB is not "100 KB").
+        let kb = |x: f64| {
+            let decimals = (0..3)
+                .find(|&d| (x * 10f64.powi(d)).fract() == 0.0)
+                .unwrap_or(3);
+            crate::text::fmt_fixed(x, decimals as usize)
+        };
         if s.stack_used_kb.is_finite()
             && s.stack_reserved_kb.is_finite()
             && s.stack_used_kb > s.stack_reserved_kb
@@ -581,8 +589,8 @@ impl Scenario {
                 field: "stack_used_kb".into(),
                 message: format!(
                     "{} KB is more than the {} KB of stack set aside per thread: a thread cannot use more stack than it has",
-                    crate::text::fmt_figures(s.stack_used_kb, 0),
-                    crate::text::fmt_figures(s.stack_reserved_kb, 0)
+                    kb(s.stack_used_kb),
+                    kb(s.stack_reserved_kb)
                 ),
             });
         }

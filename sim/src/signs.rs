@@ -540,15 +540,13 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 && (*d <= th.capacity.capacity_rps || th.capacity.binding == Limit::Dependency)
         });
         // Workers that take only some requests: the others finish past it.
-        let handed = crate::analytic::offloaded(s).0;
-        let not_handed = if th.capacity.part_binds() == Some(CpuPart::Workers) && handed < 1.0 {
-            format!(
-                "; the {} of requests not handed to them finish past it",
-                fmt_pct(1.0 - handed)
-            )
-        } else {
-            String::new()
-        };
+        let not_handed =
+            crate::analytic::workers_bind_some(s, &th.capacity).map_or(String::new(), |handed| {
+                format!(
+                    "; the {} of requests not handed to them finish past it",
+                    fmt_pct(1.0 - handed)
+                )
+            });
         let (cap, cap_rps, extra): (Cow<str>, _, _) = match dep_now {
             Some(d) => ("the dependency limit".into(), d, sent_again.as_str()),
             None => (

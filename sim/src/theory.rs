@@ -216,7 +216,10 @@ pub struct Theory {
     /// rate, at most the capacity, and, where theory has a [`PoolLine`],
     /// at most what all its threads finish on the cores
     /// ([`Theory::pool_rps`]: the sale day's pool of 40, about 365 of the
-    /// limits' 400). `None` without an offered rate.
+    /// limits' 400); past the limit of workers that take only some of the
+    /// requests, more than the capacity
+    /// ([`analytic::past_workers_finish_rps`]). `None` without an offered
+    /// rate.
     pub expected_rps: Option<f64>,
     /// Line growth when overloaded: offered − [`Theory::expected_rps`],
     /// requests per second (0 when the server keeps up); `None` without a steady offered rate
@@ -530,7 +533,8 @@ fn hedge_overload_reason(s: &Scenario, o: &HedgeOverload) -> String {
 
 /// The dependency side of `s` at `offered` rps, of which the server
 /// finishes at most `finish_rps` (the capacity, or less where a pool's
-/// threads wait for the cores: [`Theory::expected_rps`]); `overload`: when
+/// threads wait for the cores, more past the limit of workers that take
+/// some requests: [`Theory::expected_rps`]); `overload`: when
 /// hedges can overload it, [`hedge_overload`].
 fn dep_theory(
     s: &Scenario,
@@ -1674,8 +1678,8 @@ impl Theory {
             .is_some_and(|o| o < self.capacity_low_rps())
     }
 
-    /// How the expected throughput (the offered rate, at most the
-    /// capacity) stands against a run: as the load, and an estimate where
+    /// How the expected throughput ([`Theory::expected_rps`]) stands
+    /// against a run: as the load, and an estimate where
     /// dear switches or waits for a core could bring the capacity down to
     /// the offered rate.
     pub fn throughput_bound(&self) -> Bound {
@@ -1683,7 +1687,7 @@ impl Theory {
         exact_if(self.load_exact && (at_capacity || self.keeps_up()))
     }
 
-    /// How the line's growth (offered − capacity) stands against a run: as
+    /// How the line's growth (offered − what finishes) stands against a run: as
     /// the capacity ([`Theory::capacity_bound`]), and exact (none) where
     /// the server keeps up whatever its switches and waits for a core take.
     pub fn growth_bound(&self) -> Bound {
@@ -1717,9 +1721,10 @@ pub fn overload_reorders(s: &Scenario) -> Option<&'static str> {
         Some("overloaded, the loops take the reads of new requests before the writes of older ones, so they finish fewer than their capacity")
     } else if s.model == Model::EventLoopWorkers && handed > 0.0 && handed < 1.0 {
         Some(
-            if analytic::capacity(s).part_binds() == Some(analytic::CpuPart::Workers) {
-                // Theory counts them then (analytic::past_workers_finish_rps).
-                "overloaded, the requests the loops serve themselves keep finishing while those handed to the workers pile up there: more finish than the workers' limit, the requests not handed over and what the workers finish"
+            if analytic::workers_bind_some(s, &analytic::capacity(s)).is_some() {
+                // Theory counts them then, where it can
+                // (analytic::past_workers_finish_rps).
+                "overloaded, the requests the loops serve themselves keep finishing while those handed to the workers pile up there: more finish than the workers' limit"
             } else {
                 "overloaded, the requests the loops serve themselves keep finishing while those handed to the workers pile up there, so the mix that finishes is not the mix that arrives, and more or fewer finish than the capacity"
             },
@@ -2200,7 +2205,9 @@ pub fn theory(s: &Scenario) -> Theory {
         figure_notes,
         utilisation: offered.map(|r| r / capacity.capacity_rps),
         expected_rps: admitted.map(|r| r.min(finish_rps)),
-        cpu_utilisation: admitted.map(|r| {
+        // Past the limit of workers that take some requests, the mix that
+        // finishes is lighter than the arrivals': no figure for it.
+        cpu_utilisation: admitted.filter(|_| past_workers.is_none()).map(|r| {
             let used = r.min(finish_rps);
             // Where the dependency binds and no thread limit holds arrivals
             // back before it, every arrival spends its CPU before the call

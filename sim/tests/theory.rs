@@ -1578,5 +1578,36 @@ fn past_the_workers_limit_the_requests_not_handed_over_still_finish() {
             "seed {seed}: growth {} against {growth}",
             r.inside_growth_per_s
         );
+        // The mix that finishes is lighter than the arrivals': no CPU figure.
+        assert_eq!(th.cpu_utilisation, None);
+    }
+    // Only where that is all there is to it: with a write step (the loops
+    // put new reads before old writes), a connection limit (handed-over
+    // requests hold the connections) or a dependency limit, theory keeps
+    // the capacity.
+    let s = Scenario {
+        model: Model::EventLoopWorkers,
+        workers: 1,
+        ..Scenario::default()
+    };
+    for other in [
+        Scenario {
+            write_ms: 1.0,
+            ..s.clone()
+        },
+        Scenario {
+            max_connections: Some(2000),
+            ..s.clone()
+        },
+        Scenario {
+            dep_concurrency: Some(100),
+            ..s.clone()
+        },
+    ] {
+        let th = tellers_sim::theory::theory(&other);
+        assert!(
+            th.expected_rps.unwrap() <= th.capacity.capacity_rps + 1e-9,
+            "{other:?}"
+        );
     }
 }

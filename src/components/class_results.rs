@@ -125,9 +125,9 @@ pub fn ClassResults(
         let (now, code) = (files.get(), class.get());
         KEPT.with(|k| {
             let mut k = k.borrow_mut();
-            // Other files (more, or cleared): a new table, on its own
-            // first columns.
-            if k.files.len() != now.len() {
+            // Cleared: the next files are a new table, on its own first
+            // columns (a late student's file keeps the columns picked).
+            if now.is_empty() {
                 k.view = None;
             }
             k.files = now;

@@ -30,9 +30,15 @@ pub fn StudentPanel() -> impl IntoView {
             name.set(p.student.name.clone());
         })
     };
-    // A teacher's link followed while the panel is open: its boxes show it.
+    // The code a teacher's link gave, said once, in the panel that took it
+    // (it came back after each visit to a lesson, the student's own code
+    // or name typed since); a link followed while the panel is open shows
+    // in its boxes.
+    let from_link = RwSignal::new(linked.get_untracked());
     Effect::new(move |_| {
-        if linked.with(Option::is_some) {
+        if let Some(code) = linked.get() {
+            from_link.set(Some(code));
+            linked.set(None);
             tidy_boxes();
         }
     });
@@ -120,7 +126,7 @@ pub fn StudentPanel() -> impl IntoView {
                     })
             }}
             {move || {
-                linked
+                from_link
                     .get()
                     .map(|code| {
                         view! {

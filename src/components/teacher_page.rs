@@ -366,7 +366,7 @@ pub fn ClassCodeField(
             .map(|code| {
                 let label = format!("Use {code}");
                 view! {
-                    <p>
+                    <p class="print-hide">
                         <button
                             type="button"
                             class="button"

@@ -300,9 +300,14 @@ export async function filesDroppedOnTheResultsPageAreReadAndCheckedOneByOne({ pa
   await page.goBack();
   await expectVisible(page.getByTestId('results-row').filter({ hasText: 'Eli' }), "Eli's row after Back");
   assert.equal(await page.getByTestId('results-class').inputValue(), 'R12');
-  // Opened with no code in its link, it keeps the code typed too.
+  // Opened with no code in its link, it keeps the code typed too, and
+  // writes it into the address.
+  await open('#/lessons');
+  await expectVisible(page.getByTestId('class-code'), 'the lessons');
   await open('#/lessons/results');
   await expectVisible(page.getByTestId('results-row').filter({ hasText: 'Eli' }), "Eli's row without a code in the link");
+  assert.equal(await page.getByTestId('results-class').inputValue(), 'R12');
+  await page.waitForFunction(() => location.hash === '#/lessons/results?class=R12');
 }
 
 export async function anOldClassWithAPlainCodeStillOpensWithANotice({ page, open }) {
@@ -363,6 +368,12 @@ export async function aTeachersLinkFillsInTheClassCode({ page, open }) {
   await page.waitForFunction(() => document.querySelector('[data-testid="class-code"]')?.value === 'R12');
   await expectVisible(page.getByTestId('class-from-link').filter({ hasText: 'Class code R12' }), 'the note on the pasted code');
   await page.waitForFunction(() => location.hash === '#/lessons');
+  // Said once: not again after a lesson and back.
+  await open('#/lessons/littles-law');
+  await expectVisible(page.getByTestId('whose-numbers'), 'a lesson');
+  await open('#/lessons');
+  await expectVisible(page.getByTestId('class-code'), 'the lessons again');
+  assert.equal(await page.getByTestId('class-from-link').count(), 0, 'the note is not said again');
 }
 
 export async function aMistypedClassCodeIsPointedOut({ page, open }) {
