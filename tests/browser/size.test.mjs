@@ -363,12 +363,23 @@ import { DIST } from './harness.mjs';
  * sign's words, +0.1 KB: 489.2 KB; the review's mends, +0.1 KB: the app
  * 489.3 KB (+0.5 KB as first written, when the still-filling sign worked
  * the capacity out again instead of taking theory's). Budget 490.
+ * A session of a teacher's walk, a learner's walk of edited links and a
+ * review (7 Dec, fourth), each step measured by building its commit:
+ * sliders read out what 0 means and lesson 6's steps of 1,024, +0.1 KB;
+ * a log axis's own ticks from its start, +0.4 KB; rates below 0.1 to
+ * three figures, −0.1 KB; the class link taken on every change of the
+ * address, the results page keeping its code and columns, a file dropped
+ * twice said so, +1.1 KB: 490.8 KB; theory past the limit of workers that
+ * take some requests, with its note and sign, +0.9 KB; a choice's "did
+ * you mean", names in small letters, grouped digits, +0.4 KB; "of N
+ * requests" and many threads' title, +0.2 KB; the review's mends, +0.1
+ * KB: the app 492.4 KB. Budget 493.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 490;
+const BUDGET_KB = 493;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
