@@ -36,9 +36,20 @@ pub fn WorksheetPage(
             </p>
         }
     });
+    // A code that looks like a Tellers code mistyped gives other numbers
+    // than the class's: said on screen, as the student panel says it
+    // (a link with D336ZZW5 printed its sheet without a word).
+    let code_note = crate::classroom::class_code_note(&class).map(|n| {
+        view! {
+            <p class="notice print-hide" role="status" data-testid="worksheet-code-note">
+                {n}
+            </p>
+        }
+    });
     view! {
         <article class="worksheet" data-testid="worksheet">
             {ignored}
+            {code_note}
             <p class="print-hide worksheet__tools">
                 <button type="button" class="button button--primary" on:click=move |_| { let _ = window().print(); }>
                     "Print the worksheet"

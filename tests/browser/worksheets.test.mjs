@@ -164,4 +164,13 @@ export async function aWorksheetLinkSaysWhatItDidNotRead({ page, open }) {
   await open('#/lessons/worksheet/littles-law?class=R12&name=Ana');
   await expectVisible(page.getByTestId('worksheet'), 'the worksheet');
   assert.equal(await note.count(), 0, 'no note for a clean link');
+  assert.equal(await page.getByTestId('worksheet-code-note').count(), 0, 'nor for a code chosen by hand');
+  // A Tellers code without its hyphen gives other numbers: said on screen.
+  await open('#/lessons/teacher');
+  await page.getByRole('button', { name: 'Create a class' }).click();
+  const code = (await page.getByTestId('new-class-code').textContent()).trim();
+  await open(`#/lessons/worksheet/littles-law?class=${code.replace('-', '')}&name=Ana`);
+  const codeNote = page.getByTestId('worksheet-code-note');
+  await expectVisible(codeNote, 'the note on the code');
+  assert.ok((await codeNote.textContent()).includes(`Did you mean ${code}?`));
 }
