@@ -360,6 +360,8 @@ fn option_inputs(
         .enumerate()
         .map(|(i, o)| {
             view! {
+                // Lettered as the answer key and the worksheet letter this
+                // student's options, so a teacher's "C" is found on screen.
                 <label class="exercise__option">
                     <input
                         type="radio"
@@ -367,6 +369,7 @@ fn option_inputs(
                         prop:checked=move || choice.get() == Some(i)
                         on:change=move |_| choice.set(Some(i))
                     />
+                    <b class="exercise__letter">{format!("{}.", crate::answer::option_letter(i))}</b>
                     <span>{o}</span>
                 </label>
             }

@@ -435,6 +435,11 @@ export async function theAnswerKeyFollowsEachStudentsOptionOrder({ page, open })
     .first()
     .locator('tr[data-exercise="littles-law-says"]');
   assert.equal((await row.locator('.key__answer').textContent()).trim(), `${letter}. ${right}`);
+  // The lesson letters its options as the key does.
+  await open('#/lessons/littles-law/littles-law-says');
+  const shown = page.locator('#ex-littles-law-says .exercise__option', { hasText: right }).locator('.exercise__letter');
+  await expectVisible(shown, 'the right option\'s letter');
+  assert.equal((await shown.textContent()).trim(), `${letter}.`);
 }
 
 export async function leavingTheLessonsBeforeTheCourseArrivesIsHarmless({ page, open }) {
