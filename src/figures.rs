@@ -45,6 +45,25 @@ pub fn stop_note(s: &Scenario, r: &Report, th: &Theory) -> Option<String> {
     tellers_sim::signs::stop_note(s, r, th, |f| label_of(f.name).to_ascii_lowercase())
 }
 
+/// Before a run, where its event budget would end it before its length
+/// ([`tellers_sim::window::budget_end`]), what the learner can change,
+/// each field by its control's label; `None` otherwise.
+pub fn budget_note(s: &Scenario) -> Option<String> {
+    let end = tellers_sim::window::budget_end(s)?;
+    let measured = if end.inside_warm_up {
+        ", inside its warm-up: nothing would be measured"
+    } else {
+        ""
+    };
+    Some(format!(
+        "At {} its event budget ends the run by {} s{measured}. A shorter {} or a lower {} runs it all.",
+        fmt_rps(s.rps),
+        tellers_sim::text::fmt_rate(end.by_s),
+        label_of("duration_s").to_ascii_lowercase(),
+        label_of("rps").to_ascii_lowercase(),
+    ))
+}
+
 /// What a panel shows instead of its figures or signs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RunNote {

@@ -17,7 +17,7 @@ use tellers_sim::{Scenario, Simulation, Snapshot, StoppedBy};
 
 use crate::charts::SweepPoint;
 use crate::draw::{draw_tellers, Theme};
-use crate::figures::stop_note;
+use crate::figures::{budget_note, stop_note};
 use crate::format::{fmt_length_s, fmt_num, fmt_s};
 use tellers_sim::sweep::{point_missed, rate_missed, sweep_scenario, SWEEP_RHOS};
 
@@ -149,7 +149,12 @@ pub fn run_status(
         RunState::Paused if untouched && s.ends_when_done() => {
             format!("Not started: it runs until every request is done (at most {length} s)")
         }
-        RunState::Paused if untouched => format!("Not started: {length} s to simulate"),
+        // Said before a run the event budget would cut short: a day at
+        // 1,000,000 rps ran 50 s to say nothing was measured.
+        RunState::Paused if untouched => match budget_note(s) {
+            Some(note) => format!("Not started: {length} s to simulate. {note}"),
+            None => format!("Not started: {length} s to simulate"),
+        },
         RunState::Paused => format!("Paused: {at}"),
         RunState::RunningToEnd => format!("Running to the end: {at}"),
         RunState::Ended => match report.and_then(|r| stop_note(s, r, th)) {
@@ -588,6 +593,31 @@ mod tests {
         assert_eq!(
             run_status(RunState::Paused, 0.0, &s, Some(&fresh), &th),
             "Not started: 60 s to simulate"
+        );
+        // A run its event budget would cut short says so before it starts,
+        // and what to change (a day at 1,000,000 rps ran 50 s to say
+        // nothing was measured).
+        let day = Scenario {
+            rps: 1_000_000.0,
+            duration_s: 86_400.0,
+            cpu_ms: 0.0,
+            wait_ms: 0.0,
+            ..Scenario::default()
+        };
+        assert_eq!(
+            run_status(RunState::Paused, 0.0, &day, None, &theory(&day)),
+            "Not started: 86,400 s to simulate. At 1,000,000 rps its event budget ends the run by 200 s, \
+             inside its warm-up: nothing would be measured. A shorter run length or a lower arrival rate runs it all."
+        );
+        let hour = Scenario {
+            duration_s: 3_600.0,
+            warmup: 0.0,
+            ..day
+        };
+        assert!(
+            run_status(RunState::Paused, 0.0, &hour, None, &theory(&hour)).ends_with(
+                "ends the run by 200 s. A shorter run length or a lower arrival rate runs it all."
+            )
         );
         // A batch's first step happens at 0 s: stepped, it is paused.
         let stepped = Report {

@@ -948,21 +948,11 @@ fn bench_requests(v: &str) -> Result<u64, String> {
 /// `max_events` / rps seconds (a day at 100,000 rps ran 92 s to say
 /// nothing was measured). Open arrivals at a steady rate only.
 fn budget_note(s: &Scenario) -> Option<String> {
-    use crate::scenario::Arrivals;
-    if !matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform)
-        || s.rps_schedule.is_some()
-        || s.requests.is_some()
-        || s.rps <= 0.0
-    {
-        return None;
-    }
-    let by_s = s.max_events as f64 / s.rps;
-    if by_s >= s.duration_s {
-        return None;
-    }
+    let end = crate::window::budget_end(s)?;
+    let by_s = end.by_s;
     // Three figures, grouped: "2,000", "0.01" (a slow rate never "0").
     let shown = crate::text::fmt_rate;
-    let measured = if by_s <= s.warmup * s.duration_s {
+    let measured = if end.inside_warm_up {
         format!(
             ", inside its warm-up of {} s: nothing would be measured",
             shown(s.warmup * s.duration_s)

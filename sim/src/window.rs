@@ -13,6 +13,37 @@ use crate::text::{fmt_count, fmt_rps, fmt_s, noun};
 /// read then is within about a tenth of where it settles.
 pub const MIN_WINDOW_S: f64 = 1.0;
 
+/// Where the event budget ends a run before its length, known before it
+/// runs ([`budget_end`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BudgetEnd {
+    /// The latest the budget lets the run go, simulated s.
+    pub by_s: f64,
+    /// It ends inside the warm-up: nothing would be measured.
+    pub inside_warm_up: bool,
+}
+
+/// Where the event budget ends a run before its length, known before it
+/// runs: each request is at least one event, so open arrivals at a steady
+/// rate stop the run by `max_events` ÷ rps seconds (a day at 1,000,000 rps
+/// ran 200 s, 50 s of waiting in the browser, to say nothing was
+/// measured). `None` where the run can reach its length, or its arrivals
+/// are not a steady open rate. The CLI's note and the playground's say it.
+pub fn budget_end(s: &Scenario) -> Option<BudgetEnd> {
+    if !matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform)
+        || s.rps_schedule.is_some()
+        || s.requests.is_some()
+        || s.rps <= 0.0
+    {
+        return None;
+    }
+    let by_s = s.max_events as f64 / s.rps;
+    (by_s < s.duration_s).then_some(BudgetEnd {
+        by_s,
+        inside_warm_up: by_s <= s.warmup * s.duration_s,
+    })
+}
+
 /// How far a run's measured window has come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Window {

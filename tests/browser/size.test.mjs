@@ -375,7 +375,9 @@ import { DIST } from './harness.mjs';
  * requests" and many threads' title, +0.2 KB; the review's mends, +0.1
  * KB: 492.4 KB; the worksheet's note on a code without its hyphen and
  * the wait-for-a-worker row's label, +0.1 KB; a lesson's options
- * lettered as the key letters them, +0.2 KB: the app 492.7 KB. Budget 493.
+ * lettered as the key letters them, +0.2 KB: 492.7 KB; the playground
+ * saying before a run that its event budget would cut it short, +0.1 KB:
+ * the app 492.8 KB. Budget 493.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
