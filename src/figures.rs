@@ -2998,7 +2998,7 @@ mod tests {
             timeout_ms: Some(220.0),
             ..s
         };
-        for key in ["fig-mean", "fig-p99"] {
+        for key in ["fig-mean", "fig-p50", "fig-p99", "fig-tail"] {
             let label = row_of(key, &timed, &r).label;
             assert!(label.ends_with(" (late answers too)"), "{key}: {label}");
         }
