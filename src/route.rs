@@ -508,9 +508,7 @@ pub fn on_hash_change(f: impl Fn() + 'static) {
 /// its pages (removed with the component that calls this).
 pub fn watch_hash() -> ReadSignal<String> {
     let (hash, set_hash) = signal(shown_hash());
-    let listener =
-        window_event_listener(leptos::ev::hashchange, move |_| set_hash.set(shown_hash()));
-    on_cleanup(move || listener.remove());
+    on_hash_change(move || set_hash.set(shown_hash()));
     hash
 }
 

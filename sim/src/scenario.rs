@@ -573,14 +573,6 @@ impl Scenario {
     pub fn validate(&self) -> Vec<FieldError> {
         let mut e = self.field_errors();
         let s = self;
-        // Digits grouped, with the decimals that tell two sizes apart
-        // (100.4 KB is not "100 KB").
-        let kb = |x: f64| {
-            let decimals = (0..3)
-                .find(|&d| (x * 10f64.powi(d)).fract() == 0.0)
-                .unwrap_or(3);
-            crate::text::fmt_fixed(x, decimals as usize)
-        };
         if s.stack_used_kb.is_finite()
             && s.stack_reserved_kb.is_finite()
             && s.stack_used_kb > s.stack_reserved_kb
@@ -589,8 +581,9 @@ impl Scenario {
                 field: "stack_used_kb".into(),
                 message: format!(
                     "{} KB is more than the {} KB of stack set aside per thread: a thread cannot use more stack than it has",
-                    kb(s.stack_used_kb),
-                    kb(s.stack_reserved_kb)
+                    // As typed, grouped: 100.4 KB is not "100 KB".
+                    crate::text::typed(s.stack_used_kb),
+                    crate::text::typed(s.stack_reserved_kb)
                 ),
             });
         }

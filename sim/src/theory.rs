@@ -1713,22 +1713,22 @@ impl Theory {
 ///   workers: the finished mix is lighter or heavier than the arrivals',
 ///   so more or fewer finish than the capacity (one loop and four workers
 ///   on four cores, a tenth of requests handed over with 40 ms: 873 a
-///   second at 897 offered, where the capacity is 815.5).
-pub fn overload_reorders(s: &Scenario) -> Option<&'static str> {
+///   second at 897 offered, where the capacity is 815.5); where the
+///   workers are the limit (`cap`, the scenario's [`analytic::capacity`]),
+///   more finish than it.
+pub fn overload_reorders(s: &Scenario, cap: &Capacity) -> Option<&'static str> {
     let loops = s.model.has_loops();
     let handed = analytic::offloaded(s).0;
     if loops && s.write_ms > 0.0 {
         Some("overloaded, the loops take the reads of new requests before the writes of older ones, so they finish fewer than their capacity")
     } else if s.model == Model::EventLoopWorkers && handed > 0.0 && handed < 1.0 {
-        Some(
-            if analytic::workers_bind_some(s, &analytic::capacity(s)).is_some() {
-                // Theory counts them then, where it can
-                // (analytic::past_workers_finish_rps).
-                "overloaded, the requests the loops serve themselves keep finishing while those handed to the workers pile up there: more finish than the workers' limit"
-            } else {
-                "overloaded, the requests the loops serve themselves keep finishing while those handed to the workers pile up there, so the mix that finishes is not the mix that arrives, and more or fewer finish than the capacity"
-            },
-        )
+        Some(if analytic::workers_bind_some(s, cap).is_some() {
+            // Theory counts them then, where it can
+            // (analytic::past_workers_finish_rps).
+            "overloaded, the requests the loops serve themselves keep finishing while those handed to the workers pile up there: more finish than the workers' limit"
+        } else {
+            "overloaded, the requests the loops serve themselves keep finishing while those handed to the workers pile up there, so the mix that finishes is not the mix that arrives, and more or fewer finish than the capacity"
+        })
     } else {
         None
     }
@@ -2190,7 +2190,7 @@ pub fn theory(s: &Scenario) -> Theory {
     // Threads held by Little's law, at most the pool or the cap.
     let busy_at_most = |held: f64| s.thread_limit().map_or(held, |t| held.min(f64::from(t)));
     // How it orders its work overloaded: it marks the figures and notes why.
-    let reorders = overload_reorders(s);
+    let reorders = overload_reorders(s, &base);
     let retry_storm = retry_storm_rps(s, offered, capacity.capacity_rps);
     let mut th = Theory {
         offered_rps: offered,
