@@ -752,6 +752,9 @@ export async function aLessonsSceneInPresenterModeGrowsWithItsText({ page, open 
 export async function aPrintedLessonSaysWhereEachSimulationWas({ page, open }) {
   await open('#/lessons/littles-law');
   await expectVisible(page.getByTestId('lesson-sim').first(), 'the simulation');
+  // The lesson is drawn a part at a time: count once its exercises, after
+  // its last simulation, are there (a fresh clone's run counted 1 of 2).
+  await page.getByTestId('exercise').last().waitFor();
   const paper = page.getByTestId('lesson-sim-paper');
   const sims = await page.getByTestId('lesson-sim').count();
   assert.equal(await paper.count(), sims, 'a line for each simulation');
