@@ -48,6 +48,28 @@ pub enum Mark {
     Ring,
 }
 
+impl Mark {
+    /// A line (solid or dashed), clipped to the plot; the others are marks
+    /// drawn whole at points inside the axes ([`inside_axes`]).
+    pub fn is_line(self) -> bool {
+        matches!(self, Mark::Line | Mark::Dashed)
+    }
+}
+
+/// Whether the point `(x, y)` lies inside the axes' ranges `x` and `y`
+/// (ends included; on a log axis `log`, y must be above 0 too): a mark
+/// there is drawn whole, even where it overlaps an axis.
+pub fn inside_axes(
+    (x, y): (f64, f64),
+    x_range: (f64, f64),
+    y_range: (f64, f64),
+    log: bool,
+) -> bool {
+    (x_range.0..=x_range.1).contains(&x)
+        && (y_range.0..=y_range.1).contains(&y)
+        && (!log || y > 0.0)
+}
+
 /// One series of a chart.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
@@ -987,6 +1009,23 @@ pub fn series_charts(series: &[SeriesPoint], s: &Scenario) -> [(&'static str, Ch
 
 #[cfg(test)]
 mod tests {
+
+    /// A mark is drawn whole where its point lies inside the axes (the
+    /// operating point at 0.6 % busy sits on the y axis), and not at all
+    /// outside them, nor at a value a log axis cannot show.
+    #[test]
+    fn marks_are_drawn_at_points_inside_the_axes() {
+        let (x, y) = ((0.0, 100.0), (10.0, 1000.0));
+        assert!(inside_axes((0.6, 12.0), x, y, true));
+        assert!(inside_axes((0.0, 10.0), x, y, true));
+        assert!(!inside_axes((50.0, 2000.0), x, y, true));
+        assert!(!inside_axes((-1.0, 50.0), x, y, false));
+        assert!(!inside_axes((f64::NAN, 50.0), x, y, false));
+        assert!(!inside_axes((5.0, 0.0), x, (0.0, 10.0), true));
+        assert!(inside_axes((5.0, 0.0), x, (0.0, 10.0), false));
+        assert!(Mark::Dashed.is_line() && !Mark::Ring.is_line());
+    }
+
     use super::*;
     use tellers_sim::presets::preset;
     use tellers_sim::sweep::curve_theory;

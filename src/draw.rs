@@ -26,9 +26,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::charts::{
-    chart_layout, clip_to_range, legend_height, legend_layout, linear_tick_label, log_key_points,
-    log_tick_label, palette, type_px, Chart, ChartLayout, LegendEntry, Mark, Series, LEGEND_MARK,
-    LEGEND_ROW, SIDE_PX, X_LABEL_ROW, X_TICKS_PX,
+    chart_layout, clip_to_range, inside_axes, legend_height, legend_layout, linear_tick_label,
+    log_key_points, log_tick_label, palette, type_px, Chart, ChartLayout, LegendEntry, Mark,
+    Series, LEGEND_MARK, LEGEND_ROW, SIDE_PX, X_LABEL_ROW, X_TICKS_PX,
 };
 use crate::figures::{
     has_workers, scene_outcomes, scene_parts, tellers_detail, tellers_titles, Outcome,
@@ -1309,7 +1309,9 @@ fn paint(
         .label_style(font(type_px::TICK, dpr, muted))
         .draw();
 
-    // Series, clipped to the plot: theory runs on past the top of the axis.
+    // Lines are clipped to the plot: theory runs on past the top of the
+    // axis. Marks are drawn after, whole, where their point lies inside the
+    // axes: a ring at 0.6 % busy was half hidden behind the y axis.
     let (xs, ys) = cc.plotting_area().get_pixel_range();
     ctx.save();
     ctx.begin_path();
@@ -1321,53 +1323,52 @@ fn paint(
     );
     ctx.clip();
     let (y0, y1) = chart.y;
-    for s in &chart.series {
-        let pts: Vec<(f64, f64)> = s
-            .points
-            .iter()
-            .filter(|(x, y)| x.is_finite() && y.is_finite() && (!chart.y_log || *y > 0.0))
-            .map(|&(x, y)| (x, if chart.y_log { y.max(y0 * 0.5) } else { y }))
-            .collect();
+    let line_width = px(2.5);
+    for s in chart.series.iter().filter(|s| s.mark.is_line()) {
         // Lines are cut at the axis's ends (see `clip_to_range`).
-        let lines = || clip_to_range(&s.points, (y0, y1), chart.y_log);
+        let parts = clip_to_range(&s.points, (y0, y1), chart.y_log);
         let color = col(s.color, th);
-        let line = color.stroke_width(px(2.5));
-        let _ = match s.mark {
-            // A part of one point (a value between two gaps) has no
-            // length to draw: a dot, so it is not lost.
-            Mark::Line => lines().into_iter().try_for_each(|part| match part[..] {
-                [p] => cc
-                    .draw_series(std::iter::once(Circle::new(p, px(2.5), color.filled())))
+        let line = color.stroke_width(line_width);
+        let _ = parts
+            .into_iter()
+            .try_for_each(|part| match (s.mark, &part[..]) {
+                // A part of one point (a value between two gaps) has no
+                // length to draw: a dot, so it is not lost.
+                (_, [p]) => cc
+                    .draw_series(std::iter::once(Circle::new(*p, line_width, color.filled())))
+                    .map(|_| ()),
+                (Mark::Dashed, _) => cc
+                    .draw_series(DashedLineSeries::new(part, px(7.0), px(5.0), line))
                     .map(|_| ()),
                 _ => cc.draw_series(LineSeries::new(part, line)).map(|_| ()),
-            }),
-            Mark::Dashed => {
-                let (on, off) = (px(7.0), px(5.0));
-                lines().into_iter().try_for_each(|part| {
-                    cc.draw_series(DashedLineSeries::new(part, on, off, line))
-                        .map(|_| ())
-                })
-            }
-            Mark::Dots => {
-                let r = px(5.0);
-                cc.draw_series(pts.into_iter().map(|p| Circle::new(p, r, color.filled())))
-                    .map(|_| ())
-            }
+            });
+    }
+    ctx.restore();
+    for s in chart.series.iter().filter(|s| !s.mark.is_line()) {
+        let pts = s
+            .points
+            .iter()
+            .copied()
+            .filter(|&p| inside_axes(p, chart.x, chart.y, chart.y_log));
+        let color = col(s.color, th);
+        let _ = match s.mark {
             Mark::Squares => {
                 let r = px(5.0) as i32;
-                cc.draw_series(pts.into_iter().map(|p| {
+                cc.draw_series(pts.map(|p| {
                     EmptyElement::at(p) + Rectangle::new([(-r, -r), (r, r)], color.filled())
                 }))
                 .map(|_| ())
             }
             Mark::Ring => {
                 let ring = color.stroke_width(px(3.0));
-                cc.draw_series(pts.into_iter().map(|p| Circle::new(p, px(10.0), ring)))
+                cc.draw_series(pts.map(|p| Circle::new(p, px(10.0), ring)))
                     .map(|_| ())
             }
+            _ => cc
+                .draw_series(pts.map(|p| Circle::new(p, px(5.0), color.filled())))
+                .map(|_| ()),
         };
     }
-    ctx.restore();
 }
 
 /// A series' mark in the legend, its left end at `(x, y)` (device px).
