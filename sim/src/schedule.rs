@@ -101,19 +101,12 @@ impl Schedule {
                 ));
             }
             if t > MAX_TIME_S {
-                return Err(format!(
-                    "{pair}: a time must be at most {} s",
-                    crate::text::fmt_fixed(MAX_TIME_S, 0)
-                ));
+                return Err(format!("{pair}: {}", time_allowed()));
             }
             // A rate between 0 and the field's least ran as no arrivals
             // while theory took it as given.
             if !(r == 0.0 || (MIN_RPS..=MAX_RPS).contains(&r)) {
-                return Err(format!(
-                    "{pair}: a rate must be 0 (a pause) or within {}–{} rps",
-                    MIN_RPS,
-                    crate::text::fmt_fixed(MAX_RPS, 0)
-                ));
+                return Err(format!("{pair}: {}", rate_allowed()));
             }
             out[i] = (t, r);
         }
@@ -187,9 +180,21 @@ impl std::str::FromStr for Schedule {
             let (t, r) = part.split_once(':').ok_or_else(|| {
                 format!("step {} ('{shown}'): write time_s:rps, e.g. 10:400", i + 1)
             })?;
-            let num = crate::text::number;
-            match (num(t), num(r)) {
-                (Some(t), Some(r)) => steps.push((t, r)),
+            use crate::text::{read_number, NotNumber::TooLarge};
+            // A number too large for an f64 is out of range, as the
+            // rps field says of it, not "not two numbers".
+            let too_large = |x: &str, allowed: fn() -> String| {
+                format!(
+                    "step {} ('{shown}'): '{}' is out of range; {}",
+                    i + 1,
+                    crate::text::clip(x.trim()),
+                    allowed()
+                )
+            };
+            match (read_number(t), read_number(r)) {
+                (Ok(t), Ok(r)) => steps.push((t, r)),
+                (Err(TooLarge), _) => return Err(too_large(t, time_allowed)),
+                (_, Err(TooLarge)) => return Err(too_large(r, rate_allowed)),
                 _ => {
                     return Err(format!(
                         "step {} ('{shown}'): not two numbers time_s:rps",
@@ -200,6 +205,23 @@ impl std::str::FromStr for Schedule {
         }
         Schedule::new(&steps)
     }
+}
+
+/// What a step's start time may be, in words.
+fn time_allowed() -> String {
+    format!(
+        "a time must be at most {} s",
+        crate::text::fmt_fixed(MAX_TIME_S, 0)
+    )
+}
+
+/// What a step's rate may be, in words.
+fn rate_allowed() -> String {
+    format!(
+        "a rate must be 0 (a pause) or within {}–{} rps",
+        MIN_RPS,
+        crate::text::fmt_fixed(MAX_RPS, 0)
+    )
 }
 
 impl Serialize for Schedule {
@@ -250,6 +272,15 @@ mod tests {
                 "step 1 (from 0 s, 1e-300 rps): a rate must be 0 (a pause) or within 0.001–1,000,000 rps",
             ),
             ("0:100,5:0.0009", "step 2"),
+            // Too large for a number: out of range, with what is allowed.
+            (
+                "0:1e309",
+                "step 1 ('0:1e309'): '1e309' is out of range; a rate must be 0 (a pause) or within 0.001–1,000,000 rps",
+            ),
+            (
+                "0:5,1e400:5",
+                "step 2 ('1e400:5'): '1e400' is out of range; a time must be at most 86,400 s",
+            ),
             // A start before 0 s is said so ("times must increase").
             (
                 "0:100,-1:50",
