@@ -24,7 +24,8 @@ pub struct WorksheetItem {
     pub prompt: String,
     /// Options to tick, lettered ("A. …"); empty for a numeric exercise.
     pub options: Vec<String>,
-    /// The unit to answer in, for the answer line ("" when none).
+    /// The unit to answer in, for the answer line ("" when none;
+    /// "threads, or \"no limit\"" where the line may grow without end).
     pub unit: String,
 }
 
@@ -54,7 +55,13 @@ pub fn worksheet(lesson: &Lesson, seed: &str) -> Vec<WorksheetItem> {
                         .map(|(i, o)| format!("{}. {o}", option_letter(i)))
                         .collect(),
                 },
-                unit: e.unit.map(|u| u.label().to_string()).unwrap_or_default(),
+                // Where the line may grow without end, the blank may hold
+                // words, not a count of the unit.
+                unit: match (e.unit, e.no_limit) {
+                    (Some(u), true) => format!("{}, or \"no limit\"", u.label()),
+                    (Some(u), false) => u.label().to_string(),
+                    (None, _) => String::new(),
+                },
             }
         })
         .collect()
@@ -396,6 +403,13 @@ mod tests {
                 }
                 if e.kind == Kind::Numeric {
                     assert!(item.options.is_empty());
+                    // A blank for "no limit" says it may hold those words.
+                    assert_eq!(
+                        item.unit.ends_with(", or \"no limit\""),
+                        e.no_limit,
+                        "{}",
+                        e.id
+                    );
                     // The answer's number is not on the sheet unless the
                     // question itself happens to print it.
                     let answer = answer_text(e, &seed);
