@@ -1173,6 +1173,16 @@ impl ResultsPage {
     /// The page for class `class` from the files `checked` for it (each by
     /// [`check_file`], in the order they came).
     pub fn new(course: &Course, class: &str, checked: Vec<Checked>) -> Self {
+        // A code and no files (none yet, or all cleared): what to do next,
+        // not "0 files read: 0 students in the table, 0 files left out".
+        if checked.is_empty() {
+            return ResultsPage {
+                notes: status(
+                    "No files read yet: drop your students' progress files below.".into(),
+                ),
+                table: None,
+            };
+        }
         let read = count(checked.len(), "file");
         let r = ClassResults::from_checked(course, checked);
         let notes = status(format!(
@@ -2183,6 +2193,14 @@ mod tests {
         // No student, no table.
         let none = results_page(compiled_course(), CLASS, &files[1..]);
         assert!(none.notes.contains("1 file read: 0 students in the table"));
+        // A code typed and no file (or all cleared): what to do next.
+        let empty = results_page(compiled_course(), CLASS, &[]);
+        assert!(
+            empty.notes.contains("No files read yet: drop"),
+            "{}",
+            empty.notes
+        );
+        assert!(!empty.notes.contains("0 files") && empty.table.is_none());
         assert_eq!(none.table, None);
     }
 
