@@ -200,10 +200,16 @@ pub fn suggested_code(text: &str) -> Option<String> {
 
 /// A class code or a teacher key with what people mistype taken out: no
 /// spaces or dashes of any kind, capitals, 0 for O and 1 for I or L (as
-/// Crockford's base 32 reads them). Two codes with the same bare form are
-/// one code typed two ways.
+/// Crockford's base 32 reads them), and full-width letters and digits (a
+/// keyboard set to Japanese or Chinese types Ｋ７Ｑ２) as their ASCII.
+/// Two codes with the same bare form are one code typed two ways.
 pub fn bare_code(text: &str) -> String {
     text.chars()
+        .map(|c| match c {
+            // U+FF01–FF5E are ASCII's '!' to '~', full width.
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            c => c,
+        })
         .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}'))
         .map(|c| match c.to_ascii_uppercase() {
             'O' => '0',
@@ -812,6 +818,13 @@ mod tests {
         assert_eq!(class_code_note(""), None);
         let bare = class_code_note(&code.replace('-', "")).unwrap();
         assert!(bare.starts_with(&format!("Did you mean {code}?")), "{bare}");
+        // Typed in full width (a Japanese or Chinese keyboard), hyphen too.
+        let wide: String = code
+            .chars()
+            .map(|c| char::from_u32(c as u32 + 0xFEE0).unwrap())
+            .collect();
+        let note = class_code_note(&wide).unwrap();
+        assert!(note.starts_with(&format!("Did you mean {code}?")), "{note}");
         let last = if code.ends_with('0') { '1' } else { '0' };
         let typo = format!("{}{last}", &code[..8]);
         assert!(class_code_note(&typo).unwrap().contains("may be mistyped"));
