@@ -80,6 +80,10 @@ pub fn TeacherPage() -> impl IntoView {
     // back (a reload, a visit to the results) keeps it hidden until asked,
     // so a page projected to show the class its code does not show the key.
     let key_shown = RwSignal::new(false);
+    // The class code over the whole window, to be read from the back of
+    // a room (on the card it is 36 px at 1080p); never the key.
+    let projected = RwSignal::new(false);
+    let project_button = NodeRef::<leptos::html::Button>::new();
     let create = move |_| {
         // A second class would take the first one's card off the page:
         // only once the teacher says so (both classes stay valid).
@@ -110,6 +114,11 @@ pub fn TeacherPage() -> impl IntoView {
                     <div class="class-card" data-testid="new-class">
                         <p class="class-card__label">"Class code, for your students"</p>
                         <p class="class-card__code" data-testid="new-class-code">{class.code.clone()}</p>
+                        <p class="print-hide">
+                            <button type="button" class="button" node_ref=project_button data-testid="project-code" on:click=move |_| projected.set(true)>
+                                "Show the code large, for a projector"
+                            </button>
+                        </p>
                         <p class="class-card__label">"Teacher key, for you alone"</p>
                         {
                             let key = class.key.clone();
@@ -170,6 +179,7 @@ pub fn TeacherPage() -> impl IntoView {
         })
     };
     let steps = move || steps_html(code());
+    let site_for_projector = site.clone();
     let link = move || {
         code().map(|c| {
             view! { <StudentsLink link=students_link(&c, &site) /> }
@@ -203,6 +213,11 @@ pub fn TeacherPage() -> impl IntoView {
             // Said as it appears: a screen reader hears the new code and
             // key, where before nothing was announced.
             <div role="status">{new_class}</div>
+            {move || {
+                let code = code().filter(|_| projected.get())?;
+                let link = students_link(&code, &site_for_projector);
+                Some(view! { <ProjectedCode code link projected back=project_button /> })
+            }}
             <div inner_html=IN_CLASS_HTML></div>
             {link}
             <div inner_html=steps></div>
@@ -224,6 +239,51 @@ const IN_CLASS_HTML: &str = "<h2>2. In class</h2>\
 <p>Students open the Lessons and type the class code and their name: from then on each lesson \
 says “Numbers for” their name and shows their own numbers. Each lesson has a printable worksheet \
 with their numbers.</p>";
+
+/// The class code `code` and the students' `link`, large, over the whole
+/// window, for a projector; Close or Escape sets `projected` to false and
+/// gives the focus `back` to the button that opened it.
+#[component]
+fn ProjectedCode(
+    code: String,
+    link: String,
+    projected: RwSignal<bool>,
+    back: NodeRef<leptos::html::Button>,
+) -> impl IntoView {
+    let close_button = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(b) = close_button.get() {
+            let _ = b.focus();
+        }
+    });
+    let close = move || {
+        projected.set(false);
+        if let Some(b) = back.get_untracked() {
+            let _ = b.focus();
+        }
+    };
+    view! {
+        <div
+            class="projector"
+            role="dialog"
+            aria-modal="true"
+            aria-label="Class code"
+            data-testid="projected-code"
+            on:keydown=move |ev| {
+                if ev.key() == "Escape" {
+                    close();
+                }
+            }
+        >
+            <p class="class-card__label">"Class code"</p>
+            <p class="projector__code">{code}</p>
+            <p class="projector__link">{link}</p>
+            <button type="button" class="button" node_ref=close_button on:click=move |_| close()>
+                "Close"
+            </button>
+        </div>
+    }
+}
 
 /// The students' link with its Copy button (the playground's Copy link
 /// does the same for a scenario).
@@ -273,7 +333,9 @@ results page: one table, a row per student, ready to download as CSV, with the e
 got wrong at first and the mistakes more than one student made.</p>\
 <p><a class=\"button\" href=\"#/lessons/results{class}\"{tab}>Class results{said}</a></p>\
 <h2>5. On the projector</h2>\
-<p>Each lesson and the playground have a Presenter mode button: larger type and no site header, \
+<p>To show the class code, press Show the code large, for a projector, on the class's card: \
+the code and the students' link fill the screen, and the key stays hidden. \
+Each lesson and the playground have a Presenter mode button: larger type and no site header, \
 and in the playground the scene, the signs and four key sliders on one screen. There, set up a \
 scenario and press Copy link to share it or to open it again later.</p>"
     )

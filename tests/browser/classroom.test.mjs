@@ -101,6 +101,24 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   assert.equal((await page.getByTestId('new-teacher-key').textContent()).trim(), key, 'shown when asked');
   await page.getByTestId('hide-teacher-key').click();
   await expectVisible(page.getByTestId('teacher-key-hidden'), 'hidden again');
+  // The code large, for a projector: over the whole window, read from the
+  // back of a room (36 px on the card), the students' link under it, never
+  // the key; Escape closes it and the focus goes back to its button.
+  await page.getByTestId('project-code').click();
+  const projected = page.getByTestId('projected-code');
+  await expectVisible(projected, 'the code projected');
+  const shown = await projected.textContent();
+  assert.ok(shown.includes(code) && shown.includes(`#/lessons?class=${code}`), shown);
+  assert.ok(!shown.includes(key.slice(0, 5)), 'no key on the projector');
+  const big = await projected.locator('.projector__code').evaluate((e) => ({
+    px: parseFloat(getComputedStyle(e).fontSize),
+    fits: e.scrollWidth <= document.documentElement.clientWidth,
+  }));
+  assert.ok(big.px >= 100 && big.fits, `the code ${big.px} px, fits: ${big.fits}`);
+  await screenshot('class-code-projected.png');
+  await page.keyboard.press('Escape');
+  assert.equal(await projected.count(), 0, 'Escape closes it');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'project-code', 'focus back');
   // Nor in the save button's link (a data: link showed it in the status
   // bar as the pointer passed); the file it saves holds both.
   const save = page.getByRole('link', { name: 'Save the code and key to a file' });
@@ -643,6 +661,8 @@ export async function aClassOfFortysResultsPrintEveryRow({ page, open }) {
 
   // Five students: every exercise, wider than paper, said so on paper.
   await page.getByRole('button', { name: 'Clear the files' }).click();
+  // Cleared: what to do next, not "0 files read: 0 students in the table".
+  await expectVisible(page.getByText('No files read yet: drop your students\' progress files below.'), 'cleared');
   await page.getByTestId('results-files').setInputFiles(asFiles(files.slice(0, 5)));
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="results-row"]').length === 5);
   assert.equal(await picker.inputValue(), 'every');
