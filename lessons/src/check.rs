@@ -386,10 +386,13 @@ fn unit_said(said: &str, prompt: &str) -> (String, Option<Unit>) {
             w.trim_matches(|c: char| matches!(c, ',' | '.' | ';' | '(' | ')'))
                 .to_ascii_lowercase()
         })
+        // A number is never filler, even one the prompt has: "200 20" is
+        // two numbers, not 200 (it was read as 200, and right).
         .filter(|w| {
             !w.is_empty()
                 && (w == "per"
                     || unit_from_words(w).is_some()
+                    || w.contains(|c: char| c.is_ascii_digit())
                     || !(FILLER_WORDS.contains(&w.as_str()) || in_prompt(w)))
         })
         .collect();
@@ -965,11 +968,15 @@ fn check_with(
         // while "52" passed (a learner's walk of lesson 12). Not zero: "0"
         // for 0.2 cores is no answer "close, but rounded too far" (a
         // learner's walk of lesson 4), as `rounded_too_far` holds below.
+        // And close: within a tenth of the answer ("1" for 0.56 asked to
+        // two places is the answer rounded whole, but 79 % off, and was
+        // called "close" while a nearer "0.9" was "too high").
         if as_typed
             && value != 0.0
             && shown < asked
             && off_rounded
             && (value - expected).abs() <= half_place
+            && (value - expected).abs() <= CLOSE * expected.abs()
             && !right(value)
         {
             return Verdict::TooRounded {
@@ -1125,6 +1132,11 @@ pub(crate) fn decimals_typed(text: &str) -> usize {
         None => after(',').filter(|&n| n != 3).unwrap_or(0),
     }
 }
+
+/// How far from the answer, relative, an answer rounded further than the
+/// question asks may be and still be called "close, but rounded too far"
+/// (0–1).
+const CLOSE: f64 = 0.1;
 
 /// True when `value` is `expected` rounded to two significant figures: a
 /// multiple of a unit in its second figure, within half of one of
@@ -1685,6 +1697,14 @@ mod tests {
             check_in("0", 0.2, Unit::Count, 0.02, three),
             Verdict::WrongValue { too_high: false }
         );
+        // Nor "1" for 0.56 asked to two places: rounded whole, but 79 % off
+        // (lesson 14's retries a call; a nearer "0.9" was "too high").
+        assert_eq!(
+            check_in("1", 0.56, Unit::Count, 0.02, two),
+            Verdict::WrongValue { too_high: true }
+        );
+        let v = check_in("0.6", 0.56, Unit::Count, 0.02, two);
+        assert!(matches!(v, Verdict::TooRounded { .. }), "{v:?}");
         // The answer rounded, more decimals, or fewer that round the same,
         // are plainly right.
         for typed in ["9.6", "9.56", "9.55"] {
@@ -2429,6 +2449,16 @@ mod tests {
         let line = "How many requests are waiting in the line?";
         for typed in ["255 requests waiting", "255 waiting", "255 in the line."] {
             right(typed, 255.0, Unit::Requests, line);
+        }
+        // A second number is never taken for a word of the prompt: "200
+        // 20" and "200 rps 400" were right where the prompt had "20" or
+        // "400" in it.
+        let step = "Step 3: 400 requests per second arrive for 20 s at 4 cores. How many \
+                    requests per second does the line grow by?";
+        right("200 step", 200.0, Unit::Rps, step);
+        for typed in ["200 20", "200 4", "200 rps 400", "400 4"] {
+            let v = check_in(typed, 200.0, Unit::Rps, 0.02, step);
+            assert!(!v.is_right(), "{typed}: {v:?}");
         }
         let memory = "How many times less memory does the loop use?";
         right("3.3 times less memory", 3.3, Unit::Count, memory);
