@@ -107,11 +107,13 @@ const DOT_THOUSANDS: &str =
     "That dot reads as a decimal point: write thousands with a comma, a space or nothing (1,500 or 1500).";
 
 /// Whether `typed` starts with a number whose dot could group thousands:
-/// one to three digits, a dot, then three ("3.950 connections").
+/// one to three digits, not led by 0, a dot, then three ("3.950
+/// connections"; "0.015" is a decimal, a thousand times too small).
 fn dot_groups_thousands(typed: &str) -> bool {
     let number = typed.split_whitespace().next().unwrap_or("");
     number.split_once('.').is_some_and(|(whole, part)| {
         (1..=3).contains(&whole.len())
+            && !whole.starts_with('0')
             && part.len() == 3
             && whole
                 .chars()
@@ -863,6 +865,18 @@ pub fn fill_text(text: &str, vars: &Vars) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A dot groups thousands only after a whole part not led by 0:
+    /// "0.015" for 15 is a thousand times too small, not "1.500" written
+    /// the European way.
+    #[test]
+    fn a_dot_after_a_leading_zero_is_a_decimal_point() {
+        assert!(dot_groups_thousands("3.950 connections"));
+        assert!(dot_groups_thousands("120.000"));
+        assert!(!dot_groups_thousands("0.015"));
+        assert!(!dot_groups_thousands("0.150 s"));
+        assert!(!dot_groups_thousands("3.95"));
+    }
 
     /// Each slip of an exercise has a bit of its own, and one past what an
     /// exercise may list has none.
