@@ -875,9 +875,9 @@ fn check_with(
         .map(|after| number_end(after.trim_start()))
         .unwrap_or(0);
     if range_end > 0 {
-        let typed = format!("{} {}", reading.text, said.trim_end());
+        // Echoed as typed ("400 - 200" was shown as "400- 200").
         return Verdict::Range {
-            typed: typed.replace(" -", "-"),
+            typed: number.trim().trim_end_matches(['.', '!', ';', ',']).to_string(),
         };
     }
     if reading.value < 0.0 && expected > 0.0 {
@@ -2067,6 +2067,9 @@ mod tests {
             describe(&check("50-100", 75.0, Unit::Ms, 0.01), Unit::Ms),
             "50-100: type one number, not a range or a difference. Use a time: µs, ms, s or min (e.g. 100 ms or 0.1 s)."
         );
+        // Echoed as typed, spaces and all.
+        assert!(describe(&check("400 - 200", 200.0, Unit::Rps, 0.01), Unit::Rps)
+            .starts_with("400 - 200: type one number"));
         // Still one number with its unit: an exponent, "3.3-fold", a sum.
         assert_eq!(check("1e-3 s", 1.0, Unit::Ms, 0.01), Verdict::Correct);
         assert_eq!(check("3.3-fold", 3.3, Unit::Count, 0.01), Verdict::Correct);
