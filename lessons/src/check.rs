@@ -296,7 +296,8 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         "s" | "sec" | "secs" | "second" | "seconds" => Unit::S,
         "min" | "mins" | "minute" | "minutes" => Unit::Min,
         // "req/s", "requests per second", "calls/sec"...: [`rate_words`].
-        "rps" | "qps" | "per sec" | "per second" | "a second" | "requests a second" => Unit::Rps,
+        "rps" | "qps" | "per s" | "per sec" | "per second" | "a sec" | "a second"
+        | "requests a second" => Unit::Rps,
         // KiB, MiB and GiB are within the 1,024 conventions `check` allows.
         "kb" | "kib" | "kilobyte" | "kilobytes" => Unit::Kb,
         "mb" | "mib" | "megabyte" | "megabytes" => Unit::Mb,
@@ -877,7 +878,10 @@ fn check_with(
     if range_end > 0 {
         // Echoed as typed ("400 - 200" was shown as "400- 200").
         return Verdict::Range {
-            typed: number.trim().trim_end_matches(['.', '!', ';', ',']).to_string(),
+            typed: number
+                .trim()
+                .trim_end_matches(['.', '!', ';', ','])
+                .to_string(),
         };
     }
     if reading.value < 0.0 && expected > 0.0 {
@@ -2068,8 +2072,10 @@ mod tests {
             "50-100: type one number, not a range or a difference. Use a time: µs, ms, s or min (e.g. 100 ms or 0.1 s)."
         );
         // Echoed as typed, spaces and all.
-        assert!(describe(&check("400 - 200", 200.0, Unit::Rps, 0.01), Unit::Rps)
-            .starts_with("400 - 200: type one number"));
+        assert!(
+            describe(&check("400 - 200", 200.0, Unit::Rps, 0.01), Unit::Rps)
+                .starts_with("400 - 200: type one number")
+        );
         // Still one number with its unit: an exponent, "3.3-fold", a sum.
         assert_eq!(check("1e-3 s", 1.0, Unit::Ms, 0.01), Verdict::Correct);
         assert_eq!(check("3.3-fold", 3.3, Unit::Count, 0.01), Verdict::Correct);
@@ -2469,7 +2475,14 @@ mod tests {
         right("×3.3", 3.3, Unit::Count, memory);
         right("x3.3", 3.3, Unit::Count, memory);
         right("23650 client connections", 23650.0, Unit::Count, "");
-        for typed in ["10 req/sec", "10 requests/sec", "10 per sec", "10 r/s"] {
+        for typed in [
+            "10 req/sec",
+            "10 requests/sec",
+            "10 per sec",
+            "10 r/s",
+            "10 per s",
+            "10 a sec",
+        ] {
             right(typed, 10.0, Unit::Rps, "");
         }
         right("4 CPU cores", 4.0, Unit::Cores, "");
