@@ -1290,8 +1290,10 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
              Type the percentage, or the fraction without the sign.",
             plain(percent)
         ),
+        // Its exponent named only where one was typed (400 nines have none).
         Verdict::TooLarge { typed } => format!(
-            "{typed} is too large to work with: check its digits and its exponent. Use {}.",
+            "{typed} is too large to work with: check its digits{}. Use {}.",
+            if typed.contains(['e', 'E']) { " and its exponent" } else { "" },
             unit.accepted()
         ),
         Verdict::Unreadable => format!(
@@ -2103,8 +2105,13 @@ mod tests {
             assert!(matches!(v, Verdict::TooLarge { .. }), "{typed}: {v:?}");
             assert!(!v.counts());
             let said = explain(&v, Unit::Ms);
+            let check_what = if typed.contains('e') {
+                "check its digits and its exponent."
+            } else {
+                "check its digits."
+            };
             assert!(
-                said.contains("is too large to work with: check its digits and its exponent.")
+                said.contains(&format!("is too large to work with: {check_what}"))
                     && said.len() < 200,
                 "{said}"
             );
