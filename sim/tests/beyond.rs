@@ -295,6 +295,44 @@ fn keep_alive_connections_send_their_share_on_one_loop() {
     );
 }
 
+/// A closed client is one connection (a load tool's), accepted once: the
+/// Node benchmark's 10 clients were 7,417 connections accepted beside a
+/// peak of 10 open. On several loops each stays on the loop that took it,
+/// so round robin deals 10 clients out as 3, 3, 2 and 2, and a loop with
+/// 2 clients that think 2 ms between requests cannot keep busy: exactly
+/// 2 × 740.7 + 2 × 2 ÷ 3.35 ms = 2,675 rps where a shared line kept all
+/// four near their 2,963.
+#[test]
+fn a_closed_client_is_one_connection_that_stays_on_its_loop() {
+    let node = preset("node-light-blocking").unwrap();
+    let one = run(&node);
+    assert_eq!(one.loop_connections, vec![10]);
+    let four = Scenario {
+        loops: 4,
+        accept: Accept::RoundRobin,
+        think_ms: 2.0,
+        ..node.clone()
+    };
+    let r = run(&four);
+    assert_eq!(r.loop_connections, vec![3, 3, 2, 2]);
+    // Fixed steps and think times: nothing random, so within 1 %.
+    let expected = 2.0 * 1000.0 / 1.35 + 2.0 * 2.0 * 1000.0 / 3.35;
+    assert!(
+        (r.throughput_rps / expected - 1.0).abs() < 0.01,
+        "{} rps against {expected}",
+        r.throughput_rps
+    );
+    let shared = run(&Scenario {
+        accept: Accept::Shared,
+        ..four
+    });
+    assert!(
+        shared.throughput_rps > 1.05 * r.throughput_rps,
+        "{}",
+        shared.throughput_rps
+    );
+}
+
 #[test]
 fn waf_idle_loops_hoard_connections_and_round_robin_evens_them() {
     let unbalanced = run(&preset("waf-offload-unbalanced").unwrap());

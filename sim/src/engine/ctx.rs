@@ -129,6 +129,11 @@ pub struct Ctx {
     /// Keep-alive connections: requests each still has to send, and the
     /// loop it is pinned to.
     pub(super) conns: Slab<Conn>,
+    /// The loop each closed client's connection is pinned to, once a loop
+    /// has accepted it: a closed client is one connection that sends its
+    /// requests one after another (a load tool's connection), not a new
+    /// connection a request. Empty until a loop accepts one.
+    pub(super) client_loops: Vec<Option<u32>>,
 }
 
 /// A keep-alive connection.
@@ -477,14 +482,23 @@ impl Ctx {
     pub(super) fn conn_loop(&self, caller: Caller) -> Option<u32> {
         match caller {
             Caller::Conn(c) => self.conns.get(c).pinned,
-            _ => None,
+            Caller::Client(c) => self.client_loops.get(c as usize).copied().flatten(),
+            Caller::Open => None,
         }
     }
 
     /// Pins `caller`'s connection (if it is one) to loop `l`.
     pub(super) fn pin_conn(&mut self, caller: Caller, l: u32) {
-        if let Caller::Conn(c) = caller {
-            self.conns.get_mut(c).pinned = Some(l);
+        match caller {
+            Caller::Conn(c) => self.conns.get_mut(c).pinned = Some(l),
+            Caller::Client(c) => {
+                let c = c as usize;
+                if self.client_loops.len() <= c {
+                    self.client_loops.resize(self.s.clients as usize, None);
+                }
+                self.client_loops[c] = Some(l);
+            }
+            Caller::Open => {}
         }
     }
 

@@ -309,6 +309,7 @@ impl Simulation {
             ),
             dep_next: Vec::new(),
             conns: Slab::default(),
+            client_loops: Vec::new(),
             s,
         };
         // Tellers that exist from the start.
