@@ -381,12 +381,18 @@ import { DIST } from './harness.mjs';
  * rule's numbers by text::typed, the app's hash listener by
  * on_hash_change, theory's capacity passed, not worked out again), −0.4
  * KB: the app 492.4 KB. Budget 493.
+ * A session of truth audits of the lessons and a learner's walk of the
+ * exercises (7 Dec, fifth), measured in the working tree as it went: the
+ * curve's marks drawn whole inside the axes, a load schedule's number
+ * too large said out of range, the projected class code's CSS, +0.4 KB:
+ * 492.8 KB; a closed client kept as one connection on its loop, +0.2 KB:
+ * the app 493.0 KB. Budget 494.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 493;
+const BUDGET_KB = 494;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
