@@ -399,6 +399,23 @@ pub struct ClassResults {
     pub unknown_work: Vec<(String, usize)>,
 }
 
+impl ClassResults {
+    /// The same results with no name or file name in them, for a
+    /// projector: each student is "Student 1", "Student 2"… in the
+    /// table's order, and the notes on files (left out, one name in two,
+    /// work on other exercises) are left out, as they name files.
+    pub fn without_names(mut self) -> Self {
+        for (i, row) in self.students.iter_mut().enumerate() {
+            row.name = format!("Student {}", i + 1);
+            row.file = format!("file {}", i + 1);
+        }
+        self.rejected.clear();
+        self.both_kept.clear();
+        self.unknown_work.clear();
+        self
+    }
+}
+
 /// Whether the record `a` holds all of `b`'s work: every exercise `b`
 /// worked on is in `a`, solved if `b` solved it, with at least as many
 /// answers checked and hints opened, the worked solution if `b` opened
@@ -1173,6 +1190,11 @@ impl ResultsPage {
     /// The page for class `class` from the files `checked` for it (each by
     /// [`check_file`], in the order they came).
     pub fn new(course: &Course, class: &str, checked: Vec<Checked>) -> Self {
+        Self::with_names(course, class, checked, Names::Shown)
+    }
+
+    /// [`ResultsPage::new`], with the students' names shown or hidden.
+    pub fn with_names(course: &Course, class: &str, checked: Vec<Checked>, names: Names) -> Self {
         // A code and no files (none yet, or all cleared): what to do next,
         // not "0 files read: 0 students in the table, 0 files left out".
         if checked.is_empty() {
@@ -1184,16 +1206,22 @@ impl ResultsPage {
             };
         }
         let read = count(checked.len(), "file");
-        let r = ClassResults::from_checked(course, checked);
-        let notes = status(format!(
+        let mut r = ClassResults::from_checked(course, checked);
+        let mut notes = status(format!(
             "{read} read: {} in the table, {} left out.",
             count(r.students.len(), "student"),
             count(r.rejected.len(), "file")
-        )) + &r.notes_html(course);
+        ));
+        if names == Names::Hidden {
+            r = r.without_names();
+            notes += NAMES_HIDDEN_HTML;
+        }
+        notes += &r.notes_html(course);
         let table = (!r.students.is_empty()).then(|| {
             let mut table = ResultsTable {
                 view: TableView::Exercises,
                 csv_file: format!("tellers-results-{}.csv", class.trim()),
+                names,
                 results: r,
             };
             if !table.every_exercise_fits() {
@@ -1235,7 +1263,28 @@ pub struct ResultsTable {
     pub view: TableView,
     /// The name the CSV is saved as.
     pub csv_file: String,
+    /// Whether the students' names are shown (the CSV is offered only
+    /// then: it is the teacher's record, not a projector's).
+    pub names: Names,
 }
+
+/// Whether the results page shows the students' names, or hides them for
+/// a projector ([`ClassResults::without_names`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Names {
+    /// Each row and each list of mistakes names its student.
+    #[default]
+    Shown,
+    /// Students are numbered in the table's order; no name or file name
+    /// is on the page.
+    Hidden,
+}
+
+/// What the page says while names are hidden.
+const NAMES_HIDDEN_HTML: &str =
+    "<p class=\"notice\" data-testid=\"names-hidden\">Names are hidden, \
+for a projector: each student is numbered in the table's order. The files left out, and the CSV, \
+are there when the names are shown.</p>";
 
 /// Which columns the results table shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -2161,6 +2210,58 @@ mod tests {
         let csv = r.csv();
         assert!(csv.contains("Zo e Li"), "{csv}");
         assert!(!csv.contains(['\u{0}', '\u{1b}', '\u{202E}']), "{csv:?}");
+    }
+
+    /// Hidden for a projector, no student's name or file name is on the
+    /// page: not in a row, not beside a mistake, not among the files left
+    /// out; students are numbered in the table's order, and the CSV is not
+    /// offered.
+    #[test]
+    fn names_hidden_for_a_projector_are_nowhere_on_the_page() {
+        let wrong_first: &[(&str, &[bool])] = &[("threads-busy", &[false, true])];
+        let files = [
+            file(
+                "tellers-progress-anaya.json",
+                &student("Anaya", CLASS, wrong_first),
+            ),
+            file(
+                "tellers-progress-bogdan.json",
+                &student("Bogdan", CLASS, wrong_first),
+            ),
+            file(
+                "tellers-progress-cyprian.json",
+                &student("Cyprian", "R12", wrong_first),
+            ),
+        ];
+        let checked = || files.iter().map(|f| check_file(f, CLASS)).collect();
+        let shown = ResultsPage::with_names(compiled_course(), CLASS, checked(), Names::Shown);
+        let hidden = ResultsPage::with_names(compiled_course(), CLASS, checked(), Names::Hidden);
+        let whole = |p: &ResultsPage| {
+            let t = p.table.as_ref().unwrap();
+            let rows: String = t.row_parts().into_iter().map(|r| t.rows_html(r)).collect();
+            format!(
+                "{}{}{}{}{}",
+                p.notes,
+                t.legend_html(),
+                t.head_html(),
+                rows,
+                t.foot_html()
+            )
+        };
+        let (shown_text, hidden_text) = (whole(&shown), whole(&hidden));
+        for name in ["Anaya", "Bogdan", "cyprian"] {
+            assert!(shown_text.contains(name), "{name} shown");
+        }
+        for name in ["Anaya", "Bogdan", "Cyprian", "anaya", "bogdan", "cyprian"] {
+            assert!(!hidden_text.contains(name), "{name} hidden: {hidden_text}");
+        }
+        assert!(hidden_text.contains("Student 1") && hidden_text.contains("Student 2"));
+        assert!(hidden
+            .notes
+            .contains("3 files read: 2 students in the table, 1 file left out."));
+        assert!(hidden.notes.contains("data-testid=\"names-hidden\""));
+        assert_eq!(hidden.table.unwrap().names, Names::Hidden);
+        assert_eq!(shown.table.unwrap().names, Names::Shown);
     }
 
     #[test]

@@ -4,7 +4,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::{ClassCodeField, TeacherHead};
 use crate::results::{
-    check_file, check_parts, results_page, Dropped, Rejection, ResultsPage, ResultsTable,
+    check_file, check_parts, results_page, Dropped, Names, Rejection, ResultsPage, ResultsTable,
     TableView, MAX_FILE_BYTES,
 };
 use crate::reveal::reveal_in_frames;
@@ -12,12 +12,13 @@ use tellers_course::Course;
 
 /// What the results page had in this tab, for when it is opened again
 /// (Back, or a link away and back): the files read, the class code typed
-/// and the columns picked.
+/// the columns picked and whether names are hidden.
 #[derive(Default)]
 struct Kept {
     files: Vec<Dropped>,
     class: String,
     view: Option<TableView>,
+    names: Names,
 }
 
 thread_local! {
@@ -68,6 +69,7 @@ async fn check_in_parts(
     course: &Course,
     class: &str,
     files: &[Dropped],
+    names: Names,
     current: impl Fn() -> bool,
 ) -> Option<ResultsPage> {
     if class.trim().is_empty() || files.is_empty() {
@@ -82,7 +84,7 @@ async fn check_in_parts(
         checked.extend(files[part].iter().map(|f| check_file(f, class)));
     }
     next_task().await;
-    current().then(|| ResultsPage::new(course, class, checked))
+    current().then(|| ResultsPage::with_names(course, class, checked, names))
 }
 
 /// The class's results, at `#/lessons/results?class=CODE`: the teacher
@@ -121,6 +123,12 @@ pub fn ClassResults(
         }
     });
     let files = RwSignal::new(KEPT.with(|k| k.borrow().files.clone()));
+    // Names hidden for a projector, kept for the tab as the rest is.
+    let names = RwSignal::new(KEPT.with(|k| k.borrow().names));
+    Effect::new(move |_| {
+        let hidden = names.get();
+        KEPT.with(|k| k.borrow_mut().names = hidden);
+    });
     Effect::new(move |_| {
         let (now, code) = (files.get(), class.get());
         KEPT.with(|k| {
@@ -139,13 +147,13 @@ pub fn ClassResults(
     // check still under way for an earlier change stops.
     let checks = StoredValue::new(0_u64);
     Effect::new(move |_| {
-        let (class, files) = (class.get(), files.get());
+        let (class, files, names) = (class.get(), files.get(), names.get());
         let check = checks.get_value() + 1;
         checks.set_value(check);
         let course = course.clone();
         leptos::task::spawn_local(async move {
             let current = || checks.try_get_value() == Some(check);
-            if let Some(shown) = check_in_parts(&course, &class, &files, current).await {
+            if let Some(shown) = check_in_parts(&course, &class, &files, names, current).await {
                 // The page may have been left meanwhile.
                 let _ = page.try_set(Arc::new(shown));
             }
@@ -188,6 +196,17 @@ pub fn ClassResults(
                 <button type="button" class="button print-hide" on:click=move |_| files.set(vec![])>
                     "Clear the files"
                 </button>
+                <label class="key__check print-hide">
+                    <input
+                        type="checkbox"
+                        prop:checked=move || names.get() == Names::Hidden
+                        on:change=move |ev| {
+                            names.set(if event_target_checked(&ev) { Names::Hidden } else { Names::Shown });
+                        }
+                        data-testid="hide-names"
+                    />
+                    "Hide names, for a projector"
+                </label>
             </div>
             <label
                 class="dropzone print-hide"
@@ -292,17 +311,19 @@ fn TableParts(table: ResultsTable) -> impl IntoView {
     view! {
         <div inner_html=table.legend_html()></div>
         {table.print_note().map(|note| view! { <p class="print-only notice" data-testid="results-print-note">{note}</p> })}
-        <p class="print-hide">
-            <a
-                class="button button--primary"
-                href="data:text/csv;charset=utf-8,"
-                download=table.csv_file.clone()
-                on:click=on_csv
-                data-testid="results-csv"
-            >
-                "Download as CSV"
-            </a>
-        </p>
+        {(table.names == Names::Shown).then(|| view! {
+            <p class="print-hide">
+                <a
+                    class="button button--primary"
+                    href="data:text/csv;charset=utf-8,"
+                    download=table.csv_file.clone()
+                    on:click=on_csv
+                    data-testid="results-csv"
+                >
+                    "Download as CSV"
+                </a>
+            </p>
+        })}
         <div
             class="results__scroll"
             tabindex="0"

@@ -330,7 +330,8 @@ all, ready to print.</p>\
 <h2>4. The class's results</h2>\
 <p>Students press “Save progress to a file” and give you the file. Drop all the files on the \
 results page: one table, a row per student, ready to download as CSV, with the exercises most \
-got wrong at first and the mistakes more than one student made.</p>\
+got wrong at first and the mistakes more than one student made. To show it on a projector, \
+tick Hide names: students are numbered instead.</p>\
 <p><a class=\"button\" href=\"#/lessons/results{class}\"{tab}>Class results{said}</a></p>\
 <h2>5. On the projector</h2>\
 <p>To show the class code, press Show the code large, for a projector, on the class's card: \

@@ -326,6 +326,17 @@ export async function filesDroppedOnTheResultsPageAreReadAndCheckedOneByOne({ pa
   await expectVisible(page.getByTestId('results-row').filter({ hasText: 'Eli' }), "Eli's row without a code in the link");
   assert.equal(await page.getByTestId('results-class').inputValue(), 'R12');
   await page.waitForFunction(() => location.hash === '#/lessons/results?class=R12');
+  // Names hidden for a projector: no name or file name on the page, the
+  // students numbered, no CSV; shown again, all is back.
+  await page.getByTestId('hide-names').check();
+  await expectVisible(page.getByTestId('names-hidden'), 'the note that names are hidden');
+  const projected = await page.getByTestId('class-results').textContent();
+  assert.ok(!/Eli|Dee|eli\.json|dee\.json/.test(projected), projected);
+  assert.deepEqual(await page.getByTestId('results-row').locator('th').allTextContents(), ['Student 1']);
+  assert.equal(await page.getByTestId('results-csv').count(), 0, 'no CSV while names are hidden');
+  await page.getByTestId('hide-names').uncheck();
+  await expectVisible(page.getByTestId('results-row').filter({ hasText: 'Eli' }), "Eli's row, names shown again");
+  await expectVisible(page.getByTestId('results-csv'), 'the CSV again');
 }
 
 export async function anOldClassWithAPlainCodeStillOpensWithANotice({ page, open }) {
