@@ -357,7 +357,7 @@ fn rate_words(w: &str) -> bool {
 /// The unit in the words after a number, and those words as read for it:
 /// a unit as [`unit_from_words`] reads it, or else the same words less
 /// those that say nothing of a unit ([`FILLER_WORDS`] and `prompt`'s own
-/// words, but never a unit's): "27.5 busy threads" is threads, "255 in
+/// words, but never a unit's, and never a number: "200 20" is two): "27.5 busy threads" is threads, "255 in
 /// the line" a bare number, "23650 client connections" requests (every
 /// unit word left names one unit). Words that stay unread are returned
 /// whole, with no unit: a wrong unit.
@@ -388,12 +388,13 @@ fn unit_said(said: &str, prompt: &str) -> (String, Option<Unit>) {
                 .to_ascii_lowercase()
         })
         // A number is never filler, even one the prompt has: "200 20" is
-        // two numbers, not 200 (it was read as 200, and right).
+        // two numbers, not 200 (it was read as 200, and right). A word
+        // with digits in it ("p99") is a word.
         .filter(|w| {
             !w.is_empty()
                 && (w == "per"
                     || unit_from_words(w).is_some()
-                    || w.contains(|c: char| c.is_ascii_digit())
+                    || number_end(w) == w.len()
                     || !(FILLER_WORDS.contains(&w.as_str()) || in_prompt(w)))
         })
         .collect();
@@ -857,9 +858,16 @@ fn check_with(
     let Some(reading) = read_number(number) else {
         let token = &number.trim()[..number_end(number.trim())];
         return match tellers_sim::text::read_number(token) {
-            Err(tellers_sim::text::NotNumber::TooLarge) if !token.is_empty() => Verdict::TooLarge {
-                typed: tellers_sim::text::clip(token),
-            },
+            // Its digits and its exponent clipped apart, so that a long
+            // number keeps the exponent the message speaks of.
+            Err(tellers_sim::text::NotNumber::TooLarge) if !token.is_empty() => {
+                let clip = tellers_sim::text::clip;
+                let typed = match token.find(['e', 'E']) {
+                    Some(i) => format!("{}{}", clip(&token[..i]), clip(&token[i..])),
+                    None => clip(token),
+                };
+                Verdict::TooLarge { typed }
+            }
             _ => Verdict::Unreadable,
         };
     };
@@ -2100,7 +2108,8 @@ mod tests {
         // A number beyond a computer's numbers is said to be too large
         // (it was "Type a number, such as 40"), and asked again.
         let huge = "9".repeat(400);
-        for typed in ["1e400", "1e400 ms", huge.as_str()] {
+        let long_e = format!("{}e400", "1".repeat(30));
+        for typed in ["1e400", "1e400 ms", huge.as_str(), long_e.as_str()] {
             let v = check(typed, 40.0, Unit::Ms, 0.01);
             assert!(matches!(v, Verdict::TooLarge { .. }), "{typed}: {v:?}");
             assert!(!v.counts());
@@ -2472,7 +2481,9 @@ mod tests {
         let step = "Step 3: 400 requests per second arrive for 20 s at 4 cores. How many \
                     requests per second does the line grow by?";
         right("200 step", 200.0, Unit::Rps, step);
-        for typed in ["200 20", "200 4", "200 rps 400", "400 4"] {
+        // A prompt's word with digits in it is still one of its words.
+        right("46 ms p99", 46.0, Unit::Ms, "What is the p99, in ms?");
+        for typed in ["200 20", "200 4", "200 rps 400", "200 1,000"] {
             let v = check_in(typed, 200.0, Unit::Rps, 0.02, step);
             assert!(!v.is_right(), "{typed}: {v:?}");
         }
