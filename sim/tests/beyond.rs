@@ -322,6 +322,23 @@ fn a_closed_client_is_one_connection_that_stays_on_its_loop() {
         "{} rps against {expected}",
         r.throughput_rps
     );
+    // Accepted by the idlest loop, a client whose first request waited
+    // past its timeout in the listen line, and sent again, is counted
+    // once: each loop's count of connections adds up to the clients.
+    let idlest = run(&Scenario {
+        accept: Accept::Idlest,
+        loops: 2,
+        clients: 40,
+        cpu_ms: 20.0,
+        timeout_ms: Some(50.0),
+        ..node.clone()
+    });
+    assert!(idlest.timed_out > 0, "{}", idlest.timed_out);
+    assert!(
+        idlest.loop_connections.iter().sum::<u64>() <= 40,
+        "{:?}",
+        idlest.loop_connections
+    );
     let shared = run(&Scenario {
         accept: Accept::Shared,
         ..four

@@ -222,10 +222,16 @@ impl LoopServer {
                 // without `multi_accept`); the steps now queued are its batch.
                 if self.accept == Accept::Idlest {
                     if let Some(r) = self.listen.pop_front() {
-                        self.conns[l as usize] += 1;
                         ctx.pin_to_loop(r, l);
                         let caller = ctx.reqs.get(r).caller;
-                        ctx.pin_conn(caller, l);
+                        // A closed client whose request waited here past
+                        // its timeout may have sent again and been
+                        // accepted meanwhile: its connection is counted
+                        // and pinned once, on that loop.
+                        if ctx.conn_loop(caller).is_none() {
+                            self.conns[l as usize] += 1;
+                            ctx.pin_conn(caller, l);
+                        }
                         self.loop_q[l as usize].steps.push_back(r);
                     }
                 }
