@@ -1459,8 +1459,12 @@ impl ResultsTable {
             format!(
                 "This table has {} columns, more than a sheet of paper holds (about {PRINT_COLUMNS} \
                  across a landscape A4): the printout stops at its right edge. To print every \
-                 column, open the CSV in a spreadsheet.",
-                self.columns()
+                 column, {}.",
+                self.columns(),
+                match self.names {
+                    Names::Shown => "open the CSV in a spreadsheet",
+                    Names::Hidden => "show the names and open the CSV in a spreadsheet",
+                }
             )
         })
     }

@@ -115,7 +115,12 @@ pub fn TeacherPage() -> impl IntoView {
                         <p class="class-card__label">"Class code, for your students"</p>
                         <p class="class-card__code" data-testid="new-class-code">{class.code.clone()}</p>
                         <p class="print-hide">
-                            <button type="button" class="button" node_ref=project_button data-testid="project-code" on:click=move |_| projected.set(true)>
+                            <button type="button" class="button" node_ref=project_button data-testid="project-code" on:click=move |_| {
+                                // The key, shown as the class was made, is
+                                // hidden before the projector shows the page.
+                                key_shown.set(false);
+                                projected.set(true);
+                            }>
                                 "Show the code large, for a projector"
                             </button>
                         </p>
@@ -251,9 +256,14 @@ fn ProjectedCode(
     back: NodeRef<leptos::html::Button>,
 ) -> impl IntoView {
     let close_button = NodeRef::<leptos::html::Button>::new();
-    Effect::new(move |_| {
-        if let Some(b) = close_button.get() {
+    let focus_close = move || {
+        if let Some(b) = close_button.get_untracked() {
             let _ = b.focus();
+        }
+    };
+    Effect::new(move |_| {
+        if close_button.get().is_some() {
+            focus_close();
         }
     });
     let close = move || {
@@ -262,6 +272,18 @@ fn ProjectedCode(
             let _ = b.focus();
         }
     };
+    // Escape closes it wherever the focus is (a click on the code moves
+    // it to the page), and Tab stays on Close, its one control: the page
+    // behind, with its Show the key button, is out of reach.
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| match ev.key().as_str() {
+        "Escape" => close(),
+        "Tab" => {
+            ev.prevent_default();
+            focus_close();
+        }
+        _ => {}
+    });
+    on_cleanup(move || keys.remove());
     view! {
         <div
             class="projector"
@@ -269,11 +291,6 @@ fn ProjectedCode(
             aria-modal="true"
             aria-label="Class code"
             data-testid="projected-code"
-            on:keydown=move |ev| {
-                if ev.key() == "Escape" {
-                    close();
-                }
-            }
         >
             <p class="class-card__label">"Class code"</p>
             <p class="projector__code">{code}</p>

@@ -104,6 +104,7 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   // The code large, for a projector: over the whole window, read from the
   // back of a room (36 px on the card), the students' link under it, never
   // the key; Escape closes it and the focus goes back to its button.
+  await page.getByTestId('show-teacher-key').click();
   await page.getByTestId('project-code').click();
   const projected = page.getByTestId('projected-code');
   await expectVisible(projected, 'the code projected');
@@ -116,9 +117,15 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   }));
   assert.ok(big.px >= 100 && big.fits, `the code ${big.px} px, fits: ${big.fits}`);
   await screenshot('class-code-projected.png');
+  // Tab stays on Close; a click on the code takes the focus off it, and
+  // Escape still closes; the key shown before is hidden on the page.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Close', 'Tab stays on Close');
+  await projected.locator('.projector__code').click();
   await page.keyboard.press('Escape');
   assert.equal(await projected.count(), 0, 'Escape closes it');
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'project-code', 'focus back');
+  await expectVisible(page.getByTestId('teacher-key-hidden'), 'the key hidden once projected');
   // Nor in the save button's link (a data: link showed it in the status
   // bar as the pointer passed); the file it saves holds both.
   const save = page.getByRole('link', { name: 'Save the code and key to a file' });
