@@ -208,6 +208,8 @@ pub fn bare_code(text: &str) -> String {
         .map(|c| match c {
             // U+FF01–FF5E are ASCII's '!' to '~', full width.
             '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            // The long-vowel mark an IME often types for a hyphen.
+            '\u{30FC}' => '-',
             c => c,
         })
         .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '\u{2010}'..='\u{2015}' | '\u{2212}'))
@@ -824,6 +826,9 @@ mod tests {
             .map(|c| char::from_u32(c as u32 + 0xFEE0).unwrap())
             .collect();
         let note = class_code_note(&wide).unwrap();
+        assert!(note.starts_with(&format!("Did you mean {code}?")), "{note}");
+        let long_vowel = wide.replace('\u{FF0D}', "\u{30FC}");
+        let note = class_code_note(&long_vowel).unwrap();
         assert!(note.starts_with(&format!("Did you mean {code}?")), "{note}");
         let last = if code.ends_with('0') { '1' } else { '0' };
         let typo = format!("{}{last}", &code[..8]);

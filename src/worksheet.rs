@@ -58,7 +58,9 @@ pub fn worksheet(lesson: &Lesson, seed: &str) -> Vec<WorksheetItem> {
                 // Where the line may grow without end, the blank may hold
                 // words, not a count of the unit.
                 unit: match (e.unit, e.no_limit) {
-                    (Some(u), true) => format!("{}, or \"no limit\"", u.label()),
+                    (Some(u), true) => {
+                        format!("{}, or \"{}\"", u.label(), crate::answer::KEY_NO_LIMIT)
+                    }
                     (Some(u), false) => u.label().to_string(),
                     (None, _) => String::new(),
                 },

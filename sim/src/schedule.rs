@@ -180,27 +180,29 @@ impl std::str::FromStr for Schedule {
             let (t, r) = part.split_once(':').ok_or_else(|| {
                 format!("step {} ('{shown}'): write time_s:rps, e.g. 10:400", i + 1)
             })?;
-            use crate::text::{read_number, NotNumber::TooLarge};
+            use crate::text::{
+                read_number,
+                NotNumber::{Text, TooLarge},
+            };
             // A number too large for an f64 is out of range, as the
             // rps field says of it, not "not two numbers".
+            // Said as a typed number is ("'1e309' is out of range"), with
+            // what the step allows.
             let too_large = |x: &str, allowed: fn() -> String| {
-                format!(
-                    "step {} ('{shown}'): '{}' is out of range; {}",
-                    i + 1,
-                    crate::text::clip(x.trim()),
-                    allowed()
-                )
+                let said = crate::text::typed_number(x).err().unwrap_or_default();
+                format!("step {} ('{shown}'): {said}; {}", i + 1, allowed())
             };
             match (read_number(t), read_number(r)) {
                 (Ok(t), Ok(r)) => steps.push((t, r)),
-                (Err(TooLarge), _) => return Err(too_large(t, time_allowed)),
-                (_, Err(TooLarge)) => return Err(too_large(r, rate_allowed)),
-                _ => {
+                // Text that is no number is said first ("abc:1e309").
+                (Err(Text), _) | (_, Err(Text)) => {
                     return Err(format!(
                         "step {} ('{shown}'): not two numbers time_s:rps",
                         i + 1
                     ))
                 }
+                (Err(TooLarge), _) => return Err(too_large(t, time_allowed)),
+                (_, Err(TooLarge)) => return Err(too_large(r, rate_allowed)),
             }
         }
         Schedule::new(&steps)
@@ -210,7 +212,7 @@ impl std::str::FromStr for Schedule {
 /// What a step's start time may be, in words.
 fn time_allowed() -> String {
     format!(
-        "a time must be at most {} s",
+        "a time must be within 0–{} s",
         crate::text::fmt_fixed(MAX_TIME_S, 0)
     )
 }
@@ -279,8 +281,10 @@ mod tests {
             ),
             (
                 "0:5,1e400:5",
-                "step 2 ('1e400:5'): '1e400' is out of range; a time must be at most 86,400 s",
+                "step 2 ('1e400:5'): '1e400' is out of range; a time must be within 0–86,400 s",
             ),
+            ("0:5,-1e400:5", "'-1e400' is out of range; a time must be within 0–86,400 s"),
+            ("abc:1e309", "step 1 ('abc:1e309'): not two numbers"),
             // A start before 0 s is said so ("times must increase").
             (
                 "0:100,-1:50",

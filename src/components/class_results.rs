@@ -11,7 +11,7 @@ use crate::reveal::reveal_in_frames;
 use tellers_course::Course;
 
 /// What the results page had in this tab, for when it is opened again
-/// (Back, or a link away and back): the files read, the class code typed
+/// (Back, or a link away and back): the files read, the class code typed,
 /// the columns picked and whether names are hidden.
 #[derive(Default)]
 struct Kept {
