@@ -386,7 +386,7 @@ scenario_fields! {
         group: Group::Arrivals,
         label: "Clients", unit: "clients", kind: int(1, 100_000),
         used: Used::Arrivals(&[Arrivals::Closed]), control: slider(1.0, 1000.0, 1.0), playground: true,
-        help: "Clients in a closed loop, each sending its next request once its last is answered (or, with a timeout, once it gives up on it, while the abandoned one may still be inside); on event loops each client stays on the loop that first accepted it.",
+        help: "Clients in a closed loop, each one connection (held while it thinks) sending its next request once its last is answered (or, with a timeout, once it gives up on it, while the abandoned one may still be inside); on event loops each client stays on the loop that first accepted it.",
     }
     conn_requests: u32 = 1 => {
         group: Group::Arrivals,
@@ -859,7 +859,7 @@ mod tests {
         assert!(Schedule::new(&[(0.0, min_rps), (1.0, 0.0)]).is_ok());
         assert!(Schedule::new(&[(0.0, min_rps / 2.0)]).is_err());
         let e = Schedule::new(&[(0.0, 1.0), (max_s + 1.0, 1.0)]).unwrap_err();
-        assert!(e.contains("at most 86,400 s"), "{e}");
+        assert!(e.contains("within 0–86,400 s"), "{e}");
         // The curve's points clamp to the table's ranges, so each validates.
         let th = |s: &Scenario| crate::theory::theory(s);
         for s in [

@@ -322,6 +322,31 @@ fn a_closed_client_is_one_connection_that_stays_on_its_loop() {
         "{} rps against {expected}",
         r.throughput_rps
     );
+    // A client holds its connection while it thinks: 10 clients that
+    // think 99 ms between 1.35 ms requests have about 0.1 of a request
+    // inside each, but 10 connections open. A limit of 5 connections lets
+    // 5 clients connect and refuses the others' requests.
+    let thinking = run(&Scenario {
+        think_ms: 99.0,
+        ..node.clone()
+    });
+    assert_eq!(thinking.peak_connections, 10);
+    assert_eq!(thinking.connections_opened, 10);
+    let limited = run(&Scenario {
+        max_connections: Some(5),
+        think_ms: 10.0,
+        ..node.clone()
+    });
+    assert_eq!(limited.peak_connections, 5);
+    assert_eq!(limited.loop_connections, vec![5]);
+    assert!(limited.refused > 0);
+    // Each of the 5 sends once each 1.35 + 10 ms (the loop is never full).
+    let five = 5.0 * 1000.0 / 11.35;
+    assert!(
+        (limited.throughput_rps / five - 1.0).abs() < 0.01,
+        "{} rps against {five}",
+        limited.throughput_rps
+    );
     // Accepted by the idlest loop, a client whose first request waited
     // past its timeout in the listen line, and sent again, is counted
     // once: each loop's count of connections adds up to the clients.

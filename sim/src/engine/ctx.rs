@@ -134,6 +134,11 @@ pub struct Ctx {
     /// requests one after another (a load tool's connection), not a new
     /// connection a request. Empty until a loop accepts one.
     pub(super) client_loops: Vec<Option<u32>>,
+    /// Whether each closed client has opened its connection: its first
+    /// request opens it (if the connection limit allows), and it stays
+    /// open to the end of the run, counted among the open connections
+    /// while the client thinks. Empty without closed clients.
+    pub(super) client_open: Vec<bool>,
 }
 
 /// A keep-alive connection.
@@ -454,6 +459,20 @@ impl Ctx {
             left: self.s.conn_requests - 1,
             pinned: None,
         })
+    }
+
+    /// Whether `caller` is a closed client whose connection is not open
+    /// yet (its request would open it).
+    pub(super) fn opens_client(&self, caller: Caller) -> bool {
+        matches!(caller, Caller::Client(k) if !self.client_open.get(k as usize).copied().unwrap_or(true))
+    }
+
+    /// A closed client's connection opens, for the rest of the run.
+    pub(super) fn open_client(&mut self, k: u32) {
+        self.client_open[k as usize] = true;
+        self.stats.connections_opened += 1;
+        self.stats.conns_open += 1;
+        self.stats.peak_conns = self.stats.peak_conns.max(self.stats.conns_open);
     }
 
     /// A keep-alive connection closes.

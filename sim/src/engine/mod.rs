@@ -310,6 +310,11 @@ impl Simulation {
             dep_next: Vec::new(),
             conns: Slab::default(),
             client_loops: Vec::new(),
+            client_open: if s.arrivals == Arrivals::Closed {
+                vec![false; s.clients as usize]
+            } else {
+                Vec::new()
+            },
             s,
         };
         // Tellers that exist from the start.
@@ -563,9 +568,12 @@ impl Simulation {
         // Without, each request inside holds its own connection. A full
         // line of connections waiting to be accepted refuses the new
         // connection; another full line refuses the request on it.
+        // A closed client is one connection too, opened by its first
+        // request and held to the end of the run.
         let new_conn = c.conns_on && caller == Caller::Open;
-        let at_conn_limit = if c.conns_on {
-            new_conn
+        let new_client = c.opens_client(caller);
+        let at_conn_limit = if c.conns_on || c.s.arrivals == Arrivals::Closed {
+            (new_conn || new_client)
                 && c.s
                     .max_connections
                     .is_some_and(|m| c.stats.conns_open >= u64::from(m))
@@ -575,8 +583,12 @@ impl Simulation {
         };
         let line_full = !at_conn_limit && self.server.line_is_full(&self.ctx, caller);
         let c = &mut self.ctx;
-        if new_conn && !at_conn_limit && !(line_full && self.server.line_holds_connections()) {
+        let opens = !at_conn_limit && !(line_full && self.server.line_holds_connections());
+        if new_conn && opens {
             caller = Caller::Conn(c.open_conn());
+        }
+        if let (true, true, Caller::Client(k)) = (new_client, opens, caller) {
+            c.open_client(k);
         }
         if at_conn_limit || line_full {
             c.stats.refused += 1;
@@ -679,8 +691,9 @@ impl Simulation {
             0.0
         };
         let peak_threads = c.tellers.peak;
-        // Keep-alive connections stay open between their requests.
-        let peak_connections = if c.conns_on {
+        // Keep-alive connections and closed clients' stay open between
+        // their requests.
+        let peak_connections = if c.conns_on || c.s.arrivals == Arrivals::Closed {
             st.peak_conns
         } else {
             st.peak_inside
