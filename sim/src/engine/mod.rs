@@ -583,7 +583,10 @@ impl Simulation {
         };
         let line_full = !at_conn_limit && self.server.line_is_full(&self.ctx, caller);
         let c = &mut self.ctx;
-        let opens = !at_conn_limit && !(line_full && self.server.line_holds_connections());
+        // A connection opens unless refused at the limit, or by a full
+        // line of connections waiting to be accepted.
+        let refused_conn = at_conn_limit || (line_full && self.server.line_holds_connections());
+        let opens = !refused_conn;
         if new_conn && opens {
             caller = Caller::Conn(c.open_conn());
         }
