@@ -117,6 +117,15 @@ export async function aTeacherRunsAClassFromTheKeyToTheResults({ page, open, scr
   }));
   assert.ok(big.px >= 100 && big.fits, `the code ${big.px} px, fits: ${big.fits}`);
   await screenshot('class-code-projected.png');
+  // On a phone too, on one line (it broke at its hyphen) within the width.
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const phone = await projected.locator('.projector__code').evaluate((e) => ({
+    lines: e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight || getComputedStyle(e).fontSize),
+    fits: e.getBoundingClientRect().right <= document.documentElement.clientWidth,
+  }));
+  assert.ok(phone.lines < 1.5 && phone.fits, `on a phone: ${JSON.stringify(phone)}`);
+  await page.setViewportSize(wide);
   // Tab stays on Close; a click on the code takes the focus off it, and
   // Escape still closes; the key shown before is hidden on the page.
   await page.keyboard.press('Tab');
