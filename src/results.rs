@@ -401,10 +401,15 @@ pub struct ClassResults {
 
 impl ClassResults {
     /// The same results with no name or file name in them, for a
-    /// projector: each student is "Student 1", "Student 2"… in the
-    /// table's order, and the notes on files (left out, one name in two,
-    /// work on other exercises) are left out, as they name files.
+    /// projector: the rows in an order that does not follow the names (a
+    /// hash of each name and file: in name order, a class list would tell
+    /// who "Student 1" is), each student "Student 1", "Student 2"… in
+    /// that order, and the notes on files (left out, one name in two, work
+    /// on other exercises) left out, as they name files.
     pub fn without_names(mut self) -> Self {
+        let order = mixed_order(&self.students);
+        let mut rows: Vec<Option<StudentRow>> = self.students.drain(..).map(Some).collect();
+        self.students = order.into_iter().filter_map(|i| rows[i].take()).collect();
         for (i, row) in self.students.iter_mut().enumerate() {
             row.name = format!("Student {}", i + 1);
             row.file = format!("file {}", i + 1);
@@ -414,6 +419,22 @@ impl ClassResults {
         self.unknown_work.clear();
         self
     }
+}
+
+/// The rows of `rows` (their indexes) in an order that does not follow
+/// their names: by an FNV-1a hash of each name and file, the same on
+/// every machine and every visit ([`ClassResults::without_names`]).
+fn mixed_order(rows: &[StudentRow]) -> Vec<usize> {
+    let hash = |row: &StudentRow| {
+        format!("{}\u{0}{}", row.name, row.file)
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            })
+    };
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by_cached_key(|&i| hash(&rows[i]));
+    order
 }
 
 /// Whether the record `a` holds all of `b`'s work: every exercise `b`
@@ -1275,7 +1296,7 @@ pub enum Names {
     /// Each row and each list of mistakes names its student.
     #[default]
     Shown,
-    /// Students are numbered in the table's order; no name or file name
+    /// Students are numbered in an order that does not follow their names; no name or file name
     /// is on the page.
     Hidden,
 }
@@ -1283,7 +1304,7 @@ pub enum Names {
 /// What the page says while names are hidden.
 const NAMES_HIDDEN_HTML: &str =
     "<p class=\"notice\" data-testid=\"names-hidden\">Names are hidden, \
-for a projector: each student is numbered in the table's order. The files left out, and the CSV, \
+for a projector: students are numbered in an order that does not follow their names. The files left out, and the CSV, \
 are there when the names are shown.</p>";
 
 /// Which columns the results table shows.
@@ -2218,7 +2239,7 @@ mod tests {
 
     /// Hidden for a projector, no student's name or file name is on the
     /// page: not in a row, not beside a mistake, not among the files left
-    /// out; students are numbered in the table's order, and the CSV is not
+    /// out; students are numbered in an order that does not follow their names, and the CSV is not
     /// offered.
     #[test]
     fn names_hidden_for_a_projector_are_nowhere_on_the_page() {
@@ -2260,6 +2281,19 @@ mod tests {
             assert!(!hidden_text.contains(name), "{name} hidden: {hidden_text}");
         }
         assert!(hidden_text.contains("Student 1") && hidden_text.contains("Student 2"));
+        // Numbered in an order that does not follow the names, the same
+        // each time.
+        let class: Vec<Dropped> = ["Ada", "Ben", "Cal", "Dee", "Eve", "Fay"]
+            .iter()
+            .map(|n| file(&format!("{n}.json"), &student(n, CLASS, wrong_first)))
+            .collect();
+        let r = ClassResults::new(compiled_course(), CLASS, &class);
+        let order = mixed_order(&r.students);
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..6).collect::<Vec<_>>(), "each row once");
+        assert_ne!(order, sorted, "not in name order");
+        assert_eq!(order, mixed_order(&r.students));
         assert!(hidden
             .notes
             .contains("3 files read: 2 students in the table, 1 file left out."));
