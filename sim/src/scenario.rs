@@ -386,7 +386,7 @@ scenario_fields! {
         group: Group::Arrivals,
         label: "Clients", unit: "clients", kind: int(1, 100_000),
         used: Used::Arrivals(&[Arrivals::Closed]), control: slider(1.0, 1000.0, 1.0), playground: true,
-        help: "Clients in a closed loop, each one connection (held while it thinks) sending its next request once its last is answered (or, with a timeout, once it gives up on it, while the abandoned one may still be inside); on event loops each client stays on the loop that first accepted it.",
+        help: "Clients in a closed loop, each one connection (held while it thinks) sending its next request once its last is answered (or, with a timeout, once it gives up on it and resets its connection, while the abandoned one may still be inside); on event loops each client stays on the loop that first accepted it.",
     }
     conn_requests: u32 = 1 => {
         group: Group::Arrivals,

@@ -308,6 +308,13 @@ impl Ctx {
         q.abandoned = true;
         let (caller, attempt, at_once) = (q.caller, q.attempt, q.arrival == self.now);
         let (heavy, id) = (Some(q.heavy), q.id);
+        // A closed client that gives up resets its connection, as a load
+        // tool does (autocannon's timeout "resets the connection"): its
+        // next request opens a new one, which a loop accepts afresh; the
+        // abandoned request stays inside, worked on for nobody.
+        if let Caller::Client(k) = caller {
+            self.reset_client(k);
+        }
         self.call_try_failed(caller, attempt, at_once, heavy, id);
     }
 
@@ -473,6 +480,19 @@ impl Ctx {
         self.stats.connections_opened += 1;
         self.stats.conns_open += 1;
         self.stats.peak_conns = self.stats.peak_conns.max(self.stats.conns_open);
+    }
+
+    /// A closed client's connection closes (its caller gave up): no
+    /// longer open, nor pinned to a loop.
+    fn reset_client(&mut self, k: u32) {
+        let k = k as usize;
+        if self.client_open.get(k).copied().unwrap_or(false) {
+            self.client_open[k] = false;
+            self.stats.conns_open -= 1;
+        }
+        if let Some(pinned) = self.client_loops.get_mut(k) {
+            *pinned = None;
+        }
     }
 
     /// A keep-alive connection closes.

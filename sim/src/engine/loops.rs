@@ -224,13 +224,16 @@ impl LoopServer {
                     if let Some(r) = self.listen.pop_front() {
                         ctx.pin_to_loop(r, l);
                         let caller = ctx.reqs.get(r).caller;
-                        // A closed client whose request waited here past
-                        // its timeout may have sent again and been
-                        // accepted meanwhile: its connection is counted
-                        // and pinned once, on that loop.
+                        // A connection is counted and pinned once: a
+                        // closed client whose request waited here past its
+                        // timeout has reset that connection (it is
+                        // accepted, but the client is not pinned to it),
+                        // and its new one may have been accepted already.
                         if ctx.conn_loop(caller).is_none() {
                             self.conns[l as usize] += 1;
-                            ctx.pin_conn(caller, l);
+                            if !ctx.reqs.get(r).abandoned {
+                                ctx.pin_conn(caller, l);
+                            }
                         }
                         self.loop_q[l as usize].steps.push_back(r);
                     }
