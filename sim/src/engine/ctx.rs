@@ -129,16 +129,22 @@ pub struct Ctx {
     /// Keep-alive connections: requests each still has to send, and the
     /// loop it is pinned to.
     pub(super) conns: Slab<Conn>,
-    /// The loop each closed client's connection is pinned to, once a loop
-    /// has accepted it: a closed client is one connection that sends its
-    /// requests one after another (a load tool's connection), not a new
-    /// connection a request. Empty until a loop accepts one.
-    pub(super) client_loops: Vec<Option<u32>>,
-    /// Whether each closed client has opened its connection: its first
-    /// request opens it (if the connection limit allows), and it stays
-    /// open to the end of the run, counted among the open connections
-    /// while the client thinks. Empty without closed clients.
-    pub(super) client_open: Vec<bool>,
+    /// Each closed client's connection: a closed client is one
+    /// connection that sends its requests one after another (a load
+    /// tool's), not a new connection a request. Empty without closed
+    /// clients.
+    pub(super) clients: Vec<ClientConn>,
+}
+
+/// A closed client's connection.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClientConn {
+    /// Open: its first request opened it (if the connection limit
+    /// allowed), and it stays open until the client gives up on a request
+    /// (a reset), counted among the open connections while it thinks.
+    open: bool,
+    /// The loop that accepted it, once one has.
+    pinned: Option<u32>,
 }
 
 /// A keep-alive connection.
@@ -457,11 +463,17 @@ impl Ctx {
         self.send_copy(call, service, measured);
     }
 
-    /// A keep-alive connection opens, with `n` requests to send.
-    pub(super) fn open_conn(&mut self) -> u32 {
+    /// A connection opens (keep-alive, or a closed client's): counted
+    /// among those opened and those open.
+    fn count_opened(&mut self) {
         self.stats.connections_opened += 1;
         self.stats.conns_open += 1;
         self.stats.peak_conns = self.stats.peak_conns.max(self.stats.conns_open);
+    }
+
+    /// A keep-alive connection opens, with `n` requests to send.
+    pub(super) fn open_conn(&mut self) -> u32 {
+        self.count_opened();
         self.conns.insert(Conn {
             left: self.s.conn_requests - 1,
             pinned: None,
@@ -471,27 +483,21 @@ impl Ctx {
     /// Whether `caller` is a closed client whose connection is not open
     /// yet (its request would open it).
     pub(super) fn opens_client(&self, caller: Caller) -> bool {
-        matches!(caller, Caller::Client(k) if !self.client_open.get(k as usize).copied().unwrap_or(true))
+        matches!(caller, Caller::Client(k) if !self.clients[k as usize].open)
     }
 
-    /// A closed client's connection opens, for the rest of the run.
+    /// A closed client's connection opens, until the client gives up.
     pub(super) fn open_client(&mut self, k: u32) {
-        self.client_open[k as usize] = true;
-        self.stats.connections_opened += 1;
-        self.stats.conns_open += 1;
-        self.stats.peak_conns = self.stats.peak_conns.max(self.stats.conns_open);
+        self.clients[k as usize].open = true;
+        self.count_opened();
     }
 
     /// A closed client's connection closes (its caller gave up): no
     /// longer open, nor pinned to a loop.
     fn reset_client(&mut self, k: u32) {
-        let k = k as usize;
-        if self.client_open.get(k).copied().unwrap_or(false) {
-            self.client_open[k] = false;
+        let client = &mut self.clients[k as usize];
+        if std::mem::take(client).open {
             self.stats.conns_open -= 1;
-        }
-        if let Some(pinned) = self.client_loops.get_mut(k) {
-            *pinned = None;
         }
     }
 
@@ -521,7 +527,7 @@ impl Ctx {
     pub(super) fn conn_loop(&self, caller: Caller) -> Option<u32> {
         match caller {
             Caller::Conn(c) => self.conns.get(c).pinned,
-            Caller::Client(c) => self.client_loops.get(c as usize).copied().flatten(),
+            Caller::Client(c) => self.clients[c as usize].pinned,
             Caller::Open => None,
         }
     }
@@ -530,13 +536,7 @@ impl Ctx {
     pub(super) fn pin_conn(&mut self, caller: Caller, l: u32) {
         match caller {
             Caller::Conn(c) => self.conns.get_mut(c).pinned = Some(l),
-            Caller::Client(c) => {
-                let c = c as usize;
-                if self.client_loops.len() <= c {
-                    self.client_loops.resize(self.s.clients as usize, None);
-                }
-                self.client_loops[c] = Some(l);
-            }
+            Caller::Client(c) => self.clients[c as usize].pinned = Some(l),
             Caller::Open => {}
         }
     }

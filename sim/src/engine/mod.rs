@@ -50,7 +50,7 @@ use threads::ThreadServer;
 
 pub use breaker::{BreakerState, BreakerView};
 pub use cores::{TellerKind, TellerState};
-pub use ctx::{Conn, Ctx, Server, MAX_CALLS_IN_FLIGHT, MAX_TOKENS};
+pub use ctx::{ClientConn, Conn, Ctx, Server, MAX_CALLS_IN_FLIGHT, MAX_TOKENS};
 pub use event::Event;
 pub use queue::Time;
 
@@ -309,9 +309,8 @@ impl Simulation {
             ),
             dep_next: Vec::new(),
             conns: Slab::default(),
-            client_loops: Vec::new(),
-            client_open: if s.arrivals == Arrivals::Closed {
-                vec![false; s.clients as usize]
+            clients: if s.arrivals == Arrivals::Closed {
+                vec![ClientConn::default(); s.clients as usize]
             } else {
                 Vec::new()
             },
