@@ -1009,6 +1009,10 @@ pub fn series_charts(series: &[SeriesPoint], s: &Scenario) -> [(&'static str, Ch
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use tellers_sim::presets::preset;
+    use tellers_sim::sweep::curve_theory;
+    use tellers_sim::theory::theory;
 
     /// A mark is drawn whole where its point lies inside the axes (the
     /// operating point at 0.6 % busy sits on the y axis), and not at all
@@ -1025,11 +1029,6 @@ mod tests {
         assert!(inside_axes((5.0, 0.0), x, (0.0, 10.0), false));
         assert!(Mark::Dashed.is_line() && !Mark::Ring.is_line());
     }
-
-    use super::*;
-    use tellers_sim::presets::preset;
-    use tellers_sim::sweep::curve_theory;
-    use tellers_sim::theory::theory;
 
     #[test]
     fn a_series_chart_is_told_in_words() {

@@ -184,10 +184,9 @@ impl std::str::FromStr for Schedule {
                 read_number,
                 NotNumber::{Text, TooLarge},
             };
-            // A number too large for an f64 is out of range, as the
-            // rps field says of it, not "not two numbers".
-            // Said as a typed number is ("'1e309' is out of range"), with
-            // what the step allows.
+            // A number too large for an f64 is out of range, said as a
+            // typed number is ("'1e309' is out of range", as the rps field
+            // says of it), with what the step allows.
             let too_large = |x: &str, allowed: fn() -> String| {
                 let said = crate::text::typed_number(x).err().unwrap_or_default();
                 format!("step {} ('{shown}'): {said}; {}", i + 1, allowed())
