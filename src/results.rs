@@ -389,14 +389,17 @@ pub struct ClassResults {
     /// Files left out: file name and why.
     pub rejected: Vec<(String, String)>,
     /// Files for one name, each with work the others lack, all in the
-    /// table: the name and the files, in the order they came.
-    pub both_kept: Vec<(String, Vec<String>)>,
+    /// table: the name and the rows (indexes into `students`, in the order
+    /// the files came).
+    pub both_kept: Vec<(String, Vec<usize>)>,
     /// Files in the table that record work on exercises this course does
     /// not have (renamed or removed since they were saved, or a file of
     /// another course): the file and how many such exercises. That work
     /// is not counted, and without this a file of only such work read as
     /// a student who did nothing.
     pub unknown_work: Vec<(String, usize)>,
+    /// Whether the rows name their students ([`ClassResults::without_names`]).
+    pub names: Names,
 }
 
 impl ClassResults {
@@ -404,19 +407,30 @@ impl ClassResults {
     /// projector: the rows in an order that does not follow the names (a
     /// hash of each name and file: in name order, a class list would tell
     /// who "Student 1" is), each student "Student 1", "Student 2"… in
-    /// that order, and the notes on files (left out, one name in two, work
-    /// on other exercises) left out, as they name files.
+    /// that order, and the notes on files (left out, work on other
+    /// exercises) left out, as they name files. Rows of one name stay
+    /// said to be one name's, by their numbers.
     pub fn without_names(mut self) -> Self {
         let order = mixed_order(&self.students);
+        let mut now = vec![0; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            now[old] = new;
+        }
         let mut rows: Vec<Option<StudentRow>> = self.students.drain(..).map(Some).collect();
         self.students = order.into_iter().filter_map(|i| rows[i].take()).collect();
         for (i, row) in self.students.iter_mut().enumerate() {
             row.name = format!("Student {}", i + 1);
             row.file = format!("file {}", i + 1);
         }
+        for (name, rows) in &mut self.both_kept {
+            name.clear();
+            for r in rows.iter_mut() {
+                *r = now[*r];
+            }
+        }
         self.rejected.clear();
-        self.both_kept.clear();
         self.unknown_work.clear();
+        self.names = Names::Hidden;
         self
     }
 }
@@ -563,18 +577,13 @@ impl ClassResults {
                 kept.insert(end, (row_key, file, p));
             }
         }
-        // Names with more than one row, and their files in order.
-        let mut both_kept: Vec<(String, Vec<String>)> = Vec::new();
-        for (i, (k, f, p)) in kept.iter().enumerate() {
+        // Names with more than one row, and their rows in order.
+        let mut both_kept: Vec<(String, Vec<usize>)> = Vec::new();
+        for (i, (k, _, p)) in kept.iter().enumerate() {
             if k.contains('\u{0}') {
                 match both_kept.last_mut() {
-                    Some((_, files)) if i > 0 && files.last() == Some(&kept[i - 1].1) => {
-                        files.push(f.clone())
-                    }
-                    _ => both_kept.push((
-                        shown_name(&p.student.name),
-                        vec![kept[i - 1].1.clone(), f.clone()],
-                    )),
+                    Some((_, rows)) if rows.last() == Some(&(i - 1)) => rows.push(i),
+                    _ => both_kept.push((shown_name(&p.student.name), vec![i - 1, i])),
                 }
             }
         }
@@ -620,6 +629,7 @@ impl ClassResults {
             rejected,
             both_kept,
             unknown_work,
+            names: Names::Shown,
         }
     }
 
@@ -832,24 +842,46 @@ impl ClassResults {
             h += "</ul>";
         }
         if !self.both_kept.is_empty() {
-            h += "<h2>Files with one name</h2><ul class=\"results__rejected\" data-testid=\"both-kept\">";
-            for (name, files) in &self.both_kept {
-                let listed: Vec<String> = files
+            h += &format!(
+                "<h2>{} with one name</h2><ul class=\"results__rejected\" data-testid=\"both-kept\">",
+                match self.names {
+                    Names::Shown => "Files",
+                    Names::Hidden => "Rows",
+                }
+            );
+            for (name, rows) in &self.both_kept {
+                // The files, or with names hidden the rows' numbers.
+                let listed: Vec<String> = rows
                     .iter()
-                    .map(|f| format!("<strong>{}</strong>", text(f)))
+                    .map(|&r| {
+                        let row = &self.students[r];
+                        let what = match self.names {
+                            Names::Shown => &row.file,
+                            Names::Hidden => &row.name,
+                        };
+                        format!("<strong>{}</strong>", text(what))
+                    })
                     .collect();
-                let (all, others, rows) = if files.len() == 2 {
+                let (all, others, rows) = if rows.len() == 2 {
                     ("both", "the other lacks", "Both rows are")
                 } else {
                     ("all", "the others lack", "All their rows are")
                 };
-                h += &format!(
-                    "<li>{} are {all} for {}, and each records work {others}: students with one \
-                     name, or one student on more than one computer. {rows} in the table; the CSV's \
-                     file column tells them apart.</li>",
-                    and_list(&listed),
-                    text(name)
-                );
+                let share = if all == "both" { "share" } else { "all share" };
+                h += &match self.names {
+                    Names::Shown => format!(
+                        "<li>{} are {all} for {}, and each records work {others}: students with one \
+                         name, or one student on more than one computer. {rows} in the table; the CSV's \
+                         file column tells them apart.</li>",
+                        and_list(&listed),
+                        text(name)
+                    ),
+                    Names::Hidden => format!(
+                        "<li>{} {share} one name, and each records work {others}: students with \
+                         one name, or one student on more than one computer.</li>",
+                        and_list(&listed),
+                    ),
+                };
             }
             h += "</ul>";
         }
@@ -1242,7 +1274,6 @@ impl ResultsPage {
             let mut table = ResultsTable {
                 view: TableView::Exercises,
                 csv_file: format!("tellers-results-{}.csv", class.trim()),
-                names,
                 results: r,
             };
             if !table.every_exercise_fits() {
@@ -1254,14 +1285,51 @@ impl ResultsPage {
     }
 }
 
+/// The files the results page has checked and the class code they were
+/// checked for: what the page is drawn from, with names shown or hidden
+/// (hiding them checks nothing again).
+#[derive(Clone, Debug)]
+pub enum Checks {
+    /// No class code typed yet: this many files wait for one.
+    NoCode(usize),
+    /// The files checked for class `class` (each by [`check_file`], in
+    /// the order they came).
+    For {
+        /// The class code, as typed.
+        class: String,
+        /// The files, checked.
+        checked: Vec<Checked>,
+    },
+}
+
+impl Checks {
+    /// `files` checked for class `class` (as typed), all at once; the page
+    /// checks a few per task ([`check_parts`]).
+    pub fn all_at_once(class: &str, files: &[Dropped]) -> Checks {
+        if class.trim().is_empty() {
+            return Checks::NoCode(files.len());
+        }
+        Checks::For {
+            class: class.to_owned(),
+            checked: files.iter().map(|f| check_file(f, class)).collect(),
+        }
+    }
+
+    /// The page these checks make, names shown or hidden.
+    pub fn page(&self, course: &Course, names: Names) -> ResultsPage {
+        match self {
+            Checks::NoCode(files) => ResultsPage::waiting(*files),
+            Checks::For { class, checked } => {
+                ResultsPage::with_names(course, class, checked.clone(), names)
+            }
+        }
+    }
+}
+
 /// The results page for class `class` (as typed), its files all checked
 /// at once; the page checks a few per task ([`check_parts`]).
 pub fn results_page(course: &Course, class: &str, files: &[Dropped]) -> ResultsPage {
-    if class.trim().is_empty() {
-        return ResultsPage::waiting(files.len());
-    }
-    let checked = files.iter().map(|f| check_file(f, class)).collect();
-    ResultsPage::new(course, class, checked)
+    Checks::all_at_once(class, files).page(course, Names::Shown)
 }
 
 /// `n` and `what`, plural when `n` is not 1: "2 files".
@@ -1284,9 +1352,6 @@ pub struct ResultsTable {
     pub view: TableView,
     /// The name the CSV is saved as.
     pub csv_file: String,
-    /// Whether the students' names are shown (the CSV is offered only
-    /// then: it is the teacher's record, not a projector's).
-    pub names: Names,
 }
 
 /// Whether the results page shows the students' names, or hides them for
@@ -1482,7 +1547,7 @@ impl ResultsTable {
                  across a landscape A4): the printout stops at its right edge. To print every \
                  column, {}.",
                 self.columns(),
-                match self.names {
+                match self.results.names {
                     Names::Shown => "open the CSV in a spreadsheet",
                     Names::Hidden => "show the names and open the CSV in a spreadsheet",
                 }
@@ -2098,13 +2163,7 @@ mod tests {
         );
         let rows: Vec<&str> = r.students.iter().map(|s| s.file.as_str()).collect();
         assert_eq!(rows, ["a.json", "b.json"], "both, in the order they came");
-        assert_eq!(
-            r.both_kept,
-            vec![(
-                "Ana".to_string(),
-                vec!["a.json".to_string(), "b.json".to_string()]
-            )]
-        );
+        assert_eq!(r.both_kept, vec![("Ana".to_string(), vec![0, 1])]);
         // The earlier save of the first Ana is held by it: left out.
         assert!(reason(&r, "c.json").contains("kept a.json"));
         let notes = r.notes_html(compiled_course());
@@ -2145,12 +2204,12 @@ mod tests {
         assert!(reason(&r, "early.json").contains("kept later.json, which records all"));
         assert_eq!(
             r.both_kept,
-            vec![(
-                "Ana".to_string(),
-                vec!["one.json".to_string(), "later.json".to_string()]
-            )],
-            "the note names the files in the table"
+            vec![("Ana".to_string(), vec![0, 1])],
+            "the note names the rows in the table"
         );
+        assert!(r.notes_html(compiled_course()).contains(
+            "<strong>one.json</strong> and <strong>later.json</strong> are both for Ana"
+        ));
         // A third computer with other work: three rows, in order, one note.
         let third = student("Ana", CLASS, &[("little-mismatch", &[true])]);
         let r = ClassResults::new(
@@ -2298,8 +2357,57 @@ mod tests {
             .notes
             .contains("3 files read: 2 students in the table, 1 file left out."));
         assert!(hidden.notes.contains("data-testid=\"names-hidden\""));
-        assert_eq!(hidden.table.unwrap().names, Names::Hidden);
-        assert_eq!(shown.table.unwrap().names, Names::Shown);
+        assert_eq!(hidden.table.unwrap().results.names, Names::Hidden);
+        assert_eq!(shown.table.unwrap().results.names, Names::Shown);
+    }
+
+    /// One student's two files, each with work the other lacks, are two
+    /// rows; with names hidden the page still says which two rows are one
+    /// name's, by their numbers (it said nothing: two rows, no note).
+    #[test]
+    fn rows_of_one_name_are_said_to_be_one_names_with_names_hidden() {
+        let first = student("Ana", CLASS, &[("threads-busy", &[true])]);
+        let second = student("Ana", CLASS, &[("time-inside-from-count", &[false, true])]);
+        let class: Vec<Dropped> = [("Ben", "b.json"), ("Cal", "c.json"), ("Dee", "d.json")]
+            .iter()
+            .map(|(n, f)| file(f, &student(n, CLASS, &[("cores-busy-little", &[true])])))
+            .chain([file("ana-1.json", &first), file("ana-2.json", &second)])
+            .collect();
+        let r = ClassResults::new(compiled_course(), CLASS, &class).without_names();
+        assert_eq!(r.both_kept.len(), 1);
+        let rows = &r.both_kept[0].1;
+        // The rows named are the two Anas': one solved threads-busy, the
+        // other time-inside-from-count.
+        let solved = |row: usize, id: &str| {
+            let c = r.columns.iter().position(|c| c.id == id).unwrap();
+            r.students[row].cells[c].as_ref().is_some_and(|e| e.solved)
+        };
+        let mut which: Vec<&str> = rows
+            .iter()
+            .map(|&row| {
+                if solved(row, "threads-busy") {
+                    "first"
+                } else if solved(row, "time-inside-from-count") {
+                    "second"
+                } else {
+                    "another"
+                }
+            })
+            .collect();
+        which.sort_unstable();
+        assert_eq!(which, ["first", "second"]);
+        let notes = r.notes_html(compiled_course());
+        let said = format!(
+            "<li><strong>Student {}</strong> and <strong>Student {}</strong> share one name",
+            rows[0] + 1,
+            rows[1] + 1
+        );
+        assert!(notes.contains(&said), "{notes}");
+        assert!(notes.contains("<h2>Rows with one name</h2>"));
+        assert!(
+            !notes.contains("Ana") && !notes.contains(".json"),
+            "{notes}"
+        );
     }
 
     #[test]

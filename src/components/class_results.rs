@@ -4,8 +4,8 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::{ClassCodeField, TeacherHead};
 use crate::results::{
-    check_file, check_parts, results_page, Dropped, Names, Rejection, ResultsPage, ResultsTable,
-    TableView, MAX_FILE_BYTES,
+    check_file, check_parts, Checks, Dropped, Names, Rejection, ResultsTable, TableView,
+    MAX_FILE_BYTES,
 };
 use crate::reveal::reveal_in_frames;
 use tellers_course::Course;
@@ -62,18 +62,16 @@ async fn next_task() {
     let _ = JsFuture::from(task).await;
 }
 
-/// The page of `files` for class `class`: the files checked a few per task
-/// ([`check_parts`]), so that forty of them are no long task. `None` if
-/// `current` turns false meanwhile (newer files or another class code).
+/// `files` checked for class `class` a few per task ([`check_parts`]), so
+/// that forty of them are no long task. `None` if `current` turns false
+/// meanwhile (newer files or another class code).
 async fn check_in_parts(
-    course: &Course,
     class: &str,
     files: &[Dropped],
-    names: Names,
     current: impl Fn() -> bool,
-) -> Option<ResultsPage> {
+) -> Option<Checks> {
     if class.trim().is_empty() || files.is_empty() {
-        return Some(results_page(course, class, files));
+        return Some(Checks::all_at_once(class, files));
     }
     let mut checked = Vec::with_capacity(files.len());
     for part in check_parts(files) {
@@ -84,7 +82,10 @@ async fn check_in_parts(
         checked.extend(files[part].iter().map(|f| check_file(f, class)));
     }
     next_task().await;
-    current().then(|| ResultsPage::with_names(course, class, checked, names))
+    current().then(|| Checks::For {
+        class: class.to_owned(),
+        checked,
+    })
 }
 
 /// The class's results, at `#/lessons/results?class=CODE`: the teacher
@@ -111,7 +112,7 @@ pub fn ClassResults(
     } else {
         class
     };
-    let page = RwSignal::new(Arc::new(results_page(&course, &class, &[])));
+    let checks = RwSignal::new(Arc::new(Checks::all_at_once(&class, &[])));
     let class = RwSignal::new(class);
     // The code typed is written into the address, in place, so Back to
     // this page, or a reload, opens it with that code.
@@ -145,20 +146,22 @@ pub fn ClassResults(
     let dragging = RwSignal::new(false);
     // Each change of the files or the class code checks them again; a
     // check still under way for an earlier change stops.
-    let checks = StoredValue::new(0_u64);
+    let latest = StoredValue::new(0_u64);
     Effect::new(move |_| {
-        let (class, files, names) = (class.get(), files.get(), names.get());
-        let check = checks.get_value() + 1;
-        checks.set_value(check);
-        let course = course.clone();
+        let (class, files) = (class.get(), files.get());
+        let check = latest.get_value() + 1;
+        latest.set_value(check);
         leptos::task::spawn_local(async move {
-            let current = || checks.try_get_value() == Some(check);
-            if let Some(shown) = check_in_parts(&course, &class, &files, names, current).await {
+            let current = || latest.try_get_value() == Some(check);
+            if let Some(done) = check_in_parts(&class, &files, current).await {
                 // The page may have been left meanwhile.
-                let _ = page.try_set(Arc::new(shown));
+                let _ = checks.try_set(Arc::new(done));
             }
         });
     });
+    // The page from the last files checked: hiding the names or showing
+    // them again draws it anew from those, and checks nothing again.
+    let page = Memo::new(move |_| Arc::new(checks.with(|c| c.page(&course, names.get()))));
     let on_choose = move |ev: leptos::ev::Event| {
         let input = event_target::<web_sys::HtmlInputElement>(&ev);
         if let Some(list) = input.files() {
@@ -311,7 +314,7 @@ fn TableParts(table: ResultsTable) -> impl IntoView {
     view! {
         <div inner_html=table.legend_html()></div>
         {table.print_note().map(|note| view! { <p class="print-only notice" data-testid="results-print-note">{note}</p> })}
-        {(table.names == Names::Shown).then(|| view! {
+        {(table.results.names == Names::Shown).then(|| view! {
             <p class="print-hide">
                 <a
                     class="button button--primary"

@@ -344,7 +344,15 @@ export async function filesDroppedOnTheResultsPageAreReadAndCheckedOneByOne({ pa
   await page.waitForFunction(() => location.hash === '#/lessons/results?class=R12');
   // Names hidden for a projector: no name or file name on the page, the
   // students numbered, no CSV; shown again, all is back.
-  await page.getByTestId('hide-names').check();
+  // Hiding them draws the page from the files already checked: it is
+  // hidden before a task queued with the click runs (checking the files
+  // again took a task per few files, and one more).
+  const hiddenAtOnce = await page.getByTestId('hide-names').evaluate(async (box) => {
+    box.click();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return document.querySelector('[data-testid="names-hidden"]') !== null;
+  });
+  assert.ok(hiddenAtOnce, 'names hidden without checking the files again');
   await expectVisible(page.getByTestId('names-hidden'), 'the note that names are hidden');
   const projected = await page.getByTestId('class-results').textContent();
   assert.ok(!/Eli|Dee|eli\.json|dee\.json/.test(projected), projected);
