@@ -32,6 +32,18 @@ pub const KEY_RANDOM_BYTES: usize = 13;
 /// Symbols of a class code taken from the hash (35 bits); one check symbol follows.
 const CODE_HASH_SYMBOLS: usize = 7;
 
+/// The first line of the file a teacher saves their class in ([`class_file`]).
+pub const CLASS_FILE_HEADING: &str = "Tellers class";
+
+/// The text file a teacher saves: the class code, the teacher key, and
+/// what each is for (CRLF line ends, for Windows' Notepad too).
+pub fn class_file(code: &str, key: &str) -> String {
+    format!(
+        "{CLASS_FILE_HEADING}\r\n\r\nClass code (give it to your students): {code}\r\n\
+         Teacher key (keep it to yourself; it opens the answer key): {key}\r\n",
+    )
+}
+
 /// The first `n` base-32 symbols of `bytes`, five bits each, high bits first.
 pub fn base32(bytes: &[u8], n: usize) -> String {
     (0..n.min(bytes.len() * 8 / 5))

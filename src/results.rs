@@ -18,7 +18,9 @@
 //! a few rows per frame ([`ResultsTable::row_parts`]), and makes the CSV
 //! only when it is downloaded.
 
-use crate::classroom::{as_name_box_keeps, bare_code, file_check, name_order_key, seed_text};
+use crate::classroom::{
+    as_name_box_keeps, bare_code, file_check, name_order_key, seed_text, CLASS_FILE_HEADING,
+};
 use crate::progress::{ExerciseProgress, Progress, READABLE_VERSIONS, VERSION};
 use crate::reveal::steps_by_cost;
 use crate::route::{lesson_href, query_escape};
@@ -62,6 +64,8 @@ pub enum Rejection {
     },
     /// Not text, not JSON, or not shaped like a progress file.
     Unreadable(String),
+    /// The class's code and teacher key, as the teacher's page saves them.
+    ClassFile,
     /// Saved by a version of Tellers this one cannot read.
     OtherVersion(u32),
     /// Saved with no class code.
@@ -104,6 +108,10 @@ impl fmt::Display for Rejection {
                 tellers_sim::text::fmt_count(MAX_FILE_BYTES / 1000.0)
             ),
             Rejection::Unreadable(why) => write!(f, "not a Tellers progress file ({why})"),
+            Rejection::ClassFile => f.write_str(
+                "the class's code and teacher key, as the teacher's page saves them: not a \
+                 student's progress file (students save theirs with \"Save progress to a file\")",
+            ),
             // A newer format: this page is older than the student's (a
             // cached copy); reloading it gets the newer reader.
             Rejection::OtherVersion(v) if *v > VERSION => write!(
@@ -178,6 +186,13 @@ fn codes_look_alike(a: &str, b: &str) -> bool {
 
 /// Read one progress file for class `class` (as the teacher typed it).
 pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
+    // The teacher's own file, dropped with the students': said, not "not JSON".
+    if text
+        .trim_start_matches('\u{feff}')
+        .starts_with(CLASS_FILE_HEADING)
+    {
+        return Err(Rejection::ClassFile);
+    }
     let file: Progress = serde_json::from_str(text).map_err(|e| {
         if e.is_eof() && text.trim_start().starts_with('{') {
             return Rejection::CutOff;
@@ -2020,6 +2035,13 @@ mod tests {
                 Ok(ana.export()[..ana.export().len() / 2].to_string()),
             ),
             file("nohyphen.json", &student("Ana", "k7q2mx4p", &[])),
+            (
+                "tellers-class-K7Q2-MX4P.txt".to_string(),
+                Ok(crate::classroom::class_file(
+                    CLASS,
+                    "ABCD-EFGH-JKMN-PQRS-TVWX",
+                )),
+            ),
         ];
         let r = ClassResults::new(compiled_course(), CLASS, &files);
         assert_eq!(r.students, vec![], "nothing merged");
@@ -2044,6 +2066,14 @@ mod tests {
             Rejection::Unreadable("it is not JSON".into()).to_string()
         );
         assert!(reason(&r, "cut.json").starts_with("cut off before its end"));
+        // The teacher's own file: said to be that (it was "not JSON").
+        assert!(
+            reason(&r, "tellers-class-K7Q2-MX4P.txt").starts_with(
+                "the class's code and teacher key, as the teacher's page saves them: not a student's"
+            ),
+            "{}",
+            reason(&r, "tellers-class-K7Q2-MX4P.txt")
+        );
         assert!(
             reason(&r, "nohyphen.json").starts_with(
                 "saved for class k7q2mx4p, not K7Q2-MX4P: one looks like the other mistyped"

@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::classroom::{class_code, new_teacher_key, KEY_RANDOM_BYTES};
+use crate::classroom::{class_code, class_file, new_teacher_key, KEY_RANDOM_BYTES};
 use crate::route::query_escape;
 
 /// A new class: its code for students and the key the teacher keeps.
@@ -20,15 +20,6 @@ fn create_class() -> Result<NewClass, String> {
     let key = new_teacher_key(&random);
     let code = class_code(&key)?;
     Ok(NewClass { code, key })
-}
-
-/// The text file a teacher saves: the code, the key, and what each is for.
-fn class_file(class: &NewClass) -> String {
-    format!(
-        "Tellers class\r\n\r\nClass code (give it to your students): {}\r\n\
-         Teacher key (keep it to yourself; it opens the answer key): {}\r\n",
-        class.code, class.key
-    )
 }
 
 /// An address for a file to save, holding `text`: a `blob:` address, so
@@ -109,7 +100,7 @@ pub fn TeacherPage() -> impl IntoView {
         created.get().map(|made| match made {
             Err(why) => view! { <p class="notice" role="alert">{why}</p> }.into_any(),
             Ok(class) => {
-                let file = file_address(&class_file(&class));
+                let file = file_address(&class_file(&class.code, &class.key));
                 view! {
                     <div class="class-card" data-testid="new-class">
                         <p class="class-card__label">"Class code, for your students"</p>
