@@ -1473,3 +1473,41 @@ fn a_solution_ends_with_the_decimals_its_question_asks_for() {
     assert!(checked >= 100, "only {checked} solutions read");
     assert!(off.is_empty(), "{off:#?}");
 }
+
+/// Lesson 4's pool-above-the-mean: where the traffic needs more threads
+/// than the pool has, the worked solution says how fast the line grows,
+/// not that the pool "would have to be busy every moment" (true only
+/// where it needs exactly the pool), nor that more threads than the pool
+/// has are busy on average.
+#[test]
+fn an_overloaded_pools_solution_says_how_fast_its_line_grows() {
+    let course = course();
+    let (_, ex) = course
+        .exercises()
+        .find(|(_, e)| e.id == "pool-above-the-mean")
+        .unwrap();
+    let (mut over, mut exact, mut under) = (0, 0, 0);
+    for v in all_vars(ex) {
+        let (rps, pool) = (v["rps"], v["pool"]);
+        let text = tellers_course::exercise::fill_lines(&ex.solution, &v)
+            .unwrap()
+            .join("\n");
+        let needed = rps * 0.1;
+        if needed > pool {
+            over += 1;
+            let grows = format!("grows by about {} a second", rps - pool * 10.0);
+            assert!(text.contains(&grows), "{rps}/{pool}: {text}");
+            assert!(!text.contains("busy every moment") && !text.contains("busy on average"));
+        } else if needed == pool {
+            exact += 1;
+            assert!(text.contains("busy every moment"), "{rps}/{pool}: {text}");
+        } else {
+            under += 1;
+            assert!(
+                text.contains("threads are busy on average"),
+                "{rps}/{pool}: {text}"
+            );
+        }
+    }
+    assert!(over > 0 && exact > 0 && under > 0, "{over} {exact} {under}");
+}
