@@ -1852,6 +1852,12 @@ mod tests {
             note.starts_with("Measuring:") && note.contains("The line already says"),
             "{note}"
         );
+        // The rate and the wait it makes, read as two clauses (it read "at
+        // the 10.0 rps the server finishes that is about 180 s").
+        assert!(
+            note.contains(" the server finishes, that is about "),
+            "{note}"
+        );
         // A run that ends so says how long its warm-up was (lesson 14's
         // 40 s read as a few seconds).
         let short = Scenario {

@@ -180,7 +180,7 @@ impl Student {
     pub fn whose_numbers(&self) -> String {
         match (self.class.is_empty(), self.name.is_empty()) {
             (true, _) => {
-                "Shared numbers in the exercises: a class code gives each student their own".into()
+                "Shared numbers in the exercises: a class code gives each student their own.".into()
             }
             (false, true) => format!("Numbers for a student with no name · {}", self.class),
             (false, false) => format!("Numbers for {} · {}", self.name, self.class),
@@ -1116,8 +1116,10 @@ mod tests {
         assert!(Student::new("SD-101", "")
             .whose_numbers()
             .contains("no name"));
-        assert!(Student::default()
-            .whose_numbers()
-            .starts_with("Shared numbers"));
+        // A sentence, ended: the link "Have a class code?" follows it.
+        assert_eq!(
+            Student::default().whose_numbers(),
+            "Shared numbers in the exercises: a class code gives each student their own."
+        );
     }
 }

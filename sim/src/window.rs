@@ -141,7 +141,7 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
             };
             let line = if r.queue_len_end > 0 && r.throughput_rps > 0.0 {
                 format!(
-                    " The line already says they are long: {} {} ahead of the newest, and at the {} the server finishes that is about {} of waiting.",
+                    " The line already says they are long: {} {} ahead of the newest: at the {} the server finishes, that is about {} of waiting.",
                     fmt_count(r.queue_len_end as f64),
                     noun(r.queue_len_end, "request waits", "requests wait"),
                     fmt_rps(r.throughput_rps),
