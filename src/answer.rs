@@ -722,6 +722,12 @@ mod tests {
         let (dot, answer) = said_on_first_numbers("fd-limit-clients", |_| "3.950".into());
         assert_eq!(answer, 3950.0);
         assert!(dot.contains("that dot reads as a decimal point"), "{dot}");
+        // Even where a listed mistake is a thousandth of the answer:
+        // connections-per-ram's 10.000 was told it read 1 GB as 1,000 KB.
+        let (dot, answer) =
+            said_on_first_numbers("connections-per-ram", |a| format!("{}.000", a / 1000.0));
+        assert_eq!(answer, 10_000.0);
+        assert!(dot.contains("that dot reads as a decimal point"), "{dot}");
         let (zeros, _) = said_on_first_numbers("burst-in-line", |a| format!("{}", a * 1000.0));
         assert!(
             zeros.contains("where the decimal point or the zeros went"),

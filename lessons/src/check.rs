@@ -489,6 +489,10 @@ pub enum Verdict {
     },
     /// Not a number we can read.
     Unreadable,
+    /// "No limit" and a number both ("no limit (20)"), where the number
+    /// cannot be read as the answer: the learner is asked for one (not
+    /// counted as an attempt).
+    TwoAnswers,
     /// Two numbers as a range ("50-100", "50 to 100"): the learner is asked
     /// for one (not counted as an attempt).
     Range {
@@ -581,6 +585,7 @@ impl Verdict {
         !matches!(
             self,
             Verdict::Unreadable
+                | Verdict::TwoAnswers
                 | Verdict::Ambiguous { .. }
                 | Verdict::UnitMissing { .. }
                 | Verdict::UnitSwapped { .. }
@@ -815,6 +820,14 @@ pub fn check_guess(input: &str, expected: f64, unit: Unit, tolerance: f64) -> Ve
     check_with(input, expected, unit, tolerance, "", false, None)
 }
 
+/// Whether `prompt` says memory is counted in thousands ("Use 1 GB =
+/// 1,000 MB", "1 MB = 1,000 KB", "1 GB = 1,000,000 KB").
+fn says_thousands(prompt: &str) -> bool {
+    ["1 GB = 1,000", "1 MB = 1,000", "1 GB = 1000", "1 MB = 1000"]
+        .iter()
+        .any(|said| prompt.contains(said))
+}
+
 /// [`check_in`], with memory counted both ways (`both_memory_ways`) or in
 /// thousands only, and for an answer rounded up from `before_rounding` or not.
 fn check_with(
@@ -856,6 +869,10 @@ fn check_with(
         })
         .unwrap_or(trimmed);
     let Some(reading) = read_number(number) else {
+        // "no limit (20)": told to type "no limit" or a number, it had.
+        if says_no_limit(input) {
+            return Verdict::TwoAnswers;
+        }
         let token = &number.trim()[..number_end(number.trim())];
         return match tellers_sim::text::read_number(token) {
             // Its digits and its exponent clipped apart, so that a long
@@ -928,7 +945,10 @@ fn check_with(
         return Verdict::ExpectedNoLimit;
     }
     let allowed = (expected.abs() * tolerance).max(1e-9);
-    // Memory: 1 MB may be counted as 1,000 KB or as 1,024 KB, at each step.
+    // Memory: 1 MB may be counted as 1,000 KB or as 1,024 KB, at each step,
+    // unless the question says which ("Use 1 GB = 1,000 MB": 1.9 GB was
+    // right for 2, within the 1,024s and the tolerance).
+    let both_memory_ways = both_memory_ways && !says_thousands(prompt);
     let conventions: &[f64] = if unit.family() == Family::Memory && both_memory_ways {
         &[
             1.0,
@@ -1190,7 +1210,18 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
     match v {
         Verdict::Correct => "Correct.".into(),
         Verdict::FractionRight { percent } => {
-            format!("Correct. As a percentage, that is {} %.", plain(percent))
+            // To three significant figures: "1/9" is 11.1 %, not 11.111111 %.
+            let mut places = 0;
+            while places < 6 && percent.abs() * 10f64.powi(places) < 100.0 {
+                places += 1;
+            }
+            let shown = format!("{percent:.*}", places as usize);
+            let shown = if shown.contains('.') {
+                shown.trim_end_matches('0').trim_end_matches('.')
+            } else {
+                &shown
+            };
+            format!("Correct. As a percentage, that is {shown} %.")
         }
         Verdict::RoundedOff {
             rounded, places, ..
@@ -1308,6 +1339,9 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
             "Type a number, such as 40, 7.5 or 1,000 (a fraction such as 15/2 works too). Use {}.",
             unit.accepted()
         ),
+        Verdict::TwoAnswers => {
+            "Give one answer: a number, or \"no limit\" on its own, not both.".into()
+        }
         // Not "the server keeps up": some of these ask for a number where
         // the line does grow (how long after 10 s?), or of no server.
         Verdict::ExpectedNumber => format!(
@@ -1944,6 +1978,20 @@ mod tests {
             check("9.3", 10.0, Unit::Gb, 0.02),
             Verdict::WrongValue { too_high: false }
         );
+        // Unless the question says which: "Use 1 GB = 1,000 MB".
+        let thousands = "How much is reserved, in GB? Use 1 GB = 1,000 MB.";
+        assert_eq!(
+            check_in("9.77 GB", 10.0, Unit::Gb, 0.02, thousands),
+            Verdict::WrongValue { too_high: false }
+        );
+        assert_eq!(
+            check_in("1.9", 2.0, Unit::Gb, 0.03, thousands),
+            Verdict::WrongValue { too_high: false }
+        );
+        assert_eq!(
+            check_in("10 GB", 10.0, Unit::Gb, 0.02, thousands),
+            Verdict::Correct
+        );
         // Only memory has two conventions.
         assert_eq!(
             check("102.4", 100.0, Unit::Ms, 0.02),
@@ -2212,6 +2260,17 @@ mod tests {
         assert_eq!(
             describe(&v, Unit::Percent),
             "Correct. As a percentage, that is 11.1 %."
+        );
+        // A fraction typed as a division, to three figures.
+        let v = check("1/9", 11.1, Unit::Percent, 0.02);
+        assert_eq!(
+            describe(&v, Unit::Percent),
+            "Correct. As a percentage, that is 11.1 %."
+        );
+        let v = check("0.7", 70.0, Unit::Percent, 0.02);
+        assert_eq!(
+            describe(&v, Unit::Percent),
+            "Correct. As a percentage, that is 70 %."
         );
     }
 
@@ -2558,6 +2617,16 @@ mod tests {
         // "No limit" where a number is asked: no word of a server keeping
         // up, which some such exercises do not (how long is the line after
         // 10 s?).
+        // "No limit" and a number, where the number is not the answer as
+        // read: one answer is asked for (it was told to type "no limit").
+        let v = check("no limit (20)", 20.0, Unit::Threads, 0.02);
+        assert_eq!(v, Verdict::TwoAnswers);
+        assert!(!v.counts());
+        assert!(explain(&v, Unit::Threads).starts_with("Give one answer"));
+        assert_eq!(
+            check("no limit (20)", f64::INFINITY, Unit::Threads, 0.02),
+            Verdict::Correct
+        );
         let v = check("no limit", 2000.0, Unit::Requests, 0.01);
         assert_eq!(v, Verdict::ExpectedNumber);
         assert_eq!(
