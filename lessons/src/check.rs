@@ -278,6 +278,19 @@ const FILLER_WORDS: &[&str] = &[
     "roughly",
     "approximately",
     "all",
+    // What the number counts, said in other words than the prompt's
+    // ("140 rejected" where it asks how many are refused).
+    "rejected",
+    "refused",
+    "stuck",
+    "queued",
+    "needed",
+    "required",
+    "concurrent",
+    "concurrently",
+    "inside",
+    "max",
+    "maximum",
 ];
 
 /// The learner's unit words, lower case, mapped to a unit.
@@ -889,7 +902,11 @@ fn check_with(
         };
     };
     // A full stop ends the sentence, not the unit; "3.3-fold" is a ratio.
-    let said = reading.rest.trim_end_matches(['.', '!', ';', ',']).trim();
+    // So does a question mark: "11.1?" is an answer, unsure.
+    let said = reading
+        .rest
+        .trim_end_matches(['.', '!', '?', ';', ','])
+        .trim();
     let said = said
         .strip_prefix('-')
         .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()))
@@ -1405,6 +1422,26 @@ mod tests {
 
     #[test]
     fn forms_learners_type_are_read() {
+        // An unsure answer, and what it counts in other words.
+        assert_eq!(check("11.1?", 11.1, Unit::Percent, 0.02), Verdict::Correct);
+        assert_eq!(check("20 ?", 20.0, Unit::Threads, 0.02), Verdict::Correct);
+        assert_eq!(
+            check("140 rejected", 140.0, Unit::Requests, 0.02),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("2.5 requests stuck", 2.5, Unit::Requests, 0.02),
+            Verdict::Correct
+        );
+        assert_eq!(
+            check("40 threads needed", 40.0, Unit::Threads, 0.02),
+            Verdict::Correct
+        );
+        assert_eq!(check("3 min", 180.0, Unit::S, 0.02), Verdict::Correct);
+        assert!(matches!(
+            check("2.5 cores stuck", 2.5, Unit::Requests, 0.02),
+            Verdict::WrongUnit { .. }
+        ));
         // A fraction for a percentage under 1 % (pause-share: 0.833 %):
         // the fraction the worked solution shows, or the percentage.
         assert_eq!(
