@@ -79,11 +79,13 @@ pub fn check_answer(
             // is 9.56 rounded and the ten 1 % chances added up, and "rounded
             // too far" alone told the adder the method was right.
             let slip = exercise.slip_for(&verdict, &variant.vars, variant.answer, typed);
-            // A listed mistake outranks "right before rounding": its author
-            // wrote the note, and it counts (lesson 13's step 6 lists the
-            // fraction of a server).
+            // A listed mistake outranks "right before rounding" and "rounded
+            // down": its author wrote the note, and it counts (lesson 13's
+            // step 6 lists the fraction of a server, and a server at 100 %).
             let verdict = match (verdict, slip) {
-                (Verdict::NotRoundedUp { .. }, Some(_)) => Verdict::WrongValue { too_high: false },
+                (Verdict::NotRoundedUp { .. } | Verdict::RoundedDown { .. }, Some(_)) => {
+                    Verdict::WrongValue { too_high: false }
+                }
                 (v, _) => v,
             };
             let mut message = match slip.and_then(|s| exercise.slip_note_of(s)) {
@@ -544,6 +546,7 @@ mod tests {
         }
         // "ceil(n / pool) * wait / …" is not an answer rounded up.
         assert!(!exercise("batch-time").rounds_up());
+        let mut rounded_down = 0;
         for id in ["servers-at-seventy", "cores-for-seventy", "db-pool-size"] {
             let e = exercise(id);
             for seed in ["", "r12/ana", "r12/ben", "r12/cy"] {
@@ -561,6 +564,25 @@ mod tests {
                     "{id} {seed}: {before:.2}: {}",
                     checked.message
                 );
+                // The whole number below it, rounded down or to the
+                // nearest: said so (it was only "too low"), unless a
+                // listed mistake gives that number.
+                let down = check_answer(e, &v, &format!("{}", before.floor()), None);
+                let listed = e
+                    .mistakes
+                    .iter()
+                    .any(|m| tellers_course::expr::eval(m, &v.vars).ok() == Some(before.floor()));
+                assert_eq!(
+                    down.message.contains(
+                        "is rounded down: the question asks for a whole number, rounded up"
+                    ),
+                    !listed,
+                    "{id} {seed}: {}: {}",
+                    before.floor(),
+                    down.message
+                );
+                assert_eq!(down.counts, listed);
+                rounded_down += usize::from(!listed);
                 // Another fraction below the answer, half a unit away from
                 // the number before rounding, is only wrong (and counts).
                 let other = answer - 1.0 + (before - (answer - 1.0) + 0.5).fract();
@@ -574,6 +596,7 @@ mod tests {
                 }
             }
         }
+        assert!(rounded_down > 0, "no variant said rounded down");
     }
 
     /// A wrong number that one of an exercise's listed mistakes gives is

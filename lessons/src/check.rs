@@ -542,6 +542,14 @@ pub enum Verdict {
         /// The number as typed.
         typed: String,
     },
+    /// The whole number below the answer before rounding up ("92" for a
+    /// pool of 92.4 that rounds up to 93): rounded down or to the nearest
+    /// (not counted as an attempt; it was "too low", with nothing of
+    /// rounding up). A listed mistake of that number outranks it.
+    RoundedDown {
+        /// The number as typed.
+        typed: String,
+    },
     /// Right within tolerance, with the decimals the question asks for or
     /// fewer, but not the answer rounded to them ("9.5" for 9.56 asked to
     /// one decimal place: cut, or worked from rounded steps; "17" for
@@ -607,6 +615,7 @@ impl Verdict {
                 | Verdict::TooLarge { .. }
                 | Verdict::TooRounded { .. }
                 | Verdict::NotRoundedUp { .. }
+                | Verdict::RoundedDown { .. }
                 | Verdict::FractionAsPercent { .. }
         )
     }
@@ -1081,6 +1090,13 @@ fn check_with(
             };
         }
     }
+    if let Some(before) = before_rounding.filter(|b| b.fract() > 1e-9 && b.ceil() == expected) {
+        if !fraction && value == before.floor() {
+            return Verdict::RoundedDown {
+                typed: reading.text,
+            };
+        }
+    }
     let too_high = value > expected;
     // Not where the answer is exact (tolerance 0: a count such as 3,950
     // connections, where 4,000 is the mistake of forgetting what is used).
@@ -1340,6 +1356,9 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
         }
         Verdict::NotRoundedUp { typed } => format!(
             "{typed} is right before rounding: the question asks for a whole number, rounded up."
+        ),
+        Verdict::RoundedDown { typed } => format!(
+            "{typed} is rounded down: the question asks for a whole number, rounded up."
         ),
         Verdict::FractionAsPercent { typed, percent } => format!(
             "{typed} % is a fraction with a % sign: as a fraction, {typed} is {} %. \
@@ -1838,9 +1857,16 @@ mod tests {
                 format!("{typed} is right before rounding: the question asks for a whole number, rounded up.")
             );
         }
+        // The whole number below, rounded down or to the nearest.
+        let v = check_exercise("3", 4.0, Unit::Count, 0.0, up, before);
+        assert!(matches!(v, Verdict::RoundedDown { .. }) && !v.counts());
+        assert_eq!(
+            describe(&v, Unit::Count),
+            "3 is rounded down: the question asks for a whole number, rounded up."
+        );
         for (typed, v) in [
             ("4", Verdict::Correct),
-            ("3", Verdict::WrongValue { too_high: false }),
+            ("2", Verdict::WrongValue { too_high: false }),
             ("4.2", Verdict::WrongValue { too_high: true }),
             // A fraction that is not the number before rounding.
             ("3.2", Verdict::WrongValue { too_high: false }),

@@ -626,6 +626,7 @@ impl Exercise {
         match verdict {
             Verdict::WrongValue { .. }
             | Verdict::NotRoundedUp { .. }
+            | Verdict::RoundedDown { .. }
             | Verdict::PercentEitherWay { .. } => self.slip(vars, answer, typed),
             Verdict::TooRounded { .. } => self.exact_slip(vars, typed),
             _ => None,
