@@ -1852,10 +1852,10 @@ mod tests {
             note.starts_with("Measuring:") && note.contains("The line already says"),
             "{note}"
         );
-        // The rate and the wait it makes, read as two clauses (it read "at
+        // The wait and the rate it comes from, in one clause (it read "at
         // the 10.0 rps the server finishes that is about 180 s").
         assert!(
-            note.contains(" the server finishes, that is about "),
+            note.contains(" ahead of the newest, about ") && note.contains(" of waiting at the "),
             "{note}"
         );
         // A run that ends so says how long its warm-up was (lesson 14's

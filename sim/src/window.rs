@@ -141,11 +141,11 @@ pub fn measuring_note(s: &Scenario, r: &Report) -> Option<String> {
             };
             let line = if r.queue_len_end > 0 && r.throughput_rps > 0.0 {
                 format!(
-                    " The line already says they are long: {} {} ahead of the newest: at the {} the server finishes, that is about {} of waiting.",
+                    " The line already says they are long: {} {} ahead of the newest, about {} of waiting at the {} the server finishes.",
                     fmt_count(r.queue_len_end as f64),
                     noun(r.queue_len_end, "request waits", "requests wait"),
-                    fmt_rps(r.throughput_rps),
                     fmt_s(r.queue_len_end as f64 / r.throughput_rps),
+                    fmt_rps(r.throughput_rps),
                 )
             } else {
                 String::new()
