@@ -1511,3 +1511,44 @@ fn an_overloaded_pools_solution_says_how_fast_its_line_grows() {
     }
     assert!(over > 0 && exact > 0 && under > 0, "{over} {exact} {under}");
 }
+
+/// A choice's options are shown in an order of each student's own, so no
+/// text of the exercise points at one by its place ("the second option"
+/// named a wrong one on most students' screens in lesson 10).
+#[test]
+fn no_choice_names_an_option_by_its_place() {
+    let course = course();
+    let places = [
+        "first option",
+        "second option",
+        "third option",
+        "fourth option",
+        "last option",
+        "option a",
+        "option b",
+        "option c",
+        "option d",
+        "options a",
+        "options b",
+    ];
+    for (_, e) in course.exercises() {
+        if e.options.is_empty() {
+            continue;
+        }
+        let texts = std::iter::once(&e.prompt)
+            .chain(&e.options)
+            .chain(&e.explain)
+            .chain(&e.hints)
+            .chain(&e.solution);
+        for t in texts {
+            let t = t.to_lowercase();
+            for p in places {
+                // As a whole word: "option about" is no "option a".
+                let whole = t.match_indices(p).any(|(i, _)| {
+                    !t[i + p.len()..].starts_with(|c: char| c.is_alphanumeric())
+                });
+                assert!(!whole, "{}: '{p}' in: {t}", e.id);
+            }
+        }
+    }
+}
