@@ -1441,6 +1441,9 @@ mod tests {
 
     #[test]
     fn forms_learners_type_are_read() {
+        // An emoji after the number is echoed as typed (it was '?').
+        let v = check("25.0 👍", 25.0, Unit::Mb, 0.03);
+        assert!(describe(&v, Unit::Mb).starts_with("Wrong unit: '👍' is not a unit"));
         // An unsure answer, and what it counts in other words.
         assert_eq!(check("11.1?", 11.1, Unit::Percent, 0.02), Verdict::Correct);
         assert_eq!(check("20 ?", 20.0, Unit::Threads, 0.02), Verdict::Correct);

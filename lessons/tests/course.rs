@@ -1544,9 +1544,9 @@ fn no_choice_names_an_option_by_its_place() {
             let t = t.to_lowercase();
             for p in places {
                 // As a whole word: "option about" is no "option a".
-                let whole = t.match_indices(p).any(|(i, _)| {
-                    !t[i + p.len()..].starts_with(|c: char| c.is_alphanumeric())
-                });
+                let whole = t
+                    .match_indices(p)
+                    .any(|(i, _)| !t[i + p.len()..].starts_with(|c: char| c.is_alphanumeric()));
                 assert!(!whole, "{}: '{p}' in: {t}", e.id);
             }
         }

@@ -5,14 +5,18 @@
 /// At most a few characters of what someone typed, without markup or
 /// control characters (each becomes `?`), so an echoed value can never
 /// carry injected text of any length. Punctuation a number, a time or a
-/// schedule or a flag's `=` needs (`- _ . + , : / % = #` and spaces), and a
-/// sum's brackets and signs (`( ) × ÷ √ − ≈ ~ ∞ * ^`), stay as typed.
+/// schedule or a flag's `=` needs (`- _ . + , : / % = #` and spaces), a
+/// sum's brackets and signs (`( ) × ÷ √ − ≈ ~ ∞ * ^`), and arrows, symbols
+/// and emoji (a "👍" was echoed as "?", which the learner never typed)
+/// stay as typed.
 pub fn clip(raw: &str) -> String {
     const SHOWN_CHARS: usize = 24;
     let clean: String = raw
         .chars()
         .map(|c| {
-            if c.is_alphanumeric() || "-_.+ ,:/%=#()×÷√−≈~∞*^".contains(c) {
+            let symbol =
+                matches!(u32::from(c), 0x2190..=0x2BFF | 0x1F000..=0x1FAFF | 0xFE0F | 0x200D);
+            if symbol || c.is_alphanumeric() || "-_.+ ,:/%=#()×÷√−≈~∞*^".contains(c) {
                 c
             } else {
                 '?'
@@ -781,6 +785,10 @@ mod tests {
         // A link's '#' is echoed as itself: '?' reads as another character
         // of a URL ("'40?junk'" for 40#junk).
         assert_eq!(clip("40#junk"), "40#junk");
+        // Emoji and symbols are echoed as themselves; marks that turn text
+        // round or hide it are not.
+        assert_eq!(clip("👍 ✓ → 👩‍💻"), "👍 ✓ → 👩‍💻");
+        assert_eq!(clip("a\u{202e}b\u{200b}"), "a?b?");
     }
 
     #[test]
