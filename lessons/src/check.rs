@@ -177,6 +177,13 @@ const NO_LIMIT_WORDS: &[&str] = &[
     "unstable",
     "diverge",
     "forever",
+    "endless",
+    "limitless",
+    "no end",
+    "overload",
+    "explode",
+    "blows up",
+    "blow up",
 ];
 
 /// Words that deny what follows ("it does not grow without limit", "never
@@ -2692,6 +2699,23 @@ mod tests {
         assert_eq!(
             check("no limit (20)", f64::INFINITY, Unit::Threads, 0.02),
             Verdict::Correct
+        );
+        for typed in [
+            "endless",
+            "limitless",
+            "it is overloaded",
+            "it explodes",
+            "it blows up",
+        ] {
+            assert_eq!(
+                check(typed, f64::INFINITY, Unit::Requests, 0.01),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        assert_eq!(
+            check("not overloaded", f64::INFINITY, Unit::Requests, 0.01),
+            Verdict::ExpectedNoLimit
         );
         let v = check("no limit", 2000.0, Unit::Requests, 0.01);
         assert_eq!(v, Verdict::ExpectedNumber);
