@@ -2493,7 +2493,7 @@ mod tests {
         // No formula for the line: the caption names the line, no model.
         let text = caption_of(&preset("one-worker-limit").unwrap());
         assert!(
-            text.starts_with("Response time as the line at the 1 worker thread gets busier.")
+            text.starts_with("Response time as the line at the one worker thread gets busier.")
                 && !text.contains("M/"),
             "{text}"
         );

@@ -398,7 +398,13 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         let cores = fmt_count(f64::from(s.cores));
         // The usable cores when fewer than all: one is "is" busy.
         let n = usable.round() as u64;
-        let part = plural(n, "core");
+        let part = crate::text::the_count(n, "core");
+        // One loop is "its loop".
+        let its = if s.loops == 1 {
+            "its loop"
+        } else {
+            "its loops"
+        };
         let verb = if n == 1 && usable < f64::from(s.cores) {
             "is"
         } else {
@@ -431,7 +437,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             // The part whose steps reach the limit first: more of the
             // other does nothing.
             (Model::EventLoopWorkers, ..) => (
-                format!("the {part} its loops and workers can use"),
+                format!("{part} {its} and workers can use"),
                 match th.capacity.part_binds() {
                     Some(analytic::CpuPart::Workers) => format!(
                         "Less CPU per request, or more workers (up to the {cores} cores), helps; more loops do not."
@@ -443,7 +449,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
                 },
             ),
             _ => (
-                format!("the {part} its loops can use"),
+                format!("{part} {its} can use"),
                 format!("Less CPU per request, or more loops (up to the {cores} cores), helps."),
             ),
         };
@@ -2111,7 +2117,10 @@ mod tests {
             &preset("node-moderate-blocking").unwrap(),
             SignKind::CpuNear,
         );
-        assert!(d.starts_with("The 1 core its loops can use is busy"), "{d}");
+        assert!(
+            d.starts_with("The one core its loop can use is busy"),
+            "{d}"
+        );
         // The figures' CPU busy counts all 8 cores: the sign says so.
         assert!(
             d.contains(" (13 % of all 8 cores, as CPU busy counts it);"),

@@ -488,6 +488,16 @@ pub fn plural(n: u64, word: &str) -> String {
     }
 }
 
+/// "the 4 cores", or "the one core" (not "the 1 core"): a count of `n`
+/// of `word` after "the".
+pub fn the_count(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("the one {word}")
+    } else {
+        format!("the {}", plural(n, word))
+    }
+}
+
 /// The words for a count of `n`: `one` for 1, `many` otherwise
 /// ("request waits" / "requests wait"), written after the count.
 pub fn noun<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {

@@ -2033,13 +2033,13 @@ pub fn theory(s: &Scenario) -> Theory {
                         CpuPart::Workers => (s.cores.min(s.worker_threads()), "worker thread"),
                         CpuPart::Loops => (s.cores.min(loops), "loop"),
                     };
-                    (c, (format!("the {}", plural(u64::from(c), noun)), noun))
+                    (c, (crate::text::the_count(u64::from(c), noun), noun))
                 }
                 // Threads on the cores: the course calls a server a worker.
                 _ => (
                     s.cores,
                     (
-                        format!("the {}", plural(u64::from(s.cores), "core")),
+                        crate::text::the_count(u64::from(s.cores), "core"),
                         "worker",
                     ),
                 ),

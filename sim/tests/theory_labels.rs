@@ -159,12 +159,12 @@ fn a_changing_load_is_described_by_its_first_step_and_says_so() {
 #[test]
 fn the_model_of_the_line_names_the_arrivals() {
     let mm1 = preset("mm1").unwrap();
-    assert_eq!(theory(&mm1).model_of_line, "M/M/1 at the 1 core");
+    assert_eq!(theory(&mm1).model_of_line, "M/M/1 at the one core");
     let even = theory(&Scenario {
         arrivals: Arrivals::Uniform,
         ..mm1.clone()
     });
-    assert_eq!(even.model_of_line, "D/M/1 at the 1 core");
+    assert_eq!(even.model_of_line, "D/M/1 at the one core");
     assert_eq!(even.mean_ms, None, "no formula for evenly spaced arrivals");
     // The curve is run with random arrivals, so its model stays M/M/1.
     assert_eq!(even.queue_model, "M/M/1");
@@ -234,14 +234,14 @@ fn a_loop_bound_open_scenario_is_not_given_an_all_cores_formula_as_exact() {
     assert!(says(&th, "hand-offs"), "{:?}", th.approx_because);
     assert!(
         th.model_of_line
-            .starts_with("none: the steps on the 1 loop"),
+            .starts_with("none: the steps on the one loop"),
         "{}",
         th.model_of_line
     );
     // One worker for the offloaded steps on 8 cores: its own line binds.
     let th = theory(&preset("one-worker-limit").unwrap());
     assert!(th.mean_ms.is_none() && !th.curve_formula, "{th:?}");
-    assert_eq!(th.line_at, "the 1 worker thread");
+    assert_eq!(th.line_at, "the one worker thread");
     assert!(
         says(&th, "worker pool is a line of its own"),
         "{:?}",
