@@ -399,11 +399,16 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         // The usable cores when fewer than all: one is "is" busy.
         let n = usable.round() as u64;
         let part = crate::text::the_count(n, "core");
-        // One loop is "its loop".
-        let its = if s.loops == 1 {
+        // One loop is "its loop", one worker "worker".
+        let its = if s.loop_count() == 1 {
             "its loop"
         } else {
             "its loops"
+        };
+        let workers = if s.worker_threads() == 1 {
+            "worker"
+        } else {
+            "workers"
         };
         let verb = if n == 1 && usable < f64::from(s.cores) {
             "is"
@@ -437,7 +442,7 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
             // The part whose steps reach the limit first: more of the
             // other does nothing.
             (Model::EventLoopWorkers, ..) => (
-                format!("{part} {its} and workers can use"),
+                format!("{part} {its} and {workers} can use"),
                 match th.capacity.part_binds() {
                     Some(analytic::CpuPart::Workers) => format!(
                         "Less CPU per request, or more workers (up to the {cores} cores), helps; more loops do not."

@@ -14,8 +14,12 @@ pub fn clip(raw: &str) -> String {
     let clean: String = raw
         .chars()
         .map(|c| {
-            let symbol =
-                matches!(u32::from(c), 0x2190..=0x2BFF | 0x1F000..=0x1FAFF | 0xFE0F | 0x200D);
+            // Not the ornaments that look like quotes or brackets (they
+            // could pass for the quotes round an echo), nor the blank
+            // braille pattern, which shows as nothing.
+            let lookalike = matches!(u32::from(c), 0x2758..=0x2775 | 0x2800);
+            let symbol = !lookalike
+                && matches!(u32::from(c), 0x2190..=0x2BFF | 0x1F000..=0x1FAFF | 0xFE0F | 0x200D);
             if symbol || c.is_alphanumeric() || "-_.+ ,:/%=#()×÷√−≈~∞*^".contains(c) {
                 c
             } else {
@@ -488,14 +492,19 @@ pub fn plural(n: u64, word: &str) -> String {
     }
 }
 
-/// "the 4 cores", or "the one core" (not "the 1 core"): a count of `n`
-/// of `word` after "the".
-pub fn the_count(n: u64, word: &str) -> String {
+/// "4 cores", or "one core": a count of `n` of `word` written after
+/// "the" or another determiner ("the pool's one thread", not "1 thread").
+pub fn counted(n: u64, word: &str) -> String {
     if n == 1 {
-        format!("the one {word}")
+        format!("one {word}")
     } else {
-        format!("the {}", plural(n, word))
+        plural(n, word)
     }
+}
+
+/// "the 4 cores", or "the one core" (not "the 1 core").
+pub fn the_count(n: u64, word: &str) -> String {
+    format!("the {}", counted(n, word))
 }
 
 /// The words for a count of `n`: `one` for 1, `many` otherwise
@@ -799,6 +808,7 @@ mod tests {
         // round or hide it are not.
         assert_eq!(clip("👍 ✓ → 👩‍💻"), "👍 ✓ → 👩‍💻");
         assert_eq!(clip("a\u{202e}b\u{200b}"), "a?b?");
+        assert_eq!(clip("20\u{275c} \u{2800}\u{276e}"), "20? ??");
     }
 
     #[test]

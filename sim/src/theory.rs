@@ -145,7 +145,7 @@ pub struct Theory {
     /// arrivals into the line at `line_at`, as the curve's points are run.
     pub queue_model: String,
     /// This scenario's own line in words, e.g. "M/M/4 at the 4 cores" or
-    /// "D/M/1 at the 1 core" (evenly spaced arrivals); for a batch or a
+    /// "D/M/1 at the one core" (evenly spaced arrivals); for a batch or a
     /// closed loop of clients, which no queueing formula here covers, says so.
     pub model_of_line: String,
     /// True when [`Theory::mean_at`] and [`Theory::p99_at`] give this
@@ -1956,7 +1956,10 @@ pub fn theory(s: &Scenario) -> Theory {
                     if s.model == Model::ThreadPerRequest {
                         format!("the cap of {}", plural(u64::from(t), "thread"))
                     } else {
-                        format!("the pool's {}", plural(u64::from(t), "thread"))
+                        format!(
+                            "the pool's {}",
+                            crate::text::counted(u64::from(t), "thread")
+                        )
                     },
                     "worker",
                 ),
@@ -1967,8 +1970,8 @@ pub fn theory(s: &Scenario) -> Theory {
             let at = match (s.dep_pool, s.dep_concurrency) {
                 (Some(n), c) if c.is_none_or(|c| n <= c) => (
                     format!(
-                        "the {} to the dependency",
-                        plural(u64::from(n), "connection")
+                        "{} to the dependency",
+                        crate::text::the_count(u64::from(n), "connection")
                     ),
                     "connection",
                 ),
@@ -1998,8 +2001,8 @@ pub fn theory(s: &Scenario) -> Theory {
                     s.cores,
                     (
                         format!(
-                            "the {} that the {} loops share",
-                            plural(u64::from(s.cores), "core"),
+                            "{} that the {} loops share",
+                            crate::text::the_count(u64::from(s.cores), "core"),
                             crate::text::group_thousands(&loops.to_string())
                         ),
                         "core",
@@ -2011,8 +2014,8 @@ pub fn theory(s: &Scenario) -> Theory {
                     s.cores,
                     (
                         format!(
-                            "the {} that the {} loops share (one line)",
-                            plural(u64::from(s.cores), "core"),
+                            "{} that the {} loops share (one line)",
+                            crate::text::the_count(u64::from(s.cores), "core"),
                             crate::text::group_thousands(&loops.to_string())
                         ),
                         "core",
