@@ -86,6 +86,9 @@ pub fn check_answer(
                 (Verdict::NotRoundedUp { .. } | Verdict::RoundedDown { .. }, Some(_)) => {
                     Verdict::WrongValue { too_high: false }
                 }
+                // "Give one answer: a number, or 'no limit'" only where
+                // "no limit" may be the answer.
+                (Verdict::TwoAnswers, _) if !exercise.no_limit => Verdict::Unreadable,
                 (v, _) => v,
             };
             let mut message = match slip.and_then(|s| exercise.slip_note_of(s)) {
@@ -564,8 +567,8 @@ mod tests {
                     "{id} {seed}: {before:.2}: {}",
                     checked.message
                 );
-                // The whole number below it, rounded down or to the
-                // nearest: said so (it was only "too low"), unless a
+                // The whole number below it, perhaps rounded down or to
+                // the nearest: said so (it was only "too low"), unless a
                 // listed mistake gives that number.
                 let down = check_answer(e, &v, &format!("{}", before.floor()), None);
                 let listed = e
@@ -574,14 +577,15 @@ mod tests {
                     .any(|m| tellers_course::expr::eval(m, &v.vars).ok() == Some(before.floor()));
                 assert_eq!(
                     down.message.contains(
-                        "is rounded down: the question asks for a whole number, rounded up"
+                        "If you rounded down or to the nearest, the question asks for a whole number"
                     ),
                     !listed,
                     "{id} {seed}: {}: {}",
                     before.floor(),
                     down.message
                 );
-                assert_eq!(down.counts, listed);
+                // An attempt either way, as "too low" was.
+                assert!(down.counts);
                 rounded_down += usize::from(!listed);
                 // Another fraction below the answer, half a unit away from
                 // the number before rounding, is only wrong (and counts).
@@ -766,6 +770,28 @@ mod tests {
         let ok = check_answer(e, &v, &format!("{right} threads"), None);
         assert_eq!((ok.correct, ok.counts), (true, true));
         assert_eq!(ok.message, "Correct.");
+        // "No limit" and a number: asked for one answer only where "no
+        // limit" may be one (threads-busy takes a number only).
+        assert!(!e.no_limit);
+        let both = check_answer(e, &v, &format!("no limit ({right})"), None);
+        assert!(
+            !both.counts && both.message.starts_with("Type a number"),
+            "{}",
+            both.message
+        );
+        let pool = exercise("pool-above-the-mean");
+        let pv = pool.variant("").unwrap();
+        let both = check_answer(
+            pool,
+            &pv,
+            &format!("no limit ({})", pv.answer.unwrap()),
+            None,
+        );
+        assert!(
+            !both.counts && both.message.starts_with("Give one answer"),
+            "{}",
+            both.message
+        );
         let high = check_answer(e, &v, &format!("{}", right * 2.0), None);
         assert_eq!((high.correct, high.counts), (false, true));
         assert!(high.message.contains("too high"), "{}", high.message);

@@ -186,6 +186,21 @@ const NO_LIMIT_WORDS: &[&str] = &[
     "blow up",
 ];
 
+/// The phrases of [`NO_LIMIT_WORDS`] that are an answer on their own, not
+/// a verb of a sentence that may hold a number ("grows at 200 rps").
+const NO_LIMIT_ANSWERS: &[&str] = &[
+    "∞",
+    "infinit",
+    "no limit",
+    "without limit",
+    "unbounded",
+    "unlimited",
+    "no upper limit",
+    "no bound",
+    "endless",
+    "limitless",
+];
+
 /// Words that deny what follows ("it does not grow without limit", "never
 /// grows"): such a phrase says the line is finite, not that it grows.
 const DENIALS: &[&str] = &[
@@ -197,6 +212,12 @@ const DENIALS: &[&str] = &[
     "stop grow",
     "stops grow",
     "stopped grow",
+    "never overload",
+    "no overload",
+    "without overload",
+    "never explode",
+    "never blow",
+    "no blow",
 ];
 
 /// Phrases that say the line grows with a "not" of their own: "it cannot
@@ -550,9 +571,10 @@ pub enum Verdict {
         typed: String,
     },
     /// The whole number below the answer before rounding up ("92" for a
-    /// pool of 92.4 that rounds up to 93): rounded down or to the nearest
-    /// (not counted as an attempt; it was "too low", with nothing of
-    /// rounding up). A listed mistake of that number outranks it.
+    /// pool of 92.4 that rounds up to 93): too low, and perhaps rounded
+    /// down or to the nearest, which is said (it was only "too low"). An
+    /// attempt, as "too low" was: a wrong method may land there too. A
+    /// listed mistake of that number outranks it.
     RoundedDown {
         /// The number as typed.
         typed: String,
@@ -622,7 +644,6 @@ impl Verdict {
                 | Verdict::TooLarge { .. }
                 | Verdict::TooRounded { .. }
                 | Verdict::NotRoundedUp { .. }
-                | Verdict::RoundedDown { .. }
                 | Verdict::FractionAsPercent { .. }
         )
     }
@@ -890,16 +911,20 @@ fn check_with(
     // A worked answer or a named one ("N = 16.8", "400 × 0.1 = 40",
     // "t ≈ 34.5 ms"): what follows the last sign is the answer.
     let trimmed = input.rsplit(['=', '≈']).next().unwrap_or(input).trim();
-    let number = LEAD_WORDS
-        .iter()
-        .find_map(|w| {
-            let lead = trimmed.get(..w.len())?;
-            lead.eq_ignore_ascii_case(w).then(|| &trimmed[w.len()..])
-        })
-        .unwrap_or(trimmed);
+    // Each lead word in turn: "grows by about 200".
+    let mut number = trimmed;
+    while let Some(rest) = LEAD_WORDS.iter().find_map(|w| {
+        let lead = number.get(..w.len())?;
+        lead.eq_ignore_ascii_case(w)
+            .then(|| number[w.len()..].trim_start())
+    }) {
+        number = rest;
+    }
     let Some(reading) = read_number(number) else {
         // "no limit (20)": told to type "no limit" or a number, it had.
-        if says_no_limit(input) {
+        // Not a sentence with "grows" in it ("the line grows at 200 rps").
+        let lower = input.to_ascii_lowercase();
+        if says_no_limit(input) && NO_LIMIT_ANSWERS.iter().any(|w| lower.contains(w)) {
             return Verdict::TwoAnswers;
         }
         let token = &number.trim()[..number_end(number.trim())];
@@ -1232,6 +1257,7 @@ pub fn points_to_hints(v: &Verdict) -> bool {
         Verdict::WrongValue { .. }
             | Verdict::WrongEitherWay { .. }
             | Verdict::PercentEitherWay { .. }
+            | Verdict::RoundedDown { .. }
             | Verdict::ExpectedNumber
             | Verdict::ExpectedNoLimit
     )
@@ -1250,9 +1276,14 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
     match v {
         Verdict::Correct => "Correct.".into(),
         Verdict::FractionRight { percent } => {
-            // To three significant figures: "1/9" is 11.1 %, not 11.111111 %.
+            // To three significant figures: "1/9" is 11.1 %, not 11.111111 %;
+            // more where that would round to 100 % from below or above it.
             let mut places = 0;
-            while places < 6 && percent.abs() * 10f64.powi(places) < 100.0 {
+            let rounds_to_all = |places: i32| {
+                let k = 10f64.powi(places);
+                *percent != 100.0 && (percent * k).round() == 100.0 * k
+            };
+            while places < 6 && (percent.abs() * 10f64.powi(places) < 100.0 || rounds_to_all(places)) {
                 places += 1;
             }
             let shown = format!("{percent:.*}", places as usize);
@@ -1364,9 +1395,9 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
         Verdict::NotRoundedUp { typed } => format!(
             "{typed} is right before rounding: the question asks for a whole number, rounded up."
         ),
-        Verdict::RoundedDown { typed } => format!(
-            "{typed} is rounded down: the question asks for a whole number, rounded up."
-        ),
+        Verdict::RoundedDown { .. } => "Not quite: that is too low. If you rounded down or to the \
+             nearest, the question asks for a whole number, rounded up."
+            .into(),
         Verdict::FractionAsPercent { typed, percent } => format!(
             "{typed} % is a fraction with a % sign: as a fraction, {typed} is {} %. \
              Type the percentage, or the fraction without the sign.",
@@ -1868,11 +1899,13 @@ mod tests {
             );
         }
         // The whole number below, rounded down or to the nearest.
+        // Counted, as "too low" was: a wrong method may land there too.
         let v = check_exercise("3", 4.0, Unit::Count, 0.0, up, before);
-        assert!(matches!(v, Verdict::RoundedDown { .. }) && !v.counts());
+        assert!(matches!(v, Verdict::RoundedDown { .. }) && v.counts() && points_to_hints(&v));
         assert_eq!(
             describe(&v, Unit::Count),
-            "3 is rounded down: the question asks for a whole number, rounded up."
+            "Not quite: that is too low. If you rounded down or to the nearest, the question asks \
+             for a whole number, rounded up."
         );
         for (typed, v) in [
             ("4", Verdict::Correct),
@@ -2345,6 +2378,12 @@ mod tests {
             describe(&v, Unit::Percent),
             "Correct. As a percentage, that is 70 %."
         );
+        // Never 100 % for a fraction below 1.
+        let v = check("0.9996", 99.9, Unit::Percent, 0.02);
+        assert_eq!(
+            describe(&v, Unit::Percent),
+            "Correct. As a percentage, that is 99.96 %."
+        );
     }
 
     #[test]
@@ -2700,6 +2739,24 @@ mod tests {
             check("no limit (20)", f64::INFINITY, Unit::Threads, 0.02),
             Verdict::Correct
         );
+        // A sentence with "grows" in it is one answer: read, or not read.
+        for typed in ["grows by about 200 rps", "it grows by roughly 200"] {
+            assert_eq!(
+                check(typed, 200.0, Unit::Rps, 0.02),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        for typed in [
+            "the line grows at 200 requests per second",
+            "growing by 200/s",
+        ] {
+            assert_eq!(
+                check(typed, 200.0, Unit::Rps, 0.02),
+                Verdict::Unreadable,
+                "{typed}"
+            );
+        }
         for typed in [
             "endless",
             "limitless",
@@ -2713,10 +2770,19 @@ mod tests {
                 "{typed}"
             );
         }
-        assert_eq!(
-            check("not overloaded", f64::INFINITY, Unit::Requests, 0.01),
-            Verdict::ExpectedNoLimit
-        );
+        for typed in [
+            "not overloaded",
+            "never overloaded",
+            "no overload",
+            "never explodes",
+            "it never blows up",
+        ] {
+            assert_eq!(
+                check(typed, f64::INFINITY, Unit::Requests, 0.01),
+                Verdict::ExpectedNoLimit,
+                "{typed}"
+            );
+        }
         let v = check("no limit", 2000.0, Unit::Requests, 0.01);
         assert_eq!(v, Verdict::ExpectedNumber);
         assert_eq!(

@@ -708,8 +708,9 @@ impl Exercise {
         let too_small = a.is_some_and(|a| !gives(0.0, 0.0) && gives(a / 1000.0, tolerance));
         // "10.000" for 10,000 is thousands written with a dot, even where a
         // listed mistake is a thousandth of the answer (connections-per-ram
-        // named its GB read as 1,000 KB).
-        if too_small && dot_groups_thousands(typed) {
+        // named its GB read as 1,000 KB); but not where the question asks
+        // for decimals, and "1.500" may be 1.5 to three places.
+        if too_small && dot_groups_thousands(typed) && asked.is_none() {
             return Some(Slip::DotThousands);
         }
         let named = near.or_else(rounded_further).or_else(|| within(tolerance));
