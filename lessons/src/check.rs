@@ -39,6 +39,10 @@ pub enum Unit {
     Min,
     /// Requests per second.
     Rps,
+    /// Requests per minute (read from a learner's answer; 60 a minute is
+    /// 1 a second).
+    #[serde(rename = "per-minute")]
+    PerMin,
     /// Kilobytes (1 MB = 1,000 KB).
     #[serde(rename = "KB")]
     Kb,
@@ -82,15 +86,16 @@ impl Unit {
                 Family::Count
             }
             Unit::Us | Unit::Ms | Unit::S | Unit::Min => Family::Time,
-            Unit::Rps => Family::Rate,
+            Unit::Rps | Unit::PerMin => Family::Rate,
             Unit::Kb | Unit::Mb | Unit::Gb => Family::Memory,
             Unit::Percent => Family::Percent,
         }
     }
 
-    /// Size in the family's base unit (ms, KB, or 1).
+    /// Size in the family's base unit (ms, rps, KB, or 1).
     fn scale(self) -> f64 {
         match self {
+            Unit::PerMin => 1.0 / 60.0,
             Unit::Us => 0.001,
             Unit::S => 1000.0,
             Unit::Min => 60_000.0,
@@ -113,6 +118,7 @@ impl Unit {
             Unit::S => "s",
             Unit::Min => "min",
             Unit::Rps => "requests per second",
+            Unit::PerMin => "requests per minute",
             Unit::Kb => "KB",
             Unit::Mb => "MB",
             Unit::Gb => "GB",
@@ -339,6 +345,7 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         // "req/s", "requests per second", "calls/sec"...: [`rate_words`].
         "rps" | "qps" | "per s" | "per sec" | "per second" | "a sec" | "a second"
         | "requests a second" => Unit::Rps,
+        "rpm" | "qpm" | "per min" | "per minute" | "a minute" | "requests a minute" => Unit::PerMin,
         // KiB, MiB and GiB are within the 1,024 conventions `check` allows.
         "kb" | "kib" | "kilobyte" | "kilobytes" => Unit::Kb,
         "mb" | "mib" | "megabyte" | "megabytes" => Unit::Mb,
@@ -359,8 +366,9 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         "worker" | "workers" => Unit::Threads,
         "try" | "tries" | "retry" | "retries" | "attempt" | "attempts" | "client" | "clients"
         | "call" | "calls" | "user" | "users" | "reqs" => Unit::Requests,
-        // "reqs/sec", "requests per sec": any request word over any second.
-        w if rate_words(w) => Unit::Rps,
+        // "reqs/sec", "requests per min": any request word over a second
+        // or a minute.
+        w if rate_words(w).is_some() => rate_words(w)?,
         // A ratio: "10 times", "10x", "10 times less" (not "10 x 4": a
         // product, read as one by `read_number`).
         w if RATIO_WORDS.contains(&w.split_whitespace().next().unwrap_or(""))
@@ -381,18 +389,21 @@ fn unit_read(words: &str) -> Option<Unit> {
     unit_from_words(words).or_else(|| unit_said(words, "").1)
 }
 
-/// True for a rate written as a request word over a second, by "/" or
-/// "per": "reqs/sec", "requests per sec", "calls/second".
-fn rate_words(w: &str) -> bool {
-    let Some((what, per)) = w.split_once('/').or_else(|| w.split_once(" per ")) else {
-        return false;
-    };
-    [
+/// The rate written as a request word over a second or a minute, by "/"
+/// or "per": "reqs/sec", "requests per sec", "calls/minute".
+fn rate_words(w: &str) -> Option<Unit> {
+    let (what, per) = w.split_once('/').or_else(|| w.split_once(" per "))?;
+    let request = [
         "", "r", "req", "reqs", "request", "requests", "call", "calls", "try", "tries", "retry",
         "retries", "query", "queries",
     ]
-    .contains(&what.trim())
-        && ["s", "sec", "secs", "second"].contains(&per.trim())
+    .contains(&what.trim());
+    match per.trim() {
+        _ if !request => None,
+        "s" | "sec" | "secs" | "second" => Some(Unit::Rps),
+        "min" | "mins" | "minute" => Some(Unit::PerMin),
+        _ => None,
+    }
 }
 
 /// The unit in the words after a number, and those words as read for it:
@@ -1479,6 +1490,38 @@ mod tests {
 
     #[test]
     fn forms_learners_type_are_read() {
+        // A rate per minute is a rate: 24,000 a minute is 400 a second.
+        for typed in [
+            "24000 per minute",
+            "24,000/min",
+            "24000 rpm",
+            "24000 requests per minute",
+            "24000 req/min",
+        ] {
+            assert_eq!(
+                check(typed, 400.0, Unit::Rps, 0.01),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        let swapped = check("400 per minute", 400.0, Unit::Rps, 0.01);
+        assert!(
+            matches!(
+                swapped,
+                Verdict::UnitSwapped {
+                    said: Unit::PerMin,
+                    ..
+                }
+            ),
+            "{swapped:?}"
+        );
+        assert!(describe(&swapped, Unit::Rps).starts_with(
+            "400 requests per minute is 6.67 requests per second, too low; the number would be right in requests per second"
+        ));
+        assert_eq!(
+            check("25000 per minute", 400.0, Unit::Rps, 0.01),
+            Verdict::WrongValue { too_high: true }
+        );
         // An emoji after the number is echoed as typed (it was '?').
         let v = check("25.0 👍", 25.0, Unit::Mb, 0.03);
         assert!(describe(&v, Unit::Mb).starts_with("Wrong unit: '👍' is not a unit"));
@@ -1674,7 +1717,7 @@ mod tests {
         );
         // A unit Tellers does not read is said, and not counted as a try;
         // one that cannot measure the answer is.
-        let unread = check("22.2 reqs/min", 22.2, Unit::Rps, 0.01);
+        let unread = check("22.2 reqs/hour", 22.2, Unit::Rps, 0.01);
         assert!(
             matches!(unread, Verdict::WrongUnit { .. }) && !unread.counts(),
             "{unread:?}"
