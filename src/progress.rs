@@ -319,10 +319,10 @@ impl Progress {
         if name.is_empty() {
             "tellers-progress.json".into()
         } else {
-            format!(
-                "tellers-progress-{}.json",
-                name.chars().take(40).collect::<String>()
-            )
+            // Cut to 40, not ending on a hyphen where the cut falls
+            // after one ("…-von-.json").
+            let cut: String = name.chars().take(40).collect();
+            format!("tellers-progress-{}.json", cut.trim_end_matches('-'))
         }
     }
 }
@@ -1071,6 +1071,13 @@ mod tests {
         assert_eq!(
             Progress::default().export_file_name(),
             "tellers-progress.json"
+        );
+        // A long name cut where a hyphen falls: no hyphen before ".json".
+        let mut long = Progress::default();
+        long.student.name = "Maximiliana Alexandrina Wolfgangina von Habsburg".into();
+        assert_eq!(
+            long.export_file_name(),
+            "tellers-progress-maximiliana-alexandrina-wolfgangina-von.json"
         );
     }
 

@@ -19,7 +19,8 @@
 //! only when it is downloaded.
 
 use crate::classroom::{
-    as_name_box_keeps, bare_code, file_check, name_order_key, seed_text, CLASS_FILE_HEADING,
+    as_name_box_keeps, bare_code, file_check, name_order_key, read_class_code, seed_text,
+    ClassCode, CLASS_FILE_HEADING,
 };
 use crate::progress::{ExerciseProgress, Progress, READABLE_VERSIONS, VERSION};
 use crate::reveal::steps_by_cost;
@@ -184,6 +185,12 @@ fn codes_look_alike(a: &str, b: &str) -> bool {
     long.get(..at) == short.get(..at) && long.get(at + skipped..) == short.get(at..)
 }
 
+/// Whether `a` and `b` have one symbol each, in one place, that differ.
+fn one_symbol_changed(a: &str, b: &str) -> bool {
+    a.chars().count() == b.chars().count()
+        && a.chars().zip(b.chars()).filter(|(x, y)| x != y).count() == 1
+}
+
 /// Read one progress file for class `class` (as the teacher typed it).
 pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
     // The teacher's own file, dropped with the students': said, not "not JSON".
@@ -218,8 +225,15 @@ pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
         return Err(Rejection::NoClass);
     }
     if seed_text(theirs) != seed_text(class) {
-        // One code typed as the other mistyped: said, as it is likely.
-        let looks_like = codes_look_alike(&bare_code(theirs), &bare_code(class))
+        // One code typed as the other mistyped: said, as it is likely. So
+        // is a Tellers code with one symbol changed, which its check symbol
+        // says is no code made in Tellers ("HNG0-ZAE0" for HNG0-ZAEV): not
+        // a hand-made code one symbol from another (sections CS101-A and
+        // CS101-B).
+        let changed = matches!(read_class_code(theirs), ClassCode::Mistyped(_))
+            && matches!(read_class_code(class), ClassCode::Keyed(_))
+            && one_symbol_changed(&bare_code(theirs), &bare_code(class));
+        let looks_like = (changed || codes_look_alike(&bare_code(theirs), &bare_code(class)))
             .then(|| class.trim().to_owned());
         return Err(Rejection::OtherClass {
             theirs: theirs.chars().take(40).collect(),
@@ -442,6 +456,8 @@ impl ClassResults {
             for r in rows.iter_mut() {
                 *r = now[*r];
             }
+            // In the table's order: "Student 3 and Student 5", not "5 and 3".
+            rows.sort_unstable();
         }
         self.rejected.clear();
         self.unknown_work.clear();
@@ -2096,6 +2112,43 @@ mod tests {
             ),
             "{e}"
         );
+        // So is a Tellers code with one symbol changed, which no Tellers
+        // code is (its check symbol fails); a hand-made code one symbol
+        // from another is another section, and is not.
+        let made =
+            crate::classroom::class_code(&crate::classroom::new_teacher_key(&[7; 13])).unwrap();
+        assert!(
+            matches!(read_class_code(&made), ClassCode::Keyed(_)),
+            "{made}"
+        );
+        let typo: String = made
+            .chars()
+            .enumerate()
+            .map(|(i, c)| match (i, c) {
+                (2, 'A') => 'B',
+                (2, _) => 'A',
+                _ => c,
+            })
+            .collect();
+        assert!(
+            matches!(read_class_code(&typo), ClassCode::Mistyped(_)),
+            "{typo}"
+        );
+        let changed = student("Fay", &typo, &[]);
+        let e = read_file(&changed.export(), &made).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!(
+                "saved for class {typo}, not {made}: one looks like the other mistyped"
+            )),
+            "{e}"
+        );
+        let section = student("Gil", "CS101-B", &[]);
+        assert_eq!(
+            read_file(&section.export(), "CS101-A")
+                .unwrap_err()
+                .to_string(),
+            "from another class (CS101-B)"
+        );
         assert!(codes_look_alike("K7Q2MX4P", "K7Q2X4P") && codes_look_alike("ABCDEFG", "ABCDEFGH"));
         assert!(!codes_look_alike("K7Q2MX4P", "K7Q2MX4Q") && !codes_look_alike("R12", "R1"));
         assert!(!codes_look_alike("K7Q2MX4P", "K7Q2MX"));
@@ -2426,6 +2479,7 @@ mod tests {
             .collect();
         which.sort_unstable();
         assert_eq!(which, ["first", "second"]);
+        assert!(rows[0] < rows[1], "in the table's order: {rows:?}");
         let notes = r.notes_html(compiled_course());
         let said = format!(
             "<li><strong>Student {}</strong> and <strong>Student {}</strong> share one name",

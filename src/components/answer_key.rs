@@ -30,6 +30,10 @@ pub fn AnswerKey(
     let lesson = RwSignal::new(lesson);
     let names = RwSignal::new(String::new());
     let questions = RwSignal::new(false);
+    // The students' tables drawn, of all listed: printing waits for them
+    // (the key printed 2 of 60 tables when Print was pressed at once).
+    let drawn = RwSignal::new((0_usize, 0_usize));
+    let drawing = move || drawn.with(|&(shown, total)| shown < total);
     let access = Memo::new(move |_| opened.with(|o| key_access(&class.get(), o.as_deref())));
 
     let open = move |ev: leptos::ev::SubmitEvent| {
@@ -159,11 +163,15 @@ pub fn AnswerKey(
                     <input type="checkbox" prop:checked=questions on:change=move |ev| questions.set(event_target_checked(&ev)) data-testid="key-questions" />
                     "With the questions (longer to print)"
                 </label>
-                <button type="button" class="button" on:click=move |_| { let _ = window().print(); }>
+                <button type="button" class="button" disabled=drawing on:click=move |_| { let _ = window().print(); } data-testid="key-print">
                     "Print the key"
                 </button>
+                {move || drawing().then(|| {
+                    let (shown, total) = drawn.get();
+                    view! { <span role="status" data-testid="key-preparing">{format!("Preparing the key: {shown} of {total} students…")}</span> }
+                })}
             </div>
-            <KeyTables course=course.clone() code lesson names questions />
+            <KeyTables course=course.clone() code lesson names questions drawn />
         })
     };
 
@@ -199,6 +207,8 @@ fn KeyTables(
     names: RwSignal<String>,
     /// Whether to show each question with the student's numbers.
     questions: RwSignal<bool>,
+    /// Set to the tables drawn so far and the tables to draw.
+    drawn: RwSignal<(usize, usize)>,
 ) -> impl IntoView {
     // Each name once, tidied as students' names are: "Ana  Souza" is Ana Souza.
     let listed = Memo::new(move |_| key_students(&names.get()));
@@ -247,7 +257,9 @@ fn KeyTables(
         let list = students.get();
         let slug = lesson.get();
         let questions = questions.get();
-        let shown = reveal_in_frames(1, list.len(), 1);
+        let total = list.len();
+        let shown = reveal_in_frames(1, total, 1);
+        Effect::new(move |_| drawn.set((shown.get(), total)));
         let course = course.clone();
         let code = code.clone();
         view! {

@@ -67,9 +67,10 @@ fn kept_class() -> Option<NewClass> {
 #[component]
 pub fn TeacherPage() -> impl IntoView {
     let created = RwSignal::new(kept_class().map(Ok));
-    // The key is shown as a class is created, to be saved; a card brought
-    // back (a reload, a visit to the results) keeps it hidden until asked,
-    // so a page projected to show the class its code does not show the key.
+    // The key is hidden until asked, as a class is created too (a teacher
+    // creating one in front of the class put it on the projector, 20 px):
+    // "Save the code and key to a file" saves it unseen. A page projected
+    // to show the class its code does not show the key.
     let key_shown = RwSignal::new(false);
     // The class code over the whole window, to be read from the back of
     // a room (on the card it is 36 px at 1080p); never the key.
@@ -93,7 +94,7 @@ pub fn TeacherPage() -> impl IntoView {
         if let Ok(class) = &made {
             crate::session::save(KEPT_CLASS, &class.key);
         }
-        key_shown.set(true);
+        key_shown.set(false);
         created.set(Some(made));
     };
     let new_class = move || {

@@ -44,6 +44,9 @@ async function createClass(page, open) {
   await open('#/lessons/teacher');
   await page.getByRole('button', { name: 'Create a class' }).click();
   const code = (await page.getByTestId('new-class-code').textContent()).trim();
+  // Hidden as the class is created, for a teacher in front of a projector.
+  assert.equal(await page.getByTestId('new-teacher-key').count(), 0, 'the key hidden as created');
+  await page.getByTestId('show-teacher-key').click();
   const key = (await page.getByTestId('new-teacher-key').textContent()).trim();
   assert.match(code, new RegExp(`^${SYMBOL}{4}-${SYMBOL}{4}$`));
   assert.match(key, new RegExp(`^(${SYMBOL}{5}-){3}${SYMBOL}{5}$`));

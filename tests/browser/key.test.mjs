@@ -162,9 +162,21 @@ export async function everyPrintedPageOfTheKeySaysWhoseAnswersAndTheClass({ page
   await page.setViewportSize(HD);
   await open('#/lessons/answer-key?class=R12');
   const names = ['Ana Souza', 'Ben', 'Cy Dee', 'Dora Lima', 'Eli'];
-  await page.getByTestId('key-names').fill(names.join('\n'));
+  // Printing waits for every student's tables, drawn one per frame: Print
+  // pressed at once printed 2 of 60 students' tables.
+  const printWaits = await page.getByTestId('key-names').evaluate(async (box, text) => {
+    box.value = text;
+    box.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    const button = document.querySelector('[data-testid="key-print"]');
+    return { disabled: button.disabled, said: document.querySelector('[data-testid="key-preparing"]')?.textContent };
+  }, names.join('\n'));
+  assert.ok(printWaits.disabled, 'Print waits while the tables are drawn');
+  assert.match(printWaits.said ?? '', /^Preparing the key: \d of 5 students…$/);
   const lessonCount = await page.locator('[data-testid="key-lesson"] option').count() - 1;
   await waitForKey(page, names.length, lessonCount);
+  await page.waitForFunction(() => !document.querySelector('[data-testid="key-print"]').disabled);
+  assert.equal(await page.getByTestId('key-preparing').count(), 0, 'no longer preparing');
 
   // On screen the name heading says whose and the code box the class.
   assert.ok(!(await page.locator('.key__whose').first().isVisible()), 'nothing extra on screen');
