@@ -1027,9 +1027,12 @@ impl ClassResults {
     /// "4 students (Ana, Ana, Lou and Uma)" read as one student counted
     /// twice, and the rows "Files with one name" lists look alike.
     fn names(&self, rows: &[usize]) -> String {
+        // A name two rows of the table share, whether or not both are
+        // listed here ("Ana and Lou" beside two rows called Ana).
         let shared = |r: usize| {
-            rows.iter()
-                .filter(|&&o| self.students[o].name == self.students[r].name)
+            self.students
+                .iter()
+                .filter(|o| o.name == self.students[r].name)
                 .count()
                 > 1
         };
@@ -2889,6 +2892,21 @@ mod tests {
         let notes = r.notes_html(compiled_course());
         assert!(
             notes.contains("3 students (Ana (ana-home.json), Ana (ana-lab.json) and Lou)"),
+            "{notes}"
+        );
+        // Only one of the two Anas made it: still said which.
+        let mut lab = student("Ana", CLASS, &[("cores-busy-little", &[true])]);
+        lab.record_attempt("threads-busy", true, None);
+        let files = vec![
+            files[0].clone(),
+            file("ana-lab.json", &lab),
+            files[2].clone(),
+        ];
+        let r = ClassResults::new(compiled_course(), CLASS, &files);
+        assert_eq!(r.students.len(), 3, "both of Ana's files are rows");
+        let notes = r.notes_html(compiled_course());
+        assert!(
+            notes.contains("2 students (Ana (ana-home.json) and Lou)"),
             "{notes}"
         );
     }
