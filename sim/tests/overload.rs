@@ -401,8 +401,9 @@ fn nothing_happens_at_the_runs_last_instant() {
         let clients = u64::from(s.clients);
         assert!(r.in_flight_end <= clients, "{name}: {r:?}");
         assert!(r.peak_connections <= clients, "{name}: {r:?}");
-        // The callers past their timeout still count as timed out.
-        assert!(r.timed_out > 0, "{name}: {r:?}");
+        // Nor have the callers whose timeout is that instant given up
+        // ([`a_timeout_at_the_end_itself_is_after_the_run`]).
+        assert_eq!(r.timed_out, 0, "{name}: {r:?}");
     }
 }
 
@@ -570,4 +571,23 @@ fn time_in_line_and_response_time_average_the_same_requests() {
         assert!(r.queue_len_end > 1000, "seed {seed}: the line grows");
         assert!((work - 100.0).abs() < 6.0, "seed {seed}: {work} ms of work");
     }
+}
+
+/// The run covers [0, end): a caller whose timeout falls at the end itself
+/// has not given up within it. node-collapse-blocking's ten closed clients
+/// send at 0 with a 10 s timeout in a 10 s run: 9 were counted timed out
+/// (and a sign said "work for nobody" beside none finished); a moment
+/// longer, they have.
+#[test]
+fn a_timeout_at_the_end_itself_is_after_the_run() {
+    let s = preset("node-collapse-blocking").unwrap();
+    assert_eq!(s.duration_s, 10.0);
+    assert_eq!(s.timeout_ms, Some(10_000.0));
+    let at_end = run(&s);
+    assert_eq!(at_end.timed_out, 0, "{at_end:?}");
+    let later = run(&Scenario {
+        duration_s: 10.001,
+        ..s
+    });
+    assert!(later.timed_out >= 9, "{}", later.timed_out);
 }

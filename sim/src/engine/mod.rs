@@ -628,8 +628,17 @@ impl Simulation {
     /// looking at each request inside, only when callers have a timeout).
     fn gone_inside(&self) -> u64 {
         let c = &self.ctx;
+        // The run covers [0, end): a caller whose timeout falls at the end
+        // itself has not given up within it (ten closed clients with a
+        // 10 s timeout in a 10 s run were counted as 9 timed out, "work
+        // for nobody" beside none finished). Before the end, one whose
+        // timeout is now has gone, as `Ctx::caller_gone` has it.
+        let ended = self.stopped == Some(StoppedBy::Duration);
         c.timeout.map_or(0, |to| {
-            c.reqs.live().filter(|q| c.now >= q.arrival + to).count() as u64
+            c.reqs
+                .live()
+                .filter(|q| c.now > q.arrival + to || (c.now == q.arrival + to && !ended))
+                .count() as u64
         })
     }
 
