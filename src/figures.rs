@@ -1145,6 +1145,14 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             "Last request finished at",
             if r.completed == 0 {
                 "none has finished yet".into()
+            } else if r.in_flight_end > 0 {
+                // Not the batch's end: a run cut short (batch-pool-20 at
+                // 2 s read "1.9 s" beside 620 still inside).
+                format!(
+                    "{} so far ({} still inside)",
+                    fmt_s(r.makespan_s),
+                    fmt_count(r.in_flight_end as f64)
+                )
             } else {
                 fmt_s(r.makespan_s)
             },
@@ -2709,6 +2717,22 @@ mod tests {
         assert_eq!(
             row_of(&c10k, &early, "fig-makespan").sim,
             "none has finished yet"
+        );
+        // A batch the run cut short: the last finish so far, and how many
+        // are still inside.
+        let short = Scenario {
+            duration_s: 2.0,
+            ..preset("batch-pool-20").unwrap()
+        };
+        let cut = tellers_sim::simulate(&short).unwrap();
+        assert!(cut.in_flight_end > 0);
+        let said = row_of(&short, &cut, "fig-makespan").sim;
+        assert!(
+            said.ends_with(&format!(
+                " so far ({} still inside)",
+                tellers_sim::text::fmt_count(cut.in_flight_end as f64)
+            )),
+            "{said}"
         );
         // With no count of threads, theory shows no product for memory.
         assert_eq!(theory(&c10k).threads, None);
