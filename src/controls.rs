@@ -283,6 +283,17 @@ pub fn can_add_row(n: usize) -> bool {
     n < tellers_sim::schedule::MAX_POINTS
 }
 
+/// What the schedule says beside its disabled "Add a step", at its most
+/// steps (the button was greyed out with no word why); `None` below.
+pub fn add_row_note(n: usize) -> Option<String> {
+    (!can_add_row(n)).then(|| {
+        format!(
+            "A schedule has at most {} steps.",
+            tellers_sim::schedule::MAX_POINTS
+        )
+    })
+}
+
 /// Whether a step can be removed from a schedule of `n` steps: one stays
 /// ("Steady rate" removes the schedule).
 pub fn can_remove_row(n: usize) -> bool {
@@ -688,6 +699,12 @@ mod tests {
         assert!(!can_remove_row(1) && can_remove_row(2));
         assert!(can_add_row(1) && can_add_row(MAX_POINTS - 1));
         assert!(!can_add_row(MAX_POINTS));
+        // At its most, the schedule says why it takes no more.
+        assert_eq!(add_row_note(MAX_POINTS - 1), None);
+        assert_eq!(
+            add_row_note(MAX_POINTS).as_deref(),
+            Some(format!("A schedule has at most {MAX_POINTS} steps.").as_str())
+        );
         let full = vec![(0.0, 1.0); MAX_POINTS];
         assert_eq!(with_one_more_row(&full), full);
     }

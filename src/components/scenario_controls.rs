@@ -6,9 +6,9 @@ use tellers_sim::scenario::Field;
 use tellers_sim::Scenario;
 
 use crate::controls::{
-    a_spike, box_problem, can_add_row, can_remove_row, choice_value, control_field, control_items,
-    edit_row, field_value, schedule_rows, try_choice, try_field, with_box, with_choice,
-    with_one_more_row, with_schedule_rows, ControlItem,
+    a_spike, add_row_note, box_problem, can_add_row, can_remove_row, choice_value, control_field,
+    control_items, edit_row, field_value, schedule_rows, try_choice, try_field, with_box,
+    with_choice, with_one_more_row, with_schedule_rows, ControlItem,
 };
 use crate::format::{fmt_setting, fmt_tick};
 use crate::page_change::focus_if_lost;
@@ -455,6 +455,7 @@ fn ScheduleEditor(
                             >
                                 "Steady rate"
                             </button>
+                            {add_row_note(n).map(|note| view! { <span class="control__hint" data-testid="schedule-full">{note}</span> })}
                         </div>
                     }
                         .into_any()
