@@ -391,12 +391,23 @@ import { DIST } from './harness.mjs';
  * client's connection counted open while it thinks, +0.4 KB: the app
  * 493.4 KB; a closed client that gives up resetting its connection, +0.1
  * KB: the app 493.5 KB. Budget 494.
+ * A session of learners' walks of lessons 1 to 10, a teacher's walk of
+ * the classroom tools and a walk of the playground, with a review (7 Dec,
+ * sixth), measured in the working tree as it went: the answer checker's
+ * mends (a dot for thousands, memory counted as the question says, "no
+ * limit" with a number, a whole number rounded down), one core said "the
+ * one core", the measuring note's sentence, +0.6 KB: 494.1 KB; the
+ * review's mends (denials of the new no-limit words, "one" in theory's
+ * and the signs' words, emoji echoed), +0.4 KB: 494.5 KB; rates per
+ * minute read, the key's names box wider, +0.2 KB: 494.7 KB; a batch cut
+ * short said so, a closed loop's law only once settled, a full schedule
+ * saying why, +0.2 KB: the app 494.9 KB. Budget 495.5.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 494;
+const BUDGET_KB = 495.5;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
