@@ -585,6 +585,12 @@ fn a_timeout_at_the_end_itself_is_after_the_run() {
     assert_eq!(s.timeout_ms, Some(10_000.0));
     let at_end = run(&s);
     assert_eq!(at_end.timed_out, 0, "{at_end:?}");
+    // Nor is the call failed, where retries count calls.
+    let retried = Scenario {
+        retries: 1,
+        ..s.clone()
+    };
+    assert_eq!(run(&retried).calls_failed, 0);
     let later = run(&Scenario {
         duration_s: 10.001,
         ..s

@@ -323,3 +323,38 @@ fn each_loops_workers_under_it(s: &Scenario) {
     }
     assert!(busy_seen > 5, "the workers were busy at times: {busy_seen}");
 }
+
+/// A run played in small steps, as the lab plays it at a slow speed, ends
+/// when an uninterrupted one does, with the same report. Where no event
+/// fell at the end itself (0.7 s, whose sample interval is cut short, so
+/// the next sample falls past the end), a step past the end left the clock
+/// where it was and the run not ended: the lab asked for the same time
+/// each frame, for ever.
+#[test]
+fn a_run_played_in_small_steps_ends_as_an_uninterrupted_one_does() {
+    // 1 ms a frame: 16 ms at a speed of 1/16.
+    for duration_s in [0.7, 1.0, 2.3] {
+        // One request a second: near the end, only samples fall.
+        let s = Scenario {
+            arrivals: tellers_sim::Arrivals::Uniform,
+            rps: 1.0,
+            duration_s,
+            ..Scenario::default()
+        };
+        let mut sim = Simulation::new(&s).unwrap();
+        let mut frames = 0;
+        while sim.run_until(sim.now() + 1_000_000, 10_000) {
+            frames += 1;
+            assert!(
+                frames < 100_000,
+                "{duration_s} s: stalled at {} ns",
+                sim.now()
+            );
+        }
+        assert_eq!(
+            sim.report(),
+            tellers_sim::simulate(&s).unwrap(),
+            "{duration_s} s"
+        );
+    }
+}

@@ -461,10 +461,13 @@ impl Simulation {
         let mut n = 0;
         while n < max_events {
             match self.ctx.queue.peek_time() {
-                Some(next) if next > t && self.stopped.is_none() => {
-                    if t <= self.end_ns {
-                        self.advance(t);
-                    }
+                // Nothing due by `t`, before the end: time moves on to it.
+                // At or past the end, the next step ends the run, as it
+                // ends an uninterrupted one (the clock stayed put, and a
+                // lab playing slowly asked for the same time each frame,
+                // for ever, when no event fell at the end itself).
+                Some(next) if next > t && self.stopped.is_none() && t < self.end_ns => {
+                    self.advance(t);
                     return true;
                 }
                 _ => {}
@@ -628,17 +631,23 @@ impl Simulation {
     /// looking at each request inside, only when callers have a timeout).
     fn gone_inside(&self) -> u64 {
         let c = &self.ctx;
-        // The run covers [0, end): a caller whose timeout falls at the end
-        // itself has not given up within it (ten closed clients with a
-        // 10 s timeout in a 10 s run were counted as 9 timed out, "work
-        // for nobody" beside none finished). Before the end, one whose
-        // timeout is now has gone, as `Ctx::caller_gone` has it.
-        let ended = self.stopped == Some(StoppedBy::Duration);
-        c.timeout.map_or(0, |to| {
-            c.reqs
-                .live()
-                .filter(|q| c.now > q.arrival + to || (c.now == q.arrival + to && !ended))
-                .count() as u64
+        c.reqs
+            .live()
+            .filter(|q| self.caller_has_gone(q.arrival))
+            .count() as u64
+    }
+
+    /// Whether the caller of a request that arrived at `arrival` ns has
+    /// given up by now. The run covers [0, end): a caller whose timeout
+    /// falls at the end itself has not given up within it (ten closed
+    /// clients with a 10 s timeout in a 10 s run were counted as 9 timed
+    /// out, "work for nobody" beside none finished). Before the end, one
+    /// whose timeout is now has gone, as `Ctx::caller_gone` has it.
+    fn caller_has_gone(&self, arrival: Time) -> bool {
+        let c = &self.ctx;
+        c.timeout.is_some_and(|to| {
+            let due = arrival + to;
+            c.now > due || (c.now == due && c.now < self.end_ns)
         })
     }
 
@@ -711,12 +720,11 @@ impl Simulation {
         };
         // Tries still inside past their caller's timeout, whose failure no
         // event has counted yet, are failed calls too.
-        let failed_inside = c.timeout.map_or(0, |to| {
-            c.reqs
-                .live()
-                .filter(|q| !q.abandoned && now >= q.arrival + to)
-                .count() as u64
-        });
+        let failed_inside = c
+            .reqs
+            .live()
+            .filter(|q| !q.abandoned && self.caller_has_gone(q.arrival))
+            .count() as u64;
         Report {
             arrived: c.arrived,
             attempts: c.arrived,
