@@ -138,6 +138,9 @@ pub fn closeness(guess: &str, figure: &str, value: f64) -> Closeness {
         // "100 s" for a run of 100 ms is a guess far off, read in the unit
         // typed, not a unit to correct.
         Verdict::UnitSwapped { too_high, .. } => Verdict::WrongValue { too_high },
+        // A guess is a number: "no limit (20)" is not two answers of which
+        // one may be "no limit".
+        Verdict::TwoAnswers => Verdict::Unreadable,
         // A fraction for a share, as the comment above reads it: right.
         v if v.is_right() => Verdict::Correct,
         v => v,
@@ -355,6 +358,11 @@ mod tests {
             closeness("fast", "latency_mean_ms", 100.0),
             Closeness::Unreadable(_)
         ));
+        // "No limit" and a number: a guess takes a number, not "no limit".
+        let Closeness::Unreadable(why) = closeness("no limit (20)", "latency_mean_ms", 20.0) else {
+            panic!("unread")
+        };
+        assert!(why.starts_with("Type a number"), "{why}");
         // A share is guessed in percent: 10 for a run at 0.1 busy.
         assert_eq!(
             closeness("10 %", "cpu_utilisation", 10.0),

@@ -1298,7 +1298,10 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
                 places += 1;
             }
             let shown = format!("{percent:.*}", places as usize);
-            let shown = if shown.contains('.') {
+            let shown = if rounds_to_all(places) {
+                // Still 100 at six places: said as just under or over it.
+                if *percent < 100.0 { "99.999999" } else { "100.000001" }
+            } else if shown.contains('.') {
                 shown.trim_end_matches('0').trim_end_matches('.')
             } else {
                 &shown
@@ -2426,6 +2429,11 @@ mod tests {
         assert_eq!(
             describe(&v, Unit::Percent),
             "Correct. As a percentage, that is 99.96 %."
+        );
+        let v = check("0.9999999996", 99.9, Unit::Percent, 0.02);
+        assert_eq!(
+            describe(&v, Unit::Percent),
+            "Correct. As a percentage, that is 99.999999 %."
         );
     }
 

@@ -709,8 +709,11 @@ impl Exercise {
         // "10.000" for 10,000 is thousands written with a dot, even where a
         // listed mistake is a thousandth of the answer (connections-per-ram
         // named its GB read as 1,000 KB); but not where the question asks
-        // for decimals, and "1.500" may be 1.5 to three places.
-        if too_small && dot_groups_thousands(typed) && asked.is_none() {
+        // for as many decimals, and "1.500" may be 1.5 to three places.
+        if too_small
+            && dot_groups_thousands(typed)
+            && asked.is_none_or(|d| crate::check::decimals_typed(typed) > d)
+        {
             return Some(Slip::DotThousands);
         }
         let named = near.or_else(rounded_further).or_else(|| within(tolerance));

@@ -17,7 +17,7 @@ pub fn clip(raw: &str) -> String {
             // Not the ornaments that look like quotes or brackets (they
             // could pass for the quotes round an echo), nor the blank
             // braille pattern, which shows as nothing.
-            let lookalike = matches!(u32::from(c), 0x2758..=0x2775 | 0x2800);
+            let lookalike = matches!(u32::from(c), 0x2758..=0x2760 | 0x2768..=0x2775 | 0x2800);
             let symbol = !lookalike
                 && matches!(u32::from(c), 0x2190..=0x2BFF | 0x1F000..=0x1FAFF | 0xFE0F | 0x200D);
             if symbol || c.is_alphanumeric() || "-_.+ ,:/%=#()×÷√−≈~∞*^".contains(c) {
@@ -806,7 +806,7 @@ mod tests {
         assert_eq!(clip("40#junk"), "40#junk");
         // Emoji and symbols are echoed as themselves; marks that turn text
         // round or hide it are not.
-        assert_eq!(clip("👍 ✓ → 👩‍💻"), "👍 ✓ → 👩‍💻");
+        assert_eq!(clip("👍 ✓ → 👩‍💻 ❤️"), "👍 ✓ → 👩‍💻 ❤️");
         assert_eq!(clip("a\u{202e}b\u{200b}"), "a?b?");
         assert_eq!(clip("20\u{275c} \u{2800}\u{276e}"), "20? ??");
     }

@@ -83,7 +83,7 @@ pub fn TeacherPage() -> impl IntoView {
         if shown
             && !window()
                 .confirm_with_message(
-                    "Create another class? The code and key shown now leave this page \
+                    "Create another class? This class's code and key leave this page \
                      (they still work): save them first.",
                 )
                 .unwrap_or(false)
@@ -108,8 +108,8 @@ pub fn TeacherPage() -> impl IntoView {
                         <p class="class-card__code" data-testid="new-class-code">{class.code.clone()}</p>
                         <p class="print-hide">
                             <button type="button" class="button" node_ref=project_button data-testid="project-code" on:click=move |_| {
-                                // The key, shown as the class was made, is
-                                // hidden before the projector shows the page.
+                                // The key, if shown, is hidden before the
+                                // projector shows the page.
                                 key_shown.set(false);
                                 projected.set(true);
                             }>
