@@ -230,10 +230,11 @@ pub fn read_file(text: &str, class: &str) -> Result<Progress, Rejection> {
         // says is no code made in Tellers ("HNG0-ZAE0" for HNG0-ZAEV): not
         // a hand-made code one symbol from another (sections CS101-A and
         // CS101-B).
+        let (bare_theirs, bare_class) = (bare_code(theirs), bare_code(class));
         let changed = matches!(read_class_code(theirs), ClassCode::Mistyped(_))
             && matches!(read_class_code(class), ClassCode::Keyed(_))
-            && one_symbol_changed(&bare_code(theirs), &bare_code(class));
-        let looks_like = (changed || codes_look_alike(&bare_code(theirs), &bare_code(class)))
+            && one_symbol_changed(&bare_theirs, &bare_class);
+        let looks_like = (changed || codes_look_alike(&bare_theirs, &bare_class))
             .then(|| class.trim().to_owned());
         return Err(Rejection::OtherClass {
             theirs: theirs.chars().take(40).collect(),

@@ -166,34 +166,8 @@ impl Unit {
 /// Words after a ratio ("10 times less"): a plain count.
 const RATIO_WORDS: &[&str] = &["x", "×", "times", "fold", "times,"];
 
-/// Phrases that mean "the line grows without limit" (lower case).
-const NO_LIMIT_WORDS: &[&str] = &[
-    "∞",
-    "infinit",
-    "no limit",
-    "without limit",
-    "unbounded",
-    "unlimited",
-    "grows",
-    "never settles",
-    "growing",
-    "no upper limit",
-    "no bound",
-    "without end",
-    "unstable",
-    "diverge",
-    "forever",
-    "endless",
-    "limitless",
-    "no end",
-    "overload",
-    "explode",
-    "blows up",
-    "blow up",
-];
-
-/// The phrases of [`NO_LIMIT_WORDS`] that are an answer on their own, not
-/// a verb of a sentence that may hold a number ("grows at 200 rps").
+/// Phrases that mean "the line grows without limit" (lower case) and are
+/// an answer on their own: "no limit (20)" gives two answers.
 const NO_LIMIT_ANSWERS: &[&str] = &[
     "∞",
     "infinit",
@@ -205,6 +179,23 @@ const NO_LIMIT_ANSWERS: &[&str] = &[
     "no bound",
     "endless",
     "limitless",
+];
+
+/// Phrases that say the line grows without limit in a sentence that may
+/// hold a number of its own ("grows at 200 rps"), lower case.
+const NO_LIMIT_SAYINGS: &[&str] = &[
+    "grows",
+    "never settles",
+    "growing",
+    "without end",
+    "unstable",
+    "diverge",
+    "forever",
+    "no end",
+    "overload",
+    "explode",
+    "blows up",
+    "blow up",
 ];
 
 /// Words that deny what follows ("it does not grow without limit", "never
@@ -265,7 +256,11 @@ pub fn says_no_limit(input: &str) -> bool {
         return !denies(&rest);
     }
     let infinity = matches!(t.trim_start_matches('+'), "inf" | "inf.");
-    (infinity || NO_LIMIT_WORDS.iter().any(|w| t.contains(w))) && !denies(&t)
+    let said = NO_LIMIT_ANSWERS
+        .iter()
+        .chain(NO_LIMIT_SAYINGS)
+        .any(|w| t.contains(w));
+    (infinity || said) && !denies(&t)
 }
 
 /// True when lower-case `t` denies a growing line ([`DENIALS`]).
@@ -332,6 +327,11 @@ fn unit_from_words(w: &str) -> Option<Unit> {
     // ASCII's lower case, as in `says_no_limit`: the unit words are ASCII.
     let w = w.trim().trim_end_matches('.').to_ascii_lowercase();
     let w = w.as_str();
+    // "reqs/sec", "requests per min": any request word over a second or a
+    // minute (no word below has a "/" or a " per " between two words).
+    if let Some(rate) = rate_words(w) {
+        return Some(rate);
+    }
     Some(match w {
         "" => return None,
         // The micro sign (U+00B5) and the Greek mu (U+03BC) look alike.
@@ -366,9 +366,6 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         "worker" | "workers" => Unit::Threads,
         "try" | "tries" | "retry" | "retries" | "attempt" | "attempts" | "client" | "clients"
         | "call" | "calls" | "user" | "users" | "reqs" => Unit::Requests,
-        // "reqs/sec", "requests per min": any request word over a second
-        // or a minute.
-        w if rate_words(w).is_some() => rate_words(w)?,
         // A ratio: "10 times", "10x", "10 times less" (not "10 x 4": a
         // product, read as one by `read_number`).
         w if RATIO_WORDS.contains(&w.split_whitespace().next().unwrap_or(""))
@@ -1121,20 +1118,21 @@ fn check_with(
             percent: reading.value * 100.0,
         };
     }
-    // "3.95" where the pool of 3.9497 rounds up to 4: the number before
-    // rounding, within a hundredth or as rounded to the places typed (not
-    // any fraction below the answer: "3.2" is wrong, and asked again free
-    // it would find the answer).
-    if let Some(before) = before_rounding.filter(|_| !fraction && value.fract().abs() > 1e-9) {
+    if let Some(before) = before_rounding.filter(|_| !fraction) {
+        // "3.95" where the pool of 3.9497 rounds up to 4: the number before
+        // rounding, within a hundredth or as rounded to the places typed
+        // (not any fraction below the answer: "3.2" is wrong, and asked
+        // again free it would find the answer).
         let half_place = 0.5 * 10f64.powi(-(decimals_typed(&reading.text) as i32));
-        if (value - before).abs() <= (0.01 * before.abs()).max(half_place) {
+        if value.fract().abs() > 1e-9
+            && (value - before).abs() <= (0.01 * before.abs()).max(half_place)
+        {
             return Verdict::NotRoundedUp {
                 typed: reading.text,
             };
         }
-    }
-    if let Some(before) = before_rounding.filter(|b| b.fract() > 1e-9 && b.ceil() == expected) {
-        if !fraction && value == before.floor() {
+        // "3": the whole number below it, rounded down or to the nearest.
+        if before.fract() > 1e-9 && before.ceil() == expected && value == before.floor() {
             return Verdict::RoundedDown {
                 typed: reading.text,
             };

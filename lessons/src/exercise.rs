@@ -702,10 +702,10 @@ impl Exercise {
         if exact {
             return near;
         }
-        let a = answer.filter(|a| *a != 0.0);
         // Zero is a thousandth of nothing: it was named a thousandfold slip
         // of a small answer (0 for 0.2 cores).
-        let too_small = a.is_some_and(|a| !gives(0.0, 0.0) && gives(a / 1000.0, tolerance));
+        let a = answer.filter(|a| *a != 0.0 && !gives(0.0, 0.0));
+        let too_small = a.is_some_and(|a| gives(a / 1000.0, tolerance));
         // "10.000" for 10,000 is thousands written with a dot, even where a
         // listed mistake is a thousandth of the answer (connections-per-ram
         // named its GB read as 1,000 KB); but not where the question asks
@@ -718,8 +718,7 @@ impl Exercise {
         }
         let named = near.or_else(rounded_further).or_else(|| within(tolerance));
         named.or_else(|| {
-            let a = a?;
-            let too_large = !gives(0.0, 0.0) && gives(a * 1000.0, tolerance);
+            let too_large = gives(a? * 1000.0, tolerance);
             (too_small || too_large).then_some(Slip::Thousandfold)
         })
     }

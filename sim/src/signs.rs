@@ -400,16 +400,8 @@ pub fn read_signs(s: &Scenario, r: &Report, th: &Theory) -> Vec<Sign> {
         let n = usable.round() as u64;
         let part = crate::text::the_count(n, "core");
         // One loop is "its loop", one worker "worker".
-        let its = if s.loop_count() == 1 {
-            "its loop"
-        } else {
-            "its loops"
-        };
-        let workers = if s.worker_threads() == 1 {
-            "worker"
-        } else {
-            "workers"
-        };
+        let its = noun(u64::from(s.loop_count()), "its loop", "its loops");
+        let workers = noun(u64::from(s.worker_threads()), "worker", "workers");
         let verb = if n == 1 && usable < f64::from(s.cores) {
             "is"
         } else {
