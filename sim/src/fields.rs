@@ -1336,6 +1336,18 @@ mod tests {
                 field("duration_s").allowed()
             )
         );
+        // Too close to 0 for a float: said as typed, not as the 0 it
+        // would be read as ("0 is out of range" of "rps=1e-400"), and not
+        // taken as 0 where 0 is allowed.
+        assert_eq!(
+            field("rps").set_text(&mut s, "1e-400"),
+            Err("'1e-400' is too close to 0 to hold (it would be read as 0); allowed 0.001–1,000,000 rps".to_owned())
+        );
+        assert!(field("wait_ms")
+            .set_text(&mut s, "0.5e-400")
+            .unwrap_err()
+            .starts_with("'0.5e-400' is too close to 0 to hold"));
+        assert_eq!(field("wait_ms").set_text(&mut s, "0e-400"), Ok(()));
     }
 
     /// 0 in a scenario file switches an optional field off, as typed "0"

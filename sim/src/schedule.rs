@@ -181,17 +181,18 @@ impl std::str::FromStr for Schedule {
                 format!("step {} ('{shown}'): write time_s:rps, e.g. 10:400", i + 1)
             })?;
             use crate::text::{
-                read_number,
-                NotNumber::{Text, TooLarge},
+                read_setting,
+                NotNumber::{Text, TooLarge, TooSmall},
             };
             // A number too large for an f64 is out of range, said as a
             // typed number is ("'1e309' is out of range", as the rps field
-            // says of it), with what the step allows.
-            let too_large = |x: &str, allowed: fn() -> String| {
+            // says of it), with what the step allows; one too close to 0
+            // ("1e-400") likewise, not run as 0 (a pause).
+            let unheld = |x: &str, allowed: fn() -> String| {
                 let said = crate::text::typed_number(x).err().unwrap_or_default();
                 format!("step {} ('{shown}'): {said}; {}", i + 1, allowed())
             };
-            match (read_number(t), read_number(r)) {
+            match (read_setting(t), read_setting(r)) {
                 (Ok(t), Ok(r)) => steps.push((t, r)),
                 // Text that is no number is said first ("abc:1e309").
                 (Err(Text), _) | (_, Err(Text)) => {
@@ -200,8 +201,8 @@ impl std::str::FromStr for Schedule {
                         i + 1
                     ))
                 }
-                (Err(TooLarge), _) => return Err(too_large(t, time_allowed)),
-                (_, Err(TooLarge)) => return Err(too_large(r, rate_allowed)),
+                (Err(TooLarge | TooSmall), _) => return Err(unheld(t, time_allowed)),
+                (_, Err(TooLarge | TooSmall)) => return Err(unheld(r, rate_allowed)),
             }
         }
         Schedule::new(&steps)
@@ -284,6 +285,11 @@ mod tests {
             ),
             ("0:5,-1e400:5", "'-1e400' is out of range; a time must be within 0–86,400 s"),
             ("abc:1e309", "step 1 ('abc:1e309'): not two numbers"),
+            // Too close to 0 to hold: refused, not run as a pause.
+            (
+                "0:100,10:1e-400",
+                "step 2 ('10:1e-400'): '1e-400' is too close to 0 to hold (it would be read as 0); a rate must be 0 (a pause) or within 0.001–1,000,000 rps",
+            ),
             // A start before 0 s is said so ("times must increase").
             (
                 "0:100,-1:50",

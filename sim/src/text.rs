@@ -268,6 +268,10 @@ pub enum NotNumber {
     Text,
     /// It is written as one, but is too large for an f64 ("1e400").
     TooLarge,
+    /// It is written as one and is not 0, but is too close to 0 for an
+    /// f64 to hold: [`read_number`] reads it as 0, as Rust does, and
+    /// [`read_setting`] refuses it.
+    TooSmall,
 }
 
 /// [`number`], saying why a text is not one.
@@ -315,6 +319,18 @@ pub fn read_number(text: &str) -> Result<f64, NotNumber> {
         .ok_or(NotNumber::TooLarge)
 }
 
+/// A setting's number ([`read_number`]), where one too close to 0 to
+/// hold is refused, not read as 0: "rps=1e-400" was told "0 is out of
+/// range", and a schedule's "10:1e-400" ran as a pause.
+pub fn read_setting(text: &str) -> Result<f64, NotNumber> {
+    let v = read_number(text)?;
+    let mantissa = text.trim().split(['e', 'E']).next().unwrap_or_default();
+    if v == 0.0 && mantissa.bytes().any(|b| b.is_ascii_digit() && b != b'0') {
+        return Err(NotNumber::TooSmall);
+    }
+    Ok(v)
+}
+
 /// `text` without its thousands commas ([`ungrouped`]), or what is wrong:
 /// a misplaced comma, or nothing typed ("'' is not a number" quoted
 /// nothing a learner could see). The first step of both number readers.
@@ -332,8 +348,12 @@ fn typed_text(text: &str) -> Result<String, String> {
 /// comma's own message. The caller adds what it allows.
 pub fn typed_number(text: &str) -> Result<f64, String> {
     let t = typed_text(text)?;
-    read_number(&t).map_err(|why| match why {
+    read_setting(&t).map_err(|why| match why {
         NotNumber::TooLarge => format!("'{}' is out of range", clip(&t)),
+        NotNumber::TooSmall => format!(
+            "'{}' is too close to 0 to hold (it would be read as 0)",
+            clip(&t)
+        ),
         NotNumber::Text => format!("'{}' is not a number", clip(&t)),
     })
 }
