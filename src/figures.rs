@@ -692,9 +692,13 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
         })
     };
     let cap = &th.capacity;
+    // Threads that outnumber the cores and wait for them finish less than
+    // any limit: that row is the limit (the sale day's pool of 40 pointed
+    // at its two 400 rps limits while it finished about 365).
+    let all_busy = th.all_busy_rps().filter(|p| *p < cap.capacity_rps);
     // Every limit that gives the capacity: on a tie, both.
     let binding = |l: Limit| {
-        if cap.binds(l) {
+        if cap.binds(l) && all_busy.is_none() {
             " ← the limit"
         } else {
             ""
@@ -811,8 +815,13 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
             "All threads busy, sharing the cores",
             "—".into(),
             format!(
-                "{}: they also wait for a core",
-                bounded(&fmt_rps(p), Bound::Approx)
+                "{}: they also wait for a core{}",
+                bounded(&fmt_rps(p), Bound::Approx),
+                if all_busy.is_some() {
+                    " ← the limit"
+                } else {
+                    ""
+                }
             ),
         );
     }
@@ -3414,9 +3423,11 @@ mod tests {
             threads: 32,
             ..twenty
         };
+        // The limit is what all 32 finish on the cores (below), not the
+        // thread limit.
         assert_eq!(
             theory_of("fig-thread-limit", &full, &r),
-            "320 rps (approx.) ← the limit"
+            "320 rps (approx.)"
         );
         // The line grows by what the 32 finish on the cores short of 400
         // (theory's pool line), not by the thread limit's 80.
@@ -3425,7 +3436,7 @@ mod tests {
         // Beside the limits, what all 32 finish on the cores.
         assert_eq!(
             theory_of("fig-pool-rps", &full, &r),
-            "309 rps (approx.): they also wait for a core"
+            "309 rps (approx.): they also wait for a core ← the limit"
         );
         let note = approx_note(&theory(&full)).unwrap();
         assert!(
@@ -3439,6 +3450,8 @@ mod tests {
             ..full
         };
         assert_eq!(theory_of("fig-thread-limit", &more, &r), "480 rps");
+        assert_eq!(theory_of("fig-cpu-limit", &more, &r), "400 rps");
+        assert!(theory_of("fig-pool-rps", &more, &r).ends_with("← the limit"));
         // At 400 rps the line grows only by what the waits take.
         assert_eq!(theory_of("fig-growth", &more, &r), "6.60 per s (approx.)");
         let note = approx_note(&theory(&more)).unwrap();
@@ -3446,16 +3459,23 @@ mod tests {
             note.contains("which the thread and CPU limits leave out: 48 threads on 4 cores finish about 393 rps when all are busy, not 400"),
             "{note}"
         );
-        // 40 threads tie the cores at 400 rps: both limits are the limit.
+        // 40 threads tie the cores at 400 rps, but all busy they finish
+        // about 365: that is the limit, not the two 400s (the sale day's
+        // pool of 40 pointed at both).
         let tie = Scenario {
             threads: 40,
             ..more
         };
+        assert_eq!(theory_of("fig-thread-limit", &tie, &r), "400 rps (approx.)");
+        assert_eq!(theory_of("fig-cpu-limit", &tie, &r), "400 rps");
         assert_eq!(
-            theory_of("fig-thread-limit", &tie, &r),
-            "400 rps (approx.) ← the limit"
+            theory_of("fig-pool-rps", &tie, &r),
+            "365 rps (approx.): they also wait for a core ← the limit"
         );
-        assert_eq!(theory_of("fig-cpu-limit", &tie, &r), "400 rps ← the limit");
+        // 20 threads on 4 cores: no such row, and the thread limit binds.
+        assert!(!figure_rows(&twenty, &r, &theory(&twenty))
+            .iter()
+            .any(|row| row.key == "fig-pool-rps"));
         // 41 threads: the cores alone.
         let over = Scenario { threads: 41, ..tie };
         assert_eq!(theory_of("fig-thread-limit", &over, &r), "410 rps");
