@@ -680,6 +680,13 @@ fn curve_lines_text(th: &Theory) -> String {
     )
 }
 
+/// Calls neither answered nor failed at the end of a run with nothing
+/// inside: each waits for its next try. `None` if there are none.
+fn calls_waiting_to_retry(r: &Report) -> Option<u64> {
+    let resolved = r.calls_succeeded + r.calls_failed;
+    (r.in_flight_end == 0 && r.calls > resolved).then(|| r.calls - resolved)
+}
+
 fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
     let mut rows = Vec::new();
     let mut row = |key, label: &str, sim: String, theory: String| {
@@ -1161,6 +1168,14 @@ fn figure_rows_raw(s: &Scenario, r: &Report, th: &Theory) -> Vec<FigureRow> {
                     "{} so far ({} still inside)",
                     fmt_s(r.makespan_s),
                     fmt_count(r.in_flight_end as f64)
+                )
+            } else if let Some(waiting) = calls_waiting_to_retry(r) {
+                // None inside, yet not done: every call left waits out its
+                // back-off before its next try.
+                format!(
+                    "{} so far ({} waiting to try again)",
+                    fmt_s(r.makespan_s),
+                    plural(waiting, "call")
                 )
             } else {
                 fmt_s(r.makespan_s)
@@ -2743,6 +2758,28 @@ mod tests {
             )),
             "{said}"
         );
+        // Cut short while the calls left wait to try again, none inside:
+        // not "finished at", as if the batch were done.
+        let waiting = Report {
+            calls: 1000,
+            calls_succeeded: 990,
+            calls_failed: 4,
+            completed: 990,
+            makespan_s: 1.5,
+            sim_time_s: 2.0,
+            events: 5000,
+            ..Report::default()
+        };
+        assert_eq!(
+            row_of(&short, &waiting, "fig-makespan").sim,
+            "1.5 s so far (6 calls waiting to try again)"
+        );
+        // Every call answered or failed: the batch is done.
+        let done = Report {
+            calls_failed: 10,
+            ..waiting
+        };
+        assert_eq!(row_of(&short, &done, "fig-makespan").sim, "1.5 s");
         // With no count of threads, theory shows no product for memory.
         assert_eq!(theory(&c10k).threads, None);
         assert_eq!(row_of(&c10k, &r, "fig-memory").theory, "—");
