@@ -1189,10 +1189,15 @@ fn line_holds(r: &Report) -> String {
 
 /// ", so the response time is about `clients` ÷ the throughput" (less the
 /// think time, where clients think), the closed loop's law, once the run
-/// has settled: 10 answers a client or more. Said of node-collapse-blocking
-/// (one answer in 10 s) it gave 100 s beside the 8.3 s measured.
+/// has settled: 10 measured answers a client or more, over the window the
+/// throughput is measured in. Said of node-collapse-blocking (one answer
+/// in 10 s) it gave 100 s beside the 8.3 s measured. Not said where a
+/// client also goes round without an answer (it gave up, or was turned
+/// away): the throughput counts answers only, and the law would overstate
+/// the response time.
 fn closed_law(s: &Scenario, r: &Report, clients: &str) -> String {
-    if r.completed < 10 * u64::from(s.clients) {
+    let unanswered = r.timed_out + r.refused + r.dropped + r.shed + r.dropped_hopeless + r.broken;
+    if r.measured < 10 * u64::from(s.clients) || unanswered > 0 {
         return String::new();
     }
     let less = if s.think_ms > 0.0 {
@@ -2137,6 +2142,17 @@ mod tests {
         };
         let d = detail_of(&thinking, SignKind::CpuNear);
         assert!(d.contains("÷ the throughput, less the think time. "), "{d}");
+        // Clients that give up go round without an answer: no law.
+        let giving_up = Scenario {
+            timeout_ms: Some(12.0),
+            ..preset("node-light-blocking").unwrap()
+        };
+        let r = crate::simulate(&giving_up).unwrap();
+        assert!(r.timed_out > 0 && r.measured > 10 * u64::from(giving_up.clients));
+        let th = crate::theory::theory(&giving_up);
+        for sign in read_signs(&giving_up, &r, &th) {
+            assert!(!sign.detail.contains("÷ the throughput"), "{sign:?}");
+        }
     }
 
     #[test]
