@@ -986,9 +986,11 @@ fn check_with(
     let fraction = typed_unit.is_none() && unit == Unit::Percent && reading.value.abs() <= 1.0;
     // The typed number in the answer's unit (for a bare fraction, the
     // reading nearer a percentage of this size).
-    // A percentage for a plain number: 36.8 % is 0.368 (not for counted
-    // things: "50 %" is no number of threads).
-    let percent_of_one = unit == Unit::Count && typed_unit == Some(Unit::Percent);
+    // A percentage for a plain number that is a share: 36.8 % is 0.368
+    // (not for counted things: "50 %" is no number of threads, and
+    // "395000 %" was right for 3,950 connections).
+    let percent_of_one =
+        unit == Unit::Count && typed_unit == Some(Unit::Percent) && expected.abs() <= 1.0;
     let in_unit = |value: f64| match typed_unit {
         None if fraction && expected.abs() > 1.0 => value * 100.0,
         None => value,
@@ -1993,6 +1995,11 @@ mod tests {
                 "{typed}"
             );
         }
+        // A percentage is a share: no count of 3,950 connections.
+        assert!(matches!(
+            check("395000 %", 3950.0, Unit::Count, 0.01),
+            Verdict::WrongUnit { .. }
+        ));
         // Microseconds and minutes, as a learner may write a context
         // switch or a line that takes most of a minute to drain; "pct".
         for (typed, expected, unit) in [
