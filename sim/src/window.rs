@@ -27,8 +27,12 @@ pub struct BudgetEnd {
 /// runs: each request is at least one event, so open arrivals at a steady
 /// rate stop the run by `max_events` ÷ rps seconds (a day at 1,000,000 rps
 /// ran 200 s, 50 s of waiting in the browser, to say nothing was
-/// measured). `None` where the run can reach its length, or its arrivals
-/// are not a steady open rate. The CLI's note and the playground's say it.
+/// measured). With keep-alive connections only their first requests are
+/// sure, rps ÷ `conn_requests` a second: the others wait on answers and
+/// think time (a day of connections that each think an hour was told it
+/// would end at 200 s, and ran all of it). `None` where the run can reach
+/// its length, or its arrivals are not a steady open rate. The CLI's note
+/// and the playground's say it.
 pub fn budget_end(s: &Scenario) -> Option<BudgetEnd> {
     if !matches!(s.arrivals, Arrivals::Poisson | Arrivals::Uniform)
         || s.rps_schedule.is_some()
@@ -37,7 +41,8 @@ pub fn budget_end(s: &Scenario) -> Option<BudgetEnd> {
     {
         return None;
     }
-    let by_s = s.max_events as f64 / s.rps;
+    let sure_rps = s.rps / f64::from(s.conn_requests.max(1));
+    let by_s = s.max_events as f64 / sure_rps;
     (by_s < s.duration_s).then_some(BudgetEnd {
         by_s,
         inside_warm_up: by_s <= s.warmup * s.duration_s,
@@ -233,6 +238,31 @@ pub fn warm_up(s: &Scenario) -> Option<WarmUp> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The budget's end is said only where it is sure: with keep-alive,
+    /// of the connections' first requests alone.
+    #[test]
+    fn the_budget_end_counts_only_sure_requests() {
+        let day = Scenario {
+            rps: 1_000_000.0,
+            duration_s: 86_400.0,
+            ..Scenario::default()
+        };
+        assert_eq!(budget_end(&day).map(|e| e.by_s), Some(200.0));
+        // Connections of 1,000 requests an hour apart: 1,000 first
+        // requests a second are sure, so 200,000 s, past the day.
+        let thinking = Scenario {
+            conn_requests: 1000,
+            think_ms: 3_600_000.0,
+            ..day
+        };
+        assert_eq!(budget_end(&thinking), None);
+        let a_few = Scenario {
+            conn_requests: 10,
+            ..day
+        };
+        assert_eq!(budget_end(&a_few).map(|e| e.by_s), Some(2000.0));
+    }
 
     /// A run measured from 0 s shows no figures before a second has run
     /// (two steps read a line growing by 1,135 a second at 400 arriving),
