@@ -35,6 +35,11 @@ pub struct Checked {
 /// Said after what an answer may be, where its line may grow without end.
 const NO_LIMIT_TOO: &str = " If the line grows without end, type \"no limit\".";
 
+/// Said after a slip named in a number such as "40,000", which is right
+/// only with a decimal comma: read, as the lessons print numbers, with a
+/// thousands comma (asked "40000 or 40?", the learner was handed the answer).
+const COMMA_READ: &str = " (The comma is read as a thousands comma, as the lessons print numbers.)";
+
 /// The line under a numeric exercise's answer box: what it may be
 /// answered with, and "no limit" where the line may grow without end.
 pub fn answer_with(unit: Unit, no_limit: bool) -> String {
@@ -82,10 +87,15 @@ pub fn check_answer(
             // A listed mistake outranks "right before rounding" and "rounded
             // down": its author wrote the note, and it counts (lesson 13's
             // step 6 lists the fraction of a server, and a server at 100 %).
+            let comma_read = matches!(verdict, Verdict::Ambiguous { .. }) && slip.is_some();
             let verdict = match (verdict, slip) {
                 (Verdict::NotRoundedUp { .. } | Verdict::RoundedDown { .. }, Some(_)) => {
                     Verdict::WrongValue { too_high: false }
                 }
+                // Read with its thousands comma, a slip: named, and counted.
+                (Verdict::Ambiguous { thousands, .. }, Some(_)) => Verdict::WrongValue {
+                    too_high: thousands > expected,
+                },
                 // "Give one answer: a number, or 'no limit'" only where
                 // "no limit" may be the answer.
                 (Verdict::TwoAnswers, _) if !exercise.no_limit => Verdict::Unreadable,
@@ -100,6 +110,9 @@ pub fn check_answer(
                 Some(note) => format!("Not quite: {}", decapitalised(note)),
                 None => describe(&verdict, unit),
             };
+            if comma_read {
+                message.push_str(COMMA_READ);
+            }
             // Where the answer may be words, the words are said too.
             if exercise.no_limit && verdict == Verdict::Unreadable {
                 message.push_str(NO_LIMIT_TOO);
@@ -759,6 +772,28 @@ mod tests {
         assert!(
             zeros.contains("where the decimal point or the zeros went"),
             "{zeros}"
+        );
+        // "40,000" for 40 threads: forty thousand as the lessons print
+        // numbers, the thousandfold slip, named and counted; not asked
+        // "did you mean 40000 or 40?", which handed over the answer.
+        let e = exercise("sale-day-step-2");
+        let v = e.variant("").unwrap();
+        assert_eq!(v.answer, Some(40.0));
+        let comma = check_answer(e, &v, "40,000", None);
+        assert!(!comma.correct && comma.counts, "{}", comma.message);
+        assert!(
+            comma.message.contains("a thousand times off"),
+            "{}",
+            comma.message
+        );
+        assert!(!comma.message.contains("40 "), "{}", comma.message);
+        // Said how the comma was read, for one who meant a decimal comma.
+        assert!(
+            comma.message.ends_with(
+                "(The comma is read as a thousands comma, as the lessons print numbers.)"
+            ),
+            "{}",
+            comma.message
         );
     }
 

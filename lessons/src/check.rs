@@ -43,6 +43,10 @@ pub enum Unit {
     /// 1 a second).
     #[serde(rename = "per-minute")]
     PerMin,
+    /// Requests per millisecond (read from a learner's answer, as a
+    /// worked solution may write a rate: 0.2 a ms is 200 a second).
+    #[serde(rename = "per-ms")]
+    PerMs,
     /// Kilobytes (1 MB = 1,000 KB).
     #[serde(rename = "KB")]
     Kb,
@@ -86,7 +90,7 @@ impl Unit {
                 Family::Count
             }
             Unit::Us | Unit::Ms | Unit::S | Unit::Min => Family::Time,
-            Unit::Rps | Unit::PerMin => Family::Rate,
+            Unit::Rps | Unit::PerMin | Unit::PerMs => Family::Rate,
             Unit::Kb | Unit::Mb | Unit::Gb => Family::Memory,
             Unit::Percent => Family::Percent,
         }
@@ -96,6 +100,7 @@ impl Unit {
     fn scale(self) -> f64 {
         match self {
             Unit::PerMin => 1.0 / 60.0,
+            Unit::PerMs => 1000.0,
             Unit::Us => 0.001,
             Unit::S => 1000.0,
             Unit::Min => 60_000.0,
@@ -119,6 +124,7 @@ impl Unit {
             Unit::Min => "min",
             Unit::Rps => "requests per second",
             Unit::PerMin => "requests per minute",
+            Unit::PerMs => "requests per ms",
             Unit::Kb => "KB",
             Unit::Mb => "MB",
             Unit::Gb => "GB",
@@ -346,6 +352,9 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         "rps" | "qps" | "per s" | "per sec" | "per second" | "a sec" | "a second"
         | "requests a second" => Unit::Rps,
         "rpm" | "qpm" | "per min" | "per minute" | "a minute" | "requests a minute" => Unit::PerMin,
+        "per ms" | "per msec" | "per millisecond" | "a millisecond" => Unit::PerMs,
+        // A time each request takes: "200 ms per request" is 200 ms.
+        w if time_per_request(w).is_some() => return time_per_request(w),
         // KiB, MiB and GiB are within the 1,024 conventions `check` allows.
         "kb" | "kib" | "kilobyte" | "kilobytes" => Unit::Kb,
         "mb" | "mib" | "megabyte" | "megabytes" => Unit::Mb,
@@ -355,11 +364,19 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         "core" | "cores" | "cpu" | "cpus" | "cpu cores" | "vcpu" | "vcpus" => Unit::Cores,
         "server" | "servers" | "machine" | "machines" | "instance" | "instances" | "node"
         | "nodes" | "host" | "hosts" => Unit::Servers,
-        "request" | "requests" | "req" | "connection" | "connections" | "place" | "places" => {
-            Unit::Requests
-        }
+        "request" | "requests" | "req" | "connection" | "connections" | "place" | "places"
+        | "slot" | "slots" | "spot" | "spots" => Unit::Requests,
         // A ratio of counts, as the solutions write them.
-        "tries per call" | "calls per call" | "extra calls per call" | "per call" => Unit::Count,
+        "tries per call"
+        | "calls per call"
+        | "extra calls per call"
+        | "per call"
+        | "retries per call"
+        | "retry per call"
+        | "extra tries per call"
+        | "tries/call"
+        | "retries/call"
+        | "calls/call" => Unit::Count,
         // Worker threads are threads; tries, calls, clients and users are
         // counted as requests (they count for a plain number, or for
         // threads busy by Little's law, never for cores or servers).
@@ -390,17 +407,51 @@ fn unit_read(words: &str) -> Option<Unit> {
 /// or "per": "reqs/sec", "requests per sec", "calls/minute".
 fn rate_words(w: &str) -> Option<Unit> {
     let (what, per) = w.split_once('/').or_else(|| w.split_once(" per "))?;
+    // What a second brings: requests, and what the prompts call them
+    // ("150 answers/s", "200 more per second").
     let request = [
-        "", "r", "req", "reqs", "request", "requests", "call", "calls", "try", "tries", "retry",
-        "retries", "query", "queries",
+        "",
+        "r",
+        "req",
+        "reqs",
+        "request",
+        "requests",
+        "call",
+        "calls",
+        "try",
+        "tries",
+        "retry",
+        "retries",
+        "query",
+        "queries",
+        "answer",
+        "answers",
+        "response",
+        "responses",
+        "attempt",
+        "attempts",
+        "more",
     ]
     .contains(&what.trim());
     match per.trim() {
         _ if !request => None,
         "s" | "sec" | "secs" | "second" => Some(Unit::Rps),
         "min" | "mins" | "minute" => Some(Unit::PerMin),
+        "ms" | "msec" | "millisecond" => Some(Unit::PerMs),
         _ => None,
     }
+}
+
+/// A time unit followed by "per request" (or "/request", "a request",
+/// "per call"): the time each request takes, in that unit.
+fn time_per_request(w: &str) -> Option<Unit> {
+    let (time, each) = w
+        .split_once('/')
+        .or_else(|| w.split_once(" per ").or_else(|| w.split_once(" a ")))?;
+    if !["request", "req", "call", "connection"].contains(&each.trim()) {
+        return None;
+    }
+    unit_from_words(time).filter(|u| u.family() == Family::Time)
 }
 
 /// The unit in the words after a number, and those words as read for it:
@@ -425,6 +476,8 @@ fn unit_said(said: &str, prompt: &str) -> (String, Option<Unit>) {
         }
     }
     let prompt = prompt.to_ascii_lowercase();
+    let without_per = prompt_per_dropped(said, &prompt);
+    let said = without_per.as_str();
     let in_prompt = |w: &str| {
         prompt
             .split(|c: char| !c.is_ascii_alphanumeric())
@@ -460,6 +513,45 @@ fn unit_said(said: &str, prompt: &str) -> (String, Option<Unit>) {
         Some(Some(u)) if units.iter().all(|x| *x == Some(*u)) => (joined, Some(*u)),
         _ => (said.to_string(), None),
     }
+}
+
+/// `said` without a "per hour" (or "/h", "per hr") where the prompt asks
+/// for a number per hour: the prompt's own words for what the number
+/// counts, as "an hour" already was ("600 calls per hour" was "not a
+/// unit"). Any other "per" stays, for the unit words to read.
+fn prompt_per_dropped(said: &str, prompt: &str) -> String {
+    let spelt = |w: &str| {
+        let w = w
+            .trim_matches(|c: char| matches!(c, ',' | '.' | ';' | '(' | ')' | '?'))
+            .to_ascii_lowercase();
+        match w.as_str() {
+            "h" | "hr" | "hrs" | "hour" | "hours" => "hour".to_owned(),
+            _ => w,
+        }
+    };
+    let asked = |w: &str| {
+        let w = spelt(w);
+        !w.is_empty()
+            && w.chars().all(|c| c.is_ascii_alphabetic())
+            && prompt.contains(&format!("per {w}"))
+    };
+    let mut kept: Vec<&str> = Vec::new();
+    let mut words = said.split_whitespace().peekable();
+    while let Some(w) = words.next() {
+        if w.eq_ignore_ascii_case("per") && words.peek().is_some_and(|next| asked(next)) {
+            words.next();
+            continue;
+        }
+        match w.split_once('/') {
+            Some((what, per)) if asked(per) => {
+                if !what.is_empty() {
+                    kept.push(what);
+                }
+            }
+            _ => kept.push(w),
+        }
+    }
+    kept.join(" ")
 }
 
 /// The outcome of checking one answer.
@@ -1489,6 +1581,91 @@ mod tests {
             );
         }
         assert!(check("0.1579", 15.8, Unit::Percent, 0.02).is_right());
+    }
+
+    /// Words a learners' walk had refused as "not a unit" while their
+    /// siblings were read, each right here.
+    #[test]
+    fn the_prompts_own_words_and_their_siblings_are_read() {
+        let hour = "Once the breaker has opened, about how many calls reach the database per hour?";
+        for typed in [
+            "600 per hour",
+            "600 calls per hour",
+            "600/h",
+            "600 per hr",
+            "600 calls/h",
+            "about 600 calls/hour",
+            "600 an hour",
+        ] {
+            assert_eq!(
+                check_in(typed, 600.0, Unit::Count, 0.05, hour),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        // Not where the prompt asks for no such thing.
+        assert!(matches!(
+            check_in("600 per hour", 600.0, Unit::Count, 0.05, "How many calls?"),
+            Verdict::WrongUnit { .. }
+        ));
+        for typed in [
+            "0.56 retries per call",
+            "0.56 retry per call",
+            "0.56 retries/call",
+            "0.56 extra tries per call",
+        ] {
+            assert_eq!(
+                check(typed, 0.56, Unit::Count, 0.02),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        for typed in [
+            "0.15 requests per ms",
+            "0.15 per ms",
+            "0.15 req/ms",
+            "150 answers/s",
+            "150 responses per second",
+            "150 attempts per second",
+            "150 more per second",
+        ] {
+            assert_eq!(
+                check(typed, 150.0, Unit::Rps, 0.01),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        assert!(matches!(
+            check("0.15 per ms", 0.15, Unit::Rps, 0.01),
+            Verdict::UnitSwapped {
+                said: Unit::PerMs,
+                ..
+            }
+        ));
+        for typed in [
+            "200 ms per request",
+            "0.2 s per request",
+            "200 ms/request",
+            "200 ms a request",
+        ] {
+            assert_eq!(
+                check(typed, 200.0, Unit::Ms, 0.01),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        for typed in ["60 slots", "60 spots", "60 places"] {
+            assert_eq!(
+                check(typed, 60.0, Unit::Count, 0.01),
+                Verdict::Correct,
+                "{typed}"
+            );
+        }
+        // A rate per request is no time.
+        assert!(matches!(
+            check("200 rps per request", 200.0, Unit::Ms, 0.01),
+            Verdict::WrongUnit { .. }
+        ));
     }
 
     #[test]

@@ -624,10 +624,15 @@ impl Exercise {
     ) -> Option<Slip> {
         use crate::check::Verdict;
         match verdict {
+            // "40,000" where the answer is 40: right only with a decimal
+            // comma, but as the lessons print numbers it is forty
+            // thousand, the slip of 100 ms read as 100 s. Asked "40000
+            // or 40?", the learner was handed the answer.
             Verdict::WrongValue { .. }
             | Verdict::NotRoundedUp { .. }
             | Verdict::RoundedDown { .. }
-            | Verdict::PercentEitherWay { .. } => self.slip(vars, answer, typed),
+            | Verdict::PercentEitherWay { .. }
+            | Verdict::Ambiguous { .. } => self.slip(vars, answer, typed),
             Verdict::TooRounded { .. } => self.exact_slip(vars, typed),
             _ => None,
         }
