@@ -1552,3 +1552,86 @@ fn no_choice_names_an_option_by_its_place() {
         }
     }
 }
+
+/// The number written just before byte `end` of `text` ("1,050.5" in
+/// "… = 1,050.5"), as shown and as a value.
+fn number_before(text: &str, end: usize) -> Option<(String, f64)> {
+    let head = &text[..end];
+    let start = head
+        .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .map_or(0, |i| {
+            i + head[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    let shown = head[start..].trim_matches([',', '.']).to_string();
+    let v = shown.replace(',', "").parse().ok()?;
+    Some((shown, v))
+}
+
+/// The number written from byte `start` of `text`, as shown and as a value.
+fn number_after(text: &str, start: usize) -> Option<(String, f64)> {
+    let tail = &text[start..];
+    let end = tail
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .unwrap_or(tail.len());
+    let shown = tail[..end].trim_matches([',', '.']).to_string();
+    let v = shown.replace(',', "").parse().ok()?;
+    Some((shown, v))
+}
+
+/// Decimal places shown in a number as written.
+fn places(shown: &str) -> i32 {
+    shown.split_once('.').map_or(0, |(_, d)| d.len() as i32)
+}
+
+/// A worked solution says what a careful learner can check line by line:
+/// "30, rounded up to 30 cores" read like a slip (a learners' walk of
+/// lesson 13), and "0.0437 s = 43.8 ms" contradicted itself (lesson 11:
+/// 35 ÷ 800 is 0.04375, shown rounded down in seconds and up in ms).
+#[test]
+fn a_solutions_roundings_and_unit_steps_agree_with_themselves() {
+    let mut off = Vec::new();
+    let mut seen = (0, 0);
+    for (_, ex) in course().exercises() {
+        for vars in all_vars(ex) {
+            let Ok(lines) = tellers_course::exercise::fill_lines(&ex.solution, &vars) else {
+                continue;
+            };
+            for line in &lines {
+                let line = &line.replace('\u{a0}', " ");
+                for (i, _) in line.match_indices(", rounded up to ") {
+                    let (Some((x, a)), Some((y, b))) = (
+                        number_before(line, i),
+                        number_after(line, i + ", rounded up to ".len()),
+                    ) else {
+                        continue;
+                    };
+                    seen.0 += 1;
+                    if a == b {
+                        off.push(format!("{}: '{x}, rounded up to {y}' in '{line}'", ex.id));
+                    }
+                }
+                for (i, _) in line.match_indices(" s = ") {
+                    let (Some((x, s)), Some((y, ms))) = (
+                        number_before(line, i),
+                        number_after(line, i + " s = ".len()),
+                    ) else {
+                        continue;
+                    };
+                    if !line[i + " s = ".len() + y.len()..].starts_with(" ms") {
+                        continue;
+                    }
+                    seen.1 += 1;
+                    // Each as precise as it is shown: they agree to the
+                    // coarser of the two.
+                    let step = 10f64.powi(3 - places(&x)).max(10f64.powi(-places(&y)));
+                    if (s * 1000.0 - ms).abs() > step / 2.0 + 1e-9 {
+                        off.push(format!("{}: '{x} s = {y} ms' in '{line}'", ex.id));
+                    }
+                }
+            }
+        }
+    }
+    off.dedup();
+    assert!(seen.0 > 50 && seen.1 > 20, "only {seen:?} checked");
+    assert!(off.is_empty(), "{} lines:\n{}", off.len(), off.join("\n"));
+}
