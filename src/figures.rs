@@ -306,15 +306,20 @@ pub struct NoteFold {
     pub approx: bool,
     /// Theory's reasons, joined by semicolons, as they read after a colon.
     pub why: String,
+    /// True for the curve's fold, false for the figures table's: the
+    /// playground shows both, and two folds of one name over different
+    /// reasons could not be told apart by a screen reader.
+    pub curve: bool,
 }
 
 impl NoteFold {
     /// The fold's name, what a click opens.
     pub fn summary(&self) -> &'static str {
-        if self.approx {
-            "Why theory's figures are marked (approx.)"
-        } else {
-            "About theory's model"
+        match (self.approx, self.curve) {
+            (true, false) => "Why theory's figures are marked (approx.)",
+            (true, true) => "Why the curve's theory is marked (approx.)",
+            (false, false) => "About theory's model",
+            (false, true) => "About the curve's model",
         }
     }
 
@@ -360,6 +365,7 @@ pub fn approx_fold(th: &Theory) -> Option<NoteFold> {
             lead: String::new(),
             approx: true,
             why,
+            curve: false,
         })
     } else {
         // The lead says it once; the reasons (worded for the CLI, where
@@ -379,6 +385,7 @@ pub fn approx_fold(th: &Theory) -> Option<NoteFold> {
             },
             approx: false,
             why: why.replace(", so theory gives no response time", ""),
+            curve: false,
         })
     }
 }
@@ -407,6 +414,7 @@ pub fn approx_fold_for(th: &Theory, figures: &[String]) -> Option<NoteFold> {
 /// slowed by waits for a core, is overloaded at 95 %.
 pub fn curve_approx_fold(points_th: &Theory, th: &Theory) -> Option<NoteFold> {
     let mut fold = approx_fold(points_th)?;
+    fold.curve = true;
     if !fold.approx && th.mean_ms.is_some() {
         fold.lead = format!(
             "Theory gives no response time at the curve's highest point, {} of the limit.",
@@ -2699,6 +2707,16 @@ mod tests {
         .unwrap();
         assert_eq!(fold.lead, "");
         assert_eq!(fold.summary(), "Why theory's figures are marked (approx.)");
+        // The curve's fold beside it has a name of its own.
+        let th = theory(&Scenario {
+            rps: 150.0,
+            ..preset("sale-day").unwrap()
+        });
+        let curve = curve_approx_fold(&th, &th).unwrap();
+        assert_eq!(
+            curve.summary(),
+            "Why the curve's theory is marked (approx.)"
+        );
         assert!(
             fold.reasons().starts_with(|c: char| c.is_ascii_uppercase()),
             "{}",

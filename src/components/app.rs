@@ -71,10 +71,11 @@ pub fn App() -> impl IntoView {
     set_timeout(move || started.set(true), std::time::Duration::ZERO);
 
     view! {
-        <a class="skip-link" href="#/" on:click=skip_to_content>
-            "Skip to content"
-        </a>
-        <NavBar current=route />
+        <NavBar current=route>
+            <a class="skip-link" href="#/" on:click=skip_to_content>
+                "Skip to content"
+            </a>
+        </NavBar>
         <main id="main" class="page" tabindex="-1" node_ref=main_ref>
             {move || match route.get() {
                 _ if !started.get() => ().into_any(),

@@ -73,7 +73,9 @@ pub fn FiguresPanel(
         }
     };
     view! {
-        <section class="panel panel--figures" aria-label="Figures">
+        // A group, not a landmark: a lesson has several, and landmarks of
+        // one name ("Figures" five times) cannot be told apart.
+        <div class="panel panel--figures" role="group" aria-label="Figures">
             // In a lesson the figures it asks about come first, and the
             // signs under them: above, the signs' few lines appearing after
             // the warm-up pushed the table down by up to 87 px mid-run.
@@ -93,11 +95,17 @@ pub fn FiguresPanel(
             {approx(lab, show_theory, Vec::new())}
             <details class="report-json">
                 <summary>"Report as JSON"</summary>
-                <pre data-testid="report-json" data-final=move || finished().to_string()>
+                // It scrolls: focusable, so a keyboard can scroll it.
+                <pre
+                    data-testid="report-json"
+                    tabindex="0"
+                    aria-label="Report as JSON"
+                    data-final=move || finished().to_string()
+                >
                     {move || report_json(&report.get())}
                 </pre>
             </details>
-        </section>
+        </div>
     }
 }
 

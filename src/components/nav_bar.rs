@@ -9,9 +9,13 @@ pub fn NavBar(
     /// The page now open; its link gets `aria-current="page"`.
     #[prop(into)]
     current: Signal<Route>,
+    /// Drawn first in the header: the skip link, so that it sits in a
+    /// landmark (the banner), as every part of a page should.
+    children: Children,
 ) -> impl IntoView {
     view! {
         <header class="site-header">
+            {children()}
             <div class="site-header__inner">
                 <a class="brand" href=Route::Home.href()>
                     <svg class="brand__mark" viewBox="0 0 32 32" aria-hidden="true">

@@ -93,13 +93,14 @@ pub fn PredictBox(
         })
         .collect_view();
     view! {
-        <aside class="predict" aria-label="Predict" data-testid="predict">
+        // A group, not a landmark: lesson 5 has two, one name for both.
+        <div class="predict" role="group" aria-label="Predict" data-testid="predict">
             <p class="predict__label">"Predict"</p>
             <div class="predict__text" inner_html=html></div>
             {boxes}
             <p class="predict__how muted">
                 "Then run the simulation below to its end: its figures appear there beside your guess, with theory's where it has one."
             </p>
-        </aside>
+        </div>
     }
 }

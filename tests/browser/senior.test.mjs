@@ -51,6 +51,16 @@ export async function eachSeniorLessonShowsItsWidgetsAndExercises({ page, open, 
     await first.screenshot({ path: path.join(SCREENSHOTS, `senior-${lesson.slug}-widget.png`) });
     await screenshot(`senior-${lesson.slug}.png`);
     await expectAccessible(page);
+    // Of any impact: every part of the page in a landmark (the skip link
+    // stood outside), no two landmarks of one name (each widget's
+    // "Figures" was one), and the report's JSON box, which scrolls,
+    // reachable by keyboard.
+    const json = page.locator('details.report-json summary');
+    if ((await json.count()) > 0) await json.first().click();
+    await expectAccessible(page, {
+      impacts: ['minor', 'moderate', 'serious', 'critical'],
+      runOnly: { type: 'rule', values: ['region', 'landmark-unique', 'scrollable-region-focusable'] },
+    });
   }
 }
 
