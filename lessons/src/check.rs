@@ -634,6 +634,12 @@ pub enum Verdict {
     /// cannot be read as the answer: the learner is asked for one (not
     /// counted as an attempt).
     TwoAnswers,
+    /// A formula ("5*ln(1000)", "1-0.99^10"): the learner is asked for the
+    /// number it gives (not counted as an attempt).
+    Formula {
+        /// The formula as typed.
+        typed: String,
+    },
     /// Two numbers as a range ("50-100", "50 to 100"): the learner is asked
     /// for one (not counted as an attempt).
     Range {
@@ -740,6 +746,7 @@ impl Verdict {
                 | Verdict::UnitMissing { .. }
                 | Verdict::UnitSwapped { .. }
                 | Verdict::Range { .. }
+                | Verdict::Formula { .. }
                 | Verdict::Negative { .. }
                 | Verdict::TooLarge { .. }
                 | Verdict::TooRounded { .. }
@@ -921,6 +928,35 @@ fn more_number(rest: &str) -> bool {
         || t.eq_ignore_ascii_case("e")
 }
 
+/// Whether `t` is a formula the checker does not work out: a power,
+/// brackets, a root or a function such as ln ("5*ln(1000)", "1-0.99^10",
+/// "(0.6/0.4)*5"). Sums such as "15/2" and "4 × 100" are read as numbers.
+/// A bracket counts only at the start or after an operator: "40
+/// (threads)" and "no limit (20)" are a number or words with a note.
+fn is_formula(t: &str) -> bool {
+    let lower = t.to_ascii_lowercase();
+    let bracket = t.match_indices('(').any(|(i, _)| {
+        t[..i]
+            .trim_end()
+            .chars()
+            .next_back()
+            .is_none_or(|c| "*/×÷+-−(".contains(c))
+    });
+    bracket
+        || t.contains(['^', '√'])
+        || lower
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .any(|w| ["ln", "log", "exp", "sqrt"].contains(&w))
+}
+
+/// "1 in 3" (or "one in 30" written with digits) as "1/3", the chance the
+/// lessons write so; `None` for any other text.
+fn one_in(t: &str) -> Option<String> {
+    let (a, b) = t.split_once(" in ")?;
+    let whole = |x: &str| !x.is_empty() && x.bytes().all(|c| c.is_ascii_digit() || c == b',');
+    (whole(a.trim()) && whole(b.trim())).then(|| format!("{}/{}", a.trim(), b.trim()))
+}
+
 /// What to do with an answer rounded too far ([`Verdict::TooRounded`]).
 pub const ROUNDING_ADVICE: &str =
     "keep three significant figures, or the decimals the question asks for.";
@@ -1012,6 +1048,16 @@ fn check_with(
     // "t ≈ 34.5 ms"): what follows the last sign is the answer.
     let trimmed = input.rsplit(['=', '≈']).next().unwrap_or(input).trim();
     // Each lead word in turn: "grows by about 200".
+    // "1 in 3", as the lessons say a chance ("one in 30"): 1/3.
+    let in_form = one_in(trimmed);
+    let trimmed = in_form.as_deref().unwrap_or(trimmed);
+    // A formula ("5*ln(1000)", "1-0.99^10"): not read as a number and a
+    // unit ("'*ln(1000)' is not a unit"), a range or a negative number.
+    if is_formula(trimmed) {
+        return Verdict::Formula {
+            typed: trimmed.to_string(),
+        };
+    }
     let mut number = trimmed;
     while let Some(rest) = LEAD_WORDS.iter().find_map(|w| {
         let lead = number.get(..w.len())?;
@@ -1486,6 +1532,11 @@ pub fn describe(v: &Verdict, unit: Unit) -> String {
                 unit.accepted()
             ),
         },
+        Verdict::Formula { typed } => format!(
+            "{} is a formula: work it out and type the number it gives (sums such as 15/2 or 4 × 100 are read; powers, brackets and ln are not). Use {}.",
+            tellers_sim::text::clip(typed),
+            unit.accepted()
+        ),
         Verdict::Range { typed } => format!(
             "{}: type one number, not a range or a difference. Use {}.",
             tellers_sim::text::clip(typed),
@@ -1581,6 +1632,50 @@ mod tests {
             );
         }
         assert!(check("0.1579", 15.8, Unit::Percent, 0.02).is_right());
+    }
+
+    /// A formula is asked to be worked out, not read as a number and a
+    /// unit, a range or a negative number (a learners' walk of lessons 15
+    /// to 17); "1 in 3" is a chance, as the lessons write one.
+    #[test]
+    fn a_formula_is_asked_for_its_number() {
+        for typed in [
+            "-5*ln(1-0.99^(1/10))",
+            "5*ln(1000)",
+            "5 ln 1000",
+            "1-0.99^10",
+            "100*(1-0.99^10)",
+            "(0.6/(1-0.6))*0.5*10",
+            "√29",
+        ] {
+            let v = check(typed, 34.5, Unit::Ms, 0.01);
+            assert_eq!(
+                v,
+                Verdict::Formula {
+                    typed: typed.to_string()
+                },
+                "{typed}"
+            );
+            assert!(!v.counts());
+            assert!(explain(&v, Unit::Ms).contains("work it out"), "{typed}");
+        }
+        // Worked out after it, the number is read.
+        assert_eq!(
+            check("5*ln(1000) = 34.5 ms", 34.5, Unit::Ms, 0.01),
+            Verdict::Correct
+        );
+        // Notes in brackets after a number or words are no formula.
+        assert!(!matches!(
+            check("40 (threads)", 40.0, Unit::Threads, 0.01),
+            Verdict::Formula { .. }
+        ));
+        assert_eq!(
+            check_in("no limit (20)", 20.0, Unit::Count, 0.01, ""),
+            Verdict::TwoAnswers
+        );
+        assert!(check("1 in 3", 33.3, Unit::Percent, 0.01).is_right());
+        assert!(check("1 in 30", 3.33, Unit::Percent, 0.01).is_right());
+        assert!(!check("1 in 3", 25.0, Unit::Percent, 0.01).is_right());
     }
 
     /// Words a learners' walk had refused as "not a unit" while their
@@ -2407,13 +2502,18 @@ mod tests {
         assert!(explain(&Verdict::Unreadable, Unit::Ms).contains("Type a number"));
         // More of a number or a sum after the number is not a unit
         // ("Wrong unit: '^2000' is not a unit Tellers reads").
-        for typed in ["2^2000", "7 1/2", "=1+1", "1e", "40 +"] {
+        for typed in ["7 1/2", "=1+1", "1e", "40 +"] {
             assert_eq!(
                 check(typed, 40.0, Unit::Threads, 0.01),
                 Verdict::Unreadable,
                 "{typed}"
             );
         }
+        // A power is a formula, asked to be worked out.
+        assert!(matches!(
+            check("2^2000", 40.0, Unit::Threads, 0.01),
+            Verdict::Formula { .. }
+        ));
         // A unit after the number is still read as one, and one that
         // starts with a digit is still a unit it does not read.
         assert!(matches!(
