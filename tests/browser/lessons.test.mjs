@@ -778,3 +778,39 @@ export async function aPrintedLessonSaysWhereEachSimulationWas({ page, open }) {
   assert.match(text, /Exercise 4\.1 · Recall/i);
   assert.doesNotMatch(text, /Exercise 4\.\d · \w+( \w+)? #/i);
 }
+
+/**
+ * On a touch screen the small controls are a finger's height to tap: a
+ * phone walk measured sliders 16 px tall, the overload toggles' labels
+ * 19 px stacked with no gap, and the exercises' "#" links 12 by 15 px.
+ */
+export async function smallControlsAreAFingersHeightOnATouchScreen({ page, open }) {
+  await open('#/lessons/the-growing-line');
+  const origin = new URL(page.url()).origin;
+  const phone = await page.context().browser().newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    reducedMotion: 'reduce',
+  });
+  try {
+    const p = await phone.newPage();
+    await p.goto(`${origin}/#/lessons/the-growing-line`);
+    await expectVisible(p.locator('.control--toggle').first(), 'an overload toggle');
+    await expectVisible(p.locator('.exercise__link').first(), 'an exercise link');
+    const heights = await p.evaluate(() => {
+      const least = (sel) => Math.min(...[...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect().height));
+      return {
+        slider: least('.control__row input[type="range"]'),
+        toggle: least('.control--toggle'),
+        link: least('.exercise__link'),
+        linkWidth: Math.min(...[...document.querySelectorAll('.exercise__link')].map((e) => e.getBoundingClientRect().width)),
+      };
+    });
+    for (const [what, px] of Object.entries(heights)) {
+      assert.ok(px >= 39.5, `${what}: ${px} px`);
+    }
+  } finally {
+    await phone.close();
+  }
+}
