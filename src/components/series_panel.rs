@@ -80,6 +80,10 @@ pub fn SeriesPanel(
             });
         });
     }
+    let empty = Memo::new(move |_| {
+        lab.report
+            .with(|r| r.as_ref().is_none_or(|r| r.series.is_empty()))
+    });
     view! {
         <figure class="panel panel--series">
             <div class="series-grid">
@@ -101,6 +105,11 @@ pub fn SeriesPanel(
                     .collect_view()}
             </div>
             <figcaption>
+                // Before a run the charts are bare axes, which read as
+                // placeholders (a phone walk): say why they are empty.
+                {move || empty.get().then(|| view! {
+                    <strong data-testid="series-empty">"Nothing to draw yet: the charts fill in as the run goes. "</strong>
+                })}
                 "The run over time: counts and rates averaged over short intervals, each interval's p99 \
                  to within about 5 %. \u{201c}In line\u{201d} is the server's own line, for a thread or a loop; \
                  requests waiting at a dependency count in \u{201c}inside\u{201d}."

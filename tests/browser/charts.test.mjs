@@ -167,3 +167,16 @@ export async function chartsSideBySideLineUpTheirPlots({ page, open }) {
     }
   }
 }
+
+/** Before a run the time series are bare axes, which a phone walk read as
+ * placeholders: the panel says they fill in as the run goes, and stops
+ * saying it once they have points. */
+export async function emptyTimeSeriesSayWhyBeforeARun({ page, open }) {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await open('#/playground?duration_s=5');
+  const note = page.getByTestId('series-empty');
+  await expectVisible(note, 'the note under the empty charts');
+  assert.match(await note.textContent(), /Nothing to draw yet/);
+  await page.getByTestId('run-to-end').click();
+  await note.waitFor({ state: 'detached', timeout: 20_000 });
+}
