@@ -810,6 +810,13 @@ export async function smallControlsAreAFingersHeightOnATouchScreen({ page, open 
     for (const [what, px] of Object.entries(heights)) {
       assert.ok(px >= 39.5, `${what}: ${px} px`);
     }
+    // The contents' "0 / 6 solved" stands under a lesson's summary, not
+    // beside it, where it squeezed titles into about 100 px.
+    await p.goto(`${origin}/#/lessons`);
+    const title = p.locator('.toc__title').nth(11);
+    await expectVisible(title, "lesson 12's title");
+    const width = await title.evaluate((e) => e.getBoundingClientRect().width);
+    assert.ok(width >= 250, `a title ${width} px wide on a phone`);
   } finally {
     await phone.close();
   }
