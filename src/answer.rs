@@ -787,6 +787,15 @@ mod tests {
             comma.message
         );
         assert!(!comma.message.contains("40 "), "{}", comma.message);
+        // Digits after the comma that are not ",000" may be a decimal
+        // comma's: the question stands, uncounted.
+        let e2 = exercise("sale-day-step-2");
+        let asked = check_answer(e2, &v, "40,013", None);
+        assert!(
+            !asked.counts && asked.message.contains("did you mean"),
+            "{}",
+            asked.message
+        );
         // Said how the comma was read, for one who meant a decimal comma.
         assert!(
             comma.message.ends_with(

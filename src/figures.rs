@@ -2687,7 +2687,8 @@ mod tests {
             fold.lead,
             "Theory gives no response time at the curve's highest point, 95 % of the limit."
         );
-        assert_eq!(fold.summary(), "About theory's model");
+        // The curve's fold, named apart from the figures table's.
+        assert_eq!(fold.summary(), "About the curve's model");
         assert!(
             fold.reasons().starts_with("The formula shares the cores"),
             "{}",

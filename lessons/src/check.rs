@@ -515,8 +515,8 @@ fn unit_said(said: &str, prompt: &str) -> (String, Option<Unit>) {
     }
 }
 
-/// `said` without a "per hour" (or "/h", "per hr") where the prompt asks
-/// for a number per hour: the prompt's own words for what the number
+/// `said` without a "per hour" (or "/h", "per hr", "per day") where the
+/// prompt asks for a number per hour (or day): the prompt's own words for what the number
 /// counts, as "an hour" already was ("600 calls per hour" was "not a
 /// unit"). Any other "per" stays, for the unit words to read.
 fn prompt_per_dropped(said: &str, prompt: &str) -> String {
@@ -529,11 +529,11 @@ fn prompt_per_dropped(said: &str, prompt: &str) -> String {
             _ => w,
         }
     };
+    // Only times no unit word reads ("per request" is no unit to drop:
+    // "200 per request" was right as 200 rps).
     let asked = |w: &str| {
         let w = spelt(w);
-        !w.is_empty()
-            && w.chars().all(|c| c.is_ascii_alphabetic())
-            && prompt.contains(&format!("per {w}"))
+        ["hour", "day"].contains(&w.as_str()) && prompt.contains(&format!("per {w}"))
     };
     let mut kept: Vec<&str> = Vec::new();
     let mut words = said.split_whitespace().peekable();
@@ -577,7 +577,9 @@ pub enum Verdict {
         decimal: f64,
     },
     /// A number such as "7,500" that is right only with a decimal comma:
-    /// the learner is asked which they meant (not counted as an attempt).
+    /// the learner is asked which they meant (not counted as an attempt;
+    /// in an exercise, "40,000", whose thousands reading is a slip the
+    /// exercise names, is that slip and counts).
     Ambiguous {
         /// The number as typed.
         typed: String,
@@ -954,7 +956,9 @@ fn is_formula(t: &str) -> bool {
 fn one_in(t: &str) -> Option<String> {
     let (a, b) = t.split_once(" in ")?;
     let whole = |x: &str| !x.is_empty() && x.bytes().all(|c| c.is_ascii_digit() || c == b',');
-    (whole(a.trim()) && whole(b.trim())).then(|| format!("{}/{}", a.trim(), b.trim()))
+    // "1 in 2,000" as lesson 17 prints it: the divisor without its commas.
+    let bare = |x: &str| x.trim().replace(',', "");
+    (whole(a.trim()) && whole(b.trim())).then(|| format!("{}/{}", bare(a), bare(b)))
 }
 
 /// What to do with an answer rounded too far ([`Verdict::TooRounded`]).
@@ -1674,6 +1678,7 @@ mod tests {
             Verdict::TwoAnswers
         );
         assert!(check("1 in 3", 33.3, Unit::Percent, 0.01).is_right());
+        assert!(check("1 in 2,000", 0.05, Unit::Percent, 0.01).is_right());
         assert!(check("1 in 30", 3.33, Unit::Percent, 0.01).is_right());
         assert!(!check("1 in 3", 25.0, Unit::Percent, 0.01).is_right());
     }
@@ -1698,11 +1703,19 @@ mod tests {
                 "{typed}"
             );
         }
-        // Not where the prompt asks for no such thing.
+        // Not where the prompt asks for no such thing, nor any other "per".
         assert!(matches!(
             check_in("600 per hour", 600.0, Unit::Count, 0.05, "How many calls?"),
             Verdict::WrongUnit { .. }
         ));
+        assert!(!check_in(
+            "200 per request",
+            200.0,
+            Unit::Rps,
+            0.01,
+            "Each request uses 10 ms of CPU per request. How many per second?"
+        )
+        .is_right());
         for typed in [
             "0.56 retries per call",
             "0.56 retry per call",

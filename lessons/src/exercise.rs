@@ -624,15 +624,18 @@ impl Exercise {
     ) -> Option<Slip> {
         use crate::check::Verdict;
         match verdict {
-            // "40,000" where the answer is 40: right only with a decimal
-            // comma, but as the lessons print numbers it is forty
-            // thousand, the slip of 100 ms read as 100 s. Asked "40000
-            // or 40?", the learner was handed the answer.
             Verdict::WrongValue { .. }
             | Verdict::NotRoundedUp { .. }
             | Verdict::RoundedDown { .. }
-            | Verdict::PercentEitherWay { .. }
-            | Verdict::Ambiguous { .. } => self.slip(vars, answer, typed),
+            | Verdict::PercentEitherWay { .. } => self.slip(vars, answer, typed),
+            // "40,000" where the answer is 40: right only with a decimal
+            // comma, but one who meant 40 would not type ",000": as the
+            // lessons print numbers it is forty thousand, the slip of
+            // 100 ms read as 100 s. Asked "40000 or 40?", the learner was
+            // handed the answer. "96,078" for 96.08 is still asked.
+            Verdict::Ambiguous { typed: shown, .. } if groups_zeros(shown) => {
+                self.slip(vars, answer, typed)
+            }
             Verdict::TooRounded { .. } => self.exact_slip(vars, typed),
             _ => None,
         }
@@ -814,6 +817,14 @@ pub fn fill_lines(lines: &[String], vars: &Vars) -> Result<Vec<String>, String> 
         out.push(fill_text(text, vars)?);
     }
     Ok(out)
+}
+
+/// Whether a number typed as "40,000" ends in a comma and three zeros: a
+/// decimal comma would not be typed so, a thousands comma would.
+fn groups_zeros(typed: &str) -> bool {
+    typed
+        .rsplit_once(',')
+        .is_some_and(|(_, after)| after.len() >= 3 && after.bytes().take(3).all(|b| b == b'0'))
 }
 
 /// Replace `{name}` with a parameter and `{= expr}` with its value, formatted

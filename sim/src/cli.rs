@@ -960,9 +960,19 @@ fn budget_note(s: &Scenario) -> Option<String> {
     } else {
         String::new()
     };
+    // With keep-alive only the connections' first requests are sure: the
+    // arithmetic said is theirs (at 1,000,000 rps it gave 2,000 s beside
+    // "at 1,000,000 rps, at least one event a request").
+    let rate = if s.conn_requests > 1 {
+        format!(
+            "{} new connections a second, each opening with a request,",
+            shown(s.rps / f64::from(s.conn_requests))
+        )
+    } else {
+        format!("{} rps", shown(s.rps))
+    };
     Some(format!(
-        "note: at {} rps the event budget ({} event{}, at least one a request) ends the run within {} s of its {} s{measured}; shorten --duration-s, lower --rps or raise --max-events (up to {})",
-        shown(s.rps),
+        "note: at {rate} the event budget ({} event{}, at least one a request) ends the run within {} s of its {} s{measured}; shorten --duration-s, lower --rps or raise --max-events (up to {})",
         crate::text::fmt_count(s.max_events as f64),
         if s.max_events == 1 { "" } else { "s" },
         shown(by_s),
@@ -1140,6 +1150,17 @@ mod tests {
             many.iter()
                 .any(|n| n.contains("the event budget (1,000 events,")),
             "{many:?}"
+        );
+        // Keep-alive: the arithmetic of the connections' first requests,
+        // the only sure ones (2,000 s at 100,000 ÷ 10 a second).
+        let kept = notes(
+            "simulate --preset mm1 --rps 1000000 --cores 1024 --conn-requests 10 --duration-s 3600",
+        );
+        assert!(
+            kept.iter().any(|n| n.contains(
+                "at 100,000 new connections a second, each opening with a request, the event budget (200,000,000 events, at least one a request) ends the run within 2,000 s"
+            )),
+            "{kept:?}"
         );
     }
 

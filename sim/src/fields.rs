@@ -1348,6 +1348,14 @@ mod tests {
             .unwrap_err()
             .starts_with("'0.5e-400' is too close to 0 to hold"));
         assert_eq!(field("wait_ms").set_text(&mut s, "0e-400"), Ok(()));
+        // Counts too: a line limit of 1e-400 switched the limit off.
+        for name in ["threads", "queue_limit"] {
+            let e = field(name).set_text(&mut s, "1e-400").unwrap_err();
+            assert!(
+                e.starts_with("'1e-400' is too close to 0 to hold"),
+                "{name}: {e}"
+            );
+        }
     }
 
     /// 0 in a scenario file switches an optional field off, as typed "0"

@@ -319,6 +319,9 @@ pub fn read_number(text: &str) -> Result<f64, NotNumber> {
         .ok_or(NotNumber::TooLarge)
 }
 
+/// Said of a number too close to 0 to hold ([`NotNumber::TooSmall`]).
+const TOO_SMALL: &str = "is too close to 0 to hold (it would be read as 0)";
+
 /// A setting's number ([`read_number`]), where one too close to 0 to
 /// hold is refused, not read as 0: "rps=1e-400" was told "0 is out of
 /// range", and a schedule's "10:1e-400" ran as a pause.
@@ -350,10 +353,7 @@ pub fn typed_number(text: &str) -> Result<f64, String> {
     let t = typed_text(text)?;
     read_setting(&t).map_err(|why| match why {
         NotNumber::TooLarge => format!("'{}' is out of range", clip(&t)),
-        NotNumber::TooSmall => format!(
-            "'{}' is too close to 0 to hold (it would be read as 0)",
-            clip(&t)
-        ),
+        NotNumber::TooSmall => format!("'{}' {TOO_SMALL}", clip(&t)),
         NotNumber::Text => format!("'{}' is not a number", clip(&t)),
     })
 }
@@ -380,10 +380,13 @@ pub fn typed_whole(text: &str) -> Result<u64, String> {
             Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(out_of_range()),
             // "40.0" and "1e3" are whole numbers written as decimals, as
             // a file's 40.0 is read; "2.5" is not.
-            Err(_) => match read_number(&t) {
+            Err(_) => match read_setting(&t) {
                 Ok(x) if x.fract() == 0.0 && (0.0..u64::MAX as f64).contains(&x) => Ok(x as u64),
                 Ok(x) if x.fract() == 0.0 => Err(out_of_range()),
                 Err(NotNumber::TooLarge) => Err(refused("is out of range")),
+                // "threads=1e-400" was told "0 is out of range", and a line
+                // limit of 1e-400 switched the limit off.
+                Err(NotNumber::TooSmall) => Err(refused(TOO_SMALL)),
                 _ => Err(refused("is not a whole number")),
             },
         },

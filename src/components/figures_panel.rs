@@ -95,11 +95,11 @@ pub fn FiguresPanel(
             {approx(lab, show_theory, Vec::new())}
             <details class="report-json">
                 <summary>"Report as JSON"</summary>
-                // It scrolls: focusable, so a keyboard can scroll it.
+                // It scrolls: focusable, so a keyboard can scroll it. (No
+                // label: a pre may not be named; its fold's summary says it.)
                 <pre
                     data-testid="report-json"
                     tabindex="0"
-                    aria-label="Report as JSON"
                     data-final=move || finished().to_string()
                 >
                     {move || report_json(&report.get())}

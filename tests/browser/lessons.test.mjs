@@ -799,10 +799,15 @@ export async function smallControlsAreAFingersHeightOnATouchScreen({ page, open 
     await expectVisible(p.locator('.control--toggle').first(), 'an overload toggle');
     await expectVisible(p.locator('.exercise__link').first(), 'an exercise link');
     const heights = await p.evaluate(() => {
-      const least = (sel) => Math.min(...[...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect().height));
+      // The least of the visible ones; none found reads as 0, a failure.
+      const least = (sel) => {
+        const hs = [...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect().height).filter((h) => h > 0);
+        return hs.length ? Math.min(...hs) : 0;
+      };
       return {
         slider: least('.control__row input[type="range"]'),
-        toggle: least('.control--toggle'),
+        // The label is what a finger taps, not the row around it.
+        toggle: least('.control--toggle .control__label'),
         link: least('.exercise__link'),
         linkWidth: Math.min(...[...document.querySelectorAll('.exercise__link')].map((e) => e.getBoundingClientRect().width)),
       };
