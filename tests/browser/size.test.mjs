@@ -404,12 +404,23 @@ import { DIST } from './harness.mjs';
  * saying why, +0.2 KB: 494.9 KB; a second review's mends (a run played
  * slowly ending at its end, the heart emoji echoed, a guess never told to
  * give "no limit"), +0.1 KB: the app 495.0 KB. Budget 495.5.
+ * A seventh (7 Dec), from learners' walks of lessons 11 to 17, a phone,
+ * keyboard and projector walk, and a review, measured as it went: a
+ * setting too close to 0 refused, the limit's arrow on the row that binds,
+ * a batch's calls waiting to retry, a closed loop's law and the budget
+ * note only where true, +0.6 KB: 495.6 KB; the checker's new words (per
+ * hour, per ms, retries per call…), ",000" read as thousands, the signs'
+ * growth as the table gives it, landmarks and focus, +1.0 KB: 496.6 KB;
+ * formulas asked to be worked out, "1 in 3" read, bigger touch targets
+ * (CSS), +0.7 KB: 497.3 KB; the empty time series said so, +0.6 KB:
+ * 497.9 KB; the contents on a phone (CSS) and the review's mends,
+ * +0.1 KB: the app 498.0 KB. Budget 498.5.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 495.5;
+const BUDGET_KB = 498.5;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
