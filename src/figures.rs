@@ -84,6 +84,24 @@ pub fn run_note(s: &Scenario, r: &Report) -> Option<RunNote> {
     }
 }
 
+/// The line under a lesson's short row of figures: how to start the run,
+/// what is not measured yet, and once it is, the warm-up the figures leave
+/// out ("The first 6.0 s are warm-up and not measured."): the full table's
+/// caption says it, and the short row, whose caption is hidden, did not
+/// (a learner compared three tables of one lesson without knowing it).
+pub fn compact_note(s: &Scenario, r: &Report) -> String {
+    match run_note(s, r) {
+        Some(RunNote::NotStarted) => "Press Play or Run to the end: the figures fill in as the run goes, and theory appears when it ends.".to_owned(),
+        Some(RunNote::Measuring(note)) => note,
+        None => warm_up(s).map_or(String::new(), |w| {
+            format!(
+                "{} warm-up and not measured.",
+                tellers_sim::text::capitalised(&w.first())
+            )
+        }),
+    }
+}
+
 /// What a screen reader hears of the signs: their titles, once the run
 /// is measured ("The pool is the limit. The line keeps growing."), and
 /// nothing before. It changes only when the verdict does, where the signs'
@@ -3618,6 +3636,26 @@ mod tests {
             ..s.clone()
         };
         assert_eq!(dep_slots_busy_text(&theory(&over)), "50 % (approx.)");
+    }
+
+    /// A lesson's short row says, once measured, what the warm-up left
+    /// out, as the full table's caption does.
+    #[test]
+    fn the_short_rows_note_names_the_warm_up_once_measured() {
+        let s = preset("mm1").unwrap();
+        assert!(compact_note(&s, &Report::default()).starts_with("Press Play"));
+        let r = tellers_sim::simulate(&s).unwrap();
+        assert_eq!(
+            compact_note(&s, &r),
+            format!(
+                "The first {} are warm-up and not measured.",
+                fmt_s(s.warmup * s.duration_s)
+            )
+        );
+        // A batch has no warm-up to name.
+        let batch = preset("batch-pool-20").unwrap();
+        let r = tellers_sim::simulate(&batch).unwrap();
+        assert_eq!(compact_note(&batch, &r), "");
     }
 
     #[test]

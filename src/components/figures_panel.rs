@@ -3,8 +3,8 @@ use tellers_sim::report::Report;
 use tellers_sim::signs::read_signs;
 
 use crate::figures::{
-    approx_fold_for, compact_rows, figure_rows, figures_caption, report_json, row_key, run_note,
-    signs_heard, theory_heading, FigureRow, RunNote,
+    approx_fold_for, compact_note, compact_rows, figure_rows, figures_caption, report_json,
+    row_key, run_note, signs_heard, theory_heading, FigureRow, RunNote,
 };
 use crate::format::units_kept;
 use crate::lab::{Lab, RunState};
@@ -143,13 +143,7 @@ pub fn FiguresRow(
                 <tbody>{move || figure_row_views(rows(), finished())}</tbody>
             </table>
             <p class="figures__note muted" data-testid="figures-row-note">
-                {move || match run_note(&lab.scenario.get(), &report.get()) {
-                    Some(RunNote::NotStarted) => {
-                        "Press Play or Run to the end: the figures fill in as the run goes, and theory appears when it ends.".to_owned()
-                    }
-                    Some(RunNote::Measuring(note)) => note,
-                    None => String::new(),
-                }}
+                {move || compact_note(&lab.scenario.get(), &report.get())}
             </p>
             {approx(lab, finished, shown)}
         </div>

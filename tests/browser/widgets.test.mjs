@@ -243,3 +243,17 @@ export async function theTheoryNotesFoldStaysOpenWhenTheLearnerRunsAgain({ page,
   await expectVisible(widget.getByTestId('approx-note').first(), 'the note again');
   assert.equal(await widget.getByTestId('approx-note').first().locator('details p').isVisible(), true, 'the reasons still open');
 }
+
+/** A lesson's short row of figures says, once the run is measured, the
+ * warm-up it leaves out, as the full table's caption does: lesson 12's
+ * first table did not, beside two that did. */
+export async function aShortRowOfFiguresNamesItsWarmUp({ page, open }) {
+  await page.setViewportSize(LAPTOP);
+  await openLesson(page, open, 'case-waf-offload');
+  const sim = page.getByTestId('lesson-sim').first();
+  const note = sim.getByTestId('figures-row-note');
+  assert.match(await note.textContent(), /^Press Play/);
+  await sim.getByRole('button', { name: 'Run to the end' }).click();
+  await waitEnded(sim, 30_000);
+  assert.match(await note.textContent(), /^The first [\d.]+ s are warm-up and not measured\.$/);
+}
