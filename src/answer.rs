@@ -796,6 +796,12 @@ mod tests {
             "{}",
             asked.message
         );
+        // check-moderate-row is about a 5 % gap (492.6 against the
+        // table's 468): "500", 1.5 % off, is no longer right.
+        let (high, _) = said_on_first_numbers("check-moderate-row", |_| "500".into());
+        assert_eq!(high, "Not quite: that is too high.");
+        let (near, _) = said_on_first_numbers("check-moderate-row", |_| "493".into());
+        assert!(near.starts_with("Correct"), "{near}");
         // Said how the comma was read, for one who meant a decimal comma.
         assert!(
             comma.message.ends_with(
