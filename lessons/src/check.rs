@@ -338,6 +338,10 @@ fn unit_from_words(w: &str) -> Option<Unit> {
     if let Some(rate) = rate_words(w) {
         return Some(rate);
     }
+    // A time each request takes: "200 ms per request" is 200 ms.
+    if let Some(time) = time_per_request(w) {
+        return Some(time);
+    }
     Some(match w {
         "" => return None,
         // The micro sign (U+00B5) and the Greek mu (U+03BC) look alike.
@@ -353,8 +357,6 @@ fn unit_from_words(w: &str) -> Option<Unit> {
         | "requests a second" => Unit::Rps,
         "rpm" | "qpm" | "per min" | "per minute" | "a minute" | "requests a minute" => Unit::PerMin,
         "per ms" | "per msec" | "per millisecond" | "a millisecond" => Unit::PerMs,
-        // A time each request takes: "200 ms per request" is 200 ms.
-        w if time_per_request(w).is_some() => return time_per_request(w),
         // KiB, MiB and GiB are within the 1,024 conventions `check` allows.
         "kb" | "kib" | "kilobyte" | "kilobytes" => Unit::Kb,
         "mb" | "mib" | "megabyte" | "megabytes" => Unit::Mb,
@@ -920,12 +922,13 @@ fn read_number(input: &str) -> Option<Reading> {
 }
 
 /// Whether what follows a number is more of a number or of a sum, not a
-/// unit: a digit ("7 1/2"), a power or a sign, with no letter after it
-/// ("400 1/s" is a unit the checker does not read, and says so), or an
-/// exponent's `e` without its digits ("1e").
+/// unit: a digit ("7 1/2") or a sign, with no letter after it ("400 1/s"
+/// is a unit the checker does not read, and says so), or an exponent's
+/// `e` without its digits ("1e"). (A power never gets here: it is a
+/// formula, [`is_formula`].)
 fn more_number(rest: &str) -> bool {
     let t = rest.trim_start();
-    (t.starts_with(|c: char| c.is_ascii_digit() || "^+*=".contains(c))
+    (t.starts_with(|c: char| c.is_ascii_digit() || "+*=".contains(c))
         && !t.contains(char::is_alphabetic))
         || t.eq_ignore_ascii_case("e")
 }

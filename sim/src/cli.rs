@@ -966,7 +966,7 @@ fn budget_note(s: &Scenario) -> Option<String> {
     let rate = if s.conn_requests > 1 {
         format!(
             "{} new connections a second, each opening with a request,",
-            shown(s.rps / f64::from(s.conn_requests))
+            shown(end.sure_rps)
         )
     } else {
         format!("{} rps", shown(s.rps))

@@ -1199,7 +1199,7 @@ fn line_holds(r: &Report) -> String {
 /// away): the throughput counts answers only, and the law would overstate
 /// the response time.
 fn closed_law(s: &Scenario, r: &Report, clients: &str) -> String {
-    let unanswered = r.timed_out + r.refused + r.dropped + r.shed + r.dropped_hopeless + r.broken;
+    let unanswered = r.turned_away() + r.timed_out + r.dropped + r.broken;
     if r.measured < 10 * u64::from(s.clients) || unanswered > 0 {
         return String::new();
     }

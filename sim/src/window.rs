@@ -17,6 +17,10 @@ pub const MIN_WINDOW_S: f64 = 1.0;
 /// runs ([`budget_end`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BudgetEnd {
+    /// The requests a second that are sure to come, the rate `by_s` is
+    /// worked out from: rps, or with keep-alive the connections' first
+    /// requests alone (rps ÷ `conn_requests`).
+    pub sure_rps: f64,
     /// The latest the budget lets the run go, simulated s.
     pub by_s: f64,
     /// It ends inside the warm-up: nothing would be measured.
@@ -44,6 +48,7 @@ pub fn budget_end(s: &Scenario) -> Option<BudgetEnd> {
     let sure_rps = s.rps / f64::from(s.conn_requests.max(1));
     let by_s = s.max_events as f64 / sure_rps;
     (by_s < s.duration_s).then_some(BudgetEnd {
+        sure_rps,
         by_s,
         inside_warm_up: by_s <= s.warmup * s.duration_s,
     })
