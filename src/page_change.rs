@@ -127,14 +127,19 @@ pub fn focus_if_lost(selector: &'static str) {
     let had = document().active_element();
     request_animation_frame(move || {
         if had.is_some_and(|el| el.get_bounding_client_rect().width() == 0.0) {
-            if let Some(Ok(el)) = document()
-                .query_selector(selector)
-                .ok()
-                .flatten()
-                .map(JsCast::dyn_into::<HtmlElement>)
-            {
-                let _ = el.focus();
-            }
+            focus_first(selector);
         }
     });
+}
+
+/// Moves the focus to the first element matching `selector`, if any.
+pub fn focus_first(selector: &str) {
+    if let Some(Ok(el)) = document()
+        .query_selector(selector)
+        .ok()
+        .flatten()
+        .map(JsCast::dyn_into::<HtmlElement>)
+    {
+        let _ = el.focus();
+    }
 }

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use super::{CurvePanel, FiguresPanel, RunControls, ScenarioControls, SeriesPanel, TellersPanel};
 use crate::controls::{presenter_controls, visible_controls};
 use crate::lab::{now_ms, Lab};
-use crate::page_change::focus_if_lost;
+use crate::page_change::{focus_first, focus_if_lost};
 use crate::playground::{
     focus_of, hash_query, keys_legend_html, letter_keys_on, link_notice_lead, playground_hash,
     preset_name, preset_option_text, read_query, shortcut, url_write_wait_ms, Focus, Shortcut,
@@ -279,6 +279,18 @@ pub fn PlaygroundPage(
             }}
             <div class="playground__layout">
                 <aside class="playground__controls" aria-label="Scenario">
+                    // Play came after every scenario control, the 51st Tab
+                    // stop; this link, shown when focused, goes there.
+                    <a
+                        class="skip-link skip-link--local"
+                        href="#/playground"
+                        on:click=move |e: ev::MouseEvent| {
+                            e.prevent_default();
+                            focus_first("[data-testid=play]");
+                        }
+                    >
+                        "Skip to Play"
+                    </a>
                     <h2>"Scenario"</h2>
                     // The reset button comes with the controls above it, so
                     // it is not shown first and then pushed down the page.

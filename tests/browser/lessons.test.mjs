@@ -810,11 +810,21 @@ export async function smallControlsAreAFingersHeightOnATouchScreen({ page, open 
         toggle: least('.control--toggle .control__label'),
         link: least('.exercise__link'),
         linkWidth: Math.min(...[...document.querySelectorAll('.exercise__link')].map((e) => e.getBoundingClientRect().width)),
+        // Were 36, 32 and 23 px; a link on its own line was 16 to 18 px.
+        numberBox: least('.control__box'),
+        fold: least('.sim-widget summary'),
+        breadcrumb: least('.eyebrow a'),
+        playgroundLink: least('[data-testid="open-in-playground"]'),
       };
     });
     for (const [what, px] of Object.entries(heights)) {
       assert.ok(px >= 39.5, `${what}: ${px} px`);
     }
+    // The playground's lists (the preset, how requests arrive) were 32 px.
+    await p.goto(`${origin}/#/playground`);
+    await expectVisible(p.locator('.playground__controls select').first(), "the playground's lists");
+    const lists = await p.evaluate(() => Math.min(...[...document.querySelectorAll('select')].map((e) => e.getBoundingClientRect().height).filter((h) => h > 0)));
+    assert.ok(lists >= 39.5, `a list: ${lists} px`);
     // The contents' "0 / 6 solved" stands under a lesson's summary, not
     // beside it, where it squeezed titles into about 100 px.
     await p.goto(`${origin}/#/lessons`);

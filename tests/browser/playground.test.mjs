@@ -899,3 +899,25 @@ export async function theFirstSignTakesThePlaceOfTheNoteBeforeIt({ page, open })
   await page.waitForFunction(() => document.querySelector('[data-testid="signs"] [data-sign="healthy"]'), null, { timeout: 30_000 });
   assert.equal(await tableTop(), before, 'the figures stay where they were when the first sign comes');
 }
+
+/** Play was the 51st Tab stop, after every scenario control. A link at
+ * the head of the scenario panel, seen once it has the focus, takes a
+ * keyboard user there in a few presses. */
+export async function aKeyboardUserReachesPlayInAFewTabs({ page, open }) {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await openPaused(page, open);
+  const skip = page.getByRole('link', { name: 'Skip to Play' });
+  await expectVisible(page.locator('.playground__controls .control').first(), 'the scenario controls');
+  assert.ok((await skip.boundingBox()).width <= 1, 'the link is out of sight until focused');
+  await page.evaluate(() => document.activeElement?.blur());
+  let presses = 0;
+  while (presses < 20 && !(await skip.evaluate((e) => e === document.activeElement))) {
+    await page.keyboard.press('Tab');
+    presses += 1;
+  }
+  assert.ok(presses < 20, 'the link to Play is within the first 20 Tab stops');
+  assert.ok((await skip.boundingBox()).width > 50, 'the focused link is seen');
+  await page.keyboard.press('Enter');
+  await focusLandsOn(page, 'play', 'Enter on the link puts the focus on Play');
+  assert.match(page.url(), /#\/playground/, 'the page stays the playground');
+}
