@@ -958,6 +958,8 @@ fn is_formula(t: &str) -> bool {
 /// lessons write so; `None` for any other text.
 fn one_in(t: &str) -> Option<String> {
     let (a, b) = t.split_once(" in ")?;
+    // The sentence's full stop ("1 in 3.").
+    let b = b.trim().strip_suffix('.').unwrap_or(b);
     let whole = |x: &str| !x.is_empty() && x.bytes().all(|c| c.is_ascii_digit() || c == b',');
     // "1 in 2,000" as lesson 17 prints it: the divisor without its commas.
     let bare = |x: &str| x.trim().replace(',', "");
@@ -1054,10 +1056,6 @@ fn check_with(
     // A worked answer or a named one ("N = 16.8", "400 × 0.1 = 40",
     // "t ≈ 34.5 ms"): what follows the last sign is the answer.
     let trimmed = input.rsplit(['=', '≈']).next().unwrap_or(input).trim();
-    // Each lead word in turn: "grows by about 200".
-    // "1 in 3", as the lessons say a chance ("one in 30"): 1/3.
-    let in_form = one_in(trimmed);
-    let trimmed = in_form.as_deref().unwrap_or(trimmed);
     // A formula ("5*ln(1000)", "1-0.99^10"): not read as a number and a
     // unit ("'*ln(1000)' is not a unit"), a range or a negative number.
     if is_formula(trimmed) {
@@ -1066,6 +1064,7 @@ fn check_with(
         };
     }
     let mut number = trimmed;
+    // Each lead word in turn: "grows by about 200".
     while let Some(rest) = LEAD_WORDS.iter().find_map(|w| {
         let lead = number.get(..w.len())?;
         lead.eq_ignore_ascii_case(w)
@@ -1073,6 +1072,9 @@ fn check_with(
     }) {
         number = rest;
     }
+    // "1 in 3", as the lessons say a chance ("about 1 in 30."): 1/3.
+    let in_form = one_in(number);
+    let number = in_form.as_deref().unwrap_or(number);
     let Some(reading) = read_number(number) else {
         // "no limit (20)": told to type "no limit" or a number, it had.
         // Not a sentence with "grows" in it ("the line grows at 200 rps").
@@ -1684,6 +1686,11 @@ mod tests {
         assert!(check("1 in 2,000", 0.05, Unit::Percent, 0.01).is_right());
         assert!(check("1 in 30", 3.33, Unit::Percent, 0.01).is_right());
         assert!(!check("1 in 3", 25.0, Unit::Percent, 0.01).is_right());
+        // With a lead word or a full stop, as a sentence says it.
+        assert!(check("about 1 in 3", 33.3, Unit::Percent, 0.01).is_right());
+        assert!(check("1 in 3.", 33.3, Unit::Percent, 0.01).is_right());
+        assert!(check("roughly 1 in 2,000.", 0.05, Unit::Percent, 0.01).is_right());
+        assert!(!check("1 in 3.5", 33.3, Unit::Percent, 0.01).is_right());
     }
 
     /// Words a learners' walk had refused as "not a unit" while their
