@@ -511,6 +511,26 @@ export async function aLessonHasAPresenterModeForAProjector({ page, open, screen
   assert.notEqual((await measure()).header, 'none', 'the header is back');
 }
 
+/** On a 1024×768 projector a lesson's simulation shows its slider, Play
+ * and the whole scene on one screen: the scene stacked above the figures
+ * is drawn at its plain size (enlarged with the type, it ran 826 px from
+ * the slider to its foot, the cores and the legend below the screen). */
+export async function aLessonsSimulationFitsA1024By768Projector({ page, open }) {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await open('#/lessons/work-and-wait?presenter=1');
+  const widget = page.locator('.sim-widget').filter({ has: page.locator('.scene') }).first();
+  await expectVisible(widget.locator('.scene'), 'the scene');
+  await page.waitForFunction(() => document.querySelector('.sim-widget .scene')?.dataset.zoom, null, { timeout: 5_000 });
+  const m = await widget.evaluate((w) => {
+    const slider = w.querySelector('.control').getBoundingClientRect();
+    const scene = w.querySelector('.scene').getBoundingClientRect();
+    return { span: scene.bottom - slider.top, width: scene.width, playAbove: w.querySelector('[data-testid=play]').getBoundingClientRect().bottom <= scene.top };
+  });
+  assert.ok(m.span <= 740, `from the slider to the scene's foot: ${m.span} px on a 768 px screen`);
+  assert.ok(m.width >= 700, `the scene keeps its three columns: ${m.width} px wide`);
+  assert.ok(m.playAbove, 'Play sits between the slider and the scene');
+}
+
 /** A link to an exercise the lesson does not have opens the lesson and
  * says so (it opened at the start without a word); a real one does not. */
 export async function aLinkToAMissingExerciseSaysSo({ page, open }) {
