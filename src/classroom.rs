@@ -499,8 +499,11 @@ pub fn as_class_box_keeps(text: &str) -> String {
 }
 
 /// A name as a student's name box would have kept it: [`tidy`], cut to
-/// [`NAME_MAX`] UTF-16 units. A key or a worksheet list with a longer name
-/// must use this, or its numbers would differ from the student's.
+/// [`NAME_MAX`] UTF-16 units (as the box's `maxlength` counts what was
+/// typed), then in Unicode's composed form, so that an "É" typed as an E
+/// and a combining accent is one letter in a file's name and a CSV (it
+/// became "e-lodie"). A key or a worksheet list with a longer name must
+/// use this, or its numbers would differ from the student's.
 pub fn as_name_box_keeps(text: &str) -> String {
     let mut units = 0;
     let cut: String = tidy(text)
@@ -510,7 +513,7 @@ pub fn as_name_box_keeps(text: &str) -> String {
             units <= NAME_MAX
         })
         .collect();
-    tidy(&cut)
+    composed(&tidy(&cut))
 }
 
 /// The students an answer key lists, from names typed one per line: each
@@ -527,6 +530,58 @@ pub fn key_students(text: &str) -> (Vec<String>, usize) {
     (all.into_iter().take(KEY_MAX_STUDENTS).collect(), left_out)
 }
 
+/// Lines of an answer key's names that name a student listed above them
+/// (the same name once [`tidy`] and [`seed_text`] have read it: case,
+/// spaces and the form of accents aside), each as typed, tidied, with the
+/// name it is read as.
+pub fn repeated_names(text: &str) -> Vec<(String, String)> {
+    let mut first = std::collections::BTreeMap::new();
+    let mut repeated = Vec::new();
+    for name in text
+        .lines()
+        .map(as_name_box_keeps)
+        .filter(|n| !n.is_empty())
+    {
+        match first.entry(seed_text(&name)) {
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(name);
+            }
+            std::collections::btree_map::Entry::Occupied(e) => {
+                repeated.push((name, e.get().clone()));
+            }
+        }
+    }
+    repeated
+}
+
+/// What an answer key says of names listed twice ([`repeated_names`]):
+/// kept once, since one name gets one set of numbers.
+pub fn repeated_names_note(repeated: &[(String, String)]) -> Option<String> {
+    let said: Vec<String> = repeated
+        .iter()
+        .map(|(typed, first)| {
+            if typed == first {
+                format!("“{first}”")
+            } else {
+                format!("“{typed}” (read as “{first}”)")
+            }
+        })
+        .collect();
+    let (one, more) = said.split_first()?;
+    let list = if more.is_empty() {
+        one.clone()
+    } else {
+        format!(
+            "{}, {}",
+            said[..said.len() - 1].join(", "),
+            said[said.len() - 1]
+        )
+    };
+    Some(format!(
+        "Listed again, so kept once: {list}. One name gets one set of numbers: two students with the same name would share them, so tell them apart in the list and in the name each types (an initial will do)."
+    ))
+}
+
 /// The check value of a progress file's `content` for class `class`: an
 /// HMAC-SHA-256 keyed by the class code as seeds read it ([`seed_text`]),
 /// so a file edited after saving, or moved to another class, fails.
@@ -537,6 +592,33 @@ pub fn file_check(class: &str, content: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_listed_twice_is_said_with_what_it_is_read_as() {
+        let text = "Ana Souza\nBo Lee\n\nana  souza\nAna Souza\nE\u{301}lodie\nÉlodie";
+        let repeated = repeated_names(text);
+        assert_eq!(
+            repeated,
+            [
+                ("ana souza".to_string(), "Ana Souza".to_string()),
+                ("Ana Souza".to_string(), "Ana Souza".to_string()),
+                ("Élodie".to_string(), "Élodie".to_string()),
+            ]
+        );
+        assert_eq!(key_students(text).0.len(), 3, "each kept once");
+        let note = repeated_names_note(&repeated[1..2]).unwrap();
+        assert!(
+            note.starts_with("Listed again, so kept once: “Ana Souza”."),
+            "{note}"
+        );
+        let note = repeated_names_note(&repeated).unwrap();
+        assert!(
+            note.contains("“ana souza” (read as “Ana Souza”), “Ana Souza”"),
+            "{note}"
+        );
+        assert_eq!(repeated_names_note(&[]), None);
+        assert!(repeated_names("Ana\nBo").is_empty());
+    }
 
     #[test]
     fn a_key_cuts_a_long_name_where_the_name_box_does() {
@@ -550,6 +632,8 @@ mod tests {
         let emoji = "😀".repeat(40);
         assert_eq!(as_name_box_keeps(&emoji).chars().count(), 30);
         assert_eq!(as_name_box_keeps("  Zoë   Smith "), "Zoë Smith");
+        // Composed: one letter, not an e and a combining accent.
+        assert_eq!(as_name_box_keeps("E\u{301}lodie"), "\u{c9}lodie");
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub const STORAGE_KEY: &str = "tellers.progress";
 /// Where stored progress that could not be read whole is copied before it
 /// is saved over, so nothing typed in is lost beyond recovery.
 pub const DAMAGED_KEY: &str = "tellers.progress.damaged";
+/// A notice about stored progress not yet shown on a learner's page (the
+/// teacher's pages do not show it): kept until a learner's page has.
+pub const NOTICE_KEY: &str = "tellers.progress.notice";
 /// The progress file's format: 3 records the slips the checker named and
 /// the wrong options picked first, 2 the worked solution, and stops at the
 /// first right answer; files of formats 1 and 2 are still read. (A file's check value is computed over
@@ -307,7 +310,7 @@ impl Progress {
     /// student: `tellers-progress-ana-souza.json` (letters and digits of
     /// the name only).
     pub fn export_file_name(&self) -> String {
-        let name: String = crate::classroom::lower_case(&self.student.name)
+        let name: String = composed(&crate::classroom::lower_case(&self.student.name))
             .chars()
             .map(|c| if c.is_alphanumeric() { c } else { '-' })
             .collect();
@@ -408,10 +411,10 @@ impl Learner {
         let damaged = || {
             (
                 Learner::default(),
-                Some(format!(
-                    "Saved progress could not be read (it may be damaged), so it was reset. \
-                     A copy of it stays in this browser's storage ({DAMAGED_KEY})."
-                )),
+                Some(
+                    "Saved progress could not be read (it may be damaged), so it was reset."
+                        .to_owned(),
+                ),
             )
         };
         match stored_version(text) {
@@ -719,11 +722,22 @@ pub fn provide_progress() -> Option<String> {
         .as_ref()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
     let (loaded, notice) = Learner::load(stored.as_deref());
-    // What could not be read is about to be saved over: a copy stays.
-    if let (Some(s), Some(text), Some(_)) = (&store, &stored, &notice) {
-        let _ = s.set_item(DAMAGED_KEY, text);
-    }
-    let notice = notice.or_else(|| store.is_none().then(|| NOT_KEPT.to_owned()));
+    // What could not be read is about to be saved over: a copy stays, if
+    // the storage takes it (a value of megabytes may not fit twice).
+    let notice = match (&store, &stored, notice) {
+        (Some(s), Some(text), Some(n)) => {
+            let notice = with_copy_note(n, s.set_item(DAMAGED_KEY, text).is_ok());
+            // Said on the next learner's page, should a teacher's page
+            // (which does not show it) have opened first.
+            let _ = s.set_item(NOTICE_KEY, &notice);
+            Some(notice)
+        }
+        (_, _, n) => n,
+    };
+    let pending = || store.as_ref()?.get_item(NOTICE_KEY).ok().flatten();
+    let notice = notice
+        .or_else(pending)
+        .or_else(|| store.is_none().then(|| NOT_KEPT.to_owned()));
     let (read, write) = signal(loaded);
     provide_context(ProgressRead(read));
     provide_context(ProgressWrite(write));
@@ -745,6 +759,23 @@ pub fn provide_progress() -> Option<String> {
     });
     on_cleanup(move || listener.remove());
     notice
+}
+
+/// A notice about unreadable progress, with where its copy stays when
+/// the copy was `kept`.
+pub fn with_copy_note(notice: String, kept: bool) -> String {
+    if kept {
+        format!("{notice} A copy of it stays in this browser's storage ({DAMAGED_KEY}).")
+    } else {
+        notice
+    }
+}
+
+/// The notice about stored progress has been shown on a learner's page.
+pub fn progress_notice_seen() {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(NOTICE_KEY);
+    }
 }
 
 #[cfg(test)]
@@ -833,6 +864,10 @@ mod tests {
         ));
         assert!(notice.unwrap().contains("another version"));
         assert_eq!(Learner::load(None), (Learner::default(), None));
+        // Where its copy stays is said only when the copy was stored.
+        let reset = Learner::load(Some("{")).1.unwrap();
+        assert!(with_copy_note(reset.clone(), true).ends_with("(tellers.progress.damaged)."));
+        assert_eq!(with_copy_note(reset.clone(), false), reset);
     }
 
     /// A slip is recorded once, only for a wrong answer before the first
@@ -1068,6 +1103,13 @@ mod tests {
         assert_eq!(alone.check, None);
         assert!(!Progress::default().export().contains("check"));
         assert_eq!(p.export_file_name(), "tellers-progress-ana-lí.json");
+        // An accent typed as its own mark is still one letter of the name.
+        let mut decomposed = p.clone();
+        decomposed.student.name = "E\u{301}lodie Martin".into();
+        assert_eq!(
+            decomposed.export_file_name(),
+            "tellers-progress-\u{e9}lodie-martin.json"
+        );
         assert_eq!(
             Progress::default().export_file_name(),
             "tellers-progress.json"

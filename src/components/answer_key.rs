@@ -3,7 +3,10 @@ use std::sync::Arc;
 
 use super::{ClassCodeField, KeyHonesty, TeacherHead};
 use crate::answer::{key_left_out_note, key_lesson, student_key_html};
-use crate::classroom::{key_access, key_opens, key_students, read_class_code, KeyAccess};
+use crate::classroom::{
+    key_access, key_opens, key_students, read_class_code, repeated_names, repeated_names_note,
+    KeyAccess,
+};
 use crate::reveal::reveal_in_frames;
 use crate::worksheet::class_sheets_offer;
 use tellers_course::Course;
@@ -176,7 +179,12 @@ pub fn AnswerKey(
     };
 
     view! {
-        <section class="key" data-testid="answer-key">
+        <section class="key" class:unready=drawing data-testid="answer-key">
+            <p class="unready__note">
+                {move || drawn.with(|&(shown, total)| format!(
+                    "Printed before the key was ready ({shown} of {total} students). Wait until the page's Print button can be pressed, then print again."
+                ))}
+            </p>
             <TeacherHead
                 title="Answer key"
                 lead="Each student who types the class code and their name gets their own numbers. \
@@ -228,6 +236,19 @@ fn KeyTables(
             }
         })
     };
+    // A name listed twice is kept once: said, so a teacher who counts 25
+    // and reads 24 knows which.
+    let repeated = move || {
+        names
+            .with(|n| repeated_names_note(&repeated_names(n)))
+            .map(|note| {
+                view! {
+                    <p class="notice print-hide" role="status" data-testid="key-repeated">
+                        {note}
+                    </p>
+                }
+            })
+    };
     // With one lesson picked, every listed student's worksheet in one print.
     let sheets = {
         let code = code.clone();
@@ -275,6 +296,7 @@ fn KeyTables(
     view! {
         {sheets}
         {left_out}
+        {repeated}
         <div data-testid="key-tables">{tables}</div>
     }
 }

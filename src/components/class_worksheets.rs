@@ -53,7 +53,15 @@ pub fn ClassWorksheets(
         move |i: usize| sheets.sheet_html(&course, i)
     };
     view! {
-        <article class="worksheet" data-testid="class-worksheets">
+        // Printed from the browser's menu before every sheet is ready, the
+        // paper says so and carries no sheets (a class of 24 printed 16).
+        <article class="worksheet" class:unready=move || !ready() data-testid="class-worksheets">
+            <p class="unready__note" data-testid="class-worksheets-unready">
+                {move || format!(
+                    "Printed before the worksheets were ready ({} of {n} students). Wait until the page's Print button can be pressed, then print again.",
+                    shown.get(),
+                )}
+            </p>
             <div class="print-hide">
                 <p class="eyebrow">{sheets.eyebrow.clone()}</p>
                 <h1>{sheets.heading.clone()}</h1>

@@ -4,7 +4,7 @@ use tellers_course::Course;
 
 use super::{take_class_from_links, LessonContents, LessonView, TeacherTools, WorksheetPage};
 use crate::course_data::{CourseError, CourseLoader, CourseState};
-use crate::progress::provide_progress;
+use crate::progress::{progress_notice_seen, provide_progress};
 use crate::route::{no_lesson_text, LessonPath};
 
 /// The lessons, at `#/lessons…`: the contents, one lesson or its
@@ -26,6 +26,13 @@ pub fn LessonsPage(
     // The teacher's pages are their own tools, loaded apart: one mount for
     // all of them, kept while the learner moves between them.
     let teacher = Memo::new(move |_| path.with(LessonPath::is_teacher));
+    // Shown once on a learner's page; until then a reload keeps it.
+    let shown = notice.is_some();
+    Effect::new(move |_| {
+        if shown && !teacher.get() {
+            progress_notice_seen();
+        }
+    });
     view! {
         // The learner's notice, not on the teacher's pages (it meant
         // nothing to a teacher there).

@@ -280,3 +280,15 @@ export async function aListLongerThanTheKeyTakesSaysHowManyWereLeftOutAndOffersT
   await expectVisible(offer.getByRole('link', { name: 'Print worksheets for all 200 students' }), 'all 200, none left out');
   assert.equal(await note.count(), 0, 'no note when none was left out');
 }
+
+/** A name listed twice is kept once, and the key says which: a teacher
+ * who listed 25 and read "all 24 students" had to hunt for it. */
+export async function aNameListedTwiceIsSaidToBeKeptOnce({ page, open }) {
+  await open('#/lessons/answer-key?class=R12');
+  await page.getByTestId('key-names').fill('Ana Souza\nBo Lee\nana  souza');
+  const note = page.getByTestId('key-repeated');
+  await expectVisible(note, 'the note on the repeated name');
+  assert.match(await note.innerText(), /kept once: “ana souza” \(read as “Ana Souza”\)\. One name gets one set of numbers/);
+  await page.getByTestId('key-names').fill('Ana Souza\nBo Lee');
+  assert.equal(await note.count(), 0, 'no note without a repeat');
+}

@@ -231,6 +231,30 @@ export async function damagedProgressIsResetWithANotice({ page, open }) {
   assert.equal(await page.evaluate(() => localStorage.getItem('tellers.progress.damaged')), '{not json');
 }
 
+/** Damaged progress found while a teacher's page is open (it does not
+ * show the learner's notice) is still said on the next learner's page,
+ * after a reload too, and only once: it was reset without a word. */
+export async function damagedProgressFoundOnATeachersPageIsSaidOnTheNextLessonPage({ page, open }) {
+  await page.addInitScript(() => {
+    if (location.protocol.startsWith('http') && !sessionStorage.getItem('seeded')) {
+      localStorage.setItem('tellers.progress', '{not json');
+      sessionStorage.setItem('seeded', '1');
+    }
+  });
+  await open('#/lessons/teacher');
+  await expectVisible(page.getByRole('heading', { level: 1 }), "the teacher's page");
+  assert.equal(await page.getByTestId('progress-notice').count(), 0, "not on the teacher's page");
+  // The teacher's page closed; the lessons opened afresh later.
+  const lessons = new URL('#/lessons', page.url()).href;
+  await page.goto('about:blank');
+  await page.goto(lessons);
+  await expectVisible(page.getByTestId('progress-notice'), 'the reset notice on the lessons');
+  assert.match(await page.getByTestId('progress-notice').innerText(), /could not be read.*reset\. A copy of it stays/);
+  await page.reload();
+  await expectVisible(page.locator('.toc__item').first(), 'the contents');
+  assert.equal(await page.getByTestId('progress-notice').count(), 0, 'said once');
+}
+
 /** One record of the wrong type wiped every class's progress, the class
  * code and the name; now only that record is left out, and the teacher's
  * pages do not show the learner's notice. */

@@ -174,3 +174,21 @@ export async function aWorksheetLinkSaysWhatItDidNotRead({ page, open }) {
   await expectVisible(codeNote, 'the note on the code');
   assert.ok((await codeNote.textContent()).includes(`Did you mean ${code}?`));
 }
+
+/** Printed from the browser's menu before the page has made every sheet
+ * (its own Print button waits), the paper carries no sheets and says
+ * why: a class of 24 printed 16 sheets with nothing to say so. */
+export async function worksheetsPrintedBeforeTheyAreReadySaySo({ page, open }) {
+  const names = Array.from({ length: 200 }, (_, i) => `name=Student%20${i + 1}`).join('&');
+  await open(`#/lessons/worksheets/littles-law?class=R12&${names}`);
+  await expectVisible(page.getByTestId('class-worksheets'), 'the worksheets');
+  await page.emulateMedia({ media: 'print' });
+  const unready = await page.getByTestId('class-worksheets').evaluate((e) => e.classList.contains('unready'));
+  assert.ok(unready, 'still preparing 200 sheets when printed');
+  const texts = pdfPageTexts(await page.pdf({ format: 'A4' }));
+  assert.equal(texts.length, 1, `one page: ${texts.length}`);
+  assert.match(texts[0], /Printed before the worksheets were ready \(\d+ of 200 students\)/);
+  assert.ok(!texts[0].includes('Student 1 '), 'no sheet on it');
+  // Once ready the note is gone: the test above reads every page's first
+  // line as its student's.
+}
