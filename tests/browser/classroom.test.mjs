@@ -678,6 +678,9 @@ export async function aClassOfFortysResultsPrintEveryRow({ page, open }) {
   const missing = names.filter((n) => !new RegExp(`^\\s*${n}\\s`, 'm').test(printed));
   assert.deepEqual(missing, [], 'every student printed');
   assert.ok(pages.length >= 2, `forty rows take more than one page: ${pages.length}`);
+  // The totals once, after the last row, not at each page's foot.
+  assert.equal(printed.match(/^\s*Solved by\s/gm)?.length, 1, 'the totals printed once');
+  assert.match(pages.at(-1), /Solved by/, 'on the last page');
   for (const [i, text] of pages.entries()) {
     if (i > 0) assert.match(text, /Student/, `the column labels head page ${i + 1}`);
   }
