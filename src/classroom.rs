@@ -500,9 +500,9 @@ pub fn as_class_box_keeps(text: &str) -> String {
 
 /// A name as a student's name box would have kept it: [`tidy`], cut to
 /// [`NAME_MAX`] UTF-16 units (as the box's `maxlength` counts what was
-/// typed), then in Unicode's composed form, so that an "É" typed as an E
-/// and a combining accent is one letter in a file's name and a CSV (it
-/// became "e-lodie"). A key or a worksheet list with a longer name must
+/// typed), then in Unicode's composed form where that still fits, so that
+/// an "É" typed as an E and a combining accent is one letter in a file's
+/// name and a CSV (it became "e-lodie"). A key or a worksheet list with a longer name must
 /// use this, or its numbers would differ from the student's.
 pub fn as_name_box_keeps(text: &str) -> String {
     let mut units = 0;
@@ -513,7 +513,16 @@ pub fn as_name_box_keeps(text: &str) -> String {
             units <= NAME_MAX
         })
         .collect();
-    composed(&tidy(&cut))
+    let cut = tidy(&cut);
+    // Composing can lengthen a few letters (a Devanagari nukta letter
+    // doubles): kept as typed where the composed name would not fit, so
+    // that reading a name again never changes it.
+    let whole = composed(&cut);
+    if whole.encode_utf16().count() <= NAME_MAX {
+        whole
+    } else {
+        cut
+    }
 }
 
 /// The students an answer key lists, from names typed one per line: each
@@ -634,6 +643,21 @@ mod tests {
         assert_eq!(as_name_box_keeps("  Zoë   Smith "), "Zoë Smith");
         // Composed: one letter, not an e and a combining accent.
         assert_eq!(as_name_box_keeps("E\u{301}lodie"), "\u{c9}lodie");
+        // Unless composing would make it longer than the box holds: a
+        // nukta letter (U+0958) is two units composed. Read twice, the
+        // same name, within the box, with the same seed.
+        let hindi = "\u{0958}".repeat(31);
+        let kept = as_name_box_keeps(&hindi);
+        assert!(
+            kept.encode_utf16().count() <= NAME_MAX,
+            "{}",
+            kept.encode_utf16().count()
+        );
+        for name in [hindi.as_str(), "E\u{301}lodie", "Zoë", &long] {
+            let once = as_name_box_keeps(name);
+            assert_eq!(as_name_box_keeps(&once), once, "{name:?}");
+            assert_eq!(seed_text(&as_name_box_keeps(&once)), seed_text(&once));
+        }
     }
 
     #[test]

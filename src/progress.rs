@@ -28,6 +28,8 @@ pub const DAMAGED_KEY: &str = "tellers.progress.damaged";
 /// A notice about stored progress not yet shown on a learner's page (the
 /// teacher's pages do not show it): kept until a learner's page has.
 pub const NOTICE_KEY: &str = "tellers.progress.notice";
+/// What the learner is told when stored progress could not be read at all.
+const RESET_NOTICE: &str = "Saved progress could not be read (it may be damaged), so it was reset.";
 /// The progress file's format: 3 records the slips the checker named and
 /// the wrong options picked first, 2 the worked solution, and stops at the
 /// first right answer; files of formats 1 and 2 are still read. (A file's check value is computed over
@@ -174,7 +176,7 @@ impl Student {
     pub fn new(class: &str, name: &str) -> Self {
         Student {
             class: tidy(read_class_code(class).text()),
-            name: tidy(name),
+            name: as_name_box_keeps(name),
         }
     }
 
@@ -408,15 +410,7 @@ impl Learner {
         let Some(text) = stored else {
             return (Learner::default(), None);
         };
-        let damaged = || {
-            (
-                Learner::default(),
-                Some(
-                    "Saved progress could not be read (it may be damaged), so it was reset."
-                        .to_owned(),
-                ),
-            )
-        };
+        let damaged = || (Learner::default(), Some(RESET_NOTICE.to_owned()));
         match stored_version(text) {
             Some(1) => match serde_json::from_str::<Progress>(text) {
                 Ok(old) => {
@@ -761,10 +755,12 @@ pub fn provide_progress() -> Option<String> {
     notice
 }
 
-/// A notice about unreadable progress, with where its copy stays when
-/// the copy was `kept`.
+/// A notice about stored progress, with where its copy stays when it is
+/// the reset's (the progress about to be saved over) and the copy was
+/// `kept`: after a newer version's notice, which leaves it as it is, the
+/// sentence read as if this tab's work were kept.
 pub fn with_copy_note(notice: String, kept: bool) -> String {
-    if kept {
+    if kept && notice == RESET_NOTICE {
         format!("{notice} A copy of it stays in this browser's storage ({DAMAGED_KEY}).")
     } else {
         notice
@@ -868,6 +864,12 @@ mod tests {
         let reset = Learner::load(Some("{")).1.unwrap();
         assert!(with_copy_note(reset.clone(), true).ends_with("(tellers.progress.damaged)."));
         assert_eq!(with_copy_note(reset.clone(), false), reset);
+        let newer = Learner::load(Some(
+            r#"{"version":9,"student":{"class":"","name":""},"exercises":{}}"#,
+        ))
+        .1
+        .unwrap();
+        assert_eq!(with_copy_note(newer.clone(), true), newer);
     }
 
     /// A slip is recorded once, only for a wrong answer before the first

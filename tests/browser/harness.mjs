@@ -270,3 +270,27 @@ export async function expectNoLongTaskWhenRepeated(what, walk) {
     `${what}: a long task in the same step each of three times: ${said(first)}; then ${said(second)}; then ${said(third)}`,
   );
 }
+
+/** A page's animation frames, held back from `hold()` until `release()`
+ * runs them: what the page draws a few items a frame stays unready as
+ * long as a test needs it to. Call before the page opens. */
+export async function holdFrames(page) {
+  await page.addInitScript(() => {
+    const held = [];
+    const raf = window.requestAnimationFrame.bind(window);
+    window.__holdFrames = false;
+    window.requestAnimationFrame = (cb) => {
+      if (!window.__holdFrames) return raf(cb);
+      held.push(cb);
+      return -held.length;
+    };
+    window.__releaseFrames = () => {
+      window.__holdFrames = false;
+      for (const cb of held.splice(0)) raf(cb);
+    };
+  });
+  return {
+    hold: () => page.evaluate(() => { window.__holdFrames = true; }),
+    release: () => page.evaluate(() => window.__releaseFrames()),
+  };
+}

@@ -8,7 +8,7 @@
 
 import assert from 'node:assert/strict';
 import { threadsBusy } from './exercises.mjs';
-import { expectAccessible, expectVisible, pdfPageTexts } from './harness.mjs';
+import { expectAccessible, expectVisible, holdFrames, pdfPageTexts } from './harness.mjs';
 
 const PHONE = { width: 390, height: 844 };
 const LAPTOP = { width: 1366, height: 768 };
@@ -291,4 +291,25 @@ export async function aNameListedTwiceIsSaidToBeKeptOnce({ page, open }) {
   assert.match(await note.innerText(), /kept once: “ana souza” \(read as “Ana Souza”\)\. One name gets one set of numbers/);
   await page.getByTestId('key-names').fill('Ana Souza\nBo Lee');
   assert.equal(await note.count(), 0, 'no note without a repeat');
+}
+
+/** The key printed from the browser's menu before every student's table
+ * is drawn says so on its one page (its own Print button waits); once
+ * drawn, it prints without the note. */
+export async function aKeyPrintedBeforeItIsReadySaysSo({ page, open }) {
+  const frames = await holdFrames(page);
+  await open('#/lessons/answer-key?class=R12');
+  const box = page.getByTestId('key-names');
+  await expectVisible(box, 'the names box');
+  await frames.hold();
+  await box.fill('Ana\nBo\nCy\nDee');
+  await page.emulateMedia({ media: 'print' });
+  const early = pdfPageTexts(await page.pdf({ format: 'A4' }));
+  assert.equal(early.length, 1, `one page: ${early.length}`);
+  assert.match(early[0], /Printed before the key was ready \(\d of 4 students\)/);
+  await frames.release();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="key-print"]')?.disabled, null, { timeout: 20_000 });
+  const ready = pdfPageTexts(await page.pdf({ format: 'A4' })).join('\n');
+  assert.ok(!ready.includes('Printed before'), 'no note once drawn');
+  assert.match(ready, /Dee/, "the last student's table printed");
 }

@@ -5,7 +5,7 @@
 // that was cut or edited says what is wrong.
 
 import assert from 'node:assert/strict';
-import { expectAccessible, expectVisible, pdfPageTexts, screenshot } from './harness.mjs';
+import { expectAccessible, expectVisible, holdFrames, pdfPageTexts, screenshot } from './harness.mjs';
 
 /** Pages in a PDF made by Chromium. */
 function pdfPages(pdf) {
@@ -177,18 +177,34 @@ export async function aWorksheetLinkSaysWhatItDidNotRead({ page, open }) {
 
 /** Printed from the browser's menu before the page has made every sheet
  * (its own Print button waits), the paper carries no sheets and says
- * why: a class of 24 printed 16 sheets with nothing to say so. */
+ * why: a class of 24 printed 16 sheets with nothing to say so. Once
+ * ready, the sheets print and the note does not. */
 export async function worksheetsPrintedBeforeTheyAreReadySaySo({ page, open }) {
+  const frames = await holdFrames(page);
+  // 200 sheets, four a frame: the page is held unready well before the
+  // fiftieth frame.
   const names = Array.from({ length: 200 }, (_, i) => `name=Student%20${i + 1}`).join('&');
   await open(`#/lessons/worksheets/littles-law?class=R12&${names}`);
-  await expectVisible(page.getByTestId('class-worksheets'), 'the worksheets');
+  const sheets = page.getByTestId('class-worksheets');
+  await expectVisible(sheets, 'the worksheets');
+  await frames.hold();
   await page.emulateMedia({ media: 'print' });
-  const unready = await page.getByTestId('class-worksheets').evaluate((e) => e.classList.contains('unready'));
-  assert.ok(unready, 'still preparing 200 sheets when printed');
-  const texts = pdfPageTexts(await page.pdf({ format: 'A4' }));
-  assert.equal(texts.length, 1, `one page: ${texts.length}`);
-  assert.match(texts[0], /Printed before the worksheets were ready \(\d+ of 200 students\)/);
-  assert.ok(!texts[0].includes('Student 1 '), 'no sheet on it');
-  // Once ready the note is gone: the test above reads every page's first
-  // line as its student's.
+  assert.ok(await sheets.evaluate((e) => e.classList.contains('unready')), 'unready while frames are held');
+  const early = pdfPageTexts(await page.pdf({ format: 'A4' }));
+  assert.equal(early.length, 1, `one page: ${early.length}`);
+  assert.match(early[0], /Printed before the worksheets were ready \(\d+ of 200 students\)/);
+  assert.ok(!early[0].includes('Student 1 '), 'no sheet on it');
+  await frames.release();
+  await page.waitForFunction(
+    () => !document.querySelector('[data-testid="class-worksheets-print"]')?.disabled,
+    null,
+    { timeout: 30_000 },
+  );
+  // Ready: on paper the note is gone and the sheets are there (the test
+  // above prints a whole class's sheets and reads each page's head).
+  const printed = await sheets.evaluate((e) => ({
+    note: getComputedStyle(e.querySelector('[data-testid="class-worksheets-unready"]')).display,
+    sheet: getComputedStyle(e.querySelector('[data-testid="class-worksheet"]').parentElement).display,
+  }));
+  assert.deepEqual(printed, { note: 'none', sheet: 'block' }, 'ready, on paper');
 }
