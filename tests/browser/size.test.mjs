@@ -416,12 +416,21 @@ import { DIST } from './harness.mjs';
  * 497.9 KB; the contents on a phone (CSS) and the review's mends,
  * +0.1 KB: 498.0 KB; a lesson's short row of figures naming its
  * warm-up, +0.1 KB: the app 498.1 KB. Budget 498.5.
+ * An eighth (7 Dec), from audits of every lesson's claims, a teacher's
+ * walk and a review: a link to Play at the head of the playground's
+ * controls and a finger's height for boxes, lists, folds and lone links
+ * (CSS), +0.4 KB: 498.4 KB; chances read after a lead word, a lesson's
+ * scene on a 1024×768 projector (CSS), worksheets and a key printed early
+ * saying so, damaged progress said on the next learner's page, a name
+ * listed twice said, names kept composed, the results' totals printed
+ * once, +0.4 KB: 498.8 KB; the review's mends, +0.2 KB: the app
+ * 499.0 KB. Budget 499.5.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 498.5;
+const BUDGET_KB = 499.5;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
