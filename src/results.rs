@@ -500,6 +500,18 @@ fn holds(a: &Progress, b: &Progress) -> bool {
     })
 }
 
+/// How a rejected file's reason names the file `kept` in its place: by
+/// its name, or, where two downloads share one (the `rejected` file's),
+/// as the other file of that name ("kept tellers-progress-ana.json" beside
+/// tellers-progress-ana.json told a teacher nothing).
+fn kept_file(kept: &str, rejected: &str) -> String {
+    if kept == rejected {
+        "the other file of this name".to_owned()
+    } else {
+        kept.to_owned()
+    }
+}
+
 /// The name a row shows for `name`: as the student's name box keeps it
 /// ([`as_name_box_keeps`]: no control characters for the CSV, no marks
 /// that turn the table's text round), or "(no name)".
@@ -577,7 +589,7 @@ impl ClassResults {
                 } else {
                     Rejection::SameStudent {
                         name: shown_name(&kept[j].2.student.name),
-                        kept: kept[j].1.clone(),
+                        kept: kept_file(&kept[j].1, &file),
                         same,
                     }
                 };
@@ -591,7 +603,7 @@ impl ClassResults {
                     let (_, old_file, _) = kept.remove(h);
                     let why = Rejection::SameStudent {
                         name: shown_name(&p.student.name),
-                        kept: file.clone(),
+                        kept: kept_file(&file, &old_file),
                         same: false,
                     };
                     rejected.push((old_file, why.to_string()));
@@ -2184,6 +2196,20 @@ mod tests {
                     .replace("Ana", &r.students[0].name)
             );
         }
+        // Two downloads of one name: the kept one is "the other file".
+        let same_name = "tellers-progress-ana.json";
+        let r = ClassResults::new(
+            compiled_course(),
+            CLASS,
+            &[file(same_name, &early), file(same_name, &late)],
+        );
+        assert_eq!(r.students.len(), 1);
+        assert!(
+            r.rejected.iter().any(|(f, why)| f == same_name
+                && why.contains("kept the other file of this name, which records all")),
+            "{:?}",
+            r.rejected
+        );
         // The same answers, but the later save's wrong answer was named
         // as a slip (the other tab's save came first): that one is kept.
         // `more` holds all of `late`'s work and more: it is kept, in either order.
