@@ -771,6 +771,12 @@ mod tests {
             with_box(&s, "queue_limit", "1,200").unwrap().queue_limit,
             Some(1200)
         );
+        // With the box's own unit, as the lessons write a setting.
+        assert_eq!(with_box(&s, "cpu_ms", "40 ms").unwrap().cpu_ms, 40.0);
+        assert_eq!(
+            with_box(&s, "queue_limit", "120 requests").unwrap().queue_limit,
+            Some(120)
+        );
         // Closed clients with no think time and no wait: no CPU either is refused.
         let closed = Scenario {
             arrivals: tellers_sim::Arrivals::Closed,

@@ -598,6 +598,28 @@ impl<S: Default, U> Field<S, U> {
     /// Reads `text` as a value of this field: the type and the choice names,
     /// not yet the range ([`Field::check`] does that). The message says what
     /// is wrong and what is allowed.
+    /// `t` without the field's own unit after its number ("40 ms", "40ms"
+    /// and "20 threads" for fields in ms and threads; "1 thread" too), or
+    /// as it is: another unit ("40 s" for ms) is left for the number's
+    /// reader to refuse, quoted whole.
+    fn without_unit<'a>(&self, t: &'a str) -> &'a str {
+        if !matches!(self.kind, Kind::Int { .. } | Kind::Real { .. }) || self.unit.is_empty() {
+            return t;
+        }
+        let singular = self.unit.strip_suffix('s').filter(|_| self.unit.len() > 3);
+        [Some(self.unit), singular]
+            .into_iter()
+            .flatten()
+            .find_map(|w| {
+                let cut = t.len().checked_sub(w.len())?;
+                let rest = t.get(..cut)?.trim_end();
+                (t.get(cut..)?.eq_ignore_ascii_case(w)
+                    && rest.ends_with(|c: char| c.is_ascii_digit() || c == '.'))
+                .then_some(rest)
+            })
+            .unwrap_or(t)
+    }
+
     pub fn parse(&self, text: &str) -> Result<Value, String> {
         let t = text.trim();
         // In any case: "None" and "OFF" as people type them.
@@ -608,6 +630,8 @@ impl<S: Default, U> Field<S, U> {
         {
             return Ok(Value::Off);
         }
+        // "40 ms" in a box of ms, as the lessons write a setting.
+        let t = self.without_unit(t);
         // "1,000" as the help and the lessons print numbers; "2,5" refused.
         let allowed = |e: String| format!("{e}; allowed {}", self.allowed());
         let v = match self.kind {
@@ -1198,6 +1222,36 @@ mod tests {
             .contains("'x' is not a number"));
         // Not where a field is no share: "20 %" of a rate is no number.
         assert!(field("rps").parse("20 %").is_err());
+    }
+
+    /// A number typed with its field's own unit is that number ("40 ms"
+    /// in a box of ms was "not a number"); another unit is refused, the
+    /// text quoted whole.
+    #[test]
+    fn a_number_reads_with_its_fields_own_unit() {
+        let real = |name: &str, t: &str| match field(name).parse(t) {
+            Ok(super::Value::Real(x)) => Ok(x),
+            Ok(v) => panic!("{v:?}"),
+            Err(e) => Err(e),
+        };
+        for t in ["40 ms", "40ms", "40 MS", "1,000 ms"] {
+            assert!(
+                real("cpu_ms", t).is_ok_and(|x| x == 40.0 || x == 1000.0),
+                "{t}"
+            );
+        }
+        assert_eq!(
+            field("threads").parse("20 threads"),
+            Ok(super::Value::Int(20))
+        );
+        assert_eq!(field("threads").parse("1 thread"), Ok(super::Value::Int(1)));
+        assert_eq!(field("cores").parse("4 cores"), Ok(super::Value::Int(4)));
+        assert_eq!(real("rps", "150 rps"), Ok(150.0));
+        let e = real("cpu_ms", "40 s").unwrap_err();
+        assert!(e.starts_with("'40 s' is not a number; allowed 0–"), "{e}");
+        assert!(real("cpu_ms", "ms")
+            .unwrap_err()
+            .starts_with("'ms' is not a number"));
     }
 
     /// A switch reads 1/0, on/off and yes/no beside true/false, and a
