@@ -423,14 +423,16 @@ import { DIST } from './harness.mjs';
  * scene on a 1024×768 projector (CSS), worksheets and a key printed early
  * saying so, damaged progress said on the next learner's page, a name
  * listed twice said, names kept composed, the results' totals printed
- * once, +0.4 KB: 498.8 KB; the review's mends, +0.2 KB: the app
- * 499.0 KB. Budget 499.5.
+ * once, +0.4 KB: 498.8 KB; the review's mends, +0.2 KB: 499.0 KB; a
+ * mistake's window stopping halfway to the answer, a setting read with
+ * its field's own unit ("40 ms"), two downloads of one name told apart,
+ * +0.3 KB: the app 499.3 KB. Budget 499.8.
  * The README ("In the browser") shows
  * what the wasm holds, a measured floor, and what a split by page would
  * weigh (a lesson still near 390 KB). The budget holds what was reached
  * with a little room, so nothing grows back unnoticed.
  */
-const BUDGET_KB = 499.5;
+const BUDGET_KB = 499.8;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 export async function theAppStaysWithinItsBudgetGzipped() {
