@@ -774,7 +774,9 @@ mod tests {
         // With the box's own unit, as the lessons write a setting.
         assert_eq!(with_box(&s, "cpu_ms", "40 ms").unwrap().cpu_ms, 40.0);
         assert_eq!(
-            with_box(&s, "queue_limit", "120 requests").unwrap().queue_limit,
+            with_box(&s, "queue_limit", "120 requests")
+                .unwrap()
+                .queue_limit,
             Some(120)
         );
         // Closed clients with no think time and no wait: no CPU either is refused.
