@@ -595,9 +595,6 @@ impl<S: Default, U> Field<S, U> {
         (self.get)(&S::default()).to_string()
     }
 
-    /// Reads `text` as a value of this field: the type and the choice names,
-    /// not yet the range ([`Field::check`] does that). The message says what
-    /// is wrong and what is allowed.
     /// `t` without the field's own unit after its number ("40 ms", "40ms"
     /// and "20 threads" for fields in ms and threads; "1 thread" too), or
     /// as it is: another unit ("40 s" for ms) is left for the number's
@@ -620,6 +617,9 @@ impl<S: Default, U> Field<S, U> {
             .unwrap_or(t)
     }
 
+    /// Reads `text` as a value of this field: the type and the choice names,
+    /// not yet the range ([`Field::check`] does that). The message says what
+    /// is wrong and what is allowed.
     pub fn parse(&self, text: &str) -> Result<Value, String> {
         let t = text.trim();
         // In any case: "None" and "OFF" as people type them.
