@@ -529,12 +529,7 @@ pub fn as_name_box_keeps(text: &str) -> String {
 /// [`tidy`], each student once ([`seed_text`]), at most
 /// [`KEY_MAX_STUDENTS`]; and how many more students were typed and left out.
 pub fn key_students(text: &str) -> (Vec<String>, usize) {
-    let mut seen = std::collections::BTreeSet::new();
-    let all: Vec<String> = text
-        .lines()
-        .map(as_name_box_keeps)
-        .filter(|n| !n.is_empty() && seen.insert(seed_text(n)))
-        .collect();
+    let (all, _) = names_once(text);
     let left_out = all.len().saturating_sub(KEY_MAX_STUDENTS);
     (all.into_iter().take(KEY_MAX_STUDENTS).collect(), left_out)
 }
@@ -544,8 +539,17 @@ pub fn key_students(text: &str) -> (Vec<String>, usize) {
 /// spaces and the form of accents aside), each as typed, tidied, with the
 /// name it is read as.
 pub fn repeated_names(text: &str) -> Vec<(String, String)> {
+    names_once(text).1
+}
+
+/// Names typed one per line, read as a student's name box keeps them
+/// ([`as_name_box_keeps`]), blank lines left out: each student once, by
+/// their first line ([`seed_text`]), and the later lines that named one of
+/// them again, each with the name it is read as. The one reading behind
+/// [`key_students`] and [`repeated_names`].
+fn names_once(text: &str) -> (Vec<String>, Vec<(String, String)>) {
     let mut first = std::collections::BTreeMap::new();
-    let mut repeated = Vec::new();
+    let (mut once, mut repeated) = (Vec::new(), Vec::new());
     for name in text
         .lines()
         .map(as_name_box_keeps)
@@ -553,14 +557,14 @@ pub fn repeated_names(text: &str) -> Vec<(String, String)> {
     {
         match first.entry(seed_text(&name)) {
             std::collections::btree_map::Entry::Vacant(e) => {
-                e.insert(name);
+                once.push(e.insert(name).clone());
             }
             std::collections::btree_map::Entry::Occupied(e) => {
                 repeated.push((name, e.get().clone()));
             }
         }
     }
-    repeated
+    (once, repeated)
 }
 
 /// What an answer key says of names listed twice ([`repeated_names`]):
@@ -576,16 +580,10 @@ pub fn repeated_names_note(repeated: &[(String, String)]) -> Option<String> {
             }
         })
         .collect();
-    let (one, more) = said.split_first()?;
-    let list = if more.is_empty() {
-        one.clone()
-    } else {
-        format!(
-            "{}, {}",
-            said[..said.len() - 1].join(", "),
-            said[said.len() - 1]
-        )
-    };
+    if said.is_empty() {
+        return None;
+    }
+    let list = said.join(", ");
     Some(format!(
         "Listed again, so kept once: {list}. One name gets one set of numbers: two students with the same name would share them, so tell them apart in the list and in the name each types (an initial will do)."
     ))

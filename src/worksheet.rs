@@ -196,6 +196,18 @@ pub fn worksheet_html(lesson: &Lesson, class: &str, name: &str) -> String {
 /// lists at most [`KEY_MAX_STUDENTS`] names (about 10 KB of URL at 50
 /// bytes a name, far below any browser's limit); a longer, edited link
 /// prints the first ones and says how many were left out
+/// What a page drawn a few students at a time prints when printed from the
+/// browser's menu before it is ready (`what`: "the worksheets", "the
+/// key"), with `shown` of `total` students drawn: the page's own Print
+/// button waits, the browser's menu does not (a class of 24 printed 16
+/// sheets without a word).
+pub fn printed_too_soon(what: &str, shown: usize, total: usize) -> String {
+    format!(
+        "Printed before {what} {} ready ({shown} of {total} students). Wait until the page's Print button can be pressed, then print again.",
+        if what.ends_with('s') { "were" } else { "was" }
+    )
+}
+
 /// ([`ClassSheets::left_out_note`]).
 pub fn class_sheets_href(slug: &str, class: &str, names: &[String]) -> String {
     let mut href = format!("#/lessons/worksheets/{slug}?class={}", query_escape(class));
@@ -384,6 +396,16 @@ impl ClassSheets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_print_made_too_soon_says_how_many_were_ready() {
+        assert_eq!(
+            printed_too_soon("the worksheets", 16, 24),
+            "Printed before the worksheets were ready (16 of 24 students). Wait until the page's Print button can be pressed, then print again."
+        );
+        assert!(printed_too_soon("the key", 2, 4)
+            .starts_with("Printed before the key was ready (2 of 4 students)."));
+    }
     use crate::answer::answer_text;
     use crate::course_data::compiled_course;
 

@@ -8,7 +8,7 @@ use crate::classroom::{
     KeyAccess,
 };
 use crate::reveal::reveal_in_frames;
-use crate::worksheet::class_sheets_offer;
+use crate::worksheet::{class_sheets_offer, printed_too_soon};
 use tellers_course::Course;
 
 /// The teacher's answer key for a class: for each student name, every
@@ -181,9 +181,7 @@ pub fn AnswerKey(
     view! {
         <section class="key" class:unready=drawing data-testid="answer-key">
             <p class="unready__note">
-                {move || drawn.with(|&(shown, total)| format!(
-                    "Printed before the key was ready ({shown} of {total} students). Wait until the page's Print button can be pressed, then print again."
-                ))}
+                {move || drawn.with(|&(shown, total)| printed_too_soon("the key", shown, total))}
             </p>
             <TeacherHead
                 title="Answer key"

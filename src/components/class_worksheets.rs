@@ -4,7 +4,7 @@ use std::sync::Arc;
 use crate::classroom::teacher_code_note;
 use crate::reveal::reveal_in_frames;
 use crate::route::lesson_href;
-use crate::worksheet::class_sheets;
+use crate::worksheet::{class_sheets, printed_too_soon};
 use tellers_course::Course;
 
 /// Worksheets drawn per animation frame: a sheet is one lesson's
@@ -57,10 +57,7 @@ pub fn ClassWorksheets(
         // paper says so and carries no sheets (a class of 24 printed 16).
         <article class="worksheet" class:unready=move || !ready() data-testid="class-worksheets">
             <p class="unready__note" data-testid="class-worksheets-unready">
-                {move || format!(
-                    "Printed before the worksheets were ready ({} of {n} students). Wait until the page's Print button can be pressed, then print again.",
-                    shown.get(),
-                )}
+                {move || printed_too_soon("the worksheets", shown.get(), n)}
             </p>
             <div class="print-hide">
                 <p class="eyebrow">{sheets.eyebrow.clone()}</p>
